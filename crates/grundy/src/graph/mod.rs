@@ -1,0 +1,1 @@
+//! Games on graphs (arenas): formats, objectives, certificate checking.

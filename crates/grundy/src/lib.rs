@@ -1,0 +1,4 @@
+//! grundy: solve two-player games of perfect information.
+#![forbid(unsafe_code)]
+
+pub mod graph;
