@@ -1,0 +1,372 @@
+//! Exploration: the positions reachable from a root → dense `u32` ids → a forward CSR
+//! graph (and its reverse), with a budget on size and a way to stop.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rustc_hash::FxHashMap;
+
+use crate::game::{Game, IndexedGame};
+use crate::Error;
+
+/// A frozen directed graph in compressed sparse row form: the successors of `v` are
+/// `targets[offsets[v]..offsets[v + 1]]`.
+///
+/// Memory: 8 bytes per vertex (offsets) and 4 bytes per edge.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Csr {
+    offsets: Vec<u64>,
+    targets: Vec<u32>,
+}
+
+impl Csr {
+    /// A graph from its raw arrays.
+    ///
+    /// # Panics
+    /// If `offsets` is empty, not non-decreasing, does not end at `targets.len()`, or a
+    /// target is not a vertex. These are programming errors, not input errors: parsers
+    /// validate before they build.
+    #[must_use]
+    pub fn from_parts(offsets: Vec<u64>, targets: Vec<u32>) -> Csr {
+        assert!(!offsets.is_empty(), "CSR offsets start with 0");
+        assert_eq!(offsets[0], 0);
+        assert_eq!(*offsets.last().unwrap(), targets.len() as u64);
+        assert!(offsets.windows(2).all(|w| w[0] <= w[1]));
+        let n = offsets.len() - 1;
+        assert!(targets.iter().all(|&t| (t as usize) < n));
+        Csr { offsets, targets }
+    }
+
+    /// A graph with `n` vertices from a list of edges `(from, to)`.
+    ///
+    /// # Panics
+    /// If an endpoint is not below `n`.
+    #[must_use]
+    pub fn from_edges(n: usize, edges: &[(u32, u32)]) -> Csr {
+        let mut offsets = vec![0u64; n + 1];
+        for &(u, v) in edges {
+            assert!(
+                (u as usize) < n && (v as usize) < n,
+                "edge endpoint out of range"
+            );
+            offsets[u as usize + 1] += 1;
+        }
+        for i in 0..n {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut fill: Vec<u64> = offsets[..n].to_vec();
+        let mut targets = vec![0u32; edges.len()];
+        for &(u, v) in edges {
+            targets[fill[u as usize] as usize] = v;
+            fill[u as usize] += 1;
+        }
+        Csr { offsets, targets }
+    }
+
+    /// The number of vertices.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    /// Whether the graph has no vertex.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The number of edges.
+    #[must_use]
+    pub fn edge_count(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// The successors of `v`, in insertion order.
+    #[inline]
+    #[must_use]
+    pub fn successors(&self, v: u32) -> &[u32] {
+        let v = v as usize;
+        &self.targets[self.offsets[v] as usize..self.offsets[v + 1] as usize]
+    }
+
+    /// The number of successors of `v`.
+    #[inline]
+    #[must_use]
+    pub fn degree(&self, v: u32) -> u64 {
+        self.offsets[v as usize + 1] - self.offsets[v as usize]
+    }
+
+    /// The graph with every edge reversed; the predecessors of each vertex come in
+    /// increasing order.
+    ///
+    /// # Complexity
+    /// O(V + E) time (a counting sort), 8·V + 4·E bytes.
+    #[must_use]
+    pub fn reverse(&self) -> Csr {
+        let n = self.len();
+        let mut offsets = vec![0u64; n + 1];
+        for &t in &self.targets {
+            offsets[t as usize + 1] += 1;
+        }
+        for i in 0..n {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut fill: Vec<u64> = offsets[..n].to_vec();
+        let mut targets = vec![0u32; self.targets.len()];
+        for u in 0..n {
+            for &t in &self.targets[self.offsets[u] as usize..self.offsets[u + 1] as usize] {
+                let slot = &mut fill[t as usize];
+                targets[*slot as usize] = u as u32;
+                *slot += 1;
+            }
+        }
+        Csr { offsets, targets }
+    }
+
+    /// The raw offsets array (`len() + 1` entries).
+    #[must_use]
+    pub fn offsets(&self) -> &[u64] {
+        &self.offsets
+    }
+
+    /// The raw targets array.
+    #[must_use]
+    pub fn targets(&self) -> &[u32] {
+        &self.targets
+    }
+}
+
+/// Limits and controls for a long computation: how large it may grow, how to stop it, and
+/// whom to tell how far it got.
+#[derive(Clone, Copy)]
+pub struct Control<'a> {
+    /// The most positions an exploration may create before it is refused
+    /// (default 50 000 000; at most `u32::MAX - 1`).
+    pub max_positions: u64,
+    /// Set to `true` (e.g. by a Ctrl-C handler) to stop at the next check.
+    pub cancel: Option<&'a AtomicBool>,
+    /// Called now and then with the stage name and a count of work done.
+    pub progress: Option<&'a (dyn Fn(&str, u64) + Sync)>,
+}
+
+impl Default for Control<'_> {
+    fn default() -> Self {
+        Control {
+            max_positions: 50_000_000,
+            cancel: None,
+            progress: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for Control<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Control")
+            .field("max_positions", &self.max_positions)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Control<'_> {
+    /// `Err(Error::Cancelled)` if someone asked to stop.
+    pub fn check(&self) -> Result<(), Error> {
+        match self.cancel {
+            Some(flag) if flag.load(Ordering::Relaxed) => Err(Error::Cancelled),
+            _ => Ok(()),
+        }
+    }
+
+    /// Reports progress, if anyone listens.
+    pub fn report(&self, stage: &str, done: u64) {
+        if let Some(progress) = self.progress {
+            progress(stage, done);
+        }
+    }
+}
+
+/// How often (in positions) exploration checks for cancellation and reports progress.
+const CHECK_EVERY: usize = 1 << 16;
+
+/// The reachable part of a game: positions by dense id (the root is id 0, in canonical
+/// form), and the move graph between them. The root's edges are in the order of
+/// [`Game::moves`] of the root *as given*, one per move, so the `i`-th edge is the `i`-th
+/// move a user sees.
+#[derive(Debug, Clone)]
+pub struct Explored<P> {
+    /// Position of each id, canonical forms.
+    pub positions: Vec<P>,
+    /// Edge `u → v` for each move from `u` to (the canonical form of) `v`; parallel edges
+    /// are kept, one per move.
+    pub graph: Csr,
+}
+
+impl<P> Explored<P> {
+    /// The number of positions.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Whether nothing was explored (never the case for a successful exploration).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+}
+
+fn too_many(limit: u64) -> Error {
+    Error::TooLarge {
+        what: format!("more than {limit} positions"),
+        need: None,
+    }
+}
+
+/// Explores every position reachable from `root`, breadth first, merging positions with
+/// the same [`Game::canonical`] form through a hash map.
+///
+/// # Complexity
+/// O(V + E) hash-map operations; memory: the positions, 8 bytes per position for the map
+/// and offsets, 4 bytes per edge.
+///
+/// # Errors
+/// [`Error::TooLarge`] past `control.max_positions`, [`Error::Cancelled`] if stopped.
+pub fn explore<G: Game>(
+    game: &G,
+    root: &G::Position,
+    control: &Control<'_>,
+) -> Result<Explored<G::Position>, Error> {
+    let limit = control.max_positions.min(u64::from(u32::MAX) - 1);
+    let mut ids: FxHashMap<G::Position, u32> = FxHashMap::default();
+    let mut positions = Vec::new();
+    let raw_root = root;
+    let root = game.canonical(root);
+    ids.insert(root.clone(), 0);
+    positions.push(root);
+    let mut offsets = vec![0u64];
+    let mut targets = Vec::new();
+    let mut children = Vec::new();
+    let mut next = 0usize;
+    while next < positions.len() {
+        if next % CHECK_EVERY == 0 {
+            control.check()?;
+            control.report("explore", next as u64);
+        }
+        // The root is expanded as given, so that its edges follow the order of
+        // `game.moves(root)` and can be shown as the moves the user sees.
+        let pos = if next == 0 {
+            raw_root
+        } else {
+            &positions[next]
+        };
+        children.clear();
+        if game.terminal(pos).is_none() {
+            game.moves(pos, &mut children);
+        }
+        for child in children.drain(..) {
+            let child = game.canonical(&child);
+            let id = match ids.get(&child) {
+                Some(&id) => id,
+                None => {
+                    if positions.len() as u64 >= limit {
+                        return Err(too_many(limit));
+                    }
+                    let id = positions.len() as u32;
+                    ids.insert(child.clone(), id);
+                    positions.push(child);
+                    id
+                }
+            };
+            targets.push(id);
+        }
+        offsets.push(targets.len() as u64);
+        next += 1;
+    }
+    Ok(Explored {
+        positions,
+        graph: Csr { offsets, targets },
+    })
+}
+
+/// Like [`explore`], but numbers positions through [`IndexedGame::index`]: a table of
+/// `index_bound` `u32`s replaces the hash map.
+///
+/// # Complexity
+/// O(V + E) time; 4 bytes per index below the bound, plus what [`explore`] keeps.
+///
+/// # Errors
+/// As [`explore`]; also [`Error::TooLarge`] if the index table itself would exceed the
+/// position budget by more than 16×.
+pub fn explore_indexed<G: IndexedGame>(
+    game: &G,
+    root: &G::Position,
+    control: &Control<'_>,
+) -> Result<Explored<G::Position>, Error> {
+    const NONE: u32 = u32::MAX;
+    let limit = control.max_positions.min(u64::from(u32::MAX) - 1);
+    let bound = game.index_bound();
+    if bound > limit.saturating_mul(16) {
+        return Err(Error::TooLarge {
+            what: format!("an index table of {bound} entries"),
+            need: Some(bound.saturating_mul(4)),
+        });
+    }
+    let mut ids = vec![NONE; bound as usize];
+    let raw_root = root;
+    let root = game.canonical(root);
+    ids[game.index(&root) as usize] = 0;
+    let mut positions = vec![root];
+    let mut offsets = vec![0u64];
+    let mut targets = Vec::new();
+    let mut children = Vec::new();
+    let mut next = 0usize;
+    while next < positions.len() {
+        if next % CHECK_EVERY == 0 {
+            control.check()?;
+            control.report("explore", next as u64);
+        }
+        // The root is expanded as given, so that its edges follow the order of
+        // `game.moves(root)` and can be shown as the moves the user sees.
+        let pos = if next == 0 {
+            raw_root
+        } else {
+            &positions[next]
+        };
+        children.clear();
+        if game.terminal(pos).is_none() {
+            game.moves(pos, &mut children);
+        }
+        for child in children.drain(..) {
+            let child = game.canonical(&child);
+            let slot = &mut ids[game.index(&child) as usize];
+            if *slot == NONE {
+                if positions.len() as u64 >= limit {
+                    return Err(too_many(limit));
+                }
+                *slot = positions.len() as u32;
+                positions.push(child);
+            }
+            targets.push(*slot);
+        }
+        offsets.push(targets.len() as u64);
+        next += 1;
+    }
+    Ok(Explored {
+        positions,
+        graph: Csr { offsets, targets },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reverse_lists_predecessors() {
+        let g = Csr::from_edges(4, &[(0, 1), (0, 2), (1, 2), (3, 2), (2, 0)]);
+        let r = g.reverse();
+        assert_eq!(r.successors(2), &[0, 1, 3]);
+        assert_eq!(r.successors(0), &[2]);
+        assert_eq!(r.successors(3), &[] as &[u32]);
+        assert_eq!(r.reverse(), g);
+        assert_eq!(g.degree(0), 2);
+    }
+}

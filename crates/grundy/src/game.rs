@@ -1,0 +1,235 @@
+//! The model: what a game is ([`Game`], [`ImpartialGame`], [`ScoreGame`]), who moves
+//! ([`Player`], [`ByPlayer`]) and what a position is worth ([`Outcome`], [`Value`]).
+//!
+//! Values are always *for the player to move* and negate from child to parent, as
+//! shakmaty-syzygy's `Wdl`: if the position after a move is a loss (for the player then to
+//! move), the move wins.
+
+use std::fmt;
+use std::hash::Hash;
+
+/// One of the two players. `First` is the player to move in the starting position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Player {
+    /// The player who moves first (Left, Ann, player 0).
+    First,
+    /// The other player (Right, Billy, player 1).
+    Second,
+}
+
+impl Player {
+    /// The opponent.
+    #[must_use]
+    pub fn other(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+
+    /// 0 for [`Player::First`], 1 for [`Player::Second`].
+    #[must_use]
+    pub fn index(self) -> usize {
+        match self {
+            Player::First => 0,
+            Player::Second => 1,
+        }
+    }
+}
+
+/// A value for each player, indexed by [`Player`] rather than by a raw number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ByPlayer<T> {
+    /// The first player's value.
+    pub first: T,
+    /// The second player's value.
+    pub second: T,
+}
+
+impl<T> ByPlayer<T> {
+    /// The value of `player`.
+    pub fn get(&self, player: Player) -> &T {
+        match player {
+            Player::First => &self.first,
+            Player::Second => &self.second,
+        }
+    }
+
+    /// The value of `player`, mutably.
+    pub fn get_mut(&mut self, player: Player) -> &mut T {
+        match player {
+            Player::First => &mut self.first,
+            Player::Second => &mut self.second,
+        }
+    }
+}
+
+/// The game-theoretic outcome of a position for the player to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Outcome {
+    /// The player to move loses against best play.
+    Loss,
+    /// Neither player can force a win (only possible with cycles or declared draws).
+    Draw,
+    /// The player to move wins against best play.
+    Win,
+}
+
+impl Outcome {
+    /// The outcome for the other player: win ↔ loss, draw stays draw.
+    #[must_use]
+    pub fn negate(self) -> Outcome {
+        match self {
+            Outcome::Loss => Outcome::Win,
+            Outcome::Draw => Outcome::Draw,
+            Outcome::Win => Outcome::Loss,
+        }
+    }
+
+    /// The lowercase word used in text and JSON output: `win`, `loss`, `draw`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Loss => "loss",
+            Outcome::Draw => "draw",
+            Outcome::Win => "win",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An outcome with its remoteness: the number of moves to the end when the winner hurries
+/// and the loser delays. Draws have no remoteness.
+///
+/// | value | meaning (for the player to move) |
+/// | --- | --- |
+/// | `Win(r)` | wins; the game ends after `r` more moves (odd) |
+/// | `Loss(r)` | loses; the game ends after `r` more moves (even; `Loss(0)` has no move) |
+/// | `Draw` | neither side can force a win |
+///
+/// `-Win(r) = Loss(r)`: the value of a position, seen from the parent, is the negation of
+/// the child's with one more move ([`Value::parent`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// The player to move wins in this many moves.
+    Win(u32),
+    /// The player to move loses in this many moves.
+    Loss(u32),
+    /// Neither player can force a win.
+    Draw,
+}
+
+impl Value {
+    /// The outcome without the remoteness.
+    #[must_use]
+    pub fn outcome(self) -> Outcome {
+        match self {
+            Value::Win(_) => Outcome::Win,
+            Value::Loss(_) => Outcome::Loss,
+            Value::Draw => Outcome::Draw,
+        }
+    }
+
+    /// The remoteness, `None` for a draw.
+    #[must_use]
+    pub fn remoteness(self) -> Option<u32> {
+        match self {
+            Value::Win(r) | Value::Loss(r) => Some(r),
+            Value::Draw => None,
+        }
+    }
+
+    /// The value of a move into a position of value `self`, seen by the mover.
+    #[must_use]
+    pub fn parent(self) -> Value {
+        match self {
+            Value::Win(r) => Value::Loss(r + 1),
+            Value::Loss(r) => Value::Win(r + 1),
+            Value::Draw => Value::Draw,
+        }
+    }
+
+    /// A total order by preference of the player to move: quick wins first, then draws,
+    /// then slow losses. Higher is better.
+    #[must_use]
+    pub fn preference(self) -> i64 {
+        match self {
+            Value::Win(r) => i64::MAX - i64::from(r),
+            Value::Draw => 0,
+            Value::Loss(r) => i64::MIN + 1 + i64::from(r),
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Win(r) => write!(f, "win in {r}"),
+            Value::Loss(r) => write!(f, "loss in {r}"),
+            Value::Draw => f.write_str("draw"),
+        }
+    }
+}
+
+/// A two-player game of perfect information, possibly partizan and possibly with cycles.
+///
+/// A position knows who is to move ([`Game::to_move`]); play alternates. Normal play is the
+/// default: a position without moves is lost by the player to move. A game may instead
+/// declare the outcome of a position with [`Game::terminal`]; such a position is not
+/// expanded.
+pub trait Game {
+    /// A position, including whatever is needed to know who is to move.
+    type Position: Clone + Eq + Hash + fmt::Debug;
+
+    /// Appends the position after each legal move from `pos` to `out` (which the caller
+    /// clears). Order is kept: it is the order moves are shown in.
+    fn moves(&self, pos: &Self::Position, out: &mut Vec<Self::Position>);
+
+    /// The outcome of `pos` for the player to move if the game ends there by its own rule
+    /// (not by lack of moves). `None` (the default) means: play on; no move ⇒ loss.
+    fn terminal(&self, _pos: &Self::Position) -> Option<Outcome> {
+        None
+    }
+
+    /// Who is to move in `pos`. Impartial games may leave the default.
+    fn to_move(&self, _pos: &Self::Position) -> Player {
+        Player::First
+    }
+
+    /// A canonical representative of `pos`'s equivalence class (same game tree), used to
+    /// merge positions while exploring: for example heaps sorted in a Nim position. The
+    /// default is the position itself.
+    fn canonical(&self, pos: &Self::Position) -> Self::Position {
+        pos.clone()
+    }
+}
+
+/// A game where both players have the same moves from every position: the
+/// Sprague–Grundy theory applies. A marker: the moves are [`Game::moves`].
+pub trait ImpartialGame: Game {}
+
+/// A game whose players collect points: each move gives the mover [`ScoreGame::gain`], and
+/// each player maximises the total they take (or, equivalently, the difference).
+pub trait ScoreGame: Game {
+    /// Points the mover collects by moving from `from` to `to`.
+    fn gain(&self, from: &Self::Position, to: &Self::Position) -> i64;
+
+    /// Points the player to move collects when the game ends at `pos` (default 0).
+    fn final_gain(&self, _pos: &Self::Position) -> i64 {
+        0
+    }
+}
+
+/// A game whose positions can be numbered densely, so that exploration can index a table
+/// by the number instead of hashing positions.
+pub trait IndexedGame: Game {
+    /// An upper bound (exclusive) on every [`IndexedGame::index`] of a reachable position.
+    fn index_bound(&self) -> u64;
+    /// The number of `pos` (of its canonical form), below [`IndexedGame::index_bound`].
+    fn index(&self, pos: &Self::Position) -> u64;
+}

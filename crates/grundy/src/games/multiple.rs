@@ -1,0 +1,105 @@
+//! The k-fold take-away game of seed 000: `n` stones; a move takes 1..=limit, and the next
+//! player may take up to k times that (never more than is left). The starting limit is
+//! n − 1 (anything but all). k = 2 is Fibonacci Nim.
+
+use crate::explore::Control;
+use crate::game::{Game, ImpartialGame, IndexedGame};
+use crate::Error;
+
+/// The k-fold take-away game, positions `(stones, limit)` with `limit ≤ stones`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Multiple {
+    /// The multiplier.
+    pub k: u64,
+    /// The most stones any explored position has (bounds [`IndexedGame::index`]).
+    pub max_stones: u64,
+}
+
+impl Multiple {
+    /// The position after taking `t` from `(n, limit)`.
+    #[inline]
+    #[must_use]
+    pub fn after(&self, (n, _): (u64, u64), t: u64) -> (u64, u64) {
+        let rest = n - t;
+        (rest, rest.min(self.k.saturating_mul(t)))
+    }
+
+    /// Grundy values of every position `(n, limit)` with `n ≤ max_stones`, as a
+    /// triangular table indexed by [`IndexedGame::index`].
+    ///
+    /// The options of `(n, l)` are those of `(n, l − 1)` plus one, so each row is one
+    /// growing set and its mex only rises: O(N²) time in all, 2·N² bytes.
+    ///
+    /// # Errors
+    /// [`Error::Cancelled`] if stopped; [`Error::Overflow`] if the table does not fit
+    /// the address space.
+    pub fn table(&self, control: &Control<'_>) -> Result<Vec<u32>, Error> {
+        let size = usize::try_from(self.index_bound()).map_err(|_| Error::Overflow)?;
+        let mut g = vec![0u32; size];
+        let mut seen: Vec<bool> = Vec::new();
+        for n in 1..=self.max_stones {
+            if n % 256 == 0 {
+                control.check()?;
+                control.report("grundy table", n);
+            }
+            seen.clear();
+            seen.resize(n as usize + 2, false);
+            let mut m = 0u32;
+            for l in 1..=n {
+                let child = g[self.index(&self.after((n, l), l)) as usize] as usize;
+                if child < seen.len() {
+                    seen[child] = true;
+                }
+                while seen[m as usize] {
+                    m += 1;
+                }
+                g[self.index(&(n, l)) as usize] = m;
+            }
+        }
+        Ok(g)
+    }
+}
+
+impl Game for Multiple {
+    type Position = (u64, u64);
+
+    fn moves(&self, &(n, limit): &(u64, u64), out: &mut Vec<(u64, u64)>) {
+        out.extend((1..=limit.min(n)).map(|t| self.after((n, limit), t)));
+    }
+}
+
+impl ImpartialGame for Multiple {}
+
+impl IndexedGame for Multiple {
+    fn index_bound(&self) -> u64 {
+        let n = self.max_stones;
+        (n + 1).saturating_mul(n + 2) / 2
+    }
+
+    #[inline]
+    fn index(&self, &(n, limit): &(u64, u64)) -> u64 {
+        n * (n + 1) / 2 + limit.min(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_state_tree_for_4_3() {
+        let game = Multiple {
+            k: 2,
+            max_stones: 4,
+        };
+        let mut out = Vec::new();
+        game.moves(&(4, 3), &mut out);
+        assert_eq!(out, vec![(3, 2), (2, 2), (1, 1)]);
+        out.clear();
+        game.moves(&(3, 2), &mut out);
+        assert_eq!(out, vec![(2, 2), (1, 1)]);
+        out.clear();
+        game.moves(&(2, 2), &mut out);
+        assert_eq!(out, vec![(1, 1), (0, 0)]);
+    }
+}

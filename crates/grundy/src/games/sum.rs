@@ -1,0 +1,266 @@
+//! A sum of impartial parts as one [`Game`], so that the general method can explore it
+//! whole (remoteness, cross-checks) — and the Grundy value of each component, so that it
+//! can also be judged part by part.
+
+use super::heap::HeapFamily;
+use super::multiple::Multiple;
+use super::wythoff::Wythoff;
+use super::{Part, Spec};
+use crate::explore::Control;
+use crate::game::{Game, ImpartialGame, IndexedGame};
+use crate::Error;
+
+/// The rules of one impartial part.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// A heap game; the part's position is its heaps.
+    Heaps(HeapFamily),
+    /// The k-fold take-away game; the part's position is `[stones, limit]`.
+    Multiple(u64),
+    /// Wythoff's game; the part's position is `[a, b]`.
+    Wythoff,
+}
+
+/// A position of a [`SumGame`]: one list of numbers per part.
+pub type Position = Vec<Vec<u64>>;
+
+/// The disjunctive sum of a spec's impartial parts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SumGame {
+    rules: Vec<Rules>,
+}
+
+impl SumGame {
+    /// The game and starting position of an impartial spec.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] if a part is not impartial (`ends`).
+    pub fn new(spec: &Spec) -> Result<(SumGame, Position), Error> {
+        let mut rules = Vec::new();
+        let mut position = Vec::new();
+        for part in &spec.parts {
+            let (r, p) = match part {
+                Part::Heaps { family, heaps } => (Rules::Heaps(family.clone()), heaps.clone()),
+                Part::Multiple { k, n, limit } => (Rules::Multiple(*k), vec![*n, *limit]),
+                Part::Wythoff { a, b } => (Rules::Wythoff, vec![*a, *b]),
+                Part::Ends { .. } => {
+                    return Err(Error::Unsupported(format!(
+                        "`{part}` is a score game, not impartial: it cannot be part of a sum"
+                    )))
+                }
+            };
+            rules.push(r);
+            position.push(p);
+        }
+        Ok((SumGame { rules }, position))
+    }
+
+    /// The spec of a position.
+    #[must_use]
+    pub fn spec(&self, position: &Position) -> Spec {
+        Spec {
+            parts: self
+                .rules
+                .iter()
+                .zip(position)
+                .map(|(rules, p)| part(rules, p))
+                .collect(),
+        }
+    }
+
+    /// The parts' rules, in order.
+    #[must_use]
+    pub fn rules(&self) -> &[Rules] {
+        &self.rules
+    }
+
+    /// Appends every move of part `i` alone: the part's position after each move.
+    pub fn part_moves(&self, i: usize, position: &[u64], out: &mut Vec<Vec<u64>>) {
+        match &self.rules[i] {
+            Rules::Heaps(family) => {
+                let mut leaves = Vec::new();
+                for (j, &h) in position.iter().enumerate() {
+                    leaves.clear();
+                    family.moves(h, &mut leaves);
+                    for &(a, b) in &leaves {
+                        let mut next = Vec::with_capacity(position.len() + 1);
+                        next.extend_from_slice(&position[..j]);
+                        if b == 0 {
+                            next.push(a);
+                        } else {
+                            next.push(a);
+                            next.push(b);
+                        }
+                        next.extend_from_slice(&position[j + 1..]);
+                        out.push(next);
+                    }
+                }
+            }
+            Rules::Multiple(k) => {
+                let game = Multiple {
+                    k: *k,
+                    max_stones: position[0],
+                };
+                let mut next = Vec::new();
+                game.moves(&(position[0], position[1]), &mut next);
+                out.extend(next.into_iter().map(|(n, l)| vec![n, l]));
+            }
+            Rules::Wythoff => {
+                let mut next = Vec::new();
+                Wythoff.moves(&(position[0], position[1]), &mut next);
+                out.extend(next.into_iter().map(|(a, b)| vec![a, b]));
+            }
+        }
+    }
+}
+
+fn part(rules: &Rules, p: &[u64]) -> Part {
+    match rules {
+        Rules::Heaps(family) => Part::Heaps {
+            family: family.clone(),
+            heaps: p.to_vec(),
+        },
+        Rules::Multiple(k) => Part::Multiple {
+            k: *k,
+            n: p[0],
+            limit: p[1],
+        },
+        Rules::Wythoff => Part::Wythoff { a: p[0], b: p[1] },
+    }
+}
+
+impl Game for SumGame {
+    type Position = Position;
+
+    fn moves(&self, position: &Position, out: &mut Vec<Position>) {
+        let mut part_out = Vec::new();
+        for i in 0..self.rules.len() {
+            part_out.clear();
+            self.part_moves(i, &position[i], &mut part_out);
+            for p in part_out.drain(..) {
+                let mut next = position.clone();
+                next[i] = p;
+                out.push(next);
+            }
+        }
+    }
+
+    /// Heaps sorted, empty heaps dropped; Wythoff piles sorted.
+    fn canonical(&self, position: &Position) -> Position {
+        self.rules
+            .iter()
+            .zip(position)
+            .map(|(rules, p)| match rules {
+                Rules::Heaps(_) => {
+                    let mut heaps: Vec<u64> = p.iter().copied().filter(|&h| h > 0).collect();
+                    heaps.sort_unstable();
+                    heaps
+                }
+                Rules::Wythoff => vec![p[0].min(p[1]), p[0].max(p[1])],
+                Rules::Multiple(_) => p.clone(),
+            })
+            .collect()
+    }
+}
+
+impl ImpartialGame for SumGame {}
+
+/// Grundy values of one component (a single heap, a `multiple` or a `wythoff` position),
+/// by formula or from a table computed once.
+#[derive(Debug, Clone)]
+pub enum Oracle {
+    /// Nim and bounded Nim: a formula.
+    Closed(HeapFamily),
+    /// A heap game tabulated to some heap size.
+    Heap(Vec<u32>),
+    /// The k-fold game tabulated to some number of stones.
+    Multiple(Multiple, Vec<u32>),
+    /// Wythoff tabulated to a square of some side.
+    Wythoff(u64, Vec<u32>),
+}
+
+/// What building an oracle would cost: bytes of memory and elementary steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cost {
+    /// Bytes of memory.
+    pub bytes: u128,
+    /// Elementary steps.
+    pub work: u128,
+}
+
+impl Oracle {
+    /// What an oracle for `rules` covering positions up to `size` (heap, stones, or pile)
+    /// would cost.
+    #[must_use]
+    pub fn cost(rules: &Rules, size: u64) -> Cost {
+        let n = u128::from(size) + 1;
+        match rules {
+            Rules::Heaps(family) if family.closed_form(0).is_some() => Cost { bytes: 0, work: 0 },
+            Rules::Heaps(family) => Cost {
+                bytes: 4 * n,
+                work: family.table_work(size),
+            },
+            Rules::Multiple(_) => Cost {
+                bytes: 2 * n * (n + 1),
+                work: n * (n + 1) / 2,
+            },
+            Rules::Wythoff => Cost {
+                bytes: 4 * n * n,
+                work: n * n * n,
+            },
+        }
+    }
+
+    /// Builds the oracle for `rules` up to `size`.
+    ///
+    /// # Errors
+    /// [`Error::Cancelled`] if stopped, [`Error::Overflow`] if it cannot be indexed.
+    pub fn build(rules: &Rules, size: u64, control: &Control<'_>) -> Result<Oracle, Error> {
+        Ok(match rules {
+            Rules::Heaps(family) if family.closed_form(0).is_some() => {
+                Oracle::Closed(family.clone())
+            }
+            Rules::Heaps(family) => Oracle::Heap(family.table(size, control)?),
+            Rules::Multiple(k) => {
+                let game = Multiple {
+                    k: *k,
+                    max_stones: size,
+                };
+                let table = game.table(control)?;
+                Oracle::Multiple(game, table)
+            }
+            Rules::Wythoff => Oracle::Wythoff(size, Wythoff::table(size, control)?),
+        })
+    }
+
+    /// The Grundy value of one heap / one position of the part. Positions must lie within
+    /// the size the oracle was built for.
+    #[must_use]
+    pub fn value(&self, position: &[u64]) -> u64 {
+        match self {
+            Oracle::Closed(family) => position
+                .iter()
+                .fold(0, |acc, &h| acc ^ family.closed_form(h).unwrap_or(0)),
+            Oracle::Heap(table) => position
+                .iter()
+                .fold(0, |acc, &h| acc ^ u64::from(table[h as usize])),
+            Oracle::Multiple(game, table) => {
+                u64::from(table[game.index(&(position[0], position[1])) as usize])
+            }
+            Oracle::Wythoff(side, table) => {
+                u64::from(table[(position[0] * (side + 1) + position[1]) as usize])
+            }
+        }
+    }
+}
+
+/// The size an oracle for `rules` needs to cover `position`: the largest heap, the
+/// stones, or the larger pile.
+#[must_use]
+pub fn oracle_size(rules: &Rules, position: &[u64]) -> u64 {
+    match rules {
+        Rules::Heaps(_) => position.iter().copied().max().unwrap_or(0),
+        Rules::Multiple(_) => position[0],
+        Rules::Wythoff => position[0].max(position[1]),
+    }
+}

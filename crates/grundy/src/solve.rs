@@ -1,0 +1,232 @@
+//! The general method: label every reachable position win / loss / draw with its
+//! remoteness (retrograde analysis, right on cycles), and minimax values for score games.
+
+use crate::engine::{self, AllSuccessors, Labelling};
+use crate::explore::{explore, Control, Csr, Explored};
+use crate::game::{Game, Outcome, ScoreGame, Value};
+use crate::Error;
+
+/// The value of every vertex of a graph, for the player to move there.
+///
+/// Memory: 4 bytes per vertex (the engine's state word, kept as the result).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Labels {
+    state: Vec<u32>,
+}
+
+impl Labels {
+    /// The value of vertex `v`.
+    #[inline]
+    #[must_use]
+    pub fn value(&self, v: u32) -> Value {
+        match engine::read(self.state[v as usize]) {
+            Some((true, r)) => Value::Win(r),
+            Some((false, r)) => Value::Loss(r),
+            None => Value::Draw,
+        }
+    }
+
+    /// The number of labelled vertices.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.state.len()
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.state.is_empty()
+    }
+
+    /// How many vertices are won, lost and drawn.
+    #[must_use]
+    pub fn counts(&self) -> [u64; 3] {
+        let mut counts = [0u64; 3];
+        for v in 0..self.state.len() as u32 {
+            counts[match self.value(v).outcome() {
+                Outcome::Win => 0,
+                Outcome::Loss => 1,
+                Outcome::Draw => 2,
+            }] += 1;
+        }
+        counts
+    }
+}
+
+/// Labels every vertex of a move graph by retrograde analysis.
+///
+/// `reverse` is `graph.reverse()` (passed in so callers can keep it); `terminal(v)` is the
+/// outcome a game declares for `v`, `None` for normal play. A vertex without successors
+/// and without a declared outcome is lost. Vertices the analysis leaves undecided can
+/// avoid losing forever and are draws.
+///
+/// # Complexity
+/// O(V + E) time. Memory beyond the graphs: 8 bytes per vertex (the state word, which
+/// doubles as the counter of undecided successors and, at the end, the label; and the
+/// queue). With the reverse graph, 16 bytes per vertex plus 4 per edge.
+///
+/// # Errors
+/// [`Error::TooLarge`] for a vertex with 2^30 moves or more, or a remoteness past 2^30;
+/// [`Error::Cancelled`] if stopped.
+pub fn label(
+    graph: &Csr,
+    reverse: &Csr,
+    terminal: impl Fn(u32) -> Option<Outcome>,
+    control: &Control<'_>,
+) -> Result<Labels, Error> {
+    let n = graph.len();
+    let mut state = Vec::with_capacity(n);
+    let mut queue = Vec::with_capacity(n);
+    for v in 0..n as u32 {
+        let word = match terminal(v) {
+            Some(Outcome::Win) => engine::decided(true, 0),
+            Some(Outcome::Loss) => engine::decided(false, 0),
+            // A declared draw is settled and never propagates: its predecessors' counters
+            // never reach zero through it.
+            Some(Outcome::Draw) => engine::EXCLUDED,
+            None => match graph.degree(v) {
+                0 => engine::decided(false, 0),
+                d => engine::undecided(d)?,
+            },
+        };
+        if word != engine::EXCLUDED && word & engine::DECIDED != 0 {
+            queue.push(v);
+        }
+        state.push(word);
+    }
+    control.check()?;
+    engine::propagate(reverse, &mut state, &mut queue, 0, &Labelling)?;
+    control.check()?;
+    Ok(Labels { state })
+}
+
+/// A reverse topological order of `graph`: every vertex after all its successors.
+///
+/// # Errors
+/// [`Error::Cycle`] naming a vertex that lies on or leads into a cycle.
+pub fn reverse_topological_order(graph: &Csr, reverse: &Csr) -> Result<Vec<u32>, Error> {
+    let n = graph.len();
+    let mut state = Vec::with_capacity(n);
+    let mut queue = Vec::with_capacity(n);
+    for v in 0..n as u32 {
+        match graph.degree(v) {
+            0 => {
+                state.push(engine::decided(true, 0));
+                queue.push(v);
+            }
+            d => state.push(engine::undecided(d)?),
+        }
+    }
+    engine::propagate(reverse, &mut state, &mut queue, 0, &AllSuccessors)?;
+    if queue.len() < n {
+        let v = (0..n as u32)
+            .find(|&v| engine::read(state[v as usize]).is_none())
+            .expect("an undecided vertex exists when the queue is short");
+        return Err(Error::Cycle { vertex: v });
+    }
+    Ok(queue)
+}
+
+/// A solved game: its reachable positions, move graph and the value of each.
+#[derive(Debug, Clone)]
+pub struct Solution<P> {
+    /// The positions and moves; the root is id 0.
+    pub explored: Explored<P>,
+    /// The value of each position.
+    pub labels: Labels,
+}
+
+impl<P> Solution<P> {
+    /// The value of the root.
+    #[must_use]
+    pub fn root_value(&self) -> Value {
+        self.labels.value(0)
+    }
+
+    /// The moves from `v`: each successor id with its value (for the player to move
+    /// there), in move order.
+    pub fn moves(&self, v: u32) -> impl Iterator<Item = (u32, Value)> + '_ {
+        self.explored
+            .graph
+            .successors(v)
+            .iter()
+            .map(|&c| (c, self.labels.value(c)))
+    }
+
+    /// The successor a perfect player moves to from `v`: a win as fast as possible, else a
+    /// draw, else a loss as slow as possible. `None` if `v` has no move.
+    #[must_use]
+    pub fn best_move(&self, v: u32) -> Option<u32> {
+        self.moves(v)
+            .max_by_key(|&(_, value)| value.parent().preference())
+            .map(|(c, _)| c)
+    }
+}
+
+/// The general method in one call: explore from `root`, then label.
+///
+/// # Errors
+/// As [`explore`] and [`label`].
+pub fn solve<G: Game>(
+    game: &G,
+    root: &G::Position,
+    control: &Control<'_>,
+) -> Result<Solution<G::Position>, Error> {
+    let explored = explore(game, root, control)?;
+    label_explored(game, explored, control)
+}
+
+/// Labels an exploration already made (for example by
+/// [`explore_indexed`](crate::explore::explore_indexed)).
+///
+/// # Errors
+/// As [`label`].
+pub fn label_explored<G: Game>(
+    game: &G,
+    explored: Explored<G::Position>,
+    control: &Control<'_>,
+) -> Result<Solution<G::Position>, Error> {
+    let reverse = explored.graph.reverse();
+    let labels = label(
+        &explored.graph,
+        &reverse,
+        |v| game.terminal(&explored.positions[v as usize]),
+        control,
+    )?;
+    Ok(Solution { explored, labels })
+}
+
+/// Minimax values of a score game: for each position, the most the player to move can get
+/// *more than the opponent* from there on, both playing to maximise their own total
+/// (negamax: `v(p) = max over moves (gain(p, c) − v(c))`, `final_gain(p)` without moves).
+///
+/// # Complexity
+/// O(V + E) after exploration.
+///
+/// # Errors
+/// [`Error::Cycle`] if the game can repeat positions (minimax values of loopy score games
+/// are not defined by this recursion); [`Error::Overflow`] if a value leaves `i64`.
+pub fn minimax<G: ScoreGame>(
+    game: &G,
+    explored: &Explored<G::Position>,
+) -> Result<Vec<i64>, Error> {
+    let graph = &explored.graph;
+    let order = reverse_topological_order(graph, &graph.reverse())?;
+    let mut value = vec![0i64; graph.len()];
+    for &v in &order {
+        let pos = &explored.positions[v as usize];
+        let successors = graph.successors(v);
+        value[v as usize] = if successors.is_empty() || game.terminal(pos).is_some() {
+            game.final_gain(pos)
+        } else {
+            let mut best = i64::MIN;
+            for &c in successors {
+                let gain = game.gain(pos, &explored.positions[c as usize]);
+                let here = gain.checked_sub(value[c as usize]).ok_or(Error::Overflow)?;
+                best = best.max(here);
+            }
+            best
+        };
+    }
+    Ok(value)
+}
