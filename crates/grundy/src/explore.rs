@@ -145,8 +145,11 @@ pub struct Control<'a> {
     /// Set to `true` (e.g. by a Ctrl-C handler) to stop at the next check.
     pub cancel: Option<&'a AtomicBool>,
     /// Called now and then with the stage name and a count of work done.
-    pub progress: Option<&'a (dyn Fn(&str, u64) + Sync)>,
+    pub progress: Option<&'a Progress>,
 }
+
+/// A progress callback: the stage's name and how much of it is done.
+pub type Progress = dyn Fn(&str, u64) + Sync;
 
 impl Default for Control<'_> {
     fn default() -> Self {

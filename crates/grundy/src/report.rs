@@ -152,6 +152,15 @@ fn too_large(what: String, bytes: u128) -> Error {
     }
 }
 
+/// `2.5e23`-style rendering of a large count.
+fn sci(x: u128) -> String {
+    if x < 100_000 {
+        x.to_string()
+    } else {
+        format!("{:.1e}", x as f64)
+    }
+}
+
 /// Builds the Grundy oracle of each part, refusing up front what would exceed the limits.
 fn oracles(game: &SumGame, root: &[Vec<u64>], limits: &Limits<'_>) -> Result<Vec<Oracle>, Error> {
     let mut total_bytes = 0u128;
@@ -170,9 +179,9 @@ fn oracles(game: &SumGame, root: &[Vec<u64>], limits: &Limits<'_>) -> Result<Vec
     if total_bytes > u128::from(limits.max_memory) || total_work > limits.max_work {
         return Err(too_large(
             format!(
-                "no formula is known here, and the Grundy tables would take about {total_work} steps (limit {}) and {} of memory (limit {})",
-                limits.max_work,
-                crate::human_bytes(u64::try_from(total_bytes).unwrap_or(u64::MAX)),
+                "no formula is known here, and the Grundy tables would take about {} steps (limit {}) and more memory than the limit of {}",
+                sci(total_work),
+                sci(limits.max_work),
                 crate::human_bytes(limits.max_memory)
             ),
             total_bytes,
@@ -276,7 +285,12 @@ pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
         Vec::new()
     };
 
-    let explorable = state_bound(&game, &root) <= u128::from(limits.control.max_positions);
+    // Refuse to explore what could not finish: the positions, and the moves (edges) —
+    // at most the root's number of moves from each position.
+    let states = state_bound(&game, &root);
+    let edges = states.saturating_mul(root_moves(&game, &root));
+    let cap = u128::from(limits.control.max_positions);
+    let explorable = states <= cap && edges <= cap.saturating_mul(EDGES_PER_POSITION);
     let explored = if explorable {
         match explore(&game, &root, &limits.control) {
             Ok(explored) => Some(explored),
@@ -336,13 +350,7 @@ pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
 
     // Too large to explore: judge by Grundy values.
     let winning: Vec<Vec<Vec<u64>>> = winning_positions(&game, &root, &oracles, grundy);
-    let option_count: u128 = game
-        .rules()
-        .iter()
-        .zip(&root)
-        .map(|(rules, p)| option_bound(rules, p))
-        .fold(0, u128::saturating_add);
-    let (moves, truncated) = if option_count <= MAX_LISTED_MOVES as u128 {
+    let (moves, truncated) = if root_moves(&game, &root) <= MAX_LISTED_MOVES as u128 {
         let mut children = Vec::new();
         game.moves(&root, &mut children);
         let moves = children
@@ -386,6 +394,20 @@ fn grundy_move(game: &SumGame, child: &[Vec<u64>], g: u64) -> Move {
         grundy: Some(g),
         scores: None,
     }
+}
+
+/// How many moves per position, on average, an exploration may meet before it is
+/// refused up front (the position budget times this bounds the edges).
+const EDGES_PER_POSITION: u128 = 16;
+
+/// An upper bound on the number of moves from the root, which bounds the moves from any
+/// position of these games (heaps only shrink).
+fn root_moves(game: &SumGame, root: &[Vec<u64>]) -> u128 {
+    game.rules()
+        .iter()
+        .zip(root)
+        .map(|(rules, p)| option_bound(rules, p))
+        .fold(0, u128::saturating_add)
 }
 
 /// An upper bound on the number of moves of one part.
@@ -643,10 +665,9 @@ pub fn table(family: &str, up_to: u64, limits: &Limits<'_>) -> Result<Table, Tab
     if cost.bytes + listed * 16 > u128::from(limits.max_memory) || cost.work > limits.max_work {
         return Err(TableError::Solve(too_large(
             format!(
-                "a table of `{name}` to {up_to} takes about {} steps (limit {}) and {} of memory (limit {})",
-                cost.work,
-                limits.max_work,
-                crate::human_bytes(u64::try_from(cost.bytes + listed * 16).unwrap_or(u64::MAX)),
+                "a table of `{name}` to {up_to} takes about {} steps (limit {}); memory limit {}",
+                sci(cost.work),
+                sci(limits.max_work),
                 crate::human_bytes(limits.max_memory),
             ),
             cost.bytes + listed * 16,

@@ -188,6 +188,29 @@ impl HeapFamily {
         }
     }
 
+    /// Whether one move can turn a heap of `heap` tokens into heaps `a` and `b` (0 = no
+    /// heap; in either order).
+    #[must_use]
+    pub fn is_leave(&self, heap: u64, a: u64, b: u64) -> bool {
+        let (a, b) = if a == 0 { (b, 0) } else { (a, b) };
+        let Some(removed) = heap.checked_sub(a).and_then(|r| r.checked_sub(b)) else {
+            return false;
+        };
+        match self {
+            HeapFamily::Nim => b == 0 && removed >= 1,
+            HeapFamily::BoundedNim(m) => b == 0 && removed >= 1 && removed <= *m,
+            HeapFamily::Subtraction(set) => b == 0 && set.binary_search(&removed).is_ok(),
+            HeapFamily::Octal(code) => {
+                let d = code.digit(removed);
+                match (a, b) {
+                    (0, _) => d & 1 != 0,
+                    (_, 0) => d & 2 != 0 && removed >= 1,
+                    _ => d & 4 != 0,
+                }
+            }
+        }
+    }
+
     /// An estimate of the work (elementary steps) to tabulate Grundy values to `heap`.
     #[must_use]
     pub fn table_work(&self, heap: u64) -> u128 {

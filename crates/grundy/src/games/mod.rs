@@ -139,6 +139,20 @@ impl Spec {
     }
 }
 
+/// Whether one move turns `from` into `to`.
+#[must_use]
+pub fn is_move(from: &Spec, to: &Spec) -> bool {
+    match (from.parts.as_slice(), to.parts.as_slice()) {
+        ([Part::Ends { row }], [Part::Ends { row: next }]) => {
+            !row.is_empty() && (next[..] == row[1..] || next[..] == row[..row.len() - 1])
+        }
+        _ => match (SumGame::new(from), SumGame::new(to)) {
+            (Ok((game, a)), Ok((other, b))) => game == other && game.is_move(&a, &b),
+            _ => false,
+        },
+    }
+}
+
 impl fmt::Display for Spec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, part) in self.parts.iter().enumerate() {

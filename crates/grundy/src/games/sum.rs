@@ -114,6 +114,80 @@ impl SumGame {
     }
 }
 
+impl SumGame {
+    /// Whether one move turns `from` into `to` (positions as written: heaps in any
+    /// order, empty heaps optional). Checks the rules directly, so it is fast on huge
+    /// heaps where listing the moves is not.
+    #[must_use]
+    pub fn is_move(&self, from: &Position, to: &Position) -> bool {
+        if from.len() != to.len() || from.len() != self.rules.len() {
+            return false;
+        }
+        let from = self.canonical(from);
+        let to = self.canonical(to);
+        let changed: Vec<usize> = (0..from.len()).filter(|&i| from[i] != to[i]).collect();
+        let [i] = changed.as_slice() else {
+            return false;
+        };
+        let (a, b) = (&from[*i], &to[*i]);
+        match &self.rules[*i] {
+            Rules::Heaps(family) => {
+                // Exactly one heap of `a` is replaced by up to two heaps of `b`.
+                let (removed, added) = multiset_difference(a, b);
+                match (removed.as_slice(), added.as_slice()) {
+                    ([h], []) => family.is_leave(*h, 0, 0),
+                    ([h], [x]) => family.is_leave(*h, *x, 0),
+                    ([h], [x, y]) => family.is_leave(*h, *x, *y),
+                    _ => false,
+                }
+            }
+            Rules::Multiple(k) => {
+                let game = Multiple {
+                    k: *k,
+                    max_stones: a[0],
+                };
+                b[0] < a[0]
+                    && a[0] - b[0] <= a[1]
+                    && game.after((a[0], a[1]), a[0] - b[0]) == (b[0], b[1])
+            }
+            Rules::Wythoff => {
+                // Both sorted: from one pile, or the same from both.
+                let (x, y) = (b[0], b[1]);
+                (x <= a[0] && y <= a[1] && (x == a[0] || y == a[1] || a[0] - x == a[1] - y))
+                    || (y <= a[0] && x <= a[1] && (y == a[0] || x == a[1] || a[0] - y == a[1] - x))
+            }
+        }
+    }
+}
+
+/// `(a − b, b − a)` as multisets of sorted lists.
+fn multiset_difference(a: &[u64], b: &[u64]) -> (Vec<u64>, Vec<u64>) {
+    let (mut i, mut j) = (0, 0);
+    let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
+    while i < a.len() || j < b.len() {
+        match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if x == y => {
+                i += 1;
+                j += 1;
+            }
+            (Some(x), Some(y)) if x < y => {
+                only_a.push(*x);
+                i += 1;
+            }
+            (Some(x), None) => {
+                only_a.push(*x);
+                i += 1;
+            }
+            (_, Some(y)) => {
+                only_b.push(*y);
+                j += 1;
+            }
+            (None, None) => unreachable!(),
+        }
+    }
+    (only_a, only_b)
+}
+
 fn part(rules: &Rules, p: &[u64]) -> Part {
     match rules {
         Rules::Heaps(family) => Part::Heaps {

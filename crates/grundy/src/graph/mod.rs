@@ -1,1 +1,39 @@
-//! Games on graphs (arenas): formats, objectives, certificate checking.
+//! Games on graphs (arenas): the arena itself, its text formats, the independent certificate
+//! checker, and brute-force references for tests.
+//!
+//! - [`arena`]: [`Arena`] — dense `u32` vertices, owner and priority per vertex, successors as
+//!   CSR ([`Csr`]), reverse graph on demand, names, start, file ids.
+//! - [`format`](mod@format): parsers and writers for the POI green game, PGSolver games and solutions, and
+//!   plain digraphs; [`detect`]; [`read_text`] for (possibly gzipped) files.
+//! - [`verify`]: [`verify_parity`] — checks a claimed winner partition and positional
+//!   strategies without trusting whoever produced them.
+//! - [`brute`]: exponential reference solvers for tiny arenas (tests only).
+//!
+//! Conventions: parity is max-even (player 0 wins a play whose highest priority seen infinitely
+//! often is even), and a player who must move at a dead end loses (normal play). The green
+//! game is the parity game with white = priority 1 and green = priority 2.
+//!
+//! ```
+//! use grundy::graph::{parse_poi, verify_buchi, write_poi_answer};
+//! // Ann's field 1 (white) can go to Billy's field 2 (green) or loop; field 2 returns to 1.
+//! let arena = parse_poi("1 1\n0 2 1 2\n1 1 1\n").unwrap();
+//! let winner = [0, 0];
+//! let strategy = [Some(1), None]; // Ann: 1 -> 2
+//! assert_eq!(verify_buchi(&arena, &winner, &strategy), Ok(()));
+//! assert_eq!(write_poi_answer(&winner), "2\n1\n2\n");
+//! ```
+
+pub mod arena;
+pub mod brute;
+pub mod format;
+mod lex;
+pub mod verify;
+
+pub use arena::{Arena, ArenaBuilder, ArenaError, Csr, IdMap};
+pub use format::{
+    decode_text, detect, parse, parse_detect, parse_digraph, parse_pgsolver,
+    parse_pgsolver_solution, parse_poi, parse_poi_answer, read_text, write_digraph, write_pgsolver,
+    write_pgsolver_solution, write_poi, write_poi_answer, Format, ParseError, ParseErrorKind,
+    PgSolution, ReadError, UnknownFormat, WriteError, GREEN, MAX_DIGRAPH_VERTICES, WHITE,
+};
+pub use verify::{verify_buchi, verify_parity, verify_pg_solution, VerifyError};

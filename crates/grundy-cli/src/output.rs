@@ -1,0 +1,272 @@
+//! Text and JSON renderings of the library's reports. No game logic here.
+
+use std::fmt::Write as _;
+
+use grundy::games::{Spec, SpecError};
+use grundy::report::{self, Limits, Method, Move, Report, Table};
+use serde_json::{json, Value as Json};
+
+/// A spec error with the offending line and a caret under the column.
+pub fn spec_error(text: &str, e: &SpecError) -> String {
+    let line = text.lines().nth(e.line.saturating_sub(1)).unwrap_or("");
+    format!(
+        "bad spec at line {}, column {}: {}\n  {line}\n  {}^",
+        e.line,
+        e.column,
+        e.message,
+        " ".repeat(e.column.saturating_sub(1))
+    )
+}
+
+fn move_json(m: &Move) -> Json {
+    let mut o = json!({
+        "spec": m.spec,
+        "outcome": m.outcome.as_str(),
+        "remoteness": m.remoteness,
+    });
+    if let Some(g) = m.grundy {
+        o["grundy"] = json!(g);
+    }
+    if let Some(s) = m.scores {
+        o["scores"] = json!(s);
+    }
+    o
+}
+
+/// The stable JSON of `grundy solve --json`.
+pub fn report_json(r: &Report) -> Json {
+    let mut o = json!({
+        "spec": r.spec,
+        "outcome": r.outcome.as_str(),
+        "remoteness": r.remoteness,
+        "winning_moves": r.winning_moves,
+        "method": r.method.as_str(),
+        "moves": r.moves.iter().map(move_json).collect::<Vec<_>>(),
+        "moves_truncated": r.moves_truncated,
+    });
+    if let Some(g) = r.grundy {
+        o["grundy"] = json!(g);
+    }
+    if !r.components.is_empty() {
+        o["components"] = r
+            .components
+            .iter()
+            .map(|c| json!({"spec": c.spec, "grundy": c.grundy}))
+            .collect();
+    }
+    if let Some(s) = r.scores {
+        o["scores"] = json!(s);
+    }
+    if let Some(p) = r.positions {
+        o["positions"] = json!(p);
+    }
+    o
+}
+
+/// The text of `grundy solve`.
+pub fn report_text(r: &Report) -> String {
+    let mut s = String::new();
+    let outcome = match r.outcome {
+        grundy::game::Outcome::Win => "the player to move wins",
+        grundy::game::Outcome::Loss => "the player to move loses",
+        grundy::game::Outcome::Draw => "a draw",
+    };
+    let _ = write!(s, "{}: {outcome}", r.spec);
+    match r.remoteness {
+        Some(rem) if r.scores.is_none() => {
+            let _ = write!(s, " ({rem} more moves under perfect play)");
+        }
+        _ => {}
+    }
+    s.push('\n');
+    if let Some([me, other]) = r.scores {
+        let _ = writeln!(
+            s,
+            "scores: {me} for the player to move, {other} for the other"
+        );
+    }
+    if let Some(g) = r.grundy {
+        if r.components.is_empty() {
+            let _ = writeln!(s, "Grundy value: {g}");
+        } else {
+            let parts: Vec<String> = r.components.iter().map(|c| c.grundy.to_string()).collect();
+            let _ = writeln!(s, "Grundy value: {g} = {}", parts.join(" xor "));
+            for c in &r.components {
+                let _ = writeln!(s, "  {:<30} {}", c.spec, c.grundy);
+            }
+        }
+    }
+    if r.winning_moves.is_empty() {
+        if r.moves.is_empty() {
+            s.push_str("no move: the game is over\n");
+        } else {
+            s.push_str("no winning move\n");
+        }
+    } else {
+        let label = if r.scores.is_some() {
+            "best moves"
+        } else {
+            "winning moves"
+        };
+        let _ = writeln!(s, "{label} ({}), to:", r.winning_moves.len());
+        for m in &r.winning_moves {
+            let _ = writeln!(s, "  {m}");
+        }
+    }
+    match (r.method, r.positions) {
+        (Method::SpragueGrundy, _) => s.push_str(
+            "(judged by Sprague–Grundy values: too large to explore whole, so no remoteness)\n",
+        ),
+        (method, Some(p)) => {
+            let _ = writeln!(s, "({} over {p} positions)", method.as_str());
+        }
+        _ => {}
+    }
+    s
+}
+
+/// The stable JSON of `grundy table --json`.
+pub fn table_json(t: &Table) -> Json {
+    json!({
+        "family": t.family,
+        "outcome": t.outcome.iter().map(|o| o.as_str()).collect::<Vec<_>>(),
+        "grundy": t.grundy,
+    })
+}
+
+/// The text of `grundy table`: the losing positions, and the values in rows.
+pub fn table_text(t: &Table) -> String {
+    let mut s = String::new();
+    let n = t.outcome.len().saturating_sub(1);
+    let losing = t.losing();
+    let _ = writeln!(
+        s,
+        "{} for heap sizes 0..={n}: {} losing (P-) positions",
+        t.family,
+        losing.len()
+    );
+    let shown: Vec<String> = losing.iter().take(200).map(ToString::to_string).collect();
+    let more = if losing.len() > 200 { ", …" } else { "" };
+    let _ = writeln!(s, "P-positions: {}{more}", shown.join(", "));
+    if n <= 1000 {
+        s.push_str("Grundy values, 12 to a row:\n");
+        for (row, chunk) in t.grundy.chunks(12).enumerate() {
+            let values: Vec<String> = chunk.iter().map(|g| format!("{g:>3}")).collect();
+            let _ = writeln!(s, "{:>6}: {}", row * 12, values.join(""));
+        }
+    } else {
+        s.push_str("(values: use --json)\n");
+    }
+    s
+}
+
+fn solve_text(text: &str, limits: &Limits<'_>) -> anyhow::Result<Report> {
+    let spec: Spec = text.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(report::solve(&spec, limits)?)
+}
+
+fn list(values: impl IntoIterator<Item = u64>) -> String {
+    values
+        .into_iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The built-in example: the lecture notes' results at a glance, computed now.
+pub fn tour(limits: &Limits<'_>) -> anyhow::Result<(String, Json)> {
+    let mut s = String::new();
+    let table =
+        |family: &str, n: u64| report::table(family, n, limits).map_err(|e| anyhow::anyhow!("{e}"));
+
+    let fib = table("multiple[2]", 100)?;
+    let fib_losing: Vec<u64> = fib.losing().into_iter().filter(|&n| n > 0).collect();
+    let mut fibonacci = vec![1u64, 2];
+    while fibonacci[fibonacci.len() - 1] + fibonacci[fibonacci.len() - 2] <= 100 {
+        fibonacci.push(fibonacci[fibonacci.len() - 1] + fibonacci[fibonacci.len() - 2]);
+    }
+    let _ = writeln!(
+        s,
+        "Seed 000, take-away game (take 1..2×last; first move anything but all):\n  losing starts n ≤ 100: {}\n  — {}.",
+        list(fib_losing.iter().copied()),
+        if fib_losing == fibonacci {
+            "exactly the Fibonacci numbers"
+        } else {
+            "NOT the Fibonacci numbers: something is wrong"
+        }
+    );
+    let triple = table("multiple[3]", 100)?;
+    let _ = writeln!(
+        s,
+        "  the same with 1..3×last: {}",
+        list(triple.losing().into_iter().filter(|&n| n > 0))
+    );
+    let four = solve_text("multiple[2](4)", limits)?;
+    let _ = writeln!(
+        s,
+        "  state (4,3) is a {}: the winning move leaves {}.\n",
+        four.outcome,
+        four.winning_moves.join(", ")
+    );
+
+    let a = solve_text("nim(3,3,1)", limits)?;
+    let b = solve_text("nim(3,3)", limits)?;
+    let bounded = table("bounded-nim[3]", 12)?;
+    let _ = writeln!(
+        s,
+        "Seed 003, Nim: nim(3,3,1) is a {} (Grundy {}; winning moves to {}); nim(3,3) is a {} (two equal heaps cancel).\n  bounded-nim[3], heaps 0..12: Grundy {} ({} h mod 4).\n",
+        a.outcome,
+        a.grundy.unwrap_or(0),
+        a.winning_moves.join(", "),
+        b.outcome,
+        list(bounded.grundy.iter().copied()),
+        if (0..).zip(&bounded.grundy).all(|(h, &g)| g == h % 4) {
+            "="
+        } else {
+            "≠"
+        },
+    );
+
+    let sum = solve_text("nim(3) + octal[0.77](12) + multiple[2](10)", limits)?;
+    let _ = writeln!(
+        s,
+        "Sums: {} — Grundy {} = {}; the player to move {}s: {}.\n",
+        sum.spec,
+        sum.grundy.unwrap_or(0),
+        sum.components
+            .iter()
+            .map(|c| format!("{} ({})", c.spec, c.grundy))
+            .collect::<Vec<_>>()
+            .join(" xor "),
+        sum.outcome,
+        sum.winning_moves
+            .first()
+            .map_or("no move".to_string(), |m| format!("move to {m}")),
+    );
+
+    let kayles = table("octal[0.77]", 35)?;
+    let _ = writeln!(
+        s,
+        "Kayles (octal 0.77), heaps 0..35: {}\n",
+        list(kayles.grundy.iter().copied())
+    );
+
+    let ends = solve_text("ends(4,7,2,9,5,2)", limits)?;
+    let [me, other] = ends.scores.unwrap_or([0, 0]);
+    let _ = writeln!(
+        s,
+        "IOI 1996 \"A Game\", ends(4,7,2,9,5,2): {me} {other} (first player, second player)."
+    );
+
+    let json = json!({
+        "fibonacci_nim_losing": fib.losing().into_iter().filter(|&n| n > 0).collect::<Vec<_>>(),
+        "multiple3_losing": triple.losing().into_iter().filter(|&n| n > 0).collect::<Vec<_>>(),
+        "nim_3_3_1": report_json(&a),
+        "nim_3_3": report_json(&b),
+        "bounded_nim_3": table_json(&bounded),
+        "sum": report_json(&sum),
+        "kayles": table_json(&kayles),
+        "ends": report_json(&ends),
+    });
+    Ok((s, json))
+}

@@ -1,0 +1,1293 @@
+//! Text formats for arenas: the POI green game, PGSolver parity games and solutions, plain
+//! digraphs; format detection; reading files that may be gzip-compressed.
+//!
+//! Every parser works on a `&str` it is handed, never panics on bad input, and reports the first
+//! problem as a [`ParseError`] with a 1-based line and column (counted in characters) and a
+//! [`ParseErrorKind`] saying what was wrong.
+//!
+//! | format | shape | vertices | notes |
+//! | --- | --- | --- | --- |
+//! | [`Format::Poi`] | `a b`, then per field `z k s1 … sk` | fields `1..=a+b`; the first `a` are Ann's (player 0) | white → priority [`WHITE`] = 1, green → [`GREEN`] = 2 |
+//! | [`Format::PgSolver`] | `parity N;` [`start V;`] then `id prio owner s,s,… ["name"];` | any `u64` ids, sparse, any order | no dead ends |
+//! | [`Format::Digraph`] | `n m`, then `m` lines `u v` | `0..n` | dead ends allowed; owner 0, priority 0 |
+//!
+//! ## The green game as a parity game
+//!
+//! Ann (player 0) wins a play of the green game iff it visits green fields infinitely often (a
+//! Büchi objective). With green as priority 2 and white as priority 1, the highest priority seen
+//! infinitely often is even exactly when green is seen infinitely often, so the POI game *is* a
+//! max-even parity game with priorities {1, 2} and the parity machinery (solvers,
+//! [`verify_parity`](crate::graph::verify::verify_parity)) applies unchanged.
+//!
+//! ## The plain digraph
+//!
+//! A token game: a token on a vertex, the player to move slides it along an edge, the player who
+//! cannot move loses. The owner is not part of that game (whoever is to move moves), so the
+//! parser fills owner 0 and priority 0; solve it as an impartial game, not as a parity game.
+
+use std::fmt::{self, Write as _};
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use super::arena::{Arena, ArenaBuilder, Csr, IdMap};
+use super::lex::{error_at, number_value, PgLexer, Tok, Words};
+
+/// The priority of a white field of the green game.
+pub const WHITE: u32 = 1;
+/// The priority of a green field of the green game (even: good for Ann, player 0).
+pub const GREEN: u32 = 2;
+
+/// A parse failure: where (1-based line and column, the column counted in characters) and what.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("line {line}, column {column}: {kind}")]
+pub struct ParseError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// What was wrong.
+    pub kind: ParseErrorKind,
+}
+
+/// What was wrong with the input. Ids in messages are the file's ids.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// The input stopped where more was needed.
+    #[error("unexpected end of input: expected {expected}")]
+    UnexpectedEnd {
+        /// What was needed.
+        expected: String,
+    },
+    /// A token of the wrong kind.
+    #[error("expected {expected}, found `{found}`")]
+    Expected {
+        /// What was needed.
+        expected: String,
+        /// What was there (cut short if long).
+        found: String,
+    },
+    /// A number too large for its place.
+    #[error("{what} is `{found}`, larger than the maximum {max}")]
+    Overflow {
+        /// What the number is.
+        what: String,
+        /// The digits (cut short if long).
+        found: String,
+        /// The largest value allowed there.
+        max: u64,
+    },
+    /// A negative number where only non-negative ones are allowed.
+    #[error("{what} is `{found}`, but it cannot be negative")]
+    Negative {
+        /// What the number is.
+        what: String,
+        /// The token.
+        found: String,
+    },
+    /// A character that cannot start a token.
+    #[error("unexpected character `{found}`")]
+    UnexpectedChar {
+        /// The character.
+        found: char,
+    },
+    /// A `"` with no closing `"`.
+    #[error("unterminated string")]
+    UnterminatedString,
+    /// A green-game colour other than 0 (white) or 1 (green).
+    #[error("the colour of field {field} is {found}; it must be 0 (white) or 1 (green)")]
+    BadColour {
+        /// The field (1-based).
+        field: u64,
+        /// The colour found.
+        found: u64,
+    },
+    /// An owner other than 0 or 1.
+    #[error("the owner of vertex {vertex} is {found}; it must be 0 or 1")]
+    BadOwner {
+        /// The vertex.
+        vertex: u64,
+        /// The owner found.
+        found: u64,
+    },
+    /// A winner other than 0 or 1 in a solution.
+    #[error("the winner of vertex {vertex} is {found}; it must be 0 or 1")]
+    BadWinner {
+        /// The vertex.
+        vertex: u64,
+        /// The winner found.
+        found: u64,
+    },
+    /// A vertex without successors in a format that forbids dead ends.
+    #[error("vertex {vertex} has no successors; every position needs at least one move")]
+    NoSuccessors {
+        /// The vertex.
+        vertex: u64,
+    },
+    /// A number outside its range (a field or vertex number).
+    #[error("{what} is {value}, but must be {}", range_text(*lo, *end))]
+    OutOfRange {
+        /// What the number is.
+        what: String,
+        /// The number.
+        value: u64,
+        /// The smallest allowed value.
+        lo: u64,
+        /// One past the largest allowed value.
+        end: u64,
+    },
+    /// A PGSolver vertex id, or a solution line, given twice.
+    #[error("vertex {id} is given twice")]
+    DuplicateId {
+        /// The id.
+        id: u64,
+    },
+    /// A reference to a vertex that the file does not declare.
+    #[error("{what} refers to vertex {id}, which is not declared")]
+    Undeclared {
+        /// What refers to it.
+        what: String,
+        /// The id.
+        id: u64,
+    },
+    /// A statement without its closing `;`.
+    #[error("missing `;` after {after}")]
+    MissingSemicolon {
+        /// The statement.
+        after: String,
+    },
+    /// Input left after the last item the format allows.
+    #[error("unexpected `{found}` after {after}")]
+    TrailingGarbage {
+        /// The last item read.
+        after: String,
+        /// The extra token.
+        found: String,
+    },
+    /// A PGSolver vertex id larger than the header's `N`.
+    #[error("vertex id {id} exceeds the bound {bound} given by the header")]
+    IdAboveHeader {
+        /// The id.
+        id: u64,
+        /// The header's N.
+        bound: u64,
+    },
+    /// A list of field numbers that is not strictly ascending.
+    #[error("field {found} does not come after field {previous}; the list must be ascending")]
+    NotAscending {
+        /// The previous number.
+        previous: u64,
+        /// This number.
+        found: u64,
+    },
+    /// A game too large for `u32` ids or offsets.
+    #[error("too large: {what}")]
+    TooLarge {
+        /// What overflowed.
+        what: String,
+    },
+}
+
+fn range_text(lo: u64, end: u64) -> String {
+    if end <= lo {
+        "in an empty range (there are no vertices)".to_string()
+    } else {
+        format!("in {lo}..={}", end - 1)
+    }
+}
+
+/// Why an arena cannot be written in a format.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum WriteError {
+    /// The format forbids vertices without successors.
+    #[error("vertex {vertex} has no successors, which this format cannot express")]
+    DeadEnd {
+        /// The file id of the vertex.
+        vertex: u64,
+    },
+    /// The green-game format needs Ann's fields first and priorities WHITE/GREEN only.
+    #[error("vertex {vertex} cannot be a green-game field: {reason}")]
+    NotPoi {
+        /// The file id of the vertex.
+        vertex: u64,
+        /// Why not.
+        reason: &'static str,
+    },
+    /// A solution table of the wrong length.
+    #[error("{what} has {found} entries for {expected} vertices")]
+    LengthMismatch {
+        /// Which table.
+        what: &'static str,
+        /// The number of vertices.
+        expected: usize,
+        /// Its length.
+        found: usize,
+    },
+    /// A winner other than 0 or 1.
+    #[error("vertex {vertex} has winner {found}; winners are 0 or 1")]
+    BadWinner {
+        /// The file id of the vertex.
+        vertex: u64,
+        /// The winner.
+        found: u8,
+    },
+    /// A strategy pointing past the last vertex.
+    #[error("vertex {vertex} has strategy {target}, which is not a vertex")]
+    BadStrategy {
+        /// The file id of the vertex.
+        vertex: u64,
+        /// The dense target.
+        target: u32,
+    },
+}
+
+/// Why a file could not be read as text.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum ReadError {
+    /// The file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file looked compressed but did not decompress.
+    #[error("cannot gunzip {}: {source}", path.display())]
+    Gzip {
+        /// The file.
+        path: PathBuf,
+        /// The decoder's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The (decompressed) bytes are not UTF-8.
+    #[error("{} is not UTF-8 text: invalid byte at line {line}, byte offset {offset}", path.display())]
+    NotUtf8 {
+        /// The file.
+        path: PathBuf,
+        /// The 1-based line of the first invalid byte.
+        line: usize,
+        /// Its byte offset.
+        offset: usize,
+    },
+}
+
+/// The text formats an arena can come in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// The POI green game ("Gra w zielone", POI VIII).
+    Poi,
+    /// PGSolver's parity-game format.
+    PgSolver,
+    /// A plain digraph: `n m` then `m` edges `u v`.
+    Digraph,
+}
+
+impl Format {
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Poi => "poi",
+            Format::PgSolver => "pgsolver",
+            Format::Digraph => "digraph",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A format name that is not one of `poi`, `pgsolver`, `digraph` (or their aliases).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown format `{0}`: expected poi, pgsolver or digraph")]
+pub struct UnknownFormat(pub String);
+
+impl FromStr for Format {
+    type Err = UnknownFormat;
+
+    /// Accepts `poi`/`green`, `pgsolver`/`pg`/`parity`, `digraph`/`plain` (any case).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "poi" | "green" => Ok(Format::Poi),
+            "pgsolver" | "pg" | "parity" => Ok(Format::PgSolver),
+            "digraph" | "plain" => Ok(Format::Digraph),
+            _ => Err(UnknownFormat(s.to_string())),
+        }
+    }
+}
+
+/// How many lines the shape check of [`detect`] looks at.
+const DETECT_LINES: usize = 1000;
+
+/// Guesses the format of `text`.
+///
+/// 1. PGSolver if the first token starts with `parity`.
+/// 2. Otherwise the first non-empty line should be two numbers `x y`; if not, digraph (whose
+///    parser then reports the error).
+/// 3. POI if the non-empty lines after it number `x + y` and each (of the first 1000) has the
+///    shape `z k s1 … sk` with `z` in {0, 1} and `k ≥ 1`; digraph if they number `y` and each
+///    has two tokens. A POI line has at least three tokens and a digraph line exactly two, so a
+///    file that keeps one item per line is never ambiguous.
+/// 4. A file that fits neither shape is malformed; guess by the line count (`x + y` → POI,
+///    `y` → digraph), then by the token count of the second line (two → digraph), so that the
+///    parser's error is the helpful one. Files that wrap lines freely may be misdetected: the
+///    command line's `--format` forces a format.
+///
+/// # Complexity
+/// O(size of `text`).
+pub fn detect(text: &str) -> Format {
+    if Words::new(text)
+        .next_word()
+        .is_some_and(|(_, w)| w.starts_with("parity"))
+    {
+        return Format::PgSolver;
+    }
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let Some(first) = lines.next() else {
+        return Format::Digraph;
+    };
+    let head: Vec<&str> = first.split_ascii_whitespace().collect();
+    let (Some(x), Some(y)) = (
+        head.first().and_then(|t| t.parse::<u64>().ok()),
+        head.get(1).and_then(|t| t.parse::<u64>().ok()),
+    ) else {
+        return Format::Digraph;
+    };
+    if head.len() != 2 {
+        return Format::Digraph;
+    }
+    let rest: Vec<&str> = lines.collect();
+    let count = rest.len() as u64;
+    let poi_count = x.checked_add(y);
+    let sample = &rest[..rest.len().min(DETECT_LINES)];
+    let poi_shape = sample.iter().all(|l| {
+        let t: Vec<&str> = l.split_ascii_whitespace().collect();
+        t.len() >= 3 && matches!(t[0], "0" | "1") && t[1].parse::<usize>().ok() == Some(t.len() - 2)
+    });
+    let digraph_shape = sample
+        .iter()
+        .all(|l| l.split_ascii_whitespace().count() == 2);
+    if count == 0 && y == 0 {
+        // `n 0`: a graph without edges (an empty green game would need x = 0 too).
+        return Format::Digraph;
+    }
+    if Some(count) == poi_count && poi_shape {
+        return Format::Poi;
+    }
+    if count == y && digraph_shape {
+        return Format::Digraph;
+    }
+    if Some(count) == poi_count {
+        return Format::Poi;
+    }
+    if count == y {
+        return Format::Digraph;
+    }
+    match rest.first() {
+        Some(l) if l.split_ascii_whitespace().count() != 2 => Format::Poi,
+        _ => Format::Digraph,
+    }
+}
+
+/// Parses `text` in the given format.
+pub fn parse(text: &str, format: Format) -> Result<Arena, ParseError> {
+    match format {
+        Format::Poi => parse_poi(text),
+        Format::PgSolver => parse_pgsolver(text),
+        Format::Digraph => parse_digraph(text),
+    }
+}
+
+/// Detects the format (see [`detect`]) and parses.
+pub fn parse_detect(text: &str) -> Result<(Format, Arena), ParseError> {
+    let format = detect(text);
+    parse(text, format).map(|a| (format, a))
+}
+
+fn too_large(text: &str, what: &str) -> ParseError {
+    error_at(
+        text,
+        text.len(),
+        ParseErrorKind::TooLarge {
+            what: what.to_string(),
+        },
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// POI green game
+// ---------------------------------------------------------------------------------------------
+
+/// Parses a green game: `a b`, then for each field `i = 1..=a+b`: its colour `z` (0 white,
+/// 1 green), its number of successors `k ≥ 1`, and `k` successor fields in `1..=a+b`. The
+/// first `a` fields are Ann's (player 0), the rest Billy's (player 1). Tokens may be separated
+/// by any whitespace, line breaks included; a repeated successor is kept (it changes nothing).
+///
+/// The arena has dense id `i - 1` for field `i` ([`IdMap::Offset`]`(1)`), priority [`GREEN`] or
+/// [`WHITE`], no names, no start.
+///
+/// # Complexity
+/// O(size of `text`).
+pub fn parse_poi(text: &str) -> Result<Arena, ParseError> {
+    let mut w = Words::new(text);
+    let max = u64::from(u32::MAX);
+    let (_, a) = w.number(max, &|| "the number a of Ann's fields".into())?;
+    let (b_at, b) = w.number(max, &|| "the number b of Billy's fields".into())?;
+    let n = a + b;
+    if n > max {
+        return Err(error_at(
+            text,
+            b_at,
+            ParseErrorKind::TooLarge {
+                what: format!("a + b = {n} fields do not fit u32 ids"),
+            },
+        ));
+    }
+    let mut builder = ArenaBuilder::new();
+    let mut succ: Vec<u32> = Vec::new();
+    for field in 1..=n {
+        let (z_at, z) = w.number(max, &|| format!("the colour of field {field}"))?;
+        if z > 1 {
+            return Err(error_at(
+                text,
+                z_at,
+                ParseErrorKind::BadColour { field, found: z },
+            ));
+        }
+        let (k_at, k) = w.number(max, &|| {
+            format!("the number of successors of field {field}")
+        })?;
+        if k == 0 {
+            return Err(error_at(
+                text,
+                k_at,
+                ParseErrorKind::NoSuccessors { vertex: field },
+            ));
+        }
+        succ.clear();
+        for j in 1..=k {
+            let what = || format!("successor {j} of field {field}");
+            let (s_at, s) = w.number(max, &what)?;
+            if s == 0 || s > n {
+                return Err(error_at(
+                    text,
+                    s_at,
+                    ParseErrorKind::OutOfRange {
+                        what: what(),
+                        value: s,
+                        lo: 1,
+                        end: n + 1,
+                    },
+                ));
+            }
+            succ.push((s - 1) as u32);
+        }
+        let owner = u8::from(field > a);
+        let priority = if z == 1 { GREEN } else { WHITE };
+        builder.push(owner, priority, succ.iter().copied());
+    }
+    w.finish(&format!("the {n} fields"))?;
+    let arena = builder
+        .build()
+        .map_err(|_| too_large(text, "more than u32::MAX successor entries"))?;
+    arena
+        .with_ids(IdMap::Offset(1))
+        .map_err(|_| too_large(text, "field numbers"))
+}
+
+/// Writes a green game: the arena must list Ann's vertices (owner 0) before Billy's, use only
+/// the priorities [`WHITE`] and [`GREEN`], and have no dead ends. Field `i` is dense id `i - 1`.
+pub fn write_poi(arena: &Arena) -> Result<String, WriteError> {
+    let a = arena.owners().iter().take_while(|&&o| o == 0).count();
+    let b = arena.len() - a;
+    let mut out = String::new();
+    let _ = writeln!(out, "{a} {b}");
+    for v in arena.vertices() {
+        let vertex = u64::from(v) + 1;
+        if arena.owner(v) == 0 && v as usize >= a {
+            return Err(WriteError::NotPoi {
+                vertex,
+                reason: "Ann's fields must all come before Billy's",
+            });
+        }
+        let z = match arena.priority(v) {
+            WHITE => 0,
+            GREEN => 1,
+            _ => {
+                return Err(WriteError::NotPoi {
+                    vertex,
+                    reason: "its priority is neither WHITE (1) nor GREEN (2)",
+                })
+            }
+        };
+        let succ = arena.successors(v);
+        if succ.is_empty() {
+            return Err(WriteError::DeadEnd { vertex });
+        }
+        let _ = write!(out, "{z} {}", succ.len());
+        for &s in succ {
+            let _ = write!(out, " {}", u64::from(s) + 1);
+        }
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Writes the green game's answer: the number `l` of fields from which Ann (player 0) wins, then
+/// those fields (1-based, ascending), one per line. `winner[v]` is the winner at dense id `v`.
+pub fn write_poi_answer(winner: &[u8]) -> String {
+    let fields: Vec<usize> = (0..winner.len()).filter(|&v| winner[v] == 0).collect();
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", fields.len());
+    for v in fields {
+        let _ = writeln!(out, "{}", v + 1);
+    }
+    out
+}
+
+/// Parses a green-game answer for a game of `n` fields into "Ann wins from here" per dense id.
+/// The fields must be in `1..=n` and strictly ascending.
+pub fn parse_poi_answer(text: &str, n: usize) -> Result<Vec<bool>, ParseError> {
+    let mut w = Words::new(text);
+    let (_, l) = w.number(n as u64, &|| "the number of Ann's winning fields".into())?;
+    let mut ann = vec![false; n];
+    let mut previous = 0u64;
+    for i in 1..=l {
+        let what = || format!("winning field {i}");
+        let (at, f) = w.number(u64::MAX, &what)?;
+        if f == 0 || f > n as u64 {
+            return Err(error_at(
+                text,
+                at,
+                ParseErrorKind::OutOfRange {
+                    what: what(),
+                    value: f,
+                    lo: 1,
+                    end: n as u64 + 1,
+                },
+            ));
+        }
+        if f <= previous {
+            return Err(error_at(
+                text,
+                at,
+                ParseErrorKind::NotAscending { previous, found: f },
+            ));
+        }
+        previous = f;
+        ann[f as usize - 1] = true;
+    }
+    w.finish(&format!("the {l} winning fields"))?;
+    Ok(ann)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plain digraph
+// ---------------------------------------------------------------------------------------------
+
+/// The most vertices [`parse_digraph`] accepts. Vertices without edges cost no text, so a
+/// ten-byte file could otherwise ask for tens of gigabytes; 2^28 vertices take about 2.5 GB.
+pub const MAX_DIGRAPH_VERTICES: u64 = 1 << 28;
+
+/// Parses a plain digraph: `n m`, then `m` edges `u v` with `u, v` in `0..n`. Dead ends are
+/// allowed (who cannot move loses). Every vertex gets owner 0 and priority 0; each vertex's
+/// successors keep file order. `n` is at most [`MAX_DIGRAPH_VERTICES`].
+///
+/// # Complexity
+/// O(size of `text` + n).
+pub fn parse_digraph(text: &str) -> Result<Arena, ParseError> {
+    let mut w = Words::new(text);
+    let max = u64::from(u32::MAX);
+    let (_, n) = w.number(MAX_DIGRAPH_VERTICES, &|| "the number of vertices n".into())?;
+    let (_, m) = w.number(max, &|| "the number of edges m".into())?;
+    // Never trust a count for allocation: each edge needs at least four bytes of text.
+    let mut edges: Vec<(u32, u32)> = Vec::with_capacity((m as usize).min(text.len() / 4));
+    for e in 1..=m {
+        let mut end = [0u32; 2];
+        for (slot, side) in end.iter_mut().zip(["tail", "head"]) {
+            let what = || format!("the {side} of edge {e}");
+            let (at, x) = w.number(max, &what)?;
+            if x >= n {
+                return Err(error_at(
+                    text,
+                    at,
+                    ParseErrorKind::OutOfRange {
+                        what: what(),
+                        value: x,
+                        lo: 0,
+                        end: n,
+                    },
+                ));
+            }
+            *slot = x as u32;
+        }
+        edges.push((end[0], end[1]));
+    }
+    w.finish(&format!("the {m} edges"))?;
+    let csr = Csr::from_edges(n as usize, &edges)
+        .map_err(|_| too_large(text, "more than u32::MAX edges"))?;
+    Arena::new(vec![0; n as usize], vec![0; n as usize], csr)
+        .map_err(|_| too_large(text, "the graph"))
+}
+
+/// Writes a plain digraph (`n m`, then the edges in CSR order), dropping owners and priorities.
+pub fn write_digraph(arena: &Arena) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} {}", arena.len(), arena.edge_count());
+    for v in arena.vertices() {
+        for &s in arena.successors(v) {
+            let _ = writeln!(out, "{v} {s}");
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// PGSolver
+// ---------------------------------------------------------------------------------------------
+
+/// Reads a number token, or fails with what was expected.
+fn pg_number(
+    lx: &mut PgLexer<'_>,
+    max: u64,
+    what: &dyn Fn() -> String,
+) -> Result<(usize, u64), ParseError> {
+    let text = lx.text();
+    let (at, tok) = lx.next()?;
+    match tok {
+        Tok::Num(s) => number_value(s, max, what)
+            .map(|v| (at, v))
+            .map_err(|k| error_at(text, at, k)),
+        Tok::End => Err(error_at(
+            text,
+            lx.prev_end,
+            ParseErrorKind::UnexpectedEnd { expected: what() },
+        )),
+        other => Err(error_at(
+            text,
+            at,
+            ParseErrorKind::Expected {
+                expected: what(),
+                found: other.describe(),
+            },
+        )),
+    }
+}
+
+/// Consumes the `;` that ends a statement, or reports it missing just after the last token.
+fn pg_semicolon(lx: &mut PgLexer<'_>, after: &dyn Fn() -> String) -> Result<(), ParseError> {
+    if let (_, Tok::Semi) = lx.peek()? {
+        lx.next()?;
+        return Ok(());
+    }
+    Err(error_at(
+        lx.text(),
+        lx.prev_end,
+        ParseErrorKind::MissingSemicolon { after: after() },
+    ))
+}
+
+/// One vertex statement as read, before ids are made dense.
+struct PgVertex {
+    id: u64,
+    at: usize,
+    priority: u32,
+    owner: u8,
+    succ_start: usize,
+    succ_end: usize,
+    name: Option<String>,
+}
+
+/// Parses a PGSolver parity game.
+///
+/// Grammar (whitespace, line breaks included, is free between tokens):
+/// `parity N ;` [`start V ;`] then per vertex `id priority owner s1,s2,… ["name"] ;`.
+/// `N` may be the largest id (PGSolver's convention) or the vertex count (used by many files):
+/// both are accepted, and every id must be `≤ N`. Ids may be sparse and in any order; dense ids
+/// are assigned in increasing id order. Names are double-quoted with `\"`, `\\`, `\n`, `\t`,
+/// `\r` escapes.
+///
+/// Errors: a missing or malformed header, a duplicate id, a successor or start that is not a
+/// declared vertex, an owner other than 0/1, a vertex without successors (PGSolver forbids dead
+/// ends), numbers that are negative or overflow (`u64` ids, `u32` priorities), a missing `;`,
+/// anything after the last statement that does not start a vertex.
+///
+/// # Complexity
+/// O(size of `text`) when ids come in increasing order (the usual case); O(n log n + m log n)
+/// otherwise.
+pub fn parse_pgsolver(text: &str) -> Result<Arena, ParseError> {
+    let mut lx = PgLexer::new(text);
+    let (at, tok) = lx.next()?;
+    if tok != Tok::Word("parity") {
+        return Err(error_at(
+            text,
+            at,
+            ParseErrorKind::Expected {
+                expected: "the header `parity N;`".into(),
+                found: tok.describe(),
+            },
+        ));
+    }
+    let (_, bound) = pg_number(&mut lx, u64::MAX, &|| "N in the header `parity N;`".into())?;
+    pg_semicolon(&mut lx, &|| "the header `parity N`".into())?;
+    let mut start = None;
+    if let (_, Tok::Word("start")) = lx.peek()? {
+        lx.next()?;
+        start = Some(pg_number(&mut lx, u64::MAX, &|| "the start vertex".into())?);
+        pg_semicolon(&mut lx, &|| "`start V`".into())?;
+    }
+
+    let mut vertices: Vec<PgVertex> = Vec::new();
+    let mut raw_succ: Vec<u64> = Vec::new();
+    let mut raw_at: Vec<usize> = Vec::new();
+    loop {
+        let (at, tok) = lx.next()?;
+        let id = match tok {
+            Tok::End => break,
+            Tok::Num(s) => number_value(s, u64::MAX, &|| "a vertex id".into())
+                .map_err(|k| error_at(text, at, k))?,
+            other => {
+                let kind = if vertices.is_empty() {
+                    ParseErrorKind::Expected {
+                        expected: "a vertex id".into(),
+                        found: other.describe(),
+                    }
+                } else {
+                    ParseErrorKind::TrailingGarbage {
+                        after: "the last vertex".into(),
+                        found: other.describe(),
+                    }
+                };
+                return Err(error_at(text, at, kind));
+            }
+        };
+        if id > bound {
+            return Err(error_at(
+                text,
+                at,
+                ParseErrorKind::IdAboveHeader { id, bound },
+            ));
+        }
+        let (_, priority) = pg_number(&mut lx, u64::from(u32::MAX), &|| {
+            format!("the priority of vertex {id}")
+        })?;
+        let (o_at, owner) = pg_number(&mut lx, u64::MAX, &|| format!("the owner of vertex {id}"))?;
+        if owner > 1 {
+            return Err(error_at(
+                text,
+                o_at,
+                ParseErrorKind::BadOwner {
+                    vertex: id,
+                    found: owner,
+                },
+            ));
+        }
+        let succ_start = raw_succ.len();
+        match lx.peek()? {
+            (s_at, Tok::Semi | Tok::Str(_)) => {
+                return Err(error_at(
+                    text,
+                    s_at,
+                    ParseErrorKind::NoSuccessors { vertex: id },
+                ));
+            }
+            (_, Tok::End) => {
+                return Err(error_at(
+                    text,
+                    lx.prev_end,
+                    ParseErrorKind::NoSuccessors { vertex: id },
+                ));
+            }
+            _ => {}
+        }
+        loop {
+            let what = || format!("a successor of vertex {id}");
+            let (s_at, s) = pg_number(&mut lx, u64::MAX, &what)?;
+            raw_succ.push(s);
+            raw_at.push(s_at);
+            if let (_, Tok::Comma) = lx.peek()? {
+                lx.next()?;
+            } else {
+                break;
+            }
+        }
+        let succ_end = raw_succ.len();
+        let name = match lx.peek()? {
+            (_, Tok::Str(_)) => match lx.next()? {
+                (_, Tok::Str(s)) => Some(s),
+                _ => None,
+            },
+            _ => None,
+        };
+        pg_semicolon(&mut lx, &|| format!("vertex {id}"))?;
+        vertices.push(PgVertex {
+            id,
+            at,
+            priority: priority as u32,
+            owner: owner as u8,
+            succ_start,
+            succ_end,
+            name,
+        });
+    }
+
+    let n = vertices.len();
+    if n > u32::MAX as usize {
+        return Err(too_large(text, "more than u32::MAX vertices"));
+    }
+    if raw_succ.len() > u32::MAX as usize {
+        return Err(too_large(text, "more than u32::MAX edges"));
+    }
+    // Dense ids in increasing id order. A stable sort keeps duplicates in file order, so the
+    // second of a pair is the one reported.
+    let in_order = vertices.windows(2).all(|w| w[0].id < w[1].id);
+    let order: Vec<u32> = if in_order {
+        (0..n as u32).collect()
+    } else {
+        let mut o: Vec<u32> = (0..n as u32).collect();
+        o.sort_by_key(|&i| vertices[i as usize].id);
+        o
+    };
+    // Several problems may be found after the pass; report the earliest in the file.
+    let mut first: Option<(usize, ParseErrorKind)> = None;
+    let mut note = |at: usize, kind: ParseErrorKind| {
+        if first.as_ref().map_or(true, |(f, _)| at < *f) {
+            first = Some((at, kind));
+        }
+    };
+    for w in order.windows(2) {
+        let (p, q) = (&vertices[w[0] as usize], &vertices[w[1] as usize]);
+        if p.id == q.id {
+            note(q.at.max(p.at), ParseErrorKind::DuplicateId { id: q.id });
+        }
+    }
+    let ids: Vec<u64> = order.iter().map(|&i| vertices[i as usize].id).collect();
+    let contiguous = n == 0 || ids[n - 1] - ids[0] == n as u64 - 1;
+    let lookup = |id: u64| -> Option<u32> {
+        if contiguous {
+            let d = id.checked_sub(*ids.first()?)?;
+            (d < n as u64).then_some(d as u32)
+        } else {
+            ids.binary_search(&id).ok().map(|i| i as u32)
+        }
+    };
+    let mut targets: Vec<u32> = Vec::with_capacity(raw_succ.len());
+    // Map successors in file order so the first undeclared one is the earliest.
+    for (k, &s) in raw_succ.iter().enumerate() {
+        match lookup(s) {
+            Some(d) => targets.push(d),
+            None => {
+                note(
+                    raw_at[k],
+                    ParseErrorKind::Undeclared {
+                        what: "a successor".into(),
+                        id: s,
+                    },
+                );
+                break;
+            }
+        }
+    }
+    let start = match start {
+        None => None,
+        Some((at, s)) => match lookup(s) {
+            Some(d) => Some(d),
+            None => {
+                note(
+                    at,
+                    ParseErrorKind::Undeclared {
+                        what: "the start".into(),
+                        id: s,
+                    },
+                );
+                None
+            }
+        },
+    };
+    if let Some((at, kind)) = first {
+        return Err(error_at(text, at, kind));
+    }
+
+    let mut offsets: Vec<u32> = Vec::with_capacity(n + 1);
+    let mut dense_targets: Vec<u32> = Vec::with_capacity(targets.len());
+    let mut owner = Vec::with_capacity(n);
+    let mut priority = Vec::with_capacity(n);
+    let any_name = vertices.iter().any(|v| v.name.is_some());
+    let mut names: Vec<Option<String>> = Vec::with_capacity(if any_name { n } else { 0 });
+    offsets.push(0);
+    for &i in &order {
+        let v = &mut vertices[i as usize];
+        dense_targets.extend_from_slice(&targets[v.succ_start..v.succ_end]);
+        offsets.push(dense_targets.len() as u32);
+        owner.push(v.owner);
+        priority.push(v.priority);
+        if any_name {
+            names.push(v.name.take());
+        }
+    }
+    let built = Csr::from_parts(offsets, dense_targets)
+        .and_then(|csr| Arena::new(owner, priority, csr))
+        .and_then(|a| a.with_names(names))
+        .and_then(|a| a.with_start(start))
+        .and_then(|a| a.with_ids(IdMap::Table(ids)));
+    built.map_err(|e| too_large(text, &e.to_string()))
+}
+
+fn push_quoted(out: &mut String, name: &str) {
+    out.push('"');
+    for c in name.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// The header bound PGSolver writes: the largest id (0 for an empty game).
+fn max_file_id(arena: &Arena) -> u64 {
+    match arena.len() {
+        0 => 0,
+        n => arena.file_id(n as u32 - 1),
+    }
+}
+
+/// Writes a PGSolver game with the arena's file ids, in increasing id order: header
+/// `parity N;` with `N` the largest id (PGSolver's convention), `start V;` if there is a start,
+/// then one line per vertex with its name if it has one. Fails on dead ends, which PGSolver
+/// cannot express. [`parse_pgsolver`] reads the output back to an equal arena.
+pub fn write_pgsolver(arena: &Arena) -> Result<String, WriteError> {
+    if let Some(v) = arena.first_dead_end() {
+        return Err(WriteError::DeadEnd {
+            vertex: arena.file_id(v),
+        });
+    }
+    let mut out = String::with_capacity(16 * arena.len() + 8 * arena.edge_count());
+    // Writing to a String cannot fail; the `fmt::Result`s are ignored for that reason.
+    let _ = writeln!(out, "parity {};", max_file_id(arena));
+    if let Some(s) = arena.start() {
+        let _ = writeln!(out, "start {};", arena.file_id(s));
+    }
+    for v in arena.vertices() {
+        let _ = write!(
+            out,
+            "{} {} {} ",
+            arena.file_id(v),
+            arena.priority(v),
+            arena.owner(v)
+        );
+        for (i, &s) in arena.successors(v).iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let _ = write!(out, "{}", arena.file_id(s));
+        }
+        if let Some(name) = arena.name(v) {
+            out.push(' ');
+            push_quoted(&mut out, name);
+        }
+        out.push_str(";\n");
+    }
+    Ok(out)
+}
+
+/// A solution read from a PGSolver solution file, indexed by dense id. Vertices the file does
+/// not mention have winner `None` (solutions may be partial).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PgSolution {
+    /// The claimed winner of each vertex.
+    pub winner: Vec<Option<u8>>,
+    /// The strategy given for each vertex (dense target), if any.
+    pub strategy: Vec<Option<u32>>,
+}
+
+impl PgSolution {
+    /// The winners if every vertex has one, else the first vertex (dense id) without.
+    pub fn complete_winners(&self) -> Result<Vec<u8>, u32> {
+        self.winner
+            .iter()
+            .enumerate()
+            .map(|(v, w)| w.ok_or(v as u32))
+            .collect()
+    }
+}
+
+/// Writes a solution in PGSolver's format: `paritysol N;` (`N` the largest id), then
+/// `id winner [strategy];` per vertex in increasing id order, the strategy (a successor's id)
+/// only where the vertex's owner is its winner — as PGSolver and Oink write it.
+pub fn write_pgsolver_solution(
+    arena: &Arena,
+    winner: &[u8],
+    strategy: &[Option<u32>],
+) -> Result<String, WriteError> {
+    let n = arena.len();
+    if winner.len() != n {
+        return Err(WriteError::LengthMismatch {
+            what: "winner",
+            expected: n,
+            found: winner.len(),
+        });
+    }
+    if strategy.len() != n {
+        return Err(WriteError::LengthMismatch {
+            what: "strategy",
+            expected: n,
+            found: strategy.len(),
+        });
+    }
+    let mut out = String::with_capacity(12 * n + 16);
+    let _ = writeln!(out, "paritysol {};", max_file_id(arena));
+    for v in arena.vertices() {
+        let w = winner[v as usize];
+        if w > 1 {
+            return Err(WriteError::BadWinner {
+                vertex: arena.file_id(v),
+                found: w,
+            });
+        }
+        let _ = write!(out, "{} {}", arena.file_id(v), w);
+        if arena.owner(v) == w {
+            if let Some(t) = strategy[v as usize] {
+                if t as usize >= n {
+                    return Err(WriteError::BadStrategy {
+                        vertex: arena.file_id(v),
+                        target: t,
+                    });
+                }
+                let _ = write!(out, " {}", arena.file_id(t));
+            }
+        }
+        out.push_str(";\n");
+    }
+    Ok(out)
+}
+
+/// Parses a PGSolver solution for `arena`: an optional header `paritysol [N];` (the number is
+/// ignored: PGSolver writes the largest id, Oink the number of solved vertices, some tools
+/// nothing), then `id winner [strategy];` lines. Ids and strategies must be vertices of the
+/// arena; a vertex may appear at most once; winners are 0 or 1. Whether a strategy is a legal,
+/// winning move is for [`verify`](crate::graph::verify) to judge, not the parser.
+///
+/// # Complexity
+/// O(size of `text` + n), times O(log n) for arenas with sparse ids.
+pub fn parse_pgsolver_solution(text: &str, arena: &Arena) -> Result<PgSolution, ParseError> {
+    let n = arena.len();
+    let mut sol = PgSolution {
+        winner: vec![None; n],
+        strategy: vec![None; n],
+    };
+    let mut lx = PgLexer::new(text);
+    if let (_, Tok::Word("paritysol")) = lx.peek()? {
+        lx.next()?;
+        if let (_, Tok::Num(_)) = lx.peek()? {
+            pg_number(&mut lx, u64::MAX, &|| "N in `paritysol N;`".into())?;
+        }
+        pg_semicolon(&mut lx, &|| "the header `paritysol N`".into())?;
+    }
+    let vertex = |at: usize, id: u64, what: &str| -> Result<u32, ParseError> {
+        arena.dense_id(id).ok_or_else(|| {
+            error_at(
+                text,
+                at,
+                ParseErrorKind::Undeclared {
+                    what: what.to_string(),
+                    id,
+                },
+            )
+        })
+    };
+    loop {
+        let (at, tok) = lx.next()?;
+        let id = match tok {
+            Tok::End => break,
+            Tok::Num(s) => number_value(s, u64::MAX, &|| "a vertex id".into())
+                .map_err(|k| error_at(text, at, k))?,
+            other => {
+                return Err(error_at(
+                    text,
+                    at,
+                    ParseErrorKind::Expected {
+                        expected: "a vertex id or the end of input".into(),
+                        found: other.describe(),
+                    },
+                ))
+            }
+        };
+        let v = vertex(at, id, "a solution line")?;
+        if sol.winner[v as usize].is_some() {
+            return Err(error_at(text, at, ParseErrorKind::DuplicateId { id }));
+        }
+        let (w_at, w) = pg_number(&mut lx, u64::MAX, &|| format!("the winner of vertex {id}"))?;
+        if w > 1 {
+            return Err(error_at(
+                text,
+                w_at,
+                ParseErrorKind::BadWinner {
+                    vertex: id,
+                    found: w,
+                },
+            ));
+        }
+        sol.winner[v as usize] = Some(w as u8);
+        if let (_, Tok::Num(_)) = lx.peek()? {
+            let (s_at, s) = pg_number(&mut lx, u64::MAX, &|| {
+                format!("the strategy of vertex {id}")
+            })?;
+            sol.strategy[v as usize] = Some(vertex(s_at, s, "a strategy")?);
+        }
+        pg_semicolon(&mut lx, &|| format!("the solution of vertex {id}"))?;
+    }
+    Ok(sol)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+// ---------------------------------------------------------------------------------------------
+
+/// Whether `bytes` start with the gzip magic number.
+pub fn is_gzip(bytes: &[u8]) -> bool {
+    bytes.starts_with(&[0x1f, 0x8b])
+}
+
+/// Reads a text file, gunzipping it first if its name ends in `.gz` or its first bytes are the
+/// gzip magic number. Concatenated gzip members are read as one stream.
+pub fn read_text(path: impl AsRef<Path>) -> Result<String, ReadError> {
+    let path = path.as_ref();
+    let bytes = std::fs::read(path).map_err(|source| ReadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let gz = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
+        || is_gzip(&bytes);
+    decode_text(bytes, gz, path)
+}
+
+/// Turns bytes (from a file or standard input) into text, gunzipping first if `gzip` is set or
+/// the bytes start with the gzip magic number. `path` only names the source in errors.
+pub fn decode_text(bytes: Vec<u8>, gzip: bool, path: &Path) -> Result<String, ReadError> {
+    let bytes = if gzip || is_gzip(&bytes) {
+        let mut out = Vec::with_capacity(bytes.len().saturating_mul(4));
+        flate2::read::MultiGzDecoder::new(&bytes[..])
+            .read_to_end(&mut out)
+            .map_err(|source| ReadError::Gzip {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        out
+    } else {
+        bytes
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..offset]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
+        ReadError::NotUtf8 {
+            path: path.to_path_buf(),
+            line,
+            offset,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detect_formats() {
+        assert_eq!(detect("parity 1;\n0 0 0 0;"), Format::PgSolver);
+        assert_eq!(detect("  parity 1;"), Format::PgSolver);
+        assert_eq!(detect("2 1\n0 1 2\n1 1 1\n1 1\n"), Format::Poi);
+        assert_eq!(detect("3 2\n0 1\n1 2\n"), Format::Digraph);
+        assert_eq!(detect("0 2\n0 1 1\n1 1 2\n"), Format::Poi);
+        assert_eq!(detect("0 0\n"), Format::Digraph);
+        assert_eq!(detect(""), Format::Digraph);
+        // Malformed POI (a line one successor short) is still detected as POI by line count.
+        assert_eq!(detect("1 1\n0 2 1\n1 1 1\n"), Format::Poi);
+    }
+
+    #[test]
+    fn format_names() {
+        for f in [Format::Poi, Format::PgSolver, Format::Digraph] {
+            assert_eq!(f.to_string().parse::<Format>(), Ok(f));
+        }
+        assert_eq!("PG".parse::<Format>(), Ok(Format::PgSolver));
+        assert!("dot".parse::<Format>().is_err());
+    }
+
+    #[test]
+    fn pgsolver_sparse_ids() {
+        let a = parse_pgsolver("parity 20;\nstart 20;\n20 3 1 7 \"x\";\n7 2 0 7,20;").unwrap();
+        assert_eq!(a.len(), 2);
+        assert_eq!(a.file_id(0), 7);
+        assert_eq!(a.file_id(1), 20);
+        assert_eq!(a.successors(0), &[0, 1]);
+        assert_eq!(a.successors(1), &[0]);
+        assert_eq!(a.start(), Some(1));
+        assert_eq!(a.name(1), Some("x"));
+        assert_eq!(a.name(0), None);
+        let text = write_pgsolver(&a).unwrap();
+        assert_eq!(
+            text,
+            "parity 20;\nstart 20;\n7 2 0 7,20;\n20 3 1 7 \"x\";\n"
+        );
+        assert_eq!(parse_pgsolver(&text).unwrap(), a);
+    }
+
+    #[test]
+    fn solution_round_trip() {
+        let a = parse_pgsolver("parity 3;\n0 2 0 1,0;\n1 1 1 2;\n2 3 0 2;\n").unwrap();
+        let text = write_pgsolver_solution(&a, &[0, 1, 1], &[Some(0), Some(2), Some(2)]).unwrap();
+        assert_eq!(text, "paritysol 2;\n0 0 0;\n1 1 2;\n2 1;\n");
+        let s = parse_pgsolver_solution(&text, &a).unwrap();
+        assert_eq!(s.winner, vec![Some(0), Some(1), Some(1)]);
+        assert_eq!(s.strategy, vec![Some(0), Some(2), None]);
+        assert_eq!(s.complete_winners(), Ok(vec![0, 1, 1]));
+        let partial = parse_pgsolver_solution("paritysol;\n1 1;", &a).unwrap();
+        assert_eq!(partial.complete_winners(), Err(0));
+        assert!(parse_pgsolver_solution("0 0;\n0 1;", &a).is_err());
+    }
+
+    #[test]
+    fn gzip_bytes() {
+        use flate2::write::GzEncoder;
+        use std::io::Write;
+        let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(b"parity 0;\n0 0 0 0;\n").unwrap();
+        let gz = enc.finish().unwrap();
+        assert!(is_gzip(&gz));
+        let text = decode_text(gz, false, Path::new("x")).unwrap();
+        assert_eq!(text, "parity 0;\n0 0 0 0;\n");
+        assert!(matches!(
+            decode_text(b"not gz".to_vec(), true, Path::new("x")),
+            Err(ReadError::Gzip { .. })
+        ));
+        assert!(matches!(
+            decode_text(vec![b'a', b'\n', 0xff], false, Path::new("x")),
+            Err(ReadError::NotUtf8 {
+                line: 2,
+                offset: 2,
+                ..
+            })
+        ));
+    }
+}
