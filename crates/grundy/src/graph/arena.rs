@@ -6,9 +6,8 @@
 //! `targets[offsets[v]..offsets[v + 1]]`. The reverse graph (predecessors) is built on first use
 //! and cached, because only some algorithms (attractors, retrograde labelling) need it.
 //!
-//! Offsets are `u32`: an arena holds at most `u32::MAX` edges (16 GiB of targets alone), far past
-//! what fits in this project's machines; constructors report [`ArenaError::TooManyEdges`] rather
-//! than wrap.
+//! The CSR is the crate's one graph type ([`crate::csr::Csr`]), so the retrograde engine
+//! runs on an arena's reverse graph as it is.
 
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -81,176 +80,23 @@ pub enum ArenaError {
     },
 }
 
-/// A frozen directed graph in compressed sparse row form, `u32` vertex ids and offsets.
-///
-/// The neighbours of `v` are `targets[offsets[v]..offsets[v + 1]]`, in the order they were given.
-/// Invariants (checked by every constructor): `offsets.len() == n + 1`, `offsets[0] == 0`,
-/// offsets never decrease, `offsets[n] == targets.len()`, every target is `< n`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Csr {
-    offsets: Vec<u32>,
-    targets: Vec<u32>,
-}
+pub use crate::csr::{Csr, CsrError};
 
-impl Default for Csr {
-    fn default() -> Self {
-        Csr {
-            offsets: vec![0],
-            targets: Vec::new(),
+impl From<CsrError> for ArenaError {
+    fn from(e: CsrError) -> ArenaError {
+        match e {
+            CsrError::BadOffsets { reason } => ArenaError::BadOffsets { reason },
+            CsrError::TargetOutOfRange {
+                vertex,
+                target,
+                len,
+            } => ArenaError::TargetOutOfRange {
+                vertex,
+                target,
+                len,
+            },
+            CsrError::TooManyVertices { count } => ArenaError::TooManyVertices { count },
         }
-    }
-}
-
-impl Csr {
-    /// Checks the invariants and wraps the arrays.
-    ///
-    /// # Complexity
-    /// O(n + m).
-    pub fn from_parts(offsets: Vec<u32>, targets: Vec<u32>) -> Result<Self, ArenaError> {
-        let Some(&last) = offsets.last() else {
-            return Err(ArenaError::BadOffsets {
-                reason: "offsets are empty; they need n + 1 entries",
-            });
-        };
-        if offsets[0] != 0 {
-            return Err(ArenaError::BadOffsets {
-                reason: "offsets[0] is not 0",
-            });
-        }
-        if offsets.windows(2).any(|w| w[0] > w[1]) {
-            return Err(ArenaError::BadOffsets {
-                reason: "offsets decrease",
-            });
-        }
-        if last as usize != targets.len() {
-            return Err(ArenaError::BadOffsets {
-                reason: "the last offset is not the number of targets",
-            });
-        }
-        let n = offsets.len() - 1;
-        if n > u32::MAX as usize {
-            return Err(ArenaError::TooManyVertices { count: n as u64 });
-        }
-        for v in 0..n {
-            for &t in &targets[offsets[v] as usize..offsets[v + 1] as usize] {
-                if t as usize >= n {
-                    return Err(ArenaError::TargetOutOfRange {
-                        vertex: v as u32,
-                        target: t,
-                        len: n,
-                    });
-                }
-            }
-        }
-        Ok(Csr { offsets, targets })
-    }
-
-    /// Builds the CSR of `n` vertices from an edge list, keeping each vertex's edges in list
-    /// order (a stable counting sort).
-    ///
-    /// # Complexity
-    /// O(n + m) time, O(n + m) space.
-    pub fn from_edges(n: usize, edges: &[(u32, u32)]) -> Result<Self, ArenaError> {
-        if n > u32::MAX as usize {
-            return Err(ArenaError::TooManyVertices { count: n as u64 });
-        }
-        if edges.len() > u32::MAX as usize {
-            return Err(ArenaError::TooManyEdges {
-                count: edges.len() as u64,
-            });
-        }
-        let mut offsets = vec![0u32; n + 1];
-        for &(u, v) in edges {
-            if u as usize >= n || v as usize >= n {
-                return Err(ArenaError::TargetOutOfRange {
-                    vertex: u,
-                    target: v,
-                    len: n,
-                });
-            }
-            offsets[u as usize + 1] += 1;
-        }
-        for i in 0..n {
-            offsets[i + 1] += offsets[i];
-        }
-        let mut next: Vec<u32> = offsets[..n].to_vec();
-        let mut targets = vec![0u32; edges.len()];
-        for &(u, v) in edges {
-            let slot = &mut next[u as usize];
-            targets[*slot as usize] = v;
-            *slot += 1;
-        }
-        Ok(Csr { offsets, targets })
-    }
-
-    /// The number of vertices.
-    pub fn len(&self) -> usize {
-        self.offsets.len() - 1
-    }
-
-    /// Whether there are no vertices.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The number of edges.
-    pub fn edge_count(&self) -> usize {
-        self.targets.len()
-    }
-
-    /// The neighbours of `v`, in order. Panics if `v` is not a vertex (a caller's bug, not input).
-    #[inline]
-    pub fn neighbours(&self, v: u32) -> &[u32] {
-        let v = v as usize;
-        &self.targets[self.offsets[v] as usize..self.offsets[v + 1] as usize]
-    }
-
-    /// The number of neighbours of `v`.
-    #[inline]
-    pub fn degree(&self, v: u32) -> usize {
-        let v = v as usize;
-        (self.offsets[v + 1] - self.offsets[v]) as usize
-    }
-
-    /// The offsets array (`n + 1` entries).
-    pub fn offsets(&self) -> &[u32] {
-        &self.offsets
-    }
-
-    /// The targets array (`m` entries).
-    pub fn targets(&self) -> &[u32] {
-        &self.targets
-    }
-
-    /// Gives back the offsets and targets arrays.
-    pub fn into_parts(self) -> (Vec<u32>, Vec<u32>) {
-        (self.offsets, self.targets)
-    }
-
-    /// The reverse graph: `u` is a neighbour of `v` in the result iff `v` is one of `u` here.
-    /// Each reversed list is sorted by source vertex (ties keep multi-edges).
-    ///
-    /// # Complexity
-    /// O(n + m) time and space.
-    pub fn transpose(&self) -> Csr {
-        let n = self.len();
-        let mut offsets = vec![0u32; n + 1];
-        for &t in &self.targets {
-            offsets[t as usize + 1] += 1;
-        }
-        for i in 0..n {
-            offsets[i + 1] += offsets[i];
-        }
-        let mut next: Vec<u32> = offsets[..n].to_vec();
-        let mut targets = vec![0u32; self.targets.len()];
-        for u in 0..n as u32 {
-            for &t in self.neighbours(u) {
-                let slot = &mut next[t as usize];
-                targets[*slot as usize] = u;
-                *slot += 1;
-            }
-        }
-        Csr { offsets, targets }
     }
 }
 
@@ -471,13 +317,13 @@ impl Arena {
     /// The successors of `v`, in file order.
     #[inline]
     pub fn successors(&self, v: u32) -> &[u32] {
-        self.succ.neighbours(v)
+        self.succ.successors(v)
     }
 
     /// The number of successors of `v`.
     #[inline]
     pub fn out_degree(&self, v: u32) -> usize {
-        self.succ.degree(v)
+        self.succ.degree(v) as usize
     }
 
     /// The forward graph.
@@ -491,13 +337,13 @@ impl Arena {
     /// # Complexity
     /// O(n + m) the first time, O(1) after.
     pub fn reverse(&self) -> &Csr {
-        self.pred.get_or_init(|| self.succ.transpose())
+        self.pred.get_or_init(|| self.succ.reverse())
     }
 
     /// The predecessors of `v`, sorted by id (builds the reverse graph on first use).
     #[inline]
     pub fn predecessors(&self, v: u32) -> &[u32] {
-        self.reverse().neighbours(v)
+        self.reverse().successors(v)
     }
 
     /// The first vertex without successors, if any.
@@ -624,13 +470,7 @@ impl ArenaBuilder {
         if n > u32::MAX as usize {
             return Err(ArenaError::TooManyVertices { count: n as u64 });
         }
-        if self.targets.len() > u32::MAX as usize {
-            return Err(ArenaError::TooManyEdges {
-                count: self.targets.len() as u64,
-            });
-        }
-        let offsets = self.offsets.iter().map(|&o| o as u32).collect();
-        let csr = Csr::from_parts(offsets, self.targets)?;
+        let csr = Csr::from_parts(self.offsets, self.targets)?;
         if !self.names.is_empty() {
             self.names.resize(n, None);
         }
@@ -691,13 +531,13 @@ mod tests {
     fn bad_parts() {
         assert!(matches!(
             Csr::from_parts(vec![0, 1], vec![1]),
-            Err(ArenaError::TargetOutOfRange { .. })
+            Err(CsrError::TargetOutOfRange { .. })
         ));
         assert!(Csr::from_parts(vec![], vec![]).is_err());
         assert!(Csr::from_parts(vec![0, 2, 1], vec![0, 0]).is_err());
         assert!(Csr::from_parts(vec![1, 1], vec![0]).is_err());
-        assert!(Csr::from_edges(2, &[(0, 2)]).is_err());
-        let csr = Csr::from_edges(1, &[(0, 0)]).unwrap();
+        assert!(Csr::try_from_edges(2, &[(0, 2)]).is_err());
+        let csr = Csr::from_edges(1, &[(0, 0)]);
         assert!(matches!(
             Arena::new(vec![2], vec![0], csr.clone()),
             Err(ArenaError::BadOwner {
@@ -713,16 +553,16 @@ mod tests {
 
     #[test]
     fn from_edges_is_stable() {
-        let csr = Csr::from_edges(3, &[(2, 1), (0, 2), (2, 0), (0, 1)]).unwrap();
-        assert_eq!(csr.neighbours(0), &[2, 1]);
-        assert_eq!(csr.neighbours(1), &[] as &[u32]);
-        assert_eq!(csr.neighbours(2), &[1, 0]);
-        let t = csr.transpose();
-        assert_eq!(t.neighbours(1), &[0, 2]);
+        let csr = Csr::from_edges(3, &[(2, 1), (0, 2), (2, 0), (0, 1)]);
+        assert_eq!(csr.successors(0), &[2, 1]);
+        assert_eq!(csr.successors(1), &[] as &[u32]);
+        assert_eq!(csr.successors(2), &[1, 0]);
+        let t = csr.reverse();
+        assert_eq!(t.successors(1), &[0, 2]);
         // Transposing twice sorts each list.
         assert_eq!(
-            t.transpose(),
-            Csr::from_edges(3, &[(0, 1), (0, 2), (2, 0), (2, 1)]).unwrap()
+            t.reverse(),
+            Csr::from_edges(3, &[(0, 1), (0, 2), (2, 0), (2, 1)])
         );
     }
 

@@ -32,7 +32,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use super::arena::{Arena, ArenaBuilder, Csr, IdMap};
+use super::arena::{Arena, ArenaBuilder, ArenaError, Csr, IdMap};
 use super::lex::{error_at, number_value, PgLexer, Tok, Words};
 
 /// The priority of a white field of the green game.
@@ -634,7 +634,7 @@ pub fn parse_digraph(text: &str) -> Result<Arena, ParseError> {
         edges.push((end[0], end[1]));
     }
     w.finish(&format!("the {m} edges"))?;
-    let csr = Csr::from_edges(n as usize, &edges)
+    let csr = Csr::try_from_edges(n as usize, &edges)
         .map_err(|_| too_large(text, "more than u32::MAX edges"))?;
     Arena::new(vec![0; n as usize], vec![0; n as usize], csr)
         .map_err(|_| too_large(text, "the graph"))
@@ -918,7 +918,7 @@ pub fn parse_pgsolver(text: &str) -> Result<Arena, ParseError> {
         return Err(error_at(text, at, kind));
     }
 
-    let mut offsets: Vec<u32> = Vec::with_capacity(n + 1);
+    let mut offsets: Vec<u64> = Vec::with_capacity(n + 1);
     let mut dense_targets: Vec<u32> = Vec::with_capacity(targets.len());
     let mut owner = Vec::with_capacity(n);
     let mut priority = Vec::with_capacity(n);
@@ -928,7 +928,7 @@ pub fn parse_pgsolver(text: &str) -> Result<Arena, ParseError> {
     for &i in &order {
         let v = &mut vertices[i as usize];
         dense_targets.extend_from_slice(&targets[v.succ_start..v.succ_end]);
-        offsets.push(dense_targets.len() as u32);
+        offsets.push(dense_targets.len() as u64);
         owner.push(v.owner);
         priority.push(v.priority);
         if any_name {
@@ -936,6 +936,7 @@ pub fn parse_pgsolver(text: &str) -> Result<Arena, ParseError> {
         }
     }
     let built = Csr::from_parts(offsets, dense_targets)
+        .map_err(ArenaError::from)
         .and_then(|csr| Arena::new(owner, priority, csr))
         .and_then(|a| a.with_names(names))
         .and_then(|a| a.with_start(start))

@@ -264,13 +264,13 @@ fn check_local(arena: &Arena, winner: &[u8], strategy: &[Option<u32>]) -> Result
 fn strategy_graph(arena: &Arena, winner: &[u8], strategy: &[Option<u32>]) -> Csr {
     let mut offsets = Vec::with_capacity(arena.len() + 1);
     let mut targets = Vec::with_capacity(arena.edge_count());
-    offsets.push(0u32);
+    offsets.push(0u64);
     for v in arena.vertices() {
         match strategy[v as usize] {
             Some(t) if arena.owner(v) == winner[v as usize] => targets.push(t),
             _ => targets.extend_from_slice(arena.successors(v)),
         }
-        offsets.push(targets.len() as u32);
+        offsets.push(targets.len() as u64);
     }
     // The parts come from a valid arena and checked strategies, so this cannot fail; an error
     // here would be a bug in this module, reported as an empty graph rather than a panic.
@@ -308,7 +308,7 @@ fn check_cycles(arena: &Arena, winner: &[u8], g: &Csr) -> Result<(), VerifyError
             }
             s.visit(root, &mut counter);
             while let Some(&mut (v, ref mut pos)) = s.call.last_mut() {
-                let edges = g.neighbours(v);
+                let edges = g.successors(v);
                 if let Some(&w) = edges.get(*pos as usize) {
                     *pos += 1;
                     if s.tag[w as usize] != tag {
@@ -342,7 +342,7 @@ fn check_cycles(arena: &Arena, winner: &[u8], g: &Csr) -> Result<(), VerifyError
                 }
                 // A finished SCC is never entered again by this Tarjan run (its vertices are
                 // off the stack), so retagging it now is safe.
-                let nontrivial = comp.len() > 1 || g.neighbours(v).contains(&v);
+                let nontrivial = comp.len() > 1 || g.successors(v).contains(&v);
                 if !nontrivial {
                     s.tag[v as usize] = DONE;
                     continue;
@@ -435,7 +435,7 @@ fn cycle_through(g: &Csr, tag: &[u32], t: u32, x: u32) -> Vec<u32> {
     let mut parent: Vec<u32> = vec![NONE; g.len()];
     let mut queue = std::collections::VecDeque::from([x]);
     while let Some(u) = queue.pop_front() {
-        for &w in g.neighbours(u) {
+        for &w in g.successors(u) {
             if tag[w as usize] != t {
                 continue;
             }

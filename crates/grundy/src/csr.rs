@@ -1,0 +1,257 @@
+//! The one graph representation: compressed sparse rows with `u32` vertex ids and `u64`
+//! offsets, used by exploration, the retrograde engine and the graph-game arenas alike.
+
+/// Why a [`Csr`] could not be built from the parts it was handed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CsrError {
+    /// Offsets that are empty, do not start at 0, decrease, or do not end at the number of
+    /// targets.
+    #[error("malformed CSR offsets: {reason}")]
+    BadOffsets {
+        /// What is wrong with them.
+        reason: &'static str,
+    },
+    /// An edge to a vertex that does not exist.
+    #[error("vertex {vertex} has successor {target}, but there are only {len} vertices")]
+    TargetOutOfRange {
+        /// The edge's source.
+        vertex: u32,
+        /// The target found.
+        target: u32,
+        /// The number of vertices.
+        len: usize,
+    },
+    /// More vertices than `u32` ids can name.
+    #[error("too many vertices for u32 ids: {count}")]
+    TooManyVertices {
+        /// The number of vertices asked for.
+        count: u64,
+    },
+}
+
+/// A frozen directed graph in compressed sparse row form: the successors of `v` are
+/// `targets[offsets[v]..offsets[v + 1]]`.
+///
+/// Memory: 8 bytes per vertex (offsets) and 4 bytes per edge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Csr {
+    // Crate-visible so that exploration can build a graph it knows is valid without
+    // re-checking it.
+    pub(crate) offsets: Vec<u64>,
+    pub(crate) targets: Vec<u32>,
+}
+
+impl Csr {
+    /// A graph from its raw arrays, checked.
+    ///
+    /// # Complexity
+    /// O(V + E).
+    ///
+    /// # Errors
+    /// [`CsrError`] if `offsets` is empty, does not start at 0, decreases, does not end at
+    /// `targets.len()`, or a target is not a vertex.
+    pub fn from_parts(offsets: Vec<u64>, targets: Vec<u32>) -> Result<Csr, CsrError> {
+        let Some(&last) = offsets.last() else {
+            return Err(CsrError::BadOffsets {
+                reason: "there must be n + 1 offsets",
+            });
+        };
+        if offsets[0] != 0 {
+            return Err(CsrError::BadOffsets {
+                reason: "the first offset must be 0",
+            });
+        }
+        if last != targets.len() as u64 {
+            return Err(CsrError::BadOffsets {
+                reason: "the last offset must equal the number of targets",
+            });
+        }
+        if offsets.windows(2).any(|w| w[0] > w[1]) {
+            return Err(CsrError::BadOffsets {
+                reason: "offsets must not decrease",
+            });
+        }
+        let n = offsets.len() - 1;
+        if n > u32::MAX as usize {
+            return Err(CsrError::TooManyVertices { count: n as u64 });
+        }
+        for v in 0..n {
+            for &t in &targets[offsets[v] as usize..offsets[v + 1] as usize] {
+                if t as usize >= n {
+                    return Err(CsrError::TargetOutOfRange {
+                        vertex: v as u32,
+                        target: t,
+                        len: n,
+                    });
+                }
+            }
+        }
+        Ok(Csr { offsets, targets })
+    }
+
+    /// A graph with `n` vertices from a list of edges `(from, to)`; each vertex's
+    /// successors in the order given.
+    ///
+    /// # Errors
+    /// [`CsrError`] if an endpoint is not below `n` or `n` exceeds `u32` ids.
+    pub fn try_from_edges(n: usize, edges: &[(u32, u32)]) -> Result<Csr, CsrError> {
+        if n > u32::MAX as usize {
+            return Err(CsrError::TooManyVertices { count: n as u64 });
+        }
+        if let Some(&(u, v)) = edges
+            .iter()
+            .find(|&&(u, v)| u as usize >= n || v as usize >= n)
+        {
+            return Err(CsrError::TargetOutOfRange {
+                vertex: u,
+                target: v,
+                len: n,
+            });
+        }
+        Ok(Csr::from_edges(n, edges))
+    }
+
+    /// A graph with `n` vertices from a list of edges `(from, to)`.
+    ///
+    /// # Panics
+    /// If an endpoint is not below `n`.
+    #[must_use]
+    pub fn from_edges(n: usize, edges: &[(u32, u32)]) -> Csr {
+        let mut offsets = vec![0u64; n + 1];
+        for &(u, v) in edges {
+            assert!(
+                (u as usize) < n && (v as usize) < n,
+                "edge endpoint out of range"
+            );
+            offsets[u as usize + 1] += 1;
+        }
+        for i in 0..n {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut fill: Vec<u64> = offsets[..n].to_vec();
+        let mut targets = vec![0u32; edges.len()];
+        for &(u, v) in edges {
+            targets[fill[u as usize] as usize] = v;
+            fill[u as usize] += 1;
+        }
+        Csr { offsets, targets }
+    }
+
+    /// The number of vertices.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    /// Whether the graph has no vertex.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The number of edges.
+    #[must_use]
+    pub fn edge_count(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// The successors of `v`, in insertion order.
+    #[inline]
+    #[must_use]
+    pub fn successors(&self, v: u32) -> &[u32] {
+        let v = v as usize;
+        &self.targets[self.offsets[v] as usize..self.offsets[v + 1] as usize]
+    }
+
+    /// The number of successors of `v`.
+    #[inline]
+    #[must_use]
+    pub fn degree(&self, v: u32) -> u64 {
+        self.offsets[v as usize + 1] - self.offsets[v as usize]
+    }
+
+    /// The graph with every edge reversed; the predecessors of each vertex come in
+    /// increasing order.
+    ///
+    /// # Complexity
+    /// O(V + E) time (a counting sort), 8·V + 4·E bytes.
+    #[must_use]
+    pub fn reverse(&self) -> Csr {
+        let n = self.len();
+        let mut offsets = vec![0u64; n + 1];
+        for &t in &self.targets {
+            offsets[t as usize + 1] += 1;
+        }
+        for i in 0..n {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut fill: Vec<u64> = offsets[..n].to_vec();
+        let mut targets = vec![0u32; self.targets.len()];
+        for u in 0..n {
+            for &t in &self.targets[self.offsets[u] as usize..self.offsets[u + 1] as usize] {
+                let slot = &mut fill[t as usize];
+                targets[*slot as usize] = u as u32;
+                *slot += 1;
+            }
+        }
+        Csr { offsets, targets }
+    }
+
+    /// The raw offsets array (`len() + 1` entries).
+    #[must_use]
+    pub fn offsets(&self) -> &[u64] {
+        &self.offsets
+    }
+
+    /// The raw targets array.
+    #[must_use]
+    pub fn targets(&self) -> &[u32] {
+        &self.targets
+    }
+
+    /// The raw arrays `(offsets, targets)`.
+    #[must_use]
+    pub fn into_parts(self) -> (Vec<u64>, Vec<u32>) {
+        (self.offsets, self.targets)
+    }
+}
+
+impl Default for Csr {
+    /// The graph without vertices.
+    fn default() -> Self {
+        Csr {
+            offsets: vec![0],
+            targets: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reverse_lists_predecessors() {
+        let g = Csr::from_edges(4, &[(0, 1), (0, 2), (1, 2), (3, 2), (2, 0)]);
+        let r = g.reverse();
+        assert_eq!(r.successors(2), &[0, 1, 3]);
+        assert_eq!(r.successors(0), &[2]);
+        assert_eq!(r.successors(3), &[] as &[u32]);
+        assert_eq!(r.reverse(), g);
+        assert_eq!(g.degree(0), 2);
+    }
+
+    #[test]
+    fn bad_parts_are_refused() {
+        assert!(Csr::from_parts(vec![0, 1], vec![1]).is_err());
+        assert!(Csr::from_parts(vec![], vec![]).is_err());
+        assert!(Csr::from_parts(vec![0, 2, 1], vec![0, 0]).is_err());
+        assert!(Csr::from_parts(vec![1, 1], vec![0]).is_err());
+        assert!(Csr::try_from_edges(2, &[(0, 2)]).is_err());
+        assert_eq!(
+            Csr::from_parts(vec![0, 1], vec![0]).unwrap().edge_count(),
+            1
+        );
+        assert_eq!(Csr::default().len(), 0);
+    }
+}
