@@ -644,6 +644,12 @@ pub fn table(family: &str, up_to: u64, limits: &Limits<'_>) -> Result<Table, Tab
             message: "give the family without a position, as in `octal[0.77]`".into(),
         }));
     }
+    let bare = family.split('[').next().unwrap_or("").trim().to_ascii_lowercase();
+    if matches!(bare.as_str(), "wythoff" | "ends") {
+        return Err(TableError::Solve(Error::Unsupported(format!(
+            "`{bare}` is not a one-heap family; tables are for nim, bounded-nim, subtraction, octal and multiple"
+        ))));
+    }
     let spec: Spec = format!("{family}(0)").parse().map_err(TableError::Spec)?;
     let [part] = spec.parts.as_slice() else {
         return Err(TableError::Solve(Error::Unsupported(

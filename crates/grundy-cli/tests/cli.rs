@@ -1,0 +1,151 @@
+//! End-to-end tests of the `grundy` binary: JSON shapes, text, errors, play.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn grundy(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = grundy(args, "");
+    assert!(
+        out.status.success(),
+        "grundy {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&ok(args)).expect("valid JSON")
+}
+
+fn fails(args: &[&str]) -> String {
+    let out = grundy(args, "");
+    assert_eq!(out.status.code(), Some(2), "grundy {args:?} should fail");
+    assert!(out.stdout.is_empty());
+    String::from_utf8(out.stderr).unwrap()
+}
+
+#[test]
+fn solve_json_has_the_stable_fields() {
+    let v = json(&["solve", "nim(3,3,1)", "--json"]);
+    assert_eq!(v["outcome"], "win");
+    assert_eq!(v["remoteness"], 7);
+    assert_eq!(v["grundy"], 1);
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!(["nim(2,3,1)", "nim(3,2,1)", "nim(3,3,0)"])
+    );
+    let components = v["components"].as_array().unwrap();
+    assert_eq!(components.len(), 3);
+    assert_eq!(components[2], serde_json::json!({"spec": "nim(1)", "grundy": 1}));
+
+    let v = json(&["solve", "nim(3,3)", "--json"]);
+    assert_eq!(v["outcome"], "loss");
+    assert_eq!(v["winning_moves"], serde_json::json!([]));
+
+    let v = json(&["solve", "ends(4,7,2,9,5,2)", "--json"]);
+    assert_eq!(v["scores"], serde_json::json!([18, 11]));
+    assert!(v.get("grundy").is_none());
+
+    let v = json(&["solve", "multiple[2](13)", "--json"]);
+    assert_eq!(v["outcome"], "loss");
+    assert!(v.get("components").is_none());
+}
+
+#[test]
+fn closed_forms_answer_at_any_size() {
+    let v = json(&["solve", "nim(10^18,12345,7) + bounded-nim[3](10^19)", "--json"]);
+    assert_eq!(v["method"], "sprague-grundy");
+    assert_eq!(v["remoteness"], Value::Null);
+    let g = 1_000_000_000_000_000_000u64 ^ 12345 ^ 7 ^ (10_000_000_000_000_000_000u64 % 4);
+    assert_eq!(v["grundy"], g);
+    assert_eq!(v["outcome"], "win");
+    // Every winning move leaves XOR 0.
+    for m in v["moves"].as_array().unwrap() {
+        if m["outcome"] == "win" {
+            assert_eq!(m["grundy"], 0);
+        }
+    }
+}
+
+#[test]
+fn too_large_is_refused_with_an_estimate() {
+    let err = fails(&["solve", "octal[0.6](10^12)"]);
+    assert!(err.contains("too large"), "{err}");
+    assert!(err.contains("TiB"), "{err}");
+}
+
+#[test]
+fn bad_specs_point_at_the_column() {
+    let err = fails(&["solve", "nim(3,,1)"]);
+    assert!(err.contains("line 1, column 7"), "{err}");
+    assert!(err.contains("expected a number"), "{err}");
+    let err = fails(&["solve", "kayle(3)"]);
+    assert!(err.contains("did you mean `kayles`"), "{err}");
+    let err = fails(&["solve", "nim(99999999999999999999)"]);
+    assert!(err.contains("too large"), "{err}");
+    let err = fails(&["table", "wythoff", "--up-to", "5"]);
+    assert!(err.contains("not a one-heap family"), "{err}");
+    let err = fails(&["solve", "ends(1,2) + nim(3)"]);
+    assert!(err.contains("score game"), "{err}");
+}
+
+#[test]
+fn table_lists_p_positions() {
+    let v = json(&["table", "multiple[2]", "--up-to", "100", "--json"]);
+    let outcome = v["outcome"].as_array().unwrap();
+    let losing: Vec<usize> = (1..=100).filter(|&n| outcome[n] == "loss").collect();
+    assert_eq!(losing, vec![1, 2, 3, 5, 8, 13, 21, 34, 55, 89]);
+    assert_eq!(v["family"], "multiple[2]");
+
+    let text = ok(&["table", "bounded-nim[2]", "--up-to", "10"]);
+    assert!(text.contains("P-positions: 0, 3, 6, 9"), "{text}");
+}
+
+#[test]
+fn play_a_lost_fibonacci_game_and_lose() {
+    // 8 is a Fibonacci number: whatever we do, the engine wins. Always take one stone.
+    let out = grundy(&["play", "multiple[2](8)"], &"1\n".repeat(20));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success());
+    assert!(text.contains("grundy wins"), "{text}");
+    assert!(text.contains("leaves Grundy value 0"), "{text}");
+}
+
+#[test]
+fn play_a_won_position_and_win() {
+    // nim(3,1): move to nim(1,1), then answer the engine's only move.
+    let out = grundy(&["play", "nim(3,1)"], "hint\nnim(1,1)\n1\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("hint: winning moves: nim(1,1)"), "{text}");
+    assert!(text.contains("you win"), "{text}");
+    // Illegal moves are refused, not played.
+    let out = grundy(&["play", "nim(3,1)"], "nim(3,3)\nquit\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("is not one move from"), "{text}");
+}
+
+#[test]
+fn tour_runs() {
+    let text = ok(&["tour"]);
+    assert!(text.contains("exactly the Fibonacci numbers"), "{text}");
+    assert!(text.contains("18 11"), "{text}");
+}
