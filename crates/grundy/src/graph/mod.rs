@@ -7,6 +7,7 @@
 //!   plain digraphs; [`detect`]; [`read_text`] for (possibly gzipped) files.
 //! - [`verify`]: [`verify_parity`] — checks a claimed winner partition and positional
 //!   strategies without trusting whoever produced them.
+//! - [`attractor`]: attractors on subgames, by the crate's one retrograde engine.
 //! - [`brute`]: exponential reference solvers for tiny arenas (tests only).
 //!
 //! Conventions: parity is max-even (player 0 wins a play whose highest priority seen infinitely
@@ -24,6 +25,7 @@
 //! ```
 
 pub mod arena;
+pub mod attractor;
 pub mod brute;
 pub mod format;
 mod lex;
