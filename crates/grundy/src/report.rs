@@ -173,8 +173,8 @@ fn oracles(game: &SumGame, root: &[Vec<u64>], limits: &Limits<'_>) -> Result<Vec
         .collect();
     for (rules, &size) in game.rules().iter().zip(&sizes) {
         let cost = crate::games::Oracle::cost(rules, size);
-        total_bytes += cost.bytes;
-        total_work += cost.work;
+        total_bytes = total_bytes.saturating_add(cost.bytes);
+        total_work = total_work.saturating_add(cost.work);
     }
     if total_bytes > u128::from(limits.max_memory) || total_work > limits.max_work {
         return Err(too_large(
@@ -492,11 +492,12 @@ fn winning_positions(
                         }
                         HeapFamily::BoundedNim(m) => {
                             // take s with (h - s) mod (m + 1) = target, 1 ≤ s ≤ min(m, h)
-                            let modulus = m.saturating_add(1);
-                            if target < modulus {
-                                let s = (h % modulus + modulus - target) % modulus;
-                                if s >= 1 && s <= h && s <= *m {
-                                    with(h - s, 0);
+                            let modulus = u128::from(*m) + 1;
+                            let (h, t) = (u128::from(h), u128::from(target));
+                            if t < modulus {
+                                let s = (h % modulus + modulus - t) % modulus;
+                                if s >= 1 && s <= h && s <= u128::from(*m) {
+                                    with((h - s) as u64, 0);
                                 }
                             }
                         }
@@ -540,18 +541,22 @@ fn solve_ends(spec: &Spec, row: &[i64], limits: &Limits<'_>) -> Result<Report, E
             states * 48,
         ));
     }
-    let total = row
-        .iter()
-        .try_fold(0i64, |a, &b| a.checked_add(b))
-        .ok_or(Error::Overflow)?;
+    // Totals in i128: a row of i64 sums without overflow; the scores must fit i64 again.
+    let total: i128 = row.iter().map(|&x| i128::from(x)).sum();
     let game = Ends { row: row.to_vec() };
     let root = game.start();
     let explored = explore(&game, &root, &limits.control)?;
     let diff = minimax(&game, &explored)?;
-    let scores_of = |d: i64, total: i64| -> [i64; 2] {
+    let scores_of = |d: i128, total: i128| -> [i128; 2] {
         // mover − other = d, mover + other = total
-        let mover = (i128::from(total) + i128::from(d)) / 2;
-        [mover as i64, (i128::from(total) - mover) as i64]
+        let mover = (total + d) / 2;
+        [mover, total - mover]
+    };
+    let fit = |s: [i128; 2]| -> Result<[i64; 2], Error> {
+        Ok([
+            i64::try_from(s[0]).map_err(|_| Error::Overflow)?,
+            i64::try_from(s[1]).map_err(|_| Error::Overflow)?,
+        ])
     };
     let best = diff[0];
     let outcome = match best.signum() {
@@ -571,17 +576,17 @@ fn solve_ends(spec: &Spec, row: &[i64], limits: &Limits<'_>) -> Result<Report, E
     let mut winning_moves = Vec::new();
     for &c in explored.graph.successors(0) {
         let child = explored.positions[c as usize];
-        let gain = game.gain(&root, &child);
-        let mine = gain - diff[c as usize];
-        let rest = total - gain;
-        let after = scores_of(diff[c as usize], rest);
-        let scores = [after[1] + gain, after[0]];
+        let gain = i128::from(game.gain(&root, &child));
+        let child_diff = i128::from(diff[c as usize]);
+        let mine = gain - child_diff;
+        let after = scores_of(child_diff, total - gain);
+        let scores = fit([after[1] + gain, after[0]])?;
         let child_outcome = match mine.signum() {
             1 => Outcome::Win,
             -1 => Outcome::Loss,
             _ => Outcome::Draw,
         };
-        if outcome == Outcome::Win && mine == best {
+        if outcome == Outcome::Win && mine == i128::from(best) {
             winning_moves.push(spec_of(child));
         }
         moves.push(Move {
@@ -599,7 +604,7 @@ fn solve_ends(spec: &Spec, row: &[i64], limits: &Limits<'_>) -> Result<Report, E
         winning_moves,
         grundy: None,
         components: Vec::new(),
-        scores: Some(scores_of(best, total)),
+        scores: Some(fit(scores_of(i128::from(best), total))?),
         moves,
         moves_truncated: false,
         method: Method::Minimax,
@@ -644,7 +649,12 @@ pub fn table(family: &str, up_to: u64, limits: &Limits<'_>) -> Result<Table, Tab
             message: "give the family without a position, as in `octal[0.77]`".into(),
         }));
     }
-    let bare = family.split('[').next().unwrap_or("").trim().to_ascii_lowercase();
+    let bare = family
+        .split('[')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
     if matches!(bare.as_str(), "wythoff" | "ends") {
         return Err(TableError::Solve(Error::Unsupported(format!(
             "`{bare}` is not a one-heap family; tables are for nim, bounded-nim, subtraction, octal and multiple"
@@ -667,8 +677,8 @@ pub fn table(family: &str, up_to: u64, limits: &Limits<'_>) -> Result<Table, Tab
         }
     };
     let cost = Oracle::cost(&rules, up_to);
-    let listed = u128::from(up_to) + 1;
-    if cost.bytes + listed * 16 > u128::from(limits.max_memory) || cost.work > limits.max_work {
+    let bytes = cost.bytes.saturating_add((u128::from(up_to) + 1) * 16);
+    if bytes > u128::from(limits.max_memory) || cost.work > limits.max_work {
         return Err(TableError::Solve(too_large(
             format!(
                 "a table of `{name}` to {up_to} takes about {} steps (limit {}); memory limit {}",
@@ -676,7 +686,7 @@ pub fn table(family: &str, up_to: u64, limits: &Limits<'_>) -> Result<Table, Tab
                 sci(limits.max_work),
                 crate::human_bytes(limits.max_memory),
             ),
-            cost.bytes + listed * 16,
+            bytes,
         )));
     }
     let oracle = Oracle::build(&rules, up_to, &limits.control).map_err(TableError::Solve)?;

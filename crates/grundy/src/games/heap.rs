@@ -125,7 +125,9 @@ impl HeapFamily {
     pub fn closed_form(&self, heap: u64) -> Option<u64> {
         match self {
             HeapFamily::Nim => Some(heap),
-            HeapFamily::BoundedNim(m) => Some(heap % m.saturating_add(1)),
+            HeapFamily::BoundedNim(m) => {
+                Some(m.checked_add(1).map_or(heap, |modulus| heap % modulus))
+            }
             _ => None,
         }
     }
@@ -217,12 +219,14 @@ impl HeapFamily {
         let n = u128::from(heap) + 1;
         match self {
             HeapFamily::Nim | HeapFamily::BoundedNim(_) => 0,
-            HeapFamily::Subtraction(set) => n * set.len() as u128,
+            HeapFamily::Subtraction(set) => n.saturating_mul(set.len() as u128),
             HeapFamily::Octal(code) => {
                 let splitting = (0..=code.max_removal())
                     .filter(|&k| code.digit(k) & 4 != 0)
                     .count() as u128;
-                n * n / 4 * splitting + n * (u128::from(code.max_removal()) + 1)
+                (n.saturating_mul(n) / 4)
+                    .saturating_mul(splitting)
+                    .saturating_add(n.saturating_mul(u128::from(code.max_removal()) + 1))
             }
         }
     }

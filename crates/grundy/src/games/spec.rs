@@ -180,10 +180,18 @@ impl Parser<'_> {
         Ok((self.slice(start, self.pos).to_ascii_lowercase(), start))
     }
 
+    /// `digits ('_' digits)*`: a run of digits, underscores only between digits.
     fn digits(&mut self) -> Option<(usize, usize)> {
         let start = self.pos;
-        while self.peek().is_some_and(|c| c.is_ascii_digit() || c == '_') {
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
             self.pos += 1;
+            let next_is_digit = self
+                .chars
+                .get(self.pos + 1)
+                .is_some_and(|&(_, c)| c.is_ascii_digit());
+            if self.peek() == Some('_') && next_is_digit {
+                self.pos += 1;
+            }
         }
         (self.pos > start).then_some((start, self.pos))
     }

@@ -275,12 +275,12 @@ impl Oracle {
                 work: family.table_work(size),
             },
             Rules::Multiple(_) => Cost {
-                bytes: 2 * n * (n + 1),
-                work: n * (n + 1) / 2,
+                bytes: n.saturating_mul(n + 1).saturating_mul(2),
+                work: n.saturating_mul(n + 1) / 2,
             },
             Rules::Wythoff => Cost {
-                bytes: 4 * n * n,
-                work: n * n * n,
+                bytes: n.saturating_mul(n).saturating_mul(4),
+                work: n.saturating_mul(n).saturating_mul(n),
             },
         }
     }

@@ -8,6 +8,8 @@
 //! - [`verify`]: [`verify_parity`] — checks a claimed winner partition and positional
 //!   strategies without trusting whoever produced them.
 //! - [`attractor`]: attractors on subgames, by the crate's one retrograde engine.
+//! - [`objectives`]: reachability, safety, Büchi (the green game) and co-Büchi, with
+//!   strategies; the seed's iterated-trap method as a reference.
 //! - [`brute`]: exponential reference solvers for tiny arenas (tests only).
 //!
 //! Conventions: parity is max-even (player 0 wins a play whose highest priority seen infinitely
@@ -28,6 +30,7 @@ pub mod arena;
 pub mod attractor;
 pub mod brute;
 pub mod format;
+pub mod objectives;
 mod lex;
 pub mod verify;
 
