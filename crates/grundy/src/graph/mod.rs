@@ -10,6 +10,8 @@
 //! - [`attractor`]: attractors on subgames, by the crate's one retrograde engine.
 //! - [`objectives`]: reachability, safety, Büchi (the green game) and co-Büchi, with
 //!   strategies; the seed's iterated-trap method as a reference.
+//! - [`token`]: token games on digraphs — win/loss/draw with remoteness, generalised
+//!   Sprague–Grundy values (∞ included) and sums of loopy components.
 //! - [`brute`]: exponential reference solvers for tiny arenas (tests only).
 //!
 //! Conventions: parity is max-even (player 0 wins a play whose highest priority seen infinitely
@@ -31,6 +33,7 @@ pub mod attractor;
 pub mod brute;
 pub mod format;
 pub mod objectives;
+pub mod token;
 mod lex;
 pub mod verify;
 
