@@ -1,5 +1,6 @@
 //! `grundy`: solve, tabulate and play two-player games from the command line.
 
+mod graph;
 mod output;
 mod play;
 
@@ -58,6 +59,10 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Games on graphs: the POI green game (Büchi), PGSolver parity games, reachability,
+    /// safety, co-Büchi; token games on plain digraphs. `grundy graph verify GAME
+    /// SOLUTION` checks a claimed solution.
+    Graph(graph::GraphArgs),
     /// A tour of the lecture notes' results, computed now.
     Tour {
         #[command(flatten)]
@@ -127,7 +132,7 @@ fn parse_spec(text: &str) -> Result<Spec> {
         .map_err(|e| anyhow::anyhow!("{}", output::spec_error(text, &e)))
 }
 
-fn run(cli: Cli) -> Result<()> {
+fn run(cli: Cli) -> Result<u8> {
     match cli.command {
         Command::Solve { spec, common } => {
             let spec = parse_spec(&spec)?;
@@ -174,6 +179,16 @@ fn run(cli: Cli) -> Result<()> {
                 &mut std::io::stdout(),
             )?;
         }
+        Command::Graph(args) => {
+            let control = Control {
+                max_positions: u64::MAX,
+                cancel: Some(&CANCEL),
+                progress: Some(&progress),
+            };
+            let code = graph::run(args, &control);
+            finish_progress();
+            return Ok(u8::try_from(code?).unwrap_or(1));
+        }
         Command::Tour { common } => {
             let tour = output::tour(&common.limits());
             finish_progress();
@@ -185,7 +200,7 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
     }
-    Ok(())
+    Ok(0)
 }
 
 fn main() -> ExitCode {
@@ -197,7 +212,7 @@ fn main() -> ExitCode {
         }
     });
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => ExitCode::from(code),
         Err(e) => {
             finish_progress();
             if CANCEL.load(Ordering::SeqCst) {

@@ -55,7 +55,10 @@ fn solve_json_has_the_stable_fields() {
     );
     let components = v["components"].as_array().unwrap();
     assert_eq!(components.len(), 3);
-    assert_eq!(components[2], serde_json::json!({"spec": "nim(1)", "grundy": 1}));
+    assert_eq!(
+        components[2],
+        serde_json::json!({"spec": "nim(1)", "grundy": 1})
+    );
 
     let v = json(&["solve", "nim(3,3)", "--json"]);
     assert_eq!(v["outcome"], "loss");
@@ -72,10 +75,16 @@ fn solve_json_has_the_stable_fields() {
 
 #[test]
 fn closed_forms_answer_at_any_size() {
-    let v = json(&["solve", "nim(10^18,12345,7) + bounded-nim[3](10^19)", "--json"]);
+    let v = json(&[
+        "solve",
+        "nim(10^18,12345,7) + bounded-nim[3](10^19)",
+        "--json",
+    ]);
     assert_eq!(v["method"], "sprague-grundy");
     assert_eq!(v["remoteness"], Value::Null);
-    let g = 1_000_000_000_000_000_000u64 ^ 12345 ^ 7 ^ (10_000_000_000_000_000_000u64 % 4);
+    let bounded = (10u128.pow(19) % 7) as u64;
+    assert_ne!(bounded, 0);
+    let g = 1_000_000_000_000_000_000u64 ^ 12345 ^ 7 ^ bounded;
     assert_eq!(v["grundy"], g);
     assert_eq!(v["outcome"], "win");
     // Every winning move leaves XOR 0.
@@ -148,4 +157,49 @@ fn tour_runs() {
     let text = ok(&["tour"]);
     assert!(text.contains("exactly the Fibonacci numbers"), "{text}");
     assert!(text.contains("18 11"), "{text}");
+}
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("grundy-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn green_game_answer_strategy_and_verification() {
+    // Ann: fields 1, 2; Billy: 3. 1 (white) → 2 or 3; 2 (green) → 1; 3 (white) → 3 or 1.
+    let game = temp_file("green.txt", "2 1\n0 2 2 3\n1 1 1\n0 2 3 1\n");
+    let game = game.to_str().unwrap();
+    assert_eq!(ok(&["graph", game]), "2\n1\n2\n");
+    let solution = ok(&["graph", game, "--strategy"]);
+    assert!(solution.contains("1 -> 2"), "{solution}");
+    let sol = temp_file("green.sol", &solution);
+    let out = ok(&["graph", "verify", game, sol.to_str().unwrap()]);
+    assert!(out.starts_with("ok"), "{out}");
+    // Ann's strategy moving into Billy's loop is rejected, with the vertex named.
+    let bad = temp_file("bad.sol", "2\n1\n2\n1 -> 3\n2 -> 1\n");
+    let out = grundy(&["graph", "verify", game, bad.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("rejected: vertex 1"), "{text}");
+    let v = json(&["graph", game, "--json"]);
+    assert_eq!(v["won_by_0"], serde_json::json!([1, 2]));
+    assert_eq!(v["won_by_1"], serde_json::json!([3]));
+}
+
+#[test]
+fn token_game_on_a_digraph() {
+    let game = temp_file("dg.txt", "4 5\n0 1\n1 0\n0 2\n2 3\n1 1\n");
+    let v = json(&["graph", game.to_str().unwrap(), "--json", "--sum", "0,2"]);
+    assert_eq!(
+        v["outcome"],
+        serde_json::json!(["draw", "draw", "win", "loss"])
+    );
+    assert_eq!(v["grundy"], serde_json::json!(["inf{1}", "inf{}", 1, 0]));
+    assert_eq!(v["sum"]["outcome"], "win");
+    let bad = temp_file("bad-dg.txt", "2 1\n0 5\n");
+    let err = fails(&["graph", bad.to_str().unwrap(), "--format", "digraph"]);
+    assert!(err.contains(":2:3:"), "{err}");
 }

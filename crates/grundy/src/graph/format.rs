@@ -591,6 +591,83 @@ pub fn parse_poi_answer(text: &str, n: usize) -> Result<Vec<bool>, ParseError> {
     Ok(ann)
 }
 
+/// Writes a green-game solution with strategies: the answer ([`write_poi_answer`]), then
+/// one `field -> successor` line (1-based) per field whose owner wins there.
+pub fn write_poi_solution(arena: &Arena, winner: &[u8], strategy: &[Option<u32>]) -> String {
+    let mut out = write_poi_answer(winner);
+    for v in arena.vertices() {
+        if let Some(w) = strategy[v as usize] {
+            if arena.owner(v) == winner[v as usize] {
+                out.push_str(&format!("{} -> {}\n", v + 1, w + 1));
+            }
+        }
+    }
+    out
+}
+
+/// Parses what [`write_poi_solution`] writes: the answer, then optional `field -> successor`
+/// lines. Returns the winner of each field (0 = Ann) and the strategy (dense ids).
+pub fn parse_poi_solution(
+    text: &str,
+    arena: &Arena,
+) -> Result<(Vec<u8>, Vec<Option<u32>>), ParseError> {
+    let n = arena.len();
+    let split = text
+        .lines()
+        .position(|l| l.contains("->"))
+        .unwrap_or(usize::MAX);
+    let answer: String = text.lines().take(split).collect::<Vec<_>>().join("\n");
+    let ann = parse_poi_answer(&answer, n)?;
+    let winner: Vec<u8> = ann.iter().map(|&a| u8::from(!a)).collect();
+    let mut strategy = vec![None; n];
+    for (i, line) in text.lines().enumerate().skip(split) {
+        let error = |column: usize, kind: ParseErrorKind| ParseError {
+            line: i + 1,
+            column,
+            kind,
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let Some((from, to)) = line.split_once("->") else {
+            return Err(error(
+                1,
+                ParseErrorKind::Expected {
+                    expected: "`field -> successor`".into(),
+                    found: line.trim().into(),
+                },
+            ));
+        };
+        let field = |text: &str, column: usize| -> Result<u32, ParseError> {
+            let t = text.trim();
+            let column = column + text.len() - text.trim_start().len();
+            match t.parse::<u64>() {
+                Ok(f) if f >= 1 && f <= n as u64 => Ok(f as u32 - 1),
+                Ok(f) => Err(error(
+                    column,
+                    ParseErrorKind::OutOfRange {
+                        what: "a field".into(),
+                        value: f,
+                        lo: 1,
+                        end: n as u64 + 1,
+                    },
+                )),
+                Err(_) => Err(error(
+                    column,
+                    ParseErrorKind::Expected {
+                        expected: "a field number".into(),
+                        found: t.into(),
+                    },
+                )),
+            }
+        };
+        let v = field(from, 1)?;
+        let w = field(to, from.chars().count() + 3)?;
+        strategy[v as usize] = Some(w);
+    }
+    Ok((winner, strategy))
+}
+
 // ---------------------------------------------------------------------------------------------
 // Plain digraph
 // ---------------------------------------------------------------------------------------------
