@@ -77,7 +77,7 @@ fn solve_json_has_the_stable_fields() {
 fn closed_forms_answer_at_any_size() {
     let v = json(&[
         "solve",
-        "nim(10^18,12345,7) + bounded-nim[3](10^19)",
+        "nim(10^18,12345,7) + bounded-nim[6](10^19)",
         "--json",
     ]);
     assert_eq!(v["method"], "sprague-grundy");
