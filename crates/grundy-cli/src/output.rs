@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use grundy::games::{Spec, SpecError};
-use grundy::report::{self, Limits, Method, Move, Report, Table};
+use grundy::report::{self, Limits, Method, Report, Table};
 use serde_json::{json, Value as Json};
 
 /// A spec error with the offending line and a caret under the column.
@@ -18,49 +18,9 @@ pub fn spec_error(text: &str, e: &SpecError) -> String {
     )
 }
 
-fn move_json(m: &Move) -> Json {
-    let mut o = json!({
-        "spec": m.spec,
-        "outcome": m.outcome.as_str(),
-        "remoteness": m.remoteness,
-    });
-    if let Some(g) = m.grundy {
-        o["grundy"] = json!(g);
-    }
-    if let Some(s) = m.scores {
-        o["scores"] = json!(s);
-    }
-    o
-}
-
-/// The stable JSON of `grundy solve --json`.
+/// The stable JSON of `grundy solve --json`: the library's serialization.
 pub fn report_json(r: &Report) -> Json {
-    let mut o = json!({
-        "spec": r.spec,
-        "outcome": r.outcome.as_str(),
-        "remoteness": r.remoteness,
-        "winning_moves": r.winning_moves,
-        "method": r.method.as_str(),
-        "moves": r.moves.iter().map(move_json).collect::<Vec<_>>(),
-        "moves_truncated": r.moves_truncated,
-    });
-    if let Some(g) = r.grundy {
-        o["grundy"] = json!(g);
-    }
-    if !r.components.is_empty() {
-        o["components"] = r
-            .components
-            .iter()
-            .map(|c| json!({"spec": c.spec, "grundy": c.grundy}))
-            .collect();
-    }
-    if let Some(s) = r.scores {
-        o["scores"] = json!(s);
-    }
-    if let Some(p) = r.positions {
-        o["positions"] = json!(p);
-    }
-    o
+    serde_json::to_value(r).expect("a report serializes")
 }
 
 /// The text of `grundy solve`.
@@ -125,13 +85,9 @@ pub fn report_text(r: &Report) -> String {
     s
 }
 
-/// The stable JSON of `grundy table --json`.
+/// The stable JSON of `grundy table --json`: the library's serialization.
 pub fn table_json(t: &Table) -> Json {
-    json!({
-        "family": t.family,
-        "outcome": t.outcome.iter().map(|o| o.as_str()).collect::<Vec<_>>(),
-        "grundy": t.grundy,
-    })
+    serde_json::to_value(t).expect("a table serializes")
 }
 
 /// The text of `grundy table`: the losing positions, and the values in rows.

@@ -41,6 +41,7 @@ pub const MAX_LISTED_MOVES: usize = 10_000;
 
 /// How an answer was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
 pub enum Method {
     /// Every reachable position explored and labelled by retrograde analysis.
     Retrograde,
@@ -64,6 +65,7 @@ impl Method {
 
 /// A component of a sum and its Grundy value.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Component {
     /// The component's spec.
     pub spec: String,
@@ -73,6 +75,7 @@ pub struct Component {
 
 /// One move from the position.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Move {
     /// The spec of the position it leads to.
     pub spec: String,
@@ -81,13 +84,17 @@ pub struct Move {
     /// Moves to the end after making it, under perfect play, where known.
     pub remoteness: Option<u32>,
     /// The Grundy value of the position it leads to (impartial games).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub grundy: Option<u64>,
     /// The final totals `[mover, other]` after it, under perfect play (score games).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub scores: Option<[i64; 2]>,
 }
 
-/// Everything `solve` knows about a position.
+/// Everything `solve` knows about a position. Serialized (feature `serde`) as the stable
+/// JSON of `grundy solve --json`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Report {
     /// The position, as a spec.
     pub spec: String,
@@ -100,10 +107,13 @@ pub struct Report {
     /// of a won position).
     pub winning_moves: Vec<String>,
     /// The Grundy value (impartial games).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub grundy: Option<u64>,
     /// For a sum of two or more components: each with its Grundy value.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub components: Vec<Component>,
     /// The final totals `[player to move, other]` under perfect play (score games).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub scores: Option<[i64; 2]>,
     /// The moves, each with its value, in move order (at most [`MAX_LISTED_MOVES`]).
     pub moves: Vec<Move>,
@@ -112,6 +122,7 @@ pub struct Report {
     /// How the answer was found.
     pub method: Method,
     /// Positions explored, if the game was explored.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub positions: Option<u64>,
 }
 
@@ -612,8 +623,10 @@ fn solve_ends(spec: &Spec, row: &[i64], limits: &Limits<'_>) -> Result<Report, E
     })
 }
 
-/// Outcome and Grundy value of every heap size 0..=N of a one-heap family.
+/// Outcome and Grundy value of every heap size 0..=N of a one-heap family. Serialized
+/// (feature `serde`) as the stable JSON of `grundy table --json`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Table {
     /// The family as written, e.g. `octal[0.77]`.
     pub family: String,
