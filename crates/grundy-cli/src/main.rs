@@ -63,6 +63,18 @@ enum Command {
     /// safety, co-Büchi; token games on plain digraphs. `grundy graph verify GAME
     /// SOLUTION` checks a claimed solution.
     Graph(graph::GraphArgs),
+    /// The special method: find the pattern of a family (losing positions, a rule that
+    /// plays in O(log n)), check it against the general method, prove it where a
+    /// theorem applies. Families: nim, bounded-nim[m], multiple[k], wythoff.
+    Pattern {
+        /// The family.
+        family: String,
+        /// Check the rule against the general method up to this size.
+        #[arg(long, value_name = "N", default_value_t = 2000)]
+        up_to: u64,
+        #[command(flatten)]
+        common: Common,
+    },
     /// A tour of the lecture notes' results, computed now.
     Tour {
         #[command(flatten)]
@@ -188,6 +200,20 @@ fn run(cli: Cli) -> Result<u8> {
             let code = graph::run(args, &control);
             finish_progress();
             return Ok(u8::try_from(code?).unwrap_or(1));
+        }
+        Command::Pattern {
+            family,
+            up_to,
+            common,
+        } => {
+            let found = grundy::pattern::discover(&family, up_to, &common.limits().control);
+            finish_progress();
+            let found = found.with_context(|| format!("no pattern for `{family}`"))?;
+            if common.json {
+                println!("{}", serde_json::to_value(&found)?);
+            } else {
+                print!("{}", output::pattern_text(&found));
+            }
         }
         Command::Tour { common } => {
             let tour = output::tour(&common.limits());

@@ -74,6 +74,13 @@ pub fn report_text(r: &Report) -> String {
         }
     }
     match (r.method, r.positions) {
+        (Method::Rule, _) => {
+            let _ = writeln!(
+                s,
+                "(by a proved rule, too large to explore: {})",
+                r.rule.as_deref().unwrap_or("")
+            );
+        }
         (Method::SpragueGrundy, _) => s.push_str(
             "(judged by Sprague–Grundy values: too large to explore whole, so no remoteness)\n",
         ),
@@ -225,4 +232,55 @@ pub fn tour(limits: &Limits<'_>) -> anyhow::Result<(String, Json)> {
         "ends": report_json(&ends),
     });
     Ok((s, json))
+}
+
+/// The text of `grundy pattern`.
+pub fn pattern_text(p: &grundy::pattern::Pattern) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{}: {}", p.family, p.kind);
+    let _ = writeln!(s, "rule: {}", p.rule);
+    if let (Some(period), Some(pre)) = (p.period, p.preperiod) {
+        let _ = writeln!(
+            s,
+            "period {period} from heap {pre}{}",
+            p.saltus
+                .filter(|&x| x > 0)
+                .map_or(String::new(), |x| format!(", saltus {x}"))
+        );
+    }
+    if !p.p_positions.is_empty() {
+        let shown: Vec<String> = p
+            .p_positions
+            .iter()
+            .take(30)
+            .map(ToString::to_string)
+            .collect();
+        let _ = writeln!(
+            s,
+            "losing positions: {}{}",
+            shown.join(", "),
+            if p.p_positions.len() > 30 {
+                ", …"
+            } else {
+                ""
+            }
+        );
+    }
+    match (&p.theorem, p.proved) {
+        (Some(t), true) => {
+            let _ = writeln!(
+                s,
+                "proved: {t}; checked against the general method up to {}",
+                p.checked_up_to
+            );
+        }
+        _ => {
+            let _ = writeln!(
+                s,
+                "not proved; checked against the general method up to {}",
+                p.checked_up_to
+            );
+        }
+    }
+    s
 }

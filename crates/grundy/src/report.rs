@@ -4,8 +4,9 @@
 
 use crate::explore::{explore, Control};
 use crate::game::{Game, Outcome, ScoreGame, Value};
-use crate::games::{oracle_size, Ends, HeapFamily, Oracle, Part, Rules, Spec, SumGame};
+use crate::games::{oracle_size, Ends, HeapFamily, Multiple, Oracle, Part, Rules, Spec, SumGame};
 use crate::impartial::sum_value;
+use crate::pattern::rules::{MultipleRule, WythoffRule};
 use crate::solve::{label_explored, minimax};
 use crate::Error;
 
@@ -41,7 +42,11 @@ pub const MAX_LISTED_MOVES: usize = 10_000;
 
 /// How an answer was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "kebab-case")
+)]
 pub enum Method {
     /// Every reachable position explored and labelled by retrograde analysis.
     Retrograde,
@@ -49,6 +54,8 @@ pub enum Method {
     SpragueGrundy,
     /// A score game: every position explored, minimax (negamax) values.
     Minimax,
+    /// Too large to explore: a proved rule of the special method (see `Report::rule`).
+    Rule,
 }
 
 impl Method {
@@ -59,6 +66,7 @@ impl Method {
             Method::Retrograde => "retrograde",
             Method::SpragueGrundy => "sprague-grundy",
             Method::Minimax => "minimax",
+            Method::Rule => "rule",
         }
     }
 }
@@ -124,6 +132,9 @@ pub struct Report {
     /// Positions explored, if the game was explored.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub positions: Option<u64>,
+    /// The proved rule that answered, with its theorem (method `rule`).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub rule: Option<String>,
 }
 
 impl Report {
@@ -263,6 +274,12 @@ pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
         };
     }
     let (game, root) = SumGame::new(spec)?;
+    let too_big = state_bound(&game, &root) > u128::from(limits.control.max_positions);
+    if too_big {
+        if let Some(report) = solve_by_rule(spec) {
+            return Ok(report);
+        }
+    }
     let oracles = oracles(&game, &root, limits)?;
     let value_of = |position: &[Vec<u64>]| -> u64 {
         oracles
@@ -356,6 +373,7 @@ pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
             moves,
             method: Method::Retrograde,
             positions: Some(positions),
+            rule: None,
         });
     }
 
@@ -394,6 +412,90 @@ pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
         moves_truncated: truncated,
         method: Method::SpragueGrundy,
         positions: None,
+        rule: None,
+    })
+}
+
+/// A single `multiple` or `wythoff` part too large to explore, answered by its proved
+/// rule (Whinihan/Schwenk, Wythoff) in O(log n): outcome and every winning move.
+fn solve_by_rule(spec: &Spec) -> Option<Report> {
+    let move_to = |part: Part| Move {
+        spec: Spec { parts: vec![part] }.to_string(),
+        outcome: Outcome::Win,
+        remoteness: None,
+        grundy: None,
+        scores: None,
+    };
+    let (lost, winning, rule, fallback): (bool, Vec<Move>, String, Option<Part>) = match spec
+        .parts
+        .as_slice()
+    {
+        [Part::Multiple { k, n, limit }] => {
+            let rule = MultipleRule::schwenk(*k);
+            let after = |t: u64| {
+                let (n2, l2) = Multiple {
+                    k: *k,
+                    max_stones: *n,
+                }
+                .after((*n, *limit), t);
+                Part::Multiple {
+                    k: *k,
+                    n: n2,
+                    limit: l2,
+                }
+            };
+            let takes = rule.winning_takes(*n, *limit);
+            let text = if *k == 2 {
+                "Whinihan (1963): lost iff the smallest term of the Zeckendorf representation exceeds the limit; win by taking it"
+            } else {
+                "Schwenk (1970): lost iff the smallest term of the greedy representation in the game's sequence exceeds the limit; win by taking it"
+            };
+            (
+                rule.is_loss(*n, *limit),
+                takes.iter().map(|&t| move_to(after(t))).collect(),
+                text.to_string(),
+                (*limit >= 1).then(|| after(1)),
+            )
+        }
+        [Part::Wythoff { a, b }] => (
+            WythoffRule::is_loss(*a, *b),
+            WythoffRule::winning_moves(*a, *b)
+                .into_iter()
+                .map(|(x, y)| move_to(Part::Wythoff { a: x, b: y }))
+                .collect(),
+            "Wythoff (1907): lost iff the piles are (⌊nφ⌋, ⌊nφ²⌋), φ the golden ratio".into(),
+            if *a > 0 {
+                Some(Part::Wythoff { a: a - 1, b: *b })
+            } else if *b > 0 {
+                Some(Part::Wythoff { a: *a, b: b - 1 })
+            } else {
+                None
+            },
+        ),
+        _ => return None,
+    };
+    let mut moves = winning.clone();
+    if moves.is_empty() {
+        if let Some(part) = fallback {
+            moves.push(Move {
+                outcome: Outcome::Loss,
+                ..move_to(part)
+            });
+        }
+    }
+    Some(Report {
+        spec: spec.to_string(),
+        outcome: if lost { Outcome::Loss } else { Outcome::Win },
+        remoteness: None,
+        winning_moves: winning.into_iter().map(|m| m.spec).collect(),
+        grundy: None,
+        components: Vec::new(),
+        scores: None,
+        moves,
+        moves_truncated: true,
+        method: Method::Rule,
+        positions: None,
+        rule: Some(rule),
     })
 }
 
@@ -620,6 +722,7 @@ fn solve_ends(spec: &Spec, row: &[i64], limits: &Limits<'_>) -> Result<Report, E
         moves_truncated: false,
         method: Method::Minimax,
         positions: Some(explored.len() as u64),
+        rule: None,
     })
 }
 

@@ -17,7 +17,7 @@ use std::fmt;
 
 pub use ends::Ends;
 pub use heap::{HeapFamily, Octal};
-pub use multiple::Multiple;
+pub use multiple::{Multiple, NO_WINNING_TAKE};
 pub use spec::{SpecError, FAMILIES};
 pub use sum::{oracle_size, Cost, Oracle, Position, Rules, SumGame};
 pub use wythoff::Wythoff;

@@ -60,6 +60,46 @@ impl Multiple {
     }
 }
 
+/// `thresholds[m]` for a position with `m` stones: the least limit from which it is won
+/// (the least winning take), or [`NO_WINNING_TAKE`] when no limit wins (only `m = 0`).
+pub const NO_WINNING_TAKE: u64 = u64::MAX;
+
+impl Multiple {
+    /// The outcome of every position with at most `max_stones` stones, as thresholds:
+    /// `(m, l)` is won iff `l ≥ thresholds[m]`.
+    ///
+    /// This is the general method's table for this family, stored compactly: a position
+    /// with more allowed stones has every move of one with fewer, so for each `m` the
+    /// won limits are an interval `[T(m), m]`, and `T(m)` is the least `t` whose move
+    /// leaves a lost position, `min(m − t, k·t) < T(m − t)`.
+    ///
+    /// # Complexity
+    /// O(N²) time in the worst case (each row stops at its first winning take), 8 bytes
+    /// per stone count.
+    ///
+    /// # Errors
+    /// [`Error::Cancelled`] if stopped; [`Error::Overflow`] if it cannot be indexed.
+    pub fn thresholds(&self, control: &Control<'_>) -> Result<Vec<u64>, Error> {
+        let n = usize::try_from(self.max_stones).map_err(|_| Error::Overflow)?;
+        let mut t = Vec::with_capacity(n + 1);
+        t.push(NO_WINNING_TAKE);
+        for m in 1..=n as u64 {
+            if m % 1024 == 0 {
+                control.check()?;
+                control.report("thresholds", m);
+            }
+            let first = (1..=m)
+                .find(|&take| {
+                    let (rest, limit) = self.after((m, m), take);
+                    limit < t[rest as usize]
+                })
+                .expect("taking every stone leaves (0, 0), which is lost");
+            t.push(first);
+        }
+        Ok(t)
+    }
+}
+
 impl Game for Multiple {
     type Position = (u64, u64);
 
@@ -85,6 +125,22 @@ impl IndexedGame for Multiple {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::solve;
+
+    #[test]
+    fn thresholds_agree_with_the_general_method() {
+        for k in 1..=4 {
+            let game = Multiple { k, max_stones: 40 };
+            let t = game.thresholds(&Control::default()).unwrap();
+            for m in 0..=40u64 {
+                for l in 0..=m {
+                    let s = solve(&game, &(m, l), &Control::default()).unwrap();
+                    let won = s.root_value().outcome() == crate::game::Outcome::Win;
+                    assert_eq!(won, l >= t[m as usize], "k {k} position ({m}, {l})");
+                }
+            }
+        }
+    }
 
     #[test]
     fn seed_state_tree_for_4_3() {

@@ -938,7 +938,7 @@ pub fn parse_pgsolver(text: &str) -> Result<Arena, ParseError> {
     // Several problems may be found after the pass; report the earliest in the file.
     let mut first: Option<(usize, ParseErrorKind)> = None;
     let mut note = |at: usize, kind: ParseErrorKind| {
-        if first.as_ref().map_or(true, |(f, _)| at < *f) {
+        if first.as_ref().is_none_or(|(f, _)| at < *f) {
             first = Some((at, kind));
         }
     };

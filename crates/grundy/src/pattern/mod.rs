@@ -1,0 +1,119 @@
+//! The special method: from solved small cases, find the pattern — the losing positions
+//! and the decision rule that restores balance — state it, check it, prove it where a
+//! theorem allows, and play by it in O(log n).
+//!
+//! - [`rules`]: rule shapes for games whose positions are not one heap (linear and
+//!   self-referential recurrences, Beatty pairs), and the players they give.
+
+pub mod rules;
+
+use crate::explore::Control;
+use crate::games::{HeapFamily, Part, Spec};
+use crate::Error;
+
+/// What the special method found for a family: the JSON of `grundy pattern --json`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Pattern {
+    /// The family, as written.
+    pub family: String,
+    /// `"periodic"`, `"arithmetic-periodic"`, `"recurrence"`, `"beatty"` or `"none"`.
+    pub kind: &'static str,
+    /// The period of the Grundy sequence, for periodic kinds.
+    pub period: Option<u64>,
+    /// The first heap size from which the sequence repeats.
+    pub preperiod: Option<u64>,
+    /// The saltus s of G(n + p) = G(n) + s (0 when purely periodic).
+    pub saltus: Option<u64>,
+    /// The first losing positions, for outcome rules.
+    pub p_positions: Vec<u64>,
+    /// One line a person can read.
+    pub rule: String,
+    /// Whether a theorem proves the rule for every size.
+    pub proved: bool,
+    /// The theorem or argument that proves it.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub theorem: Option<String>,
+    /// The largest size the rule was checked on against the general method.
+    pub checked_up_to: u64,
+}
+
+impl From<rules::Discovery> for Pattern {
+    fn from(d: rules::Discovery) -> Pattern {
+        Pattern {
+            family: d.family,
+            kind: d.kind,
+            period: None,
+            preperiod: None,
+            saltus: None,
+            p_positions: d.p_positions,
+            rule: d.rule,
+            proved: d.proved,
+            theorem: d.theorem.map(str::to_string),
+            checked_up_to: d.checked_up_to,
+        }
+    }
+}
+
+/// Finds the pattern of a family (`nim`, `bounded-nim[m]`, `multiple[k]`, `wythoff`),
+/// checking it against the general method up to `up_to`.
+///
+/// # Errors
+/// [`Error::Unsupported`] for a family this cannot study yet or a rule that fails its
+/// check; [`Error::Cancelled`].
+pub fn discover(family: &str, up_to: u64, control: &Control<'_>) -> Result<Pattern, Error> {
+    let probe = if family.trim().eq_ignore_ascii_case("wythoff") {
+        "wythoff(0,0)".to_string()
+    } else {
+        format!("{family}(0)")
+    };
+    let spec: Spec = probe.parse().map_err(|e: crate::games::SpecError| {
+        Error::Unsupported(format!("`{family}`: {}", e.message))
+    })?;
+    let [part] = spec.parts.as_slice() else {
+        return Err(Error::Unsupported(
+            "a pattern is for one family, not a sum".into(),
+        ));
+    };
+    match part {
+        Part::Multiple { k, .. } => Ok(rules::discover_multiple(*k, up_to, control)?.0.into()),
+        Part::Wythoff { .. } => Ok(rules::discover_wythoff(up_to, control)?.into()),
+        Part::Heaps {
+            family: HeapFamily::Nim,
+            ..
+        } => Ok(Pattern {
+            family: "nim".into(),
+            kind: "arithmetic-periodic",
+            period: Some(1),
+            preperiod: Some(0),
+            saltus: Some(1),
+            p_positions: vec![0],
+            rule: "G(n) = n; a sum is lost iff the XOR of its heaps is 0".into(),
+            proved: true,
+            theorem: Some("Bouton (1901)".into()),
+            checked_up_to: up_to,
+        }),
+        Part::Heaps {
+            family: HeapFamily::BoundedNim(m),
+            ..
+        } => Ok(Pattern {
+            family: part.family_name(),
+            kind: "periodic",
+            period: Some(m.saturating_add(1)),
+            preperiod: Some(0),
+            saltus: Some(0),
+            p_positions: (0..=up_to)
+                .step_by(usize::try_from(m.saturating_add(1)).unwrap_or(usize::MAX))
+                .take(50)
+                .collect(),
+            rule: format!("G(n) = n mod {}", m.saturating_add(1)),
+            proved: true,
+            theorem: Some("induction on n: the options of n are n−1 … n−m".into()),
+            checked_up_to: up_to,
+        }),
+        other => Err(Error::Unsupported(format!(
+            "patterns of `{}` are not studied yet",
+            other.family_name()
+        ))),
+    }
+}
