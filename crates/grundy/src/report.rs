@@ -274,13 +274,12 @@ pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
         };
     }
     let (game, root) = SumGame::new(spec)?;
-    let too_big = state_bound(&game, &root) > u128::from(limits.control.max_positions);
-    if too_big {
-        if let Some(report) = solve_by_rule(spec) {
-            return Ok(report);
-        }
-    }
-    let oracles = oracles(&game, &root, limits)?;
+    // Grundy tables when they fit; past them, a proved rule where one applies.
+    let oracles = match oracles(&game, &root, limits) {
+        Ok(oracles) => oracles,
+        Err(e @ Error::TooLarge { .. }) => return solve_by_rule(spec).ok_or(e),
+        Err(e) => return Err(e),
+    };
     let value_of = |position: &[Vec<u64>]| -> u64 {
         oracles
             .iter()
@@ -416,7 +415,7 @@ pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
     })
 }
 
-/// A single `multiple` or `wythoff` part too large to explore, answered by its proved
+/// A single `multiple` or `wythoff` part too large for tables, answered by its proved
 /// rule (Whinihan/Schwenk, Wythoff) in O(log n): outcome and every winning move.
 fn solve_by_rule(spec: &Spec) -> Option<Report> {
     let move_to = |part: Part| Move {
@@ -431,7 +430,7 @@ fn solve_by_rule(spec: &Spec) -> Option<Report> {
         .as_slice()
     {
         [Part::Multiple { k, n, limit }] => {
-            let rule = MultipleRule::schwenk(*k);
+            let rule = MultipleRule::schwenk(*k, *n)?;
             let after = |t: u64| {
                 let (n2, l2) = Multiple {
                     k: *k,

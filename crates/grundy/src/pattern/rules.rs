@@ -66,10 +66,12 @@ impl Shape {
     }
 
     /// The terms of the sequence up to `limit` (inclusive), or `None` if the shape does
-    /// not produce an increasing sequence.
+    /// not produce an increasing sequence or needs more than [`MAX_TERMS`] terms to get
+    /// there (a k-fold game with huge k grows by one stone at a time).
     #[must_use]
     pub fn terms_up_to(&self, limit: u64) -> Option<Vec<u64>> {
         let mut a: Vec<u64> = Vec::new();
+        let too_many = |a: &Vec<u64>| a.len() >= MAX_TERMS;
         match self {
             Shape::Linear {
                 coefficients,
@@ -91,6 +93,9 @@ impl Shape {
                     if next > i128::from(limit) {
                         return Some(a);
                     }
+                    if too_many(&a) {
+                        return None;
+                    }
                     a.push(next as u64);
                 }
             }
@@ -106,6 +111,7 @@ impl Shape {
                         j += 1;
                     }
                     match last.checked_add(a[j]) {
+                        Some(_) if too_many(&a) => return None,
                         Some(next) if next <= limit => a.push(next),
                         _ => return Some(a),
                     }
@@ -114,6 +120,9 @@ impl Shape {
         }
     }
 }
+
+/// The most terms a rule's sequence may have (8 MiB of `u64`s).
+pub const MAX_TERMS: usize = 1 << 20;
 
 /// Fits an integer linear recurrence with constant coefficients to `a` by
 /// Berlekamp–Massey over the rationals; `None` unless the recurrence has integer
@@ -263,15 +272,16 @@ pub struct MultipleRule {
 
 impl MultipleRule {
     /// The rule from Schwenk's recurrence (H(0) = 1, H(i+1) = H(i) + H(j), j least with
-    /// k·H(j) ≥ H(i)), with terms up to `u64::MAX`.
+    /// k·H(j) ≥ H(i)), with the terms up to `up_to`; `None` if that takes more than
+    /// [`MAX_TERMS`] terms (k near `up_to`).
     #[must_use]
-    pub fn schwenk(k: u64) -> MultipleRule {
+    pub fn schwenk(k: u64, up_to: u64) -> Option<MultipleRule> {
         let shape = Shape::Additive {
             multiplier: k,
             first: 1,
         };
-        let terms = shape.terms_up_to(u64::MAX).expect("an increasing sequence");
-        MultipleRule { k, terms, shape }
+        let terms = shape.terms_up_to(up_to)?;
+        Some(MultipleRule { k, terms, shape })
     }
 
     /// The greedy representation of `n`, largest term first.
@@ -439,7 +449,7 @@ pub fn discover_multiple(
     k: u64,
     n: u64,
     control: &Control<'_>,
-) -> Result<(Discovery, MultipleRule), Error> {
+) -> Result<(Discovery, Option<MultipleRule>), Error> {
     let game = Multiple { k, max_stones: n };
     let thresholds = game.thresholds(control)?;
     // The starting positions (m, m − 1) that are lost: T(m) > m − 1, i.e. T(m) = m.
@@ -457,10 +467,10 @@ pub fn discover_multiple(
                 theorem: None,
                 checked_up_to: n,
             },
-            MultipleRule::schwenk(k),
+            None,
         ));
     };
-    let terms = shape.terms_up_to(u64::MAX).unwrap_or_default();
+    let terms = shape.terms_up_to(n).unwrap_or_default();
     let rule = MultipleRule { k, terms, shape };
     // Check the player against the table on every position.
     for m in 1..=n {
@@ -494,7 +504,14 @@ pub fn discover_multiple(
     };
     // The theorem speaks of Schwenk's sequence; the proof applies when the discovered
     // sequence is that one.
-    let proved = rule.terms == MultipleRule::schwenk(k).terms;
+    // Both sequences compared as far as the representations of every n ≤ 2^64 − 1 need.
+    let proved = match (
+        rule.shape.terms_up_to(u64::MAX),
+        MultipleRule::schwenk(k, u64::MAX),
+    ) {
+        (Some(found), Some(schwenk)) => found == schwenk.terms,
+        _ => false,
+    };
     let rule_text = format!(
         "losing starts: {}; play: take the smallest term of the greedy representation",
         rule.shape.describe()
@@ -509,7 +526,7 @@ pub fn discover_multiple(
             theorem: proved.then_some(theorem),
             checked_up_to: n,
         },
-        rule,
+        Some(rule),
     ))
 }
 
@@ -614,7 +631,7 @@ mod tests {
 
     #[test]
     fn zeckendorf_play() {
-        let rule = MultipleRule::schwenk(2);
+        let rule = MultipleRule::schwenk(2, u64::MAX).unwrap();
         assert_eq!(&rule.terms[..8], &[1, 2, 3, 5, 8, 13, 21, 34]);
         assert_eq!(rule.representation(20), vec![13, 5, 2]);
         assert!(rule.is_loss(13, 12));
@@ -659,6 +676,7 @@ mod tests {
     #[test]
     fn k_fold_rules_are_discovered_and_checked() {
         let (d, rule) = discover_multiple(2, 600, &Control::default()).unwrap();
+        let rule = rule.unwrap();
         assert_eq!(d.kind, "recurrence");
         assert!(
             d.rule.contains("a(i) = a(i-1) + a(i-2) from 1, 2"),
@@ -669,6 +687,7 @@ mod tests {
         assert_eq!(&rule.terms[..5], &[1, 2, 3, 5, 8]);
         for k in 3..=5 {
             let (d, rule) = discover_multiple(k, 600, &Control::default()).unwrap();
+            let rule = rule.unwrap();
             assert_eq!(d.kind, "recurrence", "k = {k}");
             assert!(d.proved, "k = {k}: {}", d.rule);
             assert_eq!(rule.terms[..d.p_positions.len()], d.p_positions[..]);
