@@ -138,6 +138,42 @@ pub struct Report {
 }
 
 impl Report {
+    /// One line on why a perfect player makes move `m` from this position, said to the
+    /// opponent — the same words in every front end.
+    #[must_use]
+    pub fn explain(&self, m: &Move) -> String {
+        if let Some([me, other]) = m.scores {
+            return format!(
+                "with best play from here the totals end {me} (mine) to {other} (yours)"
+            );
+        }
+        let grundy = self
+            .grundy
+            .map_or(String::new(), |g| format!(" (Grundy value {g})"));
+        let left = m.remoteness.map(|r| r.saturating_sub(1));
+        match m.outcome {
+            Outcome::Win => {
+                let why = match (m.grundy, self.method) {
+                    (Some(0), _) => "leaves Grundy value 0",
+                    (_, Method::Rule) => "leaves a position the rule calls lost",
+                    _ => "leaves you a lost position",
+                };
+                match left {
+                    Some(0) => format!("{why}: no move is left, you lose"),
+                    Some(r) => format!("{why}: you lose, in {r} more moves at most"),
+                    None => format!("{why}: you lose"),
+                }
+            }
+            Outcome::Draw => "no winning move; this keeps the draw".into(),
+            Outcome::Loss => match left {
+                Some(r) if self.method == Method::Retrograde => format!(
+                    "every move loses{grundy}; this one holds out longest: you need {r} more moves"
+                ),
+                _ => format!("every move loses{grundy}; this one changes least"),
+            },
+        }
+    }
+
     /// The move a perfect player makes: a win as fast as possible, else a draw, else a
     /// loss as slowly as possible (score games: the best total). `None` without moves.
     #[must_use]

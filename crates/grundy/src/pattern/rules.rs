@@ -536,18 +536,27 @@ pub fn discover_multiple(
 /// # Errors
 /// [`Error::Cancelled`], [`Error::TooLarge`].
 pub fn discover_wythoff(n: u64, control: &Control<'_>) -> Result<Discovery, Error> {
-    // The general method on the whole square.
-    let side = n + 1;
-    let mut lost = vec![false; (side * side) as usize];
-    let mut children = Vec::new();
-    for a in 0..side {
+    // The general method on the whole square: a position is lost iff none of its
+    // options is. Its options lie on its row, column and diagonal below it, so one flag
+    // per line says whether a lost option exists: O(n²) instead of O(n³).
+    let side = n.checked_add(1).ok_or(Error::Overflow)?;
+    let cells = side.checked_mul(side).ok_or(Error::Overflow)?;
+    let cells = usize::try_from(cells).map_err(|_| Error::Overflow)?;
+    let mut lost = vec![false; cells];
+    let width = side as usize;
+    let mut in_row = vec![false; width];
+    let mut in_column = vec![false; width];
+    let mut in_diagonal = vec![false; 2 * width];
+    for a in 0..width {
         control.check()?;
-        for b in 0..side {
-            children.clear();
-            Wythoff.moves(&(a, b), &mut children);
-            lost[(a * side + b) as usize] = children
-                .iter()
-                .all(|&(x, y)| !lost[(x * side + y) as usize]);
+        for b in 0..width {
+            let d = b + width - a;
+            if !(in_row[a] || in_column[b] || in_diagonal[d]) {
+                lost[a * width + b] = true;
+                in_row[a] = true;
+                in_column[b] = true;
+                in_diagonal[d] = true;
+            }
         }
     }
     let mut pairs: Vec<(u64, u64)> = Vec::new();
