@@ -187,17 +187,17 @@ fn print_solution(
                 .filter_map(|(v, s)| s.map(|w| json!([arena.file_id(v as u32), arena.file_id(w)])))
                 .collect();
         }
-        println!("{o}");
+        outln!("{o}");
         return Ok(());
     }
     let none = vec![None; arena.len()];
     let shown = if strategy { &chosen } else { &none };
     match format {
         Format::Poi if strategy => {
-            print!("{}", g::write_poi_solution(arena, &solution.winner, shown))
+            out!("{}", g::write_poi_solution(arena, &solution.winner, shown))
         }
-        Format::Poi => print!("{}", g::write_poi_answer(&solution.winner)),
-        _ => print!(
+        Format::Poi => out!("{}", g::write_poi_answer(&solution.winner)),
+        _ => out!(
             "{}",
             g::write_pgsolver_solution(arena, &solution.winner, shown)?
         ),
@@ -236,16 +236,16 @@ fn token_game(arena: &Arena, a: &SolveArgs, control: &Control<'_>) -> Result<i32
         if let Some(t) = &total {
             o["sum"] = json!({"vertices": a.sum, "grundy": loopy_json(t), "outcome": t.outcome().as_str()});
         }
-        println!("{o}");
+        outln!("{o}");
         return Ok(0);
     }
-    println!("vertex outcome remoteness grundy");
+    outln!("vertex outcome remoteness grundy");
     for v in arena.vertices() {
         let value = labels.value(v);
         let rem = value
             .remoteness()
             .map_or("-".to_string(), |r| r.to_string());
-        println!(
+        outln!(
             "{} {} {} {}",
             arena.file_id(v),
             value.outcome(),
@@ -255,7 +255,7 @@ fn token_game(arena: &Arena, a: &SolveArgs, control: &Control<'_>) -> Result<i32
     }
     if let Some(t) = total {
         let list: Vec<String> = a.sum.iter().map(ToString::to_string).collect();
-        println!(
+        outln!(
             "sum of tokens on {}: value {t}, a {} for the player to move",
             list.join(", "),
             t.outcome()
@@ -291,14 +291,14 @@ fn verify(game: &Path, solution: &Path, format: Option<Format>) -> Result<i32> {
     };
     match result {
         Ok(()) => {
-            println!(
+            outln!(
                 "ok: the claimed regions and strategies are a correct solution ({} vertices)",
                 arena.len()
             );
             Ok(0)
         }
         Err(e) => {
-            println!("rejected: {e}");
+            outln!("rejected: {e}");
             Ok(1)
         }
     }

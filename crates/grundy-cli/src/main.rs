@@ -1,8 +1,26 @@
 //! `grundy`: solve, tabulate and play two-player games from the command line.
 
+/// `print!` to standard output that returns an error instead of panicking when the
+/// reader has gone (`grundy … | head`); `main` then exits quietly.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout(), $($arg)*)?
+    }};
+}
+
+/// `println!` likewise.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*)?
+    }};
+}
+
 mod graph;
 mod output;
 mod play;
+mod plot;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -65,15 +83,40 @@ enum Command {
     Graph(graph::GraphArgs),
     /// The special method: find the pattern of a family (losing positions, a rule that
     /// plays in O(log n)), check it against the general method, prove it where a
-    /// theorem applies. Families: nim, bounded-nim[m], multiple[k], wythoff.
+    /// theorem applies. Families: nim, bounded-nim[m], subtraction[…], octal[…], multiple[k],
+    /// wythoff.
     Pattern {
         /// The family.
         family: String,
-        /// Check the rule against the general method up to this size.
-        #[arg(long, value_name = "N", default_value_t = 2000)]
-        up_to: u64,
+        /// How far to look: the general method's check for multiple[k] (default 2000)
+        /// and wythoff (1000); the heaps a period proof may compute for octal and
+        /// subtraction games (2^26).
+        #[arg(long, value_name = "N")]
+        up_to: Option<u64>,
         #[command(flatten)]
         common: Common,
+    },
+    /// Draw the Grundy sequence of a one-heap family (SVG, or PNG with a system font).
+    Plot {
+        /// The family: nim, bounded-nim[m], subtraction[…], octal[…], multiple[k].
+        family: String,
+        /// The largest heap size.
+        #[arg(long, value_name = "N")]
+        up_to: u64,
+        /// The output file, `.svg` or `.png`.
+        #[arg(short, long, value_name = "FILE")]
+        output: std::path::PathBuf,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Serve the web page on 127.0.0.1: explore, play, graph games; JSON under /api/.
+    Serve {
+        /// The port (0: one the system picks); the address is printed when it listens.
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Most positions one request may explore (a larger sum is judged by Grundy values).
+        #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+        max_positions: u64,
     },
     /// A tour of the lecture notes' results, computed now.
     Tour {
@@ -96,6 +139,10 @@ struct Common {
     /// Most elementary steps a Grundy table may take.
     #[arg(long, value_name = "STEPS", default_value_t = 20_000_000_000)]
     max_work: u128,
+    /// Most heaps computed to prove a heap game's period when a heap is too large to
+    /// tabulate.
+    #[arg(long, value_name = "HEAPS", default_value_t = 1 << 20)]
+    max_proof_heaps: u64,
 }
 
 static CANCEL: AtomicBool = AtomicBool::new(false);
@@ -135,6 +182,7 @@ impl Common {
             },
             max_memory: self.max_memory.saturating_mul(1 << 20),
             max_work: self.max_work,
+            max_proof_heaps: self.max_proof_heaps,
         }
     }
 }
@@ -152,9 +200,9 @@ fn run(cli: Cli) -> Result<u8> {
             finish_progress();
             let report = report.with_context(|| format!("cannot solve `{spec}`"))?;
             if common.json {
-                println!("{}", output::report_json(&report));
+                outln!("{}", output::report_json(&report));
             } else {
-                print!("{}", output::report_text(&report));
+                out!("{}", output::report_text(&report));
             }
         }
         Command::Table {
@@ -171,9 +219,9 @@ fn run(cli: Cli) -> Result<u8> {
                 report::TableError::Solve(e) => anyhow::anyhow!("cannot tabulate `{family}`: {e}"),
             })?;
             if common.json {
-                println!("{}", output::table_json(&table));
+                outln!("{}", output::table_json(&table));
             } else {
-                print!("{}", output::table_text(&table));
+                out!("{}", output::table_text(&table));
             }
         }
         Command::Play {
@@ -206,23 +254,63 @@ fn run(cli: Cli) -> Result<u8> {
             up_to,
             common,
         } => {
+            let up_to = up_to.unwrap_or_else(|| grundy::pattern::default_up_to(&family));
             let found = grundy::pattern::discover(&family, up_to, &common.limits().control);
             finish_progress();
             let found = found.with_context(|| format!("no pattern for `{family}`"))?;
             if common.json {
-                println!("{}", serde_json::to_value(&found)?);
+                outln!("{}", serde_json::to_value(&found)?);
             } else {
-                print!("{}", output::pattern_text(&found));
+                out!("{}", output::pattern_text(&found));
             }
+        }
+        Command::Plot {
+            family,
+            up_to,
+            output: out,
+            common,
+        } => {
+            let table = report::table(&family, up_to, &common.limits());
+            finish_progress();
+            let table = table.map_err(|e| match e {
+                report::TableError::Spec(e) => {
+                    anyhow::anyhow!("{}", output::spec_error(&family, &e))
+                }
+                report::TableError::Solve(e) => anyhow::anyhow!("cannot tabulate `{family}`: {e}"),
+            })?;
+            let search = grundy::pattern::default_up_to(&family);
+            let marked = grundy::pattern::discover(&family, search, &common.limits().control)
+                .ok()
+                .and_then(|p| {
+                    Some(plot::Marked {
+                        preperiod: p.preperiod?,
+                        period: p.period?,
+                    })
+                });
+            plot::plot(&table, marked, &out)?;
+            outln!("wrote {}", out.display());
+        }
+        Command::Serve {
+            port,
+            max_positions,
+        } => {
+            let config = grundy_web::Config {
+                max_positions,
+                ..grundy_web::Config::default()
+            };
+            grundy_web::serve(port, config, Some(&CANCEL), |addr| {
+                println!("grundy: serving on http://{addr}/ (Ctrl-C stops)");
+            })
+            .context("cannot start the web server")?;
         }
         Command::Tour { common } => {
             let tour = output::tour(&common.limits());
             finish_progress();
             let tour = tour?;
             if common.json {
-                println!("{}", tour.1);
+                outln!("{}", tour.1);
             } else {
-                print!("{}", tour.0);
+                out!("{}", tour.0);
             }
         }
     }
@@ -239,6 +327,12 @@ fn main() -> ExitCode {
     });
     match run(cli) {
         Ok(code) => ExitCode::from(code),
+        Err(e)
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             finish_progress();
             if CANCEL.load(Ordering::SeqCst) {

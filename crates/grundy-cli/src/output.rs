@@ -69,6 +69,9 @@ pub fn report_text(r: &Report) -> String {
             "winning moves"
         };
         let _ = writeln!(s, "{label} ({}), to:", r.winning_moves.len());
+        if r.winning_moves_truncated {
+            s.push_str("  (splits of a huge heap: one of each kind listed, their smaller part within the pre-period and two periods)\n");
+        }
         for m in &r.winning_moves {
             let _ = writeln!(s, "  {m}");
         }

@@ -6,7 +6,7 @@ use std::io::{BufRead, Write};
 use anyhow::{Context, Result};
 use grundy::game::Outcome;
 use grundy::games::{is_move, Part, Spec};
-use grundy::report::{self, Limits, Method, Move, Report};
+use grundy::report::{self, Limits, Move, Report};
 
 /// The most moves listed with numbers at the prompt.
 const LISTED: usize = 30;
@@ -48,7 +48,7 @@ pub fn play(
                 .best_move()
                 .expect("a position with moves has a best move");
             let next = advance(turn, m, false)?;
-            writeln!(out, "grundy: {}  — {}", m.spec, explain(&report, m))?;
+            writeln!(out, "grundy: {}  — {}", m.spec, report.explain(m))?;
             history.push(next);
             human = true;
             continue;
@@ -182,36 +182,6 @@ fn advance(turn: &Turn, m: &Move, by_human: bool) -> Result<Turn> {
         taken[usize::from(!by_human)] += gain;
     }
     Ok(Turn { spec, taken })
-}
-
-/// One line on why the engine chose `m`.
-fn explain(report: &Report, m: &Move) -> String {
-    if let Some([me, other]) = m.scores {
-        return format!(
-            "best play from here ends {me} to {other} in my favour or least against me"
-        );
-    }
-    let left = m.remoteness.map(|r| r.saturating_sub(1));
-    match m.outcome {
-        Outcome::Win => {
-            let why = match m.grundy {
-                Some(0) => "leaves Grundy value 0".to_string(),
-                _ => "leaves you a lost position".to_string(),
-            };
-            match left {
-                Some(r) => format!("{why}: you lose, in {r} more moves at most"),
-                None => format!("{why}: you lose"),
-            }
-        }
-        Outcome::Draw => "no winning move; this keeps the draw".into(),
-        Outcome::Loss => match (report.method, left) {
-            (Method::Retrograde, Some(r)) => format!(
-                "every move loses (Grundy value {}); this one holds out longest: you need {r} more moves",
-                report.grundy.unwrap_or(0)
-            ),
-            _ => "every move loses (Grundy value 0); this one changes least".into(),
-        },
-    }
 }
 
 fn finish(out: &mut impl Write, report: &Report, turn: &Turn, human: bool) -> Result<()> {

@@ -97,9 +97,11 @@ fn closed_forms_answer_at_any_size() {
 
 #[test]
 fn too_large_is_refused_with_an_estimate() {
-    let err = fails(&["solve", "octal[0.6](10^12)"]);
+    // 0.6 has no known period: the proof attempt gives up, and the table is refused.
+    let err = fails(&["solve", "octal[0.6](10^12)", "--max-proof-heaps", "20000"]);
     assert!(err.contains("too large"), "{err}");
-    assert!(err.contains("TiB"), "{err}");
+    assert!(err.contains("GiB"), "{err}");
+    assert!(err.contains("no period of 0.6 proved"), "{err}");
 }
 
 #[test]
@@ -202,4 +204,34 @@ fn token_game_on_a_digraph() {
     let bad = temp_file("bad-dg.txt", "2 1\n0 5\n");
     let err = fails(&["graph", bad.to_str().unwrap(), "--format", "digraph"]);
     assert!(err.contains(":2:3:"), "{err}");
+}
+
+#[test]
+fn plot_draws_every_heap_and_marks_the_period() {
+    let dir = std::env::temp_dir().join(format!("grundy-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("bounded.svg");
+    let out = grundy(
+        &[
+            "plot",
+            "bounded-nim[4]",
+            "--up-to",
+            "60",
+            "-o",
+            svg.to_str().unwrap(),
+        ],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    if err.contains("need a TrueType font") {
+        eprintln!("skipped: no TrueType font on this machine ({err})");
+        return;
+    }
+    assert!(out.status.success(), "{err}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    // 61 points and the legend's marker; the period's label.
+    assert_eq!(text.matches("<circle").count(), 62);
+    assert!(text.contains("period 5 from heap 0"), "{text}");
+    let err = fails(&["plot", "nim", "--up-to", "5", "-o", "x.gif"]);
+    assert!(err.contains(".svg or .png"), "{err}");
 }

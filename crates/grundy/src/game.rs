@@ -66,7 +66,11 @@ impl<T> ByPlayer<T> {
 
 /// The game-theoretic outcome of a position for the player to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "lowercase"))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum Outcome {
     /// The player to move loses against best play.
     Loss,

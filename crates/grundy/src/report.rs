@@ -22,6 +22,9 @@ pub struct Limits<'a> {
     pub max_memory: u64,
     /// Elementary steps a Grundy table may take (default 2·10^10, about a minute).
     pub max_work: u128,
+    /// Heaps a heap game may compute to prove its period, when a heap is too large to
+    /// tabulate (default 2^20: about a second for a hard game).
+    pub max_proof_heaps: u64,
 }
 
 impl Default for Limits<'_> {
@@ -33,9 +36,14 @@ impl Default for Limits<'_> {
             },
             max_memory: 4 << 30,
             max_work: 20_000_000_000,
+            max_proof_heaps: 1 << 20,
         }
     }
 }
+
+/// Splits of one heap listed in full; past this, with a proved period, only splits whose
+/// smaller part lies within the pre-period and two periods.
+pub const MAX_LISTED_SPLITS: u64 = 1 << 20;
 
 /// The most moves a report lists one by one (winning moves are always all listed).
 pub const MAX_LISTED_MOVES: usize = 10_000;
@@ -132,6 +140,10 @@ pub struct Report {
     /// Positions explored, if the game was explored.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub positions: Option<u64>,
+    /// Whether `winning_moves` lists only some winning moves: splits of a heap too large
+    /// to list, one per class of equal values.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
+    pub winning_moves_truncated: bool,
     /// The proved rule that answered, with its theorem (method `rule`).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub rule: Option<String>,
@@ -230,7 +242,7 @@ fn oracles(game: &SumGame, root: &[Vec<u64>], limits: &Limits<'_>) -> Result<Vec
         .map(|(rules, p)| oracle_size(rules, p))
         .collect();
     for (rules, &size) in game.rules().iter().zip(&sizes) {
-        let cost = crate::games::Oracle::cost(rules, size);
+        let cost = Oracle::cost(rules, size, limits.max_proof_heaps);
         total_bytes = total_bytes.saturating_add(cost.bytes);
         total_work = total_work.saturating_add(cost.work);
     }
@@ -248,7 +260,7 @@ fn oracles(game: &SumGame, root: &[Vec<u64>], limits: &Limits<'_>) -> Result<Vec
     game.rules()
         .iter()
         .zip(&sizes)
-        .map(|(rules, &size)| Oracle::build(rules, size, &limits.control))
+        .map(|(rules, &size)| Oracle::build(rules, size, limits.max_proof_heaps, &limits.control))
         .collect()
 }
 
@@ -409,11 +421,14 @@ pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
             method: Method::Retrograde,
             positions: Some(positions),
             rule: None,
+            winning_moves_truncated: false,
         });
     }
 
     // Too large to explore: judge by Grundy values.
-    let winning: Vec<Vec<Vec<u64>>> = winning_positions(&game, &root, &oracles, grundy);
+    let mut winning_truncated = false;
+    let winning: Vec<Vec<Vec<u64>>> =
+        winning_positions(&game, &root, &oracles, grundy, &mut winning_truncated);
     let (moves, truncated) = if root_moves(&game, &root) <= MAX_LISTED_MOVES as u128 {
         let mut children = Vec::new();
         game.moves(&root, &mut children);
@@ -448,6 +463,7 @@ pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
         method: Method::SpragueGrundy,
         positions: None,
         rule: None,
+        winning_moves_truncated: winning_truncated,
     })
 }
 
@@ -531,6 +547,7 @@ fn solve_by_rule(spec: &Spec) -> Option<Report> {
         method: Method::Rule,
         positions: None,
         rule: Some(rule),
+        winning_moves_truncated: false,
     })
 }
 
@@ -608,6 +625,7 @@ fn winning_positions(
     root: &[Vec<u64>],
     oracles: &[Oracle],
     total: u64,
+    truncated: &mut bool,
 ) -> Vec<Vec<Vec<u64>>> {
     let mut found = Vec::new();
     if total == 0 {
@@ -650,8 +668,19 @@ fn winning_positions(
                             }
                         }
                         _ => {
+                            // All splits of a huge heap cannot be listed; with a proved
+                            // period, splits whose smaller part is past one period from
+                            // the pre-period repeat those before, so the smaller part
+                            // is bounded and the list is marked incomplete.
+                            let small = match &oracles[i] {
+                                Oracle::Periodic { period, .. } if h > MAX_LISTED_SPLITS => {
+                                    *truncated = true;
+                                    period.preperiod + 2 * period.period
+                                }
+                                _ => u64::MAX,
+                            };
                             let mut leaves = Vec::new();
-                            family.moves(h, &mut leaves);
+                            family.moves_up_to(h, small, &mut leaves);
                             for (a, b) in leaves {
                                 if oracles[i].value(&[a]) ^ oracles[i].value(&[b]) == target {
                                     with(a, b);
@@ -758,6 +787,7 @@ fn solve_ends(spec: &Spec, row: &[i64], limits: &Limits<'_>) -> Result<Report, E
         method: Method::Minimax,
         positions: Some(explored.len() as u64),
         rule: None,
+        winning_moves_truncated: false,
     })
 }
 
@@ -827,7 +857,8 @@ pub fn table(family: &str, up_to: u64, limits: &Limits<'_>) -> Result<Table, Tab
             ))))
         }
     };
-    let cost = Oracle::cost(&rules, up_to);
+    // A table lists every value: tabulated outright, whatever the proof budget.
+    let cost = Oracle::cost(&rules, up_to, u64::MAX);
     let bytes = cost.bytes.saturating_add((u128::from(up_to) + 1) * 16);
     if bytes > u128::from(limits.max_memory) || cost.work > limits.max_work {
         return Err(TableError::Solve(too_large(
@@ -840,7 +871,8 @@ pub fn table(family: &str, up_to: u64, limits: &Limits<'_>) -> Result<Table, Tab
             bytes,
         )));
     }
-    let oracle = Oracle::build(&rules, up_to, &limits.control).map_err(TableError::Solve)?;
+    let oracle =
+        Oracle::build(&rules, up_to, u64::MAX, &limits.control).map_err(TableError::Solve)?;
     let grundy: Vec<u64> = (0..=up_to)
         .map(|n| match &rules {
             Rules::Multiple(_) => oracle.value(&[n, n.saturating_sub(1)]),

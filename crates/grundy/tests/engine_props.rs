@@ -1408,8 +1408,27 @@ fn huge_heaps_are_judged_by_formula() {
         assert_eq!(got, want, "{text}");
     }
 
-    // A splitting octal game that large has no formula here and no room for a table.
-    let r = report::solve(&"octal[0.77](10^7)".parse().unwrap(), &Limits::default());
+    // Kayles that large is answered by its proved period (12 from heap 71), checked
+    // here against the naive table extended by that period.
+    let naive = HeapFamily::Octal("0.77".parse().unwrap())
+        .table(200, &Control::default())
+        .unwrap();
+    let n = 10u64.pow(12) + 7;
+    let r = report::solve(
+        &format!("octal[0.77]({n})").parse().unwrap(),
+        &Limits::default(),
+    )
+    .unwrap();
+    let g = u64::from(naive[(71 + (n - 71) % 12) as usize]);
+    assert_eq!(r.grundy, Some(g));
+    assert_eq!(r.method, Method::SpragueGrundy);
+    // A splitting game with no period within the proof budget, too large to tabulate, is
+    // refused with an estimate.
+    let limits = Limits {
+        max_proof_heaps: 5000,
+        ..Limits::default()
+    };
+    let r = report::solve(&"octal[0.6](10^13)".parse().unwrap(), &limits);
     assert!(
         matches!(r, Err(Error::TooLarge { need: Some(_), .. })),
         "{r:?}"

@@ -135,6 +135,11 @@ impl HeapFamily {
     /// Appends what each move from a heap of `heap` tokens leaves. Each distinct result
     /// once; splits as `(a, b)` with `a ≤ b`.
     pub fn moves(&self, heap: u64, out: &mut Vec<Leaves>) {
+        self.moves_up_to(heap, u64::MAX, out);
+    }
+
+    /// [`HeapFamily::moves`], but only the splits whose smaller heap is at most `small`.
+    pub fn moves_up_to(&self, heap: u64, small: u64, out: &mut Vec<Leaves>) {
         match self {
             HeapFamily::Nim => out.extend((0..heap).rev().map(|h| (h, 0))),
             HeapFamily::BoundedNim(m) => {
@@ -158,7 +163,7 @@ impl HeapFamily {
                         out.push((rest, 0));
                     }
                     if d & 4 != 0 {
-                        out.extend((1..=rest / 2).map(|a| (a, rest - a)));
+                        out.extend((1..=(rest / 2).min(small)).map(|a| (a, rest - a)));
                     }
                 }
             }

@@ -8,6 +8,8 @@ use super::wythoff::Wythoff;
 use super::{Part, Spec};
 use crate::explore::Control;
 use crate::game::{Game, ImpartialGame, IndexedGame};
+use crate::octal::{self, Values};
+use crate::pattern::period::Period;
 use crate::Error;
 
 /// The rules of one impartial part.
@@ -240,13 +242,21 @@ impl Game for SumGame {
 impl ImpartialGame for SumGame {}
 
 /// Grundy values of one component (a single heap, a `multiple` or a `wythoff` position),
-/// by formula or from a table computed once.
+/// by formula, from a table computed once, or from a proved period.
 #[derive(Debug, Clone)]
 pub enum Oracle {
     /// Nim and bounded Nim: a formula.
     Closed(HeapFamily),
-    /// A heap game tabulated to some heap size.
-    Heap(Vec<u32>),
+    /// A heap game tabulated to some heap size (the sparse-space engine, 1–2 bytes a
+    /// heap).
+    Heap(Values),
+    /// A heap game whose period is proved: any heap size, from the first values.
+    Periodic {
+        /// The values of heaps `0..preperiod + period`.
+        first: Vec<u64>,
+        /// The proved period.
+        period: Period,
+    },
     /// The k-fold game tabulated to some number of stones.
     Multiple(Multiple, Vec<u32>),
     /// Wythoff tabulated to a square of some side.
@@ -264,16 +274,26 @@ pub struct Cost {
 
 impl Oracle {
     /// What an oracle for `rules` covering positions up to `size` (heap, stones, or pile)
-    /// would cost.
+    /// would cost. A heap game is tabulated below `max_proof_heaps`; past it, it costs a
+    /// period proof within that many heaps.
     #[must_use]
-    pub fn cost(rules: &Rules, size: u64) -> Cost {
+    pub fn cost(rules: &Rules, size: u64, max_proof_heaps: u64) -> Cost {
         let n = u128::from(size) + 1;
         match rules {
             Rules::Heaps(family) if family.closed_form(0).is_some() => Cost { bytes: 0, work: 0 },
-            Rules::Heaps(family) => Cost {
-                bytes: 4 * n,
-                work: family.table_work(size),
-            },
+            // The sparse-space engine: two bytes a heap at most, near-linear work on the
+            // games it was built for (quadratic at worst, and stoppable).
+            Rules::Heaps(family) => {
+                let heaps = n.min(u128::from(max_proof_heaps));
+                Cost {
+                    bytes: 2 * heaps,
+                    work: heaps.saturating_mul(u128::from(match family {
+                        HeapFamily::Octal(code) => code.max_removal() + 1,
+                        HeapFamily::Subtraction(set) => set.len() as u64,
+                        _ => 1,
+                    })),
+                }
+            }
             Rules::Multiple(_) => Cost {
                 bytes: n.saturating_mul(n + 1).saturating_mul(2),
                 work: n.saturating_mul(n + 1) / 2,
@@ -285,16 +305,51 @@ impl Oracle {
         }
     }
 
-    /// Builds the oracle for `rules` up to `size`.
+    /// Builds the oracle for `rules` up to `size`; a heap game at or past
+    /// `max_proof_heaps` needs its period proved within that many heaps.
     ///
     /// # Errors
-    /// [`Error::Cancelled`] if stopped, [`Error::Overflow`] if it cannot be indexed.
-    pub fn build(rules: &Rules, size: u64, control: &Control<'_>) -> Result<Oracle, Error> {
+    /// [`Error::Cancelled`] if stopped, [`Error::Overflow`] if it cannot be indexed,
+    /// [`Error::TooLarge`] when no period is proved in time.
+    pub fn build(
+        rules: &Rules,
+        size: u64,
+        max_proof_heaps: u64,
+        control: &Control<'_>,
+    ) -> Result<Oracle, Error> {
         Ok(match rules {
             Rules::Heaps(family) if family.closed_form(0).is_some() => {
                 Oracle::Closed(family.clone())
             }
-            Rules::Heaps(family) => Oracle::Heap(family.table(size, control)?),
+            Rules::Heaps(family) => {
+                let sequence_rules = octal::Rules::try_from(family)?;
+                if size < max_proof_heaps {
+                    // Small enough to tabulate outright (the engine copies the rest once
+                    // it has proved a period on the way).
+                    return Ok(Oracle::Heap(octal::grundy_sequence(
+                        &sequence_rules,
+                        size + 1,
+                        control,
+                    )?));
+                }
+                // A large heap: a period proved within the budget answers any size.
+                let mut solver = octal::Solver::new(&sequence_rules);
+                match solver.prove(max_proof_heaps, control) {
+                    Ok(period) => Oracle::Periodic {
+                        first: solver.values().to_vec(),
+                        period,
+                    },
+                    Err(Error::TooLarge { what, .. }) => {
+                        return Err(Error::TooLarge {
+                            what: format!(
+                                "{what}; heap {size} is past them, and only a proved period answers there (raise --max-proof-heaps to search further)"
+                            ),
+                            need: Some(size.saturating_add(1)),
+                        })
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
             Rules::Multiple(k) => {
                 let game = Multiple {
                     k: *k,
@@ -317,7 +372,10 @@ impl Oracle {
                 .fold(0, |acc, &h| acc ^ family.closed_form(h).unwrap_or(0)),
             Oracle::Heap(table) => position
                 .iter()
-                .fold(0, |acc, &h| acc ^ u64::from(table[h as usize])),
+                .fold(0, |acc, &h| acc ^ u64::from(table.get(h as usize))),
+            Oracle::Periodic { first, period } => position
+                .iter()
+                .fold(0, |acc, &h| acc ^ period.extend(first, h)),
             Oracle::Multiple(game, table) => {
                 u64::from(table[game.index(&(position[0], position[1])) as usize])
             }

@@ -118,6 +118,145 @@ impl Attractors {
     }
 }
 
+/// Attractors that share one state array: open a subgame once, then seed and propagate as
+/// often as needed. Vertices decided by one propagation stay decided for the next, and the
+/// counters of undecided vertices keep counting successors decided by any of them, so a
+/// sequence of attractors — the layers of an attractor decomposition, or the regions two
+/// players win as a solver finds them — costs O(subgame + its edges) in all, not per layer.
+///
+/// [`propagate`](Self::propagate) takes any [`Rule`](engine::Rule); [`attract`](Self::attract)
+/// is the attractor rule. The state word of a decided vertex keeps its value and its distance
+/// (the attractor rank within its layer: 0 for a seed), see [`engine`].
+#[derive(Debug, Clone, Default)]
+pub struct Layers {
+    state: Vec<u32>,
+    queue: Vec<u32>,
+    head: usize,
+}
+
+impl Layers {
+    /// Scratch for an arena of `n` vertices; every vertex starts outside any subgame.
+    #[must_use]
+    pub fn new(n: usize) -> Layers {
+        Layers {
+            state: vec![engine::EXCLUDED; n],
+            queue: Vec::with_capacity(n),
+            head: 0,
+        }
+    }
+
+    /// Opens the subgame `members` (membership mask `in_game`): each member becomes
+    /// undecided, waiting for its successors inside the subgame. Vertices outside stay
+    /// excluded (call [`close`](Self::close) on the previous subgame first). Empties the queue.
+    ///
+    /// # Complexity
+    /// O(|members| + their out-edges).
+    pub fn open(&mut self, arena: &Arena, members: &[u32], in_game: &[bool]) {
+        for &v in members {
+            let inside = arena
+                .successors(v)
+                .iter()
+                .filter(|&&w| in_game[w as usize])
+                .count() as u64;
+            self.state[v as usize] = engine::undecided(inside).unwrap_or(engine::MAX_DISTANCE);
+        }
+        self.queue.clear();
+        self.head = 0;
+    }
+
+    /// Opens the whole arena: every vertex undecided with its full out-degree.
+    ///
+    /// # Complexity
+    /// O(n).
+    pub fn open_all(&mut self, arena: &Arena) {
+        for v in arena.vertices() {
+            self.state[v as usize] =
+                engine::undecided(arena.out_degree(v) as u64).unwrap_or(engine::MAX_DISTANCE);
+        }
+        self.queue.clear();
+        self.head = 0;
+    }
+
+    /// Excludes `members` again and empties the queue, ready for the next [`open`](Self::open).
+    pub fn close(&mut self, members: &[u32]) {
+        for &v in members {
+            self.state[v as usize] = engine::EXCLUDED;
+        }
+        self.queue.clear();
+        self.head = 0;
+    }
+
+    /// Decides the undecided `v` with `value` at distance 0 and queues it; false (and nothing
+    /// changes) if `v` is already decided or outside the subgame.
+    #[inline]
+    pub fn seed(&mut self, v: u32, value: bool) -> bool {
+        let word = &mut self.state[v as usize];
+        if *word & engine::DECIDED != 0 {
+            return false;
+        }
+        *word = engine::decided(value, 0);
+        self.queue.push(v);
+        true
+    }
+
+    /// Runs the engine with `rule` from the queued vertices not yet propagated.
+    pub fn propagate<R: engine::Rule>(&mut self, arena: &Arena, rule: &R) {
+        // Distances stay far below the limit: at most one per vertex.
+        let _ = engine::propagate(
+            arena.reverse(),
+            &mut self.state,
+            &mut self.queue,
+            self.head,
+            rule,
+        );
+        self.head = self.queue.len();
+    }
+
+    /// Attracts for `player` from the queued vertices not yet propagated: the attractor rule
+    /// (one successor for `player`'s vertices, all for the opponent's). Every vertex it decides
+    /// gets value `true`.
+    pub fn attract(&mut self, arena: &Arena, player: u8) {
+        let rule = Attractor {
+            owner: arena.owners(),
+            player,
+        };
+        self.propagate(arena, &rule);
+    }
+
+    /// Every vertex decided since [`open`](Self::open), in the order decided.
+    #[inline]
+    #[must_use]
+    pub fn queue(&self) -> &[u32] {
+        &self.queue
+    }
+
+    /// `Some((value, distance))` if `v` is decided, `None` if undecided or outside.
+    #[inline]
+    #[must_use]
+    pub fn read(&self, v: u32) -> Option<(bool, u32)> {
+        engine::read(self.state[v as usize])
+    }
+
+    /// Whether `v` is in the subgame and not yet decided.
+    #[inline]
+    #[must_use]
+    pub fn is_open(&self, v: u32) -> bool {
+        self.state[v as usize] & engine::DECIDED == 0
+    }
+
+    /// A successor of the decided `v` decided with the same value at a smaller distance: the
+    /// move by which `v`'s owner keeps to the value, for a vertex decided by one successor.
+    /// `None` for seeds and for vertices decided by all successors only when none qualifies.
+    #[must_use]
+    pub fn move_toward(&self, arena: &Arena, v: u32) -> Option<u32> {
+        let (value, d) = self.read(v)?;
+        arena.successors(v).iter().copied().find(|&w| {
+            self.read(w)
+                .is_some_and(|(value_w, dw)| value_w == value && dw < d)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,6 +307,81 @@ mod tests {
             for (v, w) in got.strategy {
                 assert!(mask[w as usize] && arena.successors(v).contains(&w));
             }
+        }
+    }
+    #[test]
+    fn layers_agree_with_one_shot_attractors_and_keep_counting() {
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        let mut next = move |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for _ in 0..300 {
+            let n = 1 + next(9) as u32;
+            let mut b = ArenaBuilder::new();
+            for _ in 0..n {
+                let k = 1 + next(3);
+                let succ: Vec<u32> = (0..k).map(|_| next(u64::from(n)) as u32).collect();
+                b.push(next(2) as u8, 0, succ);
+            }
+            let arena = b.build().unwrap();
+            let members: Vec<u32> = arena.vertices().collect();
+            let in_game = vec![true; n as usize];
+            let player = next(2) as u8;
+            let target: Vec<u32> = (0..n).filter(|_| next(3) == 0).collect();
+            let want = Attractors::new(&arena).attract(
+                &arena,
+                &members,
+                &in_game,
+                player,
+                target.iter().copied(),
+            );
+            let mut layers = Layers::new(n as usize);
+            layers.open(&arena, &members, &in_game);
+            for &t in &target {
+                layers.seed(t, true);
+            }
+            layers.attract(&arena, player);
+            let mut got = layers.queue().to_vec();
+            let mut w = want.vertices.clone();
+            got.sort_unstable();
+            w.sort_unstable();
+            assert_eq!(got, w);
+            for &v in layers.queue() {
+                let (_, d) = layers.read(v).unwrap();
+                if d > 0 && arena.owner(v) == player {
+                    let m = layers.move_toward(&arena, v).unwrap();
+                    assert!(arena.successors(v).contains(&m));
+                    assert!(layers.read(m).unwrap().1 < d);
+                }
+            }
+            // A second layer for the opponent on what is left: the same as a one-shot
+            // attractor in the subgame without the first layer.
+            let rest: Vec<u32> = members
+                .iter()
+                .copied()
+                .filter(|&v| layers.is_open(v))
+                .collect();
+            let mut rest_in = vec![false; n as usize];
+            for &v in &rest {
+                rest_in[v as usize] = true;
+            }
+            let Some(&t2) = rest.first() else {
+                continue;
+            };
+            let want2 = Attractors::new(&arena).attract(&arena, &rest, &rest_in, 1 - player, [t2]);
+            let before = layers.queue().len();
+            layers.seed(t2, true);
+            layers.attract(&arena, 1 - player);
+            let mut got2 = layers.queue()[before..].to_vec();
+            let mut w2 = want2.vertices.clone();
+            got2.sort_unstable();
+            w2.sort_unstable();
+            assert_eq!(got2, w2, "{arena:?}");
+            layers.close(&members);
+            assert!(layers.read(0).is_none() && !layers.is_open(0));
         }
     }
 }

@@ -8,6 +8,8 @@
 //! - [`verify`]: [`verify_parity`] — checks a claimed winner partition and positional
 //!   strategies without trusting whoever produced them.
 //! - [`attractor`]: attractors on subgames, by the crate's one retrograde engine.
+//! - [`parity`]: parity-game solving — [`solve_parity`] by Zielonka's algorithm or tangle
+//!   learning, after dead-end, self-loop and SCC preprocessing; strategies for both players.
 //! - [`objectives`]: reachability, safety, Büchi (the green game) and co-Büchi, with
 //!   strategies; the seed's iterated-trap method as a reference.
 //! - [`token`]: token games on digraphs — win/loss/draw with remoteness, generalised
@@ -32,16 +34,22 @@ pub mod arena;
 pub mod attractor;
 pub mod brute;
 pub mod format;
-pub mod objectives;
-pub mod token;
 mod lex;
+pub mod objectives;
+pub mod parity;
+pub mod token;
 pub mod verify;
 
 pub use arena::{Arena, ArenaBuilder, ArenaError, Csr, IdMap};
 pub use format::{
     decode_text, detect, parse, parse_detect, parse_digraph, parse_pgsolver,
-    parse_pgsolver_solution, parse_poi, parse_poi_answer, parse_poi_solution, write_poi_solution, read_text, write_digraph, write_pgsolver,
-    write_pgsolver_solution, write_poi, write_poi_answer, Format, ParseError, ParseErrorKind,
-    PgSolution, ReadError, UnknownFormat, WriteError, GREEN, MAX_DIGRAPH_VERTICES, WHITE,
+    parse_pgsolver_solution, parse_poi, parse_poi_answer, parse_poi_solution, read_text,
+    write_digraph, write_pgsolver, write_pgsolver_solution, write_poi, write_poi_answer,
+    write_poi_solution, Format, ParseError, ParseErrorKind, PgSolution, ReadError, UnknownFormat,
+    WriteError, GREEN, MAX_DIGRAPH_VERTICES, WHITE,
+};
+pub use parity::{
+    solve_parity, solve_parity_with, ParityAlgorithm, ParityOptions, ParitySolution,
+    UnknownAlgorithm,
 };
 pub use verify::{verify_buchi, verify_parity, verify_pg_solution, VerifyError};

@@ -5,6 +5,7 @@
 //! - [`rules`]: rule shapes for games whose positions are not one heap (linear and
 //!   self-referential recurrences, Beatty pairs), and the players they give.
 
+pub mod period;
 pub mod rules;
 
 use crate::explore::Control;
@@ -53,6 +54,95 @@ impl From<rules::Discovery> for Pattern {
             checked_up_to: d.checked_up_to,
         }
     }
+}
+
+/// How far [`discover`] looks by default: the general method's check for `multiple[k]`
+/// (its table is quadratic) and `wythoff`, the proof budget in heaps for heap games.
+#[must_use]
+pub fn default_up_to(family: &str) -> u64 {
+    let name = family
+        .split('[')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    match name.as_str() {
+        "multiple" | "fibonacci" => 2000,
+        "wythoff" => 1000,
+        _ => 1 << 26,
+    }
+}
+
+/// The period of an octal or subtraction game: proved (Guy–Smith, or a repeated
+/// window) within `max_heaps` heaps, else the best candidate the computed values show.
+fn heap_pattern(
+    family: &HeapFamily,
+    max_heaps: u64,
+    control: &Control<'_>,
+) -> Result<Pattern, Error> {
+    let rules = crate::octal::Rules::try_from(family)?;
+    let mut solver = crate::octal::Solver::new(&rules);
+    let found = match solver.prove(max_heaps, control) {
+        Ok(p) => Some(p),
+        Err(Error::TooLarge { .. }) => period::find_period(&solver.values().to_vec()),
+        Err(e) => return Err(e),
+    };
+    let values = solver.values();
+    let losing: Vec<u64> = (0..values.len() as u64)
+        .filter(|&n| values.get(n as usize) == 0)
+        .take(50)
+        .collect();
+    let theorem = match family {
+        HeapFamily::Subtraction(set) => format!(
+            "a window of {} consecutive values repeats, and each value depends only on the window before it",
+            set.last().copied().unwrap_or(0)
+        ),
+        _ => "the Guy–Smith periodicity theorem (Winning Ways, ch. 4)".into(),
+    };
+    Ok(match found {
+        Some(p) => Pattern {
+            family: family.to_string(),
+            kind: if p.saltus > 0 {
+                "arithmetic-periodic"
+            } else {
+                "periodic"
+            },
+            period: Some(p.period),
+            preperiod: Some(p.preperiod),
+            saltus: Some(p.saltus),
+            p_positions: losing,
+            rule: if p.saltus > 0 {
+                format!(
+                    "G(n + {}) = G(n) + {} for n ≥ {}",
+                    p.period, p.saltus, p.preperiod
+                )
+            } else if p.preperiod == 0 {
+                format!("G(n + {}) = G(n) for every n", p.period)
+            } else {
+                format!(
+                    "G(n + {}) = G(n) for n ≥ {}; the last exception is heap {}",
+                    p.period,
+                    p.preperiod,
+                    p.preperiod - 1
+                )
+            },
+            proved: p.proved,
+            theorem: p.proved.then_some(theorem),
+            checked_up_to: p.checked_up_to,
+        },
+        None => Pattern {
+            family: family.to_string(),
+            kind: "none",
+            period: None,
+            preperiod: None,
+            saltus: None,
+            p_positions: losing,
+            rule: format!("no period found in the first {} heaps", values.len()),
+            proved: false,
+            theorem: None,
+            checked_up_to: values.len().saturating_sub(1) as u64,
+        },
+    })
 }
 
 /// Finds the pattern of a family (`nim`, `bounded-nim[m]`, `multiple[k]`, `wythoff`),
@@ -111,6 +201,7 @@ pub fn discover(family: &str, up_to: u64, control: &Control<'_>) -> Result<Patte
             theorem: Some("induction on n: the options of n are n−1 … n−m".into()),
             checked_up_to: up_to,
         }),
+        Part::Heaps { family: f, .. } => heap_pattern(f, up_to, control),
         other => Err(Error::Unsupported(format!(
             "patterns of `{}` are not studied yet",
             other.family_name()

@@ -11,8 +11,7 @@
 //! | Beatty pair ⌊nα⌋, ⌊nβ⌋ with 1/α + 1/β = 1 | Wythoff: α = φ |
 
 use crate::explore::Control;
-use crate::game::Game;
-use crate::games::{Multiple, Wythoff};
+use crate::games::Multiple;
 use crate::Error;
 
 /// A rule shape that fits an increasing integer sequence.
@@ -617,6 +616,7 @@ pub fn discover_wythoff(n: u64, control: &Control<'_>) -> Result<Discovery, Erro
 mod tests {
     use super::*;
     use crate::game::Game;
+    use crate::games::Wythoff;
 
     #[test]
     fn berlekamp_massey_finds_fibonacci_and_refuses_noise() {

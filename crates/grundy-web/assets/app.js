@@ -1,0 +1,615 @@
+// grundy's page: a thin layer over the JSON API. No game logic here — every value, move,
+// verdict and explanation comes from the server. The DOM is built with createElement and
+// textContent only: a spec or a file name never becomes markup.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** An element with attributes (`class`, `text`, other attributes) and children. */
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  setAttrs(node, attrs);
+  for (const c of children) node.append(c instanceof Node ? c : String(c));
+  return node;
+}
+
+/** An SVG element. */
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  setAttrs(node, attrs);
+  for (const c of children) node.append(c instanceof Node ? c : String(c));
+  return node;
+}
+
+function setAttrs(node, attrs) {
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'text') node.textContent = String(v);
+    else if (k === 'class') node.setAttribute('class', v);
+    else node.setAttribute(k, String(v));
+  }
+}
+
+function clear(node) {
+  node.replaceChildren();
+}
+
+/** Calls the API; throws an Error carrying the server's reason. */
+async function api(path, options = {}) {
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (e) {
+    throw new Error(`cannot reach the grundy server: ${e.message}`);
+  }
+  let body = null;
+  try {
+    body = await response.json();
+  } catch (e) {
+    throw new Error(`the server answered ${response.status} without JSON`);
+  }
+  if (!response.ok) {
+    const err = new Error(body && body.error ? body.error : `error ${response.status}`);
+    err.kind = body && body.kind;
+    throw err;
+  }
+  return body;
+}
+
+function showError(box, error) {
+  if (error) {
+    box.textContent = error.message || String(error);
+    box.hidden = false;
+  } else {
+    box.textContent = '';
+    box.hidden = true;
+  }
+}
+
+const OUTCOME_CLASS = { win: 'win', loss: 'loss', draw: 'draw' };
+
+/** The value of a move, for the player who makes it. */
+function moveValue(m) {
+  if (m.scores) return `ends ${m.scores[0]} to ${m.scores[1]}`;
+  if (m.outcome === 'draw') return 'draw';
+  const word = m.outcome === 'win' ? 'win' : 'lose';
+  return m.remoteness === null || m.remoteness === undefined ? word : `${word} in ${m.remoteness}`;
+}
+
+/** One line on a position, for the player to move. */
+function positionSummary(r) {
+  const who = { win: 'the player to move wins', loss: 'the player to move loses', draw: 'a draw' }[r.outcome];
+  let line = `${r.spec}: ${who}`;
+  if (r.scores) line += `, ${r.scores[0]} to ${r.scores[1]} under best play`;
+  else if (r.remoteness !== null && r.remoteness !== undefined) {
+    line += ` (${r.remoteness} more moves under perfect play)`;
+  }
+  return line;
+}
+
+// ---------------------------------------------------------------------------------------
+// Tabs
+// ---------------------------------------------------------------------------------------
+
+function showPanel(name) {
+  for (const tab of document.querySelectorAll('.tab')) {
+    const on = tab.dataset.panel === name;
+    tab.setAttribute('aria-selected', on ? 'true' : 'false');
+    $(tab.dataset.panel).hidden = !on;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Explore
+// ---------------------------------------------------------------------------------------
+
+async function explore(specText) {
+  const spec = specText.trim();
+  $('spec').value = spec;
+  showError($('explore-error'), null);
+  $('explore-busy').hidden = false;
+  try {
+    const answer = await api(`/api/explore?spec=${encodeURIComponent(spec)}`);
+    renderExplore(answer);
+  } catch (e) {
+    $('explore-result').hidden = true;
+    showError($('explore-error'), e);
+  } finally {
+    $('explore-busy').hidden = true;
+  }
+}
+
+/** The most moves the Explore tab lists before it lists only the winning ones. */
+const MAX_LISTED = 400;
+
+function renderExplore(answer) {
+  const r = answer.report;
+  const summary = $('summary');
+  summary.textContent = positionSummary(r);
+  summary.className = `summary ${OUTCOME_CLASS[r.outcome] || ''}`;
+
+  const facts = $('facts');
+  clear(facts);
+  const fact = (name, value) => facts.append(el('dt', { text: name }), el('dd', { text: value }));
+  fact('outcome', r.outcome);
+  fact('remoteness', r.remoteness === null || r.remoteness === undefined ? '—' : r.remoteness);
+  if (r.grundy !== undefined) fact('Grundy value', r.grundy);
+  if (r.scores) fact('scores', `${r.scores[0]} (player to move), ${r.scores[1]} (other)`);
+  fact('winning moves', r.winning_moves.length);
+  fact('method', r.method + (r.positions !== undefined ? ` over ${r.positions} positions` : ''));
+  if (r.rule) fact('rule', r.rule);
+
+  const compBox = $('components-box');
+  const body = $('components').tBodies[0];
+  clear(body);
+  if (r.components && r.components.length) {
+    for (const c of r.components) {
+      body.append(el('tr', {}, el('td', {}, el('code', { text: c.spec })), el('td', { text: c.grundy })));
+    }
+    body.append(el('tr', { class: 'total' }, el('td', { text: 'xor' }), el('td', { text: r.grundy })));
+    compBox.hidden = false;
+  } else {
+    compBox.hidden = true;
+  }
+
+  const list = $('moves');
+  clear(list);
+  // Long lists show their first moves and every winning one.
+  const shown = r.moves.length <= MAX_LISTED
+    ? r.moves
+    : r.moves.slice(0, MAX_LISTED).concat(r.moves.slice(MAX_LISTED).filter((m) => m.outcome === 'win'));
+  for (const m of shown) {
+    const item = el('li', { class: `move ${OUTCOME_CLASS[m.outcome] || ''}`, 'data-spec': m.spec });
+    const link = el('button', { type: 'button', class: 'spec', title: 'explore this position', text: m.spec });
+    link.addEventListener('click', () => explore(m.spec));
+    item.append(link, el('span', { class: 'value', text: moveValue(m) }));
+    if (m.grundy !== undefined) item.append(el('span', { class: 'grundy', text: `G = ${m.grundy}` }));
+    list.append(item);
+  }
+  let note = r.moves.length === 0 ? 'No move: the game is over.' : `${r.moves.length} moves.`;
+  if (shown.length < r.moves.length) note = `${r.moves.length} moves: the first ${MAX_LISTED} and every winning one are shown.`;
+  if (r.moves_truncated) note = `Only ${shown.length} moves are listed (every winning one among them).`;
+  $('moves-note').textContent = note;
+
+  const tables = $('tables');
+  clear(tables);
+  for (const t of answer.tables) tables.append(renderTable(t));
+  $('explore-result').hidden = false;
+}
+
+function renderTable(t) {
+  const box = el('section', { class: 'table-box' });
+  if (t.error) {
+    box.append(el('h2', { text: `${t.family}: small cases` }), el('p', { class: 'note', text: t.error }));
+    return box;
+  }
+  const n = t.grundy.length - 1;
+  box.append(el('h2', { text: `${t.family}: heap sizes 0..${n}` }));
+  const losing = [];
+  t.outcome.forEach((o, h) => { if (o === 'loss') losing.push(h); });
+  box.append(el('p', { class: 'p-positions', text: `Losing (P-) positions: ${losing.join(', ') || 'none'}` }));
+
+  const grid = el('table', { class: 'grid' });
+  const perRow = 10;
+  const head = el('tr', {}, el('th', { text: 'n' }));
+  for (let c = 0; c < perRow; c++) head.append(el('th', { text: `+${c}` }));
+  grid.append(el('thead', {}, head));
+  const body = el('tbody');
+  for (let row = 0; row * perRow <= n; row++) {
+    const tr = el('tr', {}, el('th', { text: row * perRow }));
+    for (let c = 0; c < perRow; c++) {
+      const h = row * perRow + c;
+      if (h > n) { tr.append(el('td')); continue; }
+      tr.append(el('td', {
+        class: t.outcome[h] === 'loss' ? 'loss' : 'win',
+        title: `${t.family}(${h}): Grundy ${t.grundy[h]}, ${t.outcome[h]} for the player to move`,
+        text: t.grundy[h],
+      }));
+    }
+    body.append(tr);
+  }
+  grid.append(body);
+  box.append(grid, plot(t));
+  const rule = el('p', { class: 'rule' });
+  if (t.rule === null || t.rule === undefined) {
+    rule.append(el('strong', { text: 'Rule: ' }), 'none discovered yet for this family.');
+  } else {
+    rule.append(el('strong', { text: 'Rule: ' }), t.rule.rule);
+    const how = t.rule.proved
+      ? `proved${t.rule.theorem ? `: ${t.rule.theorem}` : ''}`
+      : `checked against the general method up to ${t.rule.checked_up_to}, not proved`;
+    rule.append(el('span', { class: 'how', text: ` (${how})` }));
+  }
+  box.append(rule);
+  return box;
+}
+
+/** The Grundy plot: one bar per heap size; losing positions (value 0) as red dots. */
+function plot(t) {
+  const values = t.grundy;
+  const n = values.length;
+  const max = Math.max(1, ...values);
+  const w = 640, h = 180, left = 36, bottom = 22, top = 8, right = 8;
+  const bw = (w - left - right) / n;
+  const y = (g) => top + (h - top - bottom) * (1 - g / max);
+  const chart = svg('svg', {
+    class: 'plot', viewBox: `0 0 ${w} ${h}`, role: 'img',
+    'aria-label': `Grundy values of ${t.family} for heap sizes 0 to ${n - 1}`,
+  });
+  chart.append(svg('title', { text: `Grundy values of ${t.family}` }));
+  chart.append(svg('line', { x1: left, y1: y(0), x2: w - right, y2: y(0), class: 'axis' }));
+  chart.append(svg('line', { x1: left, y1: top, x2: left, y2: y(0), class: 'axis' }));
+  chart.append(svg('text', { x: left - 6, y: y(max) + 4, class: 'tick', 'text-anchor': 'end', text: max }));
+  chart.append(svg('text', { x: left - 6, y: y(0) + 4, class: 'tick', 'text-anchor': 'end', text: 0 }));
+  for (const at of [0, Math.floor((n - 1) / 2), n - 1]) {
+    chart.append(svg('text', { x: left + bw * (at + 0.5), y: h - 6, class: 'tick', 'text-anchor': 'middle', text: at }));
+  }
+  values.forEach((g, i) => {
+    const x = left + bw * i;
+    if (g === 0) {
+      chart.append(svg('circle', { cx: x + bw / 2, cy: y(0), r: Math.min(3, bw / 2), class: 'p-dot' },
+        svg('title', { text: `${i}: 0 (losing)` })));
+    } else {
+      chart.append(svg('rect', { x: x + bw * 0.1, y: y(g), width: bw * 0.8, height: y(0) - y(g), class: 'bar' },
+        svg('title', { text: `${i}: ${g}` })));
+    }
+  });
+  return chart;
+}
+
+// ---------------------------------------------------------------------------------------
+// Play
+// ---------------------------------------------------------------------------------------
+
+/** The game in progress. `history` holds the earlier positions where it was your turn. */
+const game = { current: null, history: [], over: null, busy: false };
+
+function logLine(who, text, extra, cls) {
+  const item = el('li', { class: `log-${who}${cls ? ` ${cls}` : ''}` },
+    el('span', { class: 'who', text: who === 'you' ? 'you' : 'grundy' }), ' ',
+    el('code', { text }));
+  if (extra) item.append(el('span', { class: 'why', text: ` — ${extra}` }));
+  $('log').append(item);
+}
+
+function setBusy(on) {
+  game.busy = on;
+  for (const id of ['undo', 'typed-move', 'play-first', 'play-second']) $(id).disabled = on;
+  for (const b of $('choices').querySelectorAll('button')) b.disabled = on || Boolean(game.over);
+}
+
+async function startGame(engineFirst) {
+  const spec = $('play-spec').value.trim();
+  showError($('play-error'), null);
+  setBusy(true);
+  try {
+    let current;
+    let first = null;
+    if (engineFirst) {
+      const reply = await api('/api/play', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ spec }),
+      });
+      first = reply;
+      current = reply.next
+        ? { report: reply.next, taken: reply.taken }
+        : { report: reply.report, taken: reply.taken };
+    } else {
+      const report = await api(`/api/solve?spec=${encodeURIComponent(spec)}`);
+      current = { report, taken: report.scores ? [0, 0] : undefined };
+    }
+    game.current = current;
+    game.history = [];
+    game.over = null;
+    clear($('log'));
+    if (first) {
+      if (first.best_move) logLine('grundy', first.best_move, first.explanation);
+      if (first.over) game.over = { winner: first.winner, message: first.message };
+    } else if (current.report.moves.length === 0) {
+      game.over = { winner: null, message: 'There is no move from here: the game is over before it starts.' };
+    }
+    $('game').hidden = false;
+    renderGame();
+  } catch (e) {
+    showError($('play-error'), e);
+  } finally {
+    setBusy(false);
+  }
+}
+
+async function move(to) {
+  if (game.busy || game.over || !game.current) return;
+  showError($('play-error'), null);
+  setBusy(true);
+  const before = game.current;
+  try {
+    const body = { spec: before.report.spec, move: to };
+    if (before.taken) body.taken = before.taken;
+    const reply = await api('/api/play', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    game.history.push({ current: before, log: $('log').children.length });
+    const hinted = $('hint').checked;
+    logLine('you', reply.position, hinted && reply.your_move ? moveValue(reply.your_move) : null,
+      hinted && reply.your_move ? OUTCOME_CLASS[reply.your_move.outcome] : null);
+    if (reply.best_move) logLine('grundy', reply.best_move, reply.explanation);
+    game.current = reply.next
+      ? { report: reply.next, taken: reply.taken }
+      : { report: reply.report, taken: reply.taken };
+    game.over = reply.over ? { winner: reply.winner, message: reply.message } : null;
+    $('typed').value = '';
+  } catch (e) {
+    showError($('play-error'), e);
+  } finally {
+    setBusy(false);
+    renderGame();
+  }
+}
+
+function undo() {
+  const last = game.history.pop();
+  if (!last) return;
+  game.current = last.current;
+  game.over = null;
+  const log = $('log');
+  while (log.children.length > last.log) log.lastChild.remove();
+  showError($('play-error'), null);
+  renderGame();
+}
+
+/** The most moves shown as buttons; the rest can be typed. */
+const MAX_CHOICES = 120;
+
+function renderGame() {
+  const r = game.current.report;
+  $('position').textContent = r.spec;
+  const status = $('status');
+  if (game.over) {
+    status.textContent = game.over.message;
+    status.className = `status over ${game.over.winner === 'you' ? 'win' : game.over.winner === 'grundy' ? 'loss' : 'draw'}`;
+  } else {
+    status.textContent = 'Your move.';
+    status.className = 'status';
+  }
+  const score = $('score');
+  if (game.current.taken) {
+    score.textContent = `taken so far: you ${game.current.taken[0]}, grundy ${game.current.taken[1]}`;
+    score.hidden = false;
+  } else {
+    score.hidden = true;
+  }
+  const hinted = $('hint').checked;
+  const choices = $('choices');
+  clear(choices);
+  choices.classList.toggle('hinted', hinted);
+  const shown = game.over ? [] : r.moves.slice(0, MAX_CHOICES);
+  for (const m of shown) {
+    const button = el('button', {
+      type: 'button',
+      class: `choice ${hinted ? OUTCOME_CLASS[m.outcome] || '' : ''}`,
+      'data-spec': m.spec,
+    }, el('span', { class: 'spec', text: m.spec }));
+    if (hinted) button.append(el('span', { class: 'value', text: moveValue(m) }));
+    button.addEventListener('click', () => move(m.spec));
+    button.disabled = game.busy;
+    choices.append(el('li', {}, button));
+  }
+  let note = '';
+  if (!game.over && (r.moves_truncated || r.moves.length > shown.length)) {
+    note = `${r.moves_truncated ? 'Many' : r.moves.length} moves: ${shown.length} shown; type any other.`;
+  }
+  if (!game.over && hinted) {
+    note += r.winning_moves.length
+      ? ` Hint: ${r.winning_moves.length} winning move${r.winning_moves.length > 1 ? 's' : ''} (green).`
+      : ' Hint: no winning move here; the slowest loss holds out longest.';
+  }
+  $('choices-note').textContent = note.trim();
+  $('typed-form').hidden = Boolean(game.over);
+  $('undo').disabled = game.busy || game.history.length === 0;
+}
+
+// ---------------------------------------------------------------------------------------
+// Graph games
+// ---------------------------------------------------------------------------------------
+
+let downloadUrl = null;
+
+async function solveGraph(bytes, name) {
+  showError($('graph-error'), null);
+  const params = new URLSearchParams({ name });
+  const objective = $('graph-objective').value;
+  if (objective) params.set('objective', objective);
+  try {
+    const answer = await api(`/api/graph?${params}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: bytes,
+    });
+    renderGraph(answer);
+  } catch (e) {
+    $('graph-result').hidden = true;
+    showError($('graph-error'), e);
+  }
+}
+
+function idList(ids, limit = 200) {
+  const shown = ids.slice(0, limit).join(', ');
+  return ids.length > limit ? `${shown}, … (${ids.length} in all)` : shown || 'none';
+}
+
+function renderGraph(a) {
+  const poi = a.format === 'poi';
+  const unit = poi ? 'fields' : 'vertices';
+  const units = (k) => (k === 1 ? (poi ? 'field' : 'vertex') : unit);
+  $('graph-summary').textContent =
+    `${a.name}: ${a.format} game, ${a.vertices} ${unit}, ${a.edges} edges; objective: ${a.objective}.`;
+  const won = $('graph-won');
+  clear(won);
+  if (a.objective === 'token') {
+    won.append(el('li', { class: 'win', text: `win for the player to move: ${a.counts.win}` }),
+      el('li', { class: 'loss', text: `loss: ${a.counts.loss}` }),
+      el('li', { class: 'draw', text: `draw: ${a.counts.draw}` }));
+  } else {
+    won.append(
+      el('li', { class: 'won-0', id: 'won-0', text: `${a.players[0]} wins from ${a.counts[0]} ${units(a.counts[0])}: ${idList(a.won_by_0)}` }),
+      el('li', { class: 'won-1', id: 'won-1', text: `${a.players[1]} wins from ${a.counts[1]} ${units(a.counts[1])}: ${idList(a.won_by_1)}` }));
+  }
+  if (a.verified) {
+    won.append(el('li', { class: 'verified', id: 'graph-verified', text: 'The regions and strategies passed the independent checker.' }));
+  }
+  const box = $('graph-drawing-box');
+  clear(box);
+  const notDrawn = $('graph-not-drawn');
+  if (a.arena) {
+    box.append(drawArena(a));
+    notDrawn.hidden = true;
+  } else {
+    notDrawn.textContent = a.not_drawn || 'Not drawn.';
+    notDrawn.hidden = false;
+  }
+  $('graph-legend').textContent = a.objective === 'token'
+    ? 'Colour: the value for the player to move with the token there (green win, red loss, yellow draw).'
+    : `Fill: green where ${a.players[0]} wins, red where ${a.players[1]} wins. Circles are ${a.players[0]}'s, squares ${a.players[1]}'s; a thick ring marks an accepting (${poi ? 'green' : 'even-priority'}) ${poi ? 'field' : 'vertex'}; bold arrows are the winners' strategies.`;
+  if (downloadUrl) URL.revokeObjectURL(downloadUrl);
+  downloadUrl = URL.createObjectURL(new Blob([a.solution], { type: 'text/plain' }));
+  const link = $('graph-download');
+  link.href = downloadUrl;
+  link.download = a.solution_name || 'solution.txt';
+  $('graph-result').hidden = false;
+}
+
+/** The arena on a circle; edges bend a little so that u→v and v→u stay apart. */
+function drawArena(a) {
+  const { vertices, edges } = a.arena;
+  const n = vertices.length;
+  const radius = Math.max(90, n * 11);
+  const node = 16;
+  const size = 2 * (radius + node + 48);
+  const c = size / 2;
+  const pos = vertices.map((_, i) => {
+    const t = (2 * Math.PI * i) / Math.max(1, n) - Math.PI / 2;
+    return [c + radius * Math.cos(t), c + radius * Math.sin(t)];
+  });
+  const drawing = svg('svg', { id: 'graph-drawing', class: 'arena', viewBox: `0 0 ${size} ${size}`, role: 'img', 'aria-label': 'the arena' });
+  const defs = svg('defs');
+  for (const kind of ['plain', 'strategy']) {
+    defs.append(svg('marker', {
+      id: `arrow-${kind}`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerUnits: 'userSpaceOnUse',
+      markerWidth: kind === 'strategy' ? 12 : 9, markerHeight: kind === 'strategy' ? 12 : 9, orient: 'auto-start-reverse',
+    }, svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: `arrowhead ${kind}` })));
+  }
+  drawing.append(defs);
+  for (const e of edges) {
+    const cls = `edge${e.strategy ? ' strategy' : ''}`;
+    const marker = `url(#arrow-${e.strategy ? 'strategy' : 'plain'})`;
+    const [x1, y1] = pos[e.from];
+    const [x2, y2] = pos[e.to];
+    if (e.from === e.to) {
+      // A loop: a small circle outside the vertex, away from the centre.
+      const dx = x1 - c, dy = y1 - c;
+      const len = Math.hypot(dx, dy) || 1;
+      const ux = dx / len, uy = dy / len;
+      const sx = x1 + ux * node - uy * 6, sy = y1 + uy * node + ux * 6;
+      const ex = x1 + ux * node + uy * 6, ey = y1 + uy * node - ux * 6;
+      drawing.append(svg('path', {
+        class: cls, 'marker-end': marker,
+        d: `M ${sx} ${sy} C ${sx + ux * 40 - uy * 20} ${sy + uy * 40 + ux * 20}, ${ex + ux * 40 + uy * 20} ${ey + uy * 40 - ux * 20}, ${ex} ${ey}`,
+      }));
+      continue;
+    }
+    const dx = x2 - x1, dy = y2 - y1;
+    const len = Math.hypot(dx, dy) || 1;
+    const ux = dx / len, uy = dy / len;
+    const bend = 14;
+    const mx = (x1 + x2) / 2 - uy * bend, my = (y1 + y2) / 2 + ux * bend;
+    const sx = x1 + ux * node, sy = y1 + uy * node;
+    const ex = x2 - ux * (node + 2), ey = y2 - uy * (node + 2);
+    drawing.append(svg('path', { class: cls, 'marker-end': marker, d: `M ${sx} ${sy} Q ${mx} ${my} ${ex} ${ey}` }));
+  }
+  vertices.forEach((v, i) => {
+    const [x, y] = pos[i];
+    let fill;
+    if (a.objective === 'token') fill = OUTCOME_CLASS[v.outcome];
+    else fill = `won-${v.winner}`;
+    const cls = `vertex ${fill}${v.accepting ? ' accepting' : ''}`;
+    const group = svg('g', { class: cls, 'data-id': v.id, 'data-winner': v.winner });
+    const label = v.name !== undefined ? v.name : String(v.id);
+    let tip = `${a.format === 'poi' ? 'field' : 'vertex'} ${label}`;
+    if (v.owner !== undefined) tip += ` (${a.players[v.owner]}'s, priority ${v.priority}${v.accepting ? ', accepting' : ''}): ${a.players[v.winner]} wins`;
+    if (v.outcome !== undefined) tip += `: ${v.outcome} for the player to move`;
+    group.append(svg('title', { text: tip }));
+    if (v.owner === 1) {
+      group.append(svg('rect', { x: x - node, y: y - node, width: 2 * node, height: 2 * node, rx: 3 }));
+    } else {
+      group.append(svg('circle', { cx: x, cy: y, r: node }));
+    }
+    group.append(svg('text', { x, y: y + 4, 'text-anchor': 'middle', text: label.length > 6 ? `${label.slice(0, 5)}…` : label }));
+    if (a.format === 'pgsolver' && v.priority !== undefined) {
+      group.append(svg('text', { x, y: y + node + 13, 'text-anchor': 'middle', class: 'priority', text: `p${v.priority}` }));
+    }
+    drawing.append(group);
+  });
+  return drawing;
+}
+
+// ---------------------------------------------------------------------------------------
+// Start
+// ---------------------------------------------------------------------------------------
+
+let graphExample = null;
+
+async function init() {
+  for (const tab of document.querySelectorAll('.tab')) {
+    tab.addEventListener('click', () => showPanel(tab.dataset.panel));
+  }
+  $('explore-form').addEventListener('submit', (e) => { e.preventDefault(); explore($('spec').value); });
+  $('catalog').addEventListener('change', () => {
+    if ($('catalog').value) explore($('catalog').value);
+  });
+  $('explore-play').addEventListener('click', () => {
+    $('play-spec').value = $('spec').value.trim();
+    showPanel('play');
+  });
+  $('play-form').addEventListener('submit', (e) => { e.preventDefault(); startGame(false); });
+  $('play-second').addEventListener('click', () => startGame(true));
+  $('hint').addEventListener('change', () => { if (game.current) renderGame(); });
+  $('undo').addEventListener('click', undo);
+  $('typed-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const to = $('typed').value.trim();
+    if (to) move(to);
+  });
+  $('graph-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    solveGraph(new TextEncoder().encode($('graph-text').value), 'pasted text');
+  });
+  $('graph-file').addEventListener('change', async () => {
+    const file = $('graph-file').files[0];
+    if (!file) return;
+    solveGraph(await file.arrayBuffer(), file.name);
+  });
+  $('graph-example').addEventListener('click', () => {
+    if (graphExample) {
+      $('graph-text').value = graphExample.text;
+      solveGraph(new TextEncoder().encode(graphExample.text), graphExample.name);
+    }
+  });
+
+  try {
+    const catalog = await api('/api/catalog');
+    for (const spec of catalog.examples) $('catalog').append(el('option', { value: spec, text: spec }));
+    for (const f of catalog.families) {
+      $('families').append(el('li', {}, el('code', { text: f.name }), ` — ${f.shape}`));
+    }
+    graphExample = catalog.graph_examples[0] || null;
+  } catch (e) {
+    showError($('explore-error'), e);
+  }
+  document.body.dataset.ready = 'true';
+}
+
+document.addEventListener('DOMContentLoaded', init);

@@ -1,0 +1,416 @@
+//! The JSON API: request parsing, the bounded blocking runner, and the handlers. The answers
+//! are the library's serialized reports and tables, as `grundy … --json` prints them.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{Query, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use grundy::games::{Part, Spec, FAMILIES};
+use grundy::pattern;
+use grundy::report::{self, Limits, TableError};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::error::ApiError;
+use crate::Config;
+
+pub type AppState = State<Arc<Config>>;
+type Answer = Result<Json<Value>, ApiError>;
+
+/// The longest spec or family text accepted, in bytes.
+pub const MAX_SPEC: usize = 10_000;
+
+/// The examples the page offers.
+pub const EXAMPLES: &[&str] = &[
+    "nim(3,4,5)",
+    "octal[0.77](20)",
+    "multiple[2](30)",
+    "nim(3) + octal[0.77](12) + multiple[2](10)",
+    "bounded-nim[3](10)",
+    "subtraction[1,3,4](20)",
+    "dawson(14)",
+    "wythoff(3,5)",
+    "ends(4,7,2,9,5,2)",
+    "nim(10^18,12345,7)",
+];
+
+/// The README's green game: Billy keeps the soldier on his white fields 4 ⇄ 5, and field 3
+/// can only go there; Ann wins from 1, 2 and 6.
+pub const GREEN_EXAMPLE: &str = "3 3\n0 2 2 4\n1 1 1\n0 1 4\n0 2 5 1\n0 1 4\n0 1 1\n";
+
+/// Runs `work` on the blocking pool with the limits of `config`, and stops it through the
+/// library's cancel flag when the time limit passes or the client goes away.
+pub async fn blocking<T: Send + 'static>(
+    config: &Config,
+    work: impl FnOnce(&Limits<'_>) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    /// Sets the flag when dropped: when the answer is ready (harmless), on timeout, or when
+    /// the request's future is dropped because the client left.
+    struct CancelOnDrop(Arc<AtomicBool>);
+    impl Drop for CancelOnDrop {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _guard = CancelOnDrop(Arc::clone(&cancel));
+    let config = *config;
+    let task = tokio::task::spawn_blocking(move || work(&config.limits(&cancel)));
+    match tokio::time::timeout(config.timeout, task).await {
+        Ok(Ok(answer)) => answer,
+        Ok(Err(join)) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            format!("internal error (a bug; please report it): {join}"),
+        )),
+        Err(_) => Err(ApiError::timeout(config.timeout)),
+    }
+}
+
+/// Parses a spec, refusing overlong text first.
+pub fn parse_spec(text: &str) -> Result<Spec, ApiError> {
+    if text.len() > MAX_SPEC {
+        return Err(ApiError::bad_request(format!(
+            "the spec is {} bytes long; at most {MAX_SPEC} are accepted",
+            text.len()
+        )));
+    }
+    if text.trim().is_empty() {
+        return Err(ApiError::bad_request(
+            "give a spec, e.g. nim(3,4,5) or octal[0.77](20)",
+        ));
+    }
+    text.parse::<Spec>().map_err(|e| ApiError::spec(&e))
+}
+
+fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    q.map(|Query(t)| t)
+        .map_err(|e| ApiError::bad_request(format!("bad query: {}", e.body_text())))
+}
+
+/// The body, refused past `max_body` with a 413 and a JSON reason.
+pub fn body(config: &Config, b: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    let too_large = || {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too-large",
+            format!(
+                "too large: the request body is over the limit of {}",
+                grundy::human_bytes(config.max_body as u64)
+            ),
+        )
+    };
+    match b {
+        Ok(b) if b.len() > config.max_body => Err(too_large()),
+        Ok(b) => Ok(b),
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(too_large()),
+        Err(e) => Err(ApiError::bad_request(format!(
+            "cannot read the request body: {}",
+            e.body_text()
+        ))),
+    }
+}
+
+/// Answers unknown routes.
+pub async fn not_found(request: Request) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not-found",
+        format!(
+            "no such page or endpoint: {}; the API is under /api/ (catalog, solve, table, pattern, explore, play, graph)",
+            request.uri().path()
+        ),
+    )
+}
+
+/// Answers only requests addressed to this machine (a page elsewhere that rebinds its name
+/// to 127.0.0.1 gets nothing), and adds the headers that keep data from becoming markup.
+pub async fn guard(request: Request, next: Next) -> Response {
+    if let Some(host) = request.headers().get(header::HOST) {
+        let name = host.to_str().unwrap_or("").trim();
+        let name = if name.starts_with('[') {
+            name.split_inclusive(']').next().unwrap_or("")
+        } else {
+            name.split(':').next().unwrap_or("")
+        };
+        if !matches!(
+            name.to_ascii_lowercase().as_str(),
+            "127.0.0.1" | "localhost" | "[::1]"
+        ) {
+            return ApiError::new(
+                StatusCode::FORBIDDEN,
+                "bad-host",
+                "this server answers only requests to 127.0.0.1 or localhost",
+            )
+            .into_response();
+        }
+    }
+    let api = request.uri().path().starts_with("/api/");
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; \
+             connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'",
+        ),
+    );
+    if api {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    response
+}
+
+/// `GET /api/catalog`.
+pub async fn catalog(State(config): AppState) -> Json<Value> {
+    Json(json!({
+        "families": FAMILIES
+            .iter()
+            .map(|(name, shape)| json!({"name": name, "shape": shape}))
+            .collect::<Vec<_>>(),
+        "examples": EXAMPLES,
+        "graph_examples": [{"name": "green.txt", "format": "poi", "text": GREEN_EXAMPLE}],
+        "limits": {
+            "max_positions": config.max_positions,
+            "max_memory": config.max_memory,
+            "max_work": config.max_work.to_string(),
+            "timeout_seconds": config.timeout.as_secs_f64(),
+            "max_body": config.max_body,
+            "max_table": config.max_table,
+            "max_drawn": config.max_drawn,
+        },
+    }))
+}
+
+#[derive(Deserialize)]
+pub struct SpecQuery {
+    spec: Option<String>,
+}
+
+fn required(spec: Option<String>) -> Result<String, ApiError> {
+    spec.ok_or_else(|| ApiError::bad_request("missing the query parameter `spec`"))
+}
+
+/// Solves `spec` within the limits; the report's JSON.
+pub fn solve_json(spec: &Spec, limits: &Limits<'_>, timeout: std::time::Duration) -> Answer {
+    let report =
+        report::solve(spec, limits).map_err(|e| ApiError::solve(e, &spec.to_string(), timeout))?;
+    Ok(Json(
+        serde_json::to_value(report).expect("a report serializes"),
+    ))
+}
+
+/// `GET /api/solve?spec=S`: `grundy solve S --json`.
+pub async fn solve(State(config): AppState, q: Result<Query<SpecQuery>, QueryRejection>) -> Answer {
+    let spec = parse_spec(&required(query(q)?.spec)?)?;
+    let timeout = config.timeout;
+    blocking(&config, move |limits| solve_json(&spec, limits, timeout)).await
+}
+
+#[derive(Deserialize)]
+pub struct TableQuery {
+    family: Option<String>,
+    up_to: Option<String>,
+}
+
+/// How far the pattern finder checks a rule it proposes for a table (the command line's
+/// default for `grundy pattern`).
+const PATTERN_CHECK: u64 = 2000;
+
+/// A table's JSON: the command line's, plus `rule` — what the special method found for the
+/// family (`grundy pattern --json`), or `null` when it found nothing (yet).
+fn table_json(family: &str, up_to: u64, limits: &Limits<'_>, config: &Config) -> Answer {
+    let table = report::table(family, up_to, limits).map_err(|e| match e {
+        TableError::Spec(e) => ApiError::spec(&e),
+        TableError::Solve(e) => ApiError::solve(e, family, config.timeout),
+    })?;
+    let mut value = serde_json::to_value(table).expect("a table serializes");
+    value["rule"] = match pattern::discover(family, PATTERN_CHECK, &limits.control) {
+        Ok(found) => serde_json::to_value(found).expect("a pattern serializes"),
+        Err(grundy::Error::Cancelled) => return Err(ApiError::timeout(config.timeout)),
+        Err(_) => Value::Null,
+    };
+    Ok(Json(value))
+}
+
+#[derive(Deserialize)]
+pub struct PatternQuery {
+    family: Option<String>,
+    up_to: Option<String>,
+}
+
+/// `GET /api/pattern?family=F&up_to=N`: `grundy pattern F --up-to N --json`.
+pub async fn pattern(
+    State(config): AppState,
+    q: Result<Query<PatternQuery>, QueryRejection>,
+) -> Answer {
+    let q = query(q)?;
+    let family = q
+        .family
+        .ok_or_else(|| ApiError::bad_request("missing the query parameter `family`"))?;
+    if family.len() > MAX_SPEC {
+        return Err(ApiError::bad_request("the family is too long"));
+    }
+    let up_to = up_to(q.up_to.as_deref(), PATTERN_CHECK, &config)?;
+    let timeout = config.timeout;
+    blocking(&config, move |limits| {
+        match pattern::discover(&family, up_to, &limits.control) {
+            Ok(found) => Ok(Json(
+                serde_json::to_value(found).expect("a pattern serializes"),
+            )),
+            Err(grundy::Error::Unsupported(why)) => Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "unsupported",
+                format!("no pattern for `{family}`: {why}"),
+            )),
+            Err(e) => Err(ApiError::solve(e, &family, timeout)),
+        }
+    })
+    .await
+}
+
+/// The `up_to` parameter: a whole number, `default` if absent, at most `max_table`.
+fn up_to(text: Option<&str>, default: u64, config: &Config) -> Result<u64, ApiError> {
+    let up_to = match text.map(str::trim) {
+        None | Some("") => default,
+        Some(t) => t.parse::<u64>().map_err(|_| {
+            ApiError::bad_request(format!("up_to must be a whole number, not `{t}`"))
+        })?,
+    };
+    if up_to > config.max_table {
+        return Err(ApiError::too_large(format!(
+            "too large: tables and patterns go up to {} here (asked for {up_to}); the command line goes further",
+            config.max_table
+        )));
+    }
+    Ok(up_to)
+}
+
+/// `GET /api/table?family=F&up_to=N`: `grundy table F --up-to N --json`.
+pub async fn table(
+    State(config): AppState,
+    q: Result<Query<TableQuery>, QueryRejection>,
+) -> Answer {
+    let q = query(q)?;
+    let family = q
+        .family
+        .ok_or_else(|| ApiError::bad_request("missing the query parameter `family`"))?;
+    if family.len() > MAX_SPEC {
+        return Err(ApiError::bad_request("the family is too long"));
+    }
+    let up_to = up_to(q.up_to.as_deref(), 30, &config)?;
+    let cfg = *config;
+    blocking(&config, move |limits| {
+        table_json(&family, up_to, limits, &cfg)
+    })
+    .await
+}
+
+/// The one-heap families of a spec, each with the largest heap it has (for a table).
+fn heap_families(spec: &Spec) -> Vec<(String, u64)> {
+    let mut found: Vec<(String, u64)> = Vec::new();
+    for part in &spec.parts {
+        let largest = match part {
+            Part::Heaps { heaps, .. } => heaps.iter().copied().max().unwrap_or(0),
+            Part::Multiple { n, .. } => *n,
+            _ => continue,
+        };
+        let name = part.family_name();
+        match found.iter_mut().find(|(f, _)| *f == name) {
+            Some((_, m)) => *m = (*m).max(largest),
+            None => found.push((name, largest)),
+        }
+    }
+    found
+}
+
+/// The smallest and largest table `/api/explore` shows.
+const EXPLORE_TABLE: (u64, u64) = (30, 100);
+/// The most families `/api/explore` tabulates.
+const EXPLORE_FAMILIES: usize = 4;
+
+/// `GET /api/explore?spec=S`: `{"report": …, "tables": [table + {"up_to"} or {"family", "error"}]}`.
+pub async fn explore(
+    State(config): AppState,
+    q: Result<Query<SpecQuery>, QueryRejection>,
+) -> Answer {
+    let spec = parse_spec(&required(query(q)?.spec)?)?;
+    let cfg = *config;
+    blocking(&config, move |limits| {
+        let Json(report) = solve_json(&spec, limits, cfg.timeout)?;
+        let tables: Vec<Value> = heap_families(&spec)
+            .into_iter()
+            .take(EXPLORE_FAMILIES)
+            .map(|(family, largest)| {
+                let up_to = largest.clamp(EXPLORE_TABLE.0, EXPLORE_TABLE.1);
+                match table_json(&family, up_to, limits, &cfg) {
+                    Ok(Json(mut t)) => {
+                        t["up_to"] = json!(up_to);
+                        t
+                    }
+                    Err(e) => json!({"family": family, "error": e.message}),
+                }
+            })
+            .collect();
+        if limits.control.check().is_err() {
+            return Err(ApiError::timeout(cfg.timeout));
+        }
+        Ok(Json(json!({"report": report, "tables": tables})))
+    })
+    .await
+}
+
+/// `POST /api/play`: see [`crate::play`].
+pub async fn play(State(config): AppState, b: Result<Bytes, BytesRejection>) -> Answer {
+    let bytes = body(&config, b)?;
+    let request: crate::play::PlayRequest = serde_json::from_slice(&bytes).map_err(|e| {
+        let mut err = ApiError::bad_request(format!(
+            "the body must be JSON {{\"spec\": …, \"move\"?: …, \"taken\"?: [you, grundy]}}: {e}"
+        ));
+        err.at = Some((e.line(), e.column()));
+        err
+    })?;
+    let cfg = *config;
+    blocking(&config, move |limits| {
+        crate::play::reply(&request, limits, &cfg).map(Json)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+pub struct GraphQuery {
+    pub name: Option<String>,
+    pub format: Option<String>,
+    pub objective: Option<String>,
+}
+
+/// `POST /api/graph?name=&format=&objective=` with the file as the body: see
+/// [`crate::graph`].
+pub async fn graph(
+    State(config): AppState,
+    q: Result<Query<GraphQuery>, QueryRejection>,
+    b: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let q = query(q)?;
+    let bytes = body(&config, b)?;
+    let cfg = *config;
+    blocking(&config, move |limits| {
+        crate::graph::solve(&q, bytes.to_vec(), &limits.control, &cfg).map(Json)
+    })
+    .await
+}

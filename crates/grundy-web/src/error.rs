@@ -1,0 +1,100 @@
+//! The API's one error shape: a status, a kind, a message in words, and where a parsed input
+//! went wrong. Always JSON, never HTML: a spec or a file name in a message stays text.
+
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use grundy::games::SpecError;
+use serde_json::json;
+
+/// A refused request: `{"error": message, "kind": kind, "line"?, "column"?}` with a 4xx
+/// status (a 500 only for a bug: a panic in a computation).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    /// The HTTP status.
+    pub status: StatusCode,
+    /// A stable word: `bad-spec`, `bad-request`, `bad-move`, `bad-file`, `too-large`,
+    /// `unsupported`, `timeout`, `not-found`, `internal`.
+    pub kind: &'static str,
+    /// What was wrong, in words.
+    pub message: String,
+    /// Where, for parsed input (1-based line and column, in characters).
+    pub at: Option<(usize, usize)>,
+}
+
+impl ApiError {
+    /// A refusal with no position.
+    pub fn new(status: StatusCode, kind: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            kind,
+            message: message.into(),
+            at: None,
+        }
+    }
+
+    /// 400: the request itself is malformed.
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "bad-request", message)
+    }
+
+    /// 400: a spec that does not parse, with its line and column.
+    pub fn spec(e: &SpecError) -> ApiError {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            kind: "bad-spec",
+            message: format!(
+                "bad spec at line {}, column {}: {}",
+                e.line, e.column, e.message
+            ),
+            at: Some((e.line, e.column)),
+        }
+    }
+
+    /// 422: a computation past a limit.
+    pub fn too_large(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "too-large", message)
+    }
+
+    /// 422: stopped after the time limit.
+    pub fn timeout(limit: Duration) -> ApiError {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "timeout",
+            format!(
+                "too large: stopped after the time limit of {} s per request; try a smaller position",
+                limit.as_secs_f64()
+            ),
+        )
+    }
+
+    /// The library's refusals, for a computation about `what`.
+    pub fn solve(e: grundy::Error, what: &str, limit: Duration) -> ApiError {
+        match e {
+            grundy::Error::TooLarge { .. } => {
+                ApiError::too_large(format!("cannot solve `{what}`: {e}"))
+            }
+            grundy::Error::Cancelled => ApiError::timeout(limit),
+            grundy::Error::Cycle { .. }
+            | grundy::Error::Overflow
+            | grundy::Error::Unsupported(_) => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "unsupported",
+                format!("cannot solve `{what}`: {e}"),
+            ),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut body = json!({"error": self.message, "kind": self.kind});
+        if let Some((line, column)) = self.at {
+            body["line"] = json!(line);
+            body["column"] = json!(column);
+        }
+        (self.status, Json(body)).into_response()
+    }
+}

@@ -1,0 +1,166 @@
+//! grundy-web: a local web page to explore any game grundy can solve and to play it against
+//! perfect strategy, over a JSON API that mirrors the command line's JSON.
+//!
+//! The page (`assets/`: one HTML file, one script, one style sheet) is embedded in the binary
+//! and only presents what the API answers: no game logic runs in the browser. Every request
+//! that computes runs on tokio's blocking pool under the [`Config`]'s limits — positions,
+//! memory, work and a wall-clock timeout that stops the library through its cancel flag — so
+//! that one large request neither stalls the server nor blocks the others.
+//!
+//! ```
+//! use axum::body::Body;
+//! use axum::http::{Request, StatusCode};
+//! use tower::ServiceExt as _;
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let app = grundy_web::router(grundy_web::Config::default());
+//! let response = app
+//!     .oneshot(Request::get("/api/solve?spec=nim(3,4,5)").body(Body::empty()).unwrap())
+//!     .await
+//!     .unwrap();
+//! assert_eq!(response.status(), StatusCode::OK);
+//! # });
+//! ```
+//!
+//! Routes (the README's "Web page" section documents the JSON):
+//!
+//! | route | answer |
+//! | --- | --- |
+//! | `GET /` , `/app.js`, `/style.css`, `/favicon.svg` | the page |
+//! | `GET /api/catalog` | the families, example specs, an example green game, the limits |
+//! | `GET /api/solve?spec=S` | `grundy solve S --json` |
+//! | `GET /api/table?family=F&up_to=N` | `grundy table F --up-to N --json`, plus `rule` |
+//! | `GET /api/pattern?family=F&up_to=N` | `grundy pattern F --up-to N --json` |
+//! | `GET /api/explore?spec=S` | the report and the tables of its one-heap families |
+//! | `POST /api/play` | the engine's reply to a move, with the reason in one line |
+//! | `POST /api/graph?name=&format=&objective=` | a game on a graph (POI, PGSolver, digraph), solved |
+#![forbid(unsafe_code)]
+
+mod api;
+mod assets;
+mod error;
+mod graph;
+mod play;
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use axum::Router;
+use grundy::explore::Control;
+use grundy::report::Limits;
+
+pub use error::ApiError;
+
+/// What one request may use. A request past a limit is refused with a 4xx and the reason.
+#[derive(Debug, Clone, Copy)]
+pub struct Config {
+    /// Positions one exploration may create (default 2 000 000, as the command line). A
+    /// position past it is judged by Grundy values or a proved rule, without remoteness,
+    /// and refused when neither fits the memory and work limits.
+    pub max_positions: u64,
+    /// Bytes a Grundy table may take (default 1 GiB).
+    pub max_memory: u64,
+    /// Elementary steps a Grundy table may take (default 2·10^9, a few seconds).
+    pub max_work: u128,
+    /// Wall-clock time one request may compute before it is stopped (default 20 s).
+    pub timeout: Duration,
+    /// The largest request body, e.g. an uploaded graph file, in bytes; also the most a
+    /// gzipped upload may inflate to (default 16 MiB).
+    pub max_body: usize,
+    /// The largest heap size `/api/table` tabulates and `/api/pattern` checks (default
+    /// 100 000).
+    pub max_table: u64,
+    /// The most vertices of an arena the page draws; larger ones get counts and a
+    /// download (default 150).
+    pub max_drawn: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            max_positions: 2_000_000,
+            max_memory: 1 << 30,
+            max_work: 2_000_000_000,
+            timeout: Duration::from_secs(20),
+            max_body: 16 << 20,
+            max_table: 100_000,
+            max_drawn: 150,
+        }
+    }
+}
+
+impl Config {
+    /// The library's limits for one request, stopped through `cancel`.
+    fn limits<'a>(&self, cancel: &'a AtomicBool) -> Limits<'a> {
+        Limits {
+            control: Control {
+                max_positions: self.max_positions,
+                cancel: Some(cancel),
+                progress: None,
+            },
+            max_memory: self.max_memory,
+            max_work: self.max_work,
+            max_proof_heaps: Limits::default().max_proof_heaps,
+        }
+    }
+}
+
+/// The application: the page and the API, with `config`'s limits.
+pub fn router(config: Config) -> Router {
+    let state = Arc::new(config);
+    let api = Router::new()
+        .route("/api/catalog", get(api::catalog))
+        .route("/api/solve", get(api::solve))
+        .route("/api/table", get(api::table))
+        .route("/api/pattern", get(api::pattern))
+        .route("/api/explore", get(api::explore))
+        .route("/api/play", post(api::play))
+        .route("/api/graph", post(api::graph))
+        .with_state(state)
+        // The handlers take the body as bytes and refuse more than `max_body` themselves,
+        // with a JSON reason; this outer limit only keeps a runaway body from being read.
+        .layer(DefaultBodyLimit::max(config.max_body.saturating_add(1)));
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/app.js", get(assets::script))
+        .route("/style.css", get(assets::style))
+        .route("/favicon.svg", get(assets::icon))
+        .merge(api)
+        .fallback(api::not_found)
+        .layer(axum::middleware::from_fn(api::guard))
+}
+
+/// Serves the page on `127.0.0.1:port` (port 0: one the system picks) until `stop` turns
+/// true, calling `ready` with the address once it listens. Runs its own tokio runtime.
+///
+/// # Errors
+/// The port cannot be bound, or the runtime cannot start.
+pub fn serve(
+    port: u16,
+    config: Config,
+    stop: Option<&'static AtomicBool>,
+    ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener =
+            tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port))).await?;
+        ready(listener.local_addr()?);
+        axum::serve(listener, router(config))
+            .with_graceful_shutdown(async move {
+                loop {
+                    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                        return;
+                    }
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            })
+            .await
+    })
+}

@@ -1,0 +1,655 @@
+//! Parity games: the winner of every vertex and positional winning strategies for both
+//! players, by Zielonka's recursive algorithm, tangle learning or fixpoint iteration with
+//! justifications, after preprocessing that removes the easy parts.
+//!
+//! Conventions as everywhere in [`graph`](crate::graph): max-even (player 0 wins a play whose
+//! highest priority seen infinitely often is even) and normal play at dead ends (the player who
+//! must move and cannot loses).
+//!
+//! The pipeline of [`solve_parity_with`]:
+//!
+//! 1. **Dead ends**: a dead end is lost by its owner; everything either player can force into
+//!    the other's dead ends is solved by one run of the retrograde engine
+//!    ([`Layers`] with a two-player "solved" rule). What is left has no dead ends.
+//! 2. **Self-loops** ([`ParityOptions::self_loops`]): a vertex whose owner likes its own
+//!    priority and has a self-loop is won by looping; a vertex whose only move is a self-loop
+//!    is won by its priority's parity. Other self-loops are dropped from the subgames (the
+//!    owner never wins by looping on the wrong parity).
+//! 3. **Winner-controlled winning cycles** ([`ParityOptions::cycles`]): cycles through one
+//!    player's vertices only, topped by that player's parity, are won by that player; found by
+//!    a one-player SCC refinement and attracted by the engine.
+//! 4. **SCC decomposition** ([`ParityOptions::scc`]): strongly connected components of what is
+//!    left, solved bottom-up; after each component its winners are attracted into the rest by
+//!    the same engine run, so the unsolved part of the next component is a subgame that no
+//!    player can leave to its advantage.
+//! 5. Each part is copied to a small arena with **compressed priorities**
+//!    ([`ParityOptions::compress`]: consecutive distinct priorities of one parity merged and
+//!    renumbered 0, 1, 2, …), one-parity parts are won outright, and the rest goes to the
+//!    chosen [`ParityAlgorithm`].
+//!
+//! Winning strategies are assembled from the parts (each part's solver) and the engine runs
+//! (a move to a vertex decided earlier with the same winner), so every answer can be checked by
+//! [`verify_parity`](crate::graph::verify_parity).
+//!
+//! ```
+//! use grundy::explore::Control;
+//! use grundy::graph::parity::{solve_parity, ParityAlgorithm};
+//! use grundy::graph::{verify_parity, ArenaBuilder};
+//!
+//! // Player 0 at 0 chooses between a loop on priority 1 and going to 1;
+//! // player 1 at 1 chooses between priority 2 at 2 and going back to 0.
+//! let mut b = ArenaBuilder::new();
+//! b.push(0, 1, [0, 1]);
+//! b.push(1, 0, [0, 2]);
+//! b.push(0, 2, [2]);
+//! let arena = b.build().unwrap();
+//! for algorithm in ParityAlgorithm::ALL {
+//!     let s = solve_parity(&arena, algorithm, &Control::default()).unwrap();
+//!     // Player 1 keeps the play on 0 ⇄ 1 (top priority 1): player 1 wins 0 and 1.
+//!     assert_eq!(s.winner, [1, 1, 0]);
+//!     assert_eq!(verify_parity(&arena, &s.winner, &s.strategy), Ok(()));
+//! }
+//! ```
+
+mod cycles;
+mod fpj;
+pub mod generate;
+mod scc;
+mod tangle;
+mod zielonka;
+
+use std::fmt;
+use std::str::FromStr;
+
+use self::scc::Tarjan;
+use super::arena::{Arena, Csr};
+use super::attractor::Layers;
+use crate::engine::Rule;
+use crate::explore::Control;
+use crate::Error;
+
+/// "No vertex" in the solvers' `u32` tables.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// A solver's answer on a part: winner per vertex, the owner's move where it wins (else
+/// [`NONE`]), in the part's ids.
+#[derive(Debug, Clone)]
+pub(crate) struct Local {
+    pub winner: Vec<u8>,
+    pub strategy: Vec<u32>,
+}
+
+impl Local {
+    pub(crate) fn new(n: usize) -> Local {
+        Local {
+            winner: vec![0; n],
+            strategy: vec![NONE; n],
+        }
+    }
+}
+
+/// The solution of a parity game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParitySolution {
+    /// The winner (0 or 1) of each dense vertex.
+    pub winner: Vec<u8>,
+    /// Where the owner of `v` wins `v`, its move (a successor in the same region); `None`
+    /// elsewhere.
+    pub strategy: Vec<Option<u32>>,
+}
+
+/// Which algorithm solves the parts that preprocessing leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ParityAlgorithm {
+    /// Zielonka's recursive algorithm (`zielonka`, `zlk`).
+    Zielonka,
+    /// Tangle learning, van Dijk 2018 (`tangle`, `tl`).
+    Tangle,
+    /// Fixpoint iteration with justifications, Lapauw–Bruynooghe–Denecker 2020 (`fpj`).
+    Fpj,
+}
+
+impl ParityAlgorithm {
+    /// Every algorithm, in a fixed order.
+    pub const ALL: [ParityAlgorithm; 3] = [
+        ParityAlgorithm::Zielonka,
+        ParityAlgorithm::Tangle,
+        ParityAlgorithm::Fpj,
+    ];
+
+    /// The algorithm's name as [`FromStr`] reads it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            ParityAlgorithm::Zielonka => "zielonka",
+            ParityAlgorithm::Tangle => "tangle",
+            ParityAlgorithm::Fpj => "fpj",
+        }
+    }
+}
+
+impl fmt::Display for ParityAlgorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An algorithm name that [`ParityAlgorithm`] does not know.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown parity algorithm {0:?} (known: zielonka/zlk, tangle/tl, fpj)")]
+pub struct UnknownAlgorithm(pub String);
+
+impl FromStr for ParityAlgorithm {
+    type Err = UnknownAlgorithm;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "zielonka" | "zlk" => Ok(ParityAlgorithm::Zielonka),
+            "tangle" | "tl" | "tangle-learning" => Ok(ParityAlgorithm::Tangle),
+            "fpj" | "justifications" => Ok(ParityAlgorithm::Fpj),
+            _ => Err(UnknownAlgorithm(s.to_string())),
+        }
+    }
+}
+
+/// Preprocessing switches. Each is on by default, because each was measured to pay (or to
+/// cost next to nothing) on the shared benchmark set; turn them off to measure again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParityOptions {
+    /// Solve self-loops the owner likes, and drop those it does not (default `true`).
+    pub self_loops: bool,
+    /// Solve winner-controlled winning cycles first: cycles of one player's vertices topped
+    /// by that player's parity (default `true`).
+    pub cycles: bool,
+    /// Solve strongly connected components bottom-up (default `true`).
+    pub scc: bool,
+    /// Compress the priorities of each part (default `true`).
+    pub compress: bool,
+}
+
+impl Default for ParityOptions {
+    fn default() -> Self {
+        ParityOptions {
+            self_loops: true,
+            cycles: true,
+            scc: true,
+            compress: true,
+        }
+    }
+}
+
+/// Solves the parity game on `arena` with `algorithm` and the default [`ParityOptions`].
+///
+/// # Errors
+/// [`Error::Cancelled`] if `control`'s cancel flag is set during the solve.
+pub fn solve_parity(
+    arena: &Arena,
+    algorithm: ParityAlgorithm,
+    control: &Control,
+) -> Result<ParitySolution, Error> {
+    solve_parity_with(arena, algorithm, &ParityOptions::default(), control)
+}
+
+/// The engine rule that spreads solved vertices: value = the winner is player 1. A vertex
+/// with a successor won by its owner is won by its owner; one whose successors are all won
+/// by the opponent is lost.
+struct Solved<'a> {
+    owner: &'a [u8],
+}
+
+impl Rule for Solved<'_> {
+    #[inline(always)]
+    fn on_successor(&self, vertex: u32, value: bool) -> Option<bool> {
+        (self.owner[vertex as usize] == u8::from(value)).then_some(value)
+    }
+
+    #[inline(always)]
+    fn on_all(&self, vertex: u32) -> bool {
+        self.owner[vertex as usize] == 0
+    }
+}
+
+/// The whole-game bookkeeping of the pipeline.
+struct Pipeline<'a> {
+    arena: &'a Arena,
+    options: ParityOptions,
+    layers: Layers,
+    /// Queue entries of `layers` whose strategies are already assigned.
+    done: usize,
+    strategy: Vec<u32>,
+    /// Part-local id of each vertex of the part being built, else NONE.
+    local: Vec<u32>,
+}
+
+impl Pipeline<'_> {
+    /// Seeds `v` as won by `winner` (with `winner`'s move `mv` if it owns `v`).
+    fn settle(&mut self, v: u32, winner: u8, mv: u32) {
+        if self.layers.seed(v, winner == 1) {
+            self.strategy[v as usize] = mv;
+        }
+    }
+
+    /// Spreads the seeds through the engine and gives every vertex it decided by a move of
+    /// the winner a move to a vertex decided earlier.
+    fn spread(&mut self) {
+        let rule = Solved {
+            owner: self.arena.owners(),
+        };
+        self.layers.propagate(self.arena, &rule);
+        let queue_len = self.layers.queue().len();
+        for i in self.done..queue_len {
+            let v = self.layers.queue()[i];
+            let (value, d) = self.layers.read(v).expect("queued vertices are decided");
+            if d > 0 && self.arena.owner(v) == u8::from(value) {
+                // Distances grow along the queue within one run, so a smaller distance
+                // already decided means an earlier vertex.
+                self.strategy[v as usize] = self
+                    .layers
+                    .move_toward(self.arena, v)
+                    .expect("a vertex won by a move has an earlier successor");
+            }
+        }
+        self.done = queue_len;
+    }
+
+    /// Solves the part `members` (unsolved, closed under the moves that matter: every member
+    /// has a move to a member) with `algorithm`, and seeds the answer.
+    fn solve_part(
+        &mut self,
+        members: &[u32],
+        algorithm: ParityAlgorithm,
+        control: &Control,
+    ) -> Result<(), Error> {
+        let arena = self.arena;
+        if let [v] = *members {
+            // A one-vertex part loops on itself.
+            let winner = (arena.priority(v) & 1) as u8;
+            let mv = if arena.owner(v) == winner { v } else { NONE };
+            self.settle(v, winner, mv);
+            return Ok(());
+        }
+        for (i, &v) in members.iter().enumerate() {
+            self.local[v as usize] = i as u32;
+        }
+        let parity = arena.priority(members[0]) & 1;
+        if members.iter().all(|&v| arena.priority(v) & 1 == parity) {
+            let winner = parity as u8;
+            for &v in members {
+                let mv = if arena.owner(v) == winner {
+                    arena
+                        .successors(v)
+                        .iter()
+                        .copied()
+                        .find(|&w| self.local[w as usize] != NONE)
+                        .unwrap_or(NONE)
+                } else {
+                    NONE
+                };
+                self.settle(v, winner, mv);
+            }
+        } else {
+            let part = self.part_arena(members);
+            let local = match algorithm {
+                ParityAlgorithm::Zielonka => zielonka::solve(&part, control),
+                ParityAlgorithm::Tangle => tangle::solve(&part, control).map(|(l, _)| l),
+                ParityAlgorithm::Fpj => fpj::solve(&part, control),
+            };
+            let local = match local {
+                Ok(l) => l,
+                Err(e) => {
+                    for &v in members {
+                        self.local[v as usize] = NONE;
+                    }
+                    return Err(e);
+                }
+            };
+            for (i, &v) in members.iter().enumerate() {
+                let s = local.strategy[i];
+                let mv = if s == NONE { NONE } else { members[s as usize] };
+                self.settle(v, local.winner[i], mv);
+            }
+        }
+        for &v in members {
+            self.local[v as usize] = NONE;
+        }
+        Ok(())
+    }
+
+    /// The part `members` (with `local` set) as an arena of its own: edges inside the part,
+    /// self-loops the owner dislikes dropped where another move remains, priorities compressed.
+    fn part_arena(&self, members: &[u32]) -> Arena {
+        let arena = self.arena;
+        let mut offsets = Vec::with_capacity(members.len() + 1);
+        let mut targets = Vec::new();
+        offsets.push(0u64);
+        for &v in members {
+            let start = targets.len();
+            let mut looped = false;
+            for &w in arena.successors(v) {
+                let lw = self.local[w as usize];
+                if lw == NONE {
+                    continue;
+                }
+                if w == v
+                    && self.options.self_loops
+                    && arena.priority(v) & 1 != u32::from(arena.owner(v))
+                {
+                    looped = true;
+                    continue;
+                }
+                targets.push(lw);
+            }
+            if looped && targets.len() == start {
+                targets.push(self.local[v as usize]);
+            }
+            offsets.push(targets.len() as u64);
+        }
+        let owner: Vec<u8> = members.iter().map(|&v| arena.owner(v)).collect();
+        let mut priority: Vec<u32> = members.iter().map(|&v| arena.priority(v)).collect();
+        if self.options.compress {
+            compress_priorities(&mut priority);
+        }
+        let csr = Csr::from_parts(offsets, targets).expect("a part's edges are in range");
+        Arena::new(owner, priority, csr).expect("a part's tables agree")
+    }
+}
+
+/// Renumbers priorities so that the order and the parity of every priority are kept, but
+/// consecutive distinct priorities of one parity merge: the result is 0 or 1, 2, 3, … with no
+/// gaps and alternating parity.
+pub(crate) fn compress_priorities(priority: &mut [u32]) {
+    let Some(&max) = priority.iter().max() else {
+        return;
+    };
+    if (max as usize) <= 2 * priority.len() + 64 {
+        // Small priorities: a table indexed by priority.
+        let mut image = vec![NONE; max as usize + 1];
+        for &p in priority.iter() {
+            image[p as usize] = 0;
+        }
+        let mut q = 0u32;
+        let mut last: Option<u32> = None;
+        for (p, slot) in image.iter_mut().enumerate() {
+            if *slot == NONE {
+                continue;
+            }
+            let p = p as u32;
+            match last {
+                None => q = p & 1,
+                Some(l) if l & 1 != p & 1 => q += 1,
+                Some(_) => {}
+            }
+            last = Some(p);
+            *slot = q;
+        }
+        for p in priority.iter_mut() {
+            *p = image[*p as usize];
+        }
+        return;
+    }
+    let mut distinct: Vec<u32> = priority.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let mut image = Vec::with_capacity(distinct.len());
+    let mut q = 0u32;
+    for (i, &p) in distinct.iter().enumerate() {
+        if i == 0 {
+            q = p & 1;
+        } else if p & 1 != distinct[i - 1] & 1 {
+            q += 1;
+        }
+        image.push(q);
+    }
+    for p in priority.iter_mut() {
+        let i = distinct.binary_search(p).expect("every priority is listed");
+        *p = image[i];
+    }
+}
+
+/// Solves the parity game on `arena` with `algorithm` after the preprocessing `options`
+/// select (see the [module docs](self)).
+///
+/// # Complexity
+/// Preprocessing is O(n + m); the parts cost what `algorithm` costs on them.
+///
+/// # Errors
+/// [`Error::Cancelled`] if `control`'s cancel flag is set during the solve.
+pub fn solve_parity_with(
+    arena: &Arena,
+    algorithm: ParityAlgorithm,
+    options: &ParityOptions,
+    control: &Control,
+) -> Result<ParitySolution, Error> {
+    let n = arena.len();
+    let mut pipe = Pipeline {
+        arena,
+        options: *options,
+        layers: Layers::new(n),
+        done: 0,
+        strategy: vec![NONE; n],
+        local: vec![NONE; n],
+    };
+    pipe.layers.open_all(arena);
+    for v in arena.vertices() {
+        let owner = arena.owner(v);
+        if arena.out_degree(v) == 0 {
+            pipe.settle(v, 1 - owner, NONE);
+        } else if options.self_loops && arena.successors(v).contains(&v) {
+            let parity = (arena.priority(v) & 1) as u8;
+            if parity == owner {
+                pipe.settle(v, owner, v);
+            } else if arena.out_degree(v) == 1 {
+                pipe.settle(v, parity, NONE);
+            }
+        }
+    }
+    pipe.spread();
+    control.check()?;
+    let mut tarjan = Tarjan::new(n);
+    if options.cycles {
+        let mut found: Vec<(u32, u32)> = Vec::new();
+        for player in [0u8, 1] {
+            found.clear();
+            let layers = &pipe.layers;
+            cycles::winner_cycles(
+                arena,
+                player,
+                |v| layers.is_open(v),
+                &mut tarjan,
+                |v, w| found.push((v, w)),
+            );
+            for &(v, w) in &found {
+                pipe.settle(v, player, w);
+            }
+            pipe.spread();
+            control.check()?;
+        }
+    }
+
+    // The rest, as parts: its SCCs bottom-up, or all of it at once.
+    let mut buf: Vec<u32> = Vec::new();
+    let mut starts: Vec<usize> = vec![0];
+    if options.scc {
+        tarjan.reset();
+        let layers = &pipe.layers;
+        for root in arena.vertices() {
+            if !layers.is_open(root) || tarjan.visited(root) {
+                continue;
+            }
+            tarjan.search(
+                root,
+                |v| arena.successors(v),
+                |w| layers.is_open(w),
+                |comp| {
+                    buf.extend_from_slice(comp);
+                    starts.push(buf.len());
+                },
+            );
+        }
+    } else {
+        buf.extend(arena.vertices().filter(|&v| pipe.layers.is_open(v)));
+        starts.push(buf.len());
+    }
+    let mut members: Vec<u32> = Vec::new();
+    for k in 0..starts.len() - 1 {
+        if k % 4096 == 0 {
+            control.check()?;
+        }
+        members.clear();
+        members.extend(
+            buf[starts[k]..starts[k + 1]]
+                .iter()
+                .copied()
+                .filter(|&v| pipe.layers.is_open(v)),
+        );
+        if members.is_empty() {
+            continue;
+        }
+        pipe.solve_part(&members, algorithm, control)?;
+        pipe.spread();
+    }
+
+    let mut winner = Vec::with_capacity(n);
+    let mut strategy = Vec::with_capacity(n);
+    for v in arena.vertices() {
+        let (value, _) = pipe
+            .layers
+            .read(v)
+            .expect("every vertex is solved at the end");
+        let w = u8::from(value);
+        winner.push(w);
+        let s = pipe.strategy[v as usize];
+        strategy.push((arena.owner(v) == w && s != NONE).then_some(s));
+    }
+    Ok(ParitySolution { winner, strategy })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{brute, verify_parity, ArenaBuilder};
+
+    #[test]
+    fn names_round_trip() {
+        for a in ParityAlgorithm::ALL {
+            assert_eq!(a.to_string().parse::<ParityAlgorithm>(), Ok(a));
+        }
+        assert_eq!("TL".parse::<ParityAlgorithm>(), Ok(ParityAlgorithm::Tangle));
+        assert_eq!(
+            "zlk".parse::<ParityAlgorithm>(),
+            Ok(ParityAlgorithm::Zielonka)
+        );
+        assert!("nope".parse::<ParityAlgorithm>().is_err());
+    }
+
+    #[test]
+    fn compression_keeps_order_and_parity() {
+        let mut p = vec![7, 2, 4, 9, 3, 8, 2];
+        compress_priorities(&mut p);
+        // distinct 2 3 4 7 8 9 → 0 1 2 3 4 5; 2 and 4 are not adjacent (3 between).
+        assert_eq!(p, vec![3, 0, 2, 5, 1, 4, 0]);
+        let mut q = vec![4, 6, 8, 1];
+        compress_priorities(&mut q);
+        assert_eq!(q, vec![2, 2, 2, 1]);
+        // Large priorities take the sorting path; the answer is the same.
+        let mut r = vec![7_000_001, 2, 4_000_000, 9_000_001, 3, 8_000_000, 2];
+        compress_priorities(&mut r);
+        assert_eq!(r, vec![3, 0, 2, 5, 1, 4, 0]);
+    }
+
+    /// Small deterministic random arenas against the brute-force solver, every option set.
+    #[test]
+    fn every_pipeline_matches_brute_force() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        let mut checked = 0;
+        for round in 0..400 {
+            let n = 1 + next(8) as u32;
+            let mut b = ArenaBuilder::new();
+            for _ in 0..n {
+                let k = if next(6) == 0 { 0 } else { 1 + next(3) };
+                let succ: Vec<u32> = (0..k).map(|_| next(u64::from(n)) as u32).collect();
+                b.push(next(2) as u8, next(6) as u32, succ);
+            }
+            let arena = b.build().unwrap();
+            let Ok(want) = brute::solve_parity(&arena) else {
+                continue;
+            };
+            checked += 1;
+            for mask in 0..16u8 {
+                let options = ParityOptions {
+                    self_loops: mask & 1 != 0,
+                    scc: mask & 2 != 0,
+                    compress: mask & 4 != 0,
+                    cycles: mask & 8 != 0,
+                };
+                for algorithm in ParityAlgorithm::ALL {
+                    let got = solve_parity_with(&arena, algorithm, &options, &Control::default())
+                        .unwrap();
+                    assert_eq!(
+                        got.winner, want.winner,
+                        "round {round} {algorithm} {options:?} {arena:?}"
+                    );
+                    assert_eq!(
+                        verify_parity(&arena, &got.winner, &got.strategy),
+                        Ok(()),
+                        "round {round} {algorithm} {options:?} {arena:?}"
+                    );
+                }
+            }
+        }
+        assert!(checked > 350, "only {checked} arenas checked");
+    }
+
+    /// The solvers themselves, without preprocessing, on arenas without dead ends.
+    #[test]
+    fn solvers_match_brute_force_without_preprocessing() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for round in 0..600 {
+            let n = 1 + next(9) as u32;
+            let mut b = ArenaBuilder::new();
+            for _ in 0..n {
+                let k = 1 + next(3);
+                let succ: Vec<u32> = (0..k).map(|_| next(u64::from(n)) as u32).collect();
+                b.push(next(2) as u8, next(7) as u32, succ);
+            }
+            let arena = b.build().unwrap();
+            let Ok(want) = brute::solve_parity(&arena) else {
+                continue;
+            };
+            let control = Control::default();
+            let answers = [
+                ("zielonka", zielonka::solve(&arena, &control).unwrap()),
+                ("tangle", tangle::solve(&arena, &control).unwrap().0),
+                ("fpj", fpj::solve(&arena, &control).unwrap()),
+            ];
+            for (name, local) in answers {
+                let strategy: Vec<Option<u32>> = local
+                    .strategy
+                    .iter()
+                    .enumerate()
+                    .map(|(v, &s)| {
+                        (s != NONE && arena.owner(v as u32) == local.winner[v]).then_some(s)
+                    })
+                    .collect();
+                assert_eq!(local.winner, want.winner, "round {round} {name} {arena:?}");
+                assert_eq!(
+                    verify_parity(&arena, &local.winner, &strategy),
+                    Ok(()),
+                    "round {round} {name} {arena:?}"
+                );
+            }
+        }
+    }
+}

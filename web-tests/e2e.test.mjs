@@ -1,0 +1,345 @@
+// End-to-end tests of grundy's web page: a real `grundy serve`, driven in headless Chromium
+// (Debian's /usr/bin/chromium) by playwright-core. The tests assert on what the page shows
+// and save a screenshot of each step to web-tests/screenshots/ (and one to
+// docs/screenshot.png for the README).
+//
+// GRUNDY_BIN names the binary (default: the newer of ../target/{release,debug}/grundy);
+// CHROMIUM the browser (default /usr/bin/chromium).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const shots = join(here, 'screenshots');
+mkdirSync(shots, { recursive: true });
+
+function binary() {
+  if (process.env.GRUNDY_BIN) return process.env.GRUNDY_BIN;
+  // The newer of the release and debug builds.
+  const built = ['release', 'debug']
+    .map((profile) => join(root, 'target', profile, 'grundy'))
+    .filter((path) => existsSync(path))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (built.length) return built[0];
+  throw new Error('no grundy binary: run `cargo build --release -p grundy-cli` first, or set GRUNDY_BIN');
+}
+
+let server;
+let browser;
+let page;
+let base;
+/** Uncaught errors in the page's script. */
+const pageErrors = [];
+
+/** Starts `grundy serve --port 0` and reads the address it prints. */
+function startServer() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary(), ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`grundy serve printed no address: ${out}`)), 20000);
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[0] });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`grundy serve exited with ${code}: ${out}`)));
+    child.on('error', reject);
+  });
+}
+
+before(async () => {
+  const started = await startServer();
+  server = started.child;
+  base = started.url;
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    // Playwright gives each launch a fresh, empty profile directory of its own.
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(15000);
+  page.on('pageerror', (e) => pageErrors.push(e));
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.kill();
+});
+
+const shot = (name) => page.screenshot({ path: join(shots, name), fullPage: true });
+
+async function load() {
+  await page.goto(base);
+  await page.waitForSelector('body[data-ready="true"]');
+}
+
+/** The texts of every element matching `selector`. */
+const texts = (selector) => page.locator(selector).allTextContents();
+
+test('the page loads, with the catalog', async () => {
+  await load();
+  assert.equal(await page.title(), 'grundy — explore and play');
+  assert.equal(await page.textContent('h1'), 'grundy');
+  const examples = await texts('#catalog option');
+  assert.ok(examples.includes('nim(3,4,5)'), `examples: ${examples}`);
+  assert.ok(examples.includes('octal[0.77](20)'));
+  assert.ok((await texts('#families li')).some((t) => t.startsWith('multiple')));
+  await shot('01-loaded.png');
+});
+
+test('explore: solve nim(3,4,5)', async () => {
+  await load();
+  await page.fill('#spec', 'nim(3,4,5)');
+  await page.click('#solve');
+  await page.waitForSelector('#explore-result:not([hidden])');
+  const summary = await page.textContent('#summary');
+  assert.match(summary, /^nim\(3,4,5\): the player to move wins \(\d+ more moves under perfect play\)$/);
+  const facts = await texts('#facts dt, #facts dd');
+  assert.deepEqual(facts.slice(0, 2), ['outcome', 'win']);
+  assert.equal(facts[facts.indexOf('Grundy value') + 1], '2');
+  // The Grundy value of each component, and their xor.
+  const rows = await page.locator('#components tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.deepEqual(rows, [['nim(3)', '3'], ['nim(4)', '4'], ['nim(5)', '5'], ['xor', '2']]);
+  // Every move, coloured by its value: 3+4+5 moves, one of them winning.
+  assert.equal(await page.locator('#moves li').count(), 12);
+  const winning = page.locator('#moves li.win');
+  assert.equal(await winning.count(), 1);
+  assert.equal(await winning.getAttribute('data-spec'), 'nim(1,4,5)');
+  assert.match(await winning.locator('.value').textContent(), /^win in \d+$/);
+  assert.equal(await page.locator('#moves li.loss').count(), 11);
+  for (const value of await texts('#moves li.loss .value')) assert.match(value, /^lose in \d+$/);
+  const colour = await winning.evaluate((e) => getComputedStyle(e).backgroundColor);
+  assert.equal(colour, 'rgb(220, 252, 231)', 'a winning move is green');
+  // The small cases of Nim and the Grundy plot; a place for the rule.
+  assert.equal(await page.textContent('.table-box h2'), 'nim: heap sizes 0..30');
+  assert.match(await page.textContent('.p-positions'), /^Losing \(P-\) positions: 0$/);
+  assert.equal(await page.locator('.table-box svg.plot rect.bar').count(), 30);
+  assert.equal(await page.textContent('.rule'),
+    'Rule: G(n) = n; a sum is lost iff the XOR of its heaps is 0 (proved: Bouton (1901))');
+  await shot('02-nim-3-4-5.png');
+});
+
+test('explore: Fibonacci nim\'s table of small cases and its Grundy plot', async () => {
+  await load();
+  await page.selectOption('#catalog', 'multiple[2](30)');
+  await page.waitForFunction(() => document.getElementById('summary').textContent.startsWith('multiple[2](30)'));
+  assert.equal(await page.textContent('.table-box h2'), 'multiple[2]: heap sizes 0..30');
+  // Seed 000: the losing starts are exactly the Fibonacci numbers.
+  assert.equal(await page.textContent('.p-positions'), 'Losing (P-) positions: 0, 1, 2, 3, 5, 8, 13, 21');
+  assert.equal(await page.locator('.table-box .grid td.loss').count(), 8);
+  assert.equal(await page.locator('.table-box svg.plot circle.p-dot').count(), 8);
+  // The rule the special method found, with its theorem.
+  assert.match(await page.textContent('.rule'),
+    /^Rule: losing starts: a\(i\) = a\(i-1\) \+ a\(i-2\) from 1, 2; .*\(proved: Whinihan \(1963\)/);
+  await shot('03-fibonacci-table.png');
+});
+
+test('explore: a sum of Kayles heaps, for the README', async () => {
+  await load();
+  await page.fill('#spec', 'kayles(3,9)');
+  await page.press('#spec', 'Enter');
+  await page.waitForSelector('#explore-result:not([hidden])');
+  assert.match(await page.textContent('#summary'), /^octal\[0\.77\]\(3,9\): the player to move wins/);
+  const rows = await page.locator('#components tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.deepEqual(rows, [['octal[0.77](3)', '3'], ['octal[0.77](9)', '4'], ['xor', '7']]);
+  assert.ok(await page.locator('#moves li.win').count() >= 1);
+  await page.screenshot({ path: join(root, 'docs', 'screenshot.png'), fullPage: true });
+});
+
+test('explore: a bad spec is refused with its position, shown as text', async () => {
+  await load();
+  await page.fill('#spec', 'nim(<script>alert(1)</script>)');
+  await page.click('#solve');
+  await page.waitForSelector('#explore-error:not([hidden])');
+  const error = await page.textContent('#explore-error');
+  assert.match(error, /^bad spec at line 1, column 5: /);
+  assert.equal(await page.locator('script').count(), 1, 'no script element was injected');
+  await page.fill('#spec', 'octal[0.6](10^12)');
+  await page.click('#solve');
+  await page.waitForFunction(() => document.getElementById('explore-error').textContent.includes('too large'));
+  await shot('04-bad-spec.png');
+});
+
+/** Starts a game of `spec` from the Play tab. */
+async function startGame(spec, who = '#play-first') {
+  await load();
+  await page.click('#tab-play');
+  await page.fill('#play-spec', spec);
+  await page.click(who);
+  await page.waitForSelector('#game:not([hidden])');
+  await page.waitForFunction(() => !document.getElementById('play-first').disabled);
+}
+
+/** Clicks a move and waits for the engine's reply. */
+async function play(choice) {
+  const before = await page.locator('#log li').count();
+  const spec = await choice.getAttribute('data-spec');
+  await choice.click();
+  await page.waitForFunction((n) => document.querySelectorAll('#log li').length > n
+    || !document.getElementById('play-error').hidden, before);
+  assert.equal(await page.locator('#play-error').isHidden(), true, await page.textContent('#play-error'));
+  return spec;
+}
+
+test('play: a full game of Fibonacci nim against the engine, and lose', async () => {
+  // 8 is a Fibonacci number: the player to move loses, however they play.
+  await startGame('multiple[2](8)');
+  assert.equal(await page.textContent('#position'), 'multiple[2](8)');
+  assert.equal(await page.textContent('#status'), 'Your move.');
+  // Hint: no move is green here.
+  await page.check('#hint');
+  assert.equal(await page.locator('#choices button.win').count(), 0);
+  assert.ok(await page.locator('#choices button.loss').count() > 0);
+  assert.match(await page.textContent('#choices-note'), /no winning move/);
+  await page.uncheck('#hint');
+
+  // Undo takes back a move pair.
+  await play(page.locator('#choices button').first());
+  assert.equal(await page.locator('#log li').count(), 2);
+  await page.click('#undo');
+  assert.equal(await page.textContent('#position'), 'multiple[2](8)');
+  assert.equal(await page.locator('#log li').count(), 0);
+
+  let turns = 0;
+  while ((await page.textContent('#status')) === 'Your move.') {
+    await play(page.locator('#choices button').first());
+    turns += 1;
+    assert.ok(turns < 20, 'the game ends');
+  }
+  const status = await page.textContent('#status');
+  assert.equal(status, 'you cannot move and lose: grundy wins.');
+  // Every engine move says why, in one line.
+  const reasons = await texts('#log li.log-grundy .why');
+  assert.equal(reasons.length, turns);
+  for (const why of reasons) assert.match(why, /you lose/);
+  assert.match(reasons[0], /^ — leaves Grundy value 0: you lose, in \d+ more moves at most$/);
+  assert.equal(reasons.at(-1), ' — leaves Grundy value 0: no move is left, you lose');
+  assert.equal(await page.locator('#choices button').count(), 0);
+  assert.equal(await page.locator('#typed-form').isVisible(), false);
+  await shot('05-fibonacci-lost.png');
+});
+
+test('play: a won position, with hints, and win', async () => {
+  // 10 is not a Fibonacci number: the player to move wins (take 2, Zeckendorf's smallest term).
+  await startGame('multiple[2](10)');
+  await page.check('#hint');
+  let turns = 0;
+  while ((await page.textContent('#status')) === 'Your move.') {
+    const green = page.locator('#choices button.win');
+    assert.ok(await green.count() > 0, 'a won position has a green move');
+    assert.match(await green.first().locator('.value').textContent(), /^win in \d+$/);
+    await play(green.first());
+    turns += 1;
+    assert.ok(turns < 20, 'the game ends');
+  }
+  assert.equal(await page.textContent('#status'), 'grundy cannot move and loses: you win.');
+  assert.ok(await page.locator('#status.win').count() === 1);
+  // The engine, losing, held out as long as it could, and said so.
+  for (const why of await texts('#log li.log-grundy .why')) assert.match(why, /every move loses/);
+  await shot('06-won.png');
+});
+
+test('play: the engine moves first, and a typed move that is not a move is refused', async () => {
+  await startGame('nim(3,4,5)', '#play-second');
+  const first = await texts('#log li.log-grundy code');
+  assert.deepEqual(first, ['nim(1,4,5)']);
+  await page.fill('#typed', 'nim(3,4,5)');
+  await page.click('#typed-move');
+  await page.waitForSelector('#play-error:not([hidden])');
+  assert.equal(await page.textContent('#play-error'), '`nim(3,4,5)` is not one move from `nim(1,4,5)`');
+});
+
+test('graph: a green-game file, Ann\'s fields marked', async () => {
+  await load();
+  await page.click('#tab-graph');
+  await page.setInputFiles('#graph-file', {
+    name: 'green.txt',
+    mimeType: 'text/plain',
+    buffer: readFileSync(join(here, 'fixtures', 'green.txt')),
+  });
+  await page.waitForSelector('#graph-result:not([hidden])');
+  assert.equal(await page.textContent('#graph-summary'),
+    'green.txt: poi game, 8 fields, 14 edges; objective: buchi.');
+  assert.equal(await page.textContent('#won-0'), 'Ann wins from 5 fields: 1, 2, 4, 5, 8');
+  assert.equal(await page.textContent('#won-1'), 'Billy wins from 3 fields: 3, 6, 7');
+  assert.equal(await page.textContent('#graph-verified'), 'The regions and strategies passed the independent checker.');
+  // The drawing: Ann's winning fields filled green, Billy's red; strategies in bold.
+  const marked = await page.locator('#graph-drawing g.vertex.won-0').evaluateAll((gs) => gs.map((g) => g.dataset.id));
+  assert.deepEqual(marked, ['1', '2', '4', '5', '8']);
+  const fill = await page.locator('#graph-drawing g.vertex.won-0 circle').first()
+    .evaluate((c) => getComputedStyle(c).fill);
+  assert.equal(fill, 'rgb(134, 239, 172)');
+  assert.equal(await page.locator('#graph-drawing g.vertex.accepting').count(), 3);
+  assert.equal(await page.locator('#graph-drawing path.edge.strategy').count(), 5);
+  assert.match(await page.getAttribute('#graph-download', 'href'), /^blob:/);
+  assert.equal(await page.getAttribute('#graph-download', 'download'), 'green.txt.sol');
+  await shot('07-green-game.png');
+});
+
+test('graph: the example green game, and a token game on a digraph', async () => {
+  await load();
+  await page.click('#tab-graph');
+  await page.click('#graph-example');
+  await page.waitForSelector('#graph-result:not([hidden])');
+  assert.equal(await page.textContent('#won-0'), 'Ann wins from 3 fields: 1, 2, 6');
+  await page.fill('#graph-text', '4 4\n0 1\n1 2\n2 3\n3 2\n');
+  await page.click('#graph-solve');
+  await page.waitForFunction(() => document.getElementById('graph-summary').textContent.includes('digraph'));
+  assert.deepEqual(await texts('#graph-won li'),
+    ['win for the player to move: 0', 'loss: 0', 'draw: 4']);
+  assert.equal(await page.locator('#graph-drawing g.vertex.draw').count(), 4);
+});
+
+test('graph: a pasted PGSolver arena, solved as a parity game', async () => {
+  await load();
+  await page.click('#tab-graph');
+  await page.fill('#graph-text', 'parity 3;\n0 2 0 1 "a";\n1 1 1 0,2 "b";\n2 3 1 2,3 "c";\n3 4 0 3 "d";\n');
+  await page.click('#graph-solve');
+  await page.waitForSelector('#graph-result:not([hidden])');
+  assert.equal(await page.textContent('#graph-summary'),
+    'pasted text: pgsolver game, 4 vertices, 6 edges; objective: parity.');
+  assert.equal(await page.textContent('#won-0'), 'player 0 wins from 1 vertex: 3');
+  assert.equal(await page.textContent('#won-1'), 'player 1 wins from 3 vertices: 0, 1, 2');
+  assert.match(await page.textContent('#graph-verified'), /independent checker/);
+  const labels = await texts('#graph-drawing g.vertex text');
+  assert.deepEqual(labels, ['a', 'p2', 'b', 'p1', 'c', 'p3', 'd', 'p4']);
+  await shot('08-parity.png');
+});
+
+test('graph: a file name and a bad file stay text', async () => {
+  await load();
+  await page.click('#tab-graph');
+  await page.setInputFiles('#graph-file', {
+    name: '<img src=x onerror=alert(1)>.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('2 1\n0 2 2 3\n1 1 1\n0 2 3 1\n'),
+  });
+  await page.waitForSelector('#graph-result:not([hidden])');
+  assert.match(await page.textContent('#graph-summary'), /^<img src=x onerror=alert\(1\)>\.txt: poi game/);
+  assert.equal(await page.locator('img').count(), 0, 'the name did not become an element');
+  await page.fill('#graph-text', '2 1\n0 2 2 3\n1 1 9\n0 2 3 1\n');
+  await page.click('#graph-solve');
+  await page.waitForSelector('#graph-error:not([hidden])');
+  assert.match(await page.textContent('#graph-error'), /^pasted text, line 3, column 5: /);
+  await shot('09-bad-file.png');
+});
+
+test('the page raised no script errors', () => {
+  assert.deepEqual(pageErrors.map(String), []);
+});
