@@ -8,6 +8,7 @@ use anyhow::{anyhow, bail, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use grundy::explore::Control;
 use grundy::graph::objectives::{self, Objective, Solution};
+use grundy::graph::parity::{self, ParityAlgorithm, UnknownAlgorithm};
 use grundy::graph::token::{self, Loopy};
 use grundy::graph::{self as g, Arena, Format};
 use serde_json::{json, Value as Json};
@@ -54,6 +55,10 @@ pub struct SolveArgs {
     /// Also print a positional winning strategy for each player on its region.
     #[arg(long)]
     pub strategy: bool,
+    /// The parity algorithm: tangle (tangle learning, default), zielonka, fpj
+    /// (fixpoint iteration with justifications).
+    #[arg(long, value_parser = parse_algorithm, default_value = "tangle")]
+    pub algorithm: ParityAlgorithm,
     /// Token games: judge the sum of tokens on these vertices.
     #[arg(long, value_delimiter = ',', value_name = "V,…")]
     pub sum: Vec<u32>,
@@ -72,8 +77,14 @@ pub enum ObjectiveArg {
     Buchi,
     /// Eventually stay in F.
     Cobuchi,
+    /// Max-even parity (PGSolver's convention).
+    Parity,
     /// Token game: who cannot move loses, endless play draws.
     Token,
+}
+
+fn parse_algorithm(text: &str) -> Result<ParityAlgorithm, String> {
+    text.parse().map_err(|e: UnknownAlgorithm| e.to_string())
 }
 
 fn parse_format(text: &str) -> Result<Format, String> {
@@ -122,9 +133,7 @@ pub fn run(args: GraphArgs, control: &Control<'_>) -> Result<i32> {
     let objective = a.objective.unwrap_or(match format {
         Format::Poi => ObjectiveArg::Buchi,
         Format::Digraph => ObjectiveArg::Token,
-        Format::PgSolver => {
-            bail!("parity games are not solved yet: give --objective reach|safety|buchi|cobuchi")
-        }
+        Format::PgSolver => ObjectiveArg::Parity,
     });
     if objective == ObjectiveArg::Token {
         return token_game(&arena, &a, control);
@@ -134,6 +143,15 @@ pub fn run(args: GraphArgs, control: &Control<'_>) -> Result<i32> {
     }
     if !a.sum.is_empty() {
         bail!("--sum is for token games (--objective token)");
+    }
+    if objective == ObjectiveArg::Parity {
+        let solved = parity::solve_parity(&arena, a.algorithm, control)?;
+        let solution = Solution {
+            winner: solved.winner,
+            strategy: solved.strategy,
+        };
+        print_solution(&arena, format, &solution, a.strategy, a.json)?;
+        return Ok(0);
     }
     let accepting: Vec<bool> = arena
         .priorities()
@@ -151,7 +169,7 @@ pub fn run(args: GraphArgs, control: &Control<'_>) -> Result<i32> {
         ObjectiveArg::Safety => Objective::Safety,
         ObjectiveArg::Buchi => Objective::Buchi,
         ObjectiveArg::Cobuchi => Objective::CoBuchi,
-        ObjectiveArg::Token => unreachable!("handled above"),
+        ObjectiveArg::Token | ObjectiveArg::Parity => unreachable!("handled above"),
     };
     let solution = objectives::solve(&arena, objective, &accepting, control)?;
     print_solution(&arena, format, &solution, a.strategy, a.json)?;

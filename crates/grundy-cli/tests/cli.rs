@@ -235,3 +235,29 @@ fn plot_draws_every_heap_and_marks_the_period() {
     let err = fails(&["plot", "nim", "--up-to", "5", "-o", "x.gif"]);
     assert!(err.contains(".svg or .png"), "{err}");
 }
+
+#[test]
+fn parity_games_in_pgsolver_format() {
+    // 0 (player 0, priority 2) ⇄ 1 (player 1, priority 1); 1 may also go to 2, a
+    // self-loop of priority 3 that player 1 wins.
+    let game = temp_file(
+        "p.pg",
+        "parity 2;\n0 2 0 1;\n1 1 1 0,2;\n2 3 0 2 \"sink\";\n",
+    );
+    let game = game.to_str().unwrap();
+    for algorithm in ["zielonka", "tangle", "fpj"] {
+        let v = json(&["graph", game, "--json", "--algorithm", algorithm]);
+        assert_eq!(v["won_by_1"], serde_json::json!([0, 1, 2]), "{algorithm}");
+    }
+    let solution = ok(&["graph", game, "--strategy"]);
+    assert!(solution.starts_with("paritysol"), "{solution}");
+    let sol = temp_file("p.sol", &solution);
+    let out = ok(&["graph", "verify", game, sol.to_str().unwrap()]);
+    assert!(out.starts_with("ok"), "{out}");
+    // Claiming player 0 wins the sink is rejected with the cycle.
+    let bad = temp_file("p.bad", "paritysol 2;\n0 1 ;\n1 1 2;\n2 0 2;\n");
+    let out = grundy(&["graph", "verify", game, bad.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("rejected"), "{text}");
+}
