@@ -445,7 +445,6 @@ pub fn solve_parity_with(
     }
     pipe.spread();
     control.check()?;
-    let mut tarjan = Tarjan::new(n);
     if options.cycles {
         let mut found: Vec<(u32, u32)> = Vec::new();
         for player in [0u8, 1] {
@@ -455,7 +454,7 @@ pub fn solve_parity_with(
                 arena,
                 player,
                 |v| layers.is_open(v),
-                &mut tarjan,
+                &mut pipe.local,
                 |v, w| found.push((v, w)),
             );
             for &(v, w) in &found {
@@ -470,6 +469,7 @@ pub fn solve_parity_with(
     let mut buf: Vec<u32> = Vec::new();
     let mut starts: Vec<usize> = vec![0];
     if options.scc {
+        let mut tarjan = Tarjan::new(n);
         tarjan.reset();
         let layers = &pipe.layers;
         for root in arena.vertices() {
