@@ -192,6 +192,13 @@ fn parse_spec(text: &str) -> Result<Spec> {
         .map_err(|e| anyhow::anyhow!("{}", output::spec_error(text, &e)))
 }
 
+fn table_error(family: &str, e: report::TableError) -> anyhow::Error {
+    match e {
+        report::TableError::Spec(e) => anyhow::anyhow!("{}", output::spec_error(family, &e)),
+        report::TableError::Solve(e) => anyhow::anyhow!("cannot tabulate `{family}`: {e}"),
+    }
+}
+
 fn run(cli: Cli) -> Result<u8> {
     match cli.command {
         Command::Solve { spec, common } => {
@@ -212,12 +219,7 @@ fn run(cli: Cli) -> Result<u8> {
         } => {
             let table = report::table(&family, up_to, &common.limits());
             finish_progress();
-            let table = table.map_err(|e| match e {
-                report::TableError::Spec(e) => {
-                    anyhow::anyhow!("{}", output::spec_error(&family, &e))
-                }
-                report::TableError::Solve(e) => anyhow::anyhow!("cannot tabulate `{family}`: {e}"),
-            })?;
+            let table = table.map_err(|e| table_error(&family, e))?;
             if common.json {
                 outln!("{}", output::table_json(&table));
             } else {
@@ -272,12 +274,7 @@ fn run(cli: Cli) -> Result<u8> {
         } => {
             let table = report::table(&family, up_to, &common.limits());
             finish_progress();
-            let table = table.map_err(|e| match e {
-                report::TableError::Spec(e) => {
-                    anyhow::anyhow!("{}", output::spec_error(&family, &e))
-                }
-                report::TableError::Solve(e) => anyhow::anyhow!("cannot tabulate `{family}`: {e}"),
-            })?;
+            let table = table.map_err(|e| table_error(&family, e))?;
             let search = grundy::pattern::default_up_to(&family);
             let marked = grundy::pattern::discover(&family, search, &common.limits().control)
                 .ok()

@@ -111,13 +111,35 @@ pub fn explore<G: Game>(
     root: &G::Position,
     control: &Control<'_>,
 ) -> Result<Explored<G::Position>, Error> {
-    let limit = control.max_positions.min(u64::from(u32::MAX) - 1);
     let mut ids: FxHashMap<G::Position, u32> = FxHashMap::default();
-    let mut positions = Vec::new();
+    breadth_first(game, root, control, |position, fresh| {
+        if let Some(&id) = ids.get(position) {
+            return Ok(id);
+        }
+        let id = fresh()?;
+        ids.insert(position.clone(), id);
+        Ok(id)
+    })
+}
+
+/// The breadth-first walk both explorers share; `id_of(position, fresh)` returns the
+/// position's id, calling `fresh()` (which refuses past the budget) for a new one.
+fn breadth_first<G: Game>(
+    game: &G,
+    root: &G::Position,
+    control: &Control<'_>,
+    mut id_of: impl FnMut(&G::Position, &mut dyn FnMut() -> Result<u32, Error>) -> Result<u32, Error>,
+) -> Result<Explored<G::Position>, Error> {
+    let limit = control.max_positions.min(u64::from(u32::MAX) - 1);
     let raw_root = root;
-    let root = game.canonical(root);
-    ids.insert(root.clone(), 0);
-    positions.push(root);
+    let mut positions = vec![game.canonical(root)];
+    let fresh_id = |count: usize| -> Result<u32, Error> {
+        if count as u64 >= limit {
+            return Err(too_many(limit));
+        }
+        Ok(count as u32)
+    };
+    id_of(&positions[0], &mut || Ok(0))?;
     let mut offsets = vec![0u64];
     let mut targets = Vec::new();
     let mut children = Vec::new();
@@ -140,18 +162,11 @@ pub fn explore<G: Game>(
         }
         for child in children.drain(..) {
             let child = game.canonical(&child);
-            let id = match ids.get(&child) {
-                Some(&id) => id,
-                None => {
-                    if positions.len() as u64 >= limit {
-                        return Err(too_many(limit));
-                    }
-                    let id = positions.len() as u32;
-                    ids.insert(child.clone(), id);
-                    positions.push(child);
-                    id
-                }
-            };
+            let count = positions.len();
+            let id = id_of(&child, &mut || fresh_id(count))?;
+            if id as usize == count {
+                positions.push(child);
+            }
             targets.push(id);
         }
         offsets.push(targets.len() as u64);
@@ -187,47 +202,11 @@ pub fn explore_indexed<G: IndexedGame>(
         });
     }
     let mut ids = vec![NONE; bound as usize];
-    let raw_root = root;
-    let root = game.canonical(root);
-    ids[game.index(&root) as usize] = 0;
-    let mut positions = vec![root];
-    let mut offsets = vec![0u64];
-    let mut targets = Vec::new();
-    let mut children = Vec::new();
-    let mut next = 0usize;
-    while next < positions.len() {
-        if next % CHECK_EVERY == 0 {
-            control.check()?;
-            control.report("explore", next as u64);
+    breadth_first(game, root, control, |position, fresh| {
+        let slot = &mut ids[game.index(position) as usize];
+        if *slot == NONE {
+            *slot = fresh()?;
         }
-        // The root is expanded as given, so that its edges follow the order of
-        // `game.moves(root)` and can be shown as the moves the user sees.
-        let pos = if next == 0 {
-            raw_root
-        } else {
-            &positions[next]
-        };
-        children.clear();
-        if game.terminal(pos).is_none() {
-            game.moves(pos, &mut children);
-        }
-        for child in children.drain(..) {
-            let child = game.canonical(&child);
-            let slot = &mut ids[game.index(&child) as usize];
-            if *slot == NONE {
-                if positions.len() as u64 >= limit {
-                    return Err(too_many(limit));
-                }
-                *slot = positions.len() as u32;
-                positions.push(child);
-            }
-            targets.push(*slot);
-        }
-        offsets.push(targets.len() as u64);
-        next += 1;
-    }
-    Ok(Explored {
-        positions,
-        graph: Csr { offsets, targets },
+        Ok(*slot)
     })
 }

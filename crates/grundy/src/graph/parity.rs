@@ -288,11 +288,20 @@ impl Pipeline<'_> {
                 self.settle(v, winner, mv);
             }
         } else {
-            let part = self.part_arena(members);
+            // When the part is the whole arena and a copy would change nothing, solve the
+            // arena itself (ids are then global) and save the copy and its reverse graph.
+            let whole = members.len() == arena.len() && self.copy_is_identity();
+            let part;
+            let game = if whole {
+                arena
+            } else {
+                part = self.part_arena(members);
+                &part
+            };
             let local = match algorithm {
-                ParityAlgorithm::Zielonka => zielonka::solve(&part, control),
-                ParityAlgorithm::Tangle => tangle::solve(&part, control).map(|(l, _)| l),
-                ParityAlgorithm::Fpj => fpj::solve(&part, control),
+                ParityAlgorithm::Zielonka => zielonka::solve(game, control),
+                ParityAlgorithm::Tangle => tangle::solve(game, control).map(|(l, _)| l),
+                ParityAlgorithm::Fpj => fpj::solve(game, control),
             };
             let local = match local {
                 Ok(l) => l,
@@ -303,16 +312,38 @@ impl Pipeline<'_> {
                     return Err(e);
                 }
             };
+            let global = |i: u32| if whole { i } else { members[i as usize] };
             for (i, &v) in members.iter().enumerate() {
-                let s = local.strategy[i];
-                let mv = if s == NONE { NONE } else { members[s as usize] };
-                self.settle(v, local.winner[i], mv);
+                let at = if whole { v as usize } else { i };
+                let s = local.strategy[at];
+                let mv = if s == NONE { NONE } else { global(s) };
+                self.settle(v, local.winner[at], mv);
             }
         }
         for &v in members {
             self.local[v as usize] = NONE;
         }
         Ok(())
+    }
+
+    /// Whether copying the whole arena as a part would change nothing: no self-loop to drop
+    /// and priorities already compressed (or compression off).
+    fn copy_is_identity(&self) -> bool {
+        let arena = self.arena;
+        if self.options.self_loops
+            && arena.vertices().any(|v| {
+                arena.priority(v) & 1 != u32::from(arena.owner(v))
+                    && arena.successors(v).contains(&v)
+            })
+        {
+            return false;
+        }
+        if self.options.compress {
+            let mut p = arena.priorities().to_vec();
+            compress_priorities(&mut p);
+            return p == arena.priorities();
+        }
+        true
     }
 
     /// The part `members` (with `local` set) as an arena of its own: edges inside the part,
