@@ -213,8 +213,19 @@ pub fn tour(limits: &Limits<'_>) -> anyhow::Result<(String, Json)> {
     let kayles = table("octal[0.77]", 35)?;
     let _ = writeln!(
         s,
-        "Kayles (octal 0.77), heaps 0..35: {}\n",
+        "Kayles (octal 0.77), heaps 0..35: {}",
         list(kayles.grundy.iter().copied())
+    );
+    let period = grundy::pattern::discover("octal[0.77]", 1 << 20, &limits.control)?;
+    let _ = writeln!(
+        s,
+        "  the special method: {}{}.\n",
+        period.rule,
+        if period.proved {
+            " — proved (Guy–Smith)"
+        } else {
+            " — not proved"
+        }
     );
 
     let ends = solve_text("ends(4,7,2,9,5,2)", limits)?;

@@ -4,7 +4,8 @@
 //!
 //! ```text
 //! cargo run --release -p grundy --example parity_bench -- sweep [DIR] [--alg zielonka,tangle]
-//!     [--reps K] [--verify] [--no-scc] [--no-loops] [--no-compress] [--no-cycles] [--top K]
+//!     [--reps K] [--verify] [--no-scc] [--no-loops] [--no-compress] [--no-cycles]
+//!     [--only loops,cycles,scc,compress|none] [--top K]
 //! cargo run --release -p grundy --example parity_bench -- gen FAMILY N [--alg A] [--seed S]
 //!     [--verify] [--write FILE] [--dry]          FAMILY: random | random-loops | ladder | nested | friedmann | gw
 //! cargo run --release -p grundy --example parity_bench -- file PATH [--alg A] [--verify]
@@ -68,6 +69,18 @@ fn parse_args() -> Result<Args, String> {
             "--no-loops" => args.options.self_loops = false,
             "--no-compress" => args.options.compress = false,
             "--no-cycles" => args.options.cycles = false,
+            "--only" => {
+                // Exactly these preprocessing steps: a comma list of loops, cycles, scc,
+                // compress (or "none").
+                let list = value("--only")?;
+                let has = |s: &str| list.split(',').any(|x| x == s);
+                args.options = ParityOptions {
+                    self_loops: has("loops"),
+                    cycles: has("cycles"),
+                    scc: has("scc"),
+                    compress: has("compress"),
+                };
+            }
             "--bench" => {} // passed by `cargo bench`-style runners; ignored
             _ if a.starts_with("--") => return Err(format!("unknown flag {a}")),
             _ => args.positional.push(a),
