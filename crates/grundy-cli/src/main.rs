@@ -64,6 +64,11 @@ enum Command {
         /// The largest heap size.
         #[arg(long, value_name = "N")]
         up_to: u64,
+        /// Octal and subtraction games: stream the Grundy values to FILE (grundy's
+        /// chunked binary format, one or two bytes a heap) instead of printing them; the
+        /// part past a proved period is written without being held in memory.
+        #[arg(long, value_name = "FILE")]
+        write: Option<std::path::PathBuf>,
         #[command(flatten)]
         common: Common,
     },
@@ -215,6 +220,45 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Table {
             family,
             up_to,
+            write: Some(path),
+            common,
+        } => {
+            let spec: Spec = format!("{family}(0)")
+                .parse()
+                .map_err(|e| anyhow::anyhow!("{}", output::spec_error(&family, &e)))?;
+            let rules = match spec.parts.as_slice() {
+                [grundy::games::Part::Heaps { family: f, .. }] => {
+                    grundy::octal::Rules::try_from(f)?
+                }
+                _ => anyhow::bail!("--write is for octal and subtraction games"),
+            };
+            let file = std::fs::File::create(&path)
+                .with_context(|| format!("cannot create {}", path.display()))?;
+            let mut out = std::io::BufWriter::new(file);
+            let written = grundy::octal::write_sequence(
+                &rules,
+                up_to.saturating_add(1),
+                &mut out,
+                &common.limits().control,
+            );
+            finish_progress();
+            let written = written.map_err(|e| anyhow::anyhow!("{e}"))?;
+            std::io::Write::flush(&mut out)?;
+            outln!(
+                "wrote heaps 0..={} of {family} to {} (largest value {}{})",
+                written.len.saturating_sub(1),
+                path.display(),
+                written.max,
+                written.period.map_or(String::new(), |p| format!(
+                    "; period {} from heap {} proved, the rest copied",
+                    p.period, p.preperiod
+                ))
+            );
+        }
+        Command::Table {
+            family,
+            up_to,
+            write: None,
             common,
         } => {
             let table = report::table(&family, up_to, &common.limits());

@@ -261,3 +261,24 @@ fn parity_games_in_pgsolver_format() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("rejected"), "{text}");
 }
+
+#[test]
+fn table_streams_values_to_a_file() {
+    let dir = std::env::temp_dir().join(format!("grundy-seq-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("dawson.seq");
+    let out = ok(&[
+        "table",
+        "octal[0.07]",
+        "--up-to",
+        "5000",
+        "--write",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.contains("period 34 from heap 53"), "{out}");
+    let values = grundy::octal::read_sequence(&mut std::fs::File::open(&path).unwrap()).unwrap();
+    let table = grundy::report::table("octal[0.07]", 5000, &Default::default()).unwrap();
+    assert_eq!(values.to_vec(), table.grundy);
+    let err = fails(&["table", "multiple[2]", "--up-to", "5", "--write", "x.seq"]);
+    assert!(err.contains("octal and subtraction"), "{err}");
+}

@@ -7,7 +7,7 @@
 //!     [--reps K] [--verify] [--no-scc] [--no-loops] [--no-compress] [--no-cycles]
 //!     [--only loops,cycles,scc,compress|none] [--top K]
 //! cargo run --release -p grundy --example parity_bench -- gen FAMILY N [--alg A] [--seed S]
-//!     [--verify] [--write FILE] [--dry]          FAMILY: random | random-loops | ladder | nested | friedmann | gw
+//!     [--verify] [--write FILE] [--dry] [--priorities P] [--degree LO,HI] (random games)          FAMILY: random | random-loops | ladder | nested | friedmann | gw
 //! cargo run --release -p grundy --example parity_bench -- file PATH [--alg A] [--verify]
 //! ```
 //!
@@ -34,6 +34,8 @@ struct Args {
     seed: u64,
     write: Option<PathBuf>,
     dry: bool,
+    priorities: Option<u32>,
+    degree: (u32, u32),
     positional: Vec<String>,
 }
 
@@ -47,6 +49,8 @@ fn parse_args() -> Result<Args, String> {
         seed: 1,
         write: None,
         dry: false,
+        priorities: None,
+        degree: (2, 5),
         positional: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -65,6 +69,17 @@ fn parse_args() -> Result<Args, String> {
             "--write" => args.write = Some(PathBuf::from(value("--write")?)),
             "--verify" => args.verify = true,
             "--dry" => args.dry = true,
+            "--priorities" => {
+                args.priorities = Some(value("--priorities")?.parse().map_err(|e| format!("{e}"))?);
+            }
+            "--degree" => {
+                let v = value("--degree")?;
+                let (lo, hi) = v.split_once(',').ok_or("--degree LO,HI")?;
+                args.degree = (
+                    lo.parse().map_err(|e| format!("{e}"))?,
+                    hi.parse().map_err(|e| format!("{e}"))?,
+                );
+            }
             "--no-scc" => args.options.scc = false,
             "--no-loops" => args.options.self_loops = false,
             "--no-compress" => args.options.compress = false,
@@ -205,14 +220,12 @@ fn generated(args: &Args) -> Result<Arena, String> {
         .parse()
         .map_err(|e| format!("N: {e}"))?;
     Ok(match family.as_str() {
-        "random" => generate::RandomGame {
+        "random" | "random-loops" => generate::RandomGame {
             seed: args.seed,
-            ..generate::RandomGame::new(n)
-        }
-        .build(),
-        "random-loops" => generate::RandomGame {
-            seed: args.seed,
-            self_loops: true,
+            self_loops: family == "random-loops",
+            priorities: args.priorities.unwrap_or(n as u32),
+            min_degree: args.degree.0,
+            max_degree: args.degree.1,
             ..generate::RandomGame::new(n)
         }
         .build(),

@@ -17,9 +17,17 @@
 //! opponent's parity, not just those of top priority; a subgame with one parity only is won
 //! by that parity's player at once.
 //!
+//! Two shortcuts after the child returns with an opponent region `W'` and `B = Attr(W')`:
+//! if `B` misses `A`, then `A` is still the attractor of the same heads in `G \ B`, so the
+//! frame keeps it and only the child's part is solved again; and if moreover `B = W'`, the
+//! textbook algorithm would solve `G \ B` again only to find `α` winning all of it, so the
+//! frame finishes at once. The second shortcut makes Friedmann's exponential family
+//! polynomial (1 501 frames for 5 000 vertices); the family of Gazda and Willemse stays
+//! exponential.
+//!
 //! # Complexity
-//! O(n^d)-ish worst case (exponential in the number d of distinct priorities), fast on most
-//! games met in practice; O(n + m) space besides the arena.
+//! Exponential in the number of distinct priorities in the worst case; each frame step costs
+//! O(subgame + its edges). O(n + m) space besides the arena.
 
 use super::{Local, NONE};
 use crate::explore::Control;
