@@ -4,7 +4,8 @@
 //!   285 SYNTCOMP games), parsed once, solved file after file — total time per algorithm, and
 //!   per preprocessing option switched off (tangle learning);
 //! - `random/*`: random games of 10^5 vertices (out-degree 2–5, priorities `0..n`, no
-//!   self-loops), with and without preprocessing; 10^6 with `GRUNDY_BENCH_LARGE=1`;
+//!   self-loops), with and without preprocessing; 10^6 with `GRUNDY_BENCH_LARGE=1`; and a
+//!   sparse one (out-degree 1–2) where tangle learning pays;
 //! - `family/*`: a long ladder and deep nested cycles (10^5), and the exponential families for
 //!   Zielonka's algorithm of Friedmann and of Gazda–Willemse at a size Zielonka still solves.
 //!
@@ -180,6 +181,43 @@ fn random(c: &mut Criterion) {
                 });
             }
         }
+    }
+    // Sparse random games (out-degree 1–2): here tangles matter, and tangle learning is
+    // several times faster than Zielonka; fixpoint iteration takes minutes and is left out.
+    let arena = generate::RandomGame {
+        min_degree: 1,
+        max_degree: 2,
+        ..generate::RandomGame::new(100_000)
+    }
+    .build();
+    let _ = arena.reverse();
+    let mut want = None;
+    for algorithm in [ParityAlgorithm::Zielonka, ParityAlgorithm::Tangle] {
+        let s = solve_parity_with(
+            &arena,
+            algorithm,
+            &ParityOptions::default(),
+            &Control::default(),
+        )
+        .expect("no limits are set");
+        verify_parity(&arena, &s.winner, &s.strategy)
+            .unwrap_or_else(|e| panic!("{algorithm}: rejected: {e}"));
+        let w = s.winner.iter().filter(|&&x| x == 0).count();
+        assert_eq!(*want.get_or_insert(w), w, "{algorithm} disagrees");
+    }
+    let want = want.expect("two algorithms ran");
+    for algorithm in [ParityAlgorithm::Zielonka, ParityAlgorithm::Tangle] {
+        g.bench_function(
+            BenchmarkId::new(format!("{algorithm}/sparse"), 100_000),
+            |b| {
+                b.iter(|| {
+                    assert_eq!(
+                        black_box(wins0(&arena, algorithm, &ParityOptions::default())),
+                        want
+                    );
+                });
+            },
+        );
     }
     g.finish();
 }

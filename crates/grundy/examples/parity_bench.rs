@@ -7,7 +7,8 @@
 //!     [--reps K] [--verify] [--no-scc] [--no-loops] [--no-compress] [--no-cycles]
 //!     [--only loops,cycles,scc,compress|none] [--top K]
 //! cargo run --release -p grundy --example parity_bench -- gen FAMILY N [--alg A] [--seed S]
-//!     [--verify] [--write FILE] [--dry] [--priorities P] [--degree LO,HI] (random games)          FAMILY: random | random-loops | ladder | nested | friedmann | gw
+//!     [--verify] [--write FILE] [--dry] [--priorities P] [--degree LO,HI] (random games)
+//!     FAMILY: random | random-loops | ladder | nested | friedmann | gw
 //! cargo run --release -p grundy --example parity_bench -- file PATH [--alg A] [--verify]
 //! ```
 //!

@@ -574,6 +574,26 @@ mod tests {
     }
 
     #[test]
+    fn empty_and_dead_end_arenas() {
+        let empty = ArenaBuilder::new().build().unwrap();
+        let mut dead = ArenaBuilder::new();
+        dead.push(0, 3, []);
+        dead.push(1, 0, [0]);
+        dead.push(1, 0, []);
+        dead.push(0, 1, [2, 1]);
+        let dead = dead.build().unwrap();
+        for algorithm in ParityAlgorithm::ALL {
+            let s = solve_parity(&empty, algorithm, &Control::default()).unwrap();
+            assert!(s.winner.is_empty() && s.strategy.is_empty());
+            let s = solve_parity(&dead, algorithm, &Control::default()).unwrap();
+            // 0 is stuck (1 wins), 1 must move there (1 wins), 2 is stuck (0 wins), 3 moves
+            // to 2 (0 wins).
+            assert_eq!(s.winner, [1, 1, 0, 0]);
+            assert_eq!(s.strategy, [None, Some(0), None, Some(2)]);
+        }
+    }
+
+    #[test]
     fn compression_keeps_order_and_parity() {
         let mut p = vec![7, 2, 4, 9, 3, 8, 2];
         compress_priorities(&mut p);

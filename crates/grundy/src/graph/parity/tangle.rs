@@ -8,16 +8,19 @@
 //!
 //! Each *pass* decomposes the unsolved game top-down into regions: the highest unsolved
 //! priorities of one parity (heads) and their *tangle attractor* for that parity, inside
-//! what higher regions left over. A region is *closed* when α's heads can stay in it and the
-//! opponent's heads cannot leave it into the rest. In a closed region every cycle of the
-//! region's strategy graph is won by α, so:
+//! what higher regions left over (the current subgame). A tangle joins only when every escape
+//! it has in the unsolved game was attracted in a region of its player and all its vertices
+//! are still in the current subgame. A region is *closed* when α's heads can stay in it and
+//! the opponent's heads cannot leave it into the rest. In a closed region every cycle of the
+//! region's strategy graph passes through a head or stays in one attracted tangle, so α
+//! wins it:
 //!
-//! - the highest closed region of α in the pass is an α-dominion (everything above is the
-//!   opponent's attractor, which the opponent cannot leave): it and its tangle attractor are
-//!   solved, and the pass starts over;
-//! - otherwise the bottom SCCs of the region's strategy graph are new tangles (a known one
-//!   would already have been attracted into a higher region), or dominions if they have no
-//!   escapes.
+//! - the first region of α in the pass, if closed, is an α-dominion (everything above it is
+//!   the opponent's attractor, which the opponent cannot leave): it and its tangle attractor
+//!   are solved, and the pass starts over;
+//! - otherwise the bottom SCCs of the region's strategy graph are new tangles — a known one
+//!   found again would have all its escapes in higher regions of α, and would have joined the
+//!   last of them — or dominions if they have no escapes.
 //!
 //! The lowest region is always closed, so every pass finds a dominion or a new tangle, and
 //! the algorithm terminates. All attractors of a pass share one [`Layers`] state (counters of
