@@ -145,11 +145,7 @@ pub fn run(args: GraphArgs, control: &Control<'_>) -> Result<i32> {
         bail!("--sum is for token games (--objective token)");
     }
     if objective == ObjectiveArg::Parity {
-        let solved = parity::solve_parity(&arena, a.algorithm, control)?;
-        let solution = Solution {
-            winner: solved.winner,
-            strategy: solved.strategy,
-        };
+        let solution = parity::solve_parity(&arena, a.algorithm, control)?;
         print_solution(&arena, format, &solution, a.strategy, a.json)?;
         return Ok(0);
     }

@@ -77,6 +77,9 @@ pub struct Config {
     /// The most vertices of an arena the page draws; larger ones get counts and a
     /// download (default 150).
     pub max_drawn: usize,
+    /// Heaps a heap game may compute to prove its period when a heap is too large to
+    /// tabulate (default 2^20, as the command line).
+    pub max_proof_heaps: u64,
 }
 
 impl Default for Config {
@@ -89,6 +92,7 @@ impl Default for Config {
             max_body: 16 << 20,
             max_table: 100_000,
             max_drawn: 150,
+            max_proof_heaps: 1 << 20,
         }
     }
 }
@@ -104,7 +108,7 @@ impl Config {
             },
             max_memory: self.max_memory,
             max_work: self.max_work,
-            max_proof_heaps: Limits::default().max_proof_heaps,
+            max_proof_heaps: self.max_proof_heaps,
         }
     }
 }

@@ -358,8 +358,14 @@ async fn oversized_requests_are_refused_as_too_large() {
         max_positions: 1_000,
         ..Config::default()
     });
+    // 0.6 has no known period: the proof attempt gives up (a small budget keeps this
+    // test quick on a loaded machine), and the table is refused.
+    let short_proofs = router(Config {
+        max_proof_heaps: 20_000,
+        ..Config::default()
+    });
     refused(
-        &solve(&app(), "octal[0.6](10^12)").await,
+        &solve(&short_proofs, "octal[0.6](10^12)").await,
         StatusCode::UNPROCESSABLE_ENTITY,
         "too-large",
         "too large",

@@ -88,15 +88,9 @@ impl Local {
     }
 }
 
-/// The solution of a parity game.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParitySolution {
-    /// The winner (0 or 1) of each dense vertex.
-    pub winner: Vec<u8>,
-    /// Where the owner of `v` wins `v`, its move (a successor in the same region); `None`
-    /// elsewhere.
-    pub strategy: Vec<Option<u32>>,
-}
+/// The solution of a parity game: the same winner-and-strategy shape as every graph
+/// objective's.
+pub type ParitySolution = super::objectives::Solution;
 
 /// Which algorithm solves the parts that preprocessing leaves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
