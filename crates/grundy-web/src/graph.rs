@@ -3,7 +3,7 @@
 //! priorities), a plain digraph (token game) — solved, with the arena for drawing when it is
 //! small and the solution file to download.
 
-use std::io::Read as _;
+use std::path::Path;
 use std::str::FromStr as _;
 
 use axum::http::StatusCode;
@@ -62,39 +62,16 @@ fn bad_file(message: String) -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, "bad-file", message)
 }
 
-/// The text of an upload: gunzipped if it is gzip (never past `max_body`), UTF-8 checked.
+/// The text of an upload: gunzipped if it is gzip (never past `max_body`), UTF-8 checked —
+/// the library's [`g::decode_text_limited`], its errors as 4xx.
 fn decode(bytes: Vec<u8>, name: &str, config: &Config) -> Result<String, ApiError> {
-    let bytes = if g::format::is_gzip(&bytes) {
-        let mut out = Vec::new();
-        let limit = config.max_body as u64;
-        flate2::read::MultiGzDecoder::new(&bytes[..])
-            .take(limit + 1)
-            .read_to_end(&mut out)
-            .map_err(|e| bad_file(format!("cannot gunzip {name}: {e}")))?;
-        if out.len() as u64 > limit {
-            return Err(ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "too-large",
-                format!(
-                    "too large: {name} inflates to more than the limit of {}",
-                    grundy::human_bytes(limit)
-                ),
-            ));
+    g::decode_text_limited(bytes, false, Path::new(name), config.max_body as u64).map_err(|e| {
+        match e {
+            g::ReadError::TooLarge { .. } => {
+                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too-large", e.to_string())
+            }
+            other => bad_file(other.to_string()),
         }
-        out
-    } else {
-        bytes
-    };
-    String::from_utf8(bytes).map_err(|e| {
-        let offset = e.utf8_error().valid_up_to();
-        let line = e.as_bytes()[..offset]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1;
-        bad_file(format!(
-            "{name} is not UTF-8 text: invalid byte at line {line}, byte offset {offset}"
-        ))
     })
 }
 

@@ -872,3 +872,23 @@ fn verifier_handles_a_million_vertices() {
         other => panic!("expected a bad cycle, got {other:?}"),
     }
 }
+
+#[test]
+fn gzip_inflation_is_bounded_when_asked() {
+    use std::io::Write as _;
+    let text = "2 1\n0 1\n".repeat(1000);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(text.as_bytes()).unwrap();
+    let bytes = gz.finish().unwrap();
+    let path = std::path::Path::new("upload.gz");
+    assert_eq!(
+        grundy::graph::decode_text_limited(bytes.clone(), false, path, 8000).unwrap(),
+        text
+    );
+    let err = grundy::graph::decode_text_limited(bytes, false, path, 7999).unwrap_err();
+    assert!(
+        matches!(err, grundy::graph::ReadError::TooLarge { limit: 7999, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("inflates to more than"), "{err}");
+}

@@ -267,6 +267,14 @@ pub enum ReadError {
         #[source]
         source: std::io::Error,
     },
+    /// The bytes inflate past the limit the caller set (a gzip bomb, or just too big).
+    #[error("too large: {} inflates to more than the limit of {}", path.display(), crate::human_bytes(*limit))]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit, in bytes.
+        limit: u64,
+    },
     /// The (decompressed) bytes are not UTF-8.
     #[error("{} is not UTF-8 text: invalid byte at line {line}, byte offset {offset}", path.display())]
     NotUtf8 {
@@ -1259,14 +1267,34 @@ pub fn read_text(path: impl AsRef<Path>) -> Result<String, ReadError> {
 /// Turns bytes (from a file or standard input) into text, gunzipping first if `gzip` is set or
 /// the bytes start with the gzip magic number. `path` only names the source in errors.
 pub fn decode_text(bytes: Vec<u8>, gzip: bool, path: &Path) -> Result<String, ReadError> {
+    decode_text_limited(bytes, gzip, path, u64::MAX)
+}
+
+/// [`decode_text`] that refuses to inflate past `max_bytes` (for untrusted uploads).
+///
+/// # Errors
+/// [`ReadError::TooLarge`] past the limit, else as [`decode_text`].
+pub fn decode_text_limited(
+    bytes: Vec<u8>,
+    gzip: bool,
+    path: &Path,
+    max_bytes: u64,
+) -> Result<String, ReadError> {
     let bytes = if gzip || is_gzip(&bytes) {
         let mut out = Vec::with_capacity(bytes.len().saturating_mul(4));
         flate2::read::MultiGzDecoder::new(&bytes[..])
+            .take(max_bytes.saturating_add(1))
             .read_to_end(&mut out)
             .map_err(|source| ReadError::Gzip {
                 path: path.to_path_buf(),
                 source,
             })?;
+        if out.len() as u64 > max_bytes {
+            return Err(ReadError::TooLarge {
+                path: path.to_path_buf(),
+                limit: max_bytes,
+            });
+        }
         out
     } else {
         bytes

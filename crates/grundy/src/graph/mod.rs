@@ -42,7 +42,7 @@ pub mod verify;
 
 pub use arena::{Arena, ArenaBuilder, ArenaError, Csr, IdMap};
 pub use format::{
-    decode_text, detect, parse, parse_detect, parse_digraph, parse_pgsolver,
+    decode_text, decode_text_limited, detect, parse, parse_detect, parse_digraph, parse_pgsolver,
     parse_pgsolver_solution, parse_poi, parse_poi_answer, parse_poi_solution, read_text,
     write_digraph, write_pgsolver, write_pgsolver_solution, write_poi, write_poi_answer,
     write_poi_solution, Format, ParseError, ParseErrorKind, PgSolution, ReadError, UnknownFormat,
