@@ -15,6 +15,13 @@
 //!
 //! [`EXCLUDED`] is a decided word that is never queued: the vertex is outside the
 //! subgame being solved, and the engine skips it.
+//!
+//! [`UNCOUNTED`] is an undecided word whose counter is not known yet. Only a [`Rule`] with
+//! [`LAZY`](Rule::LAZY) set may leave it in the state: the engine then asks the rule to
+//! [`open`](Rule::open) the vertex on its first touch (its counter, or [`EXCLUDED`] if it is
+//! outside the game). A solver that computes many attractors on ever-changing subgames
+//! (Zielonka's algorithm) then pays for the vertices an attractor touches, not for the
+//! whole subgame it lies in.
 
 use crate::explore::Csr;
 use crate::Error;
@@ -29,6 +36,9 @@ pub const LOW: u32 = VALUE - 1;
 pub const EXCLUDED: u32 = DECIDED | VALUE | LOW;
 /// The largest distance the engine can record.
 pub const MAX_DISTANCE: u32 = LOW - 1;
+/// An undecided vertex whose counter is computed on its first touch by [`Rule::open`]
+/// (never a counter: counters are at most [`MAX_DISTANCE`]).
+pub const UNCOUNTED: u32 = LOW;
 
 /// The word of a vertex decided with `value` at `distance`.
 #[inline]
@@ -66,6 +76,19 @@ pub fn read(word: u32) -> Option<(bool, u32)> {
 
 /// How a vertex is decided from its successors.
 pub trait Rule {
+    /// Whether the state may hold [`UNCOUNTED`] words, opened by [`open`](Rule::open) on
+    /// first touch. A constant, so that eager rules pay nothing for the check.
+    const LAZY: bool = false;
+
+    /// The word of an [`UNCOUNTED`] `vertex` at its first touch: [`EXCLUDED`] if it is
+    /// outside the game, else the number of its successors inside the game, counting the
+    /// one that touches it and every other successor decided but not yet popped (each will
+    /// be counted off when popped). Only called when [`LAZY`](Rule::LAZY) is set.
+    #[inline(always)]
+    fn open(&self, _vertex: u32) -> u32 {
+        EXCLUDED
+    }
+
     /// Undecided `vertex` has a successor just decided with `value`. Return `Some(v)` to
     /// decide `vertex` now with value `v` (one successor suffices: "any"), or `None` to
     /// count this successor off and wait for the rest.
@@ -141,8 +164,8 @@ impl Rule for Attractor<'_> {
 /// Runs the engine: pops `queue[head..]` in order (a FIFO, so distances come out
 /// non-decreasing), and decides predecessors by `rule`, pushing each newly decided vertex
 /// to `queue`. The caller seeds `state` and `queue`: seeds are decided words in the queue;
-/// undecided words hold the number of successors inside the game; [`EXCLUDED`] marks
-/// vertices outside it.
+/// undecided words hold the number of successors inside the game (or [`UNCOUNTED`], for a
+/// lazy rule); [`EXCLUDED`] marks vertices outside it.
 ///
 /// Because the queue is FIFO, a vertex decided by "any" gets the least distance over its
 /// deciding successors, and one decided by "all" the greatest: the winner hurries, the
@@ -199,9 +222,16 @@ pub fn propagate<R: Rule>(
             let mut pending = None;
             for &p in &mut edges {
                 let slot = &mut state[p as usize];
-                let current = *slot;
+                let mut current = *slot;
                 if current & DECIDED != 0 {
                     continue;
+                }
+                if R::LAZY && current == UNCOUNTED {
+                    current = rule.open(p);
+                    if current & DECIDED != 0 {
+                        *slot = current;
+                        continue;
+                    }
                 }
                 let word = if let Some(v) = rule.on_successor(p, value) {
                     decided(v, distance)

@@ -20,35 +20,10 @@
 //! Exponential in the worst case; each evaluation costs the vertex's out-degree and each reset
 //! its in-degree. O(n + m) space.
 
-use super::{Local, NONE};
+use super::{by_priority_descending, Local, NONE};
 use crate::explore::Control;
 use crate::graph::arena::Arena;
 use crate::Error;
-
-/// The vertices by priority, lowest first (a counting sort when priorities are small).
-fn by_priority_ascending(arena: &Arena) -> Vec<u32> {
-    let n = arena.len();
-    let max = arena.max_priority().unwrap_or(0) as usize;
-    if max > 2 * n + 64 {
-        let mut order: Vec<u32> = (0..n as u32).collect();
-        order.sort_unstable_by_key(|&v| arena.priority(v));
-        return order;
-    }
-    let mut start = vec![0u32; max + 2];
-    for &p in arena.priorities() {
-        start[p as usize + 1] += 1;
-    }
-    for i in 1..start.len() {
-        start[i] += start[i - 1];
-    }
-    let mut order = vec![0u32; n];
-    for v in arena.vertices() {
-        let slot = &mut start[arena.priority(v) as usize];
-        order[*slot as usize] = v;
-        *slot += 1;
-    }
-    order
-}
 
 /// Solves `arena` (no dead ends) by fixpoint iteration with justifications.
 pub(super) fn solve(arena: &Arena, control: &Control) -> Result<Local, Error> {
@@ -56,7 +31,8 @@ pub(super) fn solve(arena: &Arena, control: &Control) -> Result<Local, Error> {
     if n == 0 {
         return Ok(Local::new(0));
     }
-    let order = by_priority_ascending(arena);
+    let mut order = by_priority_descending(arena);
+    order.reverse();
     let mut rank = vec![0u32; n];
     for (i, &v) in order.iter().enumerate() {
         rank[v as usize] = i as u32;

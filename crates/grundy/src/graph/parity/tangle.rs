@@ -32,7 +32,7 @@
 //! tangle size) space.
 
 use super::scc::Tarjan;
-use super::{Local, NONE};
+use super::{by_priority_descending, Local, NONE};
 use crate::explore::Control;
 use crate::graph::arena::Arena;
 use crate::graph::attractor::Layers;
@@ -482,32 +482,6 @@ impl Solver<'_> {
     fn open_in_g(&self, v: u32) -> bool {
         self.in_g[v as usize] && self.layers.is_open(v)
     }
-}
-
-/// The vertices by priority, highest first: a counting sort when priorities are small (as
-/// they are after compression), else a comparison sort.
-fn by_priority_descending(arena: &Arena) -> Vec<u32> {
-    let n = arena.len();
-    let max = arena.max_priority().unwrap_or(0) as usize;
-    if max > 2 * n + 64 {
-        let mut order: Vec<u32> = (0..n as u32).collect();
-        order.sort_unstable_by_key(|&v| std::cmp::Reverse(arena.priority(v)));
-        return order;
-    }
-    let mut start = vec![0u32; max + 2];
-    for &p in arena.priorities() {
-        start[max - p as usize + 1] += 1;
-    }
-    for i in 1..start.len() {
-        start[i] += start[i - 1];
-    }
-    let mut order = vec![0u32; n];
-    for v in arena.vertices() {
-        let slot = &mut start[max - arena.priority(v) as usize];
-        order[*slot as usize] = v;
-        *slot += 1;
-    }
-    order
 }
 
 /// Solves `arena` (no dead ends) by tangle learning.

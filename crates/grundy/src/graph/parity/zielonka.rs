@@ -1,298 +1,432 @@
-//! Zielonka's recursive algorithm, run on an explicit stack of frames.
+//! Zielonka's recursive algorithm, run on an explicit stack of frames, in the shape van Dijk
+//! gave it in Oink (TACAS 2018): every vertex records the frame that removed it from play,
+//! so subgames are never copied, listed or scanned, and a frame costs what its attractors
+//! touch rather than the size of its subgame.
 //!
-//! A frame solves a subgame `G`: with `p` its top priority and `α = p mod 2`, it attracts
-//! for `α` to the vertices of top priority (`A`), solves `G \ A` in a child frame, and then
-//! either `α` wins all of `G` (the opponent won nothing in the child), or the opponent's
-//! attractor `B` of what it won is removed from `G` as the opponent's, and the frame starts
-//! over on `G \ B`. The second recursive call of the textbook algorithm is that loop, so the
-//! stack holds one frame per nested top priority: at most the number of distinct priorities,
-//! on the heap.
+//! A frame solves a subgame `G` (at frame `r`: the vertices not yet removed, plus those
+//! removed by frames `≥ r`). With `p` its top priority and `α = p mod 2`:
 //!
-//! Subgames are contiguous segments of one permutation of the vertices: a frame moves `A` to
-//! the front of its segment (the child gets the rest) and each `B` to the back. One
-//! membership mask tracks the subgame being worked on; a frame restores its segment in the
-//! mask when it returns. All attractors share one [`Layers`] scratch.
+//! 1. `A = Attr_α(heads)`, where the heads are the vertices of `α`'s parity met going down
+//!    the priorities until the first vertex of the opponent's parity not yet attracted
+//!    (Verver's extension of the top priority; heads are attracted one priority at a time,
+//!    so an opponent's vertex swept up on the way is attracted toward a higher head);
+//! 2. a child frame solves `G \ A`, and leaves its solution in `won[0]`, `won[1]`;
+//! 3. if the opponent `β` won nothing there, or won a region it cannot extend into `A`,
+//!    `α` wins the rest of `G`; otherwise `B = Attr_β(β's region)` is `β`'s in `G`, and a
+//!    second child solves `G \ B`.
 //!
-//! On-the-fly compression: the targets are all vertices above the top priority of the
-//! opponent's parity, not just those of top priority; a subgame with one parity only is won
-//! by that parity's player at once.
-//!
-//! Two shortcuts after the child returns with an opponent region `W'` and `B = Attr(W')`:
-//! if `B` misses `A`, then `A` is still the attractor of the same heads in `G \ B`, so the
-//! frame keeps it and only the child's part is solved again; and if moreover `B = W'`, the
-//! textbook algorithm would solve `G \ B` again only to find `α` winning all of it, so the
-//! frame finishes at once. The second shortcut makes Friedmann's exponential family
-//! polynomial (1 501 frames for 5 000 vertices); the family of Gazda and Willemse stays
-//! exponential.
+//! The first attractor only touches vertices still in play, the second only the vertices
+//! of `A` and what it attracts: the engine opens each touched vertex on first touch
+//! ([`Rule::LAZY`]) and the state is cleaned afterwards along the same edges, so nothing is
+//! paid per vertex of `G` that the attractor never reaches. On Friedmann's family, where
+//! frames are many and attractors small, that is the difference between quadratic and
+//! linear.
 //!
 //! # Complexity
-//! Exponential in the number of distinct priorities in the worst case; each frame step costs
-//! O(subgame + its edges). O(n + m) space besides the arena.
+//! Exponential in the number of distinct priorities in the worst case; each frame costs its
+//! attractors' vertices and edges. O(n + m) space besides the arena.
 
-use super::{Local, NONE};
+use super::{by_priority_descending, Local, NONE};
+use crate::engine::{self, Rule, DECIDED, EXCLUDED, UNCOUNTED};
 use crate::explore::Control;
 use crate::graph::arena::Arena;
-use crate::graph::attractor::Layers;
 use crate::Error;
 
-/// One subgame being solved: its segment `perm[lo..end]`, of which `perm[lo..hi]` is still
-/// unsolved (the opponent's regions `B` were moved behind `hi`); `perm[lo..a_end]` is the
-/// current attractor `A` of player `alpha`, and the child solves `perm[a_end..hi]`.
+/// The region of a vertex still in play (not removed by any frame).
+const BOT: u32 = u32::MAX;
+
+/// Where a frame is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// About to attract its heads.
+    Attract,
+    /// Its first child (on `G \ A`) has returned.
+    First,
+    /// Its second child (on `G \ B`) has returned; `A` now holds `β`'s region `B`.
+    Second,
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Frame {
-    lo: u32,
-    hi: u32,
-    end: u32,
-    a_end: u32,
+    /// Position in `order` from which the heads are searched.
+    start: u32,
+    /// The frame's number: vertices it removes get this region.
+    r: u32,
+    phase: Phase,
     alpha: u8,
+}
+
+/// The attractor rule with lazily counted vertices: `inside(v)` says whether `v` is in the
+/// game; a vertex's counter is its successors inside.
+struct Lazy<'a, F> {
+    arena: &'a Arena,
+    player: u8,
+    inside: F,
+}
+
+impl<F: Fn(u32) -> bool> Rule for Lazy<'_, F> {
+    const LAZY: bool = true;
+
+    #[inline]
+    fn open(&self, vertex: u32) -> u32 {
+        if !(self.inside)(vertex) {
+            return EXCLUDED;
+        }
+        let count = self
+            .arena
+            .successors(vertex)
+            .iter()
+            .filter(|&&w| (self.inside)(w))
+            .count() as u64;
+        // A degree fits: the parsers and the part builder check it.
+        engine::undecided(count).unwrap_or(engine::MAX_DISTANCE)
+    }
+
+    #[inline(always)]
+    fn on_successor(&self, vertex: u32, _value: bool) -> Option<bool> {
+        (self.arena.owner(vertex) == self.player).then_some(true)
+    }
+
+    #[inline(always)]
+    fn on_all(&self, _vertex: u32) -> bool {
+        true
+    }
+}
+
+/// Attracts for `player` from `queue[head..]` within the vertices where `inside` holds.
+fn attract<F: Fn(u32) -> bool>(
+    arena: &Arena,
+    state: &mut [u32],
+    queue: &mut Vec<u32>,
+    head: usize,
+    player: u8,
+    inside: F,
+) {
+    let rule = Lazy {
+        arena,
+        player,
+        inside,
+    };
+    // Distances stay far below the limit: at most one per vertex.
+    let _ = engine::propagate(arena.reverse(), state, queue, head, &rule);
 }
 
 struct Solver<'a> {
     arena: &'a Arena,
-    perm: Vec<u32>,
+    /// The vertices by priority, highest first.
+    order: Vec<u32>,
+    /// The frame that removed each vertex, or [`BOT`].
+    region: Vec<u32>,
+    /// `region` in `order`'s positions: the search for heads reads it in sequence.
+    region_at: Vec<u32>,
+    /// Each vertex's position in `order`.
     pos: Vec<u32>,
-    in_game: Vec<bool>,
-    layers: Layers,
-    out: Local,
-    scratch: Vec<u32>,
+    winning: Vec<u8>,
+    strategy: Vec<u32>,
+    /// Engine state: [`UNCOUNTED`] everywhere between attractions.
+    state: Vec<u32>,
+    queue: Vec<u32>,
+    /// The solution of the subgame solved last: the vertices each player wins.
+    won: [Vec<u32>; 2],
+    /// `A` of each frame on the stack (after [`Phase::Second`] starts: `B`).
+    levels: Vec<Vec<u32>>,
 }
 
 impl Solver<'_> {
-    /// Swaps `v` into position `i` of the permutation.
     #[inline]
-    fn place(&mut self, i: u32, v: u32) {
-        let j = self.pos[v as usize];
-        let u = self.perm[i as usize];
-        self.perm[i as usize] = v;
-        self.perm[j as usize] = u;
-        self.pos[v as usize] = i;
-        self.pos[u as usize] = j;
+    fn set_region(&mut self, v: u32, r: u32) {
+        self.region[v as usize] = r;
+        self.region_at[self.pos[v as usize] as usize] = r;
     }
 
-    /// The first successor of `v` inside the current subgame.
-    #[inline]
-    fn any_move(&self, v: u32) -> u32 {
-        self.arena
-            .successors(v)
-            .iter()
-            .copied()
-            .find(|&w| self.in_game[w as usize])
-            .unwrap_or(NONE)
-    }
-
-    /// Starts (or restarts) frame `f` on `perm[lo..hi]`. Returns the child frame to push, or
-    /// `None` if the frame finished (all of it solved).
-    fn enter(&mut self, f: &mut Frame) -> Option<Frame> {
-        let (lo, hi) = (f.lo as usize, f.hi as usize);
-        if lo == hi {
-            return None;
+    /// Gives `player`'s vertices in `queue[from..]` decided by a move (distance > 0) a move
+    /// to a successor decided before them.
+    fn moves_toward(&mut self, from: usize, player: u8) {
+        for i in from..self.queue.len() {
+            let v = self.queue[i];
+            if self.arena.owner(v) != player {
+                continue;
+            }
+            let Some((_, d)) = engine::read(self.state[v as usize]) else {
+                continue;
+            };
+            if d == 0 {
+                continue;
+            }
+            let state = &self.state;
+            self.strategy[v as usize] = self
+                .arena
+                .successors(v)
+                .iter()
+                .copied()
+                .find(|&w| engine::read(state[w as usize]).is_some_and(|(_, dw)| dw < d))
+                .expect("a vertex attracted by a move has an earlier successor");
         }
-        // Top priority of each parity.
-        let mut top = [None::<u32>; 2];
-        for &v in &self.perm[lo..hi] {
+    }
+
+    /// Resets the engine state of the queued vertices and of everything they touched.
+    fn clean(&mut self) {
+        let reverse = self.arena.reverse();
+        for &v in &self.queue {
+            self.state[v as usize] = UNCOUNTED;
+            for &p in reverse.successors(v) {
+                self.state[p as usize] = UNCOUNTED;
+            }
+        }
+        self.queue.clear();
+    }
+
+    /// Step 1 of frame `f`: attracts for `α` to the heads found from `f.start`, records them
+    /// as removed by `f`, and returns `α` and where the child's heads start (`None` if `A` is
+    /// all of the subgame).
+    fn attract_heads(&mut self, f: &Frame, a: &mut Vec<u32>) -> (u8, Option<u32>) {
+        let n = self.order.len();
+        let mut k = f.start as usize;
+        let alpha = (self.arena.priority(self.order[k]) & 1) as u8;
+        let mut head = 0;
+        // The priority of the heads seeded and not yet propagated.
+        let mut pending: Option<u32> = None;
+        let mut next = None;
+        while k < n {
+            if self.region_at[k] != BOT {
+                k += 1;
+                continue;
+            }
+            let v = self.order[k];
+            if self.state[v as usize] & DECIDED != 0 {
+                k += 1;
+                continue;
+            }
             let p = self.arena.priority(v);
-            let slot = &mut top[(p & 1) as usize];
-            if !matches!(*slot, Some(t) if t >= p) {
-                *slot = Some(p);
+            if pending.is_some_and(|q| q != p) {
+                // Attract to the higher heads before looking at lower vertices.
+                let region = &self.region;
+                attract(
+                    self.arena,
+                    &mut self.state,
+                    &mut self.queue,
+                    head,
+                    alpha,
+                    |w| region[w as usize] == BOT,
+                );
+                self.moves_toward(head, alpha);
+                head = self.queue.len();
+                pending = None;
+                continue;
+            }
+            if (p & 1) as u8 != alpha {
+                next = Some(k as u32);
+                break;
+            }
+            self.state[v as usize] = engine::decided(true, 0);
+            self.queue.push(v);
+            self.strategy[v as usize] = NONE;
+            pending = Some(p);
+            k += 1;
+        }
+        let region = &self.region;
+        attract(
+            self.arena,
+            &mut self.state,
+            &mut self.queue,
+            head,
+            alpha,
+            |w| region[w as usize] == BOT,
+        );
+        self.moves_toward(head, alpha);
+        for i in 0..self.queue.len() {
+            let v = self.queue[i];
+            self.set_region(v, f.r);
+            self.winning[v as usize] = alpha;
+            if self.arena.owner(v) != alpha {
+                self.strategy[v as usize] = NONE;
             }
         }
-        let (alpha, threshold) = match top {
-            [Some(e), Some(o)] if e > o => (0u8, Some(o)),
-            [Some(e), Some(_)] => (1u8, Some(e)),
-            [Some(_), None] => (0, None),
-            _ => (1, None),
-        };
-        let Some(threshold) = threshold else {
-            // One parity only: its player wins every play that stays here.
-            for i in lo..hi {
-                let v = self.perm[i];
-                self.out.winner[v as usize] = alpha;
-                self.out.strategy[v as usize] = if self.arena.owner(v) == alpha {
-                    self.any_move(v)
-                } else {
-                    NONE
-                };
-            }
-            return None;
-        };
-        // A = Attr_alpha(vertices above every priority of the opponent's parity).
-        let members = &self.perm[lo..hi];
-        self.layers.open(self.arena, members, &self.in_game);
-        for &v in members {
-            if self.arena.priority(v) > threshold {
-                self.layers.seed(v, true);
-            }
-        }
-        self.layers.attract(self.arena, alpha);
-        self.scratch.clear();
-        self.scratch.extend_from_slice(self.layers.queue());
-        for &v in &self.scratch {
-            if self.arena.owner(v) == alpha {
-                // Heads (distance 0) get NONE here and a move once the frame is done.
-                self.out.strategy[v as usize] =
-                    self.layers.move_toward(self.arena, v).unwrap_or(NONE);
-            }
-        }
-        self.layers.close(&self.perm[lo..hi]);
-        let a = std::mem::take(&mut self.scratch);
-        for (i, &v) in a.iter().enumerate() {
-            self.place(f.lo + i as u32, v);
-            self.in_game[v as usize] = false;
-        }
-        f.alpha = alpha;
-        f.a_end = f.lo + a.len() as u32;
-        self.scratch = a;
-        Some(Frame {
-            lo: f.a_end,
-            hi: f.hi,
-            end: f.hi,
-            a_end: f.hi,
-            alpha: 0,
-        })
+        a.extend_from_slice(&self.queue);
+        self.clean();
+        (alpha, next)
     }
 
-    /// Marks `perm[lo..a_end]` (A) won by `alpha`; `alpha`'s heads get a move inside the
-    /// current subgame.
-    fn finish_attractor(&mut self, f: &Frame) {
-        for i in f.lo..f.a_end {
-            let v = self.perm[i as usize];
-            self.out.winner[v as usize] = f.alpha;
-            if self.arena.owner(v) == f.alpha && self.out.strategy[v as usize] == NONE {
-                self.out.strategy[v as usize] = self.any_move(v);
+    /// Step 3: `B`, the attractor for `β = 1 - α` of what `β` won in `G \ A`, within `G`.
+    /// Only vertices of `A` can be attracted first (what `α` won in `G \ A` is a trap for
+    /// `β` there). Marks `B` won by `β`, adds it to `won[β]`, and returns its size.
+    fn attract_losing(&mut self, f: &Frame, a: &[u32]) -> usize {
+        let beta = 1 - f.alpha;
+        let r = f.r;
+        let in_g = |region: &[u32], w: u32| {
+            let x = region[w as usize];
+            x >= r && x != BOT
+        };
+        for &v in a {
+            let (region, winning) = (&self.region, &self.winning);
+            let mut escape = self
+                .arena
+                .successors(v)
+                .iter()
+                .copied()
+                .filter(|&w| in_g(region, w));
+            let seed = if self.arena.owner(v) == beta {
+                escape.find(|&w| winning[w as usize] == beta)
+            } else {
+                escape.all(|w| winning[w as usize] == beta).then_some(NONE)
+            };
+            if let Some(mv) = seed {
+                self.state[v as usize] = engine::decided(true, 0);
+                self.queue.push(v);
+                self.strategy[v as usize] = mv;
             }
         }
-    }
-
-    /// The child of `f` has returned (its segment is `perm[a_end..hi]`, solved): decides
-    /// whether `f` is finished, must start over on its shrunken segment, or can keep its
-    /// attractor `A` and solve a smaller child at once.
-    fn resume(&mut self, f: &mut Frame) -> Next {
+        if self.queue.is_empty() {
+            return 0;
+        }
+        let (region, winning) = (&self.region, &self.winning);
         let alpha = f.alpha;
-        let beta = 1 - alpha;
-        for i in f.lo..f.a_end {
-            self.in_game[self.perm[i as usize] as usize] = true;
-        }
-        self.scratch.clear();
-        for i in f.a_end..f.hi {
-            let v = self.perm[i as usize];
-            if self.out.winner[v as usize] == beta {
-                self.scratch.push(v);
+        attract(self.arena, &mut self.state, &mut self.queue, 0, beta, |w| {
+            in_g(region, w) && winning[w as usize] == alpha
+        });
+        self.moves_toward(0, beta);
+        for i in 0..self.queue.len() {
+            let v = self.queue[i];
+            self.set_region(v, r);
+            self.winning[v as usize] = beta;
+            if self.arena.owner(v) != beta {
+                self.strategy[v as usize] = NONE;
             }
         }
-        if self.scratch.is_empty() {
-            // alpha wins all of G: the child's region, and A by attraction to the heads.
-            self.finish_attractor(f);
-            return Next::Finished;
-        }
-        let won = self.scratch.len();
-        // B = Attr_beta(what beta won in G \ A) is beta's in G too; remove it.
-        let members = &self.perm[f.lo as usize..f.hi as usize];
-        self.layers.open(self.arena, members, &self.in_game);
-        for &v in &self.scratch {
-            self.layers.seed(v, true);
-        }
-        self.layers.attract(self.arena, beta);
-        self.scratch.clear();
-        self.scratch.extend_from_slice(self.layers.queue());
-        let mut touches_a = false;
-        for &v in &self.scratch {
-            self.out.winner[v as usize] = beta;
-            touches_a |= self.pos[v as usize] < f.a_end;
-            if self.arena.owner(v) == beta {
-                if let Some(w) = self.layers.move_toward(self.arena, v) {
-                    self.out.strategy[v as usize] = w;
-                }
-            }
-        }
-        self.layers.close(&self.perm[f.lo as usize..f.hi as usize]);
-        let b = std::mem::take(&mut self.scratch);
-        for (i, &v) in b.iter().enumerate() {
-            self.place(f.hi - 1 - i as u32, v);
-            self.in_game[v as usize] = false;
-        }
-        f.hi -= b.len() as u32;
-        let grew = b.len() > won;
-        self.scratch = b;
-        if touches_a {
-            return Next::Restart;
-        }
-        // B misses A, so A is still the attractor of the same heads in G \ B.
-        if !grew {
-            // B is exactly what beta won: G \ B = A + alpha's region of the child, which the
-            // textbook algorithm would solve again only to find alpha winning all of it.
-            self.finish_attractor(f);
-            return Next::Finished;
-        }
-        // Only the child's part shrank: solve it again, keeping A.
-        for i in f.lo..f.a_end {
-            self.in_game[self.perm[i as usize] as usize] = false;
-        }
-        Next::Descend(Frame {
-            lo: f.a_end,
-            hi: f.hi,
-            end: f.hi,
-            a_end: f.hi,
-            alpha: 0,
-        })
+        let count = self.queue.len();
+        self.won[beta as usize].extend_from_slice(&self.queue);
+        self.clean();
+        count
     }
-}
 
-/// What a frame does after its child returns.
-enum Next {
-    Finished,
-    Restart,
-    Descend(Frame),
+    /// `α` wins `A` (and keeps what it won in `G \ A`): its heads get a move inside its
+    /// region of `G`.
+    fn finish(&mut self, f: &Frame, a: &[u32]) {
+        let alpha = f.alpha;
+        for &v in a {
+            if self.arena.owner(v) == alpha && self.strategy[v as usize] == NONE {
+                let (region, winning) = (&self.region, &self.winning);
+                self.strategy[v as usize] = self
+                    .arena
+                    .successors(v)
+                    .iter()
+                    .copied()
+                    .find(|&w| {
+                        let x = region[w as usize];
+                        x >= f.r && x != BOT && winning[w as usize] == alpha
+                    })
+                    .expect("a vertex of the winner has a move inside its region");
+            }
+        }
+        self.won[alpha as usize].extend_from_slice(a);
+    }
 }
 
 /// Solves `arena` (no dead ends) by Zielonka's algorithm: the winner of every vertex and, where
 /// the owner wins, its move.
 pub(super) fn solve(arena: &Arena, control: &Control) -> Result<Local, Error> {
     let n = arena.len();
+    if n == 0 {
+        return Ok(Local::new(0));
+    }
+    let order = by_priority_descending(arena);
+    let mut pos = vec![0u32; n];
+    for (i, &v) in order.iter().enumerate() {
+        pos[v as usize] = i as u32;
+    }
     let mut s = Solver {
         arena,
-        perm: (0..n as u32).collect(),
-        pos: (0..n as u32).collect(),
-        in_game: vec![true; n],
-        layers: Layers::new(n),
-        out: Local::new(n),
-        scratch: Vec::new(),
+        order,
+        region: vec![BOT; n],
+        region_at: vec![BOT; n],
+        pos,
+        winning: vec![0; n],
+        strategy: vec![NONE; n],
+        state: vec![UNCOUNTED; n],
+        queue: Vec::with_capacity(n),
+        won: [Vec::new(), Vec::new()],
+        levels: Vec::new(),
     };
+    let mut next_r = 0u32;
     let mut stack = vec![Frame {
-        lo: 0,
-        hi: n as u32,
-        end: n as u32,
-        a_end: 0,
+        start: 0,
+        r: next_r,
+        phase: Phase::Attract,
         alpha: 0,
     }];
-    let mut returning = false;
+    s.levels.push(Vec::new());
     let mut steps = 0u32;
-    while let Some(&top) = stack.last() {
+    while let Some(f) = stack.last_mut() {
         steps = steps.wrapping_add(1);
         if steps % 256 == 0 {
             control.check()?;
         }
-        let mut f = top;
-        let next = if returning {
-            s.resume(&mut f)
-        } else {
-            Next::Restart
+        let mut a = s.levels.pop().expect("a level per frame");
+        let child = match f.phase {
+            Phase::Attract => {
+                let (alpha, next) = s.attract_heads(f, &mut a);
+                f.alpha = alpha;
+                f.phase = Phase::First;
+                next.map(|start| start as usize)
+            }
+            Phase::First => {
+                let f = *f;
+                let beta = 1 - f.alpha;
+                let attracted = if s.won[beta as usize].is_empty() {
+                    0
+                } else {
+                    s.attract_losing(&f, &a)
+                };
+                if attracted == 0 {
+                    // β won nothing, or a region it cannot extend into A: α wins the rest.
+                    s.finish(&f, &a);
+                    stack.pop();
+                    continue;
+                }
+                // α's part of G is played again, without B.
+                let mut start = None::<u32>;
+                let alpha = f.alpha;
+                for &v in a.iter().chain(&s.won[alpha as usize]) {
+                    if s.winning[v as usize] == alpha {
+                        s.region[v as usize] = BOT;
+                        let p = s.pos[v as usize];
+                        s.region_at[p as usize] = BOT;
+                        start = Some(start.map_or(p, |q| q.min(p)));
+                    }
+                }
+                let Some(start) = start else {
+                    // β wins all of G.
+                    s.won[alpha as usize].clear();
+                    stack.pop();
+                    continue;
+                };
+                let top = stack.last_mut().expect("the frame is on the stack");
+                top.phase = Phase::Second;
+                a = std::mem::take(&mut s.won[beta as usize]);
+                s.won[alpha as usize].clear();
+                Some(start as usize)
+            }
+            Phase::Second => {
+                let beta = 1 - f.alpha;
+                s.won[beta as usize].extend_from_slice(&a);
+                stack.pop();
+                continue;
+            }
         };
-        let child = match next {
-            Next::Finished => None,
-            Next::Restart => s.enter(&mut f),
-            Next::Descend(child) => Some(child),
-        };
-        if let Some(child) = child {
-            *stack.last_mut().expect("non-empty") = f;
-            stack.push(child);
-            returning = false;
-            continue;
+        s.levels.push(a);
+        if let Some(start) = child {
+            next_r += 1;
+            stack.push(Frame {
+                start: start as u32,
+                r: next_r,
+                phase: Phase::Attract,
+                alpha: 0,
+            });
+            s.levels.push(Vec::new());
         }
-        for i in f.lo..f.end {
-            s.in_game[s.perm[i as usize] as usize] = true;
-        }
-        stack.pop();
-        returning = true;
     }
-    Ok(s.out)
+    Ok(Local {
+        winner: s.winning,
+        strategy: s.strategy,
+    })
 }
