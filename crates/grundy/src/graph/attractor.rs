@@ -8,7 +8,7 @@
 //! costs O(size of the subgame + its edges), not O(arena).
 
 use super::arena::Arena;
-use crate::engine::{self, Attractor};
+use crate::engine::{self, Attractor, Rule};
 
 /// The player other than `p` (players are 0 and 1).
 #[inline]
@@ -118,6 +118,44 @@ impl Attractors {
     }
 }
 
+/// The attractor rule on a subgame whose vertices are counted on first touch
+/// ([`Rule::LAZY`]): `inside(v)` says whether `v` is in the subgame, and a vertex's counter is
+/// its successors inside. A vertex outside is never decided.
+pub(crate) struct LazyAttractor<'a, F> {
+    pub arena: &'a Arena,
+    pub player: u8,
+    pub inside: F,
+}
+
+impl<F: Fn(u32) -> bool> Rule for LazyAttractor<'_, F> {
+    const LAZY: bool = true;
+
+    #[inline]
+    fn open(&self, vertex: u32) -> u32 {
+        if !(self.inside)(vertex) {
+            return engine::EXCLUDED;
+        }
+        let count = self
+            .arena
+            .successors(vertex)
+            .iter()
+            .filter(|&&w| (self.inside)(w))
+            .count() as u64;
+        // A subgame's degree never exceeds the arena's, which fits (parsers check).
+        engine::undecided(count).unwrap_or(engine::MAX_DISTANCE)
+    }
+
+    #[inline(always)]
+    fn on_successor(&self, vertex: u32, _value: bool) -> Option<bool> {
+        (self.arena.owner(vertex) == self.player).then_some(true)
+    }
+
+    #[inline(always)]
+    fn on_all(&self, _vertex: u32) -> bool {
+        true
+    }
+}
+
 /// Attractors that share one state array: open a subgame once, then seed and propagate as
 /// often as needed. Vertices decided by one propagation stay decided for the next, and the
 /// counters of undecided vertices keep counting successors decided by any of them, so a
@@ -145,20 +183,17 @@ impl Layers {
         }
     }
 
-    /// Opens the subgame `members` (membership mask `in_game`): each member becomes
-    /// undecided, waiting for its successors inside the subgame. Vertices outside stay
-    /// excluded (call [`close`](Self::close) on the previous subgame first). Empties the queue.
+    /// Opens the subgame `members`: each member becomes undecided, its successors inside the
+    /// subgame counted when an attractor first touches it ([`engine::UNCOUNTED`]), so only
+    /// [`attract`](Self::attract) may follow, not [`propagate`](Self::propagate) with an eager
+    /// rule. Vertices outside stay excluded (call [`close`](Self::close) on the previous
+    /// subgame first). Empties the queue.
     ///
     /// # Complexity
-    /// O(|members| + their out-edges).
-    pub fn open(&mut self, arena: &Arena, members: &[u32], in_game: &[bool]) {
+    /// O(|members|): a vertex's out-edges are read only if an attractor reaches it.
+    pub fn open(&mut self, members: &[u32]) {
         for &v in members {
-            let inside = arena
-                .successors(v)
-                .iter()
-                .filter(|&&w| in_game[w as usize])
-                .count() as u64;
-            self.state[v as usize] = engine::undecided(inside).unwrap_or(engine::MAX_DISTANCE);
+            self.state[v as usize] = engine::UNCOUNTED;
         }
         self.queue.clear();
         self.head = 0;
@@ -213,12 +248,13 @@ impl Layers {
     }
 
     /// Attracts for `player` from the queued vertices not yet propagated: the attractor rule
-    /// (one successor for `player`'s vertices, all for the opponent's). Every vertex it decides
-    /// gets value `true`.
-    pub fn attract(&mut self, arena: &Arena, player: u8) {
-        let rule = Attractor {
-            owner: arena.owners(),
+    /// (one successor for `player`'s vertices, all for the opponent's) within the open subgame,
+    /// whose membership mask is `in_game`. Every vertex it decides gets value `true`.
+    pub fn attract(&mut self, arena: &Arena, player: u8, in_game: &[bool]) {
+        let rule = LazyAttractor {
+            arena,
             player,
+            inside: |w: u32| in_game[w as usize],
         };
         self.propagate(arena, &rule);
     }
@@ -339,11 +375,11 @@ mod tests {
                 target.iter().copied(),
             );
             let mut layers = Layers::new(n as usize);
-            layers.open(&arena, &members, &in_game);
+            layers.open(&members);
             for &t in &target {
                 layers.seed(t, true);
             }
-            layers.attract(&arena, player);
+            layers.attract(&arena, player, &in_game);
             let mut got = layers.queue().to_vec();
             let mut w = want.vertices.clone();
             got.sort_unstable();
@@ -374,7 +410,7 @@ mod tests {
             let want2 = Attractors::new(&arena).attract(&arena, &rest, &rest_in, 1 - player, [t2]);
             let before = layers.queue().len();
             layers.seed(t2, true);
-            layers.attract(&arena, 1 - player);
+            layers.attract(&arena, 1 - player, &in_game);
             let mut got2 = layers.queue()[before..].to_vec();
             let mut w2 = want2.vertices.clone();
             got2.sort_unstable();

@@ -131,7 +131,7 @@ impl Solver<'_> {
     /// vertex decided before `rs`, the start of the current region), the whole tangle joins.
     fn grow(&mut self, alpha: u8, rs: usize, mut scan: usize) {
         loop {
-            self.layers.attract(self.arena, alpha);
+            self.layers.attract(self.arena, alpha, &self.in_g);
             let end = self.layers.queue().len();
             if scan == end {
                 return;
@@ -372,7 +372,7 @@ impl Solver<'_> {
     fn solve_dominion(&mut self, alpha: u8, seeds: &[u32]) {
         self.stats.dominions += 1;
         self.pass = self.pass.wrapping_add(1);
-        self.layers.open(self.arena, &self.g_list, &self.in_g);
+        self.layers.open(&self.g_list);
         for &v in &self.g_list {
             self.by_tangle[v as usize] = false;
         }
@@ -415,7 +415,7 @@ impl Solver<'_> {
     fn run_pass(&mut self, control: &Control) -> Result<bool, Error> {
         self.stats.passes += 1;
         self.pass = self.pass.wrapping_add(1);
-        self.layers.open(self.arena, &self.g_list, &self.in_g);
+        self.layers.open(&self.g_list);
         for &v in &self.g_list {
             self.by_tangle[v as usize] = false;
         }

@@ -27,9 +27,10 @@
 //! attractors' vertices and edges. O(n + m) space besides the arena.
 
 use super::{by_priority_descending, Local, NONE};
-use crate::engine::{self, Rule, DECIDED, EXCLUDED, UNCOUNTED};
+use crate::engine::{self, DECIDED, UNCOUNTED};
 use crate::explore::Control;
 use crate::graph::arena::Arena;
+use crate::graph::attractor::LazyAttractor;
 use crate::Error;
 
 /// The region of a vertex still in play (not removed by any frame).
@@ -56,43 +57,6 @@ struct Frame {
     alpha: u8,
 }
 
-/// The attractor rule with lazily counted vertices: `inside(v)` says whether `v` is in the
-/// game; a vertex's counter is its successors inside.
-struct Lazy<'a, F> {
-    arena: &'a Arena,
-    player: u8,
-    inside: F,
-}
-
-impl<F: Fn(u32) -> bool> Rule for Lazy<'_, F> {
-    const LAZY: bool = true;
-
-    #[inline]
-    fn open(&self, vertex: u32) -> u32 {
-        if !(self.inside)(vertex) {
-            return EXCLUDED;
-        }
-        let count = self
-            .arena
-            .successors(vertex)
-            .iter()
-            .filter(|&&w| (self.inside)(w))
-            .count() as u64;
-        // A degree fits: the parsers and the part builder check it.
-        engine::undecided(count).unwrap_or(engine::MAX_DISTANCE)
-    }
-
-    #[inline(always)]
-    fn on_successor(&self, vertex: u32, _value: bool) -> Option<bool> {
-        (self.arena.owner(vertex) == self.player).then_some(true)
-    }
-
-    #[inline(always)]
-    fn on_all(&self, _vertex: u32) -> bool {
-        true
-    }
-}
-
 /// Attracts for `player` from `queue[head..]` within the vertices where `inside` holds.
 fn attract<F: Fn(u32) -> bool>(
     arena: &Arena,
@@ -102,7 +66,7 @@ fn attract<F: Fn(u32) -> bool>(
     player: u8,
     inside: F,
 ) {
-    let rule = Lazy {
+    let rule = LazyAttractor {
         arena,
         player,
         inside,
