@@ -199,17 +199,23 @@ impl Layers {
         self.head = 0;
     }
 
-    /// Opens the whole arena: every vertex undecided with its full out-degree.
+    /// Scratch for `arena` with the whole arena open: every vertex undecided with its full
+    /// out-degree. One pass writes each state word once.
     ///
     /// # Complexity
     /// O(n).
-    pub fn open_all(&mut self, arena: &Arena) {
-        for v in arena.vertices() {
-            self.state[v as usize] =
-                engine::undecided(arena.out_degree(v) as u64).unwrap_or(engine::MAX_DISTANCE);
+    #[must_use]
+    pub fn all_open(arena: &Arena) -> Layers {
+        Layers {
+            state: arena
+                .vertices()
+                .map(|v| {
+                    engine::undecided(arena.out_degree(v) as u64).unwrap_or(engine::MAX_DISTANCE)
+                })
+                .collect(),
+            queue: Vec::with_capacity(arena.len()),
+            head: 0,
         }
-        self.queue.clear();
-        self.head = 0;
     }
 
     /// Excludes `members` again and empties the queue, ready for the next [`open`](Self::open).

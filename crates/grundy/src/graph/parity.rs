@@ -61,7 +61,7 @@ mod zielonka;
 use std::fmt;
 use std::str::FromStr;
 
-use self::scc::Tarjan;
+use self::cycles::CycleSearch;
 use super::arena::{Arena, Csr};
 use super::attractor::Layers;
 use crate::engine::Rule;
@@ -237,11 +237,20 @@ struct Pipeline<'a> {
     /// Queue entries of `layers` whose strategies are already assigned.
     done: usize,
     strategy: Vec<u32>,
-    /// Part-local id of each vertex of the part being built, else NONE.
+    /// Part-local id of each vertex of the part being built, else NONE. Empty until a cycle
+    /// search or a part needs it: an arena that propagation solves never writes it.
     local: Vec<u32>,
 }
 
 impl Pipeline<'_> {
+    /// `local`, allocated on first use.
+    fn local(&mut self) -> &mut [u32] {
+        if self.local.is_empty() {
+            self.local = vec![NONE; self.arena.len()];
+        }
+        &mut self.local
+    }
+
     /// Seeds `v` as won by `winner` (with `winner`'s move `mv` if it owns `v`).
     fn settle(&mut self, v: u32, winner: u8, mv: u32) {
         if self.layers.seed(v, winner == 1) {
@@ -288,8 +297,9 @@ impl Pipeline<'_> {
             self.settle(v, winner, mv);
             return Ok(());
         }
+        let local = self.local();
         for (i, &v) in members.iter().enumerate() {
-            self.local[v as usize] = i as u32;
+            local[v as usize] = i as u32;
         }
         let parity = arena.priority(members[0]) & 1;
         if members.iter().all(|&v| arena.priority(v) & 1 == parity) {
@@ -475,12 +485,11 @@ pub fn solve_parity_with(
     let mut pipe = Pipeline {
         arena,
         options: *options,
-        layers: Layers::new(n),
+        layers: Layers::all_open(arena),
         done: 0,
         strategy: vec![NONE; n],
-        local: vec![NONE; n],
+        local: Vec::new(),
     };
-    pipe.layers.open_all(arena);
     for v in arena.vertices() {
         let owner = arena.owner(v);
         if arena.out_degree(v) == 0 {
@@ -496,12 +505,16 @@ pub fn solve_parity_with(
     }
     pipe.spread();
     control.check()?;
-    if options.cycles {
-        let mut found: Vec<(u32, u32)> = Vec::new();
+    // One set of search tables for both players' cycle searches and the SCC pass.
+    let mut search = CycleSearch::new(arena);
+    // Every vertex decided is in the queue: the rest is open.
+    if options.cycles && pipe.layers.queue().len() < n {
+        pipe.local();
+        let mut found: Vec<(u32, u32)> = Vec::with_capacity(n);
         for player in [0u8, 1] {
             found.clear();
             let layers = &pipe.layers;
-            cycles::winner_cycles(
+            search.winner_cycles(
                 arena,
                 player,
                 |v| layers.is_open(v),
@@ -520,7 +533,7 @@ pub fn solve_parity_with(
     let mut buf: Vec<u32> = Vec::new();
     let mut starts: Vec<usize> = vec![0];
     if options.scc {
-        let mut tarjan = Tarjan::new(n);
+        let tarjan = &mut search.tarjan;
         tarjan.reset();
         let layers = &pipe.layers;
         for root in arena.vertices() {

@@ -6,15 +6,16 @@
 //! order Tarjan finds them — reverse topological: a component is reported only after every
 //! component it reaches.
 
-/// Per-vertex state of a search, in one record so that a visit touches one cache line.
-#[derive(Debug, Clone, Copy, Default)]
-struct Node {
-    /// The run that visited the vertex (unvisited in this run if different).
-    stamp: u32,
-    /// Visit order; [`DONE`] once the vertex's component is reported.
-    index: u32,
-    low: u32,
-}
+/// Per-vertex state of a search, in one record so that a visit touches one cache line:
+/// `[stamp, index, low]` — the run that visited the vertex (unvisited in this run if
+/// different), its visit order ([`DONE`] once its component is reported), and its low link.
+/// An array of `u32` rather than a struct so that a table of them is allocated zeroed
+/// (`vec![[0; 3]; n]` asks the allocator for zeroed memory, which the kernel maps lazily):
+/// a search pays only for the vertices it visits, not for the table.
+type Node = [u32; 3];
+const STAMP: usize = 0;
+const INDEX: usize = 1;
+const LOW: usize = 2;
 
 /// The index of a vertex whose component has been reported (no longer on the stack).
 const DONE: u32 = u32::MAX;
@@ -33,12 +34,13 @@ pub(crate) struct Tarjan {
 
 impl Tarjan {
     pub(crate) fn new(n: usize) -> Tarjan {
+        // The stacks' room is reserved, not written: untouched pages cost nothing.
         Tarjan {
-            node: vec![Node::default(); n],
+            node: vec![[0; 3]; n],
             run: 0,
             counter: 0,
-            stack: Vec::new(),
-            call: Vec::new(),
+            stack: Vec::with_capacity(n),
+            call: Vec::with_capacity(n),
         }
     }
 
@@ -46,7 +48,7 @@ impl Tarjan {
     pub(crate) fn reset(&mut self) {
         self.run = self.run.wrapping_add(1);
         if self.run == 0 {
-            self.node.fill(Node::default());
+            self.node.fill([0; 3]);
             self.run = 1;
         }
         self.counter = 0;
@@ -55,7 +57,7 @@ impl Tarjan {
     /// Whether `v` was visited in this run.
     #[inline]
     pub(crate) fn visited(&self, v: u32) -> bool {
-        self.node[v as usize].stamp == self.run
+        self.node[v as usize][STAMP] == self.run
     }
 
     /// Visits everything reachable from `root` (if not yet visited in this run) and calls
@@ -77,7 +79,7 @@ impl Tarjan {
             let out = edges(v);
             let mut i = i as usize;
             // Scan edges until one leads to an unvisited vertex (descend) or they run out.
-            let mut low = self.node[v as usize].low;
+            let mut low = self.node[v as usize][LOW];
             let mut descend = None;
             while i < out.len() {
                 let w = out[i];
@@ -86,16 +88,16 @@ impl Tarjan {
                     continue;
                 }
                 let nw = self.node[w as usize];
-                if nw.stamp != self.run {
+                if nw[STAMP] != self.run {
                     descend = Some(w);
                     break;
                 }
-                if nw.index < low {
+                if nw[INDEX] < low {
                     // On the stack (DONE is larger than any index).
-                    low = nw.index;
+                    low = nw[INDEX];
                 }
             }
-            self.node[v as usize].low = low;
+            self.node[v as usize][LOW] = low;
             if let Some(w) = descend {
                 self.call.last_mut().expect("non-empty").1 = i as u32;
                 self.enter(w);
@@ -103,19 +105,19 @@ impl Tarjan {
             }
             self.call.pop();
             if let Some(&(p, _)) = self.call.last() {
-                let lp = &mut self.node[p as usize].low;
+                let lp = &mut self.node[p as usize][LOW];
                 if low < *lp {
                     *lp = low;
                 }
             }
-            if low == self.node[v as usize].index {
+            if low == self.node[v as usize][INDEX] {
                 let at = self
                     .stack
                     .iter()
                     .rposition(|&x| x == v)
                     .expect("a root is on the stack");
                 for &x in &self.stack[at..] {
-                    self.node[x as usize].index = DONE;
+                    self.node[x as usize][INDEX] = DONE;
                 }
                 component(&self.stack[at..]);
                 self.stack.truncate(at);
@@ -125,11 +127,7 @@ impl Tarjan {
 
     #[inline]
     fn enter(&mut self, v: u32) {
-        self.node[v as usize] = Node {
-            stamp: self.run,
-            index: self.counter,
-            low: self.counter,
-        };
+        self.node[v as usize] = [self.run, self.counter, self.counter];
         self.counter += 1;
         self.stack.push(v);
         self.call.push((v, 0));
