@@ -10,7 +10,17 @@
 //!     [--verify] [--write FILE] [--dry] [--priorities P] [--degree LO,HI] (random games)
 //!     FAMILY: random | random-loops | ladder | nested | friedmann | gw
 //! cargo run --release -p grundy --example parity_bench -- file PATH [--alg A] [--verify]
+//! cargo run --release -p grundy --example parity_bench -- compare PATH... [--runs R]
+//!     [--oink OINK] [--alg A]
 //! ```
+//!
+//! `compare` is the fair comparison: every run is a fresh process that parses one file and
+//! solves it once (the median of R runs is reported), which is how Oink is run. Runs inside
+//! one process (`--reps`) reuse memory the allocator already holds and so flatter large games,
+//! where the kernel's zeroing of fresh pages is a good part of the cost. With `--oink` (the
+//! path of an Oink binary built outside the repository) each file is also solved by Oink with
+//! the same algorithm (`--zlk`, `--tl`, `--fpj`), its "total solving time" is read, and the
+//! ratio printed. A PATH that is a folder stands for every file below it.
 //!
 //! DIR defaults to the shared benchmark folder (`../../../shared/benchmarks/parity` from the
 //! crate); every file below it is read (gzip or plain, any format `parse_detect` knows).
@@ -37,6 +47,8 @@ struct Args {
     dry: bool,
     priorities: Option<u32>,
     degree: (u32, u32),
+    runs: usize,
+    oink: Option<PathBuf>,
     positional: Vec<String>,
 }
 
@@ -52,6 +64,8 @@ fn parse_args() -> Result<Args, String> {
         dry: false,
         priorities: None,
         degree: (2, 5),
+        runs: 5,
+        oink: None,
         positional: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -69,6 +83,8 @@ fn parse_args() -> Result<Args, String> {
             "--seed" => args.seed = value("--seed")?.parse().map_err(|e| format!("{e}"))?,
             "--write" => args.write = Some(PathBuf::from(value("--write")?)),
             "--verify" => args.verify = true,
+            "--runs" => args.runs = value("--runs")?.parse().map_err(|e| format!("{e}"))?,
+            "--oink" => args.oink = Some(PathBuf::from(value("--oink")?)),
             "--dry" => args.dry = true,
             "--priorities" => {
                 args.priorities = Some(value("--priorities")?.parse().map_err(|e| format!("{e}"))?);
@@ -212,6 +228,162 @@ fn sweep(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
+/// The median of `runs` fresh-process runs of `command`, each timed by `read` from its
+/// output (milliseconds); `None` if a run failed or printed no time.
+fn median_of_runs(
+    runs: usize,
+    mut command: impl FnMut() -> std::process::Command,
+    read: impl Fn(&str) -> Option<f64>,
+) -> Option<f64> {
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs.max(1) {
+        let out = command().output().ok()?;
+        let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+        times.push(read(&text)?);
+    }
+    times.sort_by(f64::total_cmp);
+    Some(times[(times.len() - 1) / 2])
+}
+
+/// Oink's name for an algorithm.
+fn oink_flag(algorithm: ParityAlgorithm) -> &'static str {
+    match algorithm {
+        ParityAlgorithm::Zielonka => "--zlk",
+        ParityAlgorithm::Tangle => "--tl",
+        ParityAlgorithm::Fpj => "--fpj",
+    }
+}
+
+/// Our solve time in a `file` run's output: `..., ALG: 12.345 ms (...)`.
+fn our_time(text: &str) -> Option<f64> {
+    let line = text.lines().find(|l| l.contains(" ms (player 0 wins"))?;
+    let (head, _) = line.rsplit_once(" ms (")?;
+    head.rsplit(' ').next()?.parse().ok()
+}
+
+/// Oink's time: `total solving time: 0.012345 sec.`
+fn oink_time(text: &str) -> Option<f64> {
+    let line = text.lines().find(|l| l.contains("total solving time:"))?;
+    let rest = line.split("total solving time:").nth(1)?.trim();
+    let secs: f64 = rest.split_whitespace().next()?.parse().ok()?;
+    Some(secs * 1e3)
+}
+
+fn compare(args: &Args) -> Result<(), String> {
+    let mut files = Vec::new();
+    for p in &args.positional[1..] {
+        let p = PathBuf::from(p);
+        if p.is_dir() {
+            files_under(&p, &mut files);
+        } else {
+            files.push(p);
+        }
+    }
+    if files.is_empty() {
+        return Err("compare needs files or folders".into());
+    }
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let mut option_flags: Vec<&str> = Vec::new();
+    let o = args.options;
+    for (on, flag) in [
+        (o.self_loops, "--no-loops"),
+        (o.cycles, "--no-cycles"),
+        (o.scc, "--no-scc"),
+        (o.compress, "--no-compress"),
+    ] {
+        if !on {
+            option_flags.push(flag);
+        }
+    }
+    println!(
+        "median of {} fresh-process runs per file and algorithm (ms){}",
+        args.runs,
+        if option_flags.is_empty() {
+            String::new()
+        } else {
+            format!(", grundy options {}", option_flags.join(" "))
+        }
+    );
+    let show = files.len() <= 20;
+    let mut totals = vec![(0.0f64, 0.0f64, 0usize); args.algorithms.len()];
+    // (excess over Oink, file, algorithm, ours, Oink's) for the files where we lose most.
+    let mut worst: Vec<(f64, String, String, f64, f64)> = Vec::new();
+    for path in &files {
+        for (i, &alg) in args.algorithms.iter().enumerate() {
+            let ours = median_of_runs(
+                args.runs,
+                || {
+                    let mut c = std::process::Command::new(&me);
+                    c.arg("file").arg(path).arg("--alg").arg(alg.to_string());
+                    c.args(["--reps", "1"]).args(&option_flags);
+                    c
+                },
+                our_time,
+            )
+            .ok_or_else(|| format!("{}: {alg}: no time", path.display()))?;
+            let theirs = args.oink.as_ref().and_then(|oink| {
+                median_of_runs(
+                    args.runs,
+                    || {
+                        let mut c = std::process::Command::new(oink);
+                        c.arg(oink_flag(alg)).arg(path);
+                        c
+                    },
+                    oink_time,
+                )
+            });
+            let t = &mut totals[i];
+            t.0 += ours;
+            if let Some(x) = theirs {
+                t.1 += x;
+                t.2 += 1;
+                let name = path.file_name().unwrap_or_default().to_string_lossy();
+                worst.push((ours - x, name.into_owned(), alg.to_string(), ours, x));
+            }
+            if show {
+                match theirs {
+                    Some(x) => println!(
+                        "{:<40} {:>9} {ours:>10.3} oink {x:>10.3} ratio {:.2}",
+                        path.file_name().unwrap_or_default().to_string_lossy(),
+                        alg.to_string(),
+                        ours / x
+                    ),
+                    None => println!(
+                        "{:<40} {:>9} {ours:>10.3}",
+                        path.file_name().unwrap_or_default().to_string_lossy(),
+                        alg.to_string()
+                    ),
+                }
+            }
+        }
+    }
+    if !show && !worst.is_empty() {
+        worst.sort_by(|a, b| b.0.total_cmp(&a.0));
+        println!("files where grundy is furthest behind (ms):");
+        for (_, name, alg, ours, x) in worst.iter().take(args.top) {
+            println!("  {name:<40} {alg:>9} {ours:>10.3} oink {x:>10.3}");
+        }
+    }
+    for (i, alg) in args.algorithms.iter().enumerate() {
+        let (ours, theirs, counted) = totals[i];
+        if args.oink.is_some() {
+            println!(
+                "{:>9}: total {ours:>10.3} ms, oink {theirs:>10.3} ms ({counted} of {} files), ratio {:.2}",
+                alg.to_string(),
+                files.len(),
+                ours / theirs
+            );
+        } else {
+            println!(
+                "{:>9}: total {ours:>10.3} ms over {} files",
+                alg.to_string(),
+                files.len()
+            );
+        }
+    }
+    Ok(())
+}
+
 fn generated(args: &Args) -> Result<Arena, String> {
     let family = args.positional.get(1).ok_or("gen needs FAMILY N")?;
     let n: usize = args
@@ -276,6 +448,7 @@ fn run() -> Result<(), String> {
             let label = format!("{} {}", args.positional[1], args.positional[2]);
             single(&args, &arena, &label)
         }
+        Some("compare") => compare(&args),
         Some("file") => {
             let path = args.positional.get(1).ok_or("file needs PATH")?;
             let text = read_text(path).map_err(|e| e.to_string())?;

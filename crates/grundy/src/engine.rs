@@ -17,9 +17,9 @@
 //! subgame being solved, and the engine skips it.
 //!
 //! [`UNCOUNTED`] is an undecided word whose counter is not known yet. Only a [`Rule`] with
-//! [`LAZY`](Rule::LAZY) set may leave it in the state: the engine then asks the rule to
-//! [`open`](Rule::open) the vertex on its first touch (its counter, or [`EXCLUDED`] if it is
-//! outside the game). A solver that computes many attractors on ever-changing subgames
+//! [`LAZY`](Rule::LAZY) set may leave it in the state: on the vertex's first touch the engine
+//! asks the rule whether it is [`inside`](Rule::inside) the game ([`EXCLUDED`] if not) and,
+//! unless the touch decides it, to [`count`](Rule::count) its successors inside. A solver that computes many attractors on ever-changing subgames
 //! (Zielonka's algorithm) then pays for the vertices an attractor touches, not for the
 //! whole subgame it lies in.
 
@@ -36,7 +36,7 @@ pub const LOW: u32 = VALUE - 1;
 pub const EXCLUDED: u32 = DECIDED | VALUE | LOW;
 /// The largest distance the engine can record.
 pub const MAX_DISTANCE: u32 = LOW - 1;
-/// An undecided vertex whose counter is computed on its first touch by [`Rule::open`]
+/// An undecided vertex whose counter is computed on its first touch by [`Rule::count`]
 /// (never a counter: counters are at most [`MAX_DISTANCE`]).
 pub const UNCOUNTED: u32 = LOW;
 
@@ -76,18 +76,37 @@ pub fn read(word: u32) -> Option<(bool, u32)> {
 
 /// How a vertex is decided from its successors.
 pub trait Rule {
-    /// Whether the state may hold [`UNCOUNTED`] words, opened by [`open`](Rule::open) on
-    /// first touch. A constant, so that eager rules pay nothing for the check.
+    /// Whether the state may hold [`UNCOUNTED`] words, opened on first touch: by
+    /// [`inside`](Rule::inside), then [`count`](Rule::count) if the vertex is not decided by
+    /// the touch itself. A constant, so that eager rules pay nothing for the check.
     const LAZY: bool = false;
 
-    /// The word of an [`UNCOUNTED`] `vertex` at its first touch: [`EXCLUDED`] if it is
-    /// outside the game, else the number of its successors inside the game, counting the
-    /// one that touches it and every other successor decided but not yet popped (each will
-    /// be counted off when popped). Only called when [`LAZY`](Rule::LAZY) is set.
+    /// Whether the [`UNCOUNTED`] `vertex` is in the game; if not, it becomes [`EXCLUDED`].
+    /// Only called when [`LAZY`](Rule::LAZY) is set.
     #[inline(always)]
-    fn open(&self, _vertex: u32) -> u32 {
-        EXCLUDED
+    fn inside(&self, _vertex: u32) -> bool {
+        true
     }
+
+    /// The counter of an [`UNCOUNTED`] `vertex` inside the game that its first touch did not
+    /// decide: its successors inside the game, counting the one that touches it and every
+    /// other successor decided but not yet popped (each is counted off when popped). Only
+    /// called when [`LAZY`](Rule::LAZY) is set.
+    #[inline(always)]
+    fn count(&self, _vertex: u32) -> u32 {
+        1
+    }
+
+    /// Whether [`record`](Rule::record) is called. A constant, so that rules that do not
+    /// record pay nothing.
+    const RECORDS: bool = false;
+
+    /// `vertex` was just decided by [`on_successor`](Rule::on_successor) because of its
+    /// successor `by` (popped before it, so at a smaller distance): the move that decides
+    /// it, for rules that keep strategies (through interior mutability, e.g. a slice of
+    /// [`Cell`](std::cell::Cell)s). Only called when [`RECORDS`](Rule::RECORDS) is set.
+    #[inline(always)]
+    fn record(&self, _vertex: u32, _by: u32) {}
 
     /// Undecided `vertex` has a successor just decided with `value`. Return `Some(v)` to
     /// decide `vertex` now with value `v` (one successor suffices: "any"), or `None` to
@@ -226,20 +245,27 @@ pub fn propagate<R: Rule>(
                 if current & DECIDED != 0 {
                     continue;
                 }
-                if R::LAZY && current == UNCOUNTED {
-                    current = rule.open(p);
-                    if current & DECIDED != 0 {
-                        *slot = current;
-                        continue;
-                    }
+                let fresh = R::LAZY && current == UNCOUNTED;
+                if fresh && !rule.inside(p) {
+                    *slot = EXCLUDED;
+                    continue;
                 }
                 let word = if let Some(v) = rule.on_successor(p, value) {
+                    if R::RECORDS {
+                        rule.record(p, u as u32);
+                    }
                     decided(v, distance)
-                } else if current <= 1 {
-                    decided(rule.on_all(p), distance)
                 } else {
-                    *slot = current - 1;
-                    continue;
+                    if fresh {
+                        // Counted only now: a vertex its first touch decides is never counted.
+                        current = rule.count(p);
+                    }
+                    if current <= 1 {
+                        decided(rule.on_all(p), distance)
+                    } else {
+                        *slot = current - 1;
+                        continue;
+                    }
                 };
                 let Some(free) = slots.get_mut(tail) else {
                     pending = Some((p, word));
@@ -341,5 +367,128 @@ mod tests {
         assert_eq!(read(state[1]), Some((true, 1)));
         assert_eq!(read(state[2]), None, "player 1 escapes to 3");
         assert_eq!(read(state[3]), None);
+    }
+
+    /// The attractor rule, counted lazily, recording its moves, inside a subset.
+    struct LazyRecording<'a> {
+        graph: &'a Csr,
+        owner: &'a [u8],
+        inside: &'a [bool],
+        moves: &'a [std::cell::Cell<u32>],
+        counted: &'a std::cell::Cell<u32>,
+    }
+
+    impl Rule for LazyRecording<'_> {
+        const LAZY: bool = true;
+        const RECORDS: bool = true;
+        fn inside(&self, v: u32) -> bool {
+            self.inside[v as usize]
+        }
+        fn count(&self, v: u32) -> u32 {
+            self.counted.set(self.counted.get() + 1);
+            self.graph
+                .successors(v)
+                .iter()
+                .filter(|&&w| self.inside[w as usize])
+                .count() as u32
+        }
+        fn record(&self, v: u32, by: u32) {
+            self.moves[v as usize].set(by);
+        }
+        fn on_successor(&self, v: u32, _value: bool) -> Option<bool> {
+            (self.owner[v as usize] == 0).then_some(true)
+        }
+        fn on_all(&self, _v: u32) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn lazy_counting_and_recorded_moves_match_the_eager_attractor() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for _ in 0..400 {
+            let n = 1 + next(12) as u32;
+            let edges: Vec<(u32, u32)> = (0..n)
+                .flat_map(|u| {
+                    let k = next(4);
+                    (0..k)
+                        .map(|_| (u, next(u64::from(n)) as u32))
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            let g = Csr::from_edges(n as usize, &edges);
+            let r = g.reverse();
+            let owner: Vec<u8> = (0..n).map(|_| next(2) as u8).collect();
+            let inside: Vec<bool> = (0..n).map(|_| next(4) != 0).collect();
+            let targets: Vec<u32> = (0..n)
+                .filter(|&v| inside[v as usize] && next(3) == 0)
+                .collect();
+            // Eager: counters of successors inside, outsiders excluded.
+            let mut eager: Vec<u32> = (0..n)
+                .map(|v| {
+                    if inside[v as usize] {
+                        g.successors(v)
+                            .iter()
+                            .filter(|&&w| inside[w as usize])
+                            .count() as u32
+                    } else {
+                        EXCLUDED
+                    }
+                })
+                .collect();
+            let mut lazy = vec![UNCOUNTED; n as usize];
+            for &t in &targets {
+                eager[t as usize] = decided(true, 0);
+                lazy[t as usize] = decided(true, 0);
+            }
+            let mut q1 = targets.clone();
+            let rule = Attractor {
+                owner: &owner,
+                player: 0,
+            };
+            propagate(&r, &mut eager, &mut q1, 0, &rule).unwrap();
+            let moves: Vec<std::cell::Cell<u32>> =
+                (0..n).map(|_| std::cell::Cell::new(u32::MAX)).collect();
+            let counted = std::cell::Cell::new(0);
+            let mut q2 = targets.clone();
+            let lazy_rule = LazyRecording {
+                graph: &g,
+                owner: &owner,
+                inside: &inside,
+                moves: &moves,
+                counted: &counted,
+            };
+            propagate(&r, &mut lazy, &mut q2, 0, &lazy_rule).unwrap();
+            let read_all = |s: &[u32]| (0..n as usize).map(|v| read(s[v])).collect::<Vec<_>>();
+            assert_eq!(read_all(&eager), read_all(&lazy), "{edges:?} {inside:?}");
+            assert_eq!(q1, q2);
+            for &v in &q2 {
+                let (_, d) = read(lazy[v as usize]).unwrap();
+                let m = moves[v as usize].get();
+                if d > 0 && owner[v as usize] == 0 {
+                    // The recorded move is an edge to a vertex decided one step earlier.
+                    assert!(g.successors(v).contains(&m));
+                    assert_eq!(read(lazy[m as usize]).map(|(_, dm)| dm + 1), Some(d));
+                } else {
+                    assert_eq!(
+                        m,
+                        u32::MAX,
+                        "only moves of the attracting player are recorded"
+                    );
+                }
+            }
+            // Vertices decided by their first touch (the attracting player's) are never
+            // counted: at most the opponent's vertices inside are.
+            let opponents = (0..n as usize)
+                .filter(|&v| inside[v] && owner[v] == 1)
+                .count();
+            assert!(counted.get() as usize <= opponents);
+        }
     }
 }

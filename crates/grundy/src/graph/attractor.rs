@@ -7,6 +7,8 @@
 //! [`EXCLUDED`](crate::engine::EXCLUDED) for the engine and never looked at, so an attractor
 //! costs O(size of the subgame + its edges), not O(arena).
 
+use std::cell::Cell;
+
 use super::arena::Arena;
 use crate::engine::{self, Attractor, Rule};
 
@@ -125,16 +127,21 @@ pub(crate) struct LazyAttractor<'a, F> {
     pub arena: &'a Arena,
     pub player: u8,
     pub inside: F,
+    /// Where to write the move of each of `player`'s vertices attracted by a move, if
+    /// anywhere.
+    pub moves: Option<&'a [Cell<u32>]>,
 }
 
 impl<F: Fn(u32) -> bool> Rule for LazyAttractor<'_, F> {
     const LAZY: bool = true;
 
+    #[inline(always)]
+    fn inside(&self, vertex: u32) -> bool {
+        (self.inside)(vertex)
+    }
+
     #[inline]
-    fn open(&self, vertex: u32) -> u32 {
-        if !(self.inside)(vertex) {
-            return engine::EXCLUDED;
-        }
+    fn count(&self, vertex: u32) -> u32 {
         let count = self
             .arena
             .successors(vertex)
@@ -143,6 +150,15 @@ impl<F: Fn(u32) -> bool> Rule for LazyAttractor<'_, F> {
             .count() as u64;
         // A subgame's degree never exceeds the arena's, which fits (parsers check).
         engine::undecided(count).unwrap_or(engine::MAX_DISTANCE)
+    }
+
+    const RECORDS: bool = true;
+
+    #[inline(always)]
+    fn record(&self, vertex: u32, by: u32) {
+        if let Some(moves) = self.moves {
+            moves[vertex as usize].set(by);
+        }
     }
 
     #[inline(always)]
@@ -261,6 +277,7 @@ impl Layers {
             arena,
             player,
             inside: |w: u32| in_game[w as usize],
+            moves: None,
         };
         self.propagate(arena, &rule);
     }

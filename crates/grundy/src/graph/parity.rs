@@ -58,6 +58,7 @@ mod scc;
 mod tangle;
 mod zielonka;
 
+use std::cell::Cell;
 use std::fmt;
 use std::str::FromStr;
 
@@ -211,13 +212,21 @@ pub fn solve_parity(
 }
 
 /// The engine rule that spreads solved vertices: value = the winner is player 1. A vertex
-/// with a successor won by its owner is won by its owner; one whose successors are all won
-/// by the opponent is lost.
+/// with a successor won by its owner is won by its owner (and moves there); one whose
+/// successors are all won by the opponent is lost.
 struct Solved<'a> {
     owner: &'a [u8],
+    moves: &'a [Cell<u32>],
 }
 
 impl Rule for Solved<'_> {
+    const RECORDS: bool = true;
+
+    #[inline(always)]
+    fn record(&self, vertex: u32, by: u32) {
+        self.moves[vertex as usize].set(by);
+    }
+
     #[inline(always)]
     fn on_successor(&self, vertex: u32, value: bool) -> Option<bool> {
         (self.owner[vertex as usize] == u8::from(value)).then_some(value)
@@ -234,8 +243,6 @@ struct Pipeline<'a> {
     arena: &'a Arena,
     options: ParityOptions,
     layers: Layers,
-    /// Queue entries of `layers` whose strategies are already assigned.
-    done: usize,
     strategy: Vec<u32>,
     /// Part-local id of each vertex of the part being built, else NONE. Empty until a cycle
     /// search or a part needs it: an arena that propagation solves never writes it.
@@ -258,27 +265,14 @@ impl Pipeline<'_> {
         }
     }
 
-    /// Spreads the seeds through the engine and gives every vertex it decided by a move of
-    /// the winner a move to a vertex decided earlier.
+    /// Spreads the seeds through the engine; every vertex it decides by a move of the winner
+    /// gets that move (the engine records it).
     fn spread(&mut self) {
         let rule = Solved {
             owner: self.arena.owners(),
+            moves: Cell::from_mut(&mut self.strategy[..]).as_slice_of_cells(),
         };
         self.layers.propagate(self.arena, &rule);
-        let queue_len = self.layers.queue().len();
-        for i in self.done..queue_len {
-            let v = self.layers.queue()[i];
-            let (value, d) = self.layers.read(v).expect("queued vertices are decided");
-            if d > 0 && self.arena.owner(v) == u8::from(value) {
-                // Distances grow along the queue within one run, so a smaller distance
-                // already decided means an earlier vertex.
-                self.strategy[v as usize] = self
-                    .layers
-                    .move_toward(self.arena, v)
-                    .expect("a vertex won by a move has an earlier successor");
-            }
-        }
-        self.done = queue_len;
     }
 
     /// Solves the part `members` (unsolved, closed under the moves that matter: every member
@@ -486,7 +480,6 @@ pub fn solve_parity_with(
         arena,
         options: *options,
         layers: Layers::all_open(arena),
-        done: 0,
         strategy: vec![NONE; n],
         local: Vec::new(),
     };

@@ -32,6 +32,7 @@ use crate::explore::Control;
 use crate::graph::arena::Arena;
 use crate::graph::attractor::LazyAttractor;
 use crate::Error;
+use std::cell::Cell;
 
 /// The region of a vertex still in play (not removed by any frame).
 const BOT: u32 = u32::MAX;
@@ -57,7 +58,8 @@ struct Frame {
     alpha: u8,
 }
 
-/// Attracts for `player` from `queue[head..]` within the vertices where `inside` holds.
+/// Attracts for `player` from `queue[head..]` within the vertices where `inside` holds;
+/// `player`'s vertices attracted by a move get that move in `strategy`.
 fn attract<F: Fn(u32) -> bool>(
     arena: &Arena,
     state: &mut [u32],
@@ -65,11 +67,13 @@ fn attract<F: Fn(u32) -> bool>(
     head: usize,
     player: u8,
     inside: F,
+    strategy: &mut [u32],
 ) {
     let rule = LazyAttractor {
         arena,
         player,
         inside,
+        moves: Some(Cell::from_mut(strategy).as_slice_of_cells()),
     };
     // Distances stay far below the limit: at most one per vertex.
     let _ = engine::propagate(arena.reverse(), state, queue, head, &rule);
@@ -101,31 +105,6 @@ impl Solver<'_> {
     fn set_region(&mut self, v: u32, r: u32) {
         self.region[v as usize] = r;
         self.region_at[self.pos[v as usize] as usize] = r;
-    }
-
-    /// Gives `player`'s vertices in `queue[from..]` decided by a move (distance > 0) a move
-    /// to a successor decided before them.
-    fn moves_toward(&mut self, from: usize, player: u8) {
-        for i in from..self.queue.len() {
-            let v = self.queue[i];
-            if self.arena.owner(v) != player {
-                continue;
-            }
-            let Some((_, d)) = engine::read(self.state[v as usize]) else {
-                continue;
-            };
-            if d == 0 {
-                continue;
-            }
-            let state = &self.state;
-            self.strategy[v as usize] = self
-                .arena
-                .successors(v)
-                .iter()
-                .copied()
-                .find(|&w| engine::read(state[w as usize]).is_some_and(|(_, dw)| dw < d))
-                .expect("a vertex attracted by a move has an earlier successor");
-        }
     }
 
     /// Resets the engine state of the queued vertices and of everything they touched.
@@ -172,8 +151,8 @@ impl Solver<'_> {
                     head,
                     alpha,
                     |w| region[w as usize] == BOT,
+                    &mut self.strategy,
                 );
-                self.moves_toward(head, alpha);
                 head = self.queue.len();
                 pending = None;
                 continue;
@@ -196,8 +175,8 @@ impl Solver<'_> {
             head,
             alpha,
             |w| region[w as usize] == BOT,
+            &mut self.strategy,
         );
-        self.moves_toward(head, alpha);
         for i in 0..self.queue.len() {
             let v = self.queue[i];
             self.set_region(v, f.r);
@@ -245,10 +224,15 @@ impl Solver<'_> {
         }
         let (region, winning) = (&self.region, &self.winning);
         let alpha = f.alpha;
-        attract(self.arena, &mut self.state, &mut self.queue, 0, beta, |w| {
-            in_g(region, w) && winning[w as usize] == alpha
-        });
-        self.moves_toward(0, beta);
+        attract(
+            self.arena,
+            &mut self.state,
+            &mut self.queue,
+            0,
+            beta,
+            |w| in_g(region, w) && winning[w as usize] == alpha,
+            &mut self.strategy,
+        );
         for i in 0..self.queue.len() {
             let v = self.queue[i];
             self.set_region(v, r);
