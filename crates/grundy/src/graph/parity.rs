@@ -315,14 +315,23 @@ impl Pipeline<'_> {
             // When the part is the whole arena and a copy would change nothing, solve the
             // arena itself (ids are then global) and save the copy and its reverse graph.
             let whole = members.len() == arena.len() && self.copy_is_identity();
+            // Zielonka solves a large part where it lies, without a copy: it needs neither
+            // compressed priorities nor the dropped self-loops, and ignores edges leaving the
+            // part. Its tables are as large as the arena, so small parts are still copied.
+            let in_place = !whole
+                && algorithm == ParityAlgorithm::Zielonka
+                && members.len() * 4 >= arena.len();
             let part;
-            let game = if whole {
+            let game = if whole || in_place {
                 arena
             } else {
                 part = self.part_arena(members);
                 &part
             };
             let local = match algorithm {
+                ParityAlgorithm::Zielonka if in_place => {
+                    zielonka::solve_part(arena, members, control)
+                }
                 ParityAlgorithm::Zielonka => zielonka::solve(game, control),
                 ParityAlgorithm::Tangle => tangle::solve(game, control).map(|(l, _)| l),
                 ParityAlgorithm::Fpj => fpj::solve(game, control),
@@ -336,11 +345,16 @@ impl Pipeline<'_> {
                     return Err(e);
                 }
             };
-            let global = |i: u32| if whole { i } else { members[i as usize] };
+            // Answers are indexed by vertex (whole) or by position in `members`; moves are
+            // vertices of the arena (whole, in place) or positions (a copied part).
             for (i, &v) in members.iter().enumerate() {
                 let at = if whole { v as usize } else { i };
                 let s = local.strategy[at];
-                let mv = if s == NONE { NONE } else { global(s) };
+                let mv = if s == NONE || whole || in_place {
+                    s
+                } else {
+                    members[s as usize]
+                };
                 self.settle(v, local.winner[at], mv);
             }
         }

@@ -270,6 +270,9 @@ impl Solver<'_> {
     }
 }
 
+/// The region of a vertex outside the part being solved: below every frame's number.
+const OUT: u32 = 0;
+
 /// Solves `arena` (no dead ends) by Zielonka's algorithm: the winner of every vertex and, where
 /// the owner wins, its move.
 pub(super) fn solve(arena: &Arena, control: &Control) -> Result<Local, Error> {
@@ -277,25 +280,80 @@ pub(super) fn solve(arena: &Arena, control: &Control) -> Result<Local, Error> {
     if n == 0 {
         return Ok(Local::new(0));
     }
-    let order = by_priority_descending(arena);
+    let s = run(
+        arena,
+        by_priority_descending(arena),
+        vec![BOT; n],
+        vec![NONE; n],
+        control,
+    )?;
+    Ok(Local {
+        winner: s.winning,
+        strategy: s.strategy,
+    })
+}
+
+/// Solves the part `members` of `arena` in place, without copying it: every member has a
+/// move to a member, and edges leaving the part are ignored. The answer is indexed like
+/// `members`; moves are vertices of `arena`. Costs O(n) for the tables besides the solve, so
+/// it pays for parts that are a good fraction of the arena.
+pub(super) fn solve_part(
+    arena: &Arena,
+    members: &[u32],
+    control: &Control,
+) -> Result<Local, Error> {
+    let n = arena.len();
+    if members.is_empty() {
+        return Ok(Local::new(0));
+    }
+    let mut order = members.to_vec();
+    order.sort_unstable_by_key(|&v| std::cmp::Reverse(arena.priority(v)));
+    // Zeroed tables cost nothing until written: only the members' entries are.
+    let mut region = vec![OUT; n];
+    let mut strategy = vec![0; n];
+    for &v in members {
+        region[v as usize] = BOT;
+        strategy[v as usize] = NONE;
+    }
+    let s = run(arena, order, region, strategy, control)?;
+    Ok(Local {
+        winner: members.iter().map(|&v| s.winning[v as usize]).collect(),
+        strategy: members.iter().map(|&v| s.strategy[v as usize]).collect(),
+    })
+}
+
+/// The frames' loop on the vertices `order` (by priority, highest first) whose `region` is
+/// [`BOT`]; everything else in `region` is [`OUT`].
+fn run<'a>(
+    arena: &'a Arena,
+    order: Vec<u32>,
+    region: Vec<u32>,
+    strategy: Vec<u32>,
+    control: &Control,
+) -> Result<Solver<'a>, Error> {
+    let n = arena.len();
     let mut pos = vec![0u32; n];
     for (i, &v) in order.iter().enumerate() {
         pos[v as usize] = i as u32;
     }
+    let len = order.len();
     let mut s = Solver {
         arena,
         order,
-        region: vec![BOT; n],
-        region_at: vec![BOT; n],
+        region,
+        region_at: vec![BOT; len],
         pos,
         winning: vec![0; n],
-        strategy: vec![NONE; n],
+        strategy,
+        // Vertices outside the part are touched too (as predecessors): they must read as
+        // uncounted, and the rule excludes them.
         state: vec![UNCOUNTED; n],
-        queue: Vec::with_capacity(n),
+        queue: Vec::with_capacity(len),
         won: [Vec::new(), Vec::new()],
         levels: Vec::new(),
     };
-    let mut next_r = 0u32;
+    // Frames are numbered from 1: region OUT (0) is below all of them.
+    let mut next_r = 1u32;
     let mut stack = vec![Frame {
         start: 0,
         r: next_r,
@@ -373,8 +431,5 @@ pub(super) fn solve(arena: &Arena, control: &Control) -> Result<Local, Error> {
             s.levels.push(Vec::new());
         }
     }
-    Ok(Local {
-        winner: s.winning,
-        strategy: s.strategy,
-    })
+    Ok(s)
 }
