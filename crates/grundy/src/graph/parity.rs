@@ -25,11 +25,13 @@
 //! 5. Each part is copied to a small arena with **compressed priorities**
 //!    ([`ParityOptions::compress`]: consecutive distinct priorities of one parity merged and
 //!    renumbered 0, 1, 2, …), one-parity parts are won outright, and the rest goes to the
-//!    chosen [`ParityAlgorithm`].
+//!    chosen [`ParityAlgorithm`]. Zielonka's algorithm solves a part of at least a quarter of
+//!    the arena where it lies instead (it needs neither the compression nor the copy, and the
+//!    copy is what such a part costs most).
 //!
 //! Winning strategies are assembled from the parts (each part's solver) and the engine runs
-//! (a move to a vertex decided earlier with the same winner), so every answer can be checked by
-//! [`verify_parity`](crate::graph::verify_parity).
+//! (the move by which the engine decided a vertex, recorded as it decides), so every answer can
+//! be checked by [`verify_parity`](crate::graph::verify_parity).
 //!
 //! ```
 //! use grundy::explore::Control;
