@@ -1,7 +1,7 @@
-//! Attractors on subgames of an arena — the retrograde engine
-//! ([`engine::propagate`](crate::engine::propagate) with the
-//! [`Attractor`](crate::engine::Attractor) rule), with caller-owned scratch so that solvers
-//! that compute thousands of attractors (Zielonka, Büchi) allocate nothing per call.
+//! Attractors on subgames of an arena — the retrograde engine ([`engine::propagate`] with the
+//! [`Attractor`] rule, or a lazy attractor rule where vertices are counted on first touch), with
+//! caller-owned scratch so that solvers that compute thousands of attractors (Zielonka, tangle
+//! learning, Büchi) allocate nothing per call.
 //!
 //! A subgame is a set of vertices given by a membership mask; vertices outside it are
 //! [`EXCLUDED`](crate::engine::EXCLUDED) for the engine and never looked at, so an attractor
@@ -178,8 +178,8 @@ impl<F: Fn(u32) -> bool> Rule for LazyAttractor<'_, F> {
 /// sequence of attractors — the layers of an attractor decomposition, or the regions two
 /// players win as a solver finds them — costs O(subgame + its edges) in all, not per layer.
 ///
-/// [`propagate`](Self::propagate) takes any [`Rule`](engine::Rule); [`attract`](Self::attract)
-/// is the attractor rule. The state word of a decided vertex keeps its value and its distance
+/// [`propagate`](Self::propagate) takes any [`Rule`]; [`attract`](Self::attract) is the
+/// attractor rule. The state word of a decided vertex keeps its value and its distance
 /// (the attractor rank within its layer: 0 for a seed), see [`engine`].
 #[derive(Debug, Clone, Default)]
 pub struct Layers {
