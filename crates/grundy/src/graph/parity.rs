@@ -25,9 +25,9 @@
 //! 5. Each part is copied to a small arena with **compressed priorities**
 //!    ([`ParityOptions::compress`]: consecutive distinct priorities of one parity merged and
 //!    renumbered 0, 1, 2, …), one-parity parts are won outright, and the rest goes to the
-//!    chosen [`ParityAlgorithm`]. Zielonka's algorithm solves a part of at least a quarter of
-//!    the arena where it lies instead (it needs neither the compression nor the copy, and the
-//!    copy is what such a part costs most).
+//!    chosen [`ParityAlgorithm`]. Zielonka's algorithm and tangle learning solve a part of at
+//!    least a quarter of the arena where it lies instead (they need neither the compression
+//!    nor the copy, and the copy is what such a part costs most).
 //!
 //! Winning strategies are assembled from the parts (each part's solver) and the engine runs
 //! (the move by which the engine decided a vertex, recorded as it decides), so every answer can
@@ -317,12 +317,12 @@ impl Pipeline<'_> {
             // When the part is the whole arena and a copy would change nothing, solve the
             // arena itself (ids are then global) and save the copy and its reverse graph.
             let whole = members.len() == arena.len() && self.copy_is_identity();
-            // Zielonka solves a large part where it lies, without a copy: it needs neither
-            // compressed priorities nor the dropped self-loops, and ignores edges leaving the
-            // part. Its tables are as large as the arena, so small parts are still copied.
-            let in_place = !whole
-                && algorithm == ParityAlgorithm::Zielonka
-                && members.len() * 4 >= arena.len();
+            // Zielonka and tangle learning solve a large part where it lies, without a copy:
+            // they need neither compressed priorities nor the dropped self-loops, and ignore
+            // edges leaving the part. Their tables are as large as the arena, so small parts
+            // are still copied.
+            let in_place =
+                !whole && algorithm != ParityAlgorithm::Fpj && members.len() * 4 >= arena.len();
             let part;
             let game = if whole || in_place {
                 arena
@@ -335,6 +335,9 @@ impl Pipeline<'_> {
                     zielonka::solve_part(arena, members, control)
                 }
                 ParityAlgorithm::Zielonka => zielonka::solve(game, control),
+                ParityAlgorithm::Tangle if in_place => {
+                    tangle::solve_part(arena, members, control).map(|(l, _)| l)
+                }
                 ParityAlgorithm::Tangle => tangle::solve(game, control).map(|(l, _)| l),
                 ParityAlgorithm::Fpj => fpj::solve(game, control),
             };

@@ -487,12 +487,56 @@ impl Solver<'_> {
 /// Solves `arena` (no dead ends) by tangle learning.
 pub(super) fn solve(arena: &Arena, control: &Control) -> Result<(Local, Stats), Error> {
     let n = arena.len();
-    let order = by_priority_descending(arena);
+    run(
+        arena,
+        by_priority_descending(arena),
+        vec![true; n],
+        (0..n as u32).collect(),
+        control,
+    )
+}
+
+/// Solves the part `members` of `arena` in place, without copying it: every member has a
+/// move to a member, and edges leaving the part are ignored. The answer is indexed like
+/// `members`; moves are vertices of `arena`. Costs O(n) for the tables besides the solve, so
+/// it pays for parts that are a good fraction of the arena.
+pub(super) fn solve_part(
+    arena: &Arena,
+    members: &[u32],
+    control: &Control,
+) -> Result<(Local, Stats), Error> {
+    let mut order = members.to_vec();
+    order.sort_unstable_by_key(|&v| std::cmp::Reverse(arena.priority(v)));
+    let mut in_g = vec![false; arena.len()];
+    for &v in members {
+        in_g[v as usize] = true;
+    }
+    let (whole, stats) = run(arena, order, in_g, members.to_vec(), control)?;
+    let local = Local {
+        winner: members.iter().map(|&v| whole.winner[v as usize]).collect(),
+        strategy: members
+            .iter()
+            .map(|&v| whole.strategy[v as usize])
+            .collect(),
+    };
+    Ok((local, stats))
+}
+
+/// Tangle learning on the vertices `g_list` (membership `in_g`; `order` is them by priority,
+/// highest first); the answer is indexed by vertex.
+fn run(
+    arena: &Arena,
+    order: Vec<u32>,
+    in_g: Vec<bool>,
+    g_list: Vec<u32>,
+    control: &Control,
+) -> Result<(Local, Stats), Error> {
+    let n = arena.len();
     let mut s = Solver {
         arena,
         order,
-        in_g: vec![true; n],
-        g_list: (0..n as u32).collect(),
+        in_g,
+        g_list,
         layers: Layers::new(n),
         qpos: vec![0; n],
         moves: vec![NONE; n],
