@@ -25,9 +25,9 @@
 //! 5. Each part is copied to a small arena with **compressed priorities**
 //!    ([`ParityOptions::compress`]: consecutive distinct priorities of one parity merged and
 //!    renumbered 0, 1, 2, …), one-parity parts are won outright, and the rest goes to the
-//!    chosen [`ParityAlgorithm`]. Zielonka's algorithm and tangle learning solve a part of at
-//!    least a quarter of the arena where it lies instead (they need neither the compression
-//!    nor the copy, and the copy is what such a part costs most).
+//!    chosen [`ParityAlgorithm`]. A part of at least a quarter of the arena is solved where it
+//!    lies instead (the solvers need neither the compression nor the copy, and the copy is
+//!    what such a part costs most).
 //!
 //! Winning strategies are assembled from the parts (each part's solver) and the engine runs
 //! (the move by which the engine decided a vertex, recorded as it decides), so every answer can
@@ -317,12 +317,11 @@ impl Pipeline<'_> {
             // When the part is the whole arena and a copy would change nothing, solve the
             // arena itself (ids are then global) and save the copy and its reverse graph.
             let whole = members.len() == arena.len() && self.copy_is_identity();
-            // Zielonka and tangle learning solve a large part where it lies, without a copy:
-            // they need neither compressed priorities nor the dropped self-loops, and ignore
-            // edges leaving the part. Their tables are as large as the arena, so small parts
-            // are still copied.
-            let in_place =
-                !whole && algorithm != ParityAlgorithm::Fpj && members.len() * 4 >= arena.len();
+            // A large part is solved where it lies, without a copy: the solvers need neither
+            // compressed priorities nor the dropped self-loops, and ignore edges leaving the
+            // part. Their tables are then as large as the arena, so small parts are still
+            // copied.
+            let in_place = !whole && members.len() * 4 >= arena.len();
             let part;
             let game = if whole || in_place {
                 arena
@@ -339,6 +338,7 @@ impl Pipeline<'_> {
                     tangle::solve_part(arena, members, control).map(|(l, _)| l)
                 }
                 ParityAlgorithm::Tangle => tangle::solve(game, control).map(|(l, _)| l),
+                ParityAlgorithm::Fpj if in_place => fpj::solve_part(arena, members, control),
                 ParityAlgorithm::Fpj => fpj::solve(game, control),
             };
             let local = match local {

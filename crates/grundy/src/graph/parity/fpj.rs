@@ -33,13 +33,78 @@ pub(super) fn solve(arena: &Arena, control: &Control) -> Result<Local, Error> {
     }
     let mut order = by_priority_descending(arena);
     order.reverse();
+    let (value, strategy) = run(arena, order, None, control)?;
+    let mut out = Local::new(n);
+    for v in 0..n {
+        out.winner[v] = value[v];
+        out.strategy[v] = if arena.owner(v as u32) == value[v] {
+            strategy[v]
+        } else {
+            NONE
+        };
+    }
+    Ok(out)
+}
+
+/// Solves the part `members` of `arena` in place, without copying it: every member has a
+/// move to a member, and edges leaving the part are ignored. The answer is indexed like
+/// `members`; moves are vertices of `arena`. Costs O(n) for the tables besides the solve, so
+/// it pays for parts that are a good fraction of the arena.
+pub(super) fn solve_part(
+    arena: &Arena,
+    members: &[u32],
+    control: &Control,
+) -> Result<Local, Error> {
+    if members.is_empty() {
+        return Ok(Local::new(0));
+    }
+    let mut order = members.to_vec();
+    order.sort_unstable_by_key(|&v| arena.priority(v));
+    let (value, strategy) = run(arena, order, Some(members), control)?;
+    let mover = |v: u32| {
+        if arena.owner(v) == value[v as usize] {
+            strategy[v as usize]
+        } else {
+            NONE
+        }
+    };
+    Ok(Local {
+        winner: members.iter().map(|&v| value[v as usize]).collect(),
+        strategy: members.iter().map(|&v| mover(v)).collect(),
+    })
+}
+
+/// The value of a vertex outside the part: neither player's, so no move ever counts it as
+/// good for its owner.
+const OUTSIDE: u8 = 2;
+
+/// Fixpoint iteration over `order` (vertices by priority, lowest first): all of the arena, or
+/// the part `members`. Returns each vertex's value (its winner) and the owner's move.
+fn run(
+    arena: &Arena,
+    order: Vec<u32>,
+    members: Option<&[u32]>,
+    control: &Control,
+) -> Result<(Vec<u8>, Vec<u32>), Error> {
+    let n = arena.len();
+    let len = order.len();
     let mut rank = vec![0u32; n];
     for (i, &v) in order.iter().enumerate() {
         rank[v as usize] = i as u32;
     }
     let parity: Vec<u8> = arena.priorities().iter().map(|&p| (p & 1) as u8).collect();
-    // The current value of each vertex: its parity, flipped if it is a distraction.
-    let mut value: Vec<u8> = parity.clone();
+    // The current value of each vertex: its parity, flipped if it is a distraction. A vertex
+    // outside the part is never justified, so no reset reaches it either.
+    let mut value: Vec<u8> = match members {
+        None => parity.clone(),
+        Some(members) => {
+            let mut value = vec![OUTSIDE; n];
+            for &v in members {
+                value[v as usize] = parity[v as usize];
+            }
+            value
+        }
+    };
     let mut justified = vec![false; n];
     // The owner's move, or NONE when the value rests on all successors.
     let mut strategy = vec![NONE; n];
@@ -54,7 +119,7 @@ pub(super) fn solve(arena: &Arena, control: &Control) -> Result<Local, Error> {
         if steps % 65_536 == 0 {
             control.check()?;
         }
-        if i == n || parity[order[i] as usize] != block_parity {
+        if i == len || parity[order[i] as usize] != block_parity {
             if changed {
                 // Reset every justified vertex whose justification mentions a flipped vertex,
                 // transitively, and resume at the lowest one.
@@ -77,7 +142,7 @@ pub(super) fn solve(arena: &Arena, control: &Control) -> Result<Local, Error> {
                     justified[v as usize] = true;
                 }
             }
-            if i == n {
+            if i == len {
                 break;
             }
             block_parity = parity[order[i] as usize];
@@ -107,14 +172,5 @@ pub(super) fn solve(arena: &Arena, control: &Control) -> Result<Local, Error> {
             changed = true;
         }
     }
-    let mut out = Local::new(n);
-    for v in 0..n {
-        out.winner[v] = value[v];
-        out.strategy[v] = if arena.owner(v as u32) == value[v] {
-            strategy[v]
-        } else {
-            NONE
-        };
-    }
-    Ok(out)
+    Ok((value, strategy))
 }
