@@ -260,12 +260,7 @@ pub async fn pattern(
     q: Result<Query<PatternQuery>, QueryRejection>,
 ) -> Answer {
     let q = query(q)?;
-    let family = q
-        .family
-        .ok_or_else(|| ApiError::bad_request("missing the query parameter `family`"))?;
-    if family.len() > MAX_SPEC {
-        return Err(ApiError::bad_request("the family is too long"));
-    }
+    let family = family(q.family)?;
     let up_to = up_to(q.up_to.as_deref(), PATTERN_CHECK, &config)?;
     let timeout = config.timeout;
     blocking(&config, move |limits| {
@@ -282,6 +277,16 @@ pub async fn pattern(
         }
     })
     .await
+}
+
+/// The `family` parameter: present and of a sane length.
+fn family(family: Option<String>) -> Result<String, ApiError> {
+    let family =
+        family.ok_or_else(|| ApiError::bad_request("missing the query parameter `family`"))?;
+    if family.len() > MAX_SPEC {
+        return Err(ApiError::bad_request("the family is too long"));
+    }
+    Ok(family)
 }
 
 /// The `up_to` parameter: a whole number, `default` if absent, at most `max_table`.
@@ -307,12 +312,7 @@ pub async fn table(
     q: Result<Query<TableQuery>, QueryRejection>,
 ) -> Answer {
     let q = query(q)?;
-    let family = q
-        .family
-        .ok_or_else(|| ApiError::bad_request("missing the query parameter `family`"))?;
-    if family.len() > MAX_SPEC {
-        return Err(ApiError::bad_request("the family is too long"));
-    }
+    let family = family(q.family)?;
     let up_to = up_to(q.up_to.as_deref(), 30, &config)?;
     let cfg = *config;
     blocking(&config, move |limits| {

@@ -15,7 +15,7 @@
 //! `parity_bench` example (see its docs). Run with `cargo bench -p grundy --bench parity`.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
@@ -26,11 +26,6 @@ use grundy::graph::{
     ParityOptions,
 };
 
-const BENCH: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/benchmarks/parity"
-);
-
 /// No preprocessing beyond dead ends.
 const BARE: ParityOptions = ParityOptions {
     self_loops: false,
@@ -39,20 +34,9 @@ const BARE: ParityOptions = ParityOptions {
     compress: false,
 };
 
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            files_under(&p, out);
-        } else if p.file_name().is_some_and(|n| n != "README.md") {
-            out.push(p);
-        }
-    }
-}
+#[path = "support/files.rs"]
+mod files;
+use files::{files_under, BENCH};
 
 /// How many vertices player 0 wins.
 fn wins0(arena: &Arena, algorithm: ParityAlgorithm, options: &ParityOptions) -> usize {

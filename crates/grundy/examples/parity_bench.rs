@@ -25,7 +25,7 @@
 //! DIR defaults to the shared benchmark folder (`../../../shared/benchmarks/parity` from the
 //! crate); every file below it is read (gzip or plain, any format `parse_detect` knows).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -35,6 +35,10 @@ use grundy::graph::{
     parse_detect, read_text, solve_parity_with, verify_parity, write_pgsolver, Arena,
     ParityAlgorithm, ParityOptions,
 };
+
+#[path = "../benches/support/files.rs"]
+mod files;
+use files::{files_under, BENCH};
 
 struct Args {
     algorithms: Vec<ParityAlgorithm>,
@@ -121,21 +125,6 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            files_under(&p, out);
-        } else if p.file_name().is_some_and(|n| n != "README.md") {
-            out.push(p);
-        }
-    }
-}
-
 /// Solves `arena` `reps` times with `algorithm`; the fastest time and the winners.
 fn time_solve(
     arena: &Arena,
@@ -159,15 +148,10 @@ fn time_solve(
 }
 
 fn sweep(args: &Args) -> Result<(), String> {
-    let dir = args.positional.get(1).map_or_else(
-        || {
-            PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../../shared/benchmarks/parity"
-            ))
-        },
-        PathBuf::from,
-    );
+    let dir = args
+        .positional
+        .get(1)
+        .map_or_else(|| PathBuf::from(BENCH), PathBuf::from);
     let mut files = Vec::new();
     files_under(&dir, &mut files);
     if files.is_empty() {

@@ -177,23 +177,8 @@ impl Csr {
     /// O(V + E) time (a counting sort), 8·V + 4·E bytes.
     #[must_use]
     pub fn reverse(&self) -> Csr {
-        let n = self.len();
-        let mut offsets = vec![0u64; n + 1];
-        for &t in &self.targets {
-            offsets[t as usize + 1] += 1;
-        }
-        for i in 0..n {
-            offsets[i + 1] += offsets[i];
-        }
-        let mut fill: Vec<u64> = offsets[..n].to_vec();
-        let mut targets = vec![0u32; self.targets.len()];
-        for u in 0..n {
-            for &t in &self.targets[self.offsets[u] as usize..self.offsets[u + 1] as usize] {
-                let slot = &mut fill[t as usize];
-                targets[*slot as usize] = u as u32;
-                *slot += 1;
-            }
-        }
+        let (mut offsets, mut targets) = (Vec::new(), Vec::new());
+        reverse_into(&self.offsets, &self.targets, &mut offsets, &mut targets);
         Csr { offsets, targets }
     }
 
@@ -213,6 +198,37 @@ impl Csr {
     #[must_use]
     pub fn into_parts(self) -> (Vec<u64>, Vec<u32>) {
         (self.offsets, self.targets)
+    }
+}
+
+/// The reverse of the graph `(offsets, targets)` (CSR arrays as in [`Csr`]) into `ro`, `rt`,
+/// which are cleared first and can be reused between calls: each vertex's predecessors in
+/// ascending order. Each range is filled from its end, so no array of fill positions is
+/// needed.
+pub(crate) fn reverse_into(offsets: &[u64], targets: &[u32], ro: &mut Vec<u64>, rt: &mut Vec<u32>) {
+    let k = offsets.len() - 1;
+    ro.clear();
+    ro.resize(k + 1, 0);
+    for &t in targets {
+        ro[t as usize] += 1;
+    }
+    let mut total = 0u64;
+    for o in &mut ro[..k] {
+        total += *o;
+        *o = total;
+    }
+    ro[k] = total;
+    rt.clear();
+    rt.resize(targets.len(), 0);
+    for u in (0..k).rev() {
+        for &t in targets[offsets[u] as usize..offsets[u + 1] as usize]
+            .iter()
+            .rev()
+        {
+            let slot = &mut ro[t as usize];
+            *slot -= 1;
+            rt[*slot as usize] = u as u32;
+        }
     }
 }
 

@@ -3,7 +3,10 @@
 //! right line and column, no input makes a parser panic, and the checker accepts exactly the
 //! true solutions of small random games.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::bench_files;
+
+use std::path::Path;
 
 use grundy::graph::brute::{self, solve_parity, MAX_STRATEGY_PAIRS};
 use grundy::graph::{
@@ -17,30 +20,6 @@ use proptest::prelude::*;
 // ---------------------------------------------------------------------------------------------
 // Benchmarks from the shared folder
 // ---------------------------------------------------------------------------------------------
-
-const BENCH: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/benchmarks/parity"
-);
-
-/// The files of one benchmark folder, sorted; `None` (with a note) when the shared folder is
-/// not checked out next to the repository.
-fn bench_files(sub: &str) -> Option<Vec<PathBuf>> {
-    let dir = Path::new(BENCH).join(sub);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!(
-            "note: {} not found; skipping the benchmark test",
-            dir.display()
-        );
-        return None;
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
-    Some(files)
-}
 
 /// Counts `;`-terminated statements outside double quotes, independently of the parser.
 fn count_statements(text: &str) -> usize {

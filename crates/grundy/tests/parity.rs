@@ -8,7 +8,10 @@
 //! the bare solvers; every option set on it and 10^6-vertex games are `#[ignore]`d (run them
 //! with `cargo test -p grundy --release --test parity -- --ignored`).
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::bench_files;
+
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use grundy::explore::Control;
@@ -113,26 +116,6 @@ proptest! {
 // ---------------------------------------------------------------------------------------------
 // The shared benchmark folder
 // ---------------------------------------------------------------------------------------------
-
-const BENCH: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/benchmarks/parity"
-);
-
-/// The files of one benchmark folder, sorted; `None` (with a note) when it is absent.
-fn bench_files(sub: &str) -> Option<Vec<PathBuf>> {
-    let dir = Path::new(BENCH).join(sub);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("note: {} not found; skipping", dir.display());
-        return None;
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
-    Some(files)
-}
 
 fn load(path: &Path) -> Arena {
     let text = read_text(path).unwrap_or_else(|e| panic!("{e}"));

@@ -325,13 +325,8 @@ mod tests {
     #[test]
     fn matches_the_naive_fixpoint_on_small_arenas() {
         // Deterministic pseudo-random arenas, compared with the brute-force attractor.
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut rng = crate::test_rng::Rng::new(0x9e37_79b9_7f4a_7c15u64);
+        let mut next = move |m: u64| rng.below(m);
         for _ in 0..500 {
             let n = 1 + next(9) as u32;
             let mut b = ArenaBuilder::new();
@@ -370,13 +365,8 @@ mod tests {
     }
     #[test]
     fn layers_agree_with_one_shot_attractors_and_keep_counting() {
-        let mut seed = 0x0123_4567_89ab_cdefu64;
-        let mut next = move |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut rng = crate::test_rng::Rng::new(0x0123_4567_89ab_cdefu64);
+        let mut next = move |m: u64| rng.below(m);
         for _ in 0..300 {
             let n = 1 + next(9) as u32;
             let mut b = ArenaBuilder::new();

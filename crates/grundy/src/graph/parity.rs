@@ -656,13 +656,8 @@ mod tests {
     /// Small deterministic random arenas against the brute-force solver, every option set.
     #[test]
     fn every_pipeline_matches_brute_force() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut rng = crate::test_rng::Rng::new(0x2545_f491_4f6c_dd1du64);
+        let mut next = move |m: u64| rng.below(m);
         let mut checked = 0;
         for round in 0..400 {
             let n = 1 + next(8) as u32;
@@ -705,13 +700,8 @@ mod tests {
     /// The solvers themselves, without preprocessing, on arenas without dead ends.
     #[test]
     fn solvers_match_brute_force_without_preprocessing() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut rng = crate::test_rng::Rng::new(0x9e37_79b9_7f4a_7c15u64);
+        let mut next = move |m: u64| rng.below(m);
         for round in 0..600 {
             let n = 1 + next(9) as u32;
             let mut b = ArenaBuilder::new();

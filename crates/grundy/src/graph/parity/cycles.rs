@@ -176,7 +176,7 @@ impl CycleSearch {
                     // Won: moves toward `top` along a breadth-first tree of reverse edges
                     // inside the component, and from `top` to any successor inside it.
                     if !reversed {
-                        reverse_into(
+                        crate::csr::reverse_into(
                             offsets,
                             targets,
                             &mut self.rev_offsets,
@@ -231,36 +231,6 @@ impl CycleSearch {
                 }
             }
             budget = budget.saturating_sub(buf.len() as u64);
-        }
-    }
-}
-
-/// The reverse of the compact graph `(offsets, targets)`, into reused vectors: predecessors in
-/// ascending order. Each vertex's range is filled from its end, so no array of fill
-/// positions is needed.
-fn reverse_into(offsets: &[u64], targets: &[u32], ro: &mut Vec<u64>, rt: &mut Vec<u32>) {
-    let k = offsets.len() - 1;
-    ro.clear();
-    ro.resize(k + 1, 0);
-    for &t in targets {
-        ro[t as usize] += 1;
-    }
-    let mut total = 0u64;
-    for o in &mut ro[..k] {
-        total += *o;
-        *o = total;
-    }
-    ro[k] = total;
-    rt.clear();
-    rt.resize(targets.len(), 0);
-    for u in (0..k).rev() {
-        for &t in targets[offsets[u] as usize..offsets[u + 1] as usize]
-            .iter()
-            .rev()
-        {
-            let slot = &mut ro[t as usize];
-            *slot -= 1;
-            rt[*slot as usize] = u as u32;
         }
     }
 }

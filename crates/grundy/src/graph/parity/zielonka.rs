@@ -107,6 +107,27 @@ impl Solver<'_> {
         self.region_at[self.pos[v as usize] as usize] = r;
     }
 
+    /// Attracts for `player` from `queue[head..]` within the vertices still in play.
+    fn attract_open(&mut self, head: usize, player: u8) {
+        let Solver {
+            arena,
+            region,
+            strategy,
+            state,
+            queue,
+            ..
+        } = self;
+        attract(
+            arena,
+            state,
+            queue,
+            head,
+            player,
+            |w| region[w as usize] == BOT,
+            strategy,
+        );
+    }
+
     /// Resets the engine state of the queued vertices and of everything they touched.
     fn clean(&mut self) {
         let reverse = self.arena.reverse();
@@ -143,16 +164,7 @@ impl Solver<'_> {
             let p = self.arena.priority(v);
             if pending.is_some_and(|q| q != p) {
                 // Attract to the higher heads before looking at lower vertices.
-                let region = &self.region;
-                attract(
-                    self.arena,
-                    &mut self.state,
-                    &mut self.queue,
-                    head,
-                    alpha,
-                    |w| region[w as usize] == BOT,
-                    &mut self.strategy,
-                );
+                self.attract_open(head, alpha);
                 head = self.queue.len();
                 pending = None;
                 continue;
@@ -167,16 +179,7 @@ impl Solver<'_> {
             pending = Some(p);
             k += 1;
         }
-        let region = &self.region;
-        attract(
-            self.arena,
-            &mut self.state,
-            &mut self.queue,
-            head,
-            alpha,
-            |w| region[w as usize] == BOT,
-            &mut self.strategy,
-        );
+        self.attract_open(head, alpha);
         for i in 0..self.queue.len() {
             let v = self.queue[i];
             self.set_region(v, f.r);
