@@ -117,6 +117,15 @@ pub(super) fn by_priority_descending(arena: &Arena) -> Vec<u32> {
     order
 }
 
+/// `local` as a table of `n` entries, all [`NONE`] when first allocated: an empty vector is
+/// allocated on first use, so that a solve that never needs it never writes it.
+pub(super) fn ids_scratch(local: &mut Vec<u32>, n: usize) -> &mut [u32] {
+    if local.is_empty() {
+        *local = vec![NONE; n];
+    }
+    local
+}
+
 /// The solution of a parity game: the same winner-and-strategy shape as every graph
 /// objective's.
 pub type ParitySolution = super::objectives::Solution;
@@ -218,7 +227,7 @@ pub fn solve_parity(
 /// successors are all won by the opponent is lost.
 struct Solved<'a> {
     owner: &'a [u8],
-    moves: &'a [Cell<u32>],
+    moves: &'a [Cell<Option<u32>>],
 }
 
 impl Rule for Solved<'_> {
@@ -226,7 +235,7 @@ impl Rule for Solved<'_> {
 
     #[inline(always)]
     fn record(&self, vertex: u32, by: u32) {
-        self.moves[vertex as usize].set(by);
+        self.moves[vertex as usize].set(Some(by));
     }
 
     #[inline(always)]
@@ -245,7 +254,8 @@ struct Pipeline<'a> {
     arena: &'a Arena,
     options: ParityOptions,
     layers: Layers,
-    strategy: Vec<u32>,
+    /// The winner's move where the winner owns the vertex (becomes the answer's strategy).
+    strategy: Vec<Option<u32>>,
     /// Part-local id of each vertex of the part being built, else NONE. Empty until a cycle
     /// search or a part needs it: an arena that propagation solves never writes it.
     local: Vec<u32>,
@@ -254,16 +264,13 @@ struct Pipeline<'a> {
 impl Pipeline<'_> {
     /// `local`, allocated on first use.
     fn local(&mut self) -> &mut [u32] {
-        if self.local.is_empty() {
-            self.local = vec![NONE; self.arena.len()];
-        }
-        &mut self.local
+        ids_scratch(&mut self.local, self.arena.len())
     }
 
     /// Seeds `v` as won by `winner` (with `winner`'s move `mv` if it owns `v`).
     fn settle(&mut self, v: u32, winner: u8, mv: u32) {
         if self.layers.seed(v, winner == 1) {
-            self.strategy[v as usize] = mv;
+            self.strategy[v as usize] = (mv != NONE).then_some(mv);
         }
     }
 
@@ -499,7 +506,7 @@ pub fn solve_parity_with(
         arena,
         options: *options,
         layers: Layers::all_open(arena),
-        strategy: vec![NONE; n],
+        strategy: vec![None; n],
         local: Vec::new(),
     };
     for v in arena.vertices() {
@@ -521,20 +528,17 @@ pub fn solve_parity_with(
     let mut search = CycleSearch::new(arena);
     // Every vertex decided is in the queue: the rest is open.
     if options.cycles && pipe.layers.queue().len() < n {
-        pipe.local();
-        let mut found: Vec<(u32, u32)> = Vec::with_capacity(n);
         for player in [0u8, 1] {
-            found.clear();
-            let layers = &pipe.layers;
+            let (layers, strategy) = (&pipe.layers, &mut pipe.strategy);
             search.winner_cycles(
                 arena,
                 player,
                 |v| layers.is_open(v),
                 &mut pipe.local,
-                |v, w| found.push((v, w)),
+                |v, w| strategy[v as usize] = Some(w),
             );
-            for &(v, w) in &found {
-                pipe.settle(v, player, w);
+            for &v in search.won() {
+                pipe.layers.seed(v, player == 1);
             }
             pipe.spread();
             control.check()?;
@@ -545,14 +549,13 @@ pub fn solve_parity_with(
     let mut buf: Vec<u32> = Vec::new();
     let mut starts: Vec<usize> = vec![0];
     if options.scc {
-        let tarjan = &mut search.tarjan;
-        tarjan.reset();
+        let scc = &mut search.scc;
         let layers = &pipe.layers;
         for root in arena.vertices() {
-            if !layers.is_open(root) || tarjan.visited(root) {
+            if !layers.is_open(root) || scc.visited(root) {
                 continue;
             }
-            tarjan.search(
+            scc.search(
                 root,
                 |v| arena.successors(v),
                 |w| layers.is_open(w),
@@ -585,8 +588,9 @@ pub fn solve_parity_with(
         pipe.spread();
     }
 
+    // The answer's strategy is the pipeline's, kept where the owner wins.
     let mut winner = Vec::with_capacity(n);
-    let mut strategy = Vec::with_capacity(n);
+    let mut strategy = pipe.strategy;
     for v in arena.vertices() {
         let (value, _) = pipe
             .layers
@@ -594,8 +598,9 @@ pub fn solve_parity_with(
             .expect("every vertex is solved at the end");
         let w = u8::from(value);
         winner.push(w);
-        let s = pipe.strategy[v as usize];
-        strategy.push((arena.owner(v) == w && s != NONE).then_some(s));
+        if arena.owner(v) != w {
+            strategy[v as usize] = None;
+        }
     }
     Ok(ParitySolution { winner, strategy })
 }

@@ -9,89 +9,188 @@
 //! component: every cycle then tops at it); a component topped by the opponent's parity loses
 //! its vertices above its best β-priority and is split again.
 //!
-//! The subgraph is first copied into a compact CSR with ids `0..k` (k = β's unsolved
-//! vertices): on large random games the searches then touch half the memory of the arena and
-//! stay in cache far more often. The copy, its reverse and the search's tables live in a
-//! [`CycleSearch`] that both players' searches (and the pipeline's SCC pass, through its
-//! [`Tarjan`]) reuse: on large arenas, fresh memory is the cost — the kernel zeroes every new
-//! page — more than the search itself.
+//! The first split runs on the arena itself, and a won component's moves come from a
+//! breadth-first search over the arena's predecessor lists: on games that one split solves
+//! (long cycles, ladders) nothing is copied. Only the components to split again are copied
+//! into a compact CSR with ids `0..k`: the repeated searches then touch a fraction of the
+//! arena's memory and stay in cache far more often. The tables live in a [`CycleSearch`] that
+//! both players' searches (and the pipeline's SCC pass, through its [`Scc`]) reuse: on large
+//! arenas, fresh memory is the cost — the kernel zeroes every new page — more than the search.
 //!
 //! # Complexity
 //! O(a · (n + m)) for a the number of parity alternations among the priorities; a work budget
 //! stops the refinement early (what is found so far stays valid) on games where that would
 //! cost more than a few passes over the graph.
 
-use super::scc::Tarjan;
-use super::NONE;
+use super::scc::Scc;
+use super::{ids_scratch, NONE};
 use crate::graph::arena::Arena;
 
 /// Reusable tables for [`winner_cycles`](CycleSearch::winner_cycles).
 #[derive(Debug)]
 pub(crate) struct CycleSearch {
-    /// Compact id → vertex.
+    /// Compact id → vertex, for the components split again.
     global: Vec<u32>,
     offsets: Vec<u64>,
     targets: Vec<u32>,
-    rev_offsets: Vec<u64>,
-    rev_targets: Vec<u32>,
-    priority: Vec<u32>,
-    /// The sub-problem each compact vertex belongs to (0: none; NONE: marked while solving).
+    /// The sub-problem each compact vertex belongs to (0: none; NONE: won).
     group: Vec<u32>,
     buf: Vec<u32>,
     starts: Vec<usize>,
-    bfs: Vec<u32>,
-    /// Strongly connected components, for this search and the pipeline's.
-    pub(crate) tarjan: Tarjan,
+    /// The components to split again (arena ids), as `buf`/`starts` do for components.
+    split: Vec<u32>,
+    split_starts: Vec<usize>,
+    /// The tops of the components the first split wins.
+    tops: Vec<u32>,
+    /// Every vertex won so far in this search, in the order found.
+    won: Vec<u32>,
+    /// Whether the first split runs on the arena (its edges are mostly local, see
+    /// [`mostly_local`]) or on the compact copy.
+    on_arena: bool,
+    /// Strongly connected components, for this search and the pipeline's. Zero (no visits)
+    /// between uses.
+    pub(crate) scc: Scc,
 }
 
 impl CycleSearch {
-    /// Tables for `arena`. Room for the largest search is reserved up front: reserved memory
-    /// costs nothing until it is written, while a vector that grows by doubling writes
-    /// (and so zeroes and copies) twice what it ends up holding.
+    /// Tables for `arena`. Room is reserved, not written: reserved memory costs nothing until
+    /// it is used, while a vector that grows by doubling writes (and so zeroes and copies)
+    /// twice what it ends up holding.
     pub(crate) fn new(arena: &Arena) -> CycleSearch {
-        let (n, m) = (arena.len(), arena.edge_count());
+        let n = arena.len();
         CycleSearch {
-            global: Vec::with_capacity(n),
-            offsets: Vec::with_capacity(n + 1),
-            targets: Vec::with_capacity(m),
-            rev_offsets: Vec::with_capacity(n + 1),
-            rev_targets: Vec::with_capacity(m),
-            priority: Vec::with_capacity(n),
-            group: Vec::with_capacity(n),
-            buf: Vec::with_capacity(n),
+            global: Vec::new(),
+            offsets: Vec::new(),
+            targets: Vec::new(),
+            group: Vec::new(),
+            buf: Vec::new(),
             starts: Vec::new(),
-            bfs: Vec::with_capacity(n),
-            tarjan: Tarjan::new(n),
+            split: Vec::new(),
+            split_starts: Vec::new(),
+            tops: Vec::new(),
+            won: Vec::with_capacity(n),
+            on_arena: mostly_local(arena),
+            scc: Scc::new(n),
         }
     }
 
+    /// The vertices the last [`winner_cycles`](Self::winner_cycles) found.
+    pub(crate) fn won(&self) -> &[u32] {
+        &self.won
+    }
+
     /// Finds winner-controlled winning cycles of `player` among the vertices for which
-    /// `open` holds, and calls `won(v, move)` for each vertex found (every one of them is
-    /// owned by `player`, and `move` keeps the play in what was found). `local` is scratch
-    /// with one entry per vertex of `arena`, all [`NONE`], and is left so.
+    /// `open` holds: afterwards [`won`](Self::won) lists them (every one is owned by
+    /// `player`), and `play(v, w)` has been called with each one's move `w`, which keeps the
+    /// play in what was found. `local` is scratch for [`ids_scratch`]: empty, or one entry per
+    /// vertex of `arena`, all [`NONE`]; it is left so.
     pub(crate) fn winner_cycles(
         &mut self,
         arena: &Arena,
         player: u8,
         open: impl Fn(u32) -> bool,
-        local: &mut [u32],
-        mut won: impl FnMut(u32, u32),
+        local: &mut Vec<u32>,
+        mut play: impl FnMut(u32, u32),
     ) {
-        // The compact subgraph: player's open vertices and the edges among them.
-        let global = &mut self.global;
-        global.clear();
-        global.extend(
-            arena
-                .vertices()
-                .filter(|&v| arena.owner(v) == player && open(v)),
-        );
-        if global.is_empty() {
+        self.won.clear();
+        let mine = |v: u32| arena.owner(v) == player && open(v);
+        let wins = |p: u32| p & 1 == u32::from(player);
+        let mut budget = 8 * (arena.len() + arena.edge_count()) as u64 + 1024;
+
+        let (split, split_starts) = (&mut self.split, &mut self.split_starts);
+        split.clear();
+        split_starts.clear();
+        split_starts.push(0);
+        if !self.on_arena {
+            // Everything is split on the compact copy, starting from one task.
+            split.extend(arena.vertices().filter(|&v| mine(v)));
+            if split.is_empty() {
+                return;
+            }
+            split_starts.push(split.len());
+        } else {
+            // The first split, on the arena: a won component is kept by its top, one to split
+            // again by its vertices at or below its best priority of `player`'s parity.
+            let tops = &mut self.tops;
+            tops.clear();
+            let scc = &mut self.scc;
+            let mut k = 0u64;
+            for v in arena.vertices() {
+                if !mine(v) {
+                    continue;
+                }
+                k += 1;
+                if scc.visited(v) {
+                    continue;
+                }
+                scc.search(
+                    v,
+                    |x| arena.successors(x),
+                    mine,
+                    |comp| {
+                        if !is_cycle(comp, |y| arena.successors(y)) {
+                            return;
+                        }
+                        let top = top_of(comp, |x| arena.priority(x));
+                        if wins(arena.priority(top)) {
+                            tops.push(top);
+                        } else if let Some(best) = comp
+                            .iter()
+                            .map(|&x| arena.priority(x))
+                            .filter(|&p| wins(p))
+                            .max()
+                        {
+                            split.extend(
+                                comp.iter().copied().filter(|&x| arena.priority(x) <= best),
+                            );
+                            split_starts.push(split.len());
+                        }
+                    },
+                );
+            }
+            // Moves toward each won top along a breadth-first tree of reverse edges inside its
+            // component (a vertex leaves the component as it is reached), and from the top to
+            // any successor inside it.
+            for &top in tops.iter() {
+                let id = scc.component(top);
+                let exit = arena
+                    .successors(top)
+                    .iter()
+                    .copied()
+                    .find(|&w| scc.component(w) == id)
+                    .expect("the top of a cycle has a successor on it");
+                scc.clear_one(top);
+                let from = self.won.len();
+                self.won.push(top);
+                play(top, exit);
+                let mut head = from;
+                while head < self.won.len() {
+                    let y = self.won[head];
+                    head += 1;
+                    for &p in arena.predecessors(y) {
+                        if scc.component(p) == id {
+                            scc.clear_one(p);
+                            self.won.push(p);
+                            play(p, y);
+                        }
+                    }
+                }
+            }
+            budget = budget.saturating_sub(4 * k + self.split.len() as u64);
+            scc.clear_all();
+        }
+        if self.split.is_empty() {
             return;
         }
+
+        // The compact subgraph of what is split again, one task per component.
+        let local = ids_scratch(local, arena.len());
+        let global = &mut self.global;
+        global.clear();
+        global.extend_from_slice(&self.split);
         for (i, &v) in global.iter().enumerate() {
             local[v as usize] = i as u32;
         }
-        let k = global.len();
         let (offsets, targets) = (&mut self.offsets, &mut self.targets);
         offsets.clear();
         targets.clear();
@@ -106,131 +205,244 @@ impl CycleSearch {
             );
             offsets.push(targets.len() as u64);
         }
-        for &v in global.iter() {
-            local[v as usize] = NONE;
-        }
         let global = &self.global;
         let (offsets, targets) = (&self.offsets, &self.targets);
         let successors =
             |y: u32| &targets[offsets[y as usize] as usize..offsets[y as usize + 1] as usize];
-        let priority = &mut self.priority;
-        priority.clear();
-        priority.extend(global.iter().map(|&v| arena.priority(v)));
-        let priority = &self.priority;
-        // The reverse graph, built when the first component is won.
-        let mut reversed = false;
-
+        let priority = |x: u32| arena.priority(global[x as usize]);
         let group = &mut self.group;
         group.clear();
-        group.resize(k, 1);
-        // A task's vertices; `None` for the first task, all of them (no list is built).
-        let mut tasks: Vec<(u32, Option<Vec<u32>>)> = vec![(1, None)];
-        let mut next_label = 2u32;
-        let mut budget = 8 * (arena.len() + arena.edge_count()) as u64 + 1024;
-        let (tarjan, buf, starts, bfs) = (
-            &mut self.tarjan,
-            &mut self.buf,
-            &mut self.starts,
-            &mut self.bfs,
-        );
+        group.resize(global.len(), 0);
+        let mut tasks: Vec<(u32, Vec<u32>)> = Vec::new();
+        for (t, w) in self.split_starts.windows(2).enumerate() {
+            let label = t as u32 + 1;
+            let verts: Vec<u32> = (w[0] as u32..w[1] as u32).collect();
+            for &x in &verts {
+                group[x as usize] = label;
+            }
+            tasks.push((label, verts));
+        }
+        let mut next_label = tasks.len() as u32 + 1;
+        let (buf, starts, scc) = (&mut self.buf, &mut self.starts, &mut self.scc);
         while let Some((label, verts)) = tasks.pop() {
-            let cost = verts.as_ref().map_or(k, Vec::len) as u64 * 4;
+            let cost = verts.len() as u64 * 4;
             if cost > budget {
+                for &x in &verts {
+                    group[x as usize] = 0;
+                }
                 continue;
             }
             budget -= cost;
             buf.clear();
             starts.clear();
             starts.push(0);
-            tarjan.reset();
             {
                 let group = &*group;
                 let keep = |w: u32| group[w as usize] == label;
-                let mut visit = |x: u32| {
-                    tarjan.search(x, successors, keep, |comp| {
-                        let y = comp[0];
-                        if comp.len() > 1 || successors(y).contains(&y) {
+                for &x in &verts {
+                    scc.search(x, successors, keep, |comp| {
+                        if is_cycle(comp, successors) {
                             buf.extend_from_slice(comp);
                             starts.push(buf.len());
                         }
                     });
-                };
-                match &verts {
-                    Some(verts) => verts.iter().copied().for_each(&mut visit),
-                    None => (0..k as u32).for_each(&mut visit),
                 }
+            }
+            scc.clear(verts.iter().copied());
+            for &x in &verts {
+                group[x as usize] = 0;
             }
             for c in 0..starts.len() - 1 {
                 let comp = &buf[starts[c]..starts[c + 1]];
-                let top = comp
-                    .iter()
-                    .copied()
-                    .max_by_key(|&x| priority[x as usize])
-                    .expect("components are non-empty");
+                let top = top_of(comp, priority);
                 let l = next_label;
                 next_label += 1;
                 for &x in comp {
                     group[x as usize] = l;
                 }
-                if priority[top as usize] & 1 == u32::from(player) {
-                    // Won: moves toward `top` along a breadth-first tree of reverse edges
-                    // inside the component, and from `top` to any successor inside it.
-                    if !reversed {
-                        crate::csr::reverse_into(
-                            offsets,
-                            targets,
-                            &mut self.rev_offsets,
-                            &mut self.rev_targets,
-                        );
-                        reversed = true;
-                    }
-                    let (ro, rt) = (&self.rev_offsets, &self.rev_targets);
-                    group[top as usize] = NONE;
-                    bfs.clear();
-                    bfs.push(top);
-                    let mut head = 0;
-                    while head < bfs.len() {
-                        let y = bfs[head] as usize;
-                        head += 1;
-                        for &p in &rt[ro[y] as usize..ro[y + 1] as usize] {
-                            if group[p as usize] == l {
-                                group[p as usize] = NONE;
-                                won(global[p as usize], global[y]);
-                                bfs.push(p);
-                            }
-                        }
-                    }
+                if wins(priority(top)) {
+                    // Won: as in the first split, over the arena's predecessors.
                     let exit = successors(top)
                         .iter()
                         .copied()
-                        .find(|&w| group[w as usize] == NONE)
+                        .find(|&w| group[w as usize] == l)
                         .expect("the top of a cycle has a successor on it");
-                    won(global[top as usize], global[exit as usize]);
+                    group[top as usize] = NONE;
+                    let from = self.won.len();
+                    self.won.push(global[top as usize]);
+                    play(global[top as usize], global[exit as usize]);
+                    let mut head = from;
+                    while head < self.won.len() {
+                        let y = self.won[head];
+                        head += 1;
+                        for &p in arena.predecessors(y) {
+                            let lp = local[p as usize];
+                            if lp != NONE && group[lp as usize] == l {
+                                group[lp as usize] = NONE;
+                                self.won.push(p);
+                                play(p, y);
+                            }
+                        }
+                    }
                     for &x in comp {
                         group[x as usize] = 0;
                     }
                 } else {
-                    // Drop the opponent's priorities above the best of `player`'s and split
-                    // again.
-                    let best = comp
-                        .iter()
-                        .map(|&x| priority[x as usize])
-                        .filter(|&p| p & 1 == u32::from(player))
-                        .max();
+                    let best = comp.iter().map(|&x| priority(x)).filter(|&p| wins(p)).max();
                     let mut rest = Vec::new();
                     for &x in comp {
-                        if best.is_some_and(|q| priority[x as usize] <= q) {
+                        if best.is_some_and(|q| priority(x) <= q) {
                             rest.push(x);
                         } else {
                             group[x as usize] = 0;
                         }
                     }
                     if !rest.is_empty() {
-                        tasks.push((l, Some(rest)));
+                        tasks.push((l, rest));
                     }
                 }
             }
             budget = budget.saturating_sub(buf.len() as u64);
+        }
+        for &v in global {
+            local[v as usize] = NONE;
+        }
+    }
+}
+
+/// Whether most edges of `arena` join vertices with nearby ids (within 1024, so the tables
+/// indexed by vertex are read on the same or the next page), judged on a sample of up to 4096
+/// vertices spread over the arena. A depth-first search on such an arena reads memory nearly
+/// in order and gains nothing from a compact copy; on an arena whose edges jump anywhere (a
+/// random game), the copy is smaller and denser than the arena and the search runs several
+/// times faster on it.
+fn mostly_local(arena: &Arena) -> bool {
+    let n = arena.len();
+    let step = (n / 4096).max(1);
+    let (mut near, mut all) = (0usize, 0usize);
+    for v in (0..n).step_by(step) {
+        for &w in arena.successors(v as u32) {
+            all += 1;
+            near += usize::from((w as usize).abs_diff(v) < 1024);
+        }
+    }
+    2 * near >= all
+}
+
+/// Whether a component holds a cycle: more than one vertex, or one with a self-loop.
+fn is_cycle<'g>(comp: &[u32], successors: impl Fn(u32) -> &'g [u32]) -> bool {
+    comp.len() > 1 || successors(comp[0]).contains(&comp[0])
+}
+
+/// The vertex of highest priority in a non-empty component.
+fn top_of(comp: &[u32], priority: impl Fn(u32) -> u32) -> u32 {
+    comp.iter()
+        .copied()
+        .max_by_key(|&x| priority(x))
+        .expect("components are non-empty")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::ArenaBuilder;
+
+    /// Whether `v` lies on a cycle of `player`'s open vertices topped by `player`'s parity:
+    /// some vertex `u` of priority q of that parity reaches `v` and back through vertices of
+    /// priority at most q.
+    fn on_winning_cycle(arena: &Arena, player: u8, open: &[bool], v: u32) -> bool {
+        let mine = |x: u32| arena.owner(x) == player && open[x as usize];
+        let reach = |from: u32, to: u32, q: u32| {
+            // Paths of at least one edge.
+            let mut seen = vec![false; arena.len()];
+            let mut todo = vec![from];
+            while let Some(x) = todo.pop() {
+                for &y in arena.successors(x) {
+                    if mine(y) && arena.priority(y) <= q && !seen[y as usize] {
+                        if y == to {
+                            return true;
+                        }
+                        seen[y as usize] = true;
+                        todo.push(y);
+                    }
+                }
+            }
+            false
+        };
+        mine(v)
+            && arena.vertices().any(|u| {
+                let q = arena.priority(u);
+                mine(u)
+                    && q & 1 == u32::from(player)
+                    && arena.priority(v) <= q
+                    && reach(u, v, q)
+                    && reach(v, u, q)
+            })
+    }
+
+    /// Both ways of making the first split (on the arena, on the compact copy) find exactly
+    /// the vertices on winner-controlled winning cycles, and their moves stay among them with
+    /// every cycle of the moves topped by the player's parity.
+    #[test]
+    fn finds_exactly_the_winning_cycles_both_ways() {
+        let mut rng = crate::test_rng::Rng::new(0x0c1c_1e5e_a4c4_0001u64);
+        for round in 0..400 {
+            let n = 1 + rng.below(12) as u32;
+            let mut b = ArenaBuilder::new();
+            for _ in 0..n {
+                let k = 1 + rng.below(3);
+                let succ: Vec<u32> = (0..k).map(|_| rng.below(u64::from(n)) as u32).collect();
+                b.push(rng.below(2) as u8, rng.below(6) as u32, succ);
+            }
+            let arena = b.build().unwrap();
+            let open: Vec<bool> = (0..n).map(|_| rng.below(6) != 0).collect();
+            for player in [0u8, 1] {
+                let want: Vec<bool> = arena
+                    .vertices()
+                    .map(|v| on_winning_cycle(&arena, player, &open, v))
+                    .collect();
+                for on_arena in [true, false] {
+                    let mut search = CycleSearch::new(&arena);
+                    search.on_arena = on_arena;
+                    let mut local = Vec::new();
+                    let mut moves = vec![NONE; n as usize];
+                    search.winner_cycles(
+                        &arena,
+                        player,
+                        |v| open[v as usize],
+                        &mut local,
+                        |v, w| moves[v as usize] = w,
+                    );
+                    let mut got = vec![false; n as usize];
+                    for &v in search.won() {
+                        assert!(!got[v as usize], "round {round}: {v} found twice");
+                        got[v as usize] = true;
+                    }
+                    let why = format!("round {round} player {player} on_arena {on_arena}");
+                    assert_eq!(got, want, "{why} {arena:?} open {open:?}");
+                    assert!(local.iter().all(|&l| l == NONE), "{why}: local left dirty");
+                    for &v in search.won() {
+                        let w = moves[v as usize];
+                        assert!(arena.successors(v).contains(&w), "{why}: {v} -> {w}");
+                        assert!(got[w as usize], "{why}: {v} leaves the set");
+                    }
+                    // Every cycle of the moves is topped by the player's parity.
+                    for &v in search.won() {
+                        let mut x = v;
+                        let mut top = arena.priority(v);
+                        for _ in 0..n {
+                            x = moves[x as usize];
+                            top = top.max(arena.priority(x));
+                            if x == v {
+                                assert_eq!(top & 1, u32::from(player), "{why}: cycle at {v}");
+                                break;
+                            }
+                        }
+                    }
+                    // The table is left clear for the pipeline's SCC pass.
+                    assert!(arena.vertices().all(|v| !search.scc.visited(v)), "{why}");
+                }
+            }
         }
     }
 }

@@ -1,63 +1,124 @@
-//! Strongly connected components of a restricted graph, by Tarjan's algorithm run with an
-//! explicit stack (arenas have millions of vertices; recursion would overflow).
+//! Strongly connected components of a restricted graph, by Pearce's space-efficient variant
+//! of Tarjan's algorithm (D. J. Pearce, "A space-efficient algorithm for finding strongly
+//! connected components", IPL 2016), run with an explicit stack: arenas have millions of
+//! vertices, and recursion would overflow.
 //!
 //! The graph is given by two closures: `edges(v)` lists candidate successors of `v` and
 //! `keep(w)` says whether a successor belongs to the graph. Components are reported in the
 //! order Tarjan finds them — reverse topological: a component is reported only after every
 //! component it reaches.
+//!
+//! One `u32` per vertex (`rindex`) serves as visit order, low link and, once its component is
+//! reported, component number; whether a vertex is still a candidate root is one bit. Against
+//! the textbook three words per vertex this writes a third of the memory, which on large
+//! arenas is most of the cost (the kernel zeroes every fresh page a search touches).
 
-/// Per-vertex state of a search, in one record so that a visit touches one cache line:
-/// `[stamp, index, low]` — the run that visited the vertex (unvisited in this run if
-/// different), its visit order ([`DONE`] once its component is reported), and its low link.
-/// An array of `u32` rather than a struct so that a table of them is allocated zeroed
-/// (`vec![[0; 3]; n]` asks the allocator for zeroed memory, which the kernel maps lazily):
-/// a search pays only for the vertices it visits, not for the table.
-type Node = [u32; 3];
-const STAMP: usize = 0;
-const INDEX: usize = 1;
-const LOW: usize = 2;
-
-/// The index of a vertex whose component has been reported (no longer on the stack).
-const DONE: u32 = u32::MAX;
-
-/// Scratch for Tarjan's algorithm on graphs of up to `n` vertices. Visits are stamped, so a
-/// search costs O(vertices and edges it reaches), not O(n), and runs allocate nothing once
-/// the stacks have grown.
+/// Scratch for Pearce's algorithm on graphs of up to `n` vertices.
+///
+/// A *run* starts with [`clear`](Self::clear) (or at creation) and may search from many
+/// roots; within a run a vertex is visited at most once. The table is zero outside the
+/// vertices visited in the current run, so a run costs O(the vertices and edges it reaches),
+/// not O(n) — provided the next `clear` names every vertex the run visited.
 #[derive(Debug, Clone)]
-pub(crate) struct Tarjan {
-    node: Vec<Node>,
-    run: u32,
-    counter: u32,
+pub(crate) struct Scc {
+    /// 0: not visited in this run; up to the number of open vertices: the visit index or
+    /// low link of a vertex still open; above that: the number of its reported component.
+    rindex: Vec<u32>,
+    /// Bit v: `v` is still a candidate root (no edge found to an earlier open vertex).
+    root: Vec<u64>,
+    /// 1 + the number of open vertices (visited, component not yet reported).
+    index: u32,
+    /// The number the next reported component gets; counts down from n.
+    next: u32,
+    /// Open vertices that are not candidate roots, in visit order.
     stack: Vec<u32>,
+    /// The depth-first path: a vertex and the position of its next edge.
     call: Vec<(u32, u32)>,
+    /// Vertices visited since the last clear (checked in debug builds).
+    #[cfg(debug_assertions)]
+    visits: usize,
 }
 
-impl Tarjan {
-    pub(crate) fn new(n: usize) -> Tarjan {
-        // The stacks' room is reserved, not written: untouched pages cost nothing.
-        Tarjan {
-            node: vec![[0; 3]; n],
-            run: 0,
-            counter: 0,
+impl Scc {
+    /// Tables for graphs with vertices `0..n`; nothing is visited. The tables are
+    /// allocated zeroed and the stacks reserved, not written: untouched pages cost nothing.
+    pub(crate) fn new(n: usize) -> Scc {
+        let n32 = u32::try_from(n).expect("vertex ids are u32");
+        Scc {
+            rindex: vec![0; n],
+            root: vec![0; n.div_ceil(64)],
+            index: 1,
+            next: n32,
             stack: Vec::with_capacity(n),
             call: Vec::with_capacity(n),
+            #[cfg(debug_assertions)]
+            visits: 0,
         }
     }
 
-    /// Starts a new run: every vertex counts as unvisited again.
-    pub(crate) fn reset(&mut self) {
-        self.run = self.run.wrapping_add(1);
-        if self.run == 0 {
-            self.node.fill([0; 3]);
-            self.run = 1;
+    /// Forgets the visits of `vertices` and starts a new run. Every vertex visited since the
+    /// last clear must be among them (debug builds check the count).
+    ///
+    /// # Complexity
+    /// O(|vertices|).
+    pub(crate) fn clear(&mut self, vertices: impl IntoIterator<Item = u32>) {
+        for v in vertices {
+            let r = &mut self.rindex[v as usize];
+            #[cfg(debug_assertions)]
+            {
+                self.visits -= usize::from(*r != 0);
+            }
+            *r = 0;
         }
-        self.counter = 0;
+        #[cfg(debug_assertions)]
+        assert_eq!(self.visits, 0, "a cleared run left visited vertices");
+        self.start_run();
+    }
+
+    /// Forgets the visit of `v` once the run's searches are over (so that [`visited`] and
+    /// [`component`] can serve as marks while the components are used).
+    ///
+    /// [`visited`]: Self::visited
+    /// [`component`]: Self::component
+    #[inline]
+    pub(crate) fn clear_one(&mut self, v: u32) {
+        let r = &mut self.rindex[v as usize];
+        #[cfg(debug_assertions)]
+        {
+            self.visits -= usize::from(*r != 0);
+        }
+        *r = 0;
+    }
+
+    /// Forgets every visit and starts a new run.
+    ///
+    /// # Complexity
+    /// O(n), a fill of one word per vertex.
+    pub(crate) fn clear_all(&mut self) {
+        self.rindex.fill(0);
+        #[cfg(debug_assertions)]
+        {
+            self.visits = 0;
+        }
+        self.start_run();
+    }
+
+    fn start_run(&mut self) {
+        self.index = 1;
+        self.next = self.rindex.len() as u32;
     }
 
     /// Whether `v` was visited in this run.
     #[inline]
     pub(crate) fn visited(&self, v: u32) -> bool {
-        self.node[v as usize][STAMP] == self.run
+        self.rindex[v as usize] != 0
+    }
+
+    /// The number of the component of `v`, reported in this run: equal for two vertices
+    /// exactly when they are in one component.
+    #[inline]
+    pub(crate) fn component(&self, v: u32) -> u32 {
+        self.rindex[v as usize]
     }
 
     /// Visits everything reachable from `root` (if not yet visited in this run) and calls
@@ -75,11 +136,11 @@ impl Tarjan {
             return;
         }
         self.enter(root);
-        while let Some(&(v, i)) = self.call.last() {
+        while let Some(&(v, at)) = self.call.last() {
             let out = edges(v);
-            let mut i = i as usize;
+            let mut i = at as usize;
             // Scan edges until one leads to an unvisited vertex (descend) or they run out.
-            let mut low = self.node[v as usize][LOW];
+            let mut low = self.rindex[v as usize];
             let mut descend = None;
             while i < out.len() {
                 let w = out[i];
@@ -87,50 +148,70 @@ impl Tarjan {
                 if !keep(w) {
                     continue;
                 }
-                let nw = self.node[w as usize];
-                if nw[STAMP] != self.run {
+                let rw = self.rindex[w as usize];
+                if rw == 0 {
                     descend = Some(w);
                     break;
                 }
-                if nw[INDEX] < low {
-                    // On the stack (DONE is larger than any index).
-                    low = nw[INDEX];
+                // Reported components are numbered above every open index: never lower.
+                if rw < low {
+                    low = rw;
+                    self.unroot(v);
                 }
             }
-            self.node[v as usize][LOW] = low;
+            self.rindex[v as usize] = low;
             if let Some(w) = descend {
                 self.call.last_mut().expect("non-empty").1 = i as u32;
                 self.enter(w);
                 continue;
             }
             self.call.pop();
-            if let Some(&(p, _)) = self.call.last() {
-                let lp = &mut self.node[p as usize][LOW];
-                if low < *lp {
-                    *lp = low;
+            if self.is_root(v) {
+                // v's component: v and the open vertices visited after it.
+                let mut at = self.stack.len();
+                while at > 0 && low <= self.rindex[self.stack[at - 1] as usize] {
+                    at -= 1;
                 }
-            }
-            if low == self.node[v as usize][INDEX] {
-                let at = self
-                    .stack
-                    .iter()
-                    .rposition(|&x| x == v)
-                    .expect("a root is on the stack");
+                self.stack.push(v);
+                let size = (self.stack.len() - at) as u32;
+                self.index -= size;
                 for &x in &self.stack[at..] {
-                    self.node[x as usize][INDEX] = DONE;
+                    self.rindex[x as usize] = self.next;
                 }
+                self.next -= 1;
                 component(&self.stack[at..]);
                 self.stack.truncate(at);
+            } else {
+                self.stack.push(v);
+                let p = self.call.last().expect("a non-root has a parent").0;
+                if low < self.rindex[p as usize] {
+                    self.rindex[p as usize] = low;
+                    self.unroot(p);
+                }
             }
         }
     }
 
     #[inline]
     fn enter(&mut self, v: u32) {
-        self.node[v as usize] = [self.run, self.counter, self.counter];
-        self.counter += 1;
-        self.stack.push(v);
+        self.rindex[v as usize] = self.index;
+        self.index += 1;
+        self.root[v as usize / 64] |= 1 << (v % 64);
         self.call.push((v, 0));
+        #[cfg(debug_assertions)]
+        {
+            self.visits += 1;
+        }
+    }
+
+    #[inline]
+    fn is_root(&self, v: u32) -> bool {
+        self.root[v as usize / 64] >> (v % 64) & 1 != 0
+    }
+
+    #[inline]
+    fn unroot(&mut self, v: u32) {
+        self.root[v as usize / 64] &= !(1 << (v % 64));
     }
 }
 
@@ -139,29 +220,38 @@ mod tests {
     use super::*;
     use crate::csr::Csr;
 
+    /// Components of the graph restricted to `keep`, reported by one run from every root.
+    fn components(scc: &mut Scc, g: &Csr, keep: &dyn Fn(u32) -> bool) -> Vec<Vec<u32>> {
+        let mut found: Vec<Vec<u32>> = Vec::new();
+        for r in 0..g.len() as u32 {
+            if keep(r) {
+                scc.search(
+                    r,
+                    |v| g.successors(v),
+                    keep,
+                    |c| {
+                        let mut c = c.to_vec();
+                        c.sort_unstable();
+                        found.push(c);
+                    },
+                );
+            }
+        }
+        found
+    }
+
     #[test]
     fn components_in_reverse_topological_order() {
         // 0 → 1 → 2 → 0, 2 → 3, 3 → 4 → 3, 5 alone
         let g = Csr::from_edges(6, &[(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 3)]);
-        let mut t = Tarjan::new(6);
-        t.reset();
-        let mut found: Vec<Vec<u32>> = Vec::new();
-        for r in 0..6 {
-            t.search(
-                r,
-                |v| g.successors(v),
-                |_| true,
-                |c| {
-                    let mut c = c.to_vec();
-                    c.sort_unstable();
-                    found.push(c);
-                },
-            );
-        }
+        let mut t = Scc::new(6);
+        let found = components(&mut t, &g, &|_| true);
         assert_eq!(found, vec![vec![3, 4], vec![0, 1, 2], vec![5]]);
+        assert_eq!(t.component(0), t.component(2));
+        assert_ne!(t.component(0), t.component(3));
         // Restricted: without vertex 2 the triangle falls apart.
-        t.reset();
-        found.clear();
+        t.clear(0..6);
+        let mut found = Vec::new();
         t.search(
             0,
             |v| g.successors(v),
@@ -169,6 +259,7 @@ mod tests {
             |c| found.push(c.to_vec()),
         );
         assert_eq!(found, vec![vec![1], vec![0]]);
+        assert!(t.visited(1) && !t.visited(2) && !t.visited(3));
     }
 
     #[test]
@@ -176,10 +267,76 @@ mod tests {
         let n = 200_000u32;
         let edges: Vec<(u32, u32)> = (0..n - 1).map(|v| (v, v + 1)).chain([(n - 1, 0)]).collect();
         let g = Csr::from_edges(n as usize, &edges);
-        let mut t = Tarjan::new(n as usize);
-        t.reset();
+        let mut t = Scc::new(n as usize);
         let mut sizes = Vec::new();
         t.search(0, |v| g.successors(v), |_| true, |c| sizes.push(c.len()));
         assert_eq!(sizes, vec![n as usize]);
+    }
+
+    /// Against mutual reachability on random restricted graphs, with runs separated by
+    /// partial clears and whole clears of one reused table.
+    #[test]
+    fn matches_mutual_reachability() {
+        let mut rng = crate::test_rng::Rng::new(0x5cc5_7a12_0b1d_9e3fu64);
+        let mut t = Scc::new(40);
+        for round in 0..300 {
+            let n = 1 + rng.below(40) as usize;
+            let m = rng.below(3 * n as u64 + 1) as usize;
+            let edges: Vec<(u32, u32)> = (0..m)
+                .map(|_| (rng.below(n as u64) as u32, rng.below(n as u64) as u32))
+                .collect();
+            let g = Csr::from_edges(n, &edges);
+            let kept: Vec<bool> = (0..n).map(|_| rng.below(5) != 0).collect();
+            let keep = |w: u32| kept[w as usize];
+            // reach[u][v]: v reachable from u inside the kept graph (u itself included).
+            let mut reach = vec![vec![false; n]; n];
+            for u in 0..n {
+                if !kept[u] {
+                    continue;
+                }
+                let mut todo = vec![u as u32];
+                reach[u][u] = true;
+                while let Some(x) = todo.pop() {
+                    for &y in g.successors(x) {
+                        if kept[y as usize] && !reach[u][y as usize] {
+                            reach[u][y as usize] = true;
+                            todo.push(y);
+                        }
+                    }
+                }
+            }
+            let found = components(&mut t, &g, &keep);
+            let mut seen = vec![false; n];
+            for (i, c) in found.iter().enumerate() {
+                for &x in c {
+                    assert!(!seen[x as usize], "round {round}: {x} reported twice");
+                    seen[x as usize] = true;
+                    for &y in c {
+                        assert!(reach[x as usize][y as usize], "round {round}");
+                        assert_eq!(t.component(x), t.component(y), "round {round}");
+                    }
+                    // Reverse topological: nothing reachable lies in a later component.
+                    for later in &found[i + 1..] {
+                        for &y in later {
+                            assert!(!reach[x as usize][y as usize], "round {round}");
+                        }
+                    }
+                }
+                let outside = (0..n as u32).filter(|&y| kept[y as usize] && !c.contains(&y));
+                for y in outside {
+                    let x = c[0] as usize;
+                    assert!(
+                        !(reach[x][y as usize] && reach[y as usize][x]),
+                        "round {round}"
+                    );
+                }
+            }
+            assert_eq!(seen, kept, "round {round}: every kept vertex, once");
+            if round % 2 == 0 {
+                t.clear((0..n as u32).filter(|&v| kept[v as usize]));
+            } else {
+                t.clear_all();
+            }
+        }
     }
 }

@@ -31,7 +31,7 @@
 //! Exponential in the worst case; one pass is O(n + m + total tangle size). O(n + m + total
 //! tangle size) space.
 
-use super::scc::Tarjan;
+use super::scc::Scc;
 use super::{by_priority_descending, Local, NONE};
 use crate::explore::Control;
 use crate::graph::arena::Arena;
@@ -103,7 +103,7 @@ struct Solver<'a> {
     tin_head: Vec<u32>,
     tin_next: Vec<u32>,
     tin_tangle: Vec<u32>,
-    tarjan: Tarjan,
+    scc: Scc,
     mark: Vec<bool>,
     escape_mark: Vec<bool>,
     heads: Vec<u32>,
@@ -240,13 +240,12 @@ impl Solver<'_> {
     /// others (dominions) into `found`. Returns whether any tangle was learned.
     fn extract(&mut self, alpha: u8, rs: usize, re: usize) -> bool {
         self.found.clear();
-        let mut tarjan = std::mem::replace(&mut self.tarjan, Tarjan::new(0));
+        let mut scc = std::mem::replace(&mut self.scc, Scc::new(0));
         let mut buf = std::mem::take(&mut self.comp_buf);
         let mut starts = std::mem::take(&mut self.comp_starts);
         buf.clear();
         starts.clear();
         starts.push(0);
-        tarjan.reset();
         {
             let view: &Solver = self;
             let arena = view.arena;
@@ -258,7 +257,7 @@ impl Solver<'_> {
                 }
             };
             for &h in &view.heads {
-                tarjan.search(
+                scc.search(
                     h,
                     edges,
                     |w| view.in_region(w, rs, re),
@@ -273,7 +272,8 @@ impl Solver<'_> {
                 );
             }
         }
-        self.tarjan = tarjan;
+        scc.clear(self.layers.queue()[rs..re].iter().copied());
+        self.scc = scc;
         let mut learned = false;
         for k in 0..starts.len() - 1 {
             let comp = &buf[starts[k]..starts[k + 1]];
@@ -545,7 +545,7 @@ fn run(
         tin_head: vec![NONE; n],
         tin_next: Vec::new(),
         tin_tangle: Vec::new(),
-        tarjan: Tarjan::new(n),
+        scc: Scc::new(n),
         mark: vec![false; n],
         escape_mark: vec![false; n],
         heads: Vec::new(),
