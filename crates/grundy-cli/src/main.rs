@@ -17,6 +17,10 @@ macro_rules! outln {
     }};
 }
 
+/// Large tables on transparent huge pages: fresh memory is a good part of a large solve.
+#[global_allocator]
+static ALLOCATOR: grundy_alloc::HugePages = grundy_alloc::HugePages;
+
 mod graph;
 mod output;
 mod play;

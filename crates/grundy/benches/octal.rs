@@ -14,6 +14,10 @@
 //! `cargo run --release -p grundy --example octal -- suite`.
 //! Run these with `cargo bench -p grundy --bench octal`.
 
+/// The allocator of the `grundy` binary, so that figures match what users get.
+#[global_allocator]
+static ALLOCATOR: grundy_alloc::HugePages = grundy_alloc::HugePages;
+
 use std::hint::black_box;
 use std::time::Duration;
 

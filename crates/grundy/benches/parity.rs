@@ -14,6 +14,10 @@
 //! vertices player 0 wins. Peak memory is measured per process with the
 //! `parity_bench` example (see its docs). Run with `cargo bench -p grundy --bench parity`.
 
+/// The allocator of the `grundy` binary, so that figures match what users get.
+#[global_allocator]
+static ALLOCATOR: grundy_alloc::HugePages = grundy_alloc::HugePages;
+
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Duration;

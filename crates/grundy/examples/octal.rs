@@ -12,6 +12,10 @@
 //! Each line printed is `task game heaps cpu_s peak_MiB result`; every task asserts
 //! the published answer it is expected to reproduce.
 
+/// The allocator of the `grundy` binary, so that figures match what users get.
+#[global_allocator]
+static ALLOCATOR: grundy_alloc::HugePages = grundy_alloc::HugePages;
+
 use std::time::Instant;
 
 use grundy::explore::Control;

@@ -25,6 +25,10 @@
 //! DIR defaults to the shared benchmark folder (`../../../shared/benchmarks/parity` from the
 //! crate); every file below it is read (gzip or plain, any format `parse_detect` knows).
 
+/// The allocator of the `grundy` binary, so that figures match what users get.
+#[global_allocator]
+static ALLOCATOR: grundy_alloc::HugePages = grundy_alloc::HugePages;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
