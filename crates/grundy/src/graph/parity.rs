@@ -91,25 +91,32 @@ impl Local {
     }
 }
 
-/// The vertices by priority, highest first: a counting sort when priorities are small (as
-/// they are after compression), else a comparison sort.
-pub(super) fn by_priority_descending(arena: &Arena) -> Vec<u32> {
-    let n = arena.len();
-    let max = arena.max_priority().unwrap_or(0) as usize;
-    if max > 2 * n + 64 {
-        let mut order: Vec<u32> = (0..n as u32).collect();
+/// The vertices of `arena` (or only `members`) by priority, highest first: a counting sort
+/// when priorities are small next to the count (as they are after compression), else a
+/// comparison sort.
+pub(super) fn by_priority_descending(arena: &Arena, members: Option<&[u32]>) -> Vec<u32> {
+    match members {
+        Some(m) => sort_descending(arena, m.iter().copied(), m.len()),
+        None => sort_descending(arena, arena.vertices(), arena.len()),
+    }
+}
+
+fn sort_descending(arena: &Arena, vs: impl Iterator<Item = u32> + Clone, len: usize) -> Vec<u32> {
+    let max = vs.clone().map(|v| arena.priority(v)).max().unwrap_or(0) as usize;
+    if max > 2 * len + 64 {
+        let mut order: Vec<u32> = vs.collect();
         order.sort_unstable_by_key(|&v| std::cmp::Reverse(arena.priority(v)));
         return order;
     }
     let mut start = vec![0u32; max + 2];
-    for &p in arena.priorities() {
-        start[max - p as usize + 1] += 1;
+    for v in vs.clone() {
+        start[max - arena.priority(v) as usize + 1] += 1;
     }
     for i in 1..start.len() {
         start[i] += start[i - 1];
     }
-    let mut order = vec![0u32; n];
-    for v in arena.vertices() {
+    let mut order = vec![0u32; len];
+    for v in vs {
         let slot = &mut start[max - arena.priority(v) as usize];
         order[*slot as usize] = v;
         *slot += 1;

@@ -261,29 +261,19 @@ impl CycleSearch {
                     group[x as usize] = l;
                 }
                 if wins(priority(top)) {
-                    // Won: as in the first split, over the arena's predecessors.
-                    let exit = successors(top)
-                        .iter()
-                        .copied()
-                        .find(|&w| group[w as usize] == l)
-                        .expect("the top of a cycle has a successor on it");
-                    group[top as usize] = NONE;
-                    let from = self.won.len();
-                    self.won.push(global[top as usize]);
-                    play(global[top as usize], global[exit as usize]);
-                    let mut head = from;
-                    while head < self.won.len() {
-                        let y = self.won[head];
-                        head += 1;
-                        for &p in arena.predecessors(y) {
-                            let lp = local[p as usize];
-                            if lp != NONE && group[lp as usize] == l {
-                                group[lp as usize] = NONE;
-                                self.won.push(p);
-                                play(p, y);
-                            }
-                        }
-                    }
+                    // Won: moves by the low links of a search from `top` (no reverse graph
+                    // needed; every cycle of the moves passes through `top`).
+                    let won = &mut self.won;
+                    scc.moves_to_root(
+                        top,
+                        successors,
+                        |w| group[w as usize] == l,
+                        |v, w| {
+                            won.push(global[v as usize]);
+                            play(global[v as usize], global[w as usize]);
+                        },
+                    );
+                    scc.clear(comp.iter().copied());
                     for &x in comp {
                         group[x as usize] = 0;
                     }

@@ -31,7 +31,7 @@ pub(super) fn solve(arena: &Arena, control: &Control) -> Result<Local, Error> {
     if n == 0 {
         return Ok(Local::new(0));
     }
-    let mut order = by_priority_descending(arena);
+    let mut order = by_priority_descending(arena, None);
     order.reverse();
     let (value, strategy) = run(arena, order, None, control)?;
     let mut out = Local::new(n);
@@ -58,8 +58,8 @@ pub(super) fn solve_part(
     if members.is_empty() {
         return Ok(Local::new(0));
     }
-    let mut order = members.to_vec();
-    order.sort_unstable_by_key(|&v| arena.priority(v));
+    let mut order = by_priority_descending(arena, Some(members));
+    order.reverse();
     let (value, strategy) = run(arena, order, Some(members), control)?;
     let mover = |v: u32| {
         if arena.owner(v) == value[v as usize] {

@@ -13,6 +13,9 @@
 //! the textbook three words per vertex this writes a third of the memory, which on large
 //! arenas is most of the cost (the kernel zeroes every fresh page a search touches).
 
+/// "No move yet" in [`Scc::moves_to_root`]'s frames.
+const NO_MOVE: u32 = u32::MAX;
+
 /// Scratch for Pearce's algorithm on graphs of up to `n` vertices.
 ///
 /// A *run* starts with [`clear`](Self::clear) (or at creation) and may search from many
@@ -34,6 +37,9 @@ pub(crate) struct Scc {
     stack: Vec<u32>,
     /// The depth-first path: a vertex and the position of its next edge.
     call: Vec<(u32, u32)>,
+    /// The path of [`moves_to_root`](Self::moves_to_root): vertex, next edge, low link and
+    /// the successor that gave it.
+    frames: Vec<[u32; 4]>,
     /// Vertices visited since the last clear (checked in debug builds).
     #[cfg(debug_assertions)]
     visits: usize,
@@ -51,6 +57,7 @@ impl Scc {
             next: n32,
             stack: Vec::with_capacity(n),
             call: Vec::with_capacity(n),
+            frames: Vec::new(),
             #[cfg(debug_assertions)]
             visits: 0,
         }
@@ -187,6 +194,88 @@ impl Scc {
                 if low < self.rindex[p as usize] {
                     self.rindex[p as usize] = low;
                     self.unroot(p);
+                }
+            }
+        }
+    }
+
+    /// Moves that lead every vertex of one strongly connected component back to `root`: a
+    /// depth-first search from `root` through the vertices `keep` accepts (they must form
+    /// one component), calling `play(v, w)` once for each, with `w` a successor `keep`
+    /// accepts, so that every cycle of these moves passes through `root`. A vertex other than
+    /// the root moves along the edge that gave its low link (Tarjan's, with visit indices):
+    /// low links never grow along the moves, and a cycle on which they stay equal must pass
+    /// a vertex whose low link is its own index, which in one component is only the root.
+    /// The root moves to its first successor in the component.
+    ///
+    /// Runs as a search of its own: the vertices it visits (all that `keep` accepts) must be
+    /// cleared before the next run, and must not have been visited in this one.
+    ///
+    /// # Complexity
+    /// O(the component's vertices and their candidate edges).
+    pub(crate) fn moves_to_root<'g, E, K, P>(&mut self, root: u32, edges: E, keep: K, mut play: P)
+    where
+        E: Fn(u32) -> &'g [u32],
+        K: Fn(u32) -> bool,
+        P: FnMut(u32, u32),
+    {
+        debug_assert!(!self.visited(root) && keep(root));
+        let mut index = 1u32;
+        self.rindex[root as usize] = index;
+        #[cfg(debug_assertions)]
+        {
+            self.visits += 1;
+        }
+        self.frames.clear();
+        self.frames.push([root, 0, index, NO_MOVE]);
+        while let Some(&[v, at, low, via]) = self.frames.last() {
+            let out = edges(v);
+            let (mut i, mut low, mut via) = (at as usize, low, via);
+            let mut descend = None;
+            while i < out.len() {
+                let w = out[i];
+                i += 1;
+                if !keep(w) {
+                    continue;
+                }
+                let rw = self.rindex[w as usize];
+                if rw == 0 {
+                    descend = Some(w);
+                    break;
+                }
+                if rw < low {
+                    low = rw;
+                    via = w;
+                }
+            }
+            if let Some(w) = descend {
+                *self.frames.last_mut().expect("non-empty") = [v, i as u32, low, via];
+                index += 1;
+                self.rindex[w as usize] = index;
+                #[cfg(debug_assertions)]
+                {
+                    self.visits += 1;
+                }
+                self.frames.push([w, 0, index, NO_MOVE]);
+                continue;
+            }
+            self.frames.pop();
+            match self.frames.last_mut() {
+                Some(parent) => {
+                    debug_assert!(via != NO_MOVE, "a non-root has an edge back up");
+                    play(v, via);
+                    if low < parent[2] {
+                        parent[2] = low;
+                        parent[3] = v;
+                    }
+                }
+                None => {
+                    let first = out
+                        .iter()
+                        .copied()
+                        .find(|&w| keep(w))
+                        .expect("the root of a component with a cycle has a successor in it");
+                    play(v, first);
                 }
             }
         }
@@ -336,6 +425,55 @@ mod tests {
                 t.clear((0..n as u32).filter(|&v| kept[v as usize]));
             } else {
                 t.clear_all();
+            }
+        }
+    }
+
+    /// `moves_to_root` on every component with a cycle of random graphs, from a random
+    /// member: each member moves once, inside its component, and following the moves from
+    /// anywhere reaches the root (so every cycle of the moves passes through it).
+    #[test]
+    fn moves_lead_back_to_the_root() {
+        let mut rng = crate::test_rng::Rng::new(0x6d0e_5b00_7a11_0003u64);
+        let mut t = Scc::new(30);
+        for round in 0..300 {
+            let n = 1 + rng.below(30) as usize;
+            let m = rng.below(3 * n as u64 + 1) as usize;
+            let edges: Vec<(u32, u32)> = (0..m)
+                .map(|_| (rng.below(n as u64) as u32, rng.below(n as u64) as u32))
+                .collect();
+            let g = Csr::from_edges(n, &edges);
+            let comps = components(&mut t, &g, &|_| true);
+            t.clear_all();
+            for comp in comps {
+                if comp.len() == 1 && !g.successors(comp[0]).contains(&comp[0]) {
+                    continue;
+                }
+                let root = comp[rng.below(comp.len() as u64) as usize];
+                let inside = |w: u32| comp.contains(&w);
+                let mut moves = vec![u32::MAX; n];
+                t.moves_to_root(
+                    root,
+                    |v| g.successors(v),
+                    inside,
+                    |v, w| {
+                        assert_eq!(moves[v as usize], u32::MAX, "round {round}: {v} twice");
+                        moves[v as usize] = w;
+                    },
+                );
+                for &v in &comp {
+                    let w = moves[v as usize];
+                    assert!(g.successors(v).contains(&w) && inside(w), "round {round}");
+                    // Within |comp| moves from v the root comes up.
+                    let mut x = v;
+                    let mut hit = false;
+                    for _ in 0..comp.len() {
+                        x = moves[x as usize];
+                        hit |= x == root;
+                    }
+                    assert!(hit, "round {round}: a cycle of moves avoids the root");
+                }
+                t.clear(comp.iter().copied());
             }
         }
     }

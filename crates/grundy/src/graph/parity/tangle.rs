@@ -489,7 +489,7 @@ pub(super) fn solve(arena: &Arena, control: &Control) -> Result<(Local, Stats), 
     let n = arena.len();
     run(
         arena,
-        by_priority_descending(arena),
+        by_priority_descending(arena, None),
         vec![true; n],
         (0..n as u32).collect(),
         control,
@@ -505,8 +505,7 @@ pub(super) fn solve_part(
     members: &[u32],
     control: &Control,
 ) -> Result<(Local, Stats), Error> {
-    let mut order = members.to_vec();
-    order.sort_unstable_by_key(|&v| std::cmp::Reverse(arena.priority(v)));
+    let order = by_priority_descending(arena, Some(members));
     let mut in_g = vec![false; arena.len()];
     for &v in members {
         in_g[v as usize] = true;

@@ -85,8 +85,11 @@ struct Solver<'a> {
     order: Vec<u32>,
     /// The frame that removed each vertex, or [`BOT`].
     region: Vec<u32>,
-    /// `region` in `order`'s positions: the search for heads reads it in sequence.
-    region_at: Vec<u32>,
+    /// Bit k: the vertex at position k of `order` is still in play (its region is [`BOT`]).
+    /// The search for heads skips what earlier frames removed 64 positions at a time: on
+    /// Friedmann's family, where frames are many and each removes little, that skipping was
+    /// most of the solve.
+    in_play: Vec<u64>,
     /// Each vertex's position in `order`.
     pos: Vec<u32>,
     winning: Vec<u8>,
@@ -104,7 +107,12 @@ impl Solver<'_> {
     #[inline]
     fn set_region(&mut self, v: u32, r: u32) {
         self.region[v as usize] = r;
-        self.region_at[self.pos[v as usize] as usize] = r;
+        let k = self.pos[v as usize] as usize;
+        if r == BOT {
+            self.in_play[k / 64] |= 1 << (k % 64);
+        } else {
+            self.in_play[k / 64] &= !(1 << (k % 64));
+        }
     }
 
     /// Attracts for `player` from `queue[head..]` within the vertices still in play.
@@ -152,10 +160,19 @@ impl Solver<'_> {
         let mut pending: Option<u32> = None;
         let mut next = None;
         while k < n {
-            if self.region_at[k] != BOT {
-                k += 1;
-                continue;
+            // The next position still in play, a word of the bitmap at a time.
+            let mut word = self.in_play[k / 64] & (!0u64 << (k % 64));
+            while word == 0 {
+                k = (k / 64 + 1) * 64;
+                if k >= n {
+                    break;
+                }
+                word = self.in_play[k / 64];
             }
+            if word == 0 {
+                break;
+            }
+            k = k / 64 * 64 + word.trailing_zeros() as usize;
             let v = self.order[k];
             if self.state[v as usize] & DECIDED != 0 {
                 k += 1;
@@ -285,7 +302,7 @@ pub(super) fn solve(arena: &Arena, control: &Control) -> Result<Local, Error> {
     }
     let s = run(
         arena,
-        by_priority_descending(arena),
+        by_priority_descending(arena, None),
         vec![BOT; n],
         vec![NONE; n],
         control,
@@ -309,8 +326,7 @@ pub(super) fn solve_part(
     if members.is_empty() {
         return Ok(Local::new(0));
     }
-    let mut order = members.to_vec();
-    order.sort_unstable_by_key(|&v| std::cmp::Reverse(arena.priority(v)));
+    let order = by_priority_descending(arena, Some(members));
     // Zeroed tables cost nothing until written: only the members' entries are.
     let mut region = vec![OUT; n];
     let mut strategy = vec![0; n];
@@ -344,7 +360,13 @@ fn run<'a>(
         arena,
         order,
         region,
-        region_at: vec![BOT; len],
+        in_play: {
+            let mut bits = vec![!0u64; len.div_ceil(64)];
+            if len % 64 != 0 {
+                bits[len / 64] = (1u64 << (len % 64)) - 1;
+            }
+            bits
+        },
         pos,
         winning: vec![0; n],
         strategy,
@@ -399,7 +421,7 @@ fn run<'a>(
                     if s.winning[v as usize] == alpha {
                         s.region[v as usize] = BOT;
                         let p = s.pos[v as usize];
-                        s.region_at[p as usize] = BOT;
+                        s.in_play[p as usize / 64] |= 1 << (p % 64);
                         start = Some(start.map_or(p, |q| q.min(p)));
                     }
                 }
