@@ -284,6 +284,10 @@ impl Pipeline<'_> {
     /// Spreads the seeds through the engine; every vertex it decides by a move of the winner
     /// gets that move (the engine records it).
     fn spread(&mut self) {
+        if self.layers.queue().len() == self.arena.len() {
+            // Everything is decided (the last part usually ends so): nothing to spread to.
+            return;
+        }
         let rule = Solved {
             owner: self.arena.owners(),
             moves: Cell::from_mut(&mut self.strategy[..]).as_slice_of_cells(),

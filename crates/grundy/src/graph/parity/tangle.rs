@@ -97,7 +97,9 @@ struct Solver<'a> {
     qpos: Vec<u32>,
     /// α's move in the region (or dominion) of each vertex, where computed.
     moves: Vec<u32>,
-    by_tangle: Vec<bool>,
+    /// `pass` where the vertex joined the pass's region with a tangle (its move is the
+    /// tangle's): a stamp, so a new pass starts without clearing it.
+    by_tangle: Vec<u32>,
     tangles: Tangles,
     /// Tangles with an escape to `v`: a linked list from `tin_head[v]` through `tin_next`.
     tin_head: Vec<u32>,
@@ -187,7 +189,7 @@ impl Solver<'_> {
             let x = self.tangles.verts[i];
             if self.layers.seed(x, true) {
                 self.qpos[x as usize] = (self.layers.queue().len() - 1) as u32;
-                self.by_tangle[x as usize] = true;
+                self.by_tangle[x as usize] = self.pass;
                 self.moves[x as usize] = self.tangles.vmove[i];
             }
         }
@@ -204,7 +206,7 @@ impl Solver<'_> {
                 self.moves[x as usize] = NONE;
                 continue;
             }
-            if self.by_tangle[x as usize] {
+            if self.by_tangle[x as usize] == self.pass {
                 continue;
             }
             let head = matches!(self.layers.read(x), Some((_, 0)));
@@ -371,11 +373,8 @@ impl Solver<'_> {
     /// tangle attractor in the unsolved game, and removes them.
     fn solve_dominion(&mut self, alpha: u8, seeds: &[u32]) {
         self.stats.dominions += 1;
-        self.pass = self.pass.wrapping_add(1);
+        self.next_pass();
         self.layers.open(&self.g_list);
-        for &v in &self.g_list {
-            self.by_tangle[v as usize] = false;
-        }
         let mut count = 0;
         for &v in seeds {
             if self.layers.seed(v, true) {
@@ -390,7 +389,7 @@ impl Solver<'_> {
             self.out.winner[x as usize] = alpha;
             self.out.strategy[x as usize] = if self.arena.owner(x) != alpha {
                 NONE
-            } else if i < count as usize || self.by_tangle[x as usize] {
+            } else if i < count as usize || self.by_tangle[x as usize] == self.pass {
                 self.moves[x as usize]
             } else {
                 self.arena
@@ -410,15 +409,23 @@ impl Solver<'_> {
         self.g_list.retain(|&v| in_g[v as usize]);
     }
 
+    /// Starts a new pass (or a dominion's attraction): a new stamp. After 2^32 of them the
+    /// stamps start again from 1, with every old stamp erased.
+    fn next_pass(&mut self) {
+        self.pass = self.pass.wrapping_add(1);
+        if self.pass == 0 {
+            self.by_tangle.fill(0);
+            self.tangles.stamp.fill(0);
+            self.pass = 1;
+        }
+    }
+
     /// One pass: the top-down decomposition, until a dominion is solved (true) or the last
     /// region is done (true if a tangle was learned).
     fn run_pass(&mut self, control: &Control) -> Result<bool, Error> {
         self.stats.passes += 1;
-        self.pass = self.pass.wrapping_add(1);
+        self.next_pass();
         self.layers.open(&self.g_list);
-        for &v in &self.g_list {
-            self.by_tangle[v as usize] = false;
-        }
         let len = self.order.len();
         let mut ptr = 0;
         let mut highest = [true, true];
@@ -539,7 +546,7 @@ fn run(
         layers: Layers::new(n),
         qpos: vec![0; n],
         moves: vec![NONE; n],
-        by_tangle: vec![false; n],
+        by_tangle: vec![0; n],
         tangles: Tangles::new(),
         tin_head: vec![NONE; n],
         tin_next: Vec::new(),
