@@ -242,6 +242,35 @@ fn structured_families_agree() {
     }
 }
 
+/// Arenas large enough (vertices + edges ≥ 2^18) that the default pipeline searches both
+/// players' winner-controlled cycles on two threads (given two cores): every answer passes
+/// the checker and agrees with Zielonka's algorithm run without that preprocessing.
+#[test]
+fn large_games_search_both_players_at_once() {
+    let games = [
+        generate::RandomGame::new(80_000).build(),
+        generate::RandomGame {
+            priorities: 4,
+            seed: 7,
+            ..generate::RandomGame::new(80_000)
+        }
+        .build(),
+        generate::ladder(70_000),
+    ];
+    let no_cycles = ParityOptions {
+        cycles: false,
+        ..ParityOptions::default()
+    };
+    for arena in &games {
+        assert!(arena.len() + arena.edge_count() >= 1 << 18);
+        let want = solve_checked(arena, ParityAlgorithm::Zielonka, &no_cycles);
+        for algorithm in ParityAlgorithm::ALL {
+            let got = solve_checked(arena, algorithm, &ParityOptions::default());
+            assert_eq!(got, want, "{algorithm}");
+        }
+    }
+}
+
 #[test]
 fn cancellation_is_reported() {
     let arena = generate::RandomGame::new(20_000).build();

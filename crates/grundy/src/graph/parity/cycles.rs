@@ -44,8 +44,9 @@ pub(crate) struct CycleSearch {
     split_starts: Vec<usize>,
     /// The tops of the components the first split wins.
     tops: Vec<u32>,
-    /// Every vertex won so far in this search, in the order found.
+    /// Every vertex won so far in this search, in the order found, and its move.
     won: Vec<u32>,
+    moves: Vec<u32>,
     /// Whether the first split runs on the arena (see [`on_arena`]) or on the compact copy.
     on_arena: bool,
     /// Strongly connected components, for this search and the pipeline's. Zero (no visits)
@@ -70,30 +71,32 @@ impl CycleSearch {
             split_starts: Vec::new(),
             tops: Vec::new(),
             won: Vec::with_capacity(n),
+            moves: Vec::with_capacity(n),
             on_arena: on_arena(arena),
             scc: Scc::new(n),
         }
     }
 
-    /// The vertices the last [`winner_cycles`](Self::winner_cycles) found.
-    pub(crate) fn won(&self) -> &[u32] {
-        &self.won
+    /// What the last [`winner_cycles`](Self::winner_cycles) found: each vertex with its
+    /// move.
+    pub(crate) fn found(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.won.iter().copied().zip(self.moves.iter().copied())
     }
 
     /// Finds winner-controlled winning cycles of `player` among the vertices for which
-    /// `open` holds: afterwards [`won`](Self::won) lists them (every one is owned by
-    /// `player`), and `play(v, w)` has been called with each one's move `w`, which keeps the
-    /// play in what was found. `local` is scratch for [`ids_scratch`]: empty, or one entry per
-    /// vertex of `arena`, all [`NONE`]; it is left so.
+    /// `open` holds: afterwards [`found`](Self::found) lists them (every one is owned by
+    /// `player`), each with a move that keeps the play in what was found. `local` is scratch
+    /// for [`ids_scratch`]: empty, or one entry per vertex of `arena`, all [`NONE`]; it is
+    /// left so.
     pub(crate) fn winner_cycles(
         &mut self,
         arena: &Arena,
         player: u8,
         open: impl Fn(u32) -> bool,
         local: &mut Vec<u32>,
-        mut play: impl FnMut(u32, u32),
     ) {
         self.won.clear();
+        self.moves.clear();
         let mine = |v: u32| arena.owner(v) == player && open(v);
         let wins = |p: u32| p & 1 == u32::from(player);
         let mut budget = 8 * (arena.len() + arena.edge_count()) as u64 + 1024;
@@ -163,7 +166,7 @@ impl CycleSearch {
                 scc.clear_one(top);
                 let from = self.won.len();
                 self.won.push(top);
-                play(top, exit);
+                self.moves.push(exit);
                 let mut head = from;
                 while head < self.won.len() {
                     let y = self.won[head];
@@ -172,7 +175,7 @@ impl CycleSearch {
                         if scc.component(p) == id {
                             scc.clear_one(p);
                             self.won.push(p);
-                            play(p, y);
+                            self.moves.push(y);
                         }
                     }
                 }
@@ -264,14 +267,14 @@ impl CycleSearch {
                 if wins(priority(top)) {
                     // Won: moves by the low links of a search from `top` (no reverse graph
                     // needed; every cycle of the moves passes through `top`).
-                    let won = &mut self.won;
+                    let (won, moves) = (&mut self.won, &mut self.moves);
                     scc.moves_to_root(
                         top,
                         successors,
                         |w| group[w as usize] == l,
                         |v, w| {
                             won.push(global[v as usize]);
-                            play(global[v as usize], global[w as usize]);
+                            moves.push(global[w as usize]);
                         },
                     );
                     scc.clear(comp.iter().copied());
@@ -408,29 +411,27 @@ mod tests {
                     let mut search = CycleSearch::new(&arena);
                     search.on_arena = on_arena;
                     let mut local = Vec::new();
+                    search.winner_cycles(&arena, player, |v| open[v as usize], &mut local);
                     let mut moves = vec![NONE; n as usize];
-                    search.winner_cycles(
-                        &arena,
-                        player,
-                        |v| open[v as usize],
-                        &mut local,
-                        |v, w| moves[v as usize] = w,
-                    );
+                    let won: Vec<u32> = search.found().map(|(v, _)| v).collect();
+                    for (v, w) in search.found() {
+                        moves[v as usize] = w;
+                    }
                     let mut got = vec![false; n as usize];
-                    for &v in search.won() {
+                    for &v in &won {
                         assert!(!got[v as usize], "round {round}: {v} found twice");
                         got[v as usize] = true;
                     }
                     let why = format!("round {round} player {player} on_arena {on_arena}");
                     assert_eq!(got, want, "{why} {arena:?} open {open:?}");
                     assert!(local.iter().all(|&l| l == NONE), "{why}: local left dirty");
-                    for &v in search.won() {
+                    for &v in &won {
                         let w = moves[v as usize];
                         assert!(arena.successors(v).contains(&w), "{why}: {v} -> {w}");
                         assert!(got[w as usize], "{why}: {v} leaves the set");
                     }
                     // Every cycle of the moves is topped by the player's parity.
-                    for &v in search.won() {
+                    for &v in &won {
                         let mut x = v;
                         let mut top = arena.priority(v);
                         for _ in 0..n {
