@@ -13,6 +13,15 @@
 //! the textbook three words per vertex this writes a third of the memory, which on large
 //! arenas is most of the cost (the kernel zeroes every fresh page a search touches).
 
+/// What [`Scc::scan`] found on a vertex's edges.
+struct Scan {
+    /// The position after the last edge read.
+    next: usize,
+    low: u32,
+    lowered_by: Option<u32>,
+    descend: Option<u32>,
+}
+
 /// "No move yet" in [`Scc::moves_to_root`]'s frames.
 const NO_MOVE: u32 = u32::MAX;
 
@@ -145,26 +154,11 @@ impl Scc {
         self.enter(root);
         while let Some(&(v, at)) = self.call.last() {
             let out = edges(v);
-            let mut i = at as usize;
-            // Scan edges until one leads to an unvisited vertex (descend) or they run out.
-            let mut low = self.rindex[v as usize];
-            let mut descend = None;
-            while i < out.len() {
-                let w = out[i];
-                i += 1;
-                if !keep(w) {
-                    continue;
-                }
-                let rw = self.rindex[w as usize];
-                if rw == 0 {
-                    descend = Some(w);
-                    break;
-                }
-                // Reported components are numbered above every open index: never lower.
-                if rw < low {
-                    low = rw;
-                    self.unroot(v);
-                }
+            // Reported components are numbered above every open index: they never lower.
+            let scan = self.scan(out, at as usize, &keep, self.rindex[v as usize]);
+            let (i, low, descend) = (scan.next, scan.low, scan.descend);
+            if scan.lowered_by.is_some() {
+                self.unroot(v);
             }
             self.rindex[v as usize] = low;
             if let Some(w) = descend {
@@ -230,24 +224,9 @@ impl Scc {
         self.frames.push([root, 0, index, NO_MOVE]);
         while let Some(&[v, at, low, via]) = self.frames.last() {
             let out = edges(v);
-            let (mut i, mut low, mut via) = (at as usize, low, via);
-            let mut descend = None;
-            while i < out.len() {
-                let w = out[i];
-                i += 1;
-                if !keep(w) {
-                    continue;
-                }
-                let rw = self.rindex[w as usize];
-                if rw == 0 {
-                    descend = Some(w);
-                    break;
-                }
-                if rw < low {
-                    low = rw;
-                    via = w;
-                }
-            }
+            let scan = self.scan(out, at as usize, &keep, low);
+            let (i, low, descend) = (scan.next, scan.low, scan.descend);
+            let via = scan.lowered_by.unwrap_or(via);
             if let Some(w) = descend {
                 *self.frames.last_mut().expect("non-empty") = [v, i as u32, low, via];
                 index += 1;
@@ -278,6 +257,40 @@ impl Scc {
                     play(v, first);
                 }
             }
+        }
+    }
+
+    /// Scans the candidate edges `out[i..]` until one leads to a kept, unvisited vertex
+    /// (`descend`) or they run out, lowering `low` to the smallest `rindex` of the kept,
+    /// visited successors met on the way (`lowered_by`: the last one that lowered it).
+    #[inline]
+    fn scan(&self, out: &[u32], mut i: usize, keep: &impl Fn(u32) -> bool, mut low: u32) -> Scan {
+        let mut lowered_by = None;
+        while i < out.len() {
+            let w = out[i];
+            i += 1;
+            if !keep(w) {
+                continue;
+            }
+            let rw = self.rindex[w as usize];
+            if rw == 0 {
+                return Scan {
+                    next: i,
+                    low,
+                    lowered_by,
+                    descend: Some(w),
+                };
+            }
+            if rw < low {
+                low = rw;
+                lowered_by = Some(w);
+            }
+        }
+        Scan {
+            next: i,
+            low,
+            lowered_by,
+            descend: None,
         }
     }
 
@@ -329,6 +342,16 @@ mod tests {
         found
     }
 
+    /// A random graph of 1 to `max` vertices and up to three edges a vertex on average.
+    fn random_graph(rng: &mut crate::test_rng::Rng, max: u64) -> (usize, Csr) {
+        let n = 1 + rng.below(max) as usize;
+        let m = rng.below(3 * n as u64 + 1) as usize;
+        let edges: Vec<(u32, u32)> = (0..m)
+            .map(|_| (rng.below(n as u64) as u32, rng.below(n as u64) as u32))
+            .collect();
+        (n, Csr::from_edges(n, &edges))
+    }
+
     #[test]
     fn components_in_reverse_topological_order() {
         // 0 → 1 → 2 → 0, 2 → 3, 3 → 4 → 3, 5 alone
@@ -369,12 +392,7 @@ mod tests {
         let mut rng = crate::test_rng::Rng::new(0x5cc5_7a12_0b1d_9e3fu64);
         let mut t = Scc::new(40);
         for round in 0..300 {
-            let n = 1 + rng.below(40) as usize;
-            let m = rng.below(3 * n as u64 + 1) as usize;
-            let edges: Vec<(u32, u32)> = (0..m)
-                .map(|_| (rng.below(n as u64) as u32, rng.below(n as u64) as u32))
-                .collect();
-            let g = Csr::from_edges(n, &edges);
+            let (n, g) = random_graph(&mut rng, 40);
             let kept: Vec<bool> = (0..n).map(|_| rng.below(5) != 0).collect();
             let keep = |w: u32| kept[w as usize];
             // reach[u][v]: v reachable from u inside the kept graph (u itself included).
@@ -437,12 +455,7 @@ mod tests {
         let mut rng = crate::test_rng::Rng::new(0x6d0e_5b00_7a11_0003u64);
         let mut t = Scc::new(30);
         for round in 0..300 {
-            let n = 1 + rng.below(30) as usize;
-            let m = rng.below(3 * n as u64 + 1) as usize;
-            let edges: Vec<(u32, u32)> = (0..m)
-                .map(|_| (rng.below(n as u64) as u32, rng.below(n as u64) as u32))
-                .collect();
-            let g = Csr::from_edges(n, &edges);
+            let (n, g) = random_graph(&mut rng, 30);
             let comps = components(&mut t, &g, &|_| true);
             t.clear_all();
             for comp in comps {
