@@ -177,8 +177,28 @@ impl Csr {
     /// O(V + E) time (a counting sort), 8·V + 4·E bytes.
     #[must_use]
     pub fn reverse(&self) -> Csr {
-        let (mut offsets, mut targets) = (Vec::new(), Vec::new());
-        reverse_into(&self.offsets, &self.targets, &mut offsets, &mut targets);
+        // Each vertex's range is filled from its end, so no array of fill positions is needed
+        // and predecessors come out in ascending order.
+        let k = self.len();
+        let mut offsets = vec![0u64; k + 1];
+        for &t in &self.targets {
+            offsets[t as usize] += 1;
+        }
+        let mut total = 0u64;
+        for o in &mut offsets[..k] {
+            total += *o;
+            *o = total;
+        }
+        offsets[k] = total;
+        let mut targets = vec![0u32; self.targets.len()];
+        for u in (0..k).rev() {
+            let out = &self.targets[self.offsets[u] as usize..self.offsets[u + 1] as usize];
+            for &t in out.iter().rev() {
+                let slot = &mut offsets[t as usize];
+                *slot -= 1;
+                targets[*slot as usize] = u as u32;
+            }
+        }
         Csr { offsets, targets }
     }
 
@@ -198,37 +218,6 @@ impl Csr {
     #[must_use]
     pub fn into_parts(self) -> (Vec<u64>, Vec<u32>) {
         (self.offsets, self.targets)
-    }
-}
-
-/// The reverse of the graph `(offsets, targets)` (CSR arrays as in [`Csr`]) into `ro`, `rt`,
-/// which are cleared first and can be reused between calls: each vertex's predecessors in
-/// ascending order. Each range is filled from its end, so no array of fill positions is
-/// needed.
-pub(crate) fn reverse_into(offsets: &[u64], targets: &[u32], ro: &mut Vec<u64>, rt: &mut Vec<u32>) {
-    let k = offsets.len() - 1;
-    ro.clear();
-    ro.resize(k + 1, 0);
-    for &t in targets {
-        ro[t as usize] += 1;
-    }
-    let mut total = 0u64;
-    for o in &mut ro[..k] {
-        total += *o;
-        *o = total;
-    }
-    ro[k] = total;
-    rt.clear();
-    rt.resize(targets.len(), 0);
-    for u in (0..k).rev() {
-        for &t in targets[offsets[u] as usize..offsets[u + 1] as usize]
-            .iter()
-            .rev()
-        {
-            let slot = &mut ro[t as usize];
-            *slot -= 1;
-            rt[*slot as usize] = u as u32;
-        }
     }
 }
 

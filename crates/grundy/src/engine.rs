@@ -19,9 +19,9 @@
 //! [`UNCOUNTED`] is an undecided word whose counter is not known yet. Only a [`Rule`] with
 //! [`LAZY`](Rule::LAZY) set may leave it in the state: on the vertex's first touch the engine
 //! asks the rule whether it is [`inside`](Rule::inside) the game ([`EXCLUDED`] if not) and,
-//! unless the touch decides it, to [`count`](Rule::count) its successors inside. A solver that computes many attractors on ever-changing subgames
-//! (Zielonka's algorithm) then pays for the vertices an attractor touches, not for the
-//! whole subgame it lies in.
+//! unless the touch decides it, to [`count`](Rule::count) its successors inside. A solver
+//! that computes many attractors on ever-changing subgames (Zielonka's algorithm) then pays
+//! for the vertices an attractor touches, not for the whole subgame it lies in.
 
 use crate::explore::Csr;
 use crate::Error;

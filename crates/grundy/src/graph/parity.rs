@@ -385,15 +385,16 @@ impl Pipeline<'_> {
                     return Err(e);
                 }
             };
-            // Answers are indexed by vertex (whole) or by position in `members`; moves are
-            // vertices of the arena (whole, in place) or positions (a copied part).
+            // Answers and moves are in the arena's ids, except for a copied part: there both
+            // are in positions in `members`.
+            let copied = !(whole || in_place);
             for (i, &v) in members.iter().enumerate() {
-                let at = if whole { v as usize } else { i };
+                let at = if copied { i } else { v as usize };
                 let s = local.strategy[at];
-                let mv = if s == NONE || whole || in_place {
-                    s
-                } else {
+                let mv = if s != NONE && copied {
                     members[s as usize]
+                } else {
+                    s
                 };
                 self.settle(v, local.winner[at], mv);
             }

@@ -98,7 +98,6 @@ impl CycleSearch {
         self.won.clear();
         self.moves.clear();
         let mine = |v: u32| arena.owner(v) == player && open(v);
-        let wins = |p: u32| p & 1 == u32::from(player);
         let mut budget = 8 * (arena.len() + arena.edge_count()) as u64 + 1024;
 
         let (split, split_starts) = (&mut self.split, &mut self.split_starts);
@@ -135,19 +134,15 @@ impl CycleSearch {
                         if !is_cycle(comp, |y| arena.successors(y)) {
                             return;
                         }
-                        let top = top_of(comp, |x| arena.priority(x));
-                        if wins(arena.priority(top)) {
-                            tops.push(top);
-                        } else if let Some(best) = comp
-                            .iter()
-                            .map(|&x| arena.priority(x))
-                            .filter(|&p| wins(p))
-                            .max()
-                        {
-                            split.extend(
-                                comp.iter().copied().filter(|&x| arena.priority(x) <= best),
-                            );
-                            split_starts.push(split.len());
+                        match judge(comp, |x| arena.priority(x), player) {
+                            Verdict::Won(top) => tops.push(top),
+                            Verdict::Split(best) => {
+                                split.extend(
+                                    comp.iter().copied().filter(|&x| arena.priority(x) <= best),
+                                );
+                                split_starts.push(split.len());
+                            }
+                            Verdict::Lost => {}
                         }
                     },
                 );
@@ -258,41 +253,47 @@ impl CycleSearch {
             }
             for c in 0..starts.len() - 1 {
                 let comp = &buf[starts[c]..starts[c + 1]];
-                let top = top_of(comp, priority);
+                let verdict = judge(comp, priority, player);
                 let l = next_label;
                 next_label += 1;
                 for &x in comp {
                     group[x as usize] = l;
                 }
-                if wins(priority(top)) {
-                    // Won: moves by the low links of a search from `top` (no reverse graph
-                    // needed; every cycle of the moves passes through `top`).
-                    let (won, moves) = (&mut self.won, &mut self.moves);
-                    scc.moves_to_root(
-                        top,
-                        successors,
-                        |w| group[w as usize] == l,
-                        |v, w| {
-                            won.push(global[v as usize]);
-                            moves.push(global[w as usize]);
-                        },
-                    );
-                    scc.clear(comp.iter().copied());
-                    for &x in comp {
-                        group[x as usize] = 0;
-                    }
-                } else {
-                    let best = comp.iter().map(|&x| priority(x)).filter(|&p| wins(p)).max();
-                    let mut rest = Vec::new();
-                    for &x in comp {
-                        if best.is_some_and(|q| priority(x) <= q) {
-                            rest.push(x);
-                        } else {
+                match verdict {
+                    Verdict::Won(top) => {
+                        // Won: moves by the low links of a search from `top` (no reverse graph
+                        // needed; every cycle of the moves passes through `top`).
+                        let (won, moves) = (&mut self.won, &mut self.moves);
+                        scc.moves_to_root(
+                            top,
+                            successors,
+                            |w| group[w as usize] == l,
+                            |v, w| {
+                                won.push(global[v as usize]);
+                                moves.push(global[w as usize]);
+                            },
+                        );
+                        scc.clear(comp.iter().copied());
+                        for &x in comp {
                             group[x as usize] = 0;
                         }
                     }
-                    if !rest.is_empty() {
+                    Verdict::Split(best) => {
+                        // Not empty: the vertex of priority `best` stays.
+                        let mut rest = Vec::new();
+                        for &x in comp {
+                            if priority(x) <= best {
+                                rest.push(x);
+                            } else {
+                                group[x as usize] = 0;
+                            }
+                        }
                         tasks.push((l, rest));
+                    }
+                    Verdict::Lost => {
+                        for &x in comp {
+                            group[x as usize] = 0;
+                        }
                     }
                 }
             }
@@ -340,12 +341,32 @@ fn is_cycle<'g>(comp: &[u32], successors: impl Fn(u32) -> &'g [u32]) -> bool {
     comp.len() > 1 || successors(comp[0]).contains(&comp[0])
 }
 
-/// The vertex of highest priority in a non-empty component.
-fn top_of(comp: &[u32], priority: impl Fn(u32) -> u32) -> u32 {
-    comp.iter()
+/// What a component with a cycle of `player`'s vertices is worth to `player`.
+enum Verdict {
+    /// Its top priority has `player`'s parity: all of it is won (the top vertex given).
+    Won(u32),
+    /// Its top is the opponent's: what lies at or below its best priority of `player`'s
+    /// parity (given) is split again.
+    Split(u32),
+    /// It has no priority of `player`'s parity.
+    Lost,
+}
+
+fn judge(comp: &[u32], priority: impl Fn(u32) -> u32, player: u8) -> Verdict {
+    let wins = |p: u32| p & 1 == u32::from(player);
+    let top = comp
+        .iter()
         .copied()
         .max_by_key(|&x| priority(x))
-        .expect("components are non-empty")
+        .expect("components are non-empty");
+    if wins(priority(top)) {
+        return Verdict::Won(top);
+    }
+    comp.iter()
+        .map(|&x| priority(x))
+        .filter(|&p| wins(p))
+        .max()
+        .map_or(Verdict::Lost, Verdict::Split)
 }
 
 #[cfg(test)]

@@ -34,44 +34,35 @@ pub(super) fn solve(arena: &Arena, control: &Control) -> Result<Local, Error> {
     let mut order = by_priority_descending(arena, None);
     order.reverse();
     let (value, strategy) = run(arena, order, None, control)?;
-    let mut out = Local::new(n);
-    for v in 0..n {
-        out.winner[v] = value[v];
-        out.strategy[v] = if arena.owner(v as u32) == value[v] {
-            strategy[v]
-        } else {
-            NONE
-        };
+    Ok(answer(arena, value, strategy))
+}
+
+/// The answer of [`run`]: the values as winners, each move kept where its owner wins.
+fn answer(arena: &Arena, winner: Vec<u8>, mut strategy: Vec<u32>) -> Local {
+    for (v, s) in strategy.iter_mut().enumerate() {
+        if arena.owner(v as u32) != winner[v] {
+            *s = NONE;
+        }
     }
-    Ok(out)
+    Local { winner, strategy }
 }
 
 /// Solves the part `members` of `arena` in place, without copying it: every member has a
-/// move to a member, and edges leaving the part are ignored. The answer is indexed like
-/// `members`; moves are vertices of `arena`. Costs O(n) for the tables besides the solve, so
-/// it pays for parts that are a good fraction of the arena.
+/// move to a member, and edges leaving the part are ignored. The answer is indexed by vertex
+/// of `arena` (entries outside the part mean nothing). Costs O(n) for the tables besides the
+/// solve, so it pays for parts that are a good fraction of the arena.
 pub(super) fn solve_part(
     arena: &Arena,
     members: &[u32],
     control: &Control,
 ) -> Result<Local, Error> {
     if members.is_empty() {
-        return Ok(Local::new(0));
+        return Ok(Local::new(arena.len()));
     }
     let mut order = by_priority_descending(arena, Some(members));
     order.reverse();
     let (value, strategy) = run(arena, order, Some(members), control)?;
-    let mover = |v: u32| {
-        if arena.owner(v) == value[v as usize] {
-            strategy[v as usize]
-        } else {
-            NONE
-        }
-    };
-    Ok(Local {
-        winner: members.iter().map(|&v| value[v as usize]).collect(),
-        strategy: members.iter().map(|&v| mover(v)).collect(),
-    })
+    Ok(answer(arena, value, strategy))
 }
 
 /// The value of a vertex outside the part: neither player's, so no move ever counts it as

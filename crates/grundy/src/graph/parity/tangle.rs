@@ -504,9 +504,9 @@ pub(super) fn solve(arena: &Arena, control: &Control) -> Result<(Local, Stats), 
 }
 
 /// Solves the part `members` of `arena` in place, without copying it: every member has a
-/// move to a member, and edges leaving the part are ignored. The answer is indexed like
-/// `members`; moves are vertices of `arena`. Costs O(n) for the tables besides the solve, so
-/// it pays for parts that are a good fraction of the arena.
+/// move to a member, and edges leaving the part are ignored. The answer is indexed by vertex
+/// of `arena` (entries outside the part mean nothing). Costs O(n) for the tables besides the
+/// solve, so it pays for parts that are a good fraction of the arena.
 pub(super) fn solve_part(
     arena: &Arena,
     members: &[u32],
@@ -517,15 +517,7 @@ pub(super) fn solve_part(
     for &v in members {
         in_g[v as usize] = true;
     }
-    let (whole, stats) = run(arena, order, in_g, members.to_vec(), control)?;
-    let local = Local {
-        winner: members.iter().map(|&v| whole.winner[v as usize]).collect(),
-        strategy: members
-            .iter()
-            .map(|&v| whole.strategy[v as usize])
-            .collect(),
-    };
-    Ok((local, stats))
+    run(arena, order, in_g, members.to_vec(), control)
 }
 
 /// Tangle learning on the vertices `g_list` (membership `in_g`; `order` is them by priority,

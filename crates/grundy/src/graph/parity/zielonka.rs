@@ -314,9 +314,9 @@ pub(super) fn solve(arena: &Arena, control: &Control) -> Result<Local, Error> {
 }
 
 /// Solves the part `members` of `arena` in place, without copying it: every member has a
-/// move to a member, and edges leaving the part are ignored. The answer is indexed like
-/// `members`; moves are vertices of `arena`. Costs O(n) for the tables besides the solve, so
-/// it pays for parts that are a good fraction of the arena.
+/// move to a member, and edges leaving the part are ignored. The answer is indexed by vertex
+/// of `arena` (entries outside the part mean nothing). Costs O(n) for the tables besides the
+/// solve, so it pays for parts that are a good fraction of the arena.
 pub(super) fn solve_part(
     arena: &Arena,
     members: &[u32],
@@ -324,7 +324,7 @@ pub(super) fn solve_part(
 ) -> Result<Local, Error> {
     let n = arena.len();
     if members.is_empty() {
-        return Ok(Local::new(0));
+        return Ok(Local::new(n));
     }
     let order = by_priority_descending(arena, Some(members));
     // Zeroed tables cost nothing until written: only the members' entries are.
@@ -336,8 +336,8 @@ pub(super) fn solve_part(
     }
     let s = run(arena, order, region, strategy, control)?;
     Ok(Local {
-        winner: members.iter().map(|&v| s.winning[v as usize]).collect(),
-        strategy: members.iter().map(|&v| s.strategy[v as usize]).collect(),
+        winner: s.winning,
+        strategy: s.strategy,
     })
 }
 
