@@ -97,6 +97,31 @@ pub trait Rule {
         1
     }
 
+    /// Whether undecided vertices are judged by a scan for an escape instead of a counter:
+    /// on each touch that does not decide it, the engine asks [`escape`](Rule::escape)
+    /// whether `vertex` still has a successor inside the game and undecided. The state of an
+    /// untouched vertex is [`UNCOUNTED`]; [`inside`](Rule::inside) is asked while it is, and a
+    /// vertex outside is skipped but never marked. What an attractor then leaves behind is
+    /// its queue and whatever words `escape` chose to store, so the caller can reset the
+    /// state without walking the edges again, and nothing is counted up front.
+    ///
+    /// Distances are then not exact ranks: a vertex decided by "all" may be decided while
+    /// some of its successors are decided but not yet popped. Every successor it needs is
+    /// decided before it, so the order of decisions stays a valid ranking (what strategies
+    /// built from [`record`](Rule::record) need).
+    const SCAN: bool = false;
+
+    /// For [`SCAN`](Rule::SCAN) rules: whether `vertex` (inside, undecided, not decided by
+    /// this touch) has an escape left. `word` is its state: [`UNCOUNTED`], or what the last
+    /// call returned. `None` if it has no escape, else the word to store: [`UNCOUNTED`] to
+    /// start afresh next time, or anything else below [`DECIDED`] (a position to resume a
+    /// scan from, say: successors decided stay decided during a propagation). `state` is the
+    /// engine's: a successor whose word is decided is no escape.
+    #[inline(always)]
+    fn escape(&self, _vertex: u32, _word: u32, _state: &[u32]) -> Option<u32> {
+        None
+    }
+
     /// Whether [`record`](Rule::record) is called. A constant, so that rules that do not
     /// record pay nothing.
     const RECORDS: bool = false;
@@ -240,14 +265,15 @@ pub fn propagate<R: Rule>(
             let slots = queue.as_mut_slice();
             let mut pending = None;
             for &p in &mut edges {
-                let slot = &mut state[p as usize];
-                let mut current = *slot;
+                let mut current = state[p as usize];
                 if current & DECIDED != 0 {
                     continue;
                 }
-                let fresh = R::LAZY && current == UNCOUNTED;
+                let fresh = (R::LAZY || R::SCAN) && current == UNCOUNTED;
                 if fresh && !rule.inside(p) {
-                    *slot = EXCLUDED;
+                    if !R::SCAN {
+                        state[p as usize] = EXCLUDED;
+                    }
                     continue;
                 }
                 let word = if let Some(v) = rule.on_successor(p, value) {
@@ -255,6 +281,14 @@ pub fn propagate<R: Rule>(
                         rule.record(p, u as u32);
                     }
                     decided(v, distance)
+                } else if R::SCAN {
+                    match rule.escape(p, current, state) {
+                        None => decided(rule.on_all(p), distance),
+                        Some(word) => {
+                            state[p as usize] = word;
+                            continue;
+                        }
+                    }
                 } else {
                     if fresh {
                         // Counted only now: a vertex its first touch decides is never counted.
@@ -263,7 +297,7 @@ pub fn propagate<R: Rule>(
                     if current <= 1 {
                         decided(rule.on_all(p), distance)
                     } else {
-                        *slot = current - 1;
+                        state[p as usize] = current - 1;
                         continue;
                     }
                 };
@@ -273,7 +307,7 @@ pub fn propagate<R: Rule>(
                 };
                 *free = p;
                 tail += 1;
-                *slot = word;
+                state[p as usize] = word;
             }
             let Some((p, word)) = pending else {
                 break;

@@ -7,7 +7,7 @@
 //! [`EXCLUDED`](crate::engine::EXCLUDED) for the engine and never looked at, so an attractor
 //! costs O(size of the subgame + its edges), not O(arena).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use super::arena::Arena;
 use crate::engine::{self, Attractor, Rule};
@@ -159,6 +159,78 @@ impl<F: Fn(u32) -> bool> Rule for LazyAttractor<'_, F> {
         if let Some(moves) = self.moves {
             moves[vertex as usize].set(by);
         }
+    }
+
+    #[inline(always)]
+    fn on_successor(&self, vertex: u32, _value: bool) -> Option<bool> {
+        (self.arena.owner(vertex) == self.player).then_some(true)
+    }
+
+    #[inline(always)]
+    fn on_all(&self, _vertex: u32) -> bool {
+        true
+    }
+}
+
+/// The attractor rule on a subgame judged by scanning ([`Rule::SCAN`]): `inside(v)` says
+/// whether `v` is in the subgame; an opponent's vertex joins when a scan of its successors
+/// finds none inside and not yet attracted. Nothing is counted up front, and an attraction
+/// leaves in the state only its queue (decided) and the positions it stored for vertices of
+/// more than [`ScanAttractor::REMEMBER`] moves, which it lists in `resume` — so resetting
+/// the state costs the attractor, not the edges into it. The shape of van Dijk's attractors
+/// in Oink: most touched vertices have an escape among their first successors.
+pub(crate) struct ScanAttractor<'a, F> {
+    pub arena: &'a Arena,
+    pub player: u8,
+    pub inside: F,
+    /// Where to write the move of each of `player`'s vertices attracted by a move.
+    pub moves: &'a [Cell<u32>],
+    /// Vertices left holding a scan position (to be reset to [`engine::UNCOUNTED`]).
+    pub resume: &'a RefCell<Vec<u32>>,
+}
+
+impl<F> ScanAttractor<'_, F> {
+    /// Vertices of up to this many moves are scanned from the start on every touch (at most
+    /// `REMEMBER` touches of `REMEMBER` successors each); larger ones resume where their last
+    /// scan stopped, so a scan costs each edge once per attraction.
+    pub const REMEMBER: usize = 16;
+}
+
+impl<F: Fn(u32) -> bool> Rule for ScanAttractor<'_, F> {
+    const SCAN: bool = true;
+
+    #[inline(always)]
+    fn inside(&self, vertex: u32) -> bool {
+        (self.inside)(vertex)
+    }
+
+    #[inline]
+    fn escape(&self, vertex: u32, word: u32, state: &[u32]) -> Option<u32> {
+        let successors = self.arena.successors(vertex);
+        let from = if word == engine::UNCOUNTED {
+            0
+        } else {
+            word as usize
+        };
+        let at = successors[from..]
+            .iter()
+            .position(|&w| state[w as usize] & engine::DECIDED == 0 && (self.inside)(w))?
+            + from;
+        if successors.len() <= Self::REMEMBER {
+            return Some(engine::UNCOUNTED);
+        }
+        if word == engine::UNCOUNTED {
+            self.resume.borrow_mut().push(vertex);
+        }
+        // A position below the degree, which fits the counter bits (parsers check).
+        Some(at as u32)
+    }
+
+    const RECORDS: bool = true;
+
+    #[inline(always)]
+    fn record(&self, vertex: u32, by: u32) {
+        self.moves[vertex as usize].set(by);
     }
 
     #[inline(always)]
@@ -363,6 +435,91 @@ mod tests {
             }
         }
     }
+    /// The scanning rule decides exactly the naive fixpoint (an opponent's vertex joins once
+    /// it has a successor in the attractor and none in the subgame outside it), records moves
+    /// to vertices decided earlier, and leaves the state clean once its queue and `resume`
+    /// list are reset, attraction after attraction on one state. Vertices of up to 40 moves
+    /// exercise both the rescanning and the resuming of scans.
+    #[test]
+    fn scanning_attractor_matches_the_naive_fixpoint() {
+        let mut rng = crate::test_rng::Rng::new(0x5eed_0f5c_a770_0001u64);
+        let mut next = move |m: u64| rng.below(m);
+        for _ in 0..400 {
+            let n = 1 + next(30) as u32;
+            let mut b = ArenaBuilder::new();
+            for _ in 0..n {
+                let k = 1 + if next(4) == 0 { next(40) } else { next(3) };
+                let succ: Vec<u32> = (0..k).map(|_| next(u64::from(n)) as u32).collect();
+                b.push(next(2) as u8, 0, succ);
+            }
+            let arena = b.build().unwrap();
+            let mut state = vec![engine::UNCOUNTED; n as usize];
+            let resume = RefCell::new(Vec::new());
+            for _ in 0..3 {
+                let inside: Vec<bool> = (0..n).map(|_| next(5) != 0).collect();
+                let player = next(2) as u8;
+                let target: Vec<u32> = (0..n)
+                    .filter(|&v| inside[v as usize] && next(4) == 0)
+                    .collect();
+                // The naive fixpoint.
+                let mut want = vec![false; n as usize];
+                for &t in &target {
+                    want[t as usize] = true;
+                }
+                loop {
+                    let mut changed = false;
+                    for v in arena.vertices().filter(|&v| inside[v as usize]) {
+                        let succ = arena.successors(v);
+                        let joins = !want[v as usize]
+                            && succ.iter().any(|&w| want[w as usize])
+                            && (arena.owner(v) == player
+                                || succ
+                                    .iter()
+                                    .all(|&w| want[w as usize] || !inside[w as usize]));
+                        if joins {
+                            want[v as usize] = true;
+                            changed = true;
+                        }
+                    }
+                    if !changed {
+                        break;
+                    }
+                }
+                let mut queue = Vec::new();
+                for &t in &target {
+                    state[t as usize] = engine::decided(true, 0);
+                    queue.push(t);
+                }
+                let moves = vec![Cell::new(u32::MAX); n as usize];
+                let rule = ScanAttractor {
+                    arena: &arena,
+                    player,
+                    inside: |w: u32| inside[w as usize],
+                    moves: &moves,
+                    resume: &resume,
+                };
+                engine::propagate(arena.reverse(), &mut state, &mut queue, 0, &rule).unwrap();
+                let mut got = vec![false; n as usize];
+                let mut at = vec![usize::MAX; n as usize];
+                for (i, &v) in queue.iter().enumerate() {
+                    got[v as usize] = true;
+                    at[v as usize] = i;
+                }
+                assert_eq!(got, want, "{arena:?} player {player} inside {inside:?}");
+                for (i, &v) in queue.iter().enumerate().skip(target.len()) {
+                    if arena.owner(v) == player {
+                        let m = moves[v as usize].get();
+                        assert!(arena.successors(v).contains(&m) && at[m as usize] < i);
+                    }
+                }
+                for v in queue.into_iter().chain(resume.borrow_mut().drain(..)) {
+                    state[v as usize] = engine::UNCOUNTED;
+                }
+                assert!(state.iter().all(|&w| w == engine::UNCOUNTED), "{state:?}");
+            }
+        }
+    }
+
     #[test]
     fn layers_agree_with_one_shot_attractors_and_keep_counting() {
         let mut rng = crate::test_rng::Rng::new(0x0123_4567_89ab_cdefu64);
