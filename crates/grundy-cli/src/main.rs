@@ -19,7 +19,7 @@ macro_rules! outln {
 
 /// Large tables on transparent huge pages: fresh memory is a good part of a large solve.
 #[global_allocator]
-static ALLOCATOR: grundy_alloc::HugePages = grundy_alloc::HugePages;
+static ALLOCATOR: grundy_alloc::Allocator = grundy_alloc::Allocator;
 
 mod graph;
 mod output;

@@ -16,7 +16,7 @@
 
 /// The allocator of the `grundy` binary, so that figures match what users get.
 #[global_allocator]
-static ALLOCATOR: grundy_alloc::HugePages = grundy_alloc::HugePages;
+static ALLOCATOR: grundy_alloc::Allocator = grundy_alloc::Allocator;
 
 use std::hint::black_box;
 use std::time::Duration;
