@@ -354,6 +354,20 @@ impl Layers {
         self.propagate(arena, &rule);
     }
 
+    /// Counts every queued vertex as propagated without propagating it, for a caller that
+    /// accounts for them otherwise: by [`recount`](Self::recount)ing every undecided vertex
+    /// that has one of them as a successor.
+    pub fn skip_pending(&mut self) {
+        self.head = self.queue.len();
+    }
+
+    /// Sets the counter of the undecided `v` to `count`: its successors not yet decided,
+    /// each of which will count itself off when propagated.
+    pub fn recount(&mut self, v: u32, count: u64) {
+        debug_assert!(self.is_open(v));
+        self.state[v as usize] = engine::undecided(count).unwrap_or(engine::MAX_DISTANCE);
+    }
+
     /// Every vertex decided since [`open`](Self::open), in the order decided.
     #[inline]
     #[must_use]

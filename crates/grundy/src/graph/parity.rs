@@ -312,6 +312,46 @@ impl Pipeline<'_> {
         self.layers.propagate(self.arena, &rule);
     }
 
+    /// Decides what the part just solved decides among `rest` (every vertex still open lies
+    /// there) by reading the moves of `rest`'s open vertices, instead of spreading from the
+    /// part along every edge into it: the cheaper way when `rest` has fewer moves than the
+    /// part has predecessors (as when a large component is solved and a few sources above it
+    /// remain). Each open vertex is won by its owner if it has a move to a vertex its owner
+    /// won, lost if all its successors are decided, and otherwise gets its count of undecided
+    /// successors; then what that decided is spread as usual.
+    fn settle_rest(&mut self, rest: &[u32]) {
+        let arena = self.arena;
+        self.layers.skip_pending();
+        let mut decided = Vec::new();
+        for &v in rest {
+            if !self.layers.is_open(v) {
+                continue;
+            }
+            let owner = arena.owner(v);
+            let mut open = 0u64;
+            let mut good = None;
+            for &w in arena.successors(v) {
+                match self.layers.read(w) {
+                    None => open += 1,
+                    Some((value, _)) if u8::from(value) == owner => {
+                        good = Some(w);
+                        break;
+                    }
+                    Some(_) => {}
+                }
+            }
+            match good {
+                Some(w) => decided.push((v, owner, w)),
+                None if open == 0 => decided.push((v, 1 - owner, NONE)),
+                None => self.layers.recount(v, open),
+            }
+        }
+        for (v, winner, mv) in decided {
+            self.settle(v, winner, mv);
+        }
+        self.spread();
+    }
+
     /// Solves the part `members` (unsolved, closed under the moves that matter: every member
     /// has a move to a member) with `algorithm`, and seeds the answer.
     fn solve_part(
@@ -612,6 +652,16 @@ pub fn solve_parity_with(
         buf.extend(arena.vertices().filter(|&v| pipe.layers.is_open(v)));
         starts.push(buf.len());
     }
+    // The moves of the components from k on (see `settle_rest`).
+    let mut moves_from = vec![0usize; starts.len()];
+    for k in (0..starts.len() - 1).rev() {
+        moves_from[k] = moves_from[k + 1]
+            + buf[starts[k]..starts[k + 1]]
+                .iter()
+                .map(|&v| arena.out_degree(v))
+                .sum::<usize>();
+    }
+    let reverse = arena.reverse();
     let mut members: Vec<u32> = Vec::new();
     for k in 0..starts.len() - 1 {
         if k % 4096 == 0 {
@@ -628,7 +678,12 @@ pub fn solve_parity_with(
             continue;
         }
         pipe.solve_part(&members, algorithm, control)?;
-        pipe.spread();
+        let predecessors: u64 = members.iter().map(|&v| reverse.degree(v)).sum();
+        if (moves_from[k + 1] as u64) < predecessors {
+            pipe.settle_rest(&buf[starts[k + 1]..]);
+        } else {
+            pipe.spread();
+        }
     }
 
     // The answer's strategy is the pipeline's, kept where the owner wins.
