@@ -120,20 +120,44 @@ impl Attractors {
     }
 }
 
-/// The attractor rule on a subgame whose vertices are counted on first touch
-/// ([`Rule::LAZY`]): `inside(v)` says whether `v` is in the subgame, and a vertex's counter is
-/// its successors inside. A vertex outside is never decided.
-pub(crate) struct LazyAttractor<'a, F> {
+/// The attractor rule on a subgame given by `inside(v)`, whose vertices are opened on first
+/// touch: a vertex outside is never decided. How an opponent's vertex is judged is `SCAN`:
+///
+/// - `false` ([`LazyAttractor`], [`Rule::LAZY`]): by a counter of its successors inside, set
+///   on first touch and counted down; the counters keep counting across attractions that
+///   share a state (as [`Layers`] does);
+/// - `true` ([`ScanAttractor`], [`Rule::SCAN`]): by a scan of its successors for one inside
+///   and not yet attracted. Nothing is counted up front, and an attraction leaves in the
+///   state only its queue (decided) and the positions it stored for vertices of more than
+///   [`REMEMBER`] moves, which it lists in `resume` — so resetting the state costs the
+///   attractor, not the edges into it. The shape of van Dijk's attractors in Oink: most
+///   touched vertices have an escape among their first successors.
+pub(crate) struct SubgameAttractor<'a, F, const SCAN: bool> {
     pub arena: &'a Arena,
     pub player: u8,
     pub inside: F,
     /// Where to write the move of each of `player`'s vertices attracted by a move, if
     /// anywhere.
     pub moves: Option<&'a [Cell<u32>]>,
+    /// Scanning only: where to list the vertices left holding a scan position (to be reset
+    /// to [`engine::UNCOUNTED`]). Without it every vertex is scanned from the start on every
+    /// touch.
+    pub resume: Option<&'a RefCell<Vec<u32>>>,
 }
 
-impl<F: Fn(u32) -> bool> Rule for LazyAttractor<'_, F> {
-    const LAZY: bool = true;
+/// Counts the successors inside on first touch; see [`SubgameAttractor`].
+pub(crate) type LazyAttractor<'a, F> = SubgameAttractor<'a, F, false>;
+/// Scans for an escape on every touch; see [`SubgameAttractor`].
+pub(crate) type ScanAttractor<'a, F> = SubgameAttractor<'a, F, true>;
+
+/// Vertices of up to this many moves are scanned from the start on every touch (at most
+/// `REMEMBER` touches of `REMEMBER` successors each); larger ones resume where their last
+/// scan stopped, so a scan costs each edge once per attraction.
+pub(crate) const REMEMBER: usize = 16;
+
+impl<F: Fn(u32) -> bool, const S: bool> Rule for SubgameAttractor<'_, F, S> {
+    const LAZY: bool = !S;
+    const SCAN: bool = S;
 
     #[inline(always)]
     fn inside(&self, vertex: u32) -> bool {
@@ -152,58 +176,6 @@ impl<F: Fn(u32) -> bool> Rule for LazyAttractor<'_, F> {
         engine::undecided(count).unwrap_or(engine::MAX_DISTANCE)
     }
 
-    const RECORDS: bool = true;
-
-    #[inline(always)]
-    fn record(&self, vertex: u32, by: u32) {
-        if let Some(moves) = self.moves {
-            moves[vertex as usize].set(by);
-        }
-    }
-
-    #[inline(always)]
-    fn on_successor(&self, vertex: u32, _value: bool) -> Option<bool> {
-        (self.arena.owner(vertex) == self.player).then_some(true)
-    }
-
-    #[inline(always)]
-    fn on_all(&self, _vertex: u32) -> bool {
-        true
-    }
-}
-
-/// The attractor rule on a subgame judged by scanning ([`Rule::SCAN`]): `inside(v)` says
-/// whether `v` is in the subgame; an opponent's vertex joins when a scan of its successors
-/// finds none inside and not yet attracted. Nothing is counted up front, and an attraction
-/// leaves in the state only its queue (decided) and the positions it stored for vertices of
-/// more than [`ScanAttractor::REMEMBER`] moves, which it lists in `resume` — so resetting
-/// the state costs the attractor, not the edges into it. The shape of van Dijk's attractors
-/// in Oink: most touched vertices have an escape among their first successors.
-pub(crate) struct ScanAttractor<'a, F> {
-    pub arena: &'a Arena,
-    pub player: u8,
-    pub inside: F,
-    /// Where to write the move of each of `player`'s vertices attracted by a move.
-    pub moves: &'a [Cell<u32>],
-    /// Vertices left holding a scan position (to be reset to [`engine::UNCOUNTED`]).
-    pub resume: &'a RefCell<Vec<u32>>,
-}
-
-impl<F> ScanAttractor<'_, F> {
-    /// Vertices of up to this many moves are scanned from the start on every touch (at most
-    /// `REMEMBER` touches of `REMEMBER` successors each); larger ones resume where their last
-    /// scan stopped, so a scan costs each edge once per attraction.
-    pub const REMEMBER: usize = 16;
-}
-
-impl<F: Fn(u32) -> bool> Rule for ScanAttractor<'_, F> {
-    const SCAN: bool = true;
-
-    #[inline(always)]
-    fn inside(&self, vertex: u32) -> bool {
-        (self.inside)(vertex)
-    }
-
     #[inline]
     fn escape(&self, vertex: u32, word: u32, state: &[u32]) -> Option<u32> {
         let successors = self.arena.successors(vertex);
@@ -216,21 +188,25 @@ impl<F: Fn(u32) -> bool> Rule for ScanAttractor<'_, F> {
             .iter()
             .position(|&w| state[w as usize] & engine::DECIDED == 0 && (self.inside)(w))?
             + from;
-        if successors.len() <= Self::REMEMBER {
-            return Some(engine::UNCOUNTED);
+        match self.resume {
+            Some(resume) if successors.len() > REMEMBER => {
+                if word == engine::UNCOUNTED {
+                    resume.borrow_mut().push(vertex);
+                }
+                // A position below the degree, which fits the counter bits (parsers check).
+                Some(at as u32)
+            }
+            _ => Some(engine::UNCOUNTED),
         }
-        if word == engine::UNCOUNTED {
-            self.resume.borrow_mut().push(vertex);
-        }
-        // A position below the degree, which fits the counter bits (parsers check).
-        Some(at as u32)
     }
 
     const RECORDS: bool = true;
 
     #[inline(always)]
     fn record(&self, vertex: u32, by: u32) {
-        self.moves[vertex as usize].set(by);
+        if let Some(moves) = self.moves {
+            moves[vertex as usize].set(by);
+        }
     }
 
     #[inline(always)]
@@ -350,6 +326,7 @@ impl Layers {
             player,
             inside: |w: u32| in_game[w as usize],
             moves: None,
+            resume: None,
         };
         self.propagate(arena, &rule);
     }
@@ -509,8 +486,8 @@ mod tests {
                     arena: &arena,
                     player,
                     inside: |w: u32| inside[w as usize],
-                    moves: &moves,
-                    resume: &resume,
+                    moves: Some(&moves),
+                    resume: Some(&resume),
                 };
                 engine::propagate(arena.reverse(), &mut state, &mut queue, 0, &rule).unwrap();
                 let mut got = vec![false; n as usize];

@@ -127,8 +127,8 @@ impl Solver<'_> {
             arena,
             player,
             inside: |w: u32| region[w as usize] == BOT,
-            moves: Cell::from_mut(&mut strategy[..]).as_slice_of_cells(),
-            resume,
+            moves: Some(Cell::from_mut(&mut strategy[..]).as_slice_of_cells()),
+            resume: Some(resume),
         };
         attract(state, queue, head, &rule);
     }
@@ -245,8 +245,8 @@ impl Solver<'_> {
             arena: self.arena,
             player: beta,
             inside: |w: u32| in_g(region, w) && winning[w as usize] == alpha,
-            moves: Cell::from_mut(&mut self.strategy[..]).as_slice_of_cells(),
-            resume: &self.resume,
+            moves: Some(Cell::from_mut(&mut self.strategy[..]).as_slice_of_cells()),
+            resume: Some(&self.resume),
         };
         attract(&mut self.state, &mut self.queue, 0, &rule);
         for i in 0..self.queue.len() {
