@@ -439,7 +439,7 @@ mod tests {
 
     #[test]
     fn lazy_counting_and_recorded_moves_match_the_eager_attractor() {
-        let mut rng = crate::test_rng::Rng::new(0x2545_f491_4f6c_dd1du64);
+        let mut rng = crate::graph::parity::generate::Rng::new(0x2545_f491_4f6c_dd1du64);
         let mut next = move |m: u64| rng.below(m);
         for _ in 0..400 {
             let n = 1 + next(12) as u32;

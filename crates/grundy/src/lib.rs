@@ -30,8 +30,6 @@ pub mod octal;
 pub mod pattern;
 pub mod report;
 pub mod solve;
-#[cfg(test)]
-pub(crate) mod test_rng;
 
 /// What can go wrong in a computation (bad specs have their own [`games::SpecError`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

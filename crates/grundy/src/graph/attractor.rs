@@ -331,18 +331,66 @@ impl Layers {
         self.propagate(arena, &rule);
     }
 
-    /// Counts every queued vertex as propagated without propagating it, for a caller that
-    /// accounts for them otherwise: by [`recount`](Self::recount)ing every undecided vertex
-    /// that has one of them as a successor.
-    pub fn skip_pending(&mut self) {
+    /// Propagates the queued vertices not yet propagated by reading the moves of the
+    /// undecided vertices among `candidates` instead of the predecessors of the queued ones:
+    /// the cheaper way when the candidates have fewer moves than the queued vertices have
+    /// predecessors. Every vertex still undecided must be a candidate, and `rule` must be an
+    /// eager rule (every undecided vertex counts all its successors, as after
+    /// [`all_open`](Self::all_open)). Each candidate is decided as the engine would decide
+    /// it from its decided successors (by [`Rule::on_successor`], recording the move, or by
+    /// [`Rule::on_all`] when none is undecided; a vertex without moves stays undecided), or
+    /// else gets its count of undecided successors; what that decides is then propagated as
+    /// usual.
+    ///
+    /// # Complexity
+    /// O(candidates + their moves), plus the propagation of what they decide.
+    pub fn pull<R: engine::Rule>(&mut self, arena: &Arena, candidates: &[u32], rule: &R) {
+        debug_assert!(!R::LAZY && !R::SCAN);
+        // Words are written only after every candidate is read, so a candidate decided here
+        // is still counted as undecided by the others: its propagation counts it off.
+        let mut decided = Vec::new();
+        for &v in candidates {
+            // A vertex without moves is never touched by propagation either.
+            if !self.is_open(v) || arena.out_degree(v) == 0 {
+                continue;
+            }
+            let mut open = 0u64;
+            let mut by = None;
+            let mut far = 0;
+            for &w in arena.successors(v) {
+                match self.read(w) {
+                    None => open += 1,
+                    Some((value, d)) => {
+                        if let Some(x) = rule.on_successor(v, value) {
+                            by = Some((w, x, d));
+                            break;
+                        }
+                        far = far.max(d);
+                    }
+                }
+            }
+            match by {
+                Some((w, value, d)) => {
+                    if R::RECORDS {
+                        rule.record(v, w);
+                    }
+                    decided.push((v, engine::decided(value, d + 1)));
+                }
+                None if open == 0 => {
+                    decided.push((v, engine::decided(rule.on_all(v), far + 1)));
+                }
+                None => {
+                    self.state[v as usize] =
+                        engine::undecided(open).unwrap_or(engine::MAX_DISTANCE);
+                }
+            }
+        }
         self.head = self.queue.len();
-    }
-
-    /// Sets the counter of the undecided `v` to `count`: its successors not yet decided,
-    /// each of which will count itself off when propagated.
-    pub fn recount(&mut self, v: u32, count: u64) {
-        debug_assert!(self.is_open(v));
-        self.state[v as usize] = engine::undecided(count).unwrap_or(engine::MAX_DISTANCE);
+        for (v, word) in decided {
+            self.state[v as usize] = word;
+            self.queue.push(v);
+        }
+        self.propagate(arena, rule);
     }
 
     /// Every vertex decided since [`open`](Self::open), in the order decided.
@@ -388,7 +436,7 @@ mod tests {
     #[test]
     fn matches_the_naive_fixpoint_on_small_arenas() {
         // Deterministic pseudo-random arenas, compared with the brute-force attractor.
-        let mut rng = crate::test_rng::Rng::new(0x9e37_79b9_7f4a_7c15u64);
+        let mut rng = crate::graph::parity::generate::Rng::new(0x9e37_79b9_7f4a_7c15u64);
         let mut next = move |m: u64| rng.below(m);
         for _ in 0..500 {
             let n = 1 + next(9) as u32;
@@ -426,6 +474,7 @@ mod tests {
             }
         }
     }
+
     /// The scanning rule decides exactly the naive fixpoint (an opponent's vertex joins once
     /// it has a successor in the attractor and none in the subgame outside it), records moves
     /// to vertices decided earlier, and leaves the state clean once its queue and `resume`
@@ -433,7 +482,7 @@ mod tests {
     /// exercise both the rescanning and the resuming of scans.
     #[test]
     fn scanning_attractor_matches_the_naive_fixpoint() {
-        let mut rng = crate::test_rng::Rng::new(0x5eed_0f5c_a770_0001u64);
+        let mut rng = crate::graph::parity::generate::Rng::new(0x5eed_0f5c_a770_0001u64);
         let mut next = move |m: u64| rng.below(m);
         for _ in 0..400 {
             let n = 1 + next(30) as u32;
@@ -511,9 +560,87 @@ mod tests {
         }
     }
 
+    /// The eager attractor rule, recording moves.
+    struct Recording<'a> {
+        owner: &'a [u8],
+        player: u8,
+        moves: &'a [Cell<u32>],
+    }
+
+    impl Rule for Recording<'_> {
+        const RECORDS: bool = true;
+
+        fn record(&self, vertex: u32, by: u32) {
+            self.moves[vertex as usize].set(by);
+        }
+
+        fn on_successor(&self, vertex: u32, _value: bool) -> Option<bool> {
+            (self.owner[vertex as usize] == self.player).then_some(true)
+        }
+
+        fn on_all(&self, _vertex: u32) -> bool {
+            true
+        }
+    }
+
+    /// Pulling (reading the candidates' moves) decides what propagating from the seeds
+    /// decides, with moves recorded toward vertices decided earlier, also when the pull runs
+    /// after part of the seeds were already propagated.
+    #[test]
+    fn pulling_decides_what_propagating_decides() {
+        let mut rng = crate::graph::parity::generate::Rng::new(0x7011_0000_0000_0001u64);
+        let mut next = move |m: u64| rng.below(m);
+        for _ in 0..300 {
+            let n = 1 + next(12) as u32;
+            let mut b = ArenaBuilder::new();
+            for _ in 0..n {
+                let k = next(4);
+                let succ: Vec<u32> = (0..k).map(|_| next(u64::from(n)) as u32).collect();
+                b.push(next(2) as u8, 0, succ);
+            }
+            let arena = b.build().unwrap();
+            let player = next(2) as u8;
+            let seeds: Vec<u32> = (0..n).filter(|_| next(3) == 0).collect();
+            let split = next(seeds.len() as u64 + 1) as usize;
+            let moves = vec![Cell::new(u32::MAX); n as usize];
+            let rule = Recording {
+                owner: arena.owners(),
+                player,
+                moves: &moves,
+            };
+            let plain = Attractor {
+                owner: arena.owners(),
+                player,
+            };
+            let mut pushed = Layers::all_open(&arena);
+            let mut pulled = Layers::all_open(&arena);
+            for (i, &t) in seeds.iter().enumerate() {
+                pushed.seed(t, true);
+                pulled.seed(t, true);
+                if i + 1 == split {
+                    pulled.propagate(&arena, &rule);
+                }
+            }
+            pushed.propagate(&arena, &plain);
+            let all: Vec<u32> = arena.vertices().collect();
+            pulled.pull(&arena, &all, &rule);
+            let mut at = vec![usize::MAX; n as usize];
+            for (i, &v) in pulled.queue().iter().enumerate() {
+                at[v as usize] = i;
+            }
+            for v in arena.vertices() {
+                assert_eq!(pulled.is_open(v), pushed.is_open(v), "{arena:?} {seeds:?}");
+                if !pulled.is_open(v) && !seeds.contains(&v) && arena.owner(v) == player {
+                    let m = moves[v as usize].get();
+                    assert!(arena.successors(v).contains(&m) && at[m as usize] < at[v as usize]);
+                }
+            }
+        }
+    }
+
     #[test]
     fn layers_agree_with_one_shot_attractors_and_keep_counting() {
-        let mut rng = crate::test_rng::Rng::new(0x0123_4567_89ab_cdefu64);
+        let mut rng = crate::graph::parity::generate::Rng::new(0x0123_4567_89ab_cdefu64);
         let mut next = move |m: u64| rng.below(m);
         for _ in 0..300 {
             let n = 1 + next(9) as u32;

@@ -313,43 +313,16 @@ impl Pipeline<'_> {
     }
 
     /// Decides what the part just solved decides among `rest` (every vertex still open lies
-    /// there) by reading the moves of `rest`'s open vertices, instead of spreading from the
-    /// part along every edge into it: the cheaper way when `rest` has fewer moves than the
-    /// part has predecessors (as when a large component is solved and a few sources above it
-    /// remain). Each open vertex is won by its owner if it has a move to a vertex its owner
-    /// won, lost if all its successors are decided, and otherwise gets its count of undecided
-    /// successors; then what that decided is spread as usual.
+    /// there) by reading the moves of `rest`'s open vertices ([`Layers::pull`]) instead of
+    /// spreading from the part along every edge into it: the cheaper way when `rest` has
+    /// fewer moves than the part has predecessors (as when a large component is solved and a
+    /// few sources above it remain).
     fn settle_rest(&mut self, rest: &[u32]) {
-        let arena = self.arena;
-        self.layers.skip_pending();
-        let mut decided = Vec::new();
-        for &v in rest {
-            if !self.layers.is_open(v) {
-                continue;
-            }
-            let owner = arena.owner(v);
-            let mut open = 0u64;
-            let mut good = None;
-            for &w in arena.successors(v) {
-                match self.layers.read(w) {
-                    None => open += 1,
-                    Some((value, _)) if u8::from(value) == owner => {
-                        good = Some(w);
-                        break;
-                    }
-                    Some(_) => {}
-                }
-            }
-            match good {
-                Some(w) => decided.push((v, owner, w)),
-                None if open == 0 => decided.push((v, 1 - owner, NONE)),
-                None => self.layers.recount(v, open),
-            }
-        }
-        for (v, winner, mv) in decided {
-            self.settle(v, winner, mv);
-        }
-        self.spread();
+        let rule = Solved {
+            owner: self.arena.owners(),
+            moves: Cell::from_mut(&mut self.strategy[..]).as_slice_of_cells(),
+        };
+        self.layers.pull(self.arena, rest, &rule);
     }
 
     /// Solves the part `members` (unsolved, closed under the moves that matter: every member
@@ -759,7 +732,7 @@ mod tests {
     /// Small deterministic random arenas against the brute-force solver, every option set.
     #[test]
     fn every_pipeline_matches_brute_force() {
-        let mut rng = crate::test_rng::Rng::new(0x2545_f491_4f6c_dd1du64);
+        let mut rng = crate::graph::parity::generate::Rng::new(0x2545_f491_4f6c_dd1du64);
         let mut next = move |m: u64| rng.below(m);
         let mut checked = 0;
         for round in 0..400 {
@@ -803,7 +776,7 @@ mod tests {
     /// The solvers themselves, without preprocessing, on arenas without dead ends.
     #[test]
     fn solvers_match_brute_force_without_preprocessing() {
-        let mut rng = crate::test_rng::Rng::new(0x9e37_79b9_7f4a_7c15u64);
+        let mut rng = crate::graph::parity::generate::Rng::new(0x9e37_79b9_7f4a_7c15u64);
         let mut next = move |m: u64| rng.below(m);
         for round in 0..600 {
             let n = 1 + next(9) as u32;

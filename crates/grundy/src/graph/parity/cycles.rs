@@ -412,7 +412,7 @@ mod tests {
     /// every cycle of the moves topped by the player's parity.
     #[test]
     fn finds_exactly_the_winning_cycles_both_ways() {
-        let mut rng = crate::test_rng::Rng::new(0x0c1c_1e5e_a4c4_0001u64);
+        let mut rng = crate::graph::parity::generate::Rng::new(0x0c1c_1e5e_a4c4_0001u64);
         for round in 0..400 {
             let n = 1 + rng.below(12) as u32;
             let mut b = ArenaBuilder::new();

@@ -343,7 +343,7 @@ mod tests {
     }
 
     /// A random graph of 1 to `max` vertices and up to three edges a vertex on average.
-    fn random_graph(rng: &mut crate::test_rng::Rng, max: u64) -> (usize, Csr) {
+    fn random_graph(rng: &mut crate::graph::parity::generate::Rng, max: u64) -> (usize, Csr) {
         let n = 1 + rng.below(max) as usize;
         let m = rng.below(3 * n as u64 + 1) as usize;
         let edges: Vec<(u32, u32)> = (0..m)
@@ -389,7 +389,7 @@ mod tests {
     /// partial clears and whole clears of one reused table.
     #[test]
     fn matches_mutual_reachability() {
-        let mut rng = crate::test_rng::Rng::new(0x5cc5_7a12_0b1d_9e3fu64);
+        let mut rng = crate::graph::parity::generate::Rng::new(0x5cc5_7a12_0b1d_9e3fu64);
         let mut t = Scc::new(40);
         for round in 0..300 {
             let (n, g) = random_graph(&mut rng, 40);
@@ -452,7 +452,7 @@ mod tests {
     /// anywhere reaches the root (so every cycle of the moves passes through it).
     #[test]
     fn moves_lead_back_to_the_root() {
-        let mut rng = crate::test_rng::Rng::new(0x6d0e_5b00_7a11_0003u64);
+        let mut rng = crate::graph::parity::generate::Rng::new(0x6d0e_5b00_7a11_0003u64);
         let mut t = Scc::new(30);
         for round in 0..300 {
             let (n, g) = random_graph(&mut rng, 30);
