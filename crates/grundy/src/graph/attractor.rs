@@ -431,24 +431,31 @@ impl Layers {
 mod tests {
     use super::*;
     use crate::graph::brute;
+    use crate::graph::parity::generate::Rng;
     use crate::graph::ArenaBuilder;
+
+    /// A random arena of 1 to `max` vertices (no priorities) whose out-degrees `degree`
+    /// draws.
+    fn random_arena(rng: &mut Rng, max: u64, degree: impl Fn(&mut Rng) -> u64) -> Arena {
+        let n = 1 + rng.below(max) as u32;
+        let mut b = ArenaBuilder::new();
+        for _ in 0..n {
+            let k = degree(rng);
+            let succ: Vec<u32> = (0..k).map(|_| rng.below(u64::from(n)) as u32).collect();
+            b.push(rng.below(2) as u8, 0, succ);
+        }
+        b.build().unwrap()
+    }
 
     #[test]
     fn matches_the_naive_fixpoint_on_small_arenas() {
         // Deterministic pseudo-random arenas, compared with the brute-force attractor.
-        let mut rng = crate::graph::parity::generate::Rng::new(0x9e37_79b9_7f4a_7c15u64);
-        let mut next = move |m: u64| rng.below(m);
+        let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15u64);
         for _ in 0..500 {
-            let n = 1 + next(9) as u32;
-            let mut b = ArenaBuilder::new();
-            for _ in 0..n {
-                let k = next(4);
-                let succ: Vec<u32> = (0..k).map(|_| next(u64::from(n)) as u32).collect();
-                b.push(next(2) as u8, 0, succ);
-            }
-            let arena = b.build().unwrap();
-            let target: Vec<bool> = (0..n).map(|_| next(3) == 0).collect();
-            let player = next(2) as u8;
+            let arena = random_arena(&mut rng, 9, |r| r.below(4));
+            let n = arena.len() as u32;
+            let target: Vec<bool> = (0..n).map(|_| rng.below(3) == 0).collect();
+            let player = rng.below(2) as u8;
             let members: Vec<u32> = arena.vertices().collect();
             let in_game = vec![true; n as usize];
             let mut scratch = Attractors::new(&arena);
@@ -482,24 +489,23 @@ mod tests {
     /// exercise both the rescanning and the resuming of scans.
     #[test]
     fn scanning_attractor_matches_the_naive_fixpoint() {
-        let mut rng = crate::graph::parity::generate::Rng::new(0x5eed_0f5c_a770_0001u64);
-        let mut next = move |m: u64| rng.below(m);
+        let mut rng = Rng::new(0x5eed_0f5c_a770_0001u64);
         for _ in 0..400 {
-            let n = 1 + next(30) as u32;
-            let mut b = ArenaBuilder::new();
-            for _ in 0..n {
-                let k = 1 + if next(4) == 0 { next(40) } else { next(3) };
-                let succ: Vec<u32> = (0..k).map(|_| next(u64::from(n)) as u32).collect();
-                b.push(next(2) as u8, 0, succ);
-            }
-            let arena = b.build().unwrap();
+            let arena = random_arena(&mut rng, 30, |r| {
+                1 + if r.below(4) == 0 {
+                    r.below(40)
+                } else {
+                    r.below(3)
+                }
+            });
+            let n = arena.len() as u32;
             let mut state = vec![engine::UNCOUNTED; n as usize];
             let resume = RefCell::new(Vec::new());
             for _ in 0..3 {
-                let inside: Vec<bool> = (0..n).map(|_| next(5) != 0).collect();
-                let player = next(2) as u8;
+                let inside: Vec<bool> = (0..n).map(|_| rng.below(5) != 0).collect();
+                let player = rng.below(2) as u8;
                 let target: Vec<u32> = (0..n)
-                    .filter(|&v| inside[v as usize] && next(4) == 0)
+                    .filter(|&v| inside[v as usize] && rng.below(4) == 0)
                     .collect();
                 // The naive fixpoint.
                 let mut want = vec![false; n as usize];
@@ -588,20 +594,13 @@ mod tests {
     /// after part of the seeds were already propagated.
     #[test]
     fn pulling_decides_what_propagating_decides() {
-        let mut rng = crate::graph::parity::generate::Rng::new(0x7011_0000_0000_0001u64);
-        let mut next = move |m: u64| rng.below(m);
+        let mut rng = Rng::new(0x7011_0000_0000_0001u64);
         for _ in 0..300 {
-            let n = 1 + next(12) as u32;
-            let mut b = ArenaBuilder::new();
-            for _ in 0..n {
-                let k = next(4);
-                let succ: Vec<u32> = (0..k).map(|_| next(u64::from(n)) as u32).collect();
-                b.push(next(2) as u8, 0, succ);
-            }
-            let arena = b.build().unwrap();
-            let player = next(2) as u8;
-            let seeds: Vec<u32> = (0..n).filter(|_| next(3) == 0).collect();
-            let split = next(seeds.len() as u64 + 1) as usize;
+            let arena = random_arena(&mut rng, 12, |r| r.below(4));
+            let n = arena.len() as u32;
+            let player = rng.below(2) as u8;
+            let seeds: Vec<u32> = (0..n).filter(|_| rng.below(3) == 0).collect();
+            let split = rng.below(seeds.len() as u64 + 1) as usize;
             let moves = vec![Cell::new(u32::MAX); n as usize];
             let rule = Recording {
                 owner: arena.owners(),
@@ -640,21 +639,14 @@ mod tests {
 
     #[test]
     fn layers_agree_with_one_shot_attractors_and_keep_counting() {
-        let mut rng = crate::graph::parity::generate::Rng::new(0x0123_4567_89ab_cdefu64);
-        let mut next = move |m: u64| rng.below(m);
+        let mut rng = Rng::new(0x0123_4567_89ab_cdefu64);
         for _ in 0..300 {
-            let n = 1 + next(9) as u32;
-            let mut b = ArenaBuilder::new();
-            for _ in 0..n {
-                let k = 1 + next(3);
-                let succ: Vec<u32> = (0..k).map(|_| next(u64::from(n)) as u32).collect();
-                b.push(next(2) as u8, 0, succ);
-            }
-            let arena = b.build().unwrap();
+            let arena = random_arena(&mut rng, 9, |r| 1 + r.below(3));
+            let n = arena.len() as u32;
             let members: Vec<u32> = arena.vertices().collect();
             let in_game = vec![true; n as usize];
-            let player = next(2) as u8;
-            let target: Vec<u32> = (0..n).filter(|_| next(3) == 0).collect();
+            let player = rng.below(2) as u8;
+            let target: Vec<u32> = (0..n).filter(|_| rng.below(3) == 0).collect();
             let want = Attractors::new(&arena).attract(
                 &arena,
                 &members,
