@@ -66,7 +66,7 @@ use std::cell::Cell;
 use std::fmt;
 use std::str::FromStr;
 
-use self::cycles::CycleSearch;
+use self::cycles::{Census, CycleSearch};
 use super::arena::{Arena, Csr};
 use super::attractor::Layers;
 use crate::engine::Rule;
@@ -126,11 +126,11 @@ fn sort_descending(arena: &Arena, vs: impl Iterator<Item = u32> + Clone, len: us
     order
 }
 
-/// Whether both players' winner-controlled cycles are worth searching on two threads: on a
-/// large arena, with a second core. A thread costs tens of microseconds to start, a search
-/// on 10^5 vertices milliseconds.
-fn parallel_pays(arena: &Arena) -> bool {
-    arena.len() + arena.edge_count() >= 1 << 18
+/// Whether both players' winner-controlled cycles are worth searching on two threads: when
+/// each search reads much, with a second core. A thread costs tens of microseconds to start,
+/// a search of 10^5 vertices and their moves milliseconds.
+fn parallel_pays(census: &Census) -> bool {
+    census.work(0).min(census.work(1)) >= 1 << 17
         && std::thread::available_parallelism().is_ok_and(|p| p.get() > 1)
 }
 
@@ -570,7 +570,8 @@ pub fn solve_parity_with(
     let mut search = CycleSearch::new(arena);
     // Every vertex decided is in the queue: the rest is open.
     if options.cycles && pipe.layers.queue().len() < n {
-        if parallel_pays(arena) {
+        let census = Census::new(arena, |v| pipe.layers.is_open(v));
+        if parallel_pays(&census) {
             // Both players' searches at once, on the game as the dead ends left it: each
             // finds only what its player truly wins, so neither needs the other's result.
             let mut other = CycleSearch::new(arena);
@@ -579,9 +580,9 @@ pub fn solve_parity_with(
             let (search, local) = (&mut search, &mut pipe.local);
             std::thread::scope(|scope| {
                 let helper = scope.spawn(|| {
-                    other.winner_cycles(arena, 1, |v| layers.is_open(v), &mut other_local);
+                    other.winner_cycles(arena, 1, &census, |v| layers.is_open(v), &mut other_local);
                 });
-                search.winner_cycles(arena, 0, |v| layers.is_open(v), local);
+                search.winner_cycles(arena, 0, &census, |v| layers.is_open(v), local);
                 helper.join().expect("the cycle search does not panic");
             });
             pipe.settle_found(search, 0);
@@ -592,8 +593,17 @@ pub fn solve_parity_with(
             // One player after the other: the second searches what the first's attractor
             // left.
             for player in [0u8, 1] {
+                if census.work(player) == 0 {
+                    continue;
+                }
                 let layers = &pipe.layers;
-                search.winner_cycles(arena, player, |v| layers.is_open(v), &mut pipe.local);
+                search.winner_cycles(
+                    arena,
+                    player,
+                    &census,
+                    |v| layers.is_open(v),
+                    &mut pipe.local,
+                );
                 pipe.settle_found(&search, player);
                 pipe.spread();
                 control.check()?;

@@ -28,6 +28,67 @@ use super::scc::Scc;
 use super::{ids_scratch, NONE};
 use crate::graph::arena::Arena;
 
+/// The vertices a winner-controlled cycle can pass (the *candidates*): those with a move to a
+/// vertex of the same owner, as a cycle of one player's vertices leaves each of its vertices
+/// so. One pass over the edges finds them, and a player without candidates is not searched at
+/// all. That is the common case in games from reactive synthesis, where one player's vertices
+/// only move to the other player's, and where a search would read every edge to find nothing.
+#[derive(Debug)]
+pub(crate) struct Census {
+    /// Per vertex: its owner, plus 2 if it is a candidate.
+    kind: Vec<u8>,
+    /// Per player: its candidates plus their moves, which is what a search of them reads.
+    work: [u64; 2],
+}
+
+impl Census {
+    /// The candidates of `arena` among the vertices for which `open` holds.
+    ///
+    /// # Complexity
+    /// O(n + m).
+    pub(crate) fn new(arena: &Arena, open: impl Fn(u32) -> bool) -> Census {
+        let owners = arena.owners();
+        // Both sums in registers: an array indexed by owner would chain every vertex's
+        // update through memory.
+        let (mut work0, mut work1) = (0u64, 0u64);
+        let kind = arena
+            .vertices()
+            .map(|v| {
+                let owner = owners[v as usize];
+                if !open(v) {
+                    return owner;
+                }
+                let moves = arena.successors(v);
+                let mut out = false;
+                // Without branches: on random games the owner of a successor is a coin toss.
+                for &w in moves {
+                    out |= owners[w as usize] == owner;
+                }
+                let reads = u64::from(out) * (1 + moves.len() as u64);
+                work0 += reads * u64::from(1 - owner);
+                work1 += reads * u64::from(owner);
+                owner | u8::from(out) << 1
+            })
+            .collect();
+        Census {
+            kind,
+            work: [work0, work1],
+        }
+    }
+
+    /// Whether `v` is a candidate of `player`'s.
+    #[inline]
+    fn candidate(&self, player: u8, v: u32) -> bool {
+        self.kind[v as usize] == player | 2
+    }
+
+    /// What searching `player`'s candidates reads: its candidates plus their moves (zero when
+    /// `player` has no cycle of its own).
+    pub(crate) fn work(&self, player: u8) -> u64 {
+        self.work[usize::from(player)]
+    }
+}
+
 /// Reusable tables for [`winner_cycles`](CycleSearch::winner_cycles).
 #[derive(Debug)]
 pub(crate) struct CycleSearch {
@@ -85,19 +146,23 @@ impl CycleSearch {
 
     /// Finds winner-controlled winning cycles of `player` among the vertices for which
     /// `open` holds: afterwards [`found`](Self::found) lists them (every one is owned by
-    /// `player`), each with a move that keeps the play in what was found. `local` is scratch
-    /// for [`ids_scratch`]: empty, or one entry per vertex of `arena`, all [`NONE`]; it is
-    /// left so.
+    /// `player`), each with a move that keeps the play in what was found. `census` is
+    /// `arena`'s. `local` is scratch for [`ids_scratch`]: empty, or one entry per vertex of
+    /// `arena`, all [`NONE`]; it is left so.
     pub(crate) fn winner_cycles(
         &mut self,
         arena: &Arena,
         player: u8,
+        census: &Census,
         open: impl Fn(u32) -> bool,
         local: &mut Vec<u32>,
     ) {
         self.won.clear();
         self.moves.clear();
-        let mine = |v: u32| arena.owner(v) == player && open(v);
+        if census.work(player) == 0 {
+            return;
+        }
+        let mine = |v: u32| census.candidate(player, v) && open(v);
         let mut budget = 8 * (arena.len() + arena.edge_count()) as u64 + 1024;
 
         let (split, split_starts) = (&mut self.split, &mut self.split_starts);
@@ -123,7 +188,10 @@ impl CycleSearch {
                     continue;
                 }
                 k += 1;
-                if scc.visited(v) {
+                // A vertex without a move to the player's own is on no cycle: it costs its
+                // edges, not a search's bookkeeping. In games from synthesis, where one
+                // player only moves to the other, that is every vertex.
+                if scc.visited(v) || !arena.successors(v).iter().any(|&w| mine(w)) {
                     continue;
                 }
                 scc.search(
@@ -432,7 +500,8 @@ mod tests {
                     let mut search = CycleSearch::new(&arena);
                     search.on_arena = on_arena;
                     let mut local = Vec::new();
-                    search.winner_cycles(&arena, player, |v| open[v as usize], &mut local);
+                    let census = Census::new(&arena, |v| open[v as usize]);
+                    search.winner_cycles(&arena, player, &census, |v| open[v as usize], &mut local);
                     let mut moves = vec![NONE; n as usize];
                     let won: Vec<u32> = search.found().map(|(v, _)| v).collect();
                     for (v, w) in search.found() {
