@@ -617,14 +617,21 @@ pub fn solve_parity_with(
     if options.scc {
         let scc = &mut search.scc;
         let layers = &pipe.layers;
+        // Decided vertices are excluded up front: one write each, instead of a look at the
+        // engine's state for every edge.
+        for v in arena.vertices() {
+            if !layers.is_open(v) {
+                scc.exclude(v);
+            }
+        }
         for root in arena.vertices() {
-            if !layers.is_open(root) || scc.visited(root) {
+            if scc.visited(root) {
                 continue;
             }
             scc.search(
                 root,
                 |v| arena.successors(v),
-                |w| layers.is_open(w),
+                |_| true,
                 |comp| {
                     buf.extend_from_slice(comp);
                     starts.push(buf.len());
