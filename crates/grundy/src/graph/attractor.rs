@@ -291,6 +291,70 @@ impl Layers {
         self.head = 0;
     }
 
+    /// Undoes every decision from queue position `from` on, after lazily counting
+    /// attractors ([`attract`](Self::attract)) on the subgame `inside` that ran to the end:
+    /// the state becomes the one they had left at `from`. The vertices decided from there
+    /// become undecided again — counted, if a decision before `from` touched them, else
+    /// uncounted — and every counter they counted down counts them again.
+    ///
+    /// # Complexity
+    /// O(the undone vertices, their predecessors and their successors).
+    pub fn undo_from(&mut self, arena: &Arena, from: usize, inside: impl Fn(u32) -> bool) {
+        debug_assert_eq!(self.head, self.queue.len(), "every decision was propagated");
+        for &u in &self.queue[from..] {
+            self.state[u as usize] = engine::UNCOUNTED;
+        }
+        for &u in &self.queue[from..] {
+            for &y in arena.predecessors(u) {
+                // An undecided, counted predecessor counted `u` down when `u` was
+                // propagated: only counters are below UNCOUNTED.
+                let word = &mut self.state[y as usize];
+                if *word < engine::UNCOUNTED {
+                    *word += 1;
+                }
+            }
+        }
+        for &u in &self.queue[from..] {
+            let (mut touched, mut open) = (false, 0u64);
+            for &w in arena.successors(u) {
+                let word = self.state[w as usize];
+                if engine::read(word).is_some() {
+                    touched = true;
+                } else if word & engine::DECIDED == 0 && inside(w) {
+                    open += 1;
+                }
+            }
+            if touched {
+                debug_assert!(open > 0, "an undone vertex would be decided before `from`");
+                self.state[u as usize] = engine::undecided(open).unwrap_or(engine::MAX_DISTANCE);
+            }
+        }
+        self.queue.truncate(from);
+        self.head = from;
+    }
+
+    /// Takes the undecided `removed` out of the subgame for good (the caller's membership
+    /// mask no longer holds them): each is excluded, and each undecided counter that counted
+    /// one of them as a successor inside counts it off.
+    ///
+    /// # Complexity
+    /// O(`removed` and their predecessors).
+    pub fn remove(&mut self, arena: &Arena, removed: &[u32]) {
+        for &u in removed {
+            debug_assert!(self.is_open(u), "only undecided vertices are removed");
+            self.state[u as usize] = engine::EXCLUDED;
+        }
+        for &u in removed {
+            for &y in arena.predecessors(u) {
+                let word = &mut self.state[y as usize];
+                if *word < engine::UNCOUNTED {
+                    debug_assert!(*word > 1, "a counter removal would decide");
+                    *word -= 1;
+                }
+            }
+        }
+    }
+
     /// Decides the undecided `v` with `value` at distance 0 and queues it; false (and nothing
     /// changes) if `v` is already decided or outside the subgame.
     #[inline]
@@ -329,6 +393,48 @@ impl Layers {
             resume: None,
         };
         self.propagate(arena, &rule);
+    }
+
+    /// [`attract`](Self::attract), writing into `moves` the move of every vertex of `player`
+    /// it decides by a move.
+    pub(crate) fn attract_recording(
+        &mut self,
+        arena: &Arena,
+        player: u8,
+        in_game: &[bool],
+        moves: &[Cell<u32>],
+    ) {
+        let rule = LazyAttractor {
+            arena,
+            player,
+            inside: |w: u32| in_game[w as usize],
+            moves: Some(moves),
+            resume: None,
+        };
+        self.propagate(arena, &rule);
+    }
+
+    /// Takes every vertex decided since [`open`](Self::open) out of the subgame for good (the
+    /// caller's membership mask no longer holds them) and returns the undecided vertices they
+    /// touched to the uncounted state, so that the next attractor on what is left needs no
+    /// new [`open`](Self::open). Empties the queue.
+    ///
+    /// # Complexity
+    /// O(the decided vertices and their predecessors).
+    pub(crate) fn remove_decided(&mut self, arena: &Arena) {
+        for &u in &self.queue {
+            for &y in arena.predecessors(u) {
+                let word = &mut self.state[y as usize];
+                if *word & engine::DECIDED == 0 {
+                    *word = engine::UNCOUNTED;
+                }
+            }
+        }
+        for &u in &self.queue {
+            self.state[u as usize] = engine::EXCLUDED;
+        }
+        self.queue.clear();
+        self.head = 0;
     }
 
     /// Propagates the queued vertices not yet propagated by reading the moves of the

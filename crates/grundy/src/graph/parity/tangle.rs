@@ -37,6 +37,7 @@ use crate::explore::Control;
 use crate::graph::arena::Arena;
 use crate::graph::attractor::Layers;
 use crate::Error;
+use std::cell::Cell;
 
 /// Learned tangles, as flat arrays indexed by tangle id.
 #[derive(Debug, Default)]
@@ -51,9 +52,6 @@ struct Tangles {
     /// Escapes of tangle `t`: `escapes[estart[t]..estart[t + 1]]`.
     estart: Vec<usize>,
     escapes: Vec<u32>,
-    /// Escapes not yet attracted in this pass (valid while `stamp[t] == pass`).
-    counter: Vec<u32>,
-    stamp: Vec<u32>,
 }
 
 impl Tangles {
@@ -84,6 +82,49 @@ pub(crate) struct Stats {
     pub passes: u64,
     pub tangles: u64,
     pub dominions: u64,
+    /// Dominions after which the pass went on below the regions the dominion left intact,
+    /// instead of starting over.
+    pub resumed: u64,
+}
+
+/// The state of one tangle attractor: a pass's regions, or a dominion's attraction. The two
+/// are kept apart so that a pass survives the attraction of a dominion it found.
+struct Attraction {
+    layers: Layers,
+    /// Position in the queue of each vertex decided (a pass's only: a dominion's attraction
+    /// records its moves as it decides).
+    qpos: Vec<u32>,
+    /// Per tangle: escapes not yet attracted in a region of its player (valid while
+    /// `stamps[t] == stamp`).
+    counter: Vec<u32>,
+    stamps: Vec<u32>,
+    /// This attraction's stamp (see [`Solver::by_tangle`]).
+    stamp: u32,
+}
+
+impl Attraction {
+    fn new(n: usize, positions: bool) -> Attraction {
+        Attraction {
+            layers: Layers::new(n),
+            qpos: if positions { vec![0; n] } else { Vec::new() },
+            counter: Vec::new(),
+            stamps: Vec::new(),
+            stamp: 0,
+        }
+    }
+}
+
+/// Which [`Attraction`] an operation works on.
+const PASS: usize = 0;
+const DOMINION: usize = 1;
+
+/// A region of the current pass: where its heads start in `order`, where it starts in the
+/// pass's queue, and its player.
+#[derive(Debug, Clone, Copy)]
+struct Region {
+    ptr: usize,
+    rs: usize,
+    alpha: u8,
 }
 
 struct Solver<'a> {
@@ -91,20 +132,28 @@ struct Solver<'a> {
     /// Vertices by priority, highest first.
     order: Vec<u32>,
     in_g: Vec<bool>,
+    /// The unsolved vertices, and some solved since the last pass started (compacted when a
+    /// pass starts afresh).
     g_list: Vec<u32>,
-    layers: Layers,
-    /// Position in the pass's queue of each vertex decided in the pass.
-    qpos: Vec<u32>,
+    /// How many vertices are unsolved.
+    remaining: usize,
+    att: [Attraction; 2],
     /// α's move in the region (or dominion) of each vertex, where computed.
     moves: Vec<u32>,
-    /// `pass` where the vertex joined the pass's region with a tangle (its move is the
-    /// tangle's): a stamp, so a new pass starts without clearing it.
+    /// The stamp of the attraction in which the vertex joined a region with a tangle (its
+    /// move is the tangle's): a stamp, so that a new attraction starts without clearing it.
+    /// Empty until the first tangle is learned.
     by_tangle: Vec<u32>,
+    /// The last stamp handed out.
+    stamp: u32,
     tangles: Tangles,
-    /// Tangles with an escape to `v`: a linked list from `tin_head[v]` through `tin_next`.
+    /// Tangles with an escape to `v`: a linked list from `tin_head[v]` through `tin_next`
+    /// (`tin_head` is empty until the first tangle is learned).
     tin_head: Vec<u32>,
     tin_next: Vec<u32>,
     tin_tangle: Vec<u32>,
+    /// The tables of [`extract`](Solver::extract) (`scc`, `mark`, `escape_mark`): empty until
+    /// the first extraction, as many solves never extract.
     scc: Scc,
     mark: Vec<bool>,
     escape_mark: Vec<bool>,
@@ -113,57 +162,97 @@ struct Solver<'a> {
     escapes: Vec<u32>,
     comp_buf: Vec<u32>,
     comp_starts: Vec<usize>,
-    pass: u32,
+    /// The regions of the current pass, in order.
+    regions: Vec<Region>,
+    /// The dominion being removed.
+    solved: Vec<u32>,
+    /// Whether a pass goes on after a dominion where it can (off only to test that doing so
+    /// changes nothing).
+    resume: bool,
     out: Local,
     stats: Stats,
 }
 
 impl Solver<'_> {
-    /// Whether `w` was decided in the current region, whose queue segment starts at `rs`.
+    /// The first entry of the list of tangles with an escape to `v`.
+    #[inline]
+    fn tin_first(&self, v: u32) -> u32 {
+        self.tin_head.get(v as usize).copied().unwrap_or(NONE)
+    }
+
+    /// Whether `w` was decided in the pass at queue positions `rs..re`.
     #[inline]
     fn in_region(&self, w: u32, rs: usize, re: usize) -> bool {
-        self.in_g[w as usize] && !self.layers.is_open(w) && {
-            let q = self.qpos[w as usize] as usize;
+        let att = &self.att[PASS];
+        self.in_g[w as usize] && !att.layers.is_open(w) && {
+            let q = att.qpos[w as usize] as usize;
             rs <= q && q < re
         }
     }
 
-    /// Attracts for `alpha` from the queue entries at `scan..`, with tangles: whenever every
-    /// escape of an α-tangle is attracted and the tangle lies in the current subgame (no
-    /// vertex decided before `rs`, the start of the current region), the whole tangle joins.
-    fn grow(&mut self, alpha: u8, rs: usize, mut scan: usize) {
+    /// A new stamp for attraction `which`. After 2^32 of them the stamps start again from 1,
+    /// with every old stamp erased.
+    fn restamp(&mut self, which: usize) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.by_tangle.fill(0);
+            for att in &mut self.att {
+                att.stamps.fill(0);
+                att.stamp = 0;
+            }
+            self.stamp = 1;
+        }
+        self.att[which].stamp = self.stamp;
+    }
+
+    /// Attracts for `alpha` in attraction `which` from the queue entries at `scan..`, with
+    /// tangles: whenever every escape of an α-tangle is attracted and the tangle lies in the
+    /// current subgame (no vertex decided before `rs`, the start of the current region), the
+    /// whole tangle joins.
+    fn grow(&mut self, which: usize, alpha: u8, rs: usize, mut scan: usize) {
         loop {
-            self.layers.attract(self.arena, alpha, &self.in_g);
-            let end = self.layers.queue().len();
+            let att = &mut self.att[which];
+            if which == DOMINION {
+                // The dominion's strategy: each vertex attracted by a move keeps it.
+                let moves = Cell::from_mut(&mut self.moves[..]).as_slice_of_cells();
+                att.layers
+                    .attract_recording(self.arena, alpha, &self.in_g, moves);
+            } else {
+                att.layers.attract(self.arena, alpha, &self.in_g);
+            }
+            let end = att.layers.queue().len();
             if scan == end {
                 return;
             }
-            for i in scan..end {
-                let v = self.layers.queue()[i];
-                self.qpos[v as usize] = i as u32;
+            if which == PASS {
+                for i in scan..end {
+                    let v = att.layers.queue()[i];
+                    att.qpos[v as usize] = i as u32;
+                }
             }
             for i in scan..end {
-                let v = self.layers.queue()[i];
-                let mut e = self.tin_head[v as usize];
+                let v = self.att[which].layers.queue()[i];
+                let mut e = self.tin_first(v);
                 while e != NONE {
                     let t = self.tin_tangle[e as usize] as usize;
                     e = self.tin_next[e as usize];
                     if self.tangles.player[t] != alpha || !self.tangles.alive[t] {
                         continue;
                     }
-                    if self.tangles.stamp[t] != self.pass {
-                        self.tangles.stamp[t] = self.pass;
+                    let att = &mut self.att[which];
+                    if att.stamps[t] != att.stamp {
+                        att.stamps[t] = att.stamp;
                         let in_g = &self.in_g;
-                        self.tangles.counter[t] = self
+                        att.counter[t] = self
                             .tangles
                             .escapes(t)
                             .iter()
                             .filter(|&&w| in_g[w as usize])
                             .count() as u32;
                     }
-                    self.tangles.counter[t] -= 1;
-                    if self.tangles.counter[t] == 0 {
-                        self.attract_tangle(t, rs);
+                    att.counter[t] -= 1;
+                    if att.counter[t] == 0 {
+                        self.attract_tangle(which, t, rs);
                     }
                 }
             }
@@ -171,9 +260,9 @@ impl Solver<'_> {
         }
     }
 
-    /// Adds tangle `t` (all of whose escapes are attracted) to the current region if it lies
-    /// in the current subgame.
-    fn attract_tangle(&mut self, t: usize, rs: usize) {
+    /// Adds tangle `t` (all of whose escapes are attracted) to the current region of
+    /// attraction `which` if it lies in the current subgame.
+    fn attract_tangle(&mut self, which: usize, t: usize, rs: usize) {
         for i in self.tangles.vertices(t) {
             let x = self.tangles.verts[i];
             if !self.in_g[x as usize] {
@@ -181,35 +270,39 @@ impl Solver<'_> {
                 self.tangles.alive[t] = false;
                 return;
             }
-            if !self.layers.is_open(x) && (self.qpos[x as usize] as usize) < rs {
+            let att = &self.att[which];
+            if rs > 0 && !att.layers.is_open(x) && (att.qpos[x as usize] as usize) < rs {
                 return;
             }
         }
         for i in self.tangles.vertices(t) {
             let x = self.tangles.verts[i];
-            if self.layers.seed(x, true) {
-                self.qpos[x as usize] = (self.layers.queue().len() - 1) as u32;
-                self.by_tangle[x as usize] = self.pass;
+            let att = &mut self.att[which];
+            if att.layers.seed(x, true) {
+                if which == PASS {
+                    att.qpos[x as usize] = (att.layers.queue().len() - 1) as u32;
+                }
+                self.by_tangle[x as usize] = att.stamp;
                 self.moves[x as usize] = self.tangles.vmove[i];
             }
         }
     }
 
-    /// α's moves in the region `queue[rs..re]`: tangle moves for vertices attracted with a
-    /// tangle, any move into the region for heads, and a move to an earlier vertex of the
-    /// region for the rest. With these, every cycle in the region passes through a head or
-    /// stays inside one tangle.
+    /// α's moves in the pass's region `queue[rs..re]`: tangle moves for vertices attracted
+    /// with a tangle, any move into the region for heads, and a move to an earlier vertex of
+    /// the region for the rest. With these, every cycle in the region passes through a head
+    /// or stays inside one tangle.
     fn region_moves(&mut self, alpha: u8, rs: usize, re: usize) {
         for i in rs..re {
-            let x = self.layers.queue()[i];
+            let x = self.att[PASS].layers.queue()[i];
             if self.arena.owner(x) != alpha {
                 self.moves[x as usize] = NONE;
                 continue;
             }
-            if self.by_tangle[x as usize] == self.pass {
+            if self.by_tangle.get(x as usize) == Some(&self.att[PASS].stamp) {
                 continue;
             }
-            let head = matches!(self.layers.read(x), Some((_, 0)));
+            let head = matches!(self.att[PASS].layers.read(x), Some((_, 0)));
             let limit = if head { re } else { i };
             self.moves[x as usize] = self
                 .arena
@@ -222,9 +315,10 @@ impl Solver<'_> {
         }
     }
 
-    /// Whether the region `queue[rs..re]` is closed: α's heads have a move into it and the
-    /// opponent's heads have no move to an undecided vertex.
+    /// Whether the pass's region `queue[rs..re]` is closed: α's heads have a move into it and
+    /// the opponent's heads have no move to an undecided vertex.
     fn closed(&self, alpha: u8, rs: usize, re: usize) -> bool {
+        let layers = &self.att[PASS].layers;
         self.heads.iter().all(|&h| {
             let succ = self.arena.successors(h);
             if self.arena.owner(h) == alpha {
@@ -232,7 +326,7 @@ impl Solver<'_> {
             } else {
                 !succ
                     .iter()
-                    .any(|&w| self.in_g[w as usize] && self.layers.is_open(w))
+                    .any(|&w| self.in_g[w as usize] && layers.is_open(w))
             }
         })
     }
@@ -242,6 +336,12 @@ impl Solver<'_> {
     /// others (dominions) into `found`. Returns whether any tangle was learned.
     fn extract(&mut self, alpha: u8, rs: usize, re: usize) -> bool {
         self.found.clear();
+        if self.mark.is_empty() {
+            let n = self.arena.len();
+            self.scc = Scc::new(n);
+            self.mark = vec![false; n];
+            self.escape_mark = vec![false; n];
+        }
         let mut scc = std::mem::replace(&mut self.scc, Scc::new(0));
         let mut buf = std::mem::take(&mut self.comp_buf);
         let mut starts = std::mem::take(&mut self.comp_starts);
@@ -274,7 +374,7 @@ impl Solver<'_> {
                 );
             }
         }
-        scc.clear(self.layers.queue()[rs..re].iter().copied());
+        scc.clear(self.att[PASS].layers.queue()[rs..re].iter().copied());
         self.scc = scc;
         let mut learned = false;
         for k in 0..starts.len() - 1 {
@@ -329,6 +429,10 @@ impl Solver<'_> {
     /// Records `comp` as a new tangle of `alpha`.
     fn learn(&mut self, alpha: u8, comp: &[u32]) {
         let t = self.tangles.len() as u32;
+        if self.tin_head.is_empty() {
+            self.tin_head = vec![NONE; self.arena.len()];
+            self.by_tangle = vec![0; self.arena.len()];
+        }
         for &x in comp {
             self.mark[x as usize] = true;
         }
@@ -364,73 +468,227 @@ impl Solver<'_> {
         self.tangles.vstart.push(self.tangles.verts.len());
         self.tangles.player.push(alpha);
         self.tangles.alive.push(true);
-        self.tangles.counter.push(0);
-        self.tangles.stamp.push(0);
+        for att in &mut self.att {
+            att.counter.push(0);
+            att.stamps.push(0);
+        }
         self.stats.tangles += 1;
     }
 
     /// Solves the α-dominion `seeds` (whose α-vertices have their moves in `moves`) and its
-    /// tangle attractor in the unsolved game, and removes them.
+    /// tangle attractor in the unsolved game, in the dominion's own attraction (the pass's is
+    /// left as it was). The solved vertices stay in the unsolved game for
+    /// [`remove_dominion`](Self::remove_dominion), and in the dominion's queue.
     fn solve_dominion(&mut self, alpha: u8, seeds: &[u32]) {
         self.stats.dominions += 1;
-        self.next_pass();
-        self.layers.open(&self.g_list);
-        let mut count = 0;
+        self.restamp(DOMINION);
         for &v in seeds {
-            if self.layers.seed(v, true) {
-                self.qpos[v as usize] = count;
-                count += 1;
-            }
+            self.att[DOMINION].layers.seed(v, true);
         }
-        self.grow(alpha, 0, 0);
-        let len = self.layers.queue().len();
-        for i in 0..len {
-            let x = self.layers.queue()[i];
+        self.grow(DOMINION, alpha, 0, 0);
+        // Every vertex of α has its move: a seed's from its region, a tangle's from the
+        // tangle, the rest from the attraction.
+        for &x in self.att[DOMINION].layers.queue() {
             self.out.winner[x as usize] = alpha;
-            self.out.strategy[x as usize] = if self.arena.owner(x) != alpha {
-                NONE
-            } else if i < count as usize || self.by_tangle[x as usize] == self.pass {
+            self.out.strategy[x as usize] = if self.arena.owner(x) == alpha {
                 self.moves[x as usize]
             } else {
-                self.arena
-                    .successors(x)
-                    .iter()
-                    .copied()
-                    .find(|&w| self.in_region(w, 0, i))
-                    .unwrap_or(NONE)
+                NONE
             };
             debug_assert!(self.arena.owner(x) != alpha || self.out.strategy[x as usize] != NONE);
         }
-        for i in 0..len {
-            let x = self.layers.queue()[i];
-            self.in_g[x as usize] = false;
-        }
-        let in_g = &self.in_g;
-        self.g_list.retain(|&v| in_g[v as usize]);
     }
 
-    /// Starts a new pass (or a dominion's attraction): a new stamp. After 2^32 of them the
-    /// stamps start again from 1, with every old stamp erased.
-    fn next_pass(&mut self) {
-        self.pass = self.pass.wrapping_add(1);
-        if self.pass == 0 {
-            self.by_tangle.fill(0);
-            self.tangles.stamp.fill(0);
-            self.pass = 1;
+    /// The region of the current pass in which `v` was decided, if it was.
+    fn region_of(&self, v: u32) -> Option<usize> {
+        let att = &self.att[PASS];
+        if !self.in_g[v as usize] || att.layers.is_open(v) {
+            return None;
         }
+        let q = att.qpos[v as usize] as usize;
+        Some(self.regions.partition_point(|r| r.rs <= q) - 1)
     }
 
-    /// One pass: the top-down decomposition, until a dominion is solved (true) or the last
-    /// region is done (true if a tangle was learned).
+    /// The first region of the current pass that the dominion just solved (the dominion's
+    /// queue, still in the unsolved game) can change, so that the regions above it stay as
+    /// they are in the game without it:
+    ///
+    /// - a region holding a solved vertex;
+    /// - for a vertex with a move into the dominion (owned by the dominion's opponent, else
+    ///   it would be solved too), the region where its last other successor was decided, if
+    ///   all were: it may now be attracted there, or, if it is a head of the opponent of its
+    ///   region's player, make its region closed;
+    /// - likewise for a tangle with an escape into the dominion and its other escapes;
+    /// - the region before one whose first head is solved: that head ended the heads of the
+    ///   region before, which may now go on.
+    fn resume_point(&self) -> usize {
+        let solved = self.att[DOMINION].layers.queue();
+        let in_dominion = |w: u32| !self.att[DOMINION].layers.is_open(w);
+        // The cheap bound first: often the dominion reaches the top.
+        let mut r = solved
+            .iter()
+            .filter_map(|&u| self.region_of(u))
+            .min()
+            .unwrap_or(self.regions.len() - 1);
+        // The region where the last of `others` was decided, if all were.
+        let last = |others: &mut dyn Iterator<Item = u32>| -> Option<usize> {
+            let mut top = 0;
+            for w in others {
+                top = top.max(self.region_of(w)?);
+            }
+            Some(top)
+        };
+        for &u in solved {
+            if r == 0 {
+                break;
+            }
+            for &y in self.arena.predecessors(u) {
+                if !self.in_g[y as usize] || in_dominion(y) {
+                    continue;
+                }
+                let mut others = self
+                    .arena
+                    .successors(y)
+                    .iter()
+                    .copied()
+                    .filter(|&w| self.in_g[w as usize] && !in_dominion(w));
+                if let Some(j) = last(&mut others) {
+                    r = r.min(j);
+                }
+            }
+            let mut e = self.tin_first(u);
+            while e != NONE {
+                let t = self.tin_tangle[e as usize] as usize;
+                e = self.tin_next[e as usize];
+                if !self.tangles.alive[t] {
+                    continue;
+                }
+                let mut others = self
+                    .tangles
+                    .escapes(t)
+                    .iter()
+                    .copied()
+                    .filter(|&w| self.in_g[w as usize] && !in_dominion(w));
+                if let Some(j) = last(&mut others) {
+                    r = r.min(j);
+                }
+            }
+        }
+        if r > 0 && in_dominion(self.order[self.regions[r].ptr]) {
+            r -= 1;
+        }
+        r
+    }
+
+    /// Takes the dominion just solved out of the unsolved game. With `resume` (the current
+    /// pass learned no tangle), the pass's regions from the one [`resume_point`] names on
+    /// are undone, so that the pass can go on from there, and the position in `order` where
+    /// that region's heads started is returned; otherwise the pass is abandoned.
+    ///
+    /// [`resume_point`]: Self::resume_point
+    fn remove_dominion(&mut self, resume: bool) -> Option<usize> {
+        let last = self.remaining == self.att[DOMINION].layers.queue().len();
+        // Resuming at the top is a new pass, which needs no undoing.
+        let r = (resume && !last)
+            .then(|| self.resume_point())
+            .filter(|&r| r > 0);
+        let ptr = r.map(|r| self.regions[r].ptr);
+        if let Some(r) = r {
+            self.stats.resumed += 1;
+            let from = self.regions[r].rs;
+            // Tangle counters the undone decisions counted down count them again.
+            for j in r..self.regions.len() {
+                let alpha = self.regions[j].alpha;
+                let end = self
+                    .regions
+                    .get(j + 1)
+                    .map_or(self.att[PASS].layers.queue().len(), |x| x.rs);
+                for i in self.regions[j].rs..end {
+                    let u = self.att[PASS].layers.queue()[i];
+                    if let Some(b) = self.by_tangle.get_mut(u as usize) {
+                        *b = 0;
+                    }
+                    let mut e = self.tin_first(u);
+                    while e != NONE {
+                        let t = self.tin_tangle[e as usize] as usize;
+                        e = self.tin_next[e as usize];
+                        let att = &mut self.att[PASS];
+                        if self.tangles.player[t] == alpha
+                            && self.tangles.alive[t]
+                            && att.stamps[t] == att.stamp
+                        {
+                            att.counter[t] += 1;
+                        }
+                    }
+                }
+            }
+            let in_g = &self.in_g;
+            self.att[PASS]
+                .layers
+                .undo_from(self.arena, from, |w| in_g[w as usize]);
+            self.regions.truncate(r);
+        }
+        let mut solved = std::mem::take(&mut self.solved);
+        solved.clear();
+        solved.extend_from_slice(self.att[DOMINION].layers.queue());
+        for &u in &solved {
+            self.in_g[u as usize] = false;
+        }
+        self.remaining -= solved.len();
+        if r.is_some() {
+            self.att[PASS].layers.remove(self.arena, &solved);
+            for &u in &solved {
+                let mut e = self.tin_first(u);
+                while e != NONE {
+                    let t = self.tin_tangle[e as usize] as usize;
+                    e = self.tin_next[e as usize];
+                    let att = &mut self.att[PASS];
+                    if self.tangles.alive[t] && att.stamps[t] == att.stamp {
+                        // Zero only for a tangle left without escapes (then the pass resumes
+                        // at the top): no escape can count it down again, as in a new pass.
+                        att.counter[t] -= 1;
+                        debug_assert!(
+                            att.counter[t] > 0
+                                || self
+                                    .tangles
+                                    .escapes(t)
+                                    .iter()
+                                    .all(|&w| !self.in_g[w as usize]),
+                            "the tangle would have joined above"
+                        );
+                    }
+                }
+            }
+        } else {
+            self.att[PASS].layers.close(&solved);
+        }
+        if last {
+            // Nothing is left to attract.
+            self.att[DOMINION].layers.close(&solved);
+        } else {
+            self.att[DOMINION].layers.remove_decided(self.arena);
+        }
+        self.solved = solved;
+        ptr
+    }
+
+    /// One pass: the top-down decomposition, solving every dominion it finds and going on
+    /// below what each leaves intact while no tangle was learned, until the last region is
+    /// done (true if a dominion was solved or a tangle learned) or a dominion is solved after
+    /// a tangle was learned (true).
     fn run_pass(&mut self, control: &Control) -> Result<bool, Error> {
         self.stats.passes += 1;
-        self.next_pass();
-        self.layers.open(&self.g_list);
+        self.restamp(PASS);
+        let in_g = &self.in_g;
+        self.g_list.retain(|&v| in_g[v as usize]);
+        self.att[PASS].layers.open(&self.g_list);
+        self.regions.clear();
         let len = self.order.len();
         let mut ptr = 0;
         let mut highest = [true, true];
         let mut learned = false;
-        let mut regions = 0u32;
+        let mut solved = false;
+        let mut count = 0u32;
         loop {
             while ptr < len && !self.open_in_g(self.order[ptr]) {
                 ptr += 1;
@@ -438,12 +696,13 @@ impl Solver<'_> {
             if ptr == len {
                 break;
             }
-            regions = regions.wrapping_add(1);
-            if regions % 1024 == 0 {
+            count = count.wrapping_add(1);
+            if count % 1024 == 0 {
                 control.check()?;
             }
             let alpha = (self.arena.priority(self.order[ptr]) & 1) as u8;
-            let rs = self.layers.queue().len();
+            let rs = self.att[PASS].layers.queue().len();
+            self.regions.push(Region { ptr, rs, alpha });
             self.heads.clear();
             while ptr < len {
                 let v = self.order[ptr];
@@ -455,39 +714,54 @@ impl Solver<'_> {
                     break;
                 }
                 self.heads.push(v);
-                let scan = self.layers.queue().len();
-                self.layers.seed(v, true);
-                self.grow(alpha, rs, scan);
+                let scan = self.att[PASS].layers.queue().len();
+                self.att[PASS].layers.seed(v, true);
+                self.grow(PASS, alpha, rs, scan);
                 ptr += 1;
             }
-            let re = self.layers.queue().len();
+            let re = self.att[PASS].layers.queue().len();
             while ptr < len && !self.open_in_g(self.order[ptr]) {
                 ptr += 1;
             }
             let lowest = ptr == len;
+            let mut dominion = false;
             if lowest || self.closed(alpha, rs, re) {
                 self.region_moves(alpha, rs, re);
                 if highest[alpha as usize] {
-                    let region = self.layers.queue()[rs..re].to_vec();
+                    let region = self.att[PASS].layers.queue()[rs..re].to_vec();
                     self.solve_dominion(alpha, &region);
-                    return Ok(true);
+                    dominion = true;
+                } else {
+                    learned |= self.extract(alpha, rs, re);
+                    if !self.found.is_empty() {
+                        let found = std::mem::take(&mut self.found);
+                        self.solve_dominion(alpha, &found);
+                        self.found = found;
+                        dominion = true;
+                    }
                 }
-                learned |= self.extract(alpha, rs, re);
-                if !self.found.is_empty() {
-                    let found = std::mem::take(&mut self.found);
-                    self.solve_dominion(alpha, &found);
-                    self.found = found;
+            }
+            if dominion {
+                solved = true;
+                let Some(at) = self.remove_dominion(self.resume && !learned) else {
                     return Ok(true);
+                };
+                // Go on below the regions left, as a new pass would after them.
+                ptr = at;
+                highest = [true, true];
+                for x in &self.regions {
+                    highest[x.alpha as usize] = false;
                 }
+                continue;
             }
             highest[alpha as usize] = false;
         }
-        Ok(learned)
+        Ok(learned || solved)
     }
 
     #[inline]
     fn open_in_g(&self, v: u32) -> bool {
-        self.in_g[v as usize] && self.layers.is_open(v)
+        self.in_g[v as usize] && self.att[PASS].layers.is_open(v)
     }
 }
 
@@ -499,6 +773,7 @@ pub(super) fn solve(arena: &Arena, control: &Control) -> Result<(Local, Stats), 
         by_priority_descending(arena, None),
         vec![true; n],
         (0..n as u32).collect(),
+        true,
         control,
     )
 }
@@ -517,7 +792,7 @@ pub(super) fn solve_part(
     for &v in members {
         in_g[v as usize] = true;
     }
-    run(arena, order, in_g, members.to_vec(), control)
+    run(arena, order, in_g, members.to_vec(), true, control)
 }
 
 /// Tangle learning on the vertices `g_list` (membership `in_g`; `order` is them by priority,
@@ -527,35 +802,43 @@ fn run(
     order: Vec<u32>,
     in_g: Vec<bool>,
     g_list: Vec<u32>,
+    resume: bool,
     control: &Control,
 ) -> Result<(Local, Stats), Error> {
     let n = arena.len();
+    let mut att = [Attraction::new(n, true), Attraction::new(n, false)];
+    // The dominions' attraction opens the game once; each dominion takes its own vertices
+    // out again (`Layers::remove_decided`).
+    att[DOMINION].layers.open(&g_list);
     let mut s = Solver {
         arena,
         order,
         in_g,
+        remaining: g_list.len(),
         g_list,
-        layers: Layers::new(n),
-        qpos: vec![0; n],
+        att,
         moves: vec![NONE; n],
-        by_tangle: vec![0; n],
+        by_tangle: Vec::new(),
+        stamp: 0,
         tangles: Tangles::new(),
-        tin_head: vec![NONE; n],
+        tin_head: Vec::new(),
         tin_next: Vec::new(),
         tin_tangle: Vec::new(),
-        scc: Scc::new(n),
-        mark: vec![false; n],
-        escape_mark: vec![false; n],
+        scc: Scc::new(0),
+        mark: Vec::new(),
+        escape_mark: Vec::new(),
         heads: Vec::new(),
         found: Vec::new(),
         escapes: Vec::new(),
         comp_buf: Vec::new(),
         comp_starts: Vec::new(),
-        pass: 0,
+        regions: Vec::new(),
+        solved: Vec::new(),
+        resume,
         out: Local::new(n),
         stats: Stats::default(),
     };
-    while !s.g_list.is_empty() {
+    while s.remaining > 0 {
         control.check()?;
         if !s.run_pass(control)? {
             // Every pass learns a tangle or solves a dominion (the lowest region is closed).
@@ -566,4 +849,95 @@ fn run(
         }
     }
     Ok((s.out, s.stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::parity::generate::{self, RandomGame, Rng};
+    use crate::graph::ArenaBuilder;
+
+    fn solve_with(arena: &Arena, resume: bool) -> (Local, Stats) {
+        let n = arena.len();
+        run(
+            arena,
+            by_priority_descending(arena, None),
+            vec![true; n],
+            (0..n as u32).collect(),
+            resume,
+            &Control::default(),
+        )
+        .expect("no cancel")
+    }
+
+    /// Random blocks of 3 to 24 vertices with priorities from one range (so the blocks'
+    /// vertices interleave in the pass's order), each vertex with moves in its block and
+    /// sometimes one into an earlier block: dominions are found deep in a pass and leave the
+    /// regions above them, and their tangles, intact or nearly so.
+    fn blocks(rng: &mut Rng) -> crate::graph::Arena {
+        let priorities = 4 + rng.below(30) as u32;
+        let mut b = ArenaBuilder::new();
+        let mut start = 0u32;
+        for _ in 0..3 + rng.below(10) {
+            let size = 2 + rng.below(12) as u32;
+            for _ in 0..size {
+                let mut succ: Vec<u32> = (0..1 + rng.below(3))
+                    .map(|_| start + rng.below(u64::from(size)) as u32)
+                    .collect();
+                if start > 0 && rng.below(8) == 0 {
+                    succ.push(rng.below(u64::from(start)) as u32);
+                }
+                b.push(
+                    rng.below(2) as u8,
+                    rng.below(u64::from(priorities)) as u32,
+                    succ,
+                );
+            }
+            start += size;
+        }
+        b.build().expect("blocks are well formed")
+    }
+
+    /// Going on after a dominion is exactly what a new pass would do: the same dominions and
+    /// tangles are found, so the answer and every strategy move are the same.
+    #[test]
+    fn resuming_a_pass_changes_nothing() {
+        let mut games = vec![generate::friedmann(12), generate::gazda_willemse(8)];
+        let mut rng = Rng::new(0x07a4_61e5_e0e5_u64);
+        for _ in 0..1000 {
+            games.push(blocks(&mut rng));
+        }
+        for seed in 0..150u64 {
+            let n = 4 + (seed as usize * 7) % 120;
+            games.push(
+                RandomGame {
+                    priorities: 2 + (seed % 9) as u32,
+                    min_degree: 1,
+                    max_degree: 1 + (seed % 4) as u32,
+                    self_loops: seed % 3 == 0,
+                    seed,
+                    ..RandomGame::new(n)
+                }
+                .build(),
+            );
+        }
+        let mut resumed = 0;
+        for (i, arena) in games.iter().enumerate() {
+            let (a, sa) = solve_with(arena, true);
+            let (b, sb) = solve_with(arena, false);
+            assert_eq!(a.winner, b.winner, "game {i}");
+            assert_eq!(a.strategy, b.strategy, "game {i}");
+            assert_eq!(
+                (sa.dominions, sa.tangles),
+                (sb.dominions, sb.tangles),
+                "game {i}"
+            );
+            assert_eq!(sb.resumed, 0);
+            resumed += sa.resumed;
+        }
+        assert!(resumed > 300, "passes went on {resumed} times");
+        // Friedmann's family is solved in one pass, dominion after dominion.
+        let (_, s) = solve_with(&generate::friedmann(30), true);
+        assert_eq!((s.passes, s.resumed + 1), (1, s.dominions));
+    }
 }
