@@ -743,6 +743,92 @@ mod tests {
         }
     }
 
+    /// Layers of alternating players on a random subgame; after each, the state is kept.
+    /// Undoing back to any layer gives the state kept there (decisions and counters), and
+    /// removing undecided vertices leaves every counter counting exactly the undecided
+    /// successors inside what is left.
+    #[test]
+    fn undoing_layers_and_removing_vertices_is_exact() {
+        let mut rng = Rng::new(0x0dd0_1a7e_25ba_c4e5u64);
+        for round in 0..400 {
+            let arena = random_arena(&mut rng, 14, |r| 1 + r.below(4));
+            let n = arena.len();
+            let mut in_game: Vec<bool> = (0..n).map(|_| rng.below(6) != 0).collect();
+            let members: Vec<u32> = (0..n as u32).filter(|&v| in_game[v as usize]).collect();
+            let mut layers = Layers::new(n);
+            layers.open(&members);
+            let mut kept = vec![(0, layers.state.clone())];
+            for k in 0..4 {
+                for &v in &members {
+                    if layers.is_open(v) && rng.below(4) == 0 {
+                        layers.seed(v, true);
+                    }
+                }
+                layers.attract(&arena, (k % 2) as u8, &in_game);
+                kept.push((layers.queue().len(), layers.state.clone()));
+            }
+            // A counter equal to all successors inside behaves as "uncounted": compare what
+            // each word means.
+            let meaning = |state: &[u32]| -> Vec<u32> {
+                let inside = |y: u32| {
+                    arena
+                        .successors(y)
+                        .iter()
+                        .filter(|&&w| in_game[w as usize])
+                        .count() as u32
+                };
+                (0..n as u32)
+                    .map(|y| match state[y as usize] {
+                        engine::UNCOUNTED => inside(y),
+                        word => word,
+                    })
+                    .collect()
+            };
+            let (from, state) = kept[rng.below(kept.len() as u64) as usize].clone();
+            layers.undo_from(&arena, from, |w| in_game[w as usize]);
+            assert_eq!(
+                meaning(&layers.state),
+                meaning(&state),
+                "round {round}: undone to {from}"
+            );
+            assert_eq!(layers.queue().len(), from);
+            // Remove some undecided vertices (where that leaves every counted vertex an
+            // undecided successor inside): each counter then counts exactly the undecided
+            // successors inside what is left.
+            let open = |l: &Layers, w: u32| l.state[w as usize] & engine::DECIDED == 0;
+            let removed: Vec<u32> = members
+                .iter()
+                .copied()
+                .filter(|&v| open(&layers, v) && rng.below(3) == 0)
+                .collect();
+            for &u in &removed {
+                in_game[u as usize] = false;
+            }
+            let counted = |l: &Layers, y: u32| l.state[y as usize] < engine::UNCOUNTED;
+            let left = |l: &Layers, y: u32| {
+                arena
+                    .successors(y)
+                    .iter()
+                    .filter(|&&w| in_game[w as usize] && open(l, w))
+                    .count() as u32
+            };
+            if arena
+                .vertices()
+                .any(|y| in_game[y as usize] && counted(&layers, y) && left(&layers, y) == 0)
+            {
+                continue;
+            }
+            layers.remove(&arena, &removed);
+            for y in arena.vertices() {
+                if removed.contains(&y) {
+                    assert_eq!(layers.state[y as usize], engine::EXCLUDED, "round {round}");
+                } else if counted(&layers, y) {
+                    assert_eq!(layers.state[y as usize], left(&layers, y), "round {round}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn layers_agree_with_one_shot_attractors_and_keep_counting() {
         let mut rng = Rng::new(0x0123_4567_89ab_cdefu64);
