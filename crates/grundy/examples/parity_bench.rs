@@ -216,21 +216,17 @@ fn sweep(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
-/// The median of `runs` fresh-process runs of `command`, each timed by `read` from its
-/// output (milliseconds); `None` if a run failed or printed no time.
-fn median_of_runs(
-    runs: usize,
-    mut command: impl FnMut() -> std::process::Command,
-    read: impl Fn(&str) -> Option<f64>,
-) -> Option<f64> {
-    let mut times = Vec::with_capacity(runs);
-    for _ in 0..runs.max(1) {
-        let out = command().output().ok()?;
-        let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
-        times.push(read(&text)?);
-    }
+/// One time from a fresh process: `command`'s output read by `read`.
+fn time_of(command: &mut std::process::Command, read: impl Fn(&str) -> Option<f64>) -> Option<f64> {
+    let out = command.output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+    read(&text)
+}
+
+/// The median of `times`.
+fn median(mut times: Vec<f64>) -> Option<f64> {
     times.sort_by(f64::total_cmp);
-    Some(times[(times.len() - 1) / 2])
+    times.get(times.len().checked_sub(1)? / 2).copied()
 }
 
 /// Oink's name for an algorithm.
@@ -298,28 +294,27 @@ fn compare(args: &Args) -> Result<(), String> {
     let mut worst: Vec<(f64, String, String, f64, f64)> = Vec::new();
     for path in &files {
         for (i, &alg) in args.algorithms.iter().enumerate() {
-            let ours = median_of_runs(
-                args.runs,
-                || {
-                    let mut c = std::process::Command::new(&me);
-                    c.arg("file").arg(path).arg("--alg").arg(alg.to_string());
-                    c.args(["--reps", "1"]).args(&option_flags);
-                    c
-                },
-                our_time,
-            )
-            .ok_or_else(|| format!("{}: {alg}: no time", path.display()))?;
-            let theirs = args.oink.as_ref().and_then(|oink| {
-                median_of_runs(
-                    args.runs,
-                    || {
-                        let mut c = std::process::Command::new(oink);
-                        c.arg(oink_flag(alg)).arg(path);
-                        c
-                    },
-                    oink_time,
-                )
-            });
+            // Ours and Oink's alternate, so that a change in the machine's load falls on
+            // both alike.
+            let mut mine = Vec::with_capacity(args.runs);
+            let mut oinks = Vec::with_capacity(args.runs);
+            for _ in 0..args.runs.max(1) {
+                let mut c = std::process::Command::new(&me);
+                c.arg("file").arg(path).arg("--alg").arg(alg.to_string());
+                c.args(["--reps", "1"]).args(&option_flags);
+                mine.push(
+                    time_of(&mut c, our_time)
+                        .ok_or_else(|| format!("{}: {alg}: no time", path.display()))?,
+                );
+                if let Some(oink) = &args.oink {
+                    let mut c = std::process::Command::new(oink);
+                    c.arg(oink_flag(alg)).arg(path);
+                    oinks.extend(time_of(&mut c, oink_time));
+                }
+            }
+            let ours = median(mine).expect("at least one run");
+            // Oink's time only if every run gave one.
+            let theirs = (oinks.len() == args.runs.max(1)).then(|| median(oinks)).flatten();
             let t = &mut totals[i];
             t.0 += ours;
             if let Some(x) = theirs {
