@@ -314,7 +314,9 @@ fn compare(args: &Args) -> Result<(), String> {
             }
             let ours = median(mine).expect("at least one run");
             // Oink's time only if every run gave one.
-            let theirs = (oinks.len() == args.runs.max(1)).then(|| median(oinks)).flatten();
+            let theirs = (oinks.len() == args.runs.max(1))
+                .then(|| median(oinks))
+                .flatten();
             let t = &mut totals[i];
             t.0 += ours;
             if let Some(x) = theirs {

@@ -244,7 +244,7 @@ pub fn solve_parity(
 /// successors are all won by the opponent is lost.
 struct Solved<'a> {
     owner: &'a [u8],
-    moves: &'a [Cell<Option<u32>>],
+    moves: &'a [Cell<u32>],
 }
 
 impl Rule for Solved<'_> {
@@ -252,7 +252,7 @@ impl Rule for Solved<'_> {
 
     #[inline(always)]
     fn record(&self, vertex: u32, by: u32) {
-        self.moves[vertex as usize].set(Some(by));
+        self.moves[vertex as usize].set(by);
     }
 
     #[inline(always)]
@@ -271,8 +271,10 @@ struct Pipeline<'a> {
     arena: &'a Arena,
     options: ParityOptions,
     layers: Layers,
-    /// The winner's move where the winner owns the vertex (becomes the answer's strategy).
-    strategy: Vec<Option<u32>>,
+    /// The winner's move where the winner owns the vertex, else [`NONE`] (becomes the
+    /// answer's strategy). Four bytes a vertex, not an `Option`'s eight: the engine writes it
+    /// at random as it decides.
+    strategy: Vec<u32>,
     /// Part-local id of each vertex of the part being built, else NONE. Empty until a cycle
     /// search or a part needs it: an arena that propagation solves never writes it.
     local: Vec<u32>,
@@ -287,7 +289,7 @@ impl Pipeline<'_> {
     /// Seeds `v` as won by `winner` (with `winner`'s move `mv` if it owns `v`).
     fn settle(&mut self, v: u32, winner: u8, mv: u32) {
         if self.layers.seed(v, winner == 1) {
-            self.strategy[v as usize] = (mv != NONE).then_some(mv);
+            self.strategy[v as usize] = mv;
         }
     }
 
@@ -548,7 +550,7 @@ pub fn solve_parity_with(
         arena,
         options: *options,
         layers: Layers::all_open(arena),
-        strategy: vec![None; n],
+        strategy: vec![NONE; n],
         local: Vec::new(),
     };
     for v in arena.vertices() {
@@ -678,7 +680,7 @@ pub fn solve_parity_with(
 
     // The answer's strategy is the pipeline's, kept where the owner wins.
     let mut winner = Vec::with_capacity(n);
-    let mut strategy = pipe.strategy;
+    let mut strategy = Vec::with_capacity(n);
     for v in arena.vertices() {
         let (value, _) = pipe
             .layers
@@ -686,9 +688,8 @@ pub fn solve_parity_with(
             .expect("every vertex is solved at the end");
         let w = u8::from(value);
         winner.push(w);
-        if arena.owner(v) != w {
-            strategy[v as usize] = None;
-        }
+        let mv = pipe.strategy[v as usize];
+        strategy.push((arena.owner(v) == w && mv != NONE).then_some(mv));
     }
     Ok(ParitySolution { winner, strategy })
 }
