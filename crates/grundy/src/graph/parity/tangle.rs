@@ -17,15 +17,24 @@
 //!
 //! - the first region of α in the pass, if closed, is an α-dominion (everything above it is
 //!   the opponent's attractor, which the opponent cannot leave): it and its tangle attractor
-//!   are solved, and the pass starts over;
+//!   are solved;
 //! - otherwise the bottom SCCs of the region's strategy graph are new tangles — a known one
 //!   found again would have all its escapes in higher regions of α, and would have joined the
-//!   last of them — or dominions if they have no escapes.
+//!   last of them — or dominions if they have no escapes, solved likewise.
 //!
 //! The lowest region is always closed, so every pass finds a dominion or a new tangle, and
 //! the algorithm terminates. All attractors of a pass share one [`Layers`] state (counters of
 //! the opponent's vertices keep counting across regions), so a pass costs O(n + m + the
 //! tangles it touches).
+//!
+//! After a dominion, van Dijk's algorithm starts a new pass. Here, while the pass has learned
+//! no tangle, it goes on instead: the dominion is attracted in a state of its own, and only
+//! the regions it can change are undone — from the first that holds a solved vertex, or where
+//! a vertex or tangle with a move into the dominion could now be attracted, or whose heads
+//! the dominion cut short ([`Layers::undo_from`], [`Layers::remove`]). The regions above are
+//! exactly what a new pass would compute (a test checks that the same dominions, tangles and
+//! moves come out). On Friedmann's family, where every pass found one small dominion near the
+//! bottom after a thousand regions, this makes the solve 12 times faster.
 //!
 //! # Complexity
 //! Exponential in the worst case; one pass is O(n + m + total tangle size). O(n + m + total
