@@ -497,7 +497,28 @@ impl Solver<'_> {
         self.grow(DOMINION, alpha, 0, 0);
         // Every vertex of α has its move: a seed's from its region, a tangle's from the
         // tangle, the rest from the attraction.
-        for &x in self.att[DOMINION].layers.queue() {
+        let mut solved = std::mem::take(&mut self.solved);
+        solved.clear();
+        solved.extend_from_slice(self.att[DOMINION].layers.queue());
+        self.win(alpha, &solved);
+        self.solved = solved;
+    }
+
+    /// The pass's first region, closed and of its player α, is an α-dominion that is its own
+    /// tangle attractor (it was attracted in the whole unsolved game): it is solved as it
+    /// stands, with the moves of the region, and no second attraction.
+    fn take_first_region(&mut self, alpha: u8, re: usize) {
+        self.stats.dominions += 1;
+        let mut solved = std::mem::take(&mut self.solved);
+        solved.clear();
+        solved.extend_from_slice(&self.att[PASS].layers.queue()[..re]);
+        self.win(alpha, &solved);
+        self.solved = solved;
+    }
+
+    /// Records `solved` as won by `alpha`, each vertex of `alpha` with its move in `moves`.
+    fn win(&mut self, alpha: u8, solved: &[u32]) {
+        for &x in solved {
             self.out.winner[x as usize] = alpha;
             self.out.strategy[x as usize] = if self.arena.owner(x) == alpha {
                 self.moves[x as usize]
@@ -596,9 +617,11 @@ impl Solver<'_> {
     ///
     /// [`resume_point`]: Self::resume_point
     fn remove_dominion(&mut self, resume: bool) -> Option<usize> {
-        let last = self.remaining == self.att[DOMINION].layers.queue().len();
-        // Resuming at the top is a new pass, which needs no undoing.
-        let r = (resume && !last)
+        let last = self.remaining == self.solved.len();
+        // Without an attraction of its own the dominion is the pass's first region. Resuming
+        // at the top is a new pass, which needs no undoing.
+        let attracted = !self.att[DOMINION].layers.queue().is_empty();
+        let r = (resume && !last && attracted)
             .then(|| self.resume_point())
             .filter(|&r| r > 0);
         let ptr = r.map(|r| self.regions[r].ptr);
@@ -637,9 +660,7 @@ impl Solver<'_> {
                 .undo_from(self.arena, from, |w| in_g[w as usize]);
             self.regions.truncate(r);
         }
-        let mut solved = std::mem::take(&mut self.solved);
-        solved.clear();
-        solved.extend_from_slice(self.att[DOMINION].layers.queue());
+        let solved = std::mem::take(&mut self.solved);
         for &u in &solved {
             self.in_g[u as usize] = false;
         }
@@ -671,8 +692,8 @@ impl Solver<'_> {
         } else {
             self.att[PASS].layers.close(&solved);
         }
-        if last {
-            // Nothing is left to attract.
+        if last || !attracted {
+            // Nothing is left to attract, or nothing was: the solved vertices only leave.
             self.att[DOMINION].layers.close(&solved);
         } else {
             self.att[DOMINION].layers.remove_decided(self.arena);
@@ -736,7 +757,10 @@ impl Solver<'_> {
             let mut dominion = false;
             if lowest || self.closed(alpha, rs, re) {
                 self.region_moves(alpha, rs, re);
-                if highest[alpha as usize] {
+                if highest[alpha as usize] && rs == 0 {
+                    self.take_first_region(alpha, re);
+                    dominion = true;
+                } else if highest[alpha as usize] {
                     let region = self.att[PASS].layers.queue()[rs..re].to_vec();
                     self.solve_dominion(alpha, &region);
                     dominion = true;
