@@ -537,11 +537,13 @@ impl Solver<'_> {
             .filter_map(|&u| self.region_of(u))
             .min()
             .unwrap_or(self.regions.len() - 1);
-        // The region where the last of `others` was decided, if all were.
-        let last = |others: &mut dyn Iterator<Item = u32>| -> Option<usize> {
+        // The region where the last of `others` left in the game was decided, if all were.
+        let last = |others: &[u32]| -> Option<usize> {
             let mut top = 0;
-            for w in others {
-                top = top.max(self.region_of(w)?);
+            for &w in others {
+                if self.in_g[w as usize] && !in_dominion(w) {
+                    top = top.max(self.region_of(w)?);
+                }
             }
             Some(top)
         };
@@ -553,13 +555,7 @@ impl Solver<'_> {
                 if !self.in_g[y as usize] || in_dominion(y) {
                     continue;
                 }
-                let mut others = self
-                    .arena
-                    .successors(y)
-                    .iter()
-                    .copied()
-                    .filter(|&w| self.in_g[w as usize] && !in_dominion(w));
-                if let Some(j) = last(&mut others) {
+                if let Some(j) = last(self.arena.successors(y)) {
                     r = r.min(j);
                 }
             }
@@ -570,13 +566,7 @@ impl Solver<'_> {
                 if !self.tangles.alive[t] {
                     continue;
                 }
-                let mut others = self
-                    .tangles
-                    .escapes(t)
-                    .iter()
-                    .copied()
-                    .filter(|&w| self.in_g[w as usize] && !in_dominion(w));
-                if let Some(j) = last(&mut others) {
+                if let Some(j) = last(self.tangles.escapes(t)) {
                     r = r.min(j);
                 }
             }
@@ -777,13 +767,18 @@ impl Solver<'_> {
 
 /// Solves `arena` (no dead ends) by tangle learning.
 pub(super) fn solve(arena: &Arena, control: &Control) -> Result<(Local, Stats), Error> {
+    solve_whole(arena, true, control)
+}
+
+/// Tangle learning on all of `arena`; passes go on after a dominion if `resume`.
+fn solve_whole(arena: &Arena, resume: bool, control: &Control) -> Result<(Local, Stats), Error> {
     let n = arena.len();
     run(
         arena,
         by_priority_descending(arena, None),
         vec![true; n],
         (0..n as u32).collect(),
-        true,
+        resume,
         control,
     )
 }
@@ -868,16 +863,7 @@ mod tests {
     use crate::graph::ArenaBuilder;
 
     fn solve_with(arena: &Arena, resume: bool) -> (Local, Stats) {
-        let n = arena.len();
-        run(
-            arena,
-            by_priority_descending(arena, None),
-            vec![true; n],
-            (0..n as u32).collect(),
-            resume,
-            &Control::default(),
-        )
-        .expect("no cancel")
+        solve_whole(arena, resume, &Control::default()).expect("no cancel")
     }
 
     /// Random blocks of 3 to 24 vertices with priorities from one range (so the blocks'
