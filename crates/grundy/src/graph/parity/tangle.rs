@@ -463,8 +463,8 @@ impl Solver<'_> {
 
     /// Solves the α-dominion `seeds` (whose α-vertices have their moves in `moves`) and its
     /// tangle attractor in the unsolved game, in the dominion's own attraction (the pass's is
-    /// left as it was). The solved vertices stay in the unsolved game for
-    /// [`remove_dominion`](Self::remove_dominion), and in the dominion's queue.
+    /// left as it was). The solved vertices, listed in `solved` (and in the dominion's queue),
+    /// stay in the unsolved game for [`remove_dominion`](Self::remove_dominion).
     fn solve_dominion(&mut self, alpha: u8, seeds: &[u32]) {
         self.stats.dominions += 1;
         self.restamp(DOMINION);
@@ -483,7 +483,8 @@ impl Solver<'_> {
 
     /// The pass's first region, closed and of its player α, is an α-dominion that is its own
     /// tangle attractor (it was attracted in the whole unsolved game): it is solved as it
-    /// stands, with the moves of the region, and no second attraction.
+    /// stands, with the moves of the region, and no second attraction. Its vertices are
+    /// listed in `solved` for [`remove_dominion`](Self::remove_dominion).
     fn take_first_region(&mut self, alpha: u8, re: usize) {
         self.stats.dominions += 1;
         let mut solved = std::mem::take(&mut self.solved);
