@@ -385,30 +385,23 @@ impl Layers {
     /// (one successor for `player`'s vertices, all for the opponent's) within the open subgame,
     /// whose membership mask is `in_game`. Every vertex it decides gets value `true`.
     pub fn attract(&mut self, arena: &Arena, player: u8, in_game: &[bool]) {
-        let rule = LazyAttractor {
-            arena,
-            player,
-            inside: |w: u32| in_game[w as usize],
-            moves: None,
-            resume: None,
-        };
-        self.propagate(arena, &rule);
+        self.attract_recording(arena, player, in_game, None);
     }
 
-    /// [`attract`](Self::attract), writing into `moves` the move of every vertex of `player`
-    /// it decides by a move.
+    /// [`attract`](Self::attract), writing into `moves` (if given) the move of every vertex
+    /// of `player` it decides by a move.
     pub(crate) fn attract_recording(
         &mut self,
         arena: &Arena,
         player: u8,
         in_game: &[bool],
-        moves: &[Cell<u32>],
+        moves: Option<&[Cell<u32>]>,
     ) {
         let rule = LazyAttractor {
             arena,
             player,
             inside: |w: u32| in_game[w as usize],
-            moves: Some(moves),
+            moves,
             resume: None,
         };
         self.propagate(arena, &rule);

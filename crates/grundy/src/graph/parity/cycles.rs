@@ -221,9 +221,10 @@ impl CycleSearch {
                     continue;
                 }
                 k += 1;
-                // A vertex without a move to the player's own is on no cycle: it costs its
-                // edges, not a search's bookkeeping. In games from synthesis, where one
-                // player only moves to the other, that is every vertex.
+                // A candidate whose moves to its own owner's vertices all lead to vertices
+                // that are not candidates (or decided) is on no cycle: it costs its edges,
+                // not a search's bookkeeping (measured: 3% of tangle learning on
+                // full_arbiter_unreal3).
                 if scc.visited(v) || !arena.successors(v).iter().any(|&w| mine(w)) {
                     continue;
                 }

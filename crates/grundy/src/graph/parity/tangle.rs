@@ -227,7 +227,7 @@ impl Solver<'_> {
                 // The dominion's strategy: each vertex attracted by a move keeps it.
                 let moves = Cell::from_mut(&mut self.moves[..]).as_slice_of_cells();
                 att.layers
-                    .attract_recording(self.arena, alpha, &self.in_g, moves);
+                    .attract_recording(self.arena, alpha, &self.in_g, Some(moves));
             } else {
                 att.layers.attract(self.arena, alpha, &self.in_g);
             }
