@@ -90,6 +90,20 @@ impl<P> Explored<P> {
     }
 }
 
+/// Moves an exploration may meet per position of its budget: past
+/// `max_positions · EDGES_PER_POSITION` moves it is refused (4 bytes a move).
+pub const EDGES_PER_POSITION: u64 = 16;
+
+fn too_many_moves(limit: u64) -> Error {
+    Error::TooLarge {
+        what: format!(
+            "more than {} moves ({EDGES_PER_POSITION} per position of the budget of {limit})",
+            limit.saturating_mul(EDGES_PER_POSITION)
+        ),
+        need: Some(limit.saturating_mul(EDGES_PER_POSITION).saturating_mul(8)),
+    }
+}
+
 fn too_many(limit: u64) -> Error {
     Error::TooLarge {
         what: format!("more than {limit} positions"),
@@ -160,6 +174,9 @@ fn breadth_first<G: Game>(
         if game.terminal(pos).is_none() {
             game.moves(pos, &mut children);
         }
+        if (targets.len() + children.len()) as u64 > limit.saturating_mul(EDGES_PER_POSITION) {
+            return Err(too_many_moves(limit));
+        }
         for child in children.drain(..) {
             let child = game.canonical(&child);
             let count = positions.len();
@@ -208,5 +225,146 @@ pub fn explore_indexed<G: IndexedGame>(
             *slot = fresh()?;
         }
         Ok(*slot)
+    })
+}
+
+/// The reachable part of a ranked game, explored by rank: no position is stored, only
+/// its rank, and no forward graph is kept — the reverse graph is built by generating the
+/// moves a second time, which for ranked games is cheaper than storing them.
+#[derive(Debug, Clone)]
+pub struct RankedExplored {
+    /// The rank of each dense id (the root is id 0).
+    pub ranks: Vec<u64>,
+    /// The number of moves of each id.
+    pub degrees: Vec<u32>,
+    /// Edge `v → u` for each move `u → v`.
+    pub reverse: Csr,
+    /// The dense id of each rank, `u32::MAX` where unreached.
+    pub ids: Vec<u32>,
+}
+
+impl RankedExplored {
+    /// The number of positions.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.ranks.len()
+    }
+
+    /// Whether nothing was explored.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.ranks.is_empty()
+    }
+
+    /// The dense id of a rank, if it was reached.
+    #[must_use]
+    pub fn id(&self, rank: u64) -> Option<u32> {
+        self.ids
+            .get(usize::try_from(rank).ok()?)
+            .copied()
+            .filter(|&id| id != u32::MAX)
+    }
+}
+
+/// Explores every position reachable from `root` by rank: `moves(rank, out)` appends the
+/// ranks of the children, `terminal(rank)` says whether a position is not expanded.
+///
+/// # Complexity
+/// Two passes over the moves. Memory: 4 bytes per rank below `size` (the id table), 20
+/// bytes per position reached (rank, degree, offset), 4 per edge (the reverse graph).
+///
+/// # Errors
+/// [`Error::TooLarge`] past `control.max_positions`, or if the id table would be more
+/// than 16 times the position budget; [`Error::Cancelled`].
+pub fn explore_ranked(
+    size: u64,
+    root: u64,
+    moves: impl Fn(u64, &mut Vec<u64>),
+    terminal: impl Fn(u64) -> bool,
+    control: &Control<'_>,
+) -> Result<RankedExplored, Error> {
+    const NONE: u32 = u32::MAX;
+    let limit = control.max_positions.min(u64::from(u32::MAX) - 1);
+    if size > limit.saturating_mul(16) || usize::try_from(size).is_err() {
+        return Err(Error::TooLarge {
+            what: format!("a rank table of {size} entries"),
+            need: Some(size.saturating_mul(4)),
+        });
+    }
+    let mut ids = vec![NONE; size as usize];
+    let mut ranks = vec![root];
+    ids[root as usize] = 0;
+    let mut degrees = Vec::new();
+    let mut in_degree: Vec<u32> = vec![0];
+    let mut children = Vec::new();
+    let mut edges = 0u64;
+    let mut next = 0usize;
+    while next < ranks.len() {
+        if next % CHECK_EVERY == 0 {
+            control.check()?;
+            control.report("explore", next as u64);
+        }
+        let rank = ranks[next];
+        children.clear();
+        if !terminal(rank) {
+            moves(rank, &mut children);
+        }
+        let degree = u32::try_from(children.len()).map_err(|_| Error::TooLarge {
+            what: format!("a position with {} moves", children.len()),
+            need: None,
+        })?;
+        degrees.push(degree);
+        edges += u64::from(degree);
+        if edges > limit.saturating_mul(EDGES_PER_POSITION) {
+            return Err(too_many_moves(limit));
+        }
+        for &child in &children {
+            let slot = &mut ids[child as usize];
+            if *slot == NONE {
+                if ranks.len() as u64 >= limit {
+                    return Err(too_many(limit));
+                }
+                *slot = ranks.len() as u32;
+                ranks.push(child);
+                in_degree.push(0);
+            }
+            in_degree[*slot as usize] += 1;
+        }
+        next += 1;
+    }
+    // The reverse graph: offsets from the in-degrees, then the moves again.
+    let n = ranks.len();
+    let mut offsets = Vec::with_capacity(n + 1);
+    let mut total = 0u64;
+    offsets.push(0);
+    for &d in &in_degree {
+        total += u64::from(d);
+        offsets.push(total);
+    }
+    debug_assert_eq!(total, edges);
+    let mut cursor: Vec<u64> = offsets[..n].to_vec();
+    drop(in_degree);
+    let mut targets = vec![0u32; usize::try_from(edges).map_err(|_| Error::Overflow)?];
+    for (id, &rank) in ranks.iter().enumerate() {
+        if id % CHECK_EVERY == 0 {
+            control.check()?;
+        }
+        if degrees[id] == 0 {
+            continue;
+        }
+        children.clear();
+        moves(rank, &mut children);
+        for &child in &children {
+            let c = ids[child as usize] as usize;
+            targets[cursor[c] as usize] = id as u32;
+            cursor[c] += 1;
+        }
+    }
+    drop(cursor);
+    Ok(RankedExplored {
+        ranks,
+        degrees,
+        reverse: Csr { offsets, targets },
+        ids,
     })
 }

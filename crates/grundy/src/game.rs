@@ -212,6 +212,14 @@ pub trait Game {
     fn canonical(&self, pos: &Self::Position) -> Self::Position {
         pos.clone()
     }
+
+    /// Whether every move passes the turn (the default). A game with moves that keep the
+    /// turn (Kalah's free move, an extra turn after a box) returns `false`; then
+    /// [`Game::to_move`] is authoritative, and the value of a child is negated only when
+    /// the mover changes.
+    fn alternates(&self) -> bool {
+        true
+    }
 }
 
 /// A game where both players have the same moves from every position: the

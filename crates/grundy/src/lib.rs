@@ -28,8 +28,11 @@ pub mod graph;
 pub mod impartial;
 pub mod octal;
 pub mod pattern;
+pub mod play;
 pub mod report;
+pub mod sequence;
 pub mod solve;
+pub mod values;
 
 /// What can go wrong in a computation (bad specs have their own [`games::SpecError`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -74,30 +74,84 @@ pub fn label(
     terminal: impl Fn(u32) -> Option<Outcome>,
     control: &Control<'_>,
 ) -> Result<Labels, Error> {
-    let n = graph.len();
+    label_by_degree(|v| graph.degree(v), reverse, terminal, None, control)
+}
+
+/// [`label`] from each vertex's number of moves (`degree(v)`) and the reverse graph
+/// alone, so that an exploration need not keep the forward graph; `mover`, when given,
+/// says who moves at each vertex (`0` first, `1` second) for games whose moves may keep
+/// the turn: a child's value then counts for the parent unnegated when the mover stays.
+///
+/// # Errors
+/// As [`label`].
+pub fn label_by_degree(
+    degree: impl Fn(u32) -> u64,
+    reverse: &Csr,
+    terminal: impl Fn(u32) -> Option<Outcome>,
+    mover: Option<&[u8]>,
+    control: &Control<'_>,
+) -> Result<Labels, Error> {
+    let n = reverse.len();
     let mut state = Vec::with_capacity(n);
     let mut queue = Vec::with_capacity(n);
+    // With movers, the engine's value bit means "the first player wins", and is turned
+    // into "the player to move wins" at the end.
+    let absolute = |v: u32, mover_wins: bool| match mover {
+        Some(m) => mover_wins == (m[v as usize] == 0),
+        None => mover_wins,
+    };
     for v in 0..n as u32 {
         let word = match terminal(v) {
-            Some(Outcome::Win) => engine::decided(true, 0),
-            Some(Outcome::Loss) => engine::decided(false, 0),
+            Some(Outcome::Win) => engine::decided(absolute(v, true), 0),
+            Some(Outcome::Loss) => engine::decided(absolute(v, false), 0),
             // A declared draw is settled and never propagates: its predecessors' counters
             // never reach zero through it.
             Some(Outcome::Draw) => engine::EXCLUDED,
-            None => match graph.degree(v) {
-                0 => engine::decided(false, 0),
+            None => match degree(v) {
+                0 => engine::decided(absolute(v, false), 0),
                 d => engine::undecided(d)?,
             },
         };
-        if word != engine::EXCLUDED && word & engine::DECIDED != 0 {
+        if engine::read(word).is_some() {
             queue.push(v);
         }
         state.push(word);
     }
     control.check()?;
-    engine::propagate(reverse, &mut state, &mut queue, 0, &Labelling)?;
+    match mover {
+        None => engine::propagate(reverse, &mut state, &mut queue, 0, &Labelling)?,
+        Some(owner) => {
+            engine::propagate(reverse, &mut state, &mut queue, 0, &TurnLabelling { owner })?;
+            for (v, word) in state.iter_mut().enumerate() {
+                if let Some((first_wins, d)) = engine::read(*word) {
+                    *word = engine::decided(first_wins == (owner[v] == 0), d);
+                }
+            }
+        }
+    }
     control.check()?;
     Ok(Labels { state })
+}
+
+/// Labelling when the mover is per vertex: the value bit is "the first player wins"; a
+/// vertex is decided by one successor good for its mover, or lost for its mover once
+/// every successor is good for the other player.
+struct TurnLabelling<'a> {
+    owner: &'a [u8],
+}
+
+impl engine::Rule for TurnLabelling<'_> {
+    #[inline(always)]
+    fn on_successor(&self, vertex: u32, first_wins: bool) -> Option<bool> {
+        let first_moves = self.owner[vertex as usize] == 0;
+        (first_wins == first_moves).then_some(first_wins)
+    }
+
+    #[inline(always)]
+    fn on_all(&self, vertex: u32) -> bool {
+        // The mover loses: the first player wins iff the second moves here.
+        self.owner[vertex as usize] != 0
+    }
 }
 
 /// A reverse topological order of `graph`: every vertex after all its successors.
@@ -187,10 +241,18 @@ pub fn label_explored<G: Game>(
     control: &Control<'_>,
 ) -> Result<Solution<G::Position>, Error> {
     let reverse = explored.graph.reverse();
-    let labels = label(
-        &explored.graph,
+    let mover: Option<Vec<u8>> = (!game.alternates()).then(|| {
+        explored
+            .positions
+            .iter()
+            .map(|p| game.to_move(p).index() as u8)
+            .collect()
+    });
+    let labels = label_by_degree(
+        |v| explored.graph.degree(v),
         &reverse,
         |v| game.terminal(&explored.positions[v as usize]),
+        mover.as_deref(),
         control,
     )?;
     Ok(Solution { explored, labels })
@@ -221,8 +283,14 @@ pub fn minimax<G: ScoreGame>(
         } else {
             let mut best = i64::MIN;
             for &c in successors {
-                let gain = game.gain(pos, &explored.positions[c as usize]);
-                let here = gain.checked_sub(value[c as usize]).ok_or(Error::Overflow)?;
+                let child = &explored.positions[c as usize];
+                let gain = game.gain(pos, child);
+                let here = if game.alternates() || game.to_move(child) != game.to_move(pos) {
+                    gain.checked_sub(value[c as usize])
+                } else {
+                    gain.checked_add(value[c as usize])
+                }
+                .ok_or(Error::Overflow)?;
                 best = best.max(here);
             }
             best

@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 
 use grundy::explore::{explore, explore_indexed, Control, Csr, Explored};
 use grundy::game::{Game, IndexedGame, Outcome, Value};
-use grundy::games::{HeapFamily, Octal, Part, Spec};
+use grundy::games::{HeapFamily, Spec};
 use grundy::impartial::grundy_values;
 use grundy::report::{self, Limits, Method, Report};
 use grundy::solve::{label, label_explored, reverse_topological_order, Solution};
@@ -553,24 +553,20 @@ fn atoms_of(text: &str, root: &Spec, gens: &[PartGen]) -> Vec<Atom> {
     assert_eq!(spec.parts.len(), gens.len(), "{text}");
     let mut atoms = Vec::new();
     for ((part, root_part), gen) in spec.parts.iter().zip(&root.parts).zip(gens) {
-        match (part, root_part) {
-            (
-                Part::Heaps { family, heaps },
-                Part::Heaps {
-                    family: root_family,
-                    ..
-                },
-            ) => {
-                assert_eq!(family, root_family, "{text}");
-                let fam = gen.fam().expect("a heap part");
-                atoms.extend(heaps.iter().map(|&h| Atom::Heap(fam.clone(), h)));
-            }
-            (&Part::Multiple { k, n, limit }, &Part::Multiple { k: root_k, .. }) => {
-                assert_eq!(k, root_k, "{text}");
-                atoms.push(Atom::Multiple { k, n, limit });
-            }
-            (&Part::Wythoff { a, b }, Part::Wythoff { .. }) => atoms.push(Atom::Wythoff(a, b)),
-            _ => panic!("`{text}` changed the kind of a part of `{root}`"),
+        assert_eq!(
+            part.family.name(),
+            root_part.family.name(),
+            "`{text}` changed the family of a part of `{root}`"
+        );
+        let p = &part.position;
+        match gen {
+            PartGen::Heaps { fam, .. } => atoms.extend(p.iter().map(|&h| Atom::Heap(fam.clone(), h))),
+            &PartGen::Multiple { k, .. } => atoms.push(Atom::Multiple {
+                k,
+                n: p[0],
+                limit: p[1],
+            }),
+            PartGen::Wythoff(..) => atoms.push(Atom::Wythoff(p[0], p[1])),
         }
     }
     canonical(atoms)
@@ -695,57 +691,53 @@ fn positive() -> impl Strategy<Value = u64> {
     prop_oneof![3 => 1u64..30, 1 => 1..=u64::MAX]
 }
 
-fn octal_code() -> impl Strategy<Value = Octal> {
+fn octal_code() -> impl Strategy<Value = String> {
     (
         prop_oneof![Just("0"), Just("4")],
         prop::collection::vec(0u8..8, 0..=6),
     )
         .prop_filter_map("a valid code", |(d0, frac)| {
             let frac: String = frac.iter().map(u8::to_string).collect();
-            format!("{d0}.{frac}").parse::<Octal>().ok()
+            let code = format!("{d0}.{frac}");
+            format!("octal[{code}](1)").parse::<Spec>().ok().map(|_| code)
         })
 }
 
-fn any_part() -> impl Strategy<Value = Part> {
+/// Any part, as the text of a spec (the parser builds the parts).
+fn any_part() -> impl Strategy<Value = String> {
+    let list = |v: Vec<u64>| v.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
     let heaps = || prop::collection::vec(number(), 0..=4);
     prop_oneof![
-        heaps().prop_map(|heaps| Part::Heaps {
-            family: HeapFamily::Nim,
-            heaps
+        heaps().prop_map(move |h| format!("nim({})", list(h))),
+        (positive(), heaps()).prop_map(move |(m, h)| format!("bounded-nim[{m}]({})", list(h))),
+        (prop::collection::btree_set(positive(), 1..=4), heaps()).prop_map(move |(set, h)| {
+            format!("subtraction[{}]({})", list(set.into_iter().collect()), list(h))
         }),
-        (positive(), heaps()).prop_map(|(m, heaps)| Part::Heaps {
-            family: HeapFamily::BoundedNim(m),
-            heaps
-        }),
-        (prop::collection::btree_set(positive(), 1..=4), heaps()).prop_map(|(set, heaps)| {
-            Part::Heaps {
-                family: HeapFamily::Subtraction(set.into_iter().collect()),
-                heaps,
-            }
-        }),
-        (octal_code(), heaps()).prop_map(|(code, heaps)| Part::Heaps {
-            family: HeapFamily::Octal(code),
-            heaps
-        }),
+        (octal_code(), heaps()).prop_map(move |(code, h)| format!("octal[{code}]({})", list(h))),
         (positive(), number(), any::<u64>(), any::<bool>()).prop_map(|(k, n, l, start)| {
-            Part::Multiple {
-                k,
-                n,
-                limit: if start {
-                    n.saturating_sub(1)
-                } else {
-                    l % n.saturating_add(1)
-                },
-            }
+            let limit = if start {
+                n.saturating_sub(1)
+            } else {
+                l % n.saturating_add(1)
+            };
+            format!("multiple[{k}]({n},{limit})")
         }),
-        (number(), number()).prop_map(|(a, b)| Part::Wythoff { a, b }),
-        prop::collection::vec(prop_oneof![-30i64..30, any::<i64>()], 0..=5)
-            .prop_map(|row| Part::Ends { row }),
+        (number(), number()).prop_map(|(a, b)| format!("wythoff({a},{b})")),
+        prop::collection::vec(prop_oneof![-30i64..30, any::<i64>()], 0..=5).prop_map(|row| {
+            format!(
+                "ends({})",
+                row.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+            )
+        }),
+        (1u64..=4, 1u64..=4).prop_map(|(a, b)| format!("chomp[{a}x{b}]")),
+        prop::sample::select(vec!["tictactoe", "tictactoe(x../.o./...)", "mnk[4,4,3]", "mnk[2,3,2](x.o/...)"])
+            .prop_map(str::to_string),
     ]
 }
 
 fn any_spec() -> impl Strategy<Value = Spec> {
-    prop::collection::vec(any_part(), 1..=4).prop_map(|parts| Spec { parts })
+    prop::collection::vec(any_part(), 1..=4)
+        .prop_map(|parts| parts.join(" + ").parse::<Spec>().expect("generated specs parse"))
 }
 
 /// Whatever the parser does with `text`, it must not panic; an error must point inside the
@@ -1255,7 +1247,11 @@ proptest! {
         let mut winning = Vec::new();
         for (m, child) in r.moves.iter().zip(&children) {
             let parsed: Spec = m.spec.parse().unwrap();
-            prop_assert_eq!(&parsed.parts, &vec![Part::Ends { row: child.clone() }]);
+            let want = format!(
+                "ends({})",
+                child.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+            );
+            prop_assert_eq!(parsed.to_string(), want);
             let gain = total - child.iter().sum::<i64>();
             let other = best(child);
             let mover = gain + child.iter().sum::<i64>() - other;

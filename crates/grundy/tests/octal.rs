@@ -14,7 +14,7 @@
 //! `cargo test --release -p grundy --test octal -- --ignored`.
 
 use grundy::explore::Control;
-use grundy::games::{HeapFamily, Octal};
+use grundy::games::HeapFamily;
 use grundy::octal::{
     grundy_of_game, grundy_sequence, prove_octal_period, prove_period, prove_subtraction_period,
     read_sequence, required_len, write_sequence, Code, Rules, Solver, Values,
@@ -25,7 +25,7 @@ use proptest::prelude::*;
 
 /// The naive O(n²) reference of the library.
 fn naive_octal(code: &str, len: u64) -> Vec<u64> {
-    let family = HeapFamily::Octal(code.parse::<Octal>().expect("octal code"));
+    let family = HeapFamily::Octal(code.parse::<Code>().expect("octal code"));
     family
         .table(len - 1, &Control::default())
         .expect("naive table")
@@ -411,12 +411,12 @@ fn rules_parse_and_convert() {
     assert!("{0,1}".parse::<Rules>().is_err());
     assert!("0.9".parse::<Rules>().is_ok());
     let family = HeapFamily::Octal("0.77".parse().unwrap());
-    assert_eq!(Rules::try_from(&family).unwrap().to_string(), "0.77");
+    assert_eq!(family.rules().unwrap().to_string(), "0.77");
     assert_eq!(
-        Rules::try_from(&HeapFamily::BoundedNim(3)).unwrap(),
+        HeapFamily::BoundedNim(3).rules().unwrap(),
         Rules::Subtraction(vec![1, 2, 3])
     );
-    assert!(Rules::try_from(&HeapFamily::Nim).is_err());
+    assert!(HeapFamily::Nim.rules().is_none());
     // S = {1, 2, 3}: G(n) = n mod 4 from heap 0.
     let p = prove_subtraction_period(&[1, 2, 3], &Control::default()).unwrap();
     assert_eq!((p.preperiod, p.period, p.proved), (0, 4, true));

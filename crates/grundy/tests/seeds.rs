@@ -542,9 +542,12 @@ fn ends_with_extreme_numbers() {
     }
     assert_eq!(rows.len(), 1 + 9 + 81 + 729);
     for row in rows {
-        let spec = Spec {
-            parts: vec![grundy::games::Part::Ends { row: row.clone() }],
-        };
+        let spec: Spec = format!(
+            "ends({})",
+            row.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+        )
+        .parse()
+        .unwrap();
         let result = std::panic::catch_unwind(|| report::solve(&spec, &Limits::default()));
         match result {
             Err(_) => panic!("report::solve panicked on {spec}"),

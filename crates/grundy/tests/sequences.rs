@@ -377,10 +377,7 @@ fn large_kayles_heaps_by_sprague_grundy() {
             let value = child
                 .components()
                 .iter()
-                .map(|c| match c {
-                    grundy::games::Part::Heaps { heaps, .. } => periodic(heaps[0] as usize),
-                    other => panic!("unexpected part {other}"),
-                })
+                .map(|c| periodic(c.position[0] as usize))
                 .fold(0, |a, b| a ^ b);
             assert_eq!(value, 0, "{text} → {m}");
         }

@@ -1,6 +1,10 @@
 //! IOI 1996 "A Game": a row of numbers; players alternately take the number at either
-//! end; each player's score is the sum of what they took.
+//! end; each player's score is the sum of what they took. A score game: the analyzer
+//! finds the final margin under best play (minimax).
 
+use super::family::{Bound, Family, Kind, Pos};
+use super::heap::write_list;
+use super::spec::{Args, Built, Entry, SpecError};
 use crate::game::{Game, ScoreGame};
 
 /// The end-taking game on a fixed row; a position is the half-open range `(left, right)`
@@ -41,3 +45,105 @@ impl ScoreGame for Ends {
         }
     }
 }
+
+/// The family: a position is the row still on the table (numbers stored as words).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EndsFamily;
+
+fn numbers(pos: &Pos) -> impl Iterator<Item = i64> + '_ {
+    pos.iter().map(|&w| w as i64)
+}
+
+impl Family for EndsFamily {
+    fn name(&self) -> String {
+        "ends".into()
+    }
+
+    fn kind(&self) -> Kind {
+        Kind::Score
+    }
+
+    fn write_position(&self, pos: &Pos, out: &mut String) {
+        write_list(&numbers(pos).collect::<Vec<_>>(), out);
+    }
+
+    fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
+        if !pos.is_empty() {
+            out.push(Pos::from_slice(&pos[1..]));
+            if pos.len() > 1 {
+                out.push(Pos::from_slice(&pos[..pos.len() - 1]));
+            }
+        }
+    }
+
+    fn gain(&self, from: &Pos, to: &Pos) -> i64 {
+        if from.is_empty() {
+            0
+        } else if to[..] == from[1..] {
+            from[0] as i64
+        } else {
+            from[from.len() - 1] as i64
+        }
+    }
+
+    fn bound(&self, pos: &Pos) -> Bound {
+        let n = pos.len() as u128;
+        Bound {
+            positions: (n + 1) * (n + 2) / 2,
+            moves: 2,
+        }
+    }
+
+    fn is_move(&self, from: &Pos, to: &Pos) -> bool {
+        !from.is_empty() && (to[..] == from[1..] || to[..] == from[..from.len() - 1])
+    }
+
+    fn move_name(&self, from: &Pos, to: &Pos) -> String {
+        if from.is_empty() {
+            "no move".into()
+        } else if to[..] == from[1..] {
+            format!("take the left {}", from[0] as i64)
+        } else {
+            format!("take the right {}", from[from.len() - 1] as i64)
+        }
+    }
+
+    fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
+        let said = super::family::squash(text);
+        let left = !from.is_empty() && to[..] == from[1..];
+        let right = !from.is_empty() && to[..] == from[..from.len() - 1];
+        (left && matches!(said.as_str(), "left" | "l"))
+            || (right && matches!(said.as_str(), "right" | "r"))
+            || said == super::family::squash(&self.move_name(from, to))
+    }
+
+    fn draw(&self, pos: &Pos) -> Option<String> {
+        let cells: Vec<String> = numbers(pos).map(|x| x.to_string()).collect();
+        Some(format!("[ {} ]", cells.join(" ")))
+    }
+}
+
+fn build(args: &Args<'_>) -> Result<Built, SpecError> {
+    args.no_params()?;
+    let position = match args.position() {
+        None => None,
+        Some(items) => {
+            let mut row = Pos::new();
+            for p in items {
+                let v = args.integer(p)?;
+                let v = i64::try_from(v)
+                    .map_err(|_| args.error_at(p.at(), "number does not fit in 64 bits"))?;
+                row.push(v as u64);
+            }
+            Some(row)
+        }
+    };
+    Ok(Built::new(EndsFamily, position))
+}
+
+/// The registry entries of this file.
+pub const ENTRIES: &[Entry] = &[Entry {
+    name: "ends",
+    shape: "ends(a1,…): take a number from either end; score = sum taken (IOI 1996)",
+    build,
+}];

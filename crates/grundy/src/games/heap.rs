@@ -1,89 +1,16 @@
 //! Heap games: Nim, bounded Nim, subtraction games and octal games. A position is a list
-//! of heaps; a move changes one heap into zero, one or two heaps.
+//! of heaps; a move changes one heap into zero, one or two heaps. Each heap is a component
+//! of a sum; Grundy values come from a formula (Nim, bounded Nim) or from the sequence
+//! engine, which the family points at through its finite [`Rules`](super::code::Rules).
 
 use std::fmt;
 
+use super::code::{Code, Rules};
+use super::family::{Bound, Discovery, Family, GrundySource, Kind, PatternSource, Pos, Values};
+use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::explore::Control;
 use crate::impartial::mex;
 use crate::Error;
-
-/// An octal game code `d0.d1d2d3…`: digit `d_k` says what may be left after removing `k`
-/// tokens from a heap — bit 1: nothing (the whole heap was `k`), bit 2: one heap, bit 4:
-/// two non-empty heaps. `d0` may be 0 or 4 (4: split a heap in two without removing).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Octal {
-    digits: Vec<u8>,
-}
-
-impl Octal {
-    /// The digit for removing `k` tokens (0 past the code's end).
-    #[must_use]
-    pub fn digit(&self, k: u64) -> u8 {
-        usize::try_from(k)
-            .ok()
-            .and_then(|k| self.digits.get(k))
-            .copied()
-            .unwrap_or(0)
-    }
-
-    /// The largest number of tokens a move removes (the code's length after the point).
-    #[must_use]
-    pub fn max_removal(&self) -> u64 {
-        self.digits.len() as u64 - 1
-    }
-
-    /// Whether some move leaves two heaps (the naive Grundy table is then quadratic).
-    #[must_use]
-    pub fn splits(&self) -> bool {
-        self.digits.iter().any(|d| d & 4 != 0)
-    }
-}
-
-impl std::str::FromStr for Octal {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Octal, String> {
-        let (whole, frac) = text
-            .split_once('.')
-            .ok_or_else(|| format!("expected an octal code such as 0.77, found `{text}`"))?;
-        let d0 = match whole {
-            "" | "0" => 0,
-            "4" => 4,
-            _ => {
-                return Err(format!(
-                    "the digit before the point must be 0 or 4 (4: split without removing), found `{whole}`"
-                ))
-            }
-        };
-        let mut digits = vec![d0];
-        for c in frac.chars().filter(|&c| c != '_') {
-            match c.to_digit(8) {
-                Some(d) => digits.push(d as u8),
-                None => return Err(format!("octal digits are 0 to 7, found `{c}` in `{text}`")),
-            }
-        }
-        while digits.len() > 1 && digits.last() == Some(&0) {
-            digits.pop();
-        }
-        if digits.len() == 1 && d0 == 0 {
-            return Err(format!("the code `{text}` allows no move"));
-        }
-        Ok(Octal { digits })
-    }
-}
-
-impl fmt::Display for Octal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.", self.digits[0])?;
-        if self.digits.len() == 1 {
-            f.write_str("0")?;
-        }
-        for d in &self.digits[1..] {
-            write!(f, "{d}")?;
-        }
-        Ok(())
-    }
-}
 
 /// The rules of a heap game.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -95,7 +22,7 @@ pub enum HeapFamily {
     /// Take an amount in the set (sorted, distinct, positive) from one heap.
     Subtraction(Vec<u64>),
     /// An octal game.
-    Octal(Octal),
+    Octal(Code),
 }
 
 impl fmt::Display for HeapFamily {
@@ -266,22 +193,428 @@ impl HeapFamily {
     }
 }
 
+
+/// A heap game as a [`Family`]: the position is the list of heaps, as written.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Heaps(pub HeapFamily);
+
+/// The most splits of one heap listed in full; past this, with a proved period, only the
+/// splits whose smaller part lies within the pre-period and two periods.
+pub const MAX_LISTED_SPLITS: u64 = 1 << 20;
+
+impl HeapFamily {
+    /// The finite rules of the family, for the sequence engine (bounded Nim with a
+    /// small bound counts too); `None` for Nim.
+    #[must_use]
+    pub fn rules(&self) -> Option<Rules> {
+        match self {
+            HeapFamily::Octal(code) => Some(Rules::Code(code.clone())),
+            HeapFamily::Subtraction(set) => Rules::subtraction(set).ok(),
+            HeapFamily::BoundedNim(m) if *m <= 1 << 16 => {
+                Rules::subtraction(&(1..=*m).collect::<Vec<_>>()).ok()
+            }
+            _ => None,
+        }
+    }
+
+    /// An upper bound on the moves from one heap.
+    fn move_bound(&self, h: u64) -> u128 {
+        match self {
+            HeapFamily::Nim => u128::from(h),
+            HeapFamily::BoundedNim(m) => u128::from(h.min(*m)),
+            HeapFamily::Subtraction(set) => set.len() as u128,
+            HeapFamily::Octal(code) => (u128::from(code.max_removal()) + 1) * (u128::from(h) / 2 + 2),
+        }
+    }
+
+    fn splits(&self) -> bool {
+        matches!(self, HeapFamily::Octal(code) if code.digits().iter().any(|d| d & 4 != 0))
+    }
+}
+
+/// The number of multisets of positive integers with sum at most `h` (saturating at
+/// `u128::MAX` — reached near h = 400).
+fn partitions_up_to(h: u64) -> u128 {
+    if h > 400 {
+        return u128::MAX;
+    }
+    let h = h as usize;
+    let mut p = vec![0u128; h + 1];
+    p[0] = 1;
+    for part in 1..=h {
+        for s in part..=h {
+            p[s] = p[s].saturating_add(p[s - part]);
+        }
+    }
+    p.iter().fold(0u128, |a, &b| a.saturating_add(b))
+}
+
+/// `(a − b, b − a)` as multisets of sorted lists.
+fn multiset_difference(a: &[u64], b: &[u64]) -> (Vec<u64>, Vec<u64>) {
+    let (mut i, mut j) = (0, 0);
+    let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
+    while i < a.len() || j < b.len() {
+        match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if x == y => {
+                i += 1;
+                j += 1;
+            }
+            (Some(x), Some(y)) if x < y => {
+                only_a.push(*x);
+                i += 1;
+            }
+            (Some(x), None) => {
+                only_a.push(*x);
+                i += 1;
+            }
+            (_, Some(y)) => {
+                only_b.push(*y);
+                j += 1;
+            }
+            (None, None) => unreachable!(),
+        }
+    }
+    (only_a, only_b)
+}
+
+/// Heaps sorted, empty ones dropped.
+fn sorted(pos: &Pos) -> Pos {
+    let mut heaps: Pos = pos.iter().copied().filter(|&h| h > 0).collect();
+    heaps.sort_unstable();
+    heaps
+}
+
+/// `heaps` with heap `j` replaced by what a move leaves, `(a, b)` (0 = none).
+fn replace(heaps: &Pos, j: usize, (a, b): Leaves) -> Pos {
+    let mut next = Pos::with_capacity(heaps.len() + 1);
+    next.extend_from_slice(&heaps[..j]);
+    next.push(a);
+    if b > 0 {
+        next.push(b);
+    }
+    next.extend_from_slice(&heaps[j + 1..]);
+    next
+}
+
+impl Family for Heaps {
+    fn name(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn kind(&self) -> Kind {
+        Kind::Impartial
+    }
+
+    fn write_position(&self, pos: &Pos, out: &mut String) {
+        write_list(pos, out);
+    }
+
+    fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
+        let mut leaves = Vec::new();
+        for (j, &h) in pos.iter().enumerate() {
+            leaves.clear();
+            self.0.moves(h, &mut leaves);
+            out.extend(leaves.iter().map(|&l| replace(pos, j, l)));
+        }
+    }
+
+    fn canonical(&self, pos: &Pos) -> Pos {
+        sorted(pos)
+    }
+
+    fn bound(&self, pos: &Pos) -> Bound {
+        let positions = if self.0.splits() {
+            pos.iter()
+                .map(|&h| partitions_up_to(h))
+                .fold(1u128, u128::saturating_mul)
+        } else {
+            pos.iter()
+                .map(|&h| u128::from(h) + 1)
+                .fold(1u128, u128::saturating_mul)
+        };
+        let moves = pos
+            .iter()
+            .map(|&h| self.0.move_bound(h))
+            .fold(0u128, u128::saturating_add);
+        Bound { positions, moves }
+    }
+
+    fn components(&self, pos: &Pos) -> Vec<Pos> {
+        pos.iter().map(|&h| Pos::from_slice(&[h])).collect()
+    }
+
+    fn grundy(&self) -> GrundySource {
+        match &self.0 {
+            HeapFamily::Nim | HeapFamily::BoundedNim(_) => GrundySource::Formula,
+            other => other
+                .rules()
+                .map_or(GrundySource::None, GrundySource::Heaps),
+        }
+    }
+
+    fn grundy_formula(&self, component: &Pos) -> u64 {
+        component
+            .iter()
+            .fold(0, |acc, &h| acc ^ self.0.closed_form(h).unwrap_or(0))
+    }
+
+    fn moves_to_value(
+        &self,
+        component: &Pos,
+        target: u64,
+        values: &dyn Values,
+        out: &mut Vec<Pos>,
+        truncated: &mut bool,
+    ) {
+        let h = component[0];
+        match &self.0 {
+            HeapFamily::Nim => {
+                if target < h {
+                    out.push(Pos::from_slice(&[target]));
+                }
+            }
+            HeapFamily::BoundedNim(m) => {
+                // take s with (h - s) mod (m + 1) = target, 1 ≤ s ≤ min(m, h)
+                let modulus = u128::from(*m) + 1;
+                let (h, t) = (u128::from(h), u128::from(target));
+                if t < modulus {
+                    let s = (h % modulus + modulus - t) % modulus;
+                    if s >= 1 && s <= h && s <= u128::from(*m) {
+                        out.push(Pos::from_slice(&[(h - s) as u64]));
+                    }
+                }
+            }
+            family => {
+                // All splits of a huge heap cannot be listed; with a proved period,
+                // splits whose smaller part is past one period from the pre-period
+                // repeat those before, so the smaller part is bounded and the list is
+                // marked incomplete.
+                let small = match values.period() {
+                    Some(period) if h > MAX_LISTED_SPLITS => {
+                        *truncated = true;
+                        period.preperiod + 2 * period.period
+                    }
+                    _ => u64::MAX,
+                };
+                let mut leaves = Vec::new();
+                family.moves_up_to(h, small, &mut leaves);
+                let value = |x: u64| if x == 0 { 0 } else { values.value(&Pos::from_slice(&[x])) };
+                for (a, b) in leaves {
+                    if value(a) ^ value(b) == target {
+                        out.push(replace(component, 0, (a, b)));
+                    }
+                }
+            }
+        }
+    }
+
+    fn move_count(&self, pos: &Pos) -> u128 {
+        self.bound(pos).moves
+    }
+
+    fn some_move(&self, pos: &Pos) -> Option<Pos> {
+        pos.iter()
+            .enumerate()
+            .find_map(|(j, &h)| self.0.some_move(h).map(|l| replace(pos, j, l)))
+    }
+
+    fn is_move(&self, from: &Pos, to: &Pos) -> bool {
+        // Exactly one heap of `from` is replaced by up to two heaps of `to`.
+        let (removed, added) = multiset_difference(&sorted(from), &sorted(to));
+        match (removed.as_slice(), added.as_slice()) {
+            ([h], []) => self.0.is_leave(*h, 0, 0),
+            ([h], [x]) => self.0.is_leave(*h, *x, 0),
+            ([h], [x, y]) => self.0.is_leave(*h, *x, *y),
+            _ => false,
+        }
+    }
+
+    fn member(&self, n: u64) -> Option<Pos> {
+        Some(Pos::from_slice(&[n]))
+    }
+
+    fn pattern(&self) -> PatternSource {
+        match &self.0 {
+            HeapFamily::Nim => PatternSource::Known(Discovery {
+                family: "nim".into(),
+                kind: "arithmetic-periodic",
+                period: Some((1, 0, 1)),
+                p_positions: vec![0],
+                rule: "G(n) = n; a sum is lost iff the XOR of its heaps is 0".into(),
+                proved: true,
+                theorem: Some("Bouton (1901)".into()),
+                checked_up_to: u64::MAX,
+            }),
+            HeapFamily::BoundedNim(m) => {
+                let modulus = m.saturating_add(1);
+                PatternSource::Known(Discovery {
+                    family: self.name(),
+                    kind: "periodic",
+                    period: Some((modulus, 0, 0)),
+                    p_positions: (0..50u64).filter_map(|i| i.checked_mul(modulus)).collect(),
+                    rule: format!("G(n) = n mod {modulus}"),
+                    proved: true,
+                    theorem: Some("induction on n: the options of n are n−1 … n−m".into()),
+                    checked_up_to: u64::MAX,
+                })
+            }
+            other => other
+                .rules()
+                .map_or(PatternSource::None, PatternSource::Period),
+        }
+    }
+
+    fn move_name(&self, from: &Pos, to: &Pos) -> String {
+        let (removed, added) = multiset_difference(&sorted(from), &sorted(to));
+        let Some(&h) = removed.first() else {
+            return "no change".into();
+        };
+        let left: u64 = added.iter().sum();
+        let taken = h.saturating_sub(left);
+        let heap = if from.len() > 1 {
+            let j = from.iter().position(|&x| x == h).map_or(0, |j| j + 1);
+            format!(" from heap {j}")
+        } else {
+            String::new()
+        };
+        match added.as_slice() {
+            [a, b] if taken == 0 => format!("split{} into {a} and {b}", heap.replacen(" from", "", 1)),
+            [a, b] => format!("take {taken}{heap}, leaving {a} and {b}"),
+            _ => format!("take {taken}{heap}"),
+        }
+    }
+
+    fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
+        let said = super::family::squash(text);
+        let name = super::family::squash(&self.move_name(from, to));
+        // "take 2 from heap 3" also as "take 2 from 3".
+        said == name || said == name.replace("fromheap", "from")
+    }
+}
+
+/// `3,3,1`.
+pub(crate) fn write_list<T: fmt::Display>(items: &[T], out: &mut String) {
+    use std::fmt::Write;
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "{x}");
+    }
+}
+
+fn heaps_of(args: &Args<'_>, family: HeapFamily) -> Result<Built, SpecError> {
+    let position = args.position_naturals("a heap")?;
+    Ok(Built::new(Heaps(family), position))
+}
+
+fn build_nim(args: &Args<'_>) -> Result<Built, SpecError> {
+    args.no_params()?;
+    heaps_of(args, HeapFamily::Nim)
+}
+
+fn build_bounded(args: &Args<'_>) -> Result<Built, SpecError> {
+    let m = args.positive(args.one_param("bounded-nim[3](10)")?, "m")?;
+    heaps_of(args, HeapFamily::BoundedNim(m))
+}
+
+fn build_subtraction(args: &Args<'_>) -> Result<Built, SpecError> {
+    let items = args.some_params("subtraction[1,2,3](10)").map_err(|e| SpecError {
+        message: e.message.replace("needs parameters", "needs its set"),
+        ..e
+    })?;
+    let mut set = Vec::new();
+    for item in items {
+        set.push(args.positive(item, "an amount to subtract")?);
+    }
+    set.sort_unstable();
+    set.dedup();
+    heaps_of(args, HeapFamily::Subtraction(set))
+}
+
+fn build_octal(args: &Args<'_>) -> Result<Built, SpecError> {
+    let param = args.one_param("octal[0.77](10)")?;
+    let text = match param {
+        Param::Code { text, .. } => text.clone(),
+        Param::Number(n) => n.value.to_string(),
+        other => return Err(args.error_at(other.at(), "expected an octal code such as 0.77")),
+    };
+    let code = parse_octal(&text).map_err(|message| args.error_at(param.at(), message))?;
+    heaps_of(args, HeapFamily::Octal(code))
+}
+
+/// An octal code as a spec writes it: digits 0–7 only (hexadecimal codes are computed by
+/// the sequence engine but not played here).
+fn parse_octal(text: &str) -> Result<Code, String> {
+    if !text.contains('.') {
+        return Err(format!("expected an octal code such as 0.77, found `{text}`"));
+    }
+    if let Some(c) = text
+        .split_once('.')
+        .map(|(_, frac)| frac)
+        .unwrap_or("")
+        .chars()
+        .find(|c| c.to_digit(8).is_none() && *c != '_')
+    {
+        return Err(format!("octal digits are 0 to 7, found `{c}` in `{text}`"));
+    }
+    let code: Code = text.parse().map_err(|e: super::code::CodeError| {
+        if e.message.contains("no move") {
+            format!("the code `{text}` allows no move")
+        } else if e.message.contains("before the point") {
+            format!("the digit before the point must be 0 or 4 (4: split without removing), found `{}`", text.split('.').next().unwrap_or(""))
+        } else {
+            e.message
+        }
+    })?;
+    if !code.is_octal() || code.digit(0) & 8 != 0 {
+        return Err(format!("`{text}` is not an octal code (digits 0 to 7)"));
+    }
+    Ok(code)
+}
+
+fn build_alias(args: &Args<'_>, code: &str) -> Result<Built, SpecError> {
+    args.no_params()?;
+    heaps_of(args, HeapFamily::Octal(code.parse().expect("a valid code")))
+}
+
+/// The registry entries of this file.
+pub const ENTRIES: &[Entry] = &[
+    Entry {
+        name: "nim",
+        shape: "nim(h1,h2,…): take any number from one heap",
+        build: build_nim,
+    },
+    Entry {
+        name: "bounded-nim",
+        shape: "bounded-nim[m](h1,…): take 1..m from one heap",
+        build: build_bounded,
+    },
+    Entry {
+        name: "subtraction",
+        shape: "subtraction[s1,s2,…](h1,…): take an amount in the set from one heap",
+        build: build_subtraction,
+    },
+    Entry {
+        name: "octal",
+        shape: "octal[0.d1d2…](h1,…): octal game by its code (0.77 Kayles, 0.07 Dawson's Kayles)",
+        build: build_octal,
+    },
+    Entry {
+        name: "kayles",
+        shape: "kayles(h1,…): octal[0.77]",
+        build: |args| build_alias(args, "0.77"),
+    },
+    Entry {
+        name: "dawson",
+        shape: "dawson(h1,…): Dawson's Kayles, octal[0.07]",
+        build: |args| build_alias(args, "0.07"),
+    },
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn octal_codes_parse_and_print() {
-        for code in ["0.77", "0.07", "4.07", "0.137", "0.6"] {
-            assert_eq!(code.parse::<Octal>().unwrap().to_string(), code);
-        }
-        assert_eq!(".77".parse::<Octal>().unwrap().to_string(), "0.77");
-        assert_eq!("0.770".parse::<Octal>().unwrap().to_string(), "0.77");
-        assert!("0.78".parse::<Octal>().is_err());
-        assert!("1.7".parse::<Octal>().is_err());
-        assert!("0.0".parse::<Octal>().is_err());
-        assert!("077".parse::<Octal>().is_err());
-    }
 
     #[test]
     fn kayles_moves() {

@@ -2,7 +2,10 @@
 //! player may take up to k times that (never more than is left). The starting limit is
 //! n − 1 (anything but all). k = 2 is Fibonacci Nim.
 
+use super::family::{Bound, Cost, Family, GrundySource, Kind, PatternSource, Pos, ProvedRule, Ranked, Values};
+use super::spec::{Args, Built, Entry, SpecError};
 use crate::explore::Control;
+use crate::sequence::recurrence::MultipleRule;
 use crate::game::{Game, ImpartialGame, IndexedGame};
 use crate::Error;
 
@@ -122,6 +125,250 @@ impl IndexedGame for Multiple {
     }
 }
 
+
+/// The k-fold take-away game as a [`Family`]: positions `[stones, limit]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TakeAway {
+    /// The multiplier k.
+    pub k: u64,
+}
+
+impl TakeAway {
+    fn game(self, max_stones: u64) -> Multiple {
+        Multiple {
+            k: self.k,
+            max_stones,
+        }
+    }
+}
+
+/// Triangular ranks `n(n+1)/2 + limit` of every position with at most `max_stones`.
+struct Triangle(Multiple);
+
+impl Ranked for Triangle {
+    fn size(&self) -> u64 {
+        self.0.index_bound()
+    }
+
+    fn rank(&self, pos: &Pos) -> u64 {
+        self.0.index(&(pos[0], pos[1]))
+    }
+
+    fn unrank(&self, rank: u64) -> Pos {
+        let (n, l) = unrank(rank);
+        Pos::from_slice(&[n, l])
+    }
+
+    #[inline]
+    fn moves(&self, rank: u64, out: &mut Vec<u64>) {
+        let (n, limit) = unrank(rank);
+        let k = self.0.k;
+        out.extend((1..=limit.min(n)).map(|t| {
+            let rest = n - t;
+            rest * (rest + 1) / 2 + rest.min(k.saturating_mul(t))
+        }));
+    }
+}
+
+/// `(n, limit)` of a triangular rank.
+#[inline]
+fn unrank(rank: u64) -> (u64, u64) {
+    // n = ⌊(√(8r + 1) − 1) / 2⌋, corrected for rounding.
+    let mut n = (((8.0 * rank as f64 + 1.0).sqrt() - 1.0) / 2.0) as u64;
+    while n * (n + 1) / 2 > rank {
+        n -= 1;
+    }
+    while (n + 1) * (n + 2) / 2 <= rank {
+        n += 1;
+    }
+    (n, rank - n * (n + 1) / 2)
+}
+
+struct Table {
+    game: Multiple,
+    values: Vec<u32>,
+}
+
+impl Values for Table {
+    fn value(&self, c: &Pos) -> u64 {
+        u64::from(self.values[self.game.index(&(c[0], c[1])) as usize])
+    }
+}
+
+/// Whinihan's and Schwenk's theorem as a player.
+struct Greedy(MultipleRule);
+
+impl ProvedRule for Greedy {
+    fn theorem(&self) -> String {
+        if self.0.k == 2 {
+            "Whinihan (1963): lost iff the smallest term of the Zeckendorf representation exceeds the limit; win by taking it".into()
+        } else {
+            "Schwenk (1970): lost iff the smallest term of the greedy representation in the game's sequence exceeds the limit; win by taking it".into()
+        }
+    }
+
+    fn is_loss(&self, pos: &Pos) -> bool {
+        self.0.is_loss(pos[0], pos[1])
+    }
+
+    fn winning_moves(&self, pos: &Pos) -> Vec<Pos> {
+        let game = Multiple {
+            k: self.0.k,
+            max_stones: pos[0],
+        };
+        self.0
+            .winning_takes(pos[0], pos[1])
+            .into_iter()
+            .map(|t| {
+                let (n, l) = game.after((pos[0], pos[1]), t);
+                Pos::from_slice(&[n, l])
+            })
+            .collect()
+    }
+}
+
+impl Family for TakeAway {
+    fn name(&self) -> String {
+        format!("multiple[{}]", self.k)
+    }
+
+    fn kind(&self) -> Kind {
+        Kind::Impartial
+    }
+
+    fn write_position(&self, pos: &Pos, out: &mut String) {
+        // The starting position is written without its limit.
+        if pos[1] == pos[0].saturating_sub(1) {
+            out.push_str(&pos[0].to_string());
+        } else {
+            out.push_str(&format!("{},{}", pos[0], pos[1]));
+        }
+    }
+
+    fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
+        let game = self.game(pos[0]);
+        out.extend((1..=pos[1].min(pos[0])).map(|t| {
+            let (n, l) = game.after((pos[0], pos[1]), t);
+            Pos::from_slice(&[n, l])
+        }));
+    }
+
+    fn bound(&self, pos: &Pos) -> Bound {
+        let n = u128::from(pos[0]) + 1;
+        Bound {
+            positions: n.saturating_mul(n + 1) / 2,
+            moves: u128::from(pos[1]),
+        }
+    }
+
+    fn ranking(&self, root: &Pos) -> Option<Box<dyn Ranked + '_>> {
+        // Ranks are u64 and the table is indexed by them: keep the triangle addressable.
+        (root[0] < 1 << 31).then(|| Box::new(Triangle(self.game(root[0]))) as Box<dyn Ranked>)
+    }
+
+    fn grundy(&self) -> GrundySource {
+        GrundySource::Table
+    }
+
+    fn grundy_size(&self, c: &Pos) -> u64 {
+        c[0]
+    }
+
+    fn grundy_cost(&self, size: u64) -> Cost {
+        let n = u128::from(size) + 1;
+        Cost {
+            bytes: n.saturating_mul(n + 1).saturating_mul(2),
+            work: n.saturating_mul(n + 1) / 2,
+        }
+    }
+
+    fn grundy_table(&self, size: u64, control: &Control<'_>) -> Result<Box<dyn Values>, Error> {
+        let game = self.game(size);
+        let values = game.table(control)?;
+        Ok(Box::new(Table { game, values }))
+    }
+
+    fn some_move(&self, pos: &Pos) -> Option<Pos> {
+        (pos[1] >= 1).then(|| {
+            let (n, l) = self.game(pos[0]).after((pos[0], pos[1]), 1);
+            Pos::from_slice(&[n, l])
+        })
+    }
+
+    fn is_move(&self, a: &Pos, b: &Pos) -> bool {
+        b[0] < a[0]
+            && a[0] - b[0] <= a[1]
+            && self.game(a[0]).after((a[0], a[1]), a[0] - b[0]) == (b[0], b[1])
+    }
+
+    fn rule(&self) -> Option<Box<dyn ProvedRule + '_>> {
+        MultipleRule::schwenk(self.k, u64::MAX).map(|r| Box::new(Greedy(r)) as Box<dyn ProvedRule>)
+    }
+
+    fn member(&self, n: u64) -> Option<Pos> {
+        Some(Pos::from_slice(&[n, n.saturating_sub(1)]))
+    }
+
+    fn pattern(&self) -> PatternSource {
+        PatternSource::TakeAway { k: self.k }
+    }
+
+    fn move_name(&self, from: &Pos, to: &Pos) -> String {
+        format!("take {}", from[0].saturating_sub(to[0]))
+    }
+
+    fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
+        let said = super::family::squash(text);
+        let t = from[0].saturating_sub(to[0]).to_string();
+        said == format!("take{t}") || said == t
+    }
+}
+
+fn build(args: &Args<'_>, k: Option<u64>) -> Result<Built, SpecError> {
+    let name = args.name;
+    let k = match k {
+        Some(k) => {
+            args.no_params()?;
+            k
+        }
+        None => args.positive(args.one_param("multiple[2](20)")?, "k")?,
+    };
+    let position = match args.position() {
+        None => None,
+        Some(items) => {
+            args.arity(items, &[1, 2], &format!("{name}(20) or {name}(20,5)"))?;
+            let v = args.naturals(items, "a count")?;
+            let n = v[0];
+            let limit = match v.get(1) {
+                Some(&l) if l > n => {
+                    return Err(args.error_at(
+                        items[1].at(),
+                        format!("the limit {l} exceeds the {n} stones left"),
+                    ))
+                }
+                Some(&l) => l,
+                None => n.saturating_sub(1),
+            };
+            Some(Pos::from_slice(&[n, limit]))
+        }
+    };
+    Ok(Built::new(TakeAway { k }, position))
+}
+
+/// The registry entries of this file.
+pub const ENTRIES: &[Entry] = &[
+    Entry {
+        name: "multiple",
+        shape: "multiple[k](n) or multiple[k](n,limit): take 1..k·(last take); first move 1..n-1",
+        build: |args| build(args, None),
+    },
+    Entry {
+        name: "fibonacci",
+        shape: "fibonacci(n): Fibonacci Nim, multiple[2](n)",
+        build: |args| build(args, Some(2)),
+    },
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,6 +386,23 @@ mod tests {
                     assert_eq!(won, l >= t[m as usize], "k {k} position ({m}, {l})");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn triangle_ranks_round_trip_and_match_the_moves() {
+        let family = TakeAway { k: 2 };
+        let root = Pos::from_slice(&[30, 29]);
+        let ranked = family.ranking(&root).unwrap();
+        for r in 0..ranked.size() {
+            let pos = ranked.unrank(r);
+            assert_eq!(ranked.rank(&pos), r);
+            let mut by_rank = Vec::new();
+            ranked.moves(r, &mut by_rank);
+            let mut by_pos = Vec::new();
+            family.moves(&pos, &mut by_pos);
+            let want: Vec<u64> = by_pos.iter().map(|p| ranked.rank(p)).collect();
+            assert_eq!(by_rank, want, "{pos:?}");
         }
     }
 

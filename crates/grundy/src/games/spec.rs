@@ -1,15 +1,23 @@
 //! The spec parser: text → [`Spec`], with errors that point at a line and column and say
-//! what was expected.
+//! what was expected. The parser knows the syntax; each family's registry entry
+//! ([`Entry`]) turns the parameters and the position into rules and a position.
 //!
 //! ```text
 //! spec    := part ('+' part)*
-//! part    := name ('[' param (',' param)* ']')? '(' (number (',' number)*)? ')'
-//! param   := number | octal code such as 0.77 or 4.07
+//! part    := name ('[' param (',' param)* ']')? ('(' (arg (',' arg)*)? ')')?
+//! param   := number | code such as 0.77 or 4.07 | dims such as 3x4
+//! arg     := number | board such as x.o/.x./...
 //! number  := '-'? digits ('_' digits)* ('^' digits | 'e' digits)?     e.g. 10^12, 1e6
 //! ```
+//!
+//! The position may be left out for families with a natural start (`tictactoe`,
+//! `chomp[3x4]`).
 
-use super::heap::{HeapFamily, Octal};
-use super::{Part, Spec};
+use std::sync::Arc;
+
+use super::family::{Family, Part, Pos, Spec};
+use super::registry;
+
 
 /// A spec that could not be read: where, and what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -23,62 +31,255 @@ pub struct SpecError {
     pub message: String,
 }
 
-/// The families the spec language knows, with their shape, for help texts and errors.
-pub const FAMILIES: &[(&str, &str)] = &[
-    ("nim", "nim(h1,h2,…): take any number from one heap"),
-    (
-        "bounded-nim",
-        "bounded-nim[m](h1,…): take 1..m from one heap",
-    ),
-    (
-        "subtraction",
-        "subtraction[s1,s2,…](h1,…): take an amount in the set from one heap",
-    ),
-    (
-        "octal",
-        "octal[0.d1d2…](h1,…): octal game by its code (0.77 Kayles, 0.07 Dawson's Kayles)",
-    ),
-    (
-        "multiple",
-        "multiple[k](n) or multiple[k](n,limit): take 1..k·(last take); first move 1..n-1",
-    ),
-    (
-        "wythoff",
-        "wythoff(a,b): take from one pile, or the same from both",
-    ),
-    (
-        "ends",
-        "ends(a1,…): take a number from either end; score = sum taken (IOI 1996)",
-    ),
-    ("kayles", "kayles(h1,…): octal[0.77]"),
-    ("dawson", "dawson(h1,…): Dawson's Kayles, octal[0.07]"),
-    ("fibonacci", "fibonacci(n): Fibonacci Nim, multiple[2](n)"),
-];
-
 /// A number as written, with where it starts.
 #[derive(Debug, Clone, Copy)]
-struct Number {
-    value: i128,
-    at: usize,
+pub struct Number {
+    /// The value (specs hold numbers up to 2^64 − 1, and their negatives).
+    pub value: i128,
+    /// Character index where it starts.
+    pub at: usize,
 }
 
-/// A bracketed parameter: a number, or an octal code (kept as text).
+/// One item of a bracketed parameter list or of a position.
 #[derive(Debug, Clone)]
-enum Param {
+pub enum Param {
+    /// A number.
     Number(Number),
-    Code { text: String, at: usize },
+    /// A code `d.ddd`, as written.
+    Code {
+        /// The text.
+        text: String,
+        /// Where it starts.
+        at: usize,
+    },
+    /// Dimensions `a x b`.
+    Dims {
+        /// The first dimension.
+        a: u64,
+        /// The second.
+        b: u64,
+        /// Where it starts.
+        at: usize,
+    },
+    /// A word of letters, dots and slashes: a board.
+    Word {
+        /// The text.
+        text: String,
+        /// Where it starts.
+        at: usize,
+    },
 }
 
 impl Param {
-    fn at(&self) -> usize {
+    /// Where the item starts (character index).
+    #[must_use]
+    pub fn at(&self) -> usize {
         match self {
             Param::Number(n) => n.at,
-            Param::Code { at, .. } => *at,
+            Param::Code { at, .. } | Param::Dims { at, .. } | Param::Word { at, .. } => *at,
         }
     }
 }
 
-struct Parser<'a> {
+/// A family's entry in the registry: its name, its shape for help texts, and how it
+/// builds rules and a position from what was written.
+pub struct Entry {
+    /// The name as written in a spec.
+    pub name: &'static str,
+    /// The shape, for help texts: `nim(h1,h2,…): take any number from one heap`.
+    pub shape: &'static str,
+    /// Builds the family and, when given or implied, the position.
+    pub build: fn(&Args<'_>) -> Result<Built, SpecError>,
+}
+
+/// What an [`Entry`] builds: the rules, and the position when one was written or the
+/// family has a natural start.
+pub struct Built {
+    /// The rules with their parameters.
+    pub family: Arc<dyn Family>,
+    /// The position, if any.
+    pub position: Option<Pos>,
+}
+
+impl Built {
+    /// A family with a position.
+    pub fn new(family: impl Family + 'static, position: Option<Pos>) -> Built {
+        Built {
+            family: Arc::new(family),
+            position,
+        }
+    }
+}
+
+/// What was written for one part, handed to its [`Entry`], with helpers that read it and
+/// point errors at the right column.
+pub struct Args<'a> {
+    parser: &'a Parser<'a>,
+    /// The name as written (lowercase).
+    pub name: &'a str,
+    name_at: usize,
+    params: Option<(Vec<Param>, usize)>,
+    position: Option<Vec<Param>>,
+    open_at: usize,
+}
+
+impl Args<'_> {
+    /// An error at character index `at`.
+    #[must_use]
+    pub fn error_at(&self, at: usize, message: impl Into<String>) -> SpecError {
+        self.parser.error_at(at, message)
+    }
+
+    /// An error at the family's name.
+    #[must_use]
+    pub fn error_at_name(&self, message: impl Into<String>) -> SpecError {
+        self.parser.error_at(self.name_at, message)
+    }
+
+    /// The position's items, if a position was written.
+    #[must_use]
+    pub fn position(&self) -> Option<&[Param]> {
+        self.position.as_deref()
+    }
+
+    /// The bracketed parameters, if any.
+    #[must_use]
+    pub fn params(&self) -> Option<&[Param]> {
+        self.params.as_ref().map(|(p, _)| p.as_slice())
+    }
+
+    /// Refuses bracketed parameters.
+    ///
+    /// # Errors
+    /// If there are some.
+    pub fn no_params(&self) -> Result<(), SpecError> {
+        match &self.params {
+            None => Ok(()),
+            Some((items, _)) => Err(self.error_at(
+                items.first().map_or(self.name_at, Param::at),
+                format!("`{}` takes no parameters in brackets", self.name),
+            )),
+        }
+    }
+
+    /// The one bracketed parameter.
+    ///
+    /// # Errors
+    /// If there is none or more than one.
+    pub fn one_param(&self, example: &str) -> Result<&Param, SpecError> {
+        match &self.params {
+            Some((items, _)) if items.len() == 1 => Ok(&items[0]),
+            Some((items, end)) => Err(self.error_at(
+                items.get(1).map_or(end.saturating_sub(1), Param::at),
+                format!("`{}` takes one parameter, as in `{example}`", self.name),
+            )),
+            None => Err(self.error_at(
+                self.open_at,
+                format!(
+                    "expected `[`: `{}` needs a parameter, as in `{example}`",
+                    self.name
+                ),
+            )),
+        }
+    }
+
+    /// The bracketed parameters, required and non-empty.
+    ///
+    /// # Errors
+    /// If absent or empty.
+    pub fn some_params(&self, example: &str) -> Result<&[Param], SpecError> {
+        match &self.params {
+            Some((items, end)) if items.is_empty() => Err(self.error_at(
+                end.saturating_sub(1),
+                format!("`{}` needs parameters, as in `{example}`", self.name),
+            )),
+            Some((items, _)) => Ok(items),
+            None => Err(self.error_at(
+                self.open_at,
+                format!(
+                    "expected `[`: `{}` needs parameters, as in `{example}`",
+                    self.name
+                ),
+            )),
+        }
+    }
+
+    /// A whole number, possibly negative.
+    ///
+    /// # Errors
+    /// If `p` is not a number.
+    pub fn integer(&self, p: &Param) -> Result<i128, SpecError> {
+        match p {
+            Param::Number(n) => Ok(n.value),
+            other => Err(self.error_at(other.at(), "expected a whole number")),
+        }
+    }
+
+    /// A number ≥ 0 (`what` names it in the error).
+    ///
+    /// # Errors
+    /// If negative or not a number.
+    pub fn natural(&self, p: &Param, what: &str) -> Result<u64, SpecError> {
+        u64::try_from(self.integer(p)?)
+            .map_err(|_| self.error_at(p.at(), format!("{what} must not be negative")))
+    }
+
+    /// A number ≥ 1.
+    ///
+    /// # Errors
+    /// If below 1 or not a number.
+    pub fn positive(&self, p: &Param, what: &str) -> Result<u64, SpecError> {
+        let v = self.natural(p, what)?;
+        if v == 0 {
+            return Err(self.error_at(p.at(), format!("{what} must be at least 1")));
+        }
+        Ok(v)
+    }
+
+    /// Every item of `items` as a number ≥ 0.
+    ///
+    /// # Errors
+    /// As [`Args::natural`].
+    pub fn naturals(&self, items: &[Param], what: &str) -> Result<Pos, SpecError> {
+        items.iter().map(|p| self.natural(p, what)).collect()
+    }
+
+    /// The position as numbers ≥ 0, or `None` if no position was written.
+    ///
+    /// # Errors
+    /// As [`Args::natural`].
+    pub fn position_naturals(&self, what: &str) -> Result<Option<Pos>, SpecError> {
+        self.position
+            .as_deref()
+            .map(|items| self.naturals(items, what))
+            .transpose()
+    }
+
+    /// Checks that the position has one of the lengths in `want`.
+    ///
+    /// # Errors
+    /// Pointing at the first item too many, or at the parenthesis.
+    pub fn arity(&self, items: &[Param], want: &[usize], example: &str) -> Result<(), SpecError> {
+        if want.contains(&items.len()) {
+            Ok(())
+        } else {
+            let at = want
+                .last()
+                .and_then(|&w| items.get(w))
+                .map_or(self.open_at, Param::at);
+            Err(self.error_at(at, format!("expected a position such as `{example}`")))
+        }
+    }
+
+    /// Where the position's `(` is (or would be).
+    #[must_use]
+    pub fn open_at(&self) -> usize {
+        self.open_at
+    }
+}
+
+/// The syntax of specs; families are looked up in the registry.
+pub struct Parser<'a> {
     text: &'a str,
     chars: Vec<(usize, char)>,
     pos: usize,
@@ -86,6 +287,7 @@ struct Parser<'a> {
 
 /// Parses a spec.
 pub(super) fn parse(text: &str) -> Result<Spec, SpecError> {
+    check_length(text)?;
     let mut p = Parser {
         text,
         chars: text.char_indices().collect(),
@@ -143,16 +345,6 @@ impl Parser<'_> {
         match self.peek() {
             Some(c) => format!("found `{c}`"),
             None => "found the end".into(),
-        }
-    }
-
-    fn expect(&mut self, want: char) -> Result<(), SpecError> {
-        self.skip_space();
-        if self.peek() == Some(want) {
-            self.pos += 1;
-            Ok(())
-        } else {
-            Err(self.error_here(format!("expected `{want}`, {}", self.found())))
         }
     }
 
@@ -247,7 +439,54 @@ impl Parser<'_> {
         }))
     }
 
-    fn list(&mut self, close: char, code: bool) -> Result<Vec<Param>, SpecError> {
+    /// A position item: a number, or a word (a board).
+    fn arg(&mut self) -> Result<Param, SpecError> {
+        self.skip_space();
+        let at = self.pos;
+        if self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '.' || c == '/')
+        {
+            while self
+                .peek()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '.' || c == '/')
+            {
+                self.pos += 1;
+            }
+            return Ok(Param::Word {
+                text: self.slice(at, self.pos).to_string(),
+                at,
+            });
+        }
+        self.number_or_code(false)
+    }
+
+    /// A bracketed parameter: a number, a code, or dimensions `a x b`.
+    fn param(&mut self) -> Result<Param, SpecError> {
+        let first = self.number_or_code(true)?;
+        let Param::Number(a) = first else {
+            return Ok(first);
+        };
+        self.skip_space();
+        if !matches!(self.peek(), Some('x' | 'X' | '×' | '*')) {
+            return Ok(Param::Number(a));
+        }
+        self.pos += 1;
+        let second = self.number_or_code(false)?;
+        let Param::Number(b) = second else {
+            return Err(self.error_at(second.at(), "expected a dimension"));
+        };
+        let dim = |n: Number| {
+            u64::try_from(n.value).map_err(|_| self.error_at(n.at, "a dimension must not be negative"))
+        };
+        Ok(Param::Dims {
+            a: dim(a)?,
+            b: dim(b)?,
+            at: a.at,
+        })
+    }
+
+    fn items(&mut self, close: char, param: bool) -> Result<Vec<Param>, SpecError> {
         let mut items = Vec::new();
         self.skip_space();
         if self.peek() == Some(close) {
@@ -255,7 +494,7 @@ impl Parser<'_> {
             return Ok(items);
         }
         loop {
-            items.push(self.number_or_code(code)?);
+            items.push(if param { self.param()? } else { self.arg()? });
             self.skip_space();
             match self.peek() {
                 Some(',') => self.pos += 1,
@@ -272,197 +511,129 @@ impl Parser<'_> {
         }
     }
 
-    fn part(&mut self) -> Result<Part, SpecError> {
+    /// `name [params]? (position)?`, built by the family's entry.
+    fn built(&mut self) -> Result<(Built, Args<'_>), SpecError> {
         let (name, name_at) = self.name()?;
         self.skip_space();
         let params = if self.peek() == Some('[') {
             self.pos += 1;
-            Some((self.list(']', true)?, self.pos))
+            Some((self.items(']', true)?, self.pos))
         } else {
             None
         };
-        let open_at = {
-            self.skip_space();
-            self.pos
+        self.skip_space();
+        let open_at = self.pos;
+        let position = if self.peek() == Some('(') {
+            self.pos += 1;
+            Some(self.items(')', false)?)
+        } else {
+            None
         };
-        self.expect('(').map_err(|e| SpecError {
-            message: format!("{} (the position, as in `{name}(…)`)", e.message),
-            ..e
-        })?;
-        let args = self.list(')', false)?;
-        self.build(&name, name_at, params, args, open_at)
+        let entry = registry::find(&name).ok_or_else(|| unknown(self, &name, name_at))?;
+        let args = Args {
+            parser: self,
+            name: entry.name,
+            name_at,
+            params,
+            position,
+            open_at,
+        };
+        let built = (entry.build)(&args)?;
+        Ok((built, args))
     }
 
-    fn build(
-        &self,
-        name: &str,
-        name_at: usize,
-        params: Option<(Vec<Param>, usize)>,
-        args: Vec<Param>,
-        open_at: usize,
-    ) -> Result<Part, SpecError> {
-        let numbers = |items: &[Param]| -> Result<Vec<Number>, SpecError> {
-            items
-                .iter()
-                .map(|p| match p {
-                    Param::Number(n) => Ok(*n),
-                    Param::Code { at, .. } => Err(self.error_at(*at, "expected a whole number")),
-                })
-                .collect()
-        };
-        let naturals = |items: &[Param], what: &str| -> Result<Vec<u64>, SpecError> {
-            numbers(items)?
-                .into_iter()
-                .map(|n| {
-                    u64::try_from(n.value)
-                        .map_err(|_| self.error_at(n.at, format!("{what} must not be negative")))
-                })
-                .collect()
-        };
-        let no_params = |what: &str| -> Result<(), SpecError> {
-            match &params {
-                None => Ok(()),
-                Some((items, _)) => Err(self.error_at(
-                    items.first().map_or(name_at, Param::at),
-                    format!("`{what}` takes no parameters in brackets"),
-                )),
-            }
-        };
-        let one_param = |what: &str, example: &str| -> Result<&Param, SpecError> {
-            match &params {
-                Some((items, _)) if items.len() == 1 => Ok(&items[0]),
-                Some((items, end)) => Err(self.error_at(
-                    items.get(1).map_or(end.saturating_sub(1), Param::at),
-                    format!("`{what}` takes one parameter, as in `{example}`"),
-                )),
-                None => Err(self.error_at(
-                    open_at,
-                    format!("expected `[`: `{what}` needs a parameter, as in `{example}`"),
-                )),
-            }
-        };
-        let heaps = |family: HeapFamily| -> Result<Part, SpecError> {
-            Ok(Part::Heaps {
-                family,
-                heaps: naturals(&args, "a heap")?,
-            })
-        };
-        let positive = |p: &Param, what: &str| -> Result<u64, SpecError> {
-            let v = naturals(std::slice::from_ref(p), what)?[0];
-            if v == 0 {
-                return Err(self.error_at(p.at(), format!("{what} must be at least 1")));
-            }
-            Ok(v)
-        };
-        let arity = |want: &[usize], example: &str| -> Result<(), SpecError> {
-            if want.contains(&args.len()) {
-                Ok(())
-            } else {
-                let at = args.get(*want.last().unwrap()).map_or(open_at, Param::at);
-                Err(self.error_at(at, format!("expected a position such as `{example}`")))
-            }
-        };
-        match name {
-            "nim" => {
-                no_params("nim")?;
-                heaps(HeapFamily::Nim)
-            }
-            "bounded-nim" => {
-                let m = positive(one_param("bounded-nim", "bounded-nim[3](10)")?, "m")?;
-                heaps(HeapFamily::BoundedNim(m))
-            }
-            "subtraction" => {
-                let Some((items, end)) = &params else {
-                    return Err(self.error_at(
-                        open_at,
-                        "expected `[`: `subtraction` needs its set, as in `subtraction[1,2,3](10)`",
-                    ));
-                };
-                if items.is_empty() {
-                    return Err(self.error_at(end - 1, "the subtraction set must not be empty"));
-                }
-                let mut set = Vec::new();
-                for item in items {
-                    set.push(positive(item, "an amount to subtract")?);
-                }
-                set.sort_unstable();
-                set.dedup();
-                heaps(HeapFamily::Subtraction(set))
-            }
-            "octal" => {
-                let param = one_param("octal", "octal[0.77](10)")?;
-                let text = match param {
-                    Param::Code { text, .. } => text.clone(),
-                    Param::Number(n) => n.value.to_string(),
-                };
-                let code: Octal = text
-                    .parse()
-                    .map_err(|message: String| self.error_at(param.at(), message))?;
-                heaps(HeapFamily::Octal(code))
-            }
-            "kayles" | "dawson" => {
-                no_params(name)?;
-                let code = if name == "kayles" { "0.77" } else { "0.07" };
-                heaps(HeapFamily::Octal(code.parse().expect("a valid code")))
-            }
-            "multiple" | "fibonacci" => {
-                let k = if name == "multiple" {
-                    positive(one_param("multiple", "multiple[2](20)")?, "k")?
-                } else {
-                    no_params(name)?;
-                    2
-                };
-                arity(&[1, 2], &format!("{name}(20) or {name}(20,5)"))?;
-                let v = naturals(&args, "a count")?;
-                let n = v[0];
-                let limit = match v.get(1) {
-                    Some(&l) if l > n => {
-                        return Err(self.error_at(
-                            args[1].at(),
-                            format!("the limit {l} exceeds the {n} stones left"),
-                        ))
-                    }
-                    Some(&l) => l,
-                    None => n.saturating_sub(1),
-                };
-                Ok(Part::Multiple { k, n, limit })
-            }
-            "wythoff" => {
-                no_params("wythoff")?;
-                arity(&[2], "wythoff(3,5)")?;
-                let v = naturals(&args, "a pile")?;
-                Ok(Part::Wythoff { a: v[0], b: v[1] })
-            }
-            "ends" => {
-                no_params("ends")?;
-                let row = numbers(&args)?
-                    .into_iter()
-                    .map(|n| {
-                        i64::try_from(n.value)
-                            .map_err(|_| self.error_at(n.at, "number does not fit in 64 bits"))
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                Ok(Part::Ends { row })
-            }
-            other => {
-                let known: Vec<&str> = FAMILIES.iter().map(|(n, _)| *n).collect();
-                let hint = known
-                    .iter()
-                    .map(|k| (edit_distance(other, k), *k))
-                    .min()
-                    .filter(|&(d, _)| d <= 2)
-                    .map(|(_, k)| format!("did you mean `{k}`? "))
-                    .unwrap_or_default();
-                Err(self.error_at(
-                    name_at,
+    fn part(&mut self) -> Result<Part, SpecError> {
+        let (built, args) = self.built()?;
+        let position = match built.position {
+            Some(p) => p,
+            None => {
+                return Err(args.error_at(
+                    args.open_at,
                     format!(
-                        "unknown game family `{other}`; {hint}known: {}",
-                        known.join(", ")
+                        "expected `(` (the position, as in `{}(…)`), {}",
+                        args.name,
+                        args.parser.found_at(args.open_at)
                     ),
                 ))
             }
+        };
+        Ok(Part {
+            family: built.family,
+            position,
+        })
+    }
+
+    fn found_at(&self, at: usize) -> String {
+        match self.chars.get(at) {
+            Some((_, c)) => format!("found `{c}`"),
+            None => "found the end".into(),
         }
     }
+}
+
+/// The longest spec read, in bytes (error messages echo at most a window of it).
+pub const MAX_SPEC_BYTES: usize = 1 << 20;
+
+fn check_length(text: &str) -> Result<(), SpecError> {
+    if text.len() > MAX_SPEC_BYTES {
+        return Err(SpecError {
+            line: 1,
+            column: 1,
+            message: format!(
+                "the spec is {} bytes long; at most {MAX_SPEC_BYTES} are read",
+                text.len()
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Parses a family without a position (`octal[0.77]`, `multiple[2]`), for tables and
+/// patterns.
+///
+/// # Errors
+/// A [`SpecError`] pointing at what is wrong; a position is refused.
+pub fn parse_family(text: &str) -> Result<Arc<dyn Family>, SpecError> {
+    check_length(text)?;
+    let mut p = Parser {
+        text,
+        chars: text.char_indices().collect(),
+        pos: 0,
+    };
+    p.skip_space();
+    let family = {
+        let (built, args) = p.built()?;
+        if args.position.is_some() {
+            return Err(args.error_at(
+                args.open_at,
+                "give the family without a position, as in `octal[0.77]`",
+            ));
+        }
+        built.family
+    };
+    p.skip_space();
+    if let Some(c) = p.peek() {
+        return Err(p.error_here(format!("expected the end of the family, found `{c}`")));
+    }
+    Ok(family)
+}
+
+fn unknown(p: &Parser<'_>, other: &str, name_at: usize) -> SpecError {
+    let known: Vec<&str> = registry::entries().map(|e| e.name).collect();
+    let hint = known
+        .iter()
+        .map(|k| (edit_distance(other, k), *k))
+        .min()
+        .filter(|&(d, _)| d <= 2)
+        .map(|(_, k)| format!("did you mean `{k}`? "))
+        .unwrap_or_default();
+    p.error_at(
+        name_at,
+        format!(
+            "unknown game family `{other}`; {hint}known: {}",
+            known.join(", ")
+        ),
+    )
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {

@@ -1,7 +1,10 @@
 //! Wythoff's game: two piles; a move takes any positive number from one pile, or the same
 //! positive number from both.
 
+use super::family::{Bound, Cost, Family, GrundySource, Kind, PatternSource, Pos, ProvedRule, Values};
+use super::spec::{Args, Built, Entry, SpecError};
 use crate::explore::Control;
+use crate::sequence::recurrence::WythoffRule;
 use crate::game::{Game, ImpartialGame};
 use crate::impartial::mex;
 use crate::Error;
@@ -52,3 +55,145 @@ impl Game for Wythoff {
 }
 
 impl ImpartialGame for Wythoff {}
+
+/// Wythoff's game as a [`Family`]: positions `[a, b]`, as written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WythoffFamily;
+
+struct Table {
+    side: u64,
+    values: Vec<u32>,
+}
+
+impl Values for Table {
+    fn value(&self, c: &Pos) -> u64 {
+        u64::from(self.values[(c[0] * (self.side + 1) + c[1]) as usize])
+    }
+}
+
+struct Beatty;
+
+impl ProvedRule for Beatty {
+    fn theorem(&self) -> String {
+        "Wythoff (1907): lost iff the piles are (⌊nφ⌋, ⌊nφ²⌋), φ the golden ratio".into()
+    }
+
+    fn is_loss(&self, pos: &Pos) -> bool {
+        WythoffRule::is_loss(pos[0], pos[1])
+    }
+
+    fn winning_moves(&self, pos: &Pos) -> Vec<Pos> {
+        WythoffRule::winning_moves(pos[0], pos[1])
+            .into_iter()
+            .map(|(a, b)| Pos::from_slice(&[a, b]))
+            .collect()
+    }
+}
+
+impl Family for WythoffFamily {
+    fn name(&self) -> String {
+        "wythoff".into()
+    }
+
+    fn kind(&self) -> Kind {
+        Kind::Impartial
+    }
+
+    fn write_position(&self, pos: &Pos, out: &mut String) {
+        out.push_str(&format!("{},{}", pos[0], pos[1]));
+    }
+
+    fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
+        let mut next = Vec::new();
+        Wythoff.moves(&(pos[0], pos[1]), &mut next);
+        out.extend(next.into_iter().map(|(a, b)| Pos::from_slice(&[a, b])));
+    }
+
+    fn canonical(&self, pos: &Pos) -> Pos {
+        Pos::from_slice(&[pos[0].min(pos[1]), pos[0].max(pos[1])])
+    }
+
+    fn bound(&self, pos: &Pos) -> Bound {
+        let (a, b) = (u128::from(pos[0]), u128::from(pos[1]));
+        Bound {
+            positions: (a + 1).saturating_mul(b + 1),
+            moves: 2 * (a + b),
+        }
+    }
+
+    fn grundy(&self) -> GrundySource {
+        GrundySource::Table
+    }
+
+    fn grundy_size(&self, c: &Pos) -> u64 {
+        c[0].max(c[1])
+    }
+
+    fn grundy_cost(&self, size: u64) -> Cost {
+        let n = u128::from(size) + 1;
+        Cost {
+            bytes: n.saturating_mul(n).saturating_mul(4),
+            work: n.saturating_mul(n).saturating_mul(n),
+        }
+    }
+
+    fn grundy_table(&self, size: u64, control: &Control<'_>) -> Result<Box<dyn Values>, Error> {
+        Ok(Box::new(Table {
+            side: size,
+            values: Wythoff::table(size, control)?,
+        }))
+    }
+
+    fn some_move(&self, pos: &Pos) -> Option<Pos> {
+        if pos[0] > 0 {
+            Some(Pos::from_slice(&[pos[0] - 1, pos[1]]))
+        } else if pos[1] > 0 {
+            Some(Pos::from_slice(&[pos[0], pos[1] - 1]))
+        } else {
+            None
+        }
+    }
+
+    fn is_move(&self, a: &Pos, b: &Pos) -> bool {
+        let (a, b) = (self.canonical(a), self.canonical(b));
+        let (x, y) = (b[0], b[1]);
+        (x <= a[0] && y <= a[1] && (x == a[0] || y == a[1] || a[0] - x == a[1] - y) && b != a)
+            || (y <= a[0] && x <= a[1] && (y == a[0] || x == a[1] || a[0] - y == a[1] - x) && b != a)
+    }
+
+    fn rule(&self) -> Option<Box<dyn ProvedRule + '_>> {
+        Some(Box::new(Beatty))
+    }
+
+    fn pattern(&self) -> PatternSource {
+        PatternSource::BeattyPairs
+    }
+
+    fn move_name(&self, from: &Pos, to: &Pos) -> String {
+        let (da, db) = (from[0].saturating_sub(to[0]), from[1].saturating_sub(to[1]));
+        match (da, db) {
+            (t, 0) => format!("take {t} from pile 1"),
+            (0, t) => format!("take {t} from pile 2"),
+            (t, _) => format!("take {t} from both"),
+        }
+    }
+}
+
+fn build(args: &Args<'_>) -> Result<Built, SpecError> {
+    args.no_params()?;
+    let position = match args.position() {
+        None => None,
+        Some(items) => {
+            args.arity(items, &[2], "wythoff(3,5)")?;
+            Some(args.naturals(items, "a pile")?)
+        }
+    };
+    Ok(Built::new(WythoffFamily, position))
+}
+
+/// The registry entries of this file.
+pub const ENTRIES: &[Entry] = &[Entry {
+    name: "wythoff",
+    shape: "wythoff(a,b): take from one pile, or the same from both",
+    build,
+}];

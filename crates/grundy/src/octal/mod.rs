@@ -50,21 +50,17 @@
 //! - Subtraction sets with largest element `t`: `G(n)` depends only on the `t` values
 //!   before it, so a repeated window `G(s..s + t) = G(s + p..s + p + t)` repeats forever.
 
-pub mod code;
 mod naive;
 mod sparse;
 mod stream;
 
-use std::str::FromStr;
-
-pub use code::{Code, CodeError};
+pub use crate::games::code::{Code, CodeError, Rules};
 pub use naive::HeapGame;
 pub use sparse::SparseStats;
 pub use stream::{read_sequence, write_sequence, FileError, Written};
 
 use crate::explore::Control;
-use crate::games::HeapFamily;
-use crate::pattern::period::{least_period_by, Period};
+use crate::sequence::period::{least_period_by, Period};
 use crate::Error;
 use naive::{Direct, CHECK_EVERY};
 use sparse::{NeedsWider, Sparse};
@@ -156,100 +152,6 @@ impl Values {
         match self {
             Values::U8(v) => v.truncate(len),
             Values::U16(v) => v.truncate(len),
-        }
-    }
-}
-
-/// The rules of a heap game with a finite description: the games whose periods can be
-/// proved.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Rules {
-    /// An octal or hexadecimal code.
-    Code(Code),
-    /// Take an amount in the set (positive, sorted, distinct) from one heap.
-    Subtraction(Vec<u64>),
-}
-
-impl Rules {
-    /// A subtraction game; the set is sorted and deduplicated.
-    ///
-    /// # Errors
-    /// [`Error::Unsupported`] if the set is empty or holds 0.
-    pub fn subtraction(set: &[u64]) -> Result<Rules, Error> {
-        let mut set = set.to_vec();
-        set.sort_unstable();
-        set.dedup();
-        if set.first().is_none_or(|&s| s == 0) {
-            return Err(Error::Unsupported(
-                "a subtraction set needs positive amounts".into(),
-            ));
-        }
-        Ok(Rules::Subtraction(set))
-    }
-
-    /// `t`: the most tokens a move removes.
-    #[must_use]
-    pub fn max_removal(&self) -> u64 {
-        match self {
-            Rules::Code(code) => code.max_removal(),
-            Rules::Subtraction(set) => set.last().copied().unwrap_or(0),
-        }
-    }
-}
-
-impl FromStr for Rules {
-    type Err = CodeError;
-
-    /// A code (`0.77`, `4.07`, `0.f`) or a subtraction set (`{1,2,5}` or `S(1,2,5)`).
-    fn from_str(text: &str) -> Result<Rules, CodeError> {
-        let t = text.trim();
-        let inner = t
-            .strip_prefix('{')
-            .and_then(|r| r.strip_suffix('}'))
-            .or_else(|| t.strip_prefix("S(").and_then(|r| r.strip_suffix(')')));
-        match inner {
-            Some(list) => {
-                let set: Result<Vec<u64>, _> =
-                    list.split(',').map(|x| x.trim().parse::<u64>()).collect();
-                let set = set.map_err(|e| CodeError {
-                    column: 1,
-                    message: format!("a subtraction set is a list of numbers: {e}"),
-                })?;
-                Rules::subtraction(&set).map_err(|e| CodeError {
-                    column: 1,
-                    message: e.to_string(),
-                })
-            }
-            None => Ok(Rules::Code(t.parse()?)),
-        }
-    }
-}
-
-impl std::fmt::Display for Rules {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Rules::Code(code) => write!(f, "{code}"),
-            Rules::Subtraction(set) => {
-                let items: Vec<String> = set.iter().map(ToString::to_string).collect();
-                write!(f, "{{{}}}", items.join(","))
-            }
-        }
-    }
-}
-
-impl TryFrom<&HeapFamily> for Rules {
-    type Error = Error;
-
-    fn try_from(family: &HeapFamily) -> Result<Rules, Error> {
-        match family {
-            HeapFamily::Octal(code) => Ok(Rules::Code(Code::from(code))),
-            HeapFamily::Subtraction(set) => Rules::subtraction(set),
-            HeapFamily::BoundedNim(m) if *m <= 1 << 16 => {
-                Rules::subtraction(&(1..=*m).collect::<Vec<_>>())
-            }
-            other => Err(Error::Unsupported(format!(
-                "`{other}` has a closed form; it needs no sequence"
-            ))),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Direct mex engines: subtraction games (O(n·|S|)), heap games given as code (any
 //! options leaving up to two heaps), and hexadecimal codes with three-heap splits.
 
-use super::code::Code;
+use crate::games::code::Code;
 use crate::explore::Control;
 use crate::Error;
 

@@ -36,7 +36,7 @@
 
 use std::ops::BitXor;
 
-use super::code::Code;
+use crate::games::code::Code;
 
 /// A Grundy value stored in one or two bytes.
 pub(crate) trait Nimber:

@@ -16,7 +16,7 @@ use std::io::{Read, Write};
 
 use super::{Rules, Solver, Values};
 use crate::explore::Control;
-use crate::pattern::period::Period;
+use crate::sequence::period::Period;
 use crate::Error;
 
 const MAGIC: &[u8; 8] = b"GRUNDYSQ";

@@ -5,11 +5,12 @@
 //! - [`rules`]: rule shapes for games whose positions are not one heap (linear and
 //!   self-referential recurrences, Beatty pairs), and the players they give.
 
-pub mod period;
+pub use crate::sequence::period;
 pub mod rules;
 
 use crate::explore::Control;
-use crate::games::{HeapFamily, Part, Spec};
+use crate::games::code::Rules;
+use crate::games::{parse_family, Discovery, PatternSource};
 use crate::Error;
 
 /// What the special method found for a family: the JSON of `grundy pattern --json`.
@@ -39,36 +40,31 @@ pub struct Pattern {
     pub checked_up_to: u64,
 }
 
-impl From<rules::Discovery> for Pattern {
-    fn from(d: rules::Discovery) -> Pattern {
+impl From<Discovery> for Pattern {
+    fn from(d: Discovery) -> Pattern {
         Pattern {
             family: d.family,
             kind: d.kind,
-            period: None,
-            preperiod: None,
-            saltus: None,
+            period: d.period.map(|p| p.0),
+            preperiod: d.period.map(|p| p.1),
+            saltus: d.period.map(|p| p.2),
             p_positions: d.p_positions,
             rule: d.rule,
             proved: d.proved,
-            theorem: d.theorem.map(str::to_string),
+            theorem: d.theorem,
             checked_up_to: d.checked_up_to,
         }
     }
 }
 
-/// How far [`discover`] looks by default: the general method's check for `multiple[k]`
-/// (its table is quadratic) and `wythoff`, the proof budget in heaps for heap games.
+/// How far [`discover`] looks by default: the general method's check for the take-away
+/// shape (its table is quadratic) and for Beatty pairs, the proof budget in heaps for
+/// heap games.
 #[must_use]
 pub fn default_up_to(family: &str) -> u64 {
-    let name = family
-        .split('[')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    match name.as_str() {
-        "multiple" | "fibonacci" => 2000,
-        "wythoff" => 1000,
+    match parse_family(family).map(|f| f.pattern()) {
+        Ok(PatternSource::TakeAway { .. }) => 2000,
+        Ok(PatternSource::BeattyPairs) => 1000,
         _ => 1 << 26,
     }
 }
@@ -76,12 +72,12 @@ pub fn default_up_to(family: &str) -> u64 {
 /// The period of an octal or subtraction game: proved (Guy–Smith, or a repeated
 /// window) within `max_heaps` heaps, else the best candidate the computed values show.
 fn heap_pattern(
-    family: &HeapFamily,
+    name: String,
+    rules: &Rules,
     max_heaps: u64,
     control: &Control<'_>,
 ) -> Result<Pattern, Error> {
-    let rules = crate::octal::Rules::try_from(family)?;
-    let mut solver = crate::octal::Solver::new(&rules);
+    let mut solver = crate::octal::Solver::new(rules);
     let found = match solver.prove(max_heaps, control) {
         Ok(p) => Some(p),
         Err(Error::TooLarge { .. }) => period::find_period(&solver.values().to_vec()),
@@ -92,16 +88,16 @@ fn heap_pattern(
         .filter(|&n| values.get(n as usize) == 0)
         .take(50)
         .collect();
-    let theorem = match family {
-        HeapFamily::Subtraction(set) => format!(
+    let theorem = match rules {
+        Rules::Subtraction(set) => format!(
             "a window of {} consecutive values repeats, and each value depends only on the window before it",
             set.last().copied().unwrap_or(0)
         ),
-        _ => "the Guy–Smith periodicity theorem (Winning Ways, ch. 4)".into(),
+        Rules::Code(_) => "the Guy–Smith periodicity theorem (Winning Ways, ch. 4)".into(),
     };
     Ok(match found {
         Some(p) => Pattern {
-            family: family.to_string(),
+            family: name.clone(),
             kind: if p.saltus > 0 {
                 "arithmetic-periodic"
             } else {
@@ -131,7 +127,7 @@ fn heap_pattern(
             checked_up_to: p.checked_up_to,
         },
         None => Pattern {
-            family: family.to_string(),
+            family: name.clone(),
             kind: "none",
             period: None,
             preperiod: None,
@@ -145,66 +141,26 @@ fn heap_pattern(
     })
 }
 
-/// Finds the pattern of a family (`nim`, `bounded-nim[m]`, `multiple[k]`, `wythoff`),
-/// checking it against the general method up to `up_to`.
+/// Finds the pattern of a family — wherever its [`PatternSource`] says the special
+/// method starts — checking it against the general method up to `up_to`.
 ///
 /// # Errors
-/// [`Error::Unsupported`] for a family this cannot study yet or a rule that fails its
-/// check; [`Error::Cancelled`].
+/// [`Error::Unsupported`] for a bad family, one this cannot study, or a rule that fails
+/// its check; [`Error::Cancelled`].
 pub fn discover(family: &str, up_to: u64, control: &Control<'_>) -> Result<Pattern, Error> {
-    let probe = if family.trim().eq_ignore_ascii_case("wythoff") {
-        "wythoff(0,0)".to_string()
-    } else {
-        format!("{family}(0)")
-    };
-    let spec: Spec = probe.parse().map_err(|e: crate::games::SpecError| {
-        Error::Unsupported(format!("`{family}`: {}", e.message))
-    })?;
-    let [part] = spec.parts.as_slice() else {
-        return Err(Error::Unsupported(
-            "a pattern is for one family, not a sum".into(),
-        ));
-    };
-    match part {
-        Part::Multiple { k, .. } => Ok(rules::discover_multiple(*k, up_to, control)?.0.into()),
-        Part::Wythoff { .. } => Ok(rules::discover_wythoff(up_to, control)?.into()),
-        Part::Heaps {
-            family: HeapFamily::Nim,
-            ..
-        } => Ok(Pattern {
-            family: "nim".into(),
-            kind: "arithmetic-periodic",
-            period: Some(1),
-            preperiod: Some(0),
-            saltus: Some(1),
-            p_positions: vec![0],
-            rule: "G(n) = n; a sum is lost iff the XOR of its heaps is 0".into(),
-            proved: true,
-            theorem: Some("Bouton (1901)".into()),
+    let family = parse_family(family)
+        .map_err(|e| Error::Unsupported(format!("`{family}`: {}", e.message)))?;
+    match family.pattern() {
+        PatternSource::TakeAway { k } => Ok(rules::discover_multiple(k, up_to, control)?.0.into()),
+        PatternSource::BeattyPairs => Ok(rules::discover_wythoff(up_to, control)?.into()),
+        PatternSource::Known(d) => Ok(Pattern {
             checked_up_to: up_to,
+            ..Pattern::from(d)
         }),
-        Part::Heaps {
-            family: HeapFamily::BoundedNim(m),
-            ..
-        } => Ok(Pattern {
-            family: part.family_name(),
-            kind: "periodic",
-            period: Some(m.saturating_add(1)),
-            preperiod: Some(0),
-            saltus: Some(0),
-            p_positions: (0..=up_to)
-                .step_by(usize::try_from(m.saturating_add(1)).unwrap_or(usize::MAX))
-                .take(50)
-                .collect(),
-            rule: format!("G(n) = n mod {}", m.saturating_add(1)),
-            proved: true,
-            theorem: Some("induction on n: the options of n are n−1 … n−m".into()),
-            checked_up_to: up_to,
-        }),
-        Part::Heaps { family: f, .. } => heap_pattern(f, up_to, control),
-        other => Err(Error::Unsupported(format!(
+        PatternSource::Period(rules) => heap_pattern(family.name(), &rules, up_to, control),
+        PatternSource::None => Err(Error::Unsupported(format!(
             "patterns of `{}` are not studied yet",
-            other.family_name()
+            family.name()
         ))),
     }
 }

@@ -1,8 +1,12 @@
-//! Take-and-break codes: octal (digits 0–7) and hexadecimal (digits 0–f) games.
+//! Take-and-break codes: octal (digits 0–7) and hexadecimal (digits 0–f) games, and the
+//! finite rules of heap games ([`Rules`]: a code or a subtraction set) — the one type the
+//! catalog, the Grundy engines and the period proofs share.
 
 use std::fmt;
 
-use crate::games::Octal;
+use std::str::FromStr;
+
+use crate::Error;
 
 /// A take-and-break code `d0.d1d2d3…`, octal or hexadecimal: digit `d_k` says what may be
 /// left after removing `k` tokens from one heap — bit 1: nothing (the heap was exactly
@@ -10,11 +14,10 @@ use crate::games::Octal;
 /// heaps (hexadecimal digits 8–f). `d0` may be 0, 4, 8 or c: split a heap without
 /// removing anything.
 ///
-/// Octal codes are the codes without bit 8 and convert from and to
-/// [`crate::games::Octal`].
+/// Octal codes are the codes without bit 8.
 ///
 /// ```
-/// use grundy::octal::Code;
+/// use grundy::games::code::Code;
 /// let kayles: Code = "0.77".parse().unwrap();
 /// assert_eq!((kayles.max_removal(), kayles.max_parts()), (2, 2));
 /// let hex: Code = "0.8".parse().unwrap(); // remove 1, leave three heaps
@@ -209,23 +212,83 @@ impl fmt::Display for Code {
     }
 }
 
-impl From<&Octal> for Code {
-    fn from(code: &Octal) -> Code {
-        let digits: Vec<u8> = (0..=code.max_removal()).map(|k| code.digit(k)).collect();
-        Code { digits }
-    }
+/// The rules of a heap game with a finite description: the games whose periods can be
+/// proved.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// An octal or hexadecimal code.
+    Code(Code),
+    /// Take an amount in the set (positive, sorted, distinct) from one heap.
+    Subtraction(Vec<u64>),
 }
 
-impl TryFrom<&Code> for Octal {
-    type Error = String;
-
-    fn try_from(code: &Code) -> Result<Octal, String> {
-        if !code.is_octal() {
-            return Err(format!("`{code}` has hexadecimal digits"));
+impl Rules {
+    /// A subtraction game; the set is sorted and deduplicated.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] if the set is empty or holds 0.
+    pub fn subtraction(set: &[u64]) -> Result<Rules, Error> {
+        let mut set = set.to_vec();
+        set.sort_unstable();
+        set.dedup();
+        if set.first().is_none_or(|&s| s == 0) {
+            return Err(Error::Unsupported(
+                "a subtraction set needs positive amounts".into(),
+            ));
         }
-        code.to_string().parse()
+        Ok(Rules::Subtraction(set))
+    }
+
+    /// `t`: the most tokens a move removes.
+    #[must_use]
+    pub fn max_removal(&self) -> u64 {
+        match self {
+            Rules::Code(code) => code.max_removal(),
+            Rules::Subtraction(set) => set.last().copied().unwrap_or(0),
+        }
     }
 }
+
+impl FromStr for Rules {
+    type Err = CodeError;
+
+    /// A code (`0.77`, `4.07`, `0.f`) or a subtraction set (`{1,2,5}` or `S(1,2,5)`).
+    fn from_str(text: &str) -> Result<Rules, CodeError> {
+        let t = text.trim();
+        let inner = t
+            .strip_prefix('{')
+            .and_then(|r| r.strip_suffix('}'))
+            .or_else(|| t.strip_prefix("S(").and_then(|r| r.strip_suffix(')')));
+        match inner {
+            Some(list) => {
+                let set: Result<Vec<u64>, _> =
+                    list.split(',').map(|x| x.trim().parse::<u64>()).collect();
+                let set = set.map_err(|e| CodeError {
+                    column: 1,
+                    message: format!("a subtraction set is a list of numbers: {e}"),
+                })?;
+                Rules::subtraction(&set).map_err(|e| CodeError {
+                    column: 1,
+                    message: e.to_string(),
+                })
+            }
+            None => Ok(Rules::Code(t.parse()?)),
+        }
+    }
+}
+
+impl std::fmt::Display for Rules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Rules::Code(code) => write!(f, "{code}"),
+            Rules::Subtraction(set) => {
+                let items: Vec<String> = set.iter().map(ToString::to_string).collect();
+                write!(f, "{{{}}}", items.join(","))
+            }
+        }
+    }
+}
+
 
 #[cfg(test)]
 mod tests {
@@ -244,11 +307,7 @@ mod tests {
         assert!("1.7".parse::<Code>().is_err());
         assert!("0.0".parse::<Code>().is_err());
         assert!("077".parse::<Code>().is_err());
-        let octal: Octal = "4.07".parse().unwrap();
-        let code = Code::from(&octal);
-        assert_eq!(code.to_string(), "4.07");
-        assert_eq!(Octal::try_from(&code).unwrap(), octal);
-        assert!(Octal::try_from(&"0.9".parse::<Code>().unwrap()).is_err());
+        assert!(!"0.9".parse::<Code>().unwrap().is_octal());
     }
 
     #[test]

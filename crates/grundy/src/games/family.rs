@@ -1,0 +1,495 @@
+//! The open family interface: everything the analyzer, `table`, `pattern`, `play`, the
+//! command line and the web page know about a game, in one object-safe trait
+//! ([`Family`]), and a position of one family or a sum of several ([`Spec`]).
+//!
+//! A family instance is the rules with their parameters (`octal[0.77]`, `multiple[2]`,
+//! `chomp[3x4]`); a position is a short list of words ([`Pos`]) whose meaning only the
+//! family knows (heap sizes, `[stones, limit]`, a packed board). Nothing outside the
+//! family's own file interprets them.
+
+use std::fmt;
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+
+use super::code;
+use crate::explore::Control;
+use crate::game::{Outcome, Player};
+use crate::sequence::period::Period;
+use crate::Error;
+
+/// A position of one family: words only the family interprets.
+pub type Pos = SmallVec<[u64; 4]>;
+
+/// What kind of game a family is, which decides the methods that apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Both players have the same moves: Sprague–Grundy values, sums.
+    Impartial,
+    /// The players have different moves (boards with two colours); win, loss or draw.
+    Partizan,
+    /// The players collect points; the larger total wins (minimax on the margin).
+    Score,
+}
+
+/// Upper bounds on what exploring a position may meet, to refuse up front.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bound {
+    /// Positions reachable (an upper bound; saturating).
+    pub positions: u128,
+    /// Moves from any reachable position (an upper bound; saturating).
+    pub moves: u128,
+}
+
+/// What a Grundy table of a family would cost: bytes of memory and elementary steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Cost {
+    /// Bytes of memory.
+    pub bytes: u128,
+    /// Elementary steps.
+    pub work: u128,
+}
+
+/// Where the Grundy values of a family's components come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GrundySource {
+    /// No Grundy values (partizan and score games).
+    None,
+    /// A formula: [`Family::grundy_formula`], at any size.
+    Formula,
+    /// Each component is one heap of a heap game with these finite rules: the sequence
+    /// engine (`crate::octal`) tabulates them, or proves their period.
+    Heaps(code::Rules),
+    /// The family tabulates its own values ([`Family::grundy_table`]).
+    Table,
+}
+
+/// The Grundy values of a family's components, as an oracle built once.
+pub trait Values: Send + Sync {
+    /// The Grundy value of one component.
+    fn value(&self, component: &Pos) -> u64;
+    /// The proved period of a heap game's values, when that is what answers.
+    fn period(&self) -> Option<&Period> {
+        None
+    }
+}
+
+/// A proved rule of the special method: outcome and winning moves at any size, in
+/// O(log n) or so.
+pub trait ProvedRule: Send + Sync {
+    /// The theorem, in one line.
+    fn theorem(&self) -> String;
+    /// Whether the player to move at `pos` loses.
+    fn is_loss(&self, pos: &Pos) -> bool;
+    /// Every winning move from `pos`: the positions they lead to.
+    fn winning_moves(&self, pos: &Pos) -> Vec<Pos>;
+}
+
+/// Where the special method starts for a family (`grundy pattern`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum PatternSource {
+    /// Nothing to look for.
+    None,
+    /// A known closed form, stated as it is.
+    Known(Discovery),
+    /// A heap game with finite rules: find (and prove) the period of its values.
+    Period(code::Rules),
+    /// The k-fold take-away shape: the losing starts follow a recurrence, played by the
+    /// greedy representation (`pattern::rules::discover_multiple`).
+    TakeAway {
+        /// The multiplier k.
+        k: u64,
+    },
+    /// Two piles whose losing pairs may be a Beatty pair (`discover_wythoff`).
+    BeattyPairs,
+}
+
+/// What rule discovery found for a family.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Discovery {
+    /// The family, as written.
+    pub family: String,
+    /// `"periodic"`, `"arithmetic-periodic"`, `"recurrence"`, `"beatty"` or `"none"`.
+    pub kind: &'static str,
+    /// `(period, preperiod, saltus)` for periodic kinds.
+    pub period: Option<(u64, u64, u64)>,
+    /// The first losing positions (for pairs, the smaller members a_n).
+    pub p_positions: Vec<u64>,
+    /// One line a person can read.
+    pub rule: String,
+    /// Whether a theorem proves the rule for every size.
+    pub proved: bool,
+    /// The theorem, when `proved`.
+    pub theorem: Option<String>,
+    /// Every position up to this size was checked against the general method.
+    pub checked_up_to: u64,
+}
+
+/// Positions numbered densely: `rank`, `unrank`, `size` with `u64` ranks, so that tables
+/// are indexed by rank — no hash map, no `Vec` of positions. Ranks of canonical
+/// positions; with symmetries, the canonical rank is the least image's.
+pub trait Ranked: Send + Sync {
+    /// Every rank is below this.
+    fn size(&self) -> u64;
+    /// The rank of (the canonical form of) `pos`.
+    fn rank(&self, pos: &Pos) -> u64;
+    /// The position of a rank.
+    fn unrank(&self, rank: u64) -> Pos;
+    /// Appends the rank of the position after each move from `rank`, in move order.
+    fn moves(&self, rank: u64, out: &mut Vec<u64>);
+    /// The declared outcome of a terminal position (as [`Family::terminal`]).
+    fn terminal(&self, _rank: u64) -> Option<Outcome> {
+        None
+    }
+    /// The tier of a position: moves go to the same or a later tier, so a large game
+    /// can be solved one tier at a time from the last. `0` when the game is not tiered.
+    fn tier(&self, _rank: u64) -> u32 {
+        0
+    }
+}
+
+/// One family of games, implemented once in its own file: spec, positions, moves, who
+/// moves, terminal outcomes and scores, bounds, Grundy values or a proved rule, how a
+/// move is named and a position drawn.
+///
+/// Object-safe: the registry hands out `Arc<dyn Family>`.
+pub trait Family: Send + Sync + std::panic::RefUnwindSafe + std::panic::UnwindSafe + fmt::Debug {
+    /// The family as written in a spec, with its parameters: `octal[0.77]`.
+    fn name(&self) -> String;
+
+    /// What kind of game this is.
+    fn kind(&self) -> Kind;
+
+    /// Writes the position's argument list as a spec shows it (inside the parentheses).
+    fn write_position(&self, pos: &Pos, out: &mut String);
+
+    /// Appends the position after each legal move from `pos`, in the order a person sees
+    /// them. Moves from a terminal position are not asked for.
+    fn moves(&self, pos: &Pos, out: &mut Vec<Pos>);
+
+    /// The canonical form of `pos` (heaps sorted, boards reduced by symmetry), used to
+    /// merge positions while exploring.
+    fn canonical(&self, pos: &Pos) -> Pos {
+        pos.clone()
+    }
+
+    /// Who is to move at `pos` (impartial games may leave the default).
+    fn to_move(&self, _pos: &Pos) -> Player {
+        Player::First
+    }
+
+    /// Whether some moves keep the turn (the same player moves again). Then
+    /// [`Family::to_move`] is authoritative, and a child's value is negated only when the
+    /// mover changes.
+    fn keeps_turn(&self) -> bool {
+        false
+    }
+
+    /// The outcome for the player to move if the game ends at `pos` by its own rule (not
+    /// by lack of moves); `None`: play on, and no move is a loss (normal play). Score
+    /// games end where there is no move.
+    fn terminal(&self, _pos: &Pos) -> Option<Outcome> {
+        None
+    }
+
+    /// Score games: the points the mover collects by moving `from` → `to`.
+    fn gain(&self, _from: &Pos, _to: &Pos) -> i64 {
+        0
+    }
+
+    /// Score games: points the player to move collects when the game ends at `pos`.
+    fn final_gain(&self, _pos: &Pos) -> i64 {
+        0
+    }
+
+    /// Upper bounds on the positions reachable from `pos` and on the moves of each.
+    fn bound(&self, pos: &Pos) -> Bound;
+
+    /// A dense ranking of every position reachable from `root`, when the family has one.
+    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
+        None
+    }
+
+    /// The independent components of `pos` for a sum (each heap of a heap game alone),
+    /// in order. The default: `pos` is one component.
+    fn components(&self, pos: &Pos) -> Vec<Pos> {
+        vec![pos.clone()]
+    }
+
+    /// The position made of these components (the inverse of [`Family::components`]).
+    fn assemble(&self, components: &[Pos]) -> Pos {
+        components.iter().flat_map(|c| c.iter().copied()).collect()
+    }
+
+    /// Where Grundy values come from.
+    fn grundy(&self) -> GrundySource {
+        GrundySource::None
+    }
+
+    /// The Grundy value of a component, for [`GrundySource::Formula`].
+    fn grundy_formula(&self, _component: &Pos) -> u64 {
+        0
+    }
+
+    /// The size a Grundy oracle needs to cover `component` (heap, stones, larger pile).
+    fn grundy_size(&self, component: &Pos) -> u64 {
+        component.iter().copied().max().unwrap_or(0)
+    }
+
+    /// What [`Family::grundy_table`] would cost to `size`.
+    fn grundy_cost(&self, _size: u64) -> Cost {
+        Cost::default()
+    }
+
+    /// For [`GrundySource::Table`]: the values of every component up to `size`.
+    ///
+    /// # Errors
+    /// [`Error::Cancelled`], [`Error::Overflow`].
+    fn grundy_table(&self, _size: u64, _control: &Control<'_>) -> Result<Box<dyn Values>, Error> {
+        Err(Error::Unsupported(format!(
+            "`{}` has no Grundy table",
+            self.name()
+        )))
+    }
+
+    /// Appends every move of `component` to a position of Grundy value `target`.
+    /// The default lists the moves; families with huge components override it (Nim
+    /// moves straight to the target). Sets `truncated` when only some are listed.
+    fn moves_to_value(
+        &self,
+        component: &Pos,
+        target: u64,
+        values: &dyn Values,
+        out: &mut Vec<Pos>,
+        _truncated: &mut bool,
+    ) {
+        let mut children = Vec::new();
+        self.moves(component, &mut children);
+        for child in children {
+            let value = self
+                .components(&child)
+                .iter()
+                .fold(0, |acc, c| acc ^ values.value(c));
+            if value == target {
+                out.push(child);
+            }
+        }
+    }
+
+    /// How many moves `pos` has, at most, without listing them (for huge heaps).
+    fn move_count(&self, pos: &Pos) -> u128 {
+        self.bound(pos).moves
+    }
+
+    /// One legal move, without listing them all; `None` without moves.
+    fn some_move(&self, pos: &Pos) -> Option<Pos> {
+        let mut out = Vec::new();
+        self.moves(pos, &mut out);
+        out.into_iter().next()
+    }
+
+    /// Whether one move turns `from` into `to`. The default lists the moves.
+    fn is_move(&self, from: &Pos, to: &Pos) -> bool {
+        let target = self.canonical(to);
+        let mut out = Vec::new();
+        self.moves(from, &mut out);
+        out.iter().any(|c| self.canonical(c) == target)
+    }
+
+    /// The proved rule of the special method, when one answers every size.
+    fn rule(&self) -> Option<Box<dyn ProvedRule + '_>> {
+        None
+    }
+
+    /// The n-th member of a one-parameter family (heap n, n stones), for tables and
+    /// patterns; `None` if the family has no such parameter.
+    fn member(&self, _n: u64) -> Option<Pos> {
+        None
+    }
+
+    /// Where the special method starts.
+    fn pattern(&self) -> PatternSource {
+        PatternSource::None
+    }
+
+    /// The move `from` → `to` as a person names it: "take 2 from heap 3", "column 4".
+    fn move_name(&self, from: &Pos, to: &Pos) -> String;
+
+    /// Whether `text` names the move `from` → `to` (case and spaces ignored). The default
+    /// compares with [`Family::move_name`].
+    fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
+        squash(&self.move_name(from, to)) == squash(text)
+    }
+
+    /// A drawing of the position as text, for boards.
+    fn draw(&self, _pos: &Pos) -> Option<String> {
+        None
+    }
+}
+
+/// Lowercase without spaces, for comparing what a person typed.
+#[must_use]
+pub fn squash(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// One part of a spec: a position in one family.
+#[derive(Clone)]
+pub struct Part {
+    /// The rules.
+    pub family: Arc<dyn Family>,
+    /// The position.
+    pub position: Pos,
+}
+
+impl Part {
+    /// The family as written, with its parameters: `octal[0.77]`.
+    #[must_use]
+    pub fn family_name(&self) -> String {
+        self.family.name()
+    }
+
+    /// Whether the Sprague–Grundy theory applies.
+    #[must_use]
+    pub fn is_impartial(&self) -> bool {
+        self.family.kind() == Kind::Impartial
+    }
+
+    /// The components of this part for a sum, each as a part of its own.
+    #[must_use]
+    pub fn components(&self) -> Vec<Part> {
+        self.family
+            .components(&self.position)
+            .into_iter()
+            .map(|position| Part {
+                family: Arc::clone(&self.family),
+                position,
+            })
+            .collect()
+    }
+
+    /// The same family at another position.
+    #[must_use]
+    pub fn with(&self, position: Pos) -> Part {
+        Part {
+            family: Arc::clone(&self.family),
+            position,
+        }
+    }
+}
+
+impl fmt::Debug for Part {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+impl fmt::Display for Part {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut args = String::new();
+        self.family.write_position(&self.position, &mut args);
+        write!(f, "{}({args})", self.family.name())
+    }
+}
+
+impl PartialEq for Part {
+    fn eq(&self, other: &Part) -> bool {
+        self.position == other.position && self.family.name() == other.family.name()
+    }
+}
+
+impl Eq for Part {}
+
+impl std::hash::Hash for Part {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.family.name().hash(state);
+        self.position.hash(state);
+    }
+}
+
+/// A position: one part, or the disjunctive sum of several.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Spec {
+    /// The parts, in the order written.
+    pub parts: Vec<Part>,
+}
+
+impl Spec {
+    /// Whether every part is impartial.
+    #[must_use]
+    pub fn is_impartial(&self) -> bool {
+        self.parts.iter().all(Part::is_impartial)
+    }
+
+    /// Every component of the sum, in order (heaps split out).
+    #[must_use]
+    pub fn components(&self) -> Vec<Part> {
+        self.parts.iter().flat_map(Part::components).collect()
+    }
+
+    /// The spec with part `i` moved to `position`.
+    #[must_use]
+    pub fn with_part(&self, i: usize, position: Pos) -> Spec {
+        let mut parts = self.parts.clone();
+        parts[i] = parts[i].with(position);
+        Spec { parts }
+    }
+
+    /// The only part, if there is one.
+    #[must_use]
+    pub fn single(&self) -> Option<&Part> {
+        match self.parts.as_slice() {
+            [part] => Some(part),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, part) in self.parts.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" + ")?;
+            }
+            write!(f, "{part}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether one move turns `from` into `to`: the same families, one part changed by one
+/// of its moves.
+#[must_use]
+pub fn is_move(from: &Spec, to: &Spec) -> bool {
+    if from.parts.len() != to.parts.len()
+        || from
+            .parts
+            .iter()
+            .zip(&to.parts)
+            .any(|(a, b)| a.family.name() != b.family.name())
+    {
+        return false;
+    }
+    let changed: Vec<usize> = (0..from.parts.len())
+        .filter(|&i| {
+            let f = &from.parts[i].family;
+            f.canonical(&from.parts[i].position) != f.canonical(&to.parts[i].position)
+        })
+        .collect();
+    match changed.as_slice() {
+        [i] => from.parts[*i]
+            .family
+            .is_move(&from.parts[*i].position, &to.parts[*i].position),
+        _ => false,
+    }
+}
+
+/// `1 move`, `2 moves`: a count with its noun.
+#[must_use]
+pub fn plural(n: impl Into<u128>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}

@@ -1,0 +1,400 @@
+//! m,n,k-games: X and O take turns to mark an empty cell of an m × n board (m rows, n
+//! columns), X first; whoever first has k of their marks in a row, a column or a
+//! diagonal wins; a full board without one is a draw. Tic-tac-toe is `mnk[3,3,3]`
+//! (`tictactoe`). Partizan, with declared terminal outcomes (a win, or a draw).
+//!
+//! A position is two bitboards `[x, o]`, cell `r·n + c` (row 0 at the top); positions
+//! are merged under the board's symmetries (8 on a square board, 4 otherwise) and ranked
+//! in base 3 when 3^(m·n) is small enough to index.
+
+use super::family::{Bound, Family, Kind, Pos, Ranked};
+use super::spec::{Args, Built, Entry, Param, SpecError};
+use crate::game::{Outcome, Player};
+
+/// `mnk[m,n,k]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mnk {
+    /// Rows.
+    pub m: u32,
+    /// Columns.
+    pub n: u32,
+    /// Marks in a row that win.
+    pub k: u32,
+    /// Every line of k cells, as a mask.
+    lines: Vec<u64>,
+    /// The board's symmetries, as cell permutations.
+    symmetries: Vec<Vec<u8>>,
+}
+
+/// The most cells a board may have (two 64-bit bitboards).
+pub const MAX_CELLS: u32 = 64;
+
+impl Mnk {
+    /// The m,n,k-game (m·n ≤ 64, 1 ≤ k ≤ max(m, n)).
+    #[must_use]
+    pub fn new(m: u32, n: u32, k: u32) -> Mnk {
+        let cell = |r: i64, c: i64| (r * i64::from(n) + c) as u32;
+        let mut lines = Vec::new();
+        for r in 0..i64::from(m) {
+            for c in 0..i64::from(n) {
+                for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                    let end_r = r + dr * (i64::from(k) - 1);
+                    let end_c = c + dc * (i64::from(k) - 1);
+                    if end_r < 0 || end_r >= i64::from(m) || end_c < 0 || end_c >= i64::from(n) {
+                        continue;
+                    }
+                    let mask = (0..i64::from(k))
+                        .fold(0u64, |acc, i| acc | 1 << cell(r + dr * i, c + dc * i));
+                    lines.push(mask);
+                }
+            }
+        }
+        lines.sort_unstable();
+        lines.dedup();
+        let mut maps: Vec<Box<dyn Fn(i64, i64) -> (i64, i64)>> = vec![
+            Box::new(|r, c| (r, c)),
+            Box::new(move |r, c| (i64::from(m) - 1 - r, c)),
+            Box::new(move |r, c| (r, i64::from(n) - 1 - c)),
+            Box::new(move |r, c| (i64::from(m) - 1 - r, i64::from(n) - 1 - c)),
+        ];
+        if m == n {
+            maps.push(Box::new(|r, c| (c, r)));
+            maps.push(Box::new(move |r, c| (i64::from(n) - 1 - c, r)));
+            maps.push(Box::new(move |r, c| (c, i64::from(m) - 1 - r)));
+            maps.push(Box::new(move |r, c| (i64::from(n) - 1 - c, i64::from(m) - 1 - r)));
+        }
+        let symmetries = maps
+            .iter()
+            .map(|f| {
+                (0..i64::from(m * n))
+                    .map(|x| {
+                        let (r, c) = f(x / i64::from(n), x % i64::from(n));
+                        cell(r, c) as u8
+                    })
+                    .collect()
+            })
+            .collect();
+        Mnk {
+            m,
+            n,
+            k,
+            lines,
+            symmetries,
+        }
+    }
+
+    fn cells(&self) -> u32 {
+        self.m * self.n
+    }
+
+    fn full(&self) -> u64 {
+        if self.cells() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.cells()) - 1
+        }
+    }
+
+    fn won(&self, marks: u64) -> bool {
+        self.lines.iter().any(|&l| marks & l == l)
+    }
+
+    fn apply(&self, sym: &[u8], board: u64) -> u64 {
+        let mut out = 0u64;
+        let mut b = board;
+        while b != 0 {
+            let i = b.trailing_zeros() as usize;
+            out |= 1 << sym[i];
+            b &= b - 1;
+        }
+        out
+    }
+
+    /// The cell's name: column letter, row number from the top (`b2` is the centre of
+    /// tic-tac-toe).
+    fn cell_name(&self, cell: u32) -> String {
+        let (r, c) = (cell / self.n, cell % self.n);
+        let letter = (b'a' + (c % 26) as u8) as char;
+        format!("{letter}{}", r + 1)
+    }
+}
+
+impl Family for Mnk {
+    fn name(&self) -> String {
+        if (self.m, self.n, self.k) == (3, 3, 3) {
+            "tictactoe".into()
+        } else {
+            format!("mnk[{},{},{}]", self.m, self.n, self.k)
+        }
+    }
+
+    fn kind(&self) -> Kind {
+        Kind::Partizan
+    }
+
+    fn write_position(&self, pos: &Pos, out: &mut String) {
+        for cell in 0..self.cells() {
+            if cell > 0 && cell % self.n == 0 {
+                out.push('/');
+            }
+            out.push(if pos[0] >> cell & 1 != 0 {
+                'x'
+            } else if pos[1] >> cell & 1 != 0 {
+                'o'
+            } else {
+                '.'
+            });
+        }
+    }
+
+    fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
+        let x_moves = self.to_move(pos) == Player::First;
+        let mut empty = !(pos[0] | pos[1]) & self.full();
+        while empty != 0 {
+            let bit = empty & empty.wrapping_neg();
+            empty &= empty - 1;
+            let mut next = pos.clone();
+            next[usize::from(!x_moves)] |= bit;
+            out.push(next);
+        }
+    }
+
+    fn canonical(&self, pos: &Pos) -> Pos {
+        self.symmetries
+            .iter()
+            .map(|s| [self.apply(s, pos[0]), self.apply(s, pos[1])])
+            .min()
+            .map_or_else(|| pos.clone(), |b| Pos::from_slice(&b))
+    }
+
+    fn to_move(&self, pos: &Pos) -> Player {
+        if pos[0].count_ones() > pos[1].count_ones() {
+            Player::Second
+        } else {
+            Player::First
+        }
+    }
+
+    fn terminal(&self, pos: &Pos) -> Option<Outcome> {
+        if self.won(pos[0]) || self.won(pos[1]) {
+            // The player who just moved made the line.
+            Some(Outcome::Loss)
+        } else if (pos[0] | pos[1]) == self.full() {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    fn bound(&self, pos: &Pos) -> Bound {
+        let empty = u128::from((!(pos[0] | pos[1]) & self.full()).count_ones());
+        // Positions: at most 3^empty arrangements of the empty cells.
+        let positions = (0..empty).fold(1u128, |acc, _| acc.saturating_mul(3));
+        Bound {
+            positions,
+            moves: empty,
+        }
+    }
+
+    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
+        (self.cells() <= 16).then(|| Box::new(Base3(self)) as Box<dyn Ranked>)
+    }
+
+    fn move_name(&self, from: &Pos, to: &Pos) -> String {
+        let added = (to[0] | to[1]) & !(from[0] | from[1]);
+        if added.count_ones() == 1 {
+            self.cell_name(added.trailing_zeros())
+        } else {
+            "no single mark".into()
+        }
+    }
+
+    fn draw(&self, pos: &Pos) -> Option<String> {
+        let mut s = String::from("   ");
+        for c in 0..self.n {
+            s.push((b'a' + (c % 26) as u8) as char);
+            s.push(' ');
+        }
+        s.push('\n');
+        for r in 0..self.m {
+            s.push_str(&format!("{:>2} ", r + 1));
+            for c in 0..self.n {
+                let cell = r * self.n + c;
+                s.push(if pos[0] >> cell & 1 != 0 {
+                    'X'
+                } else if pos[1] >> cell & 1 != 0 {
+                    'O'
+                } else {
+                    '.'
+                });
+                s.push(' ');
+            }
+            s.push('\n');
+        }
+        Some(s)
+    }
+}
+
+/// Boards of at most 16 cells in base 3 (0 empty, 1 X, 2 O), canonical under symmetry.
+struct Base3<'a>(&'a Mnk);
+
+impl Ranked for Base3<'_> {
+    fn size(&self) -> u64 {
+        3u64.pow(self.0.cells())
+    }
+
+    fn rank(&self, pos: &Pos) -> u64 {
+        let c = self.0.canonical(pos);
+        (0..self.0.cells()).rev().fold(0u64, |acc, cell| {
+            acc * 3 + (c[0] >> cell & 1) + 2 * (c[1] >> cell & 1)
+        })
+    }
+
+    fn unrank(&self, mut rank: u64) -> Pos {
+        let (mut x, mut o) = (0u64, 0u64);
+        for cell in 0..self.0.cells() {
+            match rank % 3 {
+                1 => x |= 1 << cell,
+                2 => o |= 1 << cell,
+                _ => {}
+            }
+            rank /= 3;
+        }
+        Pos::from_slice(&[x, o])
+    }
+
+    fn moves(&self, rank: u64, out: &mut Vec<u64>) {
+        let pos = self.unrank(rank);
+        if self.0.terminal(&pos).is_some() {
+            return;
+        }
+        let mut children = Vec::new();
+        self.0.moves(&pos, &mut children);
+        out.extend(children.iter().map(|c| self.rank(c)));
+    }
+
+    fn terminal(&self, rank: u64) -> Option<Outcome> {
+        self.0.terminal(&self.unrank(rank))
+    }
+
+    fn tier(&self, rank: u64) -> u32 {
+        let pos = self.unrank(rank);
+        (pos[0] | pos[1]).count_ones()
+    }
+}
+
+fn board(args: &Args<'_>, game: &Mnk) -> Result<Option<Pos>, SpecError> {
+    let Some(items) = args.position() else {
+        return Ok(Some(Pos::from_slice(&[0, 0])));
+    };
+    let example = "tictactoe(x.o/.x./...)";
+    let [item] = items else {
+        return Err(args.error_at(
+            items.get(1).map_or(args.open_at(), Param::at),
+            format!("expected one board, rows separated by `/`, as in `{example}`"),
+        ));
+    };
+    let Param::Word { text, at } = item else {
+        return Err(args.error_at(item.at(), format!("expected a board such as `{example}`")));
+    };
+    let (mut x, mut o) = (0u64, 0u64);
+    let rows: Vec<&str> = text.split('/').collect();
+    if rows.len() != game.m as usize {
+        return Err(args.error_at(*at, format!("the board has {} rows of {} cells", game.m, game.n)));
+    }
+    let mut offset = *at;
+    for (r, row) in rows.iter().enumerate() {
+        if row.chars().count() != game.n as usize {
+            return Err(args.error_at(offset, format!("row {} must have {} cells", r + 1, game.n)));
+        }
+        for (c, ch) in row.chars().enumerate() {
+            let cell = r as u32 * game.n + c as u32;
+            match ch {
+                'x' | 'X' => x |= 1 << cell,
+                'o' | 'O' => o |= 1 << cell,
+                '.' => {}
+                other => {
+                    return Err(args.error_at(
+                        offset + c,
+                        format!("a cell is `x`, `o` or `.`, found `{other}`"),
+                    ))
+                }
+            }
+        }
+        offset += row.chars().count() + 1;
+    }
+    let (nx, no) = (x.count_ones(), o.count_ones());
+    if nx != no && nx != no + 1 {
+        return Err(args.error_at(
+            *at,
+            format!("X moves first, so X has as many marks as O or one more (here {nx} and {no})"),
+        ));
+    }
+    Ok(Some(Pos::from_slice(&[x, o])))
+}
+
+fn build_mnk(args: &Args<'_>) -> Result<Built, SpecError> {
+    let items = args.some_params("mnk[4,4,3]")?;
+    let [m, n, k] = items else {
+        return Err(args.error_at(
+            items.get(3).map_or(args.open_at(), Param::at),
+            "`mnk` takes three parameters: rows, columns and marks in a row, as in `mnk[4,4,3]`",
+        ));
+    };
+    let (m_at, k_at) = (m.at(), k.at());
+    let (m, n, k) = (
+        args.positive(m, "m")?,
+        args.positive(n, "n")?,
+        args.positive(k, "k")?,
+    );
+    if m.saturating_mul(n) > u64::from(MAX_CELLS) {
+        return Err(args.error_at(m_at, format!("a board of at most {MAX_CELLS} cells")));
+    }
+    if k > m.max(n) {
+        return Err(args.error_at(k_at, "k is at most the longer side"));
+    }
+    let game = Mnk::new(m as u32, n as u32, k as u32);
+    let position = board(args, &game)?;
+    Ok(Built::new(game, position))
+}
+
+fn build_tictactoe(args: &Args<'_>) -> Result<Built, SpecError> {
+    args.no_params()?;
+    let game = Mnk::new(3, 3, 3);
+    let position = board(args, &game)?;
+    Ok(Built::new(game, position))
+}
+
+/// The registry entries of this file.
+pub const ENTRIES: &[Entry] = &[
+    Entry {
+        name: "tictactoe",
+        shape: "tictactoe(x.o/.x./...): noughts and crosses, X first (no position: the empty board)",
+        build: build_tictactoe,
+    },
+    Entry {
+        name: "mnk",
+        shape: "mnk[m,n,k](board): k in a row on m rows × n columns, X first (no position: the empty board)",
+        build: build_mnk,
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tictactoe_lines_and_symmetries() {
+        let t = Mnk::new(3, 3, 3);
+        assert_eq!(t.lines.len(), 8);
+        assert_eq!(t.symmetries.len(), 8);
+        // A corner opening: all four corners are one canonical position.
+        let corners: Vec<Pos> = [0u32, 2, 6, 8]
+            .iter()
+            .map(|&c| t.canonical(&Pos::from_slice(&[1 << c, 0])))
+            .collect();
+        assert!(corners.windows(2).all(|w| w[0] == w[1]));
+        assert_ne!(corners[0], t.canonical(&Pos::from_slice(&[1 << 4, 0])));
+        assert_eq!(Mnk::new(4, 4, 3).lines.len(), 4 * 2 * 2 + 2 * 2 * 2);
+    }
+}

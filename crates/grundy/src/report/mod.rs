@@ -1,0 +1,475 @@
+//! The analyzer: answers for a spec, as the command line and any front end show them —
+//! outcome, remoteness, every move with its value, the Grundy value of each component,
+//! scores — found by a chain of methods tried in turn ([`CHAIN`]), each in a file of its
+//! own; and the tables of one-parameter families. The front ends only format these.
+//!
+//! | method | answers | file |
+//! | --- | --- | --- |
+//! | minimax | score games, explored whole | `minimax.rs` |
+//! | retrograde | any game small enough to explore whole: labels with remoteness | `retrograde.rs` |
+//! | Sprague–Grundy | impartial sums too large to explore, by their components' values | `sprague_grundy.rs` |
+//! | rule | a proved rule of the special method, at any size | `rule.rs` |
+//!
+//! A method returns `Ok(None)` when it does not apply, or an error (say, too large)
+//! that the next method may overcome; the first answer wins.
+
+mod minimax;
+mod retrograde;
+mod rule;
+mod sprague_grundy;
+mod table;
+
+use std::sync::Arc;
+
+use crate::explore::Control;
+use crate::game::{Outcome, Value};
+use crate::games::{Family, Kind, Pos, Spec, SumGame, Values};
+use crate::Error;
+
+pub use table::{table, Table, TableError};
+
+/// How much a request may use. Requests past a limit are refused up front with an
+/// estimate, not attempted.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits<'a> {
+    /// Positions an exploration may create, cancellation and progress. For `solve`, a
+    /// sum too large to explore whole is still judged by Grundy values, without
+    /// remoteness. Default 2 000 000.
+    pub control: Control<'a>,
+    /// Bytes a Grundy table may take (default 4 GiB).
+    pub max_memory: u64,
+    /// Elementary steps a Grundy table may take (default 2·10^10, about a minute).
+    pub max_work: u128,
+    /// Heaps a heap game may compute to prove its period, when a heap is too large to
+    /// tabulate (default 2^20: about a second for a hard game).
+    pub max_proof_heaps: u64,
+}
+
+impl Default for Limits<'_> {
+    fn default() -> Self {
+        Limits {
+            control: Control {
+                max_positions: 2_000_000,
+                ..Control::default()
+            },
+            max_memory: 4 << 30,
+            max_work: 20_000_000_000,
+            max_proof_heaps: 1 << 20,
+        }
+    }
+}
+
+/// Splits of one heap listed in full; past this, with a proved period, only splits whose
+/// smaller part lies within the pre-period and two periods.
+pub const MAX_LISTED_SPLITS: u64 = 1 << 20;
+
+/// The most moves a report lists one by one (winning moves are always all listed).
+pub const MAX_LISTED_MOVES: usize = 10_000;
+
+/// How an answer was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "kebab-case")
+)]
+pub enum Method {
+    /// Every reachable position explored and labelled by retrograde analysis.
+    Retrograde,
+    /// Too large to explore whole: judged by the Sprague–Grundy values of the components.
+    SpragueGrundy,
+    /// A score game: every position explored, minimax (negamax) values.
+    Minimax,
+    /// Too large to explore: a proved rule of the special method (see `Report::rule`).
+    Rule,
+}
+
+/// One method of the chain: it answers, declines (`Ok(None)`), or fails.
+pub trait Analysis: Sync {
+    /// The method's name, for messages.
+    fn name(&self) -> &'static str;
+    /// Answers `ctx`'s spec, or declines.
+    ///
+    /// # Errors
+    /// What stops this method; the chain goes on after [`Error::TooLarge`] and
+    /// [`Error::Unsupported`].
+    fn answer(&self, ctx: &mut Context<'_, '_>) -> Result<Option<Report>, Error>;
+}
+
+/// The methods, in the order they are tried.
+pub static CHAIN: &[&dyn Analysis] = &[
+    &minimax::Minimax,
+    &retrograde::Retrograde,
+    &sprague_grundy::SpragueGrundy,
+    &rule::ByRule,
+];
+
+impl Method {
+    /// The word used in output.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Retrograde => "retrograde",
+            Method::SpragueGrundy => "sprague-grundy",
+            Method::Minimax => "minimax",
+            Method::Rule => "rule",
+        }
+    }
+}
+
+/// A component of a sum and its Grundy value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Component {
+    /// The component's spec.
+    pub spec: String,
+    /// Its Grundy value.
+    pub grundy: u64,
+}
+
+/// One move from the position: where it leads, what it gains, how a person names it,
+/// and its value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Move {
+    /// The position it leads to.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub to: Spec,
+    /// The spec of the position it leads to.
+    pub spec: String,
+    /// The move as a person names it: "take 2 from heap 3", "b2".
+    pub name: String,
+    /// Score games: the points this move takes.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub gain: Option<i64>,
+    /// Whether the same player moves again after it.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
+    pub again: bool,
+    /// Its value for the player who makes it (a winning move is `Win`).
+    pub outcome: Outcome,
+    /// Moves to the end after making it, under perfect play, where known.
+    pub remoteness: Option<u32>,
+    /// The Grundy value of the position it leads to (impartial games).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub grundy: Option<u64>,
+    /// The final totals `[mover, other]` after it, under perfect play (score games),
+    /// counting from this position on.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub scores: Option<[i64; 2]>,
+    /// Score games: how far this move falls short of the best, in final margin (0: a
+    /// best move).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub worse_by: Option<i64>,
+}
+
+/// Everything `solve` knows about a position. Serialized (feature `serde`) as the stable
+/// JSON of `grundy solve --json`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Report {
+    /// The position, as a spec.
+    pub spec: String,
+    /// The outcome for the player to move.
+    pub outcome: Outcome,
+    /// Moves to the end under perfect play; `None` for a draw or when the game was judged
+    /// by Grundy values without exploring it.
+    pub remoteness: Option<u32>,
+    /// The specs of the positions the winning moves lead to (score games: the best moves
+    /// of a won position).
+    pub winning_moves: Vec<String>,
+    /// The Grundy value (impartial games).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub grundy: Option<u64>,
+    /// For a sum of two or more components: each with its Grundy value.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub components: Vec<Component>,
+    /// The final totals `[player to move, other]` under perfect play (score games).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub scores: Option<[i64; 2]>,
+    /// The moves, each with its value, in move order (at most [`MAX_LISTED_MOVES`]).
+    pub moves: Vec<Move>,
+    /// Whether `moves` lists only some moves (it then lists every winning one).
+    pub moves_truncated: bool,
+    /// How the answer was found.
+    pub method: Method,
+    /// Positions explored, if the game was explored.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub positions: Option<u64>,
+    /// Whether `winning_moves` lists only some winning moves: splits of a heap too large
+    /// to list, one per class of equal values.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
+    pub winning_moves_truncated: bool,
+    /// The proved rule that answered, with its theorem (method `rule`).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub rule: Option<String>,
+}
+
+impl Report {
+    /// One line on why a perfect player makes move `m` from this position, said to the
+    /// opponent — the same words in every front end.
+    #[must_use]
+    pub fn explain(&self, m: &Move) -> String {
+        if let Some([me, other]) = m.scores {
+            let worse = m.worse_by.unwrap_or(0);
+            let quality = if worse == 0 {
+                "the best move".to_string()
+            } else {
+                format!("worse than the best by {worse}")
+            };
+            return format!(
+                "{quality}: with best play from here on, what is left splits {me} (mine) to {other} (yours)"
+            );
+        }
+        let grundy = self
+            .grundy
+            .map_or(String::new(), |g| format!(" (Grundy value {g})"));
+        let left = m.remoteness.map(|r| r.saturating_sub(1));
+        match m.outcome {
+            Outcome::Win => {
+                let why = match (m.grundy, self.method) {
+                    (Some(0), _) => "leaves Grundy value 0",
+                    (_, Method::Rule) => "leaves a position the rule calls lost",
+                    _ => "leaves you a lost position",
+                };
+                match left {
+                    Some(0) => format!("{why}: no move is left, you lose"),
+                    Some(r) => format!(
+                        "{why}: you lose, in {} at most",
+                        crate::games::plural(r, "more move", "more moves")
+                    ),
+                    None => format!("{why}: you lose"),
+                }
+            }
+            Outcome::Draw => "no winning move; this keeps the draw".into(),
+            Outcome::Loss => match left {
+                Some(r) if self.method == Method::Retrograde => format!(
+                    "every move loses{grundy}; this one holds out longest: you need {}",
+                    crate::games::plural(r, "more move", "more moves")
+                ),
+                _ => format!("every move loses{grundy}; this one changes least"),
+            },
+        }
+    }
+
+    /// The move a perfect player makes: a win as fast as possible, else a draw, else a
+    /// loss as slowly as possible (score games: the best total). `None` without moves.
+    #[must_use]
+    pub fn best_move(&self) -> Option<&Move> {
+        if self.scores.is_some() {
+            return self.moves.iter().find(|m| m.worse_by == Some(0));
+        }
+        if let Some(first) = self.winning_moves.first() {
+            return self
+                .moves
+                .iter()
+                .filter(|m| m.outcome == Outcome::Win)
+                .min_by_key(|m| m.remoteness.unwrap_or(u32::MAX))
+                .or_else(|| self.moves.iter().find(|m| &m.spec == first));
+        }
+        self.moves
+            .iter()
+            .max_by_key(|m| move_value(m).preference())
+    }
+}
+
+pub(crate) fn too_large(what: String, bytes: u128) -> Error {
+    Error::TooLarge {
+        what,
+        need: Some(u64::try_from(bytes).unwrap_or(u64::MAX)),
+    }
+}
+
+/// `2.5e23`-style rendering of a large count.
+pub(crate) fn sci(x: u128) -> String {
+    if x < 100_000 {
+        x.to_string()
+    } else {
+        format!("{:.1e}", x as f64)
+    }
+}
+
+/// What the methods share about one request: the spec as a game, the limits, and the
+/// Grundy oracles once some method has built them.
+pub struct Context<'s, 'l> {
+    /// The spec.
+    pub spec: &'s Spec,
+    /// The limits.
+    pub limits: &'s Limits<'l>,
+    /// The spec as one game, and its root.
+    pub game: SumGame,
+    /// The root position of [`Context::game`].
+    pub root: Vec<Pos>,
+    oracles: Option<Result<Arc<Vec<Box<dyn Values>>>, Error>>,
+}
+
+impl Context<'_, '_> {
+    /// The Grundy oracle of each part (impartial specs), built once, refused up front
+    /// past the limits.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] with an estimate, [`Error::Unsupported`] if a part has no
+    /// Grundy values, [`Error::Cancelled`].
+    pub fn oracles(&mut self) -> Result<Arc<Vec<Box<dyn Values>>>, Error> {
+        if self.oracles.is_none() {
+            self.oracles = Some(build_oracles(self.spec, self.limits).map(Arc::new));
+        }
+        self.oracles.clone().expect("just built")
+    }
+
+    /// The Grundy value of each component and of the whole, when the oracles can be built.
+    ///
+    /// # Errors
+    /// As [`Context::oracles`].
+    pub fn components(&mut self) -> Result<(Vec<Component>, u64), Error> {
+        let oracles = self.oracles()?;
+        let mut components = Vec::new();
+        for (part, oracle) in self.spec.parts.iter().zip(oracles.iter()) {
+            for c in part.components() {
+                components.push(Component {
+                    spec: c.to_string(),
+                    grundy: oracle.value(&c.position),
+                });
+            }
+        }
+        let total = components.iter().fold(0, |acc, c| acc ^ c.grundy);
+        Ok((components, total))
+    }
+
+    /// The Grundy value of a position of the game, by the oracles.
+    #[must_use]
+    pub fn value_of(oracles: &[Box<dyn Values>], game: &SumGame, position: &[Pos]) -> u64 {
+        position.iter().enumerate().fold(0, |acc, (i, p)| {
+            game.family(i)
+                .components(p)
+                .iter()
+                .fold(acc, |a, c| a ^ oracles[i].value(c))
+        })
+    }
+
+    /// A move to `child` from the root, typed, without its value yet.
+    #[must_use]
+    pub fn typed_move(&self, child: &[Pos]) -> Move {
+        typed_move(&self.game, &self.root, child)
+    }
+}
+
+/// A move from `from` to `child`, named by the family that changed, with no value yet.
+#[must_use]
+pub fn typed_move(game: &SumGame, from: &[Pos], child: &[Pos]) -> Move {
+    let to = game.spec(child);
+    let changed = (0..from.len()).find(|&i| from[i] != child[i]).unwrap_or(0);
+    let family = game.family(changed);
+    let mut name = family.move_name(&from[changed], &child[changed]);
+    if game.len() > 1 {
+        name = format!("{name} in part {}", changed + 1);
+    }
+    let gain = (family.kind() == Kind::Score).then(|| family.gain(&from[changed], &child[changed]));
+    Move {
+        spec: to.to_string(),
+        to,
+        name,
+        gain,
+        again: game.keeps_turn(from, child),
+        outcome: Outcome::Draw,
+        remoteness: None,
+        grundy: None,
+        scores: None,
+        worse_by: None,
+    }
+}
+
+/// Builds the Grundy oracle of each part, refusing up front what would exceed the limits.
+fn build_oracles(spec: &Spec, limits: &Limits<'_>) -> Result<Vec<Box<dyn Values>>, Error> {
+    let mut total_bytes = 0u128;
+    let mut total_work = 0u128;
+    let components: Vec<Vec<Pos>> = spec
+        .parts
+        .iter()
+        .map(|p| p.family.components(&p.position))
+        .collect();
+    for (part, comps) in spec.parts.iter().zip(&components) {
+        let Some(cost) = crate::values::cost(&*part.family, comps, limits.max_proof_heaps) else {
+            return Err(Error::Unsupported(format!(
+                "`{}` has no Grundy values",
+                part.family.name()
+            )));
+        };
+        total_bytes = total_bytes.saturating_add(cost.bytes);
+        total_work = total_work.saturating_add(cost.work);
+    }
+    if total_bytes > u128::from(limits.max_memory) || total_work > limits.max_work {
+        return Err(too_large(
+            format!(
+                "no formula is known here, and the Grundy tables would take about {} steps (limit {}) and {} of memory (limit {})",
+                sci(total_work),
+                sci(limits.max_work),
+                crate::human_bytes(u64::try_from(total_bytes).unwrap_or(u64::MAX)),
+                crate::human_bytes(limits.max_memory)
+            ),
+            total_bytes,
+        ));
+    }
+    spec.parts
+        .iter()
+        .zip(&components)
+        .map(|(part, comps)| {
+            crate::values::build(&part.family, comps, limits.max_proof_heaps, &limits.control)
+        })
+        .collect()
+}
+
+/// Solves a spec: the first method of [`CHAIN`] that answers. A method that declines or
+/// is refused for size passes to the next; when none answers, the most telling refusal
+/// is returned.
+///
+/// # Errors
+/// [`Error::TooLarge`] with an estimate when no method fits; [`Error::Unsupported`] for a
+/// partizan or score game inside a sum; [`Error::Cancelled`].
+pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
+    let (game, root) = SumGame::new(spec)?;
+    let mut ctx = Context {
+        spec,
+        limits,
+        game,
+        root,
+        oracles: None,
+    };
+    let mut refusal: Option<Error> = None;
+    for method in CHAIN {
+        match method.answer(&mut ctx) {
+            Ok(Some(report)) => return Ok(report),
+            Ok(None) => {}
+            Err(e @ Error::TooLarge { .. }) => {
+                // The later methods are the fallbacks for size: the last refusal says
+                // what the answer would need.
+                refusal = Some(e);
+            }
+            Err(e @ Error::Unsupported(_)) => {
+                if !matches!(refusal, Some(Error::TooLarge { .. })) {
+                    refusal = Some(e);
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(refusal.unwrap_or_else(|| {
+        Error::Unsupported(format!("no method of the analyzer answers `{spec}`"))
+    }))
+}
+
+/// The family of a spec's only part, if it has one part.
+#[must_use]
+pub fn single_family(spec: &Spec) -> Option<&Arc<dyn Family>> {
+    spec.single().map(|p| &p.family)
+}
+
+/// The value a labelled move has for its mover, as a [`Value`].
+#[must_use]
+pub fn move_value(m: &Move) -> Value {
+    match (m.outcome, m.remoteness) {
+        (Outcome::Win, r) => Value::Win(r.unwrap_or(0)),
+        (Outcome::Loss, r) => Value::Loss(r.unwrap_or(0)),
+        (Outcome::Draw, _) => Value::Draw,
+    }
+}
+

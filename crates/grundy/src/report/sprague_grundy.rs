@@ -1,0 +1,125 @@
+//! Impartial sums too large to explore whole, judged by the Sprague–Grundy values of
+//! their components (no remoteness): the winning moves change one component of value
+//! `g` into one of value `g xor total`.
+
+use super::{Analysis, Context, Method, Move, Report, MAX_LISTED_MOVES};
+use crate::game::{Game, Outcome};
+use crate::games::{Pos, Values};
+use crate::Error;
+
+pub(super) struct SpragueGrundy;
+
+impl Analysis for SpragueGrundy {
+    fn name(&self) -> &'static str {
+        "sprague-grundy"
+    }
+
+    fn answer(&self, ctx: &mut Context<'_, '_>) -> Result<Option<Report>, Error> {
+        if !ctx.spec.is_impartial() {
+            return Ok(None);
+        }
+        let (components, total) = ctx.components()?;
+        let oracles = ctx.oracles()?;
+        let mut truncated = false;
+        let winning = winning_positions(ctx, &oracles, total, &mut truncated);
+        let grundy_move = |child: &[Pos], g: u64| Move {
+            outcome: if g == 0 { Outcome::Win } else { Outcome::Loss },
+            grundy: Some(g),
+            ..ctx.typed_move(child)
+        };
+        let move_count = ctx
+            .spec
+            .parts
+            .iter()
+            .map(|p| p.family.move_count(&p.position))
+            .fold(0u128, u128::saturating_add);
+        let (moves, moves_truncated) = if move_count <= MAX_LISTED_MOVES as u128 {
+            let mut children = Vec::new();
+            ctx.game.moves(&ctx.root, &mut children);
+            let moves = children
+                .iter()
+                .map(|c| grundy_move(c, Context::value_of(&oracles, &ctx.game, c)))
+                .collect();
+            (moves, false)
+        } else {
+            let mut listed: Vec<Move> = winning.iter().map(|c| grundy_move(c, 0)).collect();
+            if listed.is_empty() {
+                if let Some(c) = some_move(ctx) {
+                    listed.push(grundy_move(&c, Context::value_of(&oracles, &ctx.game, &c)));
+                }
+            }
+            (listed, true)
+        };
+        Ok(Some(Report {
+            spec: ctx.spec.to_string(),
+            outcome: if total == 0 {
+                Outcome::Loss
+            } else {
+                Outcome::Win
+            },
+            remoteness: None,
+            winning_moves: winning
+                .iter()
+                .map(|c| ctx.game.spec(c).to_string())
+                .collect(),
+            grundy: Some(total),
+            components: if components.len() > 1 {
+                components
+            } else {
+                Vec::new()
+            },
+            scores: None,
+            moves,
+            moves_truncated,
+            method: Method::SpragueGrundy,
+            positions: None,
+            rule: None,
+            winning_moves_truncated: truncated,
+        }))
+    }
+}
+
+/// One legal move of the sum without listing them all, if any.
+fn some_move(ctx: &Context<'_, '_>) -> Option<Vec<Pos>> {
+    ctx.spec.parts.iter().enumerate().find_map(|(i, part)| {
+        let next = part.family.some_move(&part.position)?;
+        let mut child = ctx.root.clone();
+        child[i] = next;
+        Some(child)
+    })
+}
+
+/// Every position a winning move of the sum leads to, by the Sprague–Grundy theorem.
+fn winning_positions(
+    ctx: &Context<'_, '_>,
+    oracles: &[Box<dyn Values>],
+    total: u64,
+    truncated: &mut bool,
+) -> Vec<Vec<Pos>> {
+    let mut found = Vec::new();
+    if total == 0 {
+        return found;
+    }
+    for (i, part) in ctx.spec.parts.iter().enumerate() {
+        let family = &part.family;
+        let comps = family.components(&part.position);
+        for (j, comp) in comps.iter().enumerate() {
+            let target = oracles[i].value(comp) ^ total;
+            let mut children = Vec::new();
+            family.moves_to_value(comp, target, &*oracles[i], &mut children, truncated);
+            for child in children {
+                let mut parts: Vec<Pos> = comps[..j].to_vec();
+                parts.extend(family.components(&child).into_iter().filter(|c| !c.is_empty()));
+                // A component moved to nothing (a heap taken whole) stays as written.
+                if family.components(&child).is_empty() {
+                    parts.push(child.clone());
+                }
+                parts.extend_from_slice(&comps[j + 1..]);
+                let mut position = ctx.root.clone();
+                position[i] = family.assemble(&parts);
+                found.push(position);
+            }
+        }
+    }
+    found
+}

@@ -1,0 +1,187 @@
+//! Grundy oracles: the values of a family's components, built once from what the family
+//! offers ([`GrundySource`]) — a formula, the sequence engine for heap games (tables, or a
+//! proved period past them), the family's own table, or, for impartial families without
+//! any of these, the general method on each component.
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use crate::explore::{explore, Control};
+use crate::games::{Cost, Family, GrundySource, Kind, Pos, SumGame, Values};
+use crate::octal;
+use crate::sequence::period::Period;
+use crate::Error;
+
+struct Formula(Arc<dyn Family>);
+
+impl Values for Formula {
+    fn value(&self, c: &Pos) -> u64 {
+        self.0.grundy_formula(c)
+    }
+}
+
+struct HeapTable(octal::Values);
+
+impl Values for HeapTable {
+    fn value(&self, c: &Pos) -> u64 {
+        c.iter()
+            .fold(0, |acc, &h| acc ^ u64::from(self.0.get(h as usize)))
+    }
+}
+
+struct Periodic {
+    first: Vec<u64>,
+    period: Period,
+}
+
+impl Values for Periodic {
+    fn value(&self, c: &Pos) -> u64 {
+        c.iter()
+            .fold(0, |acc, &h| acc ^ self.period.extend(&self.first, h))
+    }
+
+    fn period(&self) -> Option<&Period> {
+        Some(&self.period)
+    }
+}
+
+/// Values found by exploring components whole.
+struct Explored {
+    family: Arc<dyn Family>,
+    values: FxHashMap<Pos, u64>,
+}
+
+impl Values for Explored {
+    fn value(&self, c: &Pos) -> u64 {
+        self.values
+            .get(&self.family.canonical(c))
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+/// What an oracle covering components up to `size` costs, and whether one can be built
+/// at all (`None`: the family has no Grundy values). `components` are the ones to cover
+/// (for families explored whole).
+#[must_use]
+pub fn cost(family: &dyn Family, components: &[Pos], max_proof_heaps: u64) -> Option<Cost> {
+    let size = components
+        .iter()
+        .map(|c| family.grundy_size(c))
+        .max()
+        .unwrap_or(0);
+    let n = u128::from(size) + 1;
+    Some(match family.grundy() {
+        GrundySource::Formula => Cost::default(),
+        // The sparse-space engine: two bytes a heap at most, near-linear work on the
+        // games it was built for (quadratic at worst, and stoppable).
+        GrundySource::Heaps(rules) => {
+            let heaps = n.min(u128::from(max_proof_heaps));
+            let per_heap = match &rules {
+                octal::Rules::Code(code) => code.max_removal() + 1,
+                octal::Rules::Subtraction(set) => set.len() as u64,
+            };
+            Cost {
+                bytes: 2 * heaps,
+                work: heaps.saturating_mul(u128::from(per_heap)),
+            }
+        }
+        GrundySource::Table => family.grundy_cost(size),
+        GrundySource::None if family.kind() == Kind::Impartial => {
+            let positions = components
+                .iter()
+                .map(|c| family.bound(c).positions)
+                .fold(0u128, u128::saturating_add);
+            let moves = components
+                .iter()
+                .map(|c| family.bound(c).moves)
+                .max()
+                .unwrap_or(0);
+            Cost {
+                bytes: positions.saturating_mul(64),
+                work: positions.saturating_mul(moves.max(1)),
+            }
+        }
+        GrundySource::None => return None,
+    })
+}
+
+/// Builds the oracle of `family` for `components`; a heap game whose largest heap is at
+/// or past `max_proof_heaps` needs its period proved within that many heaps.
+///
+/// # Errors
+/// [`Error::Cancelled`], [`Error::Overflow`], [`Error::TooLarge`] when no period is
+/// proved in time or a component is too large to explore, [`Error::Unsupported`] for a
+/// family without Grundy values.
+pub fn build(
+    family: &Arc<dyn Family>,
+    components: &[Pos],
+    max_proof_heaps: u64,
+    control: &Control<'_>,
+) -> Result<Box<dyn Values>, Error> {
+    let size = components
+        .iter()
+        .map(|c| family.grundy_size(c))
+        .max()
+        .unwrap_or(0);
+    Ok(match family.grundy() {
+        GrundySource::Formula => Box::new(Formula(Arc::clone(family))),
+        GrundySource::Heaps(rules) => {
+            if size < max_proof_heaps {
+                // Small enough to tabulate outright (the engine copies the rest once it
+                // has proved a period on the way).
+                return Ok(Box::new(HeapTable(octal::grundy_sequence(
+                    &rules,
+                    size + 1,
+                    control,
+                )?)));
+            }
+            // A large heap: a period proved within the budget answers any size.
+            let mut solver = octal::Solver::new(&rules);
+            match solver.prove(max_proof_heaps, control) {
+                Ok(period) => Box::new(Periodic {
+                    first: solver.values().to_vec(),
+                    period,
+                }),
+                Err(Error::TooLarge { what, .. }) => {
+                    return Err(Error::TooLarge {
+                        what: format!(
+                            "{what}; heap {size} is past them: only a proved period answers there, or a table of every heap up to it"
+                        ),
+                        need: Some(size.saturating_add(1)),
+                    })
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        GrundySource::Table => family.grundy_table(size, control)?,
+        GrundySource::None if family.kind() == Kind::Impartial => {
+            let mut values = FxHashMap::default();
+            for c in components {
+                let spec = crate::games::Spec {
+                    parts: vec![crate::games::Part {
+                        family: Arc::clone(family),
+                        position: c.clone(),
+                    }],
+                };
+                let (game, root) = SumGame::new(&spec)?;
+                let explored = explore(&game, &root, control)?;
+                let g = crate::impartial::grundy_values(&explored.graph)?;
+                for (p, v) in explored.positions.into_iter().zip(g) {
+                    values.insert(p.into_iter().next().unwrap_or_default(), u64::from(v));
+                }
+            }
+            Box::new(Explored {
+                family: Arc::clone(family),
+                values,
+            })
+        }
+        GrundySource::None => {
+            return Err(Error::Unsupported(format!(
+                "`{}` has no Grundy values",
+                family.name()
+            )))
+        }
+    })
+}
