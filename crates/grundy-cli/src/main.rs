@@ -29,7 +29,7 @@ mod plot;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -155,11 +155,16 @@ struct Common {
 }
 
 static CANCEL: AtomicBool = AtomicBool::new(false);
-static PROGRESS: OnceLock<(Instant, ProgressBar)> = OnceLock::new();
+/// The progress line of the computation running now: when it started, and its spinner.
+static PROGRESS: Mutex<Option<(Instant, ProgressBar)>> = Mutex::new(None);
 
-/// Shows a spinner once a computation has run for a second; silent before.
+/// Shows a spinner once a computation has run for a second; silent before. Each
+/// computation's clock starts at its first report (after [`finish_progress`]).
 fn progress(stage: &str, done: u64) {
-    let (start, bar) = PROGRESS.get_or_init(|| {
+    let mut slot = PROGRESS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let (start, bar) = slot.get_or_insert_with(|| {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
         bar.set_style(
             ProgressStyle::with_template("{spinner} {msg} [{elapsed}]").expect("a valid template"),
@@ -175,8 +180,13 @@ fn progress(stage: &str, done: u64) {
     }
 }
 
+/// Clears the progress line, if one is shown, and ends the computation's clock.
 fn finish_progress() {
-    if let Some((_, bar)) = PROGRESS.get() {
+    let taken = PROGRESS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
+    if let Some((_, bar)) = taken {
         bar.finish_and_clear();
     }
 }
@@ -227,14 +237,10 @@ fn run(cli: Cli) -> Result<u8> {
             write: Some(path),
             common,
         } => {
-            let spec: Spec = format!("{family}(0)")
-                .parse()
+            let parsed = grundy::games::parse_family(&family)
                 .map_err(|e| anyhow::anyhow!("{}", output::spec_error(&family, &e)))?;
-            let rules = match spec.parts.as_slice() {
-                [grundy::games::Part::Heaps { family: f, .. }] => {
-                    grundy::octal::Rules::try_from(f)?
-                }
-                _ => anyhow::bail!("--write is for octal and subtraction games"),
+            let grundy::games::GrundySource::Heaps(rules) = parsed.grundy() else {
+                anyhow::bail!("--write is for octal and subtraction games");
             };
             let file = std::fs::File::create(&path)
                 .with_context(|| format!("cannot create {}", path.display()))?;
@@ -280,14 +286,23 @@ fn run(cli: Cli) -> Result<u8> {
             common,
         } => {
             let spec = parse_spec(&spec)?;
+            let limits = common.limits();
+            let game = grundy::play::Match::new(spec.clone(), !engine_first, &limits);
+            finish_progress();
+            let game = game.with_context(|| format!("cannot solve `{spec}`"))?;
             let stdin = std::io::stdin();
-            play::play(
-                spec,
-                engine_first,
-                &common.limits(),
-                &mut stdin.lock(),
+            let mut lock = stdin.lock();
+            let mut input = play::Input::terminal().unwrap_or(play::Input::Lines(&mut lock));
+            let ending = play::play(
+                game,
+                &limits,
+                &mut input,
                 &mut std::io::stdout(),
+                &finish_progress,
             )?;
+            if ending == play::Ending::Interrupted {
+                return Ok(130);
+            }
         }
         Command::Graph(args) => {
             let control = Control {

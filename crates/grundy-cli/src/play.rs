@@ -1,91 +1,152 @@
-//! `grundy play`: you against perfect strategy, in the terminal. Each turn asks the
-//! library for the position's report; the engine plays the report's best move.
+//! `grundy play`: you against perfect strategy, in the terminal. The library's
+//! [`Match`] keeps the game — the position, the points taken, the engine's replies and
+//! why — and this file only reads your moves and prints what the match says.
 
 use std::io::{BufRead, Write};
 
 use anyhow::{Context, Result};
-use grundy::game::Outcome;
-use grundy::games::{is_move, Part, Spec};
-use grundy::report::{self, Limits, Move, Report};
+use grundy::play::Match;
+use grundy::report::{Limits, Move, Report};
 
 /// The most moves listed with numbers at the prompt.
 const LISTED: usize = 30;
 
-struct Turn {
-    spec: Spec,
-    /// Points each side has taken so far (score games): `[you, grundy]`.
-    taken: [i64; 2],
+/// Where the moves come from: a line editor on a terminal, or plain lines.
+pub enum Input<'a> {
+    /// Lines from a reader (a pipe, a test).
+    Lines(&'a mut dyn BufRead),
+    /// A terminal: line editing and history.
+    Editor(Box<rustyline::DefaultEditor>),
 }
 
-/// Plays from `spec` until the game ends or the player quits.
+/// What the person typed.
+enum Line {
+    Text(String),
+    End,
+    Interrupted,
+}
+
+impl Input<'_> {
+    /// A line editor if standard input is a terminal and one can be opened.
+    pub fn terminal<'b>() -> Option<Input<'b>> {
+        use std::io::IsTerminal;
+        if !std::io::stdin().is_terminal() {
+            return None;
+        }
+        rustyline::DefaultEditor::new()
+            .ok()
+            .map(|e| Input::Editor(Box::new(e)))
+    }
+
+    fn read(&mut self, prompt: &str, out: &mut impl Write) -> Result<Line> {
+        match self {
+            Input::Lines(reader) => {
+                write!(out, "{prompt}")?;
+                out.flush()?;
+                let mut line = String::new();
+                if reader.read_line(&mut line)? == 0 {
+                    return Ok(Line::End);
+                }
+                Ok(Line::Text(line))
+            }
+            Input::Editor(editor) => {
+                out.flush()?;
+                match editor.readline(prompt) {
+                    Ok(line) => {
+                        if !line.trim().is_empty() {
+                            let _ = editor.add_history_entry(line.as_str());
+                        }
+                        Ok(Line::Text(line))
+                    }
+                    Err(rustyline::error::ReadlineError::Interrupted) => Ok(Line::Interrupted),
+                    Err(rustyline::error::ReadlineError::Eof) => Ok(Line::End),
+                    Err(e) => Err(e.into()),
+                }
+            }
+        }
+    }
+}
+
+/// How a game in the terminal ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Played out, quit, or input ended.
+    Done,
+    /// Ctrl-C at the prompt.
+    Interrupted,
+}
+
+/// Plays from `spec` until the game ends or the player quits. `settle` is called after
+/// each computation, before anything is printed (it clears a progress line).
 pub fn play(
-    spec: Spec,
-    engine_first: bool,
+    game: Match,
     limits: &Limits<'_>,
-    input: &mut impl BufRead,
+    input: &mut Input<'_>,
     out: &mut impl Write,
-) -> Result<()> {
-    let mut history = vec![Turn {
-        spec,
-        taken: [0, 0],
-    }];
-    let mut human = !engine_first;
+    settle: &dyn Fn(),
+) -> Result<Ending> {
+    let mut game = game;
     writeln!(
         out,
-        "You play {}. Type a move's number or the position it leads to; `hint`, `moves`, `undo`, `quit`.",
-        if human { "first" } else { "second" }
+        "You play {}. Type a move's number, its name or the position it leads to; `hint`, `moves`, `undo`, `quit`.",
+        if game.human_to_move() { "first" } else { "second" }
     )?;
+    let mut shown = String::new();
     loop {
-        let turn = history.last().expect("history is never empty");
-        let report = report::solve(&turn.spec, limits)
-            .with_context(|| format!("cannot solve `{}`", turn.spec))?;
-        if report.moves.is_empty() {
-            finish(out, &report, turn, human)?;
-            return Ok(());
+        if let Some(verdict) = game.verdict() {
+            settle();
+            show_position(out, &game)?;
+            writeln!(out, "{}", verdict.message)?;
+            return Ok(Ending::Done);
         }
-        if !human {
-            let m = report
-                .best_move()
-                .expect("a position with moves has a best move");
-            let next = advance(turn, m, false)?;
-            writeln!(out, "grundy: {}  — {}", m.spec, report.explain(m))?;
-            history.push(next);
-            human = true;
+        if !game.human_to_move() {
+            let played = game
+                .engine_move(limits)
+                .with_context(|| format!("cannot solve `{}`", game.position()))?;
+            settle();
+            if let Some(p) = played {
+                writeln!(out, "grundy: {}  — {}", p.mv.name, p.explanation)?;
+            }
             continue;
         }
-        writeln!(out, "\nposition: {}", turn.spec)?;
-        show_moves(out, &report)?;
-        write!(out, "your move> ")?;
-        out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
-            writeln!(out)?;
-            return Ok(());
+        let here = game.position().to_string();
+        if shown != here {
+            show_position(out, &game)?;
+            show_moves(out, &game)?;
+            shown = here;
         }
+        let line = match input.read("your move> ", out)? {
+            Line::Text(line) => line,
+            Line::End => {
+                writeln!(out)?;
+                return Ok(Ending::Done);
+            }
+            Line::Interrupted => {
+                writeln!(out)?;
+                return Ok(Ending::Interrupted);
+            }
+        };
         let line = line.trim();
         match line {
             "" => {}
-            "quit" | "q" | "exit" => return Ok(()),
-            "hint" | "h" => hint(out, &report)?,
-            "moves" | "m" => {
-                for (i, m) in report.moves.iter().enumerate() {
-                    writeln!(out, "  {:>3}. {}", i + 1, describe(m))?;
-                }
-            }
+            "quit" | "q" | "exit" => return Ok(Ending::Done),
+            "hint" | "h" => writeln!(out, "hint: {}", game.hint())?,
+            "moves" | "m" => list_moves(out, game.report(), usize::MAX)?,
             "undo" | "u" => {
-                if history.len() >= 3 {
-                    history.truncate(history.len() - 2);
+                if game.undo() {
                     writeln!(out, "taken back.")?;
+                    shown.clear();
                 } else {
                     writeln!(out, "nothing to undo.")?;
                 }
             }
-            _ => match choose(&report, &turn.spec, line) {
+            _ => match game.choose(line) {
                 Ok(m) => {
-                    let next = advance(turn, &m, true)?;
-                    writeln!(out, "you: {}", m.spec)?;
-                    history.push(next);
-                    human = false;
+                    let judgement = game.judge(&m);
+                    game.play(&m, limits)
+                        .with_context(|| format!("cannot solve `{}`", m.spec))?;
+                    settle();
+                    writeln!(out, "you: {}  ({judgement})", m.name)?;
                 }
                 Err(why) => writeln!(out, "{why}")?,
             },
@@ -93,110 +154,54 @@ pub fn play(
     }
 }
 
-fn describe(m: &Move) -> String {
-    let mut s = m.spec.clone();
-    if let Some([me, other]) = m.scores {
-        s.push_str(&format!("   (ends {me} to {other})"));
-    }
-    s
-}
-
-fn show_moves(out: &mut impl Write, report: &Report) -> Result<()> {
-    if report.moves_truncated || report.moves.len() > LISTED {
-        writeln!(
-            out,
-            "{} moves; type the position you move to (e.g. {}), or `moves` to list them.",
-            if report.moves_truncated {
-                "many".to_string()
-            } else {
-                report.moves.len().to_string()
-            },
-            report.moves[0].spec
-        )?;
-    } else {
-        for (i, m) in report.moves.iter().enumerate() {
-            writeln!(out, "  {:>3}. {}", i + 1, describe(m))?;
+fn show_position(out: &mut impl Write, game: &Match) -> Result<()> {
+    writeln!(out, "\nposition: {}", game.position())?;
+    if let Some(drawing) = game
+        .position()
+        .single()
+        .and_then(|p| p.family.draw(&p.position))
+    {
+        write!(out, "{drawing}")?;
+        if !drawing.ends_with('\n') {
+            writeln!(out)?;
         }
     }
+    if let Some([you, engine]) = game.taken() {
+        writeln!(out, "taken so far: you {you}, grundy {engine}")?;
+    }
     Ok(())
 }
 
-fn hint(out: &mut impl Write, report: &Report) -> Result<()> {
-    if report.winning_moves.is_empty() {
-        let slow = report.best_move().map_or(String::new(), |m| m.spec.clone());
+fn describe(m: &Move) -> String {
+    if m.name == m.spec {
+        m.name.clone()
+    } else {
+        format!("{:<24} → {}", m.name, m.spec)
+    }
+}
+
+fn list_moves(out: &mut impl Write, report: &Report, most: usize) -> Result<()> {
+    for (i, m) in report.moves.iter().enumerate().take(most) {
+        writeln!(out, "  {:>3}. {}", i + 1, describe(m))?;
+    }
+    Ok(())
+}
+
+fn show_moves(out: &mut impl Write, game: &Match) -> Result<()> {
+    let report = game.report();
+    if report.moves_truncated || report.moves.len() > LISTED {
+        let count = if report.moves_truncated {
+            "many".to_string()
+        } else {
+            report.moves.len().to_string()
+        };
+        let example = game.example().map_or(String::new(), |m| m.name.clone());
         writeln!(
             out,
-            "hint: no winning move here{}; the move that holds out longest: {slow}",
-            report
-                .grundy
-                .map_or(String::new(), |g| format!(" (Grundy value {g})"))
+            "{count} moves; type one by name (e.g. `{example}`) or the position it leads to, or `moves` to list them."
         )?;
     } else {
-        writeln!(
-            out,
-            "hint: winning moves: {}",
-            report.winning_moves.join(", ")
-        )?;
-    }
-    Ok(())
-}
-
-/// The move the player typed: a number from the list, or the position it leads to.
-fn choose(report: &Report, from: &Spec, line: &str) -> Result<Move, String> {
-    if let Ok(i) = line.parse::<usize>() {
-        return report
-            .moves
-            .get(i.wrapping_sub(1))
-            .cloned()
-            .ok_or_else(|| format!("no move number {i}; there are {}", report.moves.len()));
-    }
-    let to: Spec = line.parse().map_err(|e| format!("not a move: {e}"))?;
-    if let Some(m) = report.moves.iter().find(|m| m.spec == to.to_string()) {
-        return Ok(m.clone());
-    }
-    if !is_move(from, &to) {
-        return Err(format!("`{to}` is not one move from `{from}`"));
-    }
-    // A legal move not listed (huge positions): judge it now.
-    let r = report::solve(&to, &Limits::default()).map_err(|e| e.to_string())?;
-    Ok(Move {
-        spec: to.to_string(),
-        outcome: r.outcome.negate(),
-        remoteness: r.remoteness.map(|x| x + 1),
-        grundy: r.grundy,
-        scores: None,
-    })
-}
-
-fn advance(turn: &Turn, m: &Move, by_human: bool) -> Result<Turn> {
-    let spec: Spec = m.spec.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let mut taken = turn.taken;
-    if let ([Part::Ends { row }], [Part::Ends { row: next }]) =
-        (turn.spec.parts.as_slice(), spec.parts.as_slice())
-    {
-        let gain = if next[..] == row[1..] {
-            row[0]
-        } else {
-            row[row.len() - 1]
-        };
-        taken[usize::from(!by_human)] += gain;
-    }
-    Ok(Turn { spec, taken })
-}
-
-fn finish(out: &mut impl Write, report: &Report, turn: &Turn, human: bool) -> Result<()> {
-    writeln!(out, "\nposition: {} — no move left.", turn.spec)?;
-    if let [Part::Ends { .. }] = turn.spec.parts.as_slice() {
-        let [you, engine] = turn.taken;
-        let verdict = match you.cmp(&engine) {
-            std::cmp::Ordering::Greater => "you win",
-            std::cmp::Ordering::Less => "grundy wins",
-            std::cmp::Ordering::Equal => "a draw",
-        };
-        writeln!(out, "final scores: you {you}, grundy {engine}: {verdict}.")?;
-    } else if report.outcome == Outcome::Loss {
-        let winner = if human { "grundy wins" } else { "you win" };
-        writeln!(out, "the player to move cannot move and loses: {winner}.")?;
+        list_moves(out, report, LISTED)?;
     }
     Ok(())
 }

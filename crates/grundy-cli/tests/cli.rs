@@ -114,7 +114,7 @@ fn bad_specs_point_at_the_column() {
     let err = fails(&["solve", "nim(99999999999999999999)"]);
     assert!(err.contains("too large"), "{err}");
     let err = fails(&["table", "wythoff", "--up-to", "5"]);
-    assert!(err.contains("not a one-heap family"), "{err}");
+    assert!(err.contains("not a one-parameter family"), "{err}");
     let err = fails(&["solve", "ends(1,2) + nim(3)"]);
     assert!(err.contains("score game"), "{err}");
 }
@@ -146,8 +146,20 @@ fn play_a_won_position_and_win() {
     // nim(3,1): move to nim(1,1), then answer the engine's only move.
     let out = grundy(&["play", "nim(3,1)"], "hint\nnim(1,1)\n1\n");
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("hint: winning moves: nim(1,1)"), "{text}");
+    // The hint names the move and its number in the list.
+    assert!(
+        text.contains("hint: winning: 2. take 2 from heap 1"),
+        "{text}"
+    );
     assert!(text.contains("you win"), "{text}");
+    // Moves are named as a person would, and typed by name too.
+    let out = grundy(&["play", "nim(3,1)"], "take 2 from heap 1\n1\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("you: take 2 from heap 1"), "{text}");
+    assert!(
+        text.contains("grundy cannot move and loses: you win."),
+        "{text}"
+    );
     // Illegal moves are refused, not played.
     let out = grundy(&["play", "nim(3,1)"], "nim(3,3)\nquit\n");
     let text = String::from_utf8(out.stdout).unwrap();

@@ -11,7 +11,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use grundy::games::{Part, Spec, FAMILIES};
+use grundy::games::{families, GrundySource, Spec};
 use grundy::pattern;
 use grundy::report::{self, Limits, TableError};
 use serde::Deserialize;
@@ -179,8 +179,7 @@ pub async fn guard(request: Request, next: Next) -> Response {
 /// `GET /api/catalog`.
 pub async fn catalog(State(config): AppState) -> Json<Value> {
     Json(json!({
-        "families": FAMILIES
-            .iter()
+        "families": families()
             .map(|(name, shape)| json!({"name": name, "shape": shape}))
             .collect::<Vec<_>>(),
         "examples": EXAMPLES,
@@ -321,15 +320,21 @@ pub async fn table(
     .await
 }
 
-/// The one-heap families of a spec, each with the largest heap it has (for a table).
+/// The one-parameter families of a spec (those with a table), each with the largest
+/// size it has.
 fn heap_families(spec: &Spec) -> Vec<(String, u64)> {
     let mut found: Vec<(String, u64)> = Vec::new();
     for part in &spec.parts {
-        let largest = match part {
-            Part::Heaps { heaps, .. } => heaps.iter().copied().max().unwrap_or(0),
-            Part::Multiple { n, .. } => *n,
-            _ => continue,
-        };
+        let family = &part.family;
+        if family.member(0).is_none() || family.grundy() == GrundySource::None {
+            continue;
+        }
+        let largest = family
+            .components(&part.position)
+            .iter()
+            .map(|c| family.grundy_size(c))
+            .max()
+            .unwrap_or(0);
         let name = part.family_name();
         match found.iter_mut().find(|(f, _)| *f == name) {
             Some((_, m)) => *m = (*m).max(largest),

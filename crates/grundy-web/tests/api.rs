@@ -378,7 +378,7 @@ async fn oversized_requests_are_refused_as_too_large() {
         &solve(&small, &format!("ends({row})")).await,
         StatusCode::UNPROCESSABLE_ENTITY,
         "too-large",
-        "too large: `ends` with 100 numbers has 5151 positions (limit 1000)",
+        "too large: `ends` has up to 5151 positions (limit 1000)",
     );
     let little_work = router(Config {
         max_positions: 1_000,
@@ -522,7 +522,7 @@ async fn tables_mirror_the_command_line_with_a_place_for_the_rule() {
         &get(&app, "/api/table?family=wythoff").await,
         StatusCode::UNPROCESSABLE_ENTITY,
         "unsupported",
-        "not a one-heap family",
+        "not a one-parameter family",
     );
     refused(
         &get(&app, "/api/table?family=nim&up_to=100001").await,

@@ -24,7 +24,11 @@ use crate::Error;
 
 /// Who won a finished game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "lowercase"))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum Winner {
     /// The person.
     You,
@@ -117,6 +121,42 @@ impl Match {
         &self.step().report
     }
 
+    /// The report of the position now as the player to move sees the whole game: in a
+    /// score game every total counts what each side has already taken, and a move's
+    /// outcome follows the final margin (`scores` is `[mover, other]` at the end of the
+    /// game under best play). Other games: [`Match::report`] as it is.
+    #[must_use]
+    pub fn view(&self) -> Report {
+        let mut report = self.report().clone();
+        let Some([you, engine]) = self.taken() else {
+            return report;
+        };
+        let (mine, theirs) = if self.human_to_move() {
+            (you, engine)
+        } else {
+            (engine, you)
+        };
+        let sign = |d: i128| match d.signum() {
+            1 => Outcome::Win,
+            -1 => Outcome::Loss,
+            _ => Outcome::Draw,
+        };
+        let shift = |s: [i64; 2]| [s[0].saturating_add(mine), s[1].saturating_add(theirs)];
+        if let Some(s) = report.scores {
+            let s = shift(s);
+            report.scores = Some(s);
+            report.outcome = sign(i128::from(s[0]) - i128::from(s[1]));
+        }
+        for m in &mut report.moves {
+            if let Some(s) = m.scores {
+                let s = shift(s);
+                m.scores = Some(s);
+                m.outcome = sign(i128::from(s[0]) - i128::from(s[1]));
+            }
+        }
+        report
+    }
+
     /// Whether the person is to move.
     #[must_use]
     pub fn human_to_move(&self) -> bool {
@@ -178,8 +218,8 @@ impl Match {
         }
         let to: Spec = text.parse().map_err(|e| {
             format!(
-                "not a move: type a number from the list, a move's name such as `{}`, or the position it leads to ({e})",
-                report.moves.first().map_or("", |m| m.name.as_str())
+                "not a move: bad spec at {e} (type a number from the list, a move's name such as `{}`, or the position it leads to)",
+                self.example().map_or("", |m| m.name.as_str())
             )
         })?;
         if let Some(m) = report.moves.iter().find(|m| m.to == to) {
@@ -264,7 +304,11 @@ impl Match {
     #[must_use]
     pub fn judge(&self, m: &Move) -> String {
         if m.scores.is_some() && self.taken().is_some() {
-            return self.explain(m).replacen(": with best play the game ends", ": best play then ends", 1);
+            return self.explain(m).replacen(
+                ": with best play the game ends",
+                ": best play then ends",
+                1,
+            );
         }
         let left = m.remoteness.map_or(String::new(), |r| {
             format!(" in {}", crate::games::plural(r, "move", "moves"))
@@ -384,7 +428,11 @@ impl Match {
                 message: format!(
                     "{} cannot move and {}: {} {}.",
                     who(mover),
-                    if mover == Winner::You { "lose" } else { "loses" },
+                    if mover == Winner::You {
+                        "lose"
+                    } else {
+                        "loses"
+                    },
                     who(other),
                     if other == Winner::You { "win" } else { "wins" },
                 ),
@@ -430,7 +478,11 @@ mod tests {
         let first = game.choose("left").unwrap();
         assert_eq!(first.gain, Some(4));
         assert_eq!(first.worse_by, Some(6));
-        assert!(game.judge(&first).contains("worse than the best by 6"), "{}", game.judge(&first));
+        assert!(
+            game.judge(&first).contains("worse than the best by 6"),
+            "{}",
+            game.judge(&first)
+        );
         game.play(&first, &limits()).unwrap();
         assert_eq!(game.taken(), Some([4, 0]));
         while game.verdict().is_none() {
@@ -439,7 +491,11 @@ mod tests {
                 game.play(&m, &limits()).unwrap();
             } else {
                 let played = game.engine_move(&limits()).unwrap().unwrap();
-                assert!(played.explanation.contains("grundy"), "{}", played.explanation);
+                assert!(
+                    played.explanation.contains("grundy"),
+                    "{}",
+                    played.explanation
+                );
             }
         }
         // After the slip, best play on both sides: 15 to 14 for the first player.
@@ -460,7 +516,10 @@ mod tests {
         let first = game.choose("1").unwrap();
         assert_eq!(first, game.report().moves[0]);
         assert!(game.choose("99").unwrap_err().contains("no move number 99"));
-        assert!(game.choose("nim(3,4,6)").unwrap_err().contains("not one move"));
+        assert!(game
+            .choose("nim(3,4,6)")
+            .unwrap_err()
+            .contains("not one move"));
         assert!(game.choose("take 9 from heap 1").is_err());
         // The example move shown at the prompt is not a winning one.
         assert_ne!(game.example().unwrap().outcome, Outcome::Win);
@@ -486,9 +545,17 @@ mod tests {
         game.play(&m, &limits()).unwrap();
         let v = game.verdict().unwrap();
         assert_eq!(v.winner, Winner::You);
-        assert!(v.message.contains("grundy cannot move and loses: you win"), "{}", v.message);
+        assert!(
+            v.message.contains("grundy cannot move and loses: you win"),
+            "{}",
+            v.message
+        );
         let game = Match::new("tictactoe(xxx/oo./...)".parse().unwrap(), true, &limits()).unwrap();
         let v = game.verdict().unwrap();
-        assert_eq!(v.winner, Winner::Grundy, "X made a line before the person's turn");
+        assert_eq!(
+            v.winner,
+            Winner::Grundy,
+            "X made a line before the person's turn"
+        );
     }
 }

@@ -560,7 +560,9 @@ fn atoms_of(text: &str, root: &Spec, gens: &[PartGen]) -> Vec<Atom> {
         );
         let p = &part.position;
         match gen {
-            PartGen::Heaps { fam, .. } => atoms.extend(p.iter().map(|&h| Atom::Heap(fam.clone(), h))),
+            PartGen::Heaps { fam, .. } => {
+                atoms.extend(p.iter().map(|&h| Atom::Heap(fam.clone(), h)))
+            }
             &PartGen::Multiple { k, .. } => atoms.push(Atom::Multiple {
                 k,
                 n: p[0],
@@ -699,7 +701,10 @@ fn octal_code() -> impl Strategy<Value = String> {
         .prop_filter_map("a valid code", |(d0, frac)| {
             let frac: String = frac.iter().map(u8::to_string).collect();
             let code = format!("{d0}.{frac}");
-            format!("octal[{code}](1)").parse::<Spec>().ok().map(|_| code)
+            format!("octal[{code}](1)")
+                .parse::<Spec>()
+                .ok()
+                .map(|_| code)
         })
 }
 
@@ -711,7 +716,11 @@ fn any_part() -> impl Strategy<Value = String> {
         heaps().prop_map(move |h| format!("nim({})", list(h))),
         (positive(), heaps()).prop_map(move |(m, h)| format!("bounded-nim[{m}]({})", list(h))),
         (prop::collection::btree_set(positive(), 1..=4), heaps()).prop_map(move |(set, h)| {
-            format!("subtraction[{}]({})", list(set.into_iter().collect()), list(h))
+            format!(
+                "subtraction[{}]({})",
+                list(set.into_iter().collect()),
+                list(h)
+            )
         }),
         (octal_code(), heaps()).prop_map(move |(code, h)| format!("octal[{code}]({})", list(h))),
         (positive(), number(), any::<u64>(), any::<bool>()).prop_map(|(k, n, l, start)| {
@@ -730,14 +739,23 @@ fn any_part() -> impl Strategy<Value = String> {
             )
         }),
         (1u64..=4, 1u64..=4).prop_map(|(a, b)| format!("chomp[{a}x{b}]")),
-        prop::sample::select(vec!["tictactoe", "tictactoe(x../.o./...)", "mnk[4,4,3]", "mnk[2,3,2](x.o/...)"])
-            .prop_map(str::to_string),
+        prop::sample::select(vec![
+            "tictactoe",
+            "tictactoe(x../.o./...)",
+            "mnk[4,4,3]",
+            "mnk[2,3,2](x.o/...)"
+        ])
+        .prop_map(str::to_string),
     ]
 }
 
 fn any_spec() -> impl Strategy<Value = Spec> {
-    prop::collection::vec(any_part(), 1..=4)
-        .prop_map(|parts| parts.join(" + ").parse::<Spec>().expect("generated specs parse"))
+    prop::collection::vec(any_part(), 1..=4).prop_map(|parts| {
+        parts
+            .join(" + ")
+            .parse::<Spec>()
+            .expect("generated specs parse")
+    })
 }
 
 /// Whatever the parser does with `text`, it must not panic; an error must point inside the

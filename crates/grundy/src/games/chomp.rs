@@ -105,7 +105,11 @@ impl Family for Chomp {
     fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
         let said = super::family::squash(text);
         let name = super::family::squash(&self.move_name(from, to));
-        said == name || Some(said) == (0..from.len()).find(|&i| from[i] != to[i]).map(|i| format!("{},{}", i + 1, to[i] + 1))
+        said == name
+            || Some(said)
+                == (0..from.len())
+                    .find(|&i| from[i] != to[i])
+                    .map(|i| format!("{},{}", i + 1, to[i] + 1))
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
@@ -194,15 +198,17 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
                     return Err(args.error_at(p.at(), format!("a row has at most {b} cells")));
                 }
                 if i > 0 && l > pos[i - 1] {
-                    return Err(args.error_at(
-                        p.at(),
-                        "rows are listed from the bottom and never grow",
-                    ));
+                    return Err(
+                        args.error_at(p.at(), "rows are listed from the bottom and never grow")
+                    );
                 }
                 pos.push(l);
             }
             if pos.first().is_none_or(|&l| l == 0) {
-                return Err(args.error_at(args.open_at(), "the poisoned bottom-left cell is always on the bar"));
+                return Err(args.error_at(
+                    args.open_at(),
+                    "the poisoned bottom-left cell is always on the bar",
+                ));
             }
             pos.resize(a as usize, 0);
             Some(pos)
@@ -224,13 +230,19 @@ mod tests {
 
     #[test]
     fn ranks_are_a_bijection_onto_the_diagrams() {
-        let family = Chomp { rows: 3, columns: 4 };
+        let family = Chomp {
+            rows: 3,
+            columns: 4,
+        };
         let ranked = Diagrams(family);
         assert_eq!(ranked.size(), 35);
         let mut seen = std::collections::HashSet::new();
         for r in 0..ranked.size() {
             let pos = ranked.unrank(r);
-            assert!(pos.windows(2).all(|w| w[0] >= w[1]) && pos[0] <= 4, "{pos:?}");
+            assert!(
+                pos.windows(2).all(|w| w[0] >= w[1]) && pos[0] <= 4,
+                "{pos:?}"
+            );
             assert_eq!(ranked.rank(&pos), r);
             assert!(seen.insert(pos));
         }

@@ -289,7 +289,6 @@ impl std::fmt::Display for Rules {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -153,7 +153,9 @@ pub trait Ranked: Send + Sync {
 /// move is named and a position drawn.
 ///
 /// Object-safe: the registry hands out `Arc<dyn Family>`.
-pub trait Family: Send + Sync + std::panic::RefUnwindSafe + std::panic::UnwindSafe + fmt::Debug {
+pub trait Family:
+    Send + Sync + std::panic::RefUnwindSafe + std::panic::UnwindSafe + fmt::Debug
+{
     /// The family as written in a spec, with its parameters: `octal[0.77]`.
     fn name(&self) -> String;
 

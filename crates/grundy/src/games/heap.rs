@@ -193,7 +193,6 @@ impl HeapFamily {
     }
 }
 
-
 /// A heap game as a [`Family`]: the position is the list of heaps, as written.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Heaps(pub HeapFamily);
@@ -223,7 +222,9 @@ impl HeapFamily {
             HeapFamily::Nim => u128::from(h),
             HeapFamily::BoundedNim(m) => u128::from(h.min(*m)),
             HeapFamily::Subtraction(set) => set.len() as u128,
-            HeapFamily::Octal(code) => (u128::from(code.max_removal()) + 1) * (u128::from(h) / 2 + 2),
+            HeapFamily::Octal(code) => {
+                (u128::from(code.max_removal()) + 1) * (u128::from(h) / 2 + 2)
+            }
         }
     }
 
@@ -398,7 +399,13 @@ impl Family for Heaps {
                 };
                 let mut leaves = Vec::new();
                 family.moves_up_to(h, small, &mut leaves);
-                let value = |x: u64| if x == 0 { 0 } else { values.value(&Pos::from_slice(&[x])) };
+                let value = |x: u64| {
+                    if x == 0 {
+                        0
+                    } else {
+                        values.value(&Pos::from_slice(&[x]))
+                    }
+                };
                 for (a, b) in leaves {
                     if value(a) ^ value(b) == target {
                         out.push(replace(component, 0, (a, b)));
@@ -471,14 +478,22 @@ impl Family for Heaps {
         };
         let left: u64 = added.iter().sum();
         let taken = h.saturating_sub(left);
+        // The heap that changed, by place when `to` keeps the layout of `from` (as the
+        // moves are listed), else the first heap of that size.
+        let by_place = (0..from.len()).find(|&j| to.get(j) != Some(&from[j]));
+        let j = match by_place {
+            Some(j) if from[j] == h && (to.len() == from.len() || to.len() == from.len() + 1) => j,
+            _ => from.iter().position(|&x| x == h).unwrap_or(0),
+        };
         let heap = if from.len() > 1 {
-            let j = from.iter().position(|&x| x == h).map_or(0, |j| j + 1);
-            format!(" from heap {j}")
+            format!(" from heap {}", j + 1)
         } else {
             String::new()
         };
         match added.as_slice() {
-            [a, b] if taken == 0 => format!("split{} into {a} and {b}", heap.replacen(" from", "", 1)),
+            [a, b] if taken == 0 => {
+                format!("split{} into {a} and {b}", heap.replacen(" from", "", 1))
+            }
             [a, b] => format!("take {taken}{heap}, leaving {a} and {b}"),
             _ => format!("take {taken}{heap}"),
         }
@@ -519,10 +534,12 @@ fn build_bounded(args: &Args<'_>) -> Result<Built, SpecError> {
 }
 
 fn build_subtraction(args: &Args<'_>) -> Result<Built, SpecError> {
-    let items = args.some_params("subtraction[1,2,3](10)").map_err(|e| SpecError {
-        message: e.message.replace("needs parameters", "needs its set"),
-        ..e
-    })?;
+    let items = args
+        .some_params("subtraction[1,2,3](10)")
+        .map_err(|e| SpecError {
+            message: e.message.replace("needs parameters", "needs its set"),
+            ..e
+        })?;
     let mut set = Vec::new();
     for item in items {
         set.push(args.positive(item, "an amount to subtract")?);
@@ -547,7 +564,9 @@ fn build_octal(args: &Args<'_>) -> Result<Built, SpecError> {
 /// the sequence engine but not played here).
 fn parse_octal(text: &str) -> Result<Code, String> {
     if !text.contains('.') {
-        return Err(format!("expected an octal code such as 0.77, found `{text}`"));
+        return Err(format!(
+            "expected an octal code such as 0.77, found `{text}`"
+        ));
     }
     if let Some(c) = text
         .split_once('.')
@@ -562,7 +581,10 @@ fn parse_octal(text: &str) -> Result<Code, String> {
         if e.message.contains("no move") {
             format!("the code `{text}` allows no move")
         } else if e.message.contains("before the point") {
-            format!("the digit before the point must be 0 or 4 (4: split without removing), found `{}`", text.split('.').next().unwrap_or(""))
+            format!(
+                "the digit before the point must be 0 or 4 (4: split without removing), found `{}`",
+                text.split('.').next().unwrap_or("")
+            )
         } else {
             e.message
         }

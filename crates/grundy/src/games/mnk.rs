@@ -61,7 +61,9 @@ impl Mnk {
             maps.push(Box::new(|r, c| (c, r)));
             maps.push(Box::new(move |r, c| (i64::from(n) - 1 - c, r)));
             maps.push(Box::new(move |r, c| (c, i64::from(m) - 1 - r)));
-            maps.push(Box::new(move |r, c| (i64::from(n) - 1 - c, i64::from(m) - 1 - r)));
+            maps.push(Box::new(move |r, c| {
+                (i64::from(n) - 1 - c, i64::from(m) - 1 - r)
+            }));
         }
         let symmetries = maps
             .iter()
@@ -300,7 +302,10 @@ fn board(args: &Args<'_>, game: &Mnk) -> Result<Option<Pos>, SpecError> {
     let (mut x, mut o) = (0u64, 0u64);
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != game.m as usize {
-        return Err(args.error_at(*at, format!("the board has {} rows of {} cells", game.m, game.n)));
+        return Err(args.error_at(
+            *at,
+            format!("the board has {} rows of {} cells", game.m, game.n),
+        ));
     }
     let mut offset = *at;
     for (r, row) in rows.iter().enumerate() {

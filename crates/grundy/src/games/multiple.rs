@@ -2,11 +2,13 @@
 //! player may take up to k times that (never more than is left). The starting limit is
 //! n − 1 (anything but all). k = 2 is Fibonacci Nim.
 
-use super::family::{Bound, Cost, Family, GrundySource, Kind, PatternSource, Pos, ProvedRule, Ranked, Values};
+use super::family::{
+    Bound, Cost, Family, GrundySource, Kind, PatternSource, Pos, ProvedRule, Ranked, Values,
+};
 use super::spec::{Args, Built, Entry, SpecError};
 use crate::explore::Control;
-use crate::sequence::recurrence::MultipleRule;
 use crate::game::{Game, ImpartialGame, IndexedGame};
+use crate::sequence::recurrence::MultipleRule;
 use crate::Error;
 
 /// The k-fold take-away game, positions `(stones, limit)` with `limit ≤ stones`.
@@ -124,7 +126,6 @@ impl IndexedGame for Multiple {
         n * (n + 1) / 2 + limit.min(n)
     }
 }
-
 
 /// The k-fold take-away game as a [`Family`]: positions `[stones, limit]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

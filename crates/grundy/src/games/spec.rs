@@ -18,7 +18,6 @@ use std::sync::Arc;
 use super::family::{Family, Part, Pos, Spec};
 use super::registry;
 
-
 /// A spec that could not be read: where, and what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}, column {column}: {message}")]
@@ -477,7 +476,8 @@ impl Parser<'_> {
             return Err(self.error_at(second.at(), "expected a dimension"));
         };
         let dim = |n: Number| {
-            u64::try_from(n.value).map_err(|_| self.error_at(n.at, "a dimension must not be negative"))
+            u64::try_from(n.value)
+                .map_err(|_| self.error_at(n.at, "a dimension must not be negative"))
         };
         Ok(Param::Dims {
             a: dim(a)?,

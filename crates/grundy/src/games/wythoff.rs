@@ -1,12 +1,14 @@
 //! Wythoff's game: two piles; a move takes any positive number from one pile, or the same
 //! positive number from both.
 
-use super::family::{Bound, Cost, Family, GrundySource, Kind, PatternSource, Pos, ProvedRule, Values};
+use super::family::{
+    Bound, Cost, Family, GrundySource, Kind, PatternSource, Pos, ProvedRule, Values,
+};
 use super::spec::{Args, Built, Entry, SpecError};
 use crate::explore::Control;
-use crate::sequence::recurrence::WythoffRule;
 use crate::game::{Game, ImpartialGame};
 use crate::impartial::mex;
+use crate::sequence::recurrence::WythoffRule;
 use crate::Error;
 
 /// Wythoff's game, positions `(a, b)`.
@@ -158,7 +160,10 @@ impl Family for WythoffFamily {
         let (a, b) = (self.canonical(a), self.canonical(b));
         let (x, y) = (b[0], b[1]);
         (x <= a[0] && y <= a[1] && (x == a[0] || y == a[1] || a[0] - x == a[1] - y) && b != a)
-            || (y <= a[0] && x <= a[1] && (y == a[0] || x == a[1] || a[0] - y == a[1] - x) && b != a)
+            || (y <= a[0]
+                && x <= a[1]
+                && (y == a[0] || x == a[1] || a[0] - y == a[1] - x)
+                && b != a)
     }
 
     fn rule(&self) -> Option<Box<dyn ProvedRule + '_>> {

@@ -1,8 +1,8 @@
 //! Direct mex engines: subtraction games (O(n·|S|)), heap games given as code (any
 //! options leaving up to two heaps), and hexadecimal codes with three-heap splits.
 
-use crate::games::code::Code;
 use crate::explore::Control;
+use crate::games::code::Code;
 use crate::Error;
 
 /// How often (in heaps) the engines check for cancellation and report progress.

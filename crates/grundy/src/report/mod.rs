@@ -266,9 +266,7 @@ impl Report {
                 .min_by_key(|m| m.remoteness.unwrap_or(u32::MAX))
                 .or_else(|| self.moves.iter().find(|m| &m.spec == first));
         }
-        self.moves
-            .iter()
-            .max_by_key(|m| move_value(m).preference())
+        self.moves.iter().max_by_key(|m| move_value(m).preference())
     }
 }
 
@@ -472,4 +470,3 @@ pub fn move_value(m: &Move) -> Value {
         (Outcome::Draw, _) => Value::Draw,
     }
 }
-

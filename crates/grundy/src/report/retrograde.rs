@@ -22,7 +22,12 @@ impl Analysis for Retrograde {
     }
 
     fn answer(&self, ctx: &mut Context<'_, '_>) -> Result<Option<Report>, Error> {
-        if ctx.spec.parts.iter().any(|p| p.family.kind() == Kind::Score) {
+        if ctx
+            .spec
+            .parts
+            .iter()
+            .any(|p| p.family.kind() == Kind::Score)
+        {
             return Ok(None);
         }
         let cap = u128::from(ctx.limits.control.max_positions);
@@ -179,4 +184,3 @@ fn label(ctx: &Context<'_, '_>) -> Result<Labelled, Error> {
         positions,
     })
 }
-

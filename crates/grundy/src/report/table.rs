@@ -47,11 +47,13 @@ pub fn table(family: &str, up_to: u64, limits: &Limits<'_>) -> Result<Table, Tab
         )));
     };
     if family.kind() != Kind::Impartial || family.grundy() == GrundySource::None {
-        return Err(unsupported(format!("`{name}` has no Grundy values to tabulate")));
+        return Err(unsupported(format!(
+            "`{name}` has no Grundy values to tabulate"
+        )));
     }
     // A table lists every value: tabulated outright, whatever the proof budget.
-    let cost = crate::values::cost(&*family, std::slice::from_ref(&last), u64::MAX)
-        .unwrap_or_default();
+    let cost =
+        crate::values::cost(&*family, std::slice::from_ref(&last), u64::MAX).unwrap_or_default();
     let bytes = cost.bytes.saturating_add((u128::from(up_to) + 1) * 16);
     if bytes > u128::from(limits.max_memory) || cost.work > limits.max_work {
         return Err(TableError::Solve(too_large(
@@ -65,11 +67,18 @@ pub fn table(family: &str, up_to: u64, limits: &Limits<'_>) -> Result<Table, Tab
             bytes,
         )));
     }
-    let oracle = crate::values::build(&family, std::slice::from_ref(&last), u64::MAX, &limits.control)
-        .map_err(TableError::Solve)?;
+    let oracle = crate::values::build(
+        &family,
+        std::slice::from_ref(&last),
+        u64::MAX,
+        &limits.control,
+    )
+    .map_err(TableError::Solve)?;
     let mut grundy = Vec::with_capacity(usize::try_from(up_to).unwrap_or(0).saturating_add(1));
     for n in 0..=up_to {
-        let member = family.member(n).expect("a one-parameter family has every member");
+        let member = family
+            .member(n)
+            .expect("a one-parameter family has every member");
         grundy.push(oracle.value(&member));
     }
     let outcome = grundy
