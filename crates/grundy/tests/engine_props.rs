@@ -437,13 +437,6 @@ impl PartGen {
         }
     }
 
-    fn fam(&self) -> Option<&Fam> {
-        match self {
-            PartGen::Heaps { fam, .. } => Some(fam),
-            _ => None,
-        }
-    }
-
     fn atoms(&self) -> Vec<Atom> {
         match self {
             PartGen::Heaps { fam, heaps, .. } => {

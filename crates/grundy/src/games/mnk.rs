@@ -11,6 +11,9 @@ use super::family::{Bound, Family, Kind, Pos, Ranked};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
 
+/// A map of the board onto itself, on (row, column).
+type CellMap = Box<dyn Fn(i64, i64) -> (i64, i64)>;
+
 /// `mnk[m,n,k]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mnk {
@@ -51,7 +54,7 @@ impl Mnk {
         }
         lines.sort_unstable();
         lines.dedup();
-        let mut maps: Vec<Box<dyn Fn(i64, i64) -> (i64, i64)>> = vec![
+        let mut maps: Vec<CellMap> = vec![
             Box::new(|r, c| (r, c)),
             Box::new(move |r, c| (i64::from(m) - 1 - r, c)),
             Box::new(move |r, c| (r, i64::from(n) - 1 - c)),
@@ -98,7 +101,7 @@ impl Mnk {
     }
 
     fn won(&self, marks: u64) -> bool {
-        self.lines.iter().any(|&l| marks & l == l)
+        self.lines.iter().any(|&l| l & !marks == 0)
     }
 
     fn apply(&self, sym: &[u8], board: u64) -> u64 {

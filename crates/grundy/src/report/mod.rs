@@ -286,6 +286,9 @@ pub(crate) fn sci(x: u128) -> String {
     }
 }
 
+/// The Grundy oracle of each part of a spec, shared.
+pub type Oracles = Arc<Vec<Box<dyn Values>>>;
+
 /// What the methods share about one request: the spec as a game, the limits, and the
 /// Grundy oracles once some method has built them.
 pub struct Context<'s, 'l> {
@@ -297,7 +300,7 @@ pub struct Context<'s, 'l> {
     pub game: SumGame,
     /// The root position of [`Context::game`].
     pub root: Vec<Pos>,
-    oracles: Option<Result<Arc<Vec<Box<dyn Values>>>, Error>>,
+    oracles: Option<Result<Oracles, Error>>,
 }
 
 impl Context<'_, '_> {
@@ -307,7 +310,7 @@ impl Context<'_, '_> {
     /// # Errors
     /// [`Error::TooLarge`] with an estimate, [`Error::Unsupported`] if a part has no
     /// Grundy values, [`Error::Cancelled`].
-    pub fn oracles(&mut self) -> Result<Arc<Vec<Box<dyn Values>>>, Error> {
+    pub fn oracles(&mut self) -> Result<Oracles, Error> {
         if self.oracles.is_none() {
             self.oracles = Some(build_oracles(self.spec, self.limits).map(Arc::new));
         }
