@@ -162,6 +162,11 @@ impl Ranked for Diagrams {
         pos
     }
 
+    /// Taking cells shortens rows, and the rank grows with every row length.
+    fn descending(&self) -> bool {
+        true
+    }
+
     fn moves(&self, rank: u64, out: &mut Vec<u64>) {
         let pos = self.unrank(rank);
         let mut children = Vec::new();

@@ -141,6 +141,13 @@ pub trait Ranked: Send + Sync {
     fn terminal(&self, _rank: u64) -> Option<Outcome> {
         None
     }
+    /// Whether every move goes to a smaller rank (the game is then acyclic, and solved in
+    /// one pass of increasing rank with no graph kept). A solver checks it on every move
+    /// and falls back to the general method if it is broken.
+    fn descending(&self) -> bool {
+        false
+    }
+
     /// The tier of a position: moves go to the same or a later tier, so a large game
     /// can be solved one tier at a time from the last. `0` when the game is not tiered.
     fn tier(&self, _rank: u64) -> u32 {

@@ -160,6 +160,10 @@ impl Ranked for Triangle {
         Pos::from_slice(&[n, l])
     }
 
+    fn descending(&self) -> bool {
+        true
+    }
+
     #[inline]
     fn moves(&self, rank: u64, out: &mut Vec<u64>) {
         let (n, limit) = unrank(rank);

@@ -120,6 +120,144 @@ impl Analysis for Retrograde {
     }
 }
 
+/// A position's value in one word of the descending pass: 0 unreached, 1 reached and not
+/// yet valued, else `2 + 2·remoteness + won`.
+const UNREACHED: u32 = 0;
+const REACHED: u32 = 1;
+
+fn word_value(word: u32) -> Value {
+    let r = (word - 2) >> 1;
+    if word & 1 == 1 {
+        Value::Win(r)
+    } else {
+        Value::Loss(r)
+    }
+}
+
+/// The general method on a ranked game whose every move lowers the rank: one pass down
+/// from the root's rank marks what is reachable, one pass up values each reached
+/// position from its children, which are all valued before it. No graph is kept: 4
+/// bytes per rank up to the root's, and the moves generated twice.
+///
+/// `Ok(None)` if some move does not lower the rank after all (the general path then
+/// answers).
+///
+/// # Errors
+/// [`Error::TooLarge`] past the position budget or for a remoteness past 2^30;
+/// [`Error::Cancelled`].
+fn label_descending(
+    family: &dyn crate::games::Family,
+    ranked: &dyn crate::games::Ranked,
+    root: &crate::games::Pos,
+    ctx: &Context<'_, '_>,
+) -> Result<Option<Labelled>, Error> {
+    const CHECK_EVERY: u64 = 1 << 16;
+    let control = &ctx.limits.control;
+    let limit = control.max_positions;
+    let top = ranked.rank(root);
+    if top >= limit.saturating_mul(16) || usize::try_from(top).is_err() {
+        return Err(Error::TooLarge {
+            what: format!("a rank table of {} entries", top.saturating_add(1)),
+            need: Some(top.saturating_add(1).saturating_mul(4)),
+        });
+    }
+    let mut word = vec![UNREACHED; top as usize + 1];
+    word[top as usize] = REACHED;
+    let mut children = Vec::new();
+    let mut reached = 0u64;
+    let mut edges = 0u64;
+    for r in (0..=top).rev() {
+        if r % CHECK_EVERY == 0 {
+            control.check()?;
+            control.report("explore", reached);
+        }
+        if word[r as usize] != REACHED {
+            continue;
+        }
+        reached += 1;
+        if reached > limit {
+            return Err(Error::TooLarge {
+                what: format!("more than {limit} positions"),
+                need: None,
+            });
+        }
+        if ranked.terminal(r).is_some() {
+            continue;
+        }
+        children.clear();
+        ranked.moves(r, &mut children);
+        edges += children.len() as u64;
+        for &c in &children {
+            if c >= r {
+                return Ok(None);
+            }
+            word[c as usize] = REACHED;
+        }
+    }
+    let max = u32::MAX / 2 - 2;
+    for r in 0..=top {
+        if r % CHECK_EVERY == 0 {
+            control.check()?;
+            control.report("label", r);
+        }
+        if word[r as usize] != REACHED {
+            continue;
+        }
+        let value = match ranked.terminal(r) {
+            Some(crate::game::Outcome::Win) => Value::Win(0),
+            Some(crate::game::Outcome::Loss) => Value::Loss(0),
+            // A declared draw does not fit this pass.
+            Some(crate::game::Outcome::Draw) => return Ok(None),
+            None => {
+                children.clear();
+                ranked.moves(r, &mut children);
+                // Win: the quickest lost child; loss: the slowest won child.
+                let mut quickest_loss: Option<u32> = None;
+                let mut slowest_win = 0u32;
+                for &c in &children {
+                    match word_value(word[c as usize]) {
+                        Value::Loss(x) => {
+                            quickest_loss = Some(quickest_loss.map_or(x, |q| q.min(x)));
+                        }
+                        Value::Win(x) => slowest_win = slowest_win.max(x),
+                        Value::Draw => unreachable!("no draws in an acyclic game"),
+                    }
+                }
+                match (quickest_loss, children.is_empty()) {
+                    (Some(x), _) => Value::Win(x + 1),
+                    (None, true) => Value::Loss(0),
+                    (None, false) => Value::Loss(slowest_win + 1),
+                }
+            }
+        };
+        let (won, rem) = match value {
+            Value::Win(x) => (1, x),
+            Value::Loss(x) => (0, x),
+            Value::Draw => unreachable!(),
+        };
+        if rem > max {
+            return Err(Error::TooLarge {
+                what: "a remoteness past 2^30".into(),
+                need: None,
+            });
+        }
+        word[r as usize] = 2 + 2 * rem + won;
+    }
+    let _ = edges;
+    let mut root_children = Vec::new();
+    if family.terminal(root).is_none() {
+        family.moves(root, &mut root_children);
+    }
+    Ok(Some(Labelled {
+        root: word_value(word[top as usize]),
+        children: root_children
+            .iter()
+            .map(|c| word_value(word[ranked.rank(c) as usize]))
+            .collect(),
+        positions: reached,
+    }))
+}
+
 /// The root's value, the value of each of its children in move order, and the count.
 struct Labelled {
     root: Value,
@@ -131,6 +269,12 @@ fn label(ctx: &Context<'_, '_>) -> Result<Labelled, Error> {
     let control = &ctx.limits.control;
     if let Some(part) = ctx.spec.single() {
         if let Some(ranked) = part.family.ranking(&part.position) {
+            if ranked.descending() && !part.family.keeps_turn() {
+                if let Some(done) = label_descending(&*part.family, &*ranked, &part.position, ctx)?
+                {
+                    return Ok(done);
+                }
+            }
             let family = &part.family;
             let root = ranked.rank(&part.position);
             let explored = explore_ranked(
