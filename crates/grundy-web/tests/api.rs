@@ -1030,14 +1030,28 @@ async fn token_games_on_digraphs() {
     assert_eq!(v["remoteness"], json!([2, 1, 0]));
     assert_eq!(v["grundy"], json!([0, 1, 0]));
     assert_eq!(v["counts"], json!({"win": 1, "loss": 2, "draw": 0}));
+    assert_eq!(v["ids"], json!([0, 1, 2]));
+    // Each drawn vertex carries its outcome, remoteness and generalised Grundy value.
     assert_eq!(
         v["arena"]["vertices"][1],
-        json!({"id": 1, "outcome": "win"})
+        json!({"id": 1, "outcome": "win", "remoteness": 1, "grundy": 1})
     );
+    // A token game on a green-game file: the ids are the file's fields, from 1.
+    let v = graph(&app, "objective=token", GREEN).await.json();
+    let ids: Vec<u64> = (1..=v["vertices"].as_u64().unwrap()).collect();
+    assert_eq!(v["ids"], json!(ids));
+    assert_eq!(v["arena"]["vertices"][0]["id"], 1);
+    for key in ["outcome", "remoteness", "grundy"] {
+        assert_eq!(v[key].as_array().unwrap().len(), ids.len(), "{key}");
+    }
     // A loop is a draw, with an infinite Grundy value.
     let v = graph(&app, "", "2 2\n0 1\n1 0\n").await.json();
     assert_eq!(v["outcome"], json!(["draw", "draw"]));
     assert_eq!(v["grundy"], json!(["inf{}", "inf{}"]));
+    assert_eq!(
+        v["arena"]["vertices"][0],
+        json!({"id": 0, "outcome": "draw", "remoteness": null, "grundy": "inf{}"})
+    );
     refused(
         &graph(&app, "", "100000000 0\n").await,
         StatusCode::UNPROCESSABLE_ENTITY,
