@@ -9,6 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -160,6 +161,45 @@ test('explore: a sum of Kayles heaps, for the README', async () => {
   assert.deepEqual(rows, [['octal[0.77](3)', '3'], ['octal[0.77](9)', '4'], ['xor', '7']]);
   assert.ok(await page.locator('#moves li.win').count() >= 1);
   await page.screenshot({ path: join(root, 'docs', 'screenshot.png'), fullPage: true });
+});
+
+test('explore: integers past 2^53 are shown with every digit the library gives', async () => {
+  const spec = 'nim(10^18,12345,7)';
+  // The library's digits, read from the raw answer (JSON.parse would round them).
+  const raw = await (await fetch(`${base}api/solve?spec=${encodeURIComponent(spec)}`)).text();
+  const grundy = raw.match(/\],"grundy":(\d+),/)[1];
+  assert.equal(grundy, '1000000000000012350');
+  assert.notEqual(String(Number(grundy)), grundy, 'a double cannot hold this value');
+  await load();
+  await page.fill('#spec', spec);
+  await page.click('#solve');
+  await page.waitForSelector('#explore-result:not([hidden])');
+  const facts = await texts('#facts dt, #facts dd');
+  assert.equal(facts[facts.indexOf('Grundy value') + 1], grundy);
+  const rows = await page.locator('#components tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.deepEqual(rows, [
+    ['nim(1000000000000000000)', '1000000000000000000'],
+    ['nim(12345)', '12345'], ['nim(7)', '7'], ['xor', grundy]]);
+  // The parser the page reads every answer with: big integers exact wherever they are,
+  // strings and fractions untouched; and they go back to the server as the same digits.
+  const parsed = await page.evaluate(() => {
+    const v = parseJson('{"a":[-9007199254740993,9007199254740991,2.5,1e300],'
+      + '"s":"18446744073709551617 \\" 99999999999999999999","n":{"b":18446744073709551617}}');
+    return {
+      text: [String(v.a[0]), String(v.a[1]), String(v.a[2]), String(v.a[3]), v.s, String(v.n.b)],
+      types: [typeof v.a[0], typeof v.a[1], typeof v.s],
+      back: toJson({ taken: [v.n.b, 3], spec: 'nim(1)' }),
+    };
+  });
+  assert.deepEqual(parsed.text, ['-9007199254740993', '9007199254740991', '2.5', '1e+300',
+    '18446744073709551617 " 99999999999999999999', '18446744073709551617']);
+  assert.deepEqual(parsed.types, ['bigint', 'number', 'string']);
+  assert.equal(parsed.back, '{"taken":[18446744073709551617,3],"spec":"nim(1)"}');
+  // The script reads the API's answers through that parser only.
+  const script = await (await fetch(`${base}app.js`)).text();
+  assert.equal(script.match(/\.json\(\)/g), null, 'no response.json(), which rounds');
+  assert.equal((script.match(/JSON\.parse\(/g) || []).length, 2, 'JSON.parse only inside parseJson');
 });
 
 test('explore: a bad spec is refused with its position, shown as text', async () => {
@@ -338,6 +378,47 @@ test('graph: a file name and a bad file stay text', async () => {
   await page.waitForSelector('#graph-error:not([hidden])');
   assert.match(await page.textContent('#graph-error'), /^pasted text, line 3, column 5: /);
   await shot('09-bad-file.png');
+});
+
+/** Sends raw HTTP `head` (request line and headers) to the server; the status and body. */
+function raw(head) {
+  return new Promise((resolve, reject) => {
+    const url = new URL(base);
+    const socket = connect({ host: url.hostname, port: Number(url.port) }, () => socket.write(`${head}\r\n`));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d) => { text += d; });
+    socket.on('end', () => {
+      const [top, ...rest] = text.split('\r\n\r\n');
+      resolve({ status: Number(top.split(' ')[1]), headers: top.toLowerCase(), body: rest.join('\r\n\r\n') });
+    });
+    socket.on('error', reject);
+  });
+}
+
+test('server: only loopback names are answered, every 405 is the JSON error, limits are numbers', async () => {
+  const port = new URL(base).port;
+  for (const host of [null, `127.0.0.1:${port}.evil.com`, 'evil.example', `localhost:${port}x`, '127.0.0.1:']) {
+    const a = await raw(`GET /api/catalog HTTP/1.1\r\n${host === null ? '' : `Host: ${host}\r\n`}Connection: close\r\n`);
+    assert.equal(a.status, 403, `Host ${host}`);
+    assert.equal(JSON.parse(a.body).kind, 'bad-host', `Host ${host}`);
+  }
+  for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, 'LOCALHOST']) {
+    const a = await raw(`GET /api/catalog HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n`);
+    assert.equal(a.status, 200, `Host ${host}`);
+  }
+  for (const [method, path, allow] of [['GET', '/api/play', 'post'], ['POST', '/api/solve?spec=nim(1)', 'get'],
+    ['DELETE', '/', 'get'], ['PUT', '/api/graph', 'post']]) {
+    const a = await raw(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 0\r\nConnection: close\r\n`);
+    assert.equal(a.status, 405, `${method} ${path}`);
+    assert.match(a.headers, new RegExp(`\r\nallow: [^\r]*${allow}`), a.headers);
+    const body = JSON.parse(a.body);
+    assert.equal(body.kind, 'bad-method');
+    assert.match(body.error, new RegExp(`^${method} is not allowed on `));
+  }
+  const catalog = await (await fetch(`${base}api/catalog`)).json();
+  for (const [name, value] of Object.entries(catalog.limits)) assert.equal(typeof value, 'number', name);
+  assert.equal(catalog.limits.max_work, 2e9);
 });
 
 test('the page raised no script errors', () => {

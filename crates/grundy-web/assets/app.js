@@ -35,6 +35,55 @@ function clear(node) {
   node.replaceChildren();
 }
 
+/** Marks a big integer between parsing and reviving (a string the API never sends). */
+const BIG = '\u0000bigint:';
+const BIG_DIGITS = /^\u0000bigint:(-?\d+)$/;
+
+/**
+ * Parses the API's JSON without losing a digit: an integer literal past 2^53 (a Grundy value
+ * of a heap of 10^18, say) becomes a BigInt, which the page shows exactly, where JSON.parse
+ * would round it to the nearest double. Works on the raw text, outside strings, so that it
+ * does not depend on the reviver's `context.source` (which not every browser has).
+ */
+function parseJson(text) {
+  let out = '';
+  let copied = 0;
+  const n = text.length;
+  const isDigit = (c) => c >= 48 && c <= 57;
+  for (let i = 0; i < n;) {
+    const c = text.charCodeAt(i);
+    if (c === 34) { // a string: skip it whole, escapes included
+      i += 1;
+      while (i < n && text.charCodeAt(i) !== 34) i += text.charCodeAt(i) === 92 ? 2 : 1;
+      i += 1;
+    } else if (c === 45 || isDigit(c)) { // a number
+      let j = i + (c === 45 ? 1 : 0);
+      while (j < n && isDigit(text.charCodeAt(j))) j += 1;
+      let integer = true;
+      while (j < n && /[.eE+\-0-9]/.test(text[j])) { integer = false; j += 1; }
+      const literal = text.slice(i, j);
+      if (integer && !Number.isSafeInteger(Number(literal))) {
+        out += `${text.slice(copied, i)}${JSON.stringify(BIG + literal)}`;
+        copied = j;
+      }
+      i = j;
+    } else {
+      i += 1;
+    }
+  }
+  if (copied === 0) return JSON.parse(text);
+  return JSON.parse(out + text.slice(copied), (_, v) => {
+    const big = typeof v === 'string' && BIG_DIGITS.exec(v);
+    return big ? BigInt(big[1]) : v;
+  });
+}
+
+/** JSON for a request body: a BigInt the API sent goes back as the same digits. */
+function toJson(value) {
+  const text = JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${BIG}${v}` : v));
+  return text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1');
+}
+
 /** Calls the API; throws an Error carrying the server's reason. */
 async function api(path, options = {}) {
   let response;
@@ -45,7 +94,7 @@ async function api(path, options = {}) {
   }
   let body = null;
   try {
-    body = await response.json();
+    body = parseJson(await response.text());
   } catch (e) {
     throw new Error(`the server answered ${response.status} without JSON`);
   }
@@ -290,7 +339,7 @@ async function startGame(engineFirst) {
       const reply = await api('/api/play', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ spec }),
+        body: toJson({ spec }),
       });
       first = reply;
       current = reply.next
@@ -330,7 +379,7 @@ async function move(to) {
     const reply = await api('/api/play', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      body: toJson(body),
     });
     game.history.push({ current: before, log: $('log').children.length });
     const hinted = $('hint').checked;
