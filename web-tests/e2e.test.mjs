@@ -344,6 +344,97 @@ test('graph: the example green game, and a token game on a digraph', async () =>
   assert.deepEqual(await texts('#graph-won li'),
     ['win for the player to move: 0', 'loss: 0', 'draw: 4']);
   assert.equal(await page.locator('#graph-drawing g.vertex.draw').count(), 4);
+  // Each vertex's outcome, remoteness and generalised Grundy value, as the command line
+  // gives them: in a table, in the drawing and in each vertex's title.
+  await page.fill('#graph-text', '4 3\n0 1\n1 2\n3 3\n');
+  await page.click('#graph-solve');
+  await page.waitForFunction(() => document.getElementById('graph-summary').textContent.includes('3 edges'));
+  const rows = await page.locator('#graph-values tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.deepEqual(rows, [
+    ['0', 'loss', '2', '0'], ['1', 'win', '1', '1'], ['2', 'loss', '0', '0'], ['3', 'draw', '—', 'inf{}']]);
+  assert.deepEqual(await texts('#graph-drawing g.vertex text.second'), ['0', '1', '0', 'inf{}']);
+  assert.equal(await page.textContent('#graph-drawing g.vertex[data-id="0"] title'),
+    'vertex 0: loss for the player to move, remoteness 2, Grundy value 0');
+  assert.equal(await page.textContent('#graph-drawing g.vertex[data-id="3"] title'),
+    'vertex 3: draw for the player to move, Grundy value inf{}');
+  await shot('10-token-values.png');
+});
+
+/** A PGSolver arena: `n` vertices, vertex v named `name(v)`, with the edges `succ(v)`. */
+function pgsolver(n, succ, name) {
+  let text = `parity ${n - 1};\n`;
+  for (let v = 0; v < n; v++) text += `${v} ${v % 7} ${v % 2} ${succ(v).join(',')} "${name(v)}";\n`;
+  return text;
+}
+
+/** The drawing's vertices and edges, as laid out: centres, shapes, labels, titles. */
+const geometry = () => page.evaluate(() => {
+  const box = (b) => ({ x: b.x, y: b.y, w: b.width, h: b.height });
+  const vertices = [...document.querySelectorAll('#graph-drawing g.vertex')].map((g) => {
+    const shape = box(g.querySelector('circle, rect').getBBox());
+    return {
+      id: g.dataset.id,
+      shape,
+      centre: [shape.x + shape.w / 2, shape.y + shape.h / 2],
+      onScreen: g.querySelector('circle, rect').getBoundingClientRect().width,
+      texts: [...g.querySelectorAll('text')].map((t) => ({ ...box(t.getBBox()), text: t.textContent })),
+      title: g.querySelector('title').textContent,
+    };
+  });
+  const edges = [...document.querySelectorAll('#graph-drawing path.edge')].map((p) =>
+    [Number(p.dataset.from), Number(p.dataset.to)]);
+  const first = document.querySelector('#graph-drawing g.vertex');
+  const edgesUnder = [...document.querySelectorAll('#graph-drawing path.edge')].every((p) =>
+    Boolean(p.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING));
+  return { vertices, edges, edgesUnder };
+});
+
+test('graph: 150 vertices drawn apart and readable, labels inside their vertices, long names cut with the whole in the title', async () => {
+  await load();
+  await page.click('#tab-graph');
+  // A 10 × 15 grid (right and down), every vertex with a long name.
+  const [w, h] = [10, 15];
+  const name = (v) => `a-rather-long-vertex-name-${v}`;
+  const succ = (v) => {
+    const out = [];
+    if (v % w < w - 1) out.push(v + 1);
+    if (v + w < w * h) out.push(v + w);
+    return out.length ? out : [v];
+  };
+  await page.fill('#graph-text', pgsolver(w * h, succ, name));
+  await page.click('#graph-solve');
+  await page.waitForSelector('#graph-result:not([hidden])');
+  assert.match(await page.textContent('#graph-summary'), /150 vertices/);
+  const g = await geometry();
+  assert.equal(g.vertices.length, 150);
+  assert.ok(g.edgesUnder, 'edges are drawn under the vertices');
+  const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+  let nearest = Infinity;
+  for (const [i, v] of g.vertices.entries()) {
+    // Every label (the name and the priority) lies inside its vertex: no label over an edge.
+    assert.equal(v.texts.length, 2);
+    for (const t of v.texts) {
+      assert.ok(t.x >= v.shape.x - 0.5 && t.x + t.w <= v.shape.x + v.shape.w + 0.5
+        && t.y >= v.shape.y - 0.5 && t.y + t.h <= v.shape.y + v.shape.h + 0.5,
+      `vertex ${v.id}: "${t.text}" leaves its shape`);
+    }
+    assert.match(v.texts[0].text, /…/, 'a long name is cut');
+    assert.match(v.texts[1].text, /^p\d$/);
+    assert.ok(v.title.includes(`vertex ${name(Number(v.id))} (id ${v.id})`), v.title);
+    assert.ok(v.onScreen >= 24, `vertex ${v.id} is ${v.onScreen} px wide on screen`);
+    for (const u of g.vertices.slice(i + 1)) nearest = Math.min(nearest, dist(v.centre, u.centre));
+  }
+  const radius = g.vertices[0].shape.w / 2;
+  assert.ok(nearest >= 2 * radius + 4, `no two vertices overlap (closest centres ${nearest})`);
+  // A layout that follows the graph: grid edges are short, near the closest spacing of
+  // vertices (on a circle, half of them would be long chords across the drawing).
+  const lengths = g.edges.filter(([a, b]) => a !== b)
+    .map(([a, b]) => dist(g.vertices[a].centre, g.vertices[b].centre)).sort((a, b) => a - b);
+  assert.equal(lengths.length, 10 * 14 + 9 * 15);
+  const p90 = lengths[Math.floor(lengths.length * 0.9)];
+  assert.ok(p90 <= 3 * nearest, `90 % of the edges are at most ${p90} long, nearest ${nearest}`);
+  await shot('11-grid-150.png');
 });
 
 test('graph: a pasted PGSolver arena, solved as a parity game', async () => {
