@@ -202,6 +202,61 @@ test('explore: integers past 2^53 are shown with every digit the library gives',
   assert.equal((script.match(/JSON\.parse\(/g) || []).length, 2, 'JSON.parse only inside parseJson');
 });
 
+test('explore: a sum\'s tiles name the part a move changes; a click anywhere explores; the address keeps the position', async () => {
+  await load();
+  const sum = 'nim(3) + octal[0.77](12) + multiple[2](10)';
+  await page.fill('#spec', sum);
+  await page.click('#solve');
+  await page.waitForSelector('#explore-result:not([hidden])');
+  const tiles = await page.locator('#moves li').evaluateAll((lis) => lis.map((li) => ({
+    spec: li.dataset.spec,
+    title: li.title,
+    label: li.querySelector('.spec').textContent,
+    // The label is shown whole, not cut by an ellipsis.
+    whole: li.querySelector('.spec').scrollWidth <= li.querySelector('.spec').clientWidth,
+  })));
+  assert.equal(tiles.length, 24);
+  const parts = sum.split(' + ');
+  for (const t of tiles) {
+    assert.equal(t.title, `explore ${t.spec}`, 'the whole position on hover');
+    assert.ok(t.spec.split(' + ').includes(t.label), `${t.label} is a part of ${t.spec}`);
+    assert.ok(!parts.includes(t.label), `${t.label} is the part that changed`);
+    assert.ok(t.whole, `${t.label} is shown whole`);
+  }
+  assert.equal(new Set(tiles.map((t) => t.label)).size, tiles.length, 'no two tiles read alike');
+  for (const label of ['nim(2)', 'octal[0.77](5,6)', 'multiple[2](7)']) {
+    assert.ok(tiles.some((t) => t.label === label), label);
+  }
+  const hash = () => decodeURIComponent(new URL(page.url()).hash);
+  assert.equal(hash(), `#explore=${sum}`);
+  // A click on the tile's value, not its name, explores the position too.
+  const next = 'nim(3) + octal[0.77](5,6) + multiple[2](10)';
+  await page.locator(`#moves li[data-spec="${next}"] .value`).click();
+  const shows = (spec) => page.waitForFunction((want) =>
+    document.getElementById('summary').textContent.startsWith(`${want}:`)
+    && document.getElementById('spec').value === want, spec);
+  await shows(next);
+  assert.equal(hash(), `#explore=${next}`);
+  await page.locator('#moves li').nth(2).locator('.grundy').click();
+  const third = await page.locator('#spec').inputValue();
+  assert.notEqual(third, next);
+  await shows(third);
+  // Back and Forward step through the positions.
+  await page.goBack();
+  await shows(next);
+  await page.goBack();
+  await shows(sum);
+  assert.equal(hash(), `#explore=${sum}`);
+  await page.goForward();
+  await shows(next);
+  // The address is shareable: a fresh page opens at the position.
+  const other = await page.context().newPage();
+  await other.goto(page.url());
+  await other.waitForFunction((want) =>
+    document.getElementById('summary').textContent.startsWith(`${want}:`), next);
+  await other.close();
+});
+
 test('explore: a bad spec is refused with its position, shown as text', async () => {
   await load();
   await page.fill('#spec', 'nim(<script>alert(1)</script>)');
@@ -469,6 +524,46 @@ test('graph: a file name and a bad file stay text', async () => {
   await page.waitForSelector('#graph-error:not([hidden])');
   assert.match(await page.textContent('#graph-error'), /^pasted text, line 3, column 5: /);
   await shot('09-bad-file.png');
+});
+
+test('at 390 px wide no tab scrolls sideways', async () => {
+  const narrow = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const phone = await narrow.newPage();
+  phone.on('pageerror', (e) => pageErrors.push(e));
+  const wide = () => phone.evaluate(() => document.scrollingElement.scrollWidth);
+  await phone.goto(base);
+  await phone.waitForSelector('body[data-ready="true"]');
+  assert.ok(await wide() <= 390, 'the empty page');
+  for (const spec of ['nim(3) + octal[0.77](12) + multiple[2](10)',
+    'nim(10^18,12345,7) + octal[0.77](12) + subtraction[1,3,4](20) + bounded-nim[3](10)',
+    `nim(${'1,'.repeat(60)}1)`]) {
+    await phone.fill('#spec', spec);
+    await phone.click('#solve');
+    await phone.waitForSelector('#explore-result:not([hidden]), #explore-error:not([hidden])');
+    await phone.waitForFunction(() => document.getElementById('explore-busy').hidden);
+    assert.ok(await wide() <= 390, `Explore ${spec}: ${await wide()} px`);
+  }
+  await phone.screenshot({ path: join(shots, '12-phone-explore.png'), fullPage: true });
+  await phone.click('#tab-play');
+  await phone.fill('#play-spec', 'nim(1000000000000000000,12345,7) + octal[0.77](12) + multiple[2](10)');
+  await phone.click('#play-first');
+  await phone.waitForSelector('#game:not([hidden])');
+  await phone.check('#hint');
+  await phone.locator('#choices button').first().click();
+  await phone.waitForFunction(() => document.querySelectorAll('#log li').length >= 2);
+  assert.ok(await wide() <= 390, `Play: ${await wide()} px`);
+  await phone.click('#tab-graph');
+  await phone.fill('#graph-text', pgsolver(30, (v) => [(v * 7 + 1) % 30, (v + 1) % 30], (v) => `name-${v}-${'x'.repeat(v)}`));
+  await phone.click('#graph-solve');
+  await phone.waitForSelector('#graph-result:not([hidden])');
+  assert.ok(await wide() <= 390, `Graph: ${await wide()} px`);
+  await phone.fill('#graph-text', '3 2\n0 1\n1 2\n');
+  await phone.selectOption('#graph-objective', 'token');
+  await phone.click('#graph-solve');
+  await phone.waitForSelector('#graph-values-box:not([hidden])');
+  assert.ok(await wide() <= 390, `Token game: ${await wide()} px`);
+  await phone.screenshot({ path: join(shots, '13-phone-graph.png'), fullPage: true });
+  await narrow.close();
 });
 
 /** Sends raw HTTP `head` (request line and headers) to the server; the status and body. */

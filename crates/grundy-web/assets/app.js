@@ -153,20 +153,79 @@ function showPanel(name) {
 // Explore
 // ---------------------------------------------------------------------------------------
 
-async function explore(specText) {
+/** The position in the address, `#explore=SPEC`, or null. */
+function specInUrl() {
+  const m = /^#explore=(.*)$/s.exec(window.location.hash);
+  if (!m) return null;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch (e) {
+    return null;
+  }
+}
+
+/** Counts explorations, so that only the latest one's answer is shown. */
+let exploring = 0;
+
+/**
+ * Explores `specText`. The position goes into the address (a new history entry, unless
+ * `push` is false: the address already says it), so that it can be shared, and Back and
+ * Forward step through the positions explored.
+ */
+async function explore(specText, { push = true } = {}) {
   const spec = specText.trim();
   $('spec').value = spec;
+  if (push && specInUrl() !== spec) {
+    window.history.pushState({ spec }, '', `#explore=${encodeURIComponent(spec)}`);
+  }
+  const mine = ++exploring;
   showError($('explore-error'), null);
   $('explore-busy').hidden = false;
   try {
     const answer = await api(`/api/explore?spec=${encodeURIComponent(spec)}`);
-    renderExplore(answer);
+    if (mine === exploring) renderExplore(answer);
   } catch (e) {
-    $('explore-result').hidden = true;
-    showError($('explore-error'), e);
+    if (mine === exploring) {
+      $('explore-result').hidden = true;
+      showError($('explore-error'), e);
+    }
   } finally {
-    $('explore-busy').hidden = true;
+    if (mine === exploring) $('explore-busy').hidden = true;
   }
+}
+
+/** Back or Forward: explore the position the address names (or show none). */
+function followUrl() {
+  const spec = specInUrl();
+  showPanel('explore');
+  if (spec !== null) {
+    explore(spec, { push: false });
+  } else {
+    exploring += 1;
+    $('explore-result').hidden = true;
+    $('explore-busy').hidden = true;
+    showError($('explore-error'), null);
+  }
+}
+
+/**
+ * What a move changes in a sum: the parts of `to` (split at ` + `) that differ from those
+ * of `from`, after the parts both begin and end with; the whole of `to` when `from` has one
+ * part. Text only: the server names every position.
+ */
+function changedPart(from, to) {
+  const a = from.split(' + ');
+  const b = to.split(' + ');
+  if (a.length === 1) return to;
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head
+    && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail += 1;
+  const changed = b.slice(head, b.length - tail);
+  if (changed.length) return changed.join(' + ');
+  const gone = a.slice(head, a.length - tail);
+  return gone.length ? `${gone.join(' + ')} gone` : to;
 }
 
 /** The most moves the Explore tab lists before it lists only the winning ones. */
@@ -209,9 +268,13 @@ function renderExplore(answer) {
     ? r.moves
     : r.moves.slice(0, MAX_LISTED).concat(r.moves.slice(MAX_LISTED).filter((m) => m.outcome === 'win'));
   for (const m of shown) {
-    const item = el('li', { class: `move ${OUTCOME_CLASS[m.outcome] || ''}`, 'data-spec': m.spec });
-    const link = el('button', { type: 'button', class: 'spec', title: 'explore this position', text: m.spec });
-    link.addEventListener('click', () => explore(m.spec));
+    // The tile names what the move changes; its title the whole position. A click anywhere
+    // on it explores that position (the button inside is for the keyboard).
+    const item = el('li', {
+      class: `move ${OUTCOME_CLASS[m.outcome] || ''}`, 'data-spec': m.spec, title: `explore ${m.spec}`,
+    });
+    const link = el('button', { type: 'button', class: 'spec', text: changedPart(r.spec, m.spec) });
+    item.addEventListener('click', () => explore(m.spec));
     item.append(link, el('span', { class: 'value', text: moveValue(m) }));
     if (m.grundy !== undefined) item.append(el('span', { class: 'grundy', text: `G = ${m.grundy}` }));
     list.append(item);
@@ -259,7 +322,7 @@ function renderTable(t) {
     body.append(tr);
   }
   grid.append(body);
-  box.append(grid, plot(t));
+  box.append(el('div', { class: 'scroll' }, grid), plot(t));
   const rule = el('p', { class: 'rule' });
   if (t.rule === null || t.rule === undefined) {
     rule.append(el('strong', { text: 'Rule: ' }), 'none discovered yet for this family.');
@@ -276,7 +339,8 @@ function renderTable(t) {
 
 /** The Grundy plot: one bar per heap size; losing positions (value 0) as red dots. */
 function plot(t) {
-  const values = t.grundy;
+  // Heights only (a BigInt does not mix with arithmetic); the titles keep every digit.
+  const values = t.grundy.map(Number);
   const n = values.length;
   const max = Math.max(1, ...values);
   const w = 640, h = 180, left = 36, bottom = 22, top = 8, right = 8;
@@ -301,7 +365,7 @@ function plot(t) {
         svg('title', { text: `${i}: 0 (losing)` })));
     } else {
       chart.append(svg('rect', { x: x + bw * 0.1, y: y(g), width: bw * 0.8, height: y(0) - y(g), class: 'bar' },
-        svg('title', { text: `${i}: ${g}` })));
+        svg('title', { text: `${i}: ${t.grundy[i]}` })));
     }
   });
   return chart;
@@ -871,7 +935,9 @@ async function init() {
   $('explore-play').addEventListener('click', () => {
     $('play-spec').value = $('spec').value.trim();
     showPanel('play');
+    startGame(false);
   });
+  window.addEventListener('popstate', followUrl);
   $('play-form').addEventListener('submit', (e) => { e.preventDefault(); startGame(false); });
   $('play-second').addEventListener('click', () => startGame(true));
   $('hint').addEventListener('change', () => { if (game.current) renderGame(); });
@@ -907,6 +973,8 @@ async function init() {
   } catch (e) {
     showError($('explore-error'), e);
   }
+  // A shared address opens at its position.
+  if (specInUrl() !== null) explore(specInUrl(), { push: false });
   document.body.dataset.ready = 'true';
 }
 
