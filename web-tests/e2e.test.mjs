@@ -350,6 +350,48 @@ test('play: a won position, with hints, and win', async () => {
   await shot('06-won.png');
 });
 
+test('play: Undo only with a move to take back; a failed start leaves the game going; Play it starts', async () => {
+  await startGame('multiple[2](10)');
+  assert.equal(await page.isDisabled('#undo'), true, 'nothing to undo at the start');
+  await play(page.locator('#choices button').first());
+  assert.equal(await page.isDisabled('#undo'), false);
+  const position = await page.textContent('#position');
+  const moves = await page.locator('#log li').count();
+  // A start that fails says why above the game in progress, which is left as it was.
+  await page.fill('#play-spec', 'nim(');
+  await page.click('#play-first');
+  await page.waitForSelector('#play-error:not([hidden])');
+  const error = await page.textContent('#play-error');
+  assert.match(error, /^Cannot start nim\(: bad spec at line 1, column 5: /);
+  assert.ok(error.endsWith(`The game in progress below, at ${position}, goes on.`), error);
+  assert.equal(await page.isVisible('#game'), true);
+  assert.equal(await page.textContent('#position'), position);
+  assert.equal(await page.locator('#log li').count(), moves);
+  assert.equal(await page.isDisabled('#undo'), false);
+  assert.ok(await page.locator('#choices button:not([disabled])').count() > 0, 'its moves can still be made');
+  // … and it goes on: a move, then Undo back to the start, where Undo is off again.
+  await play(page.locator('#choices button').first());
+  assert.equal(await page.locator('#log li').count(), moves + 2);
+  await page.click('#undo');
+  await page.click('#undo');
+  assert.equal(await page.textContent('#position'), 'multiple[2](10)');
+  assert.equal(await page.isDisabled('#undo'), true);
+  // The engine's first move cannot be undone either.
+  await startGame('nim(3,4,5)', '#play-second');
+  assert.equal(await page.isDisabled('#undo'), true);
+  // "Play it" in Explore starts a game of the position explored.
+  await load();
+  await page.fill('#spec', 'multiple[2](8)');
+  await page.click('#solve');
+  await page.waitForSelector('#explore-result:not([hidden])');
+  await page.click('#explore-play');
+  await page.waitForSelector('#game:not([hidden])');
+  assert.equal(await page.getAttribute('#tab-play', 'aria-selected'), 'true');
+  assert.equal(await page.textContent('#position'), 'multiple[2](8)');
+  assert.equal(await page.textContent('#status'), 'Your move.');
+  assert.equal(await page.locator('#log li').count(), 0);
+});
+
 test('play: the engine moves first, and a typed move that is not a move is refused', async () => {
   await startGame('nim(3,4,5)', '#play-second');
   const first = await texts('#log li.log-grundy code');

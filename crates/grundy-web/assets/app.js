@@ -388,8 +388,10 @@ function logLine(who, text, extra, cls) {
 
 function setBusy(on) {
   game.busy = on;
-  for (const id of ['undo', 'typed-move', 'play-first', 'play-second']) $(id).disabled = on;
+  for (const id of ['typed-move', 'play-first', 'play-second']) $(id).disabled = on;
   for (const b of $('choices').querySelectorAll('button')) b.disabled = on || Boolean(game.over);
+  // Undo only when there is a move pair to take back.
+  $('undo').disabled = on || game.history.length === 0;
 }
 
 async function startGame(engineFirst) {
@@ -426,7 +428,10 @@ async function startGame(engineFirst) {
     $('game').hidden = false;
     renderGame();
   } catch (e) {
-    showError($('play-error'), e);
+    // The game in progress, if any, is left as it was, and stays playable: say so.
+    const going = game.current && !$('game').hidden
+      ? `\nThe game in progress below, at ${game.current.report.spec}, goes on.` : '';
+    showError($('play-error'), { message: `Cannot start ${spec || 'a game'}: ${e.message}${going}` });
   } finally {
     setBusy(false);
   }
