@@ -1,7 +1,8 @@
 // End-to-end tests of grundy's web page: a real `grundy serve`, driven in headless Chromium
 // (Debian's /usr/bin/chromium) by playwright-core. The tests assert on what the page shows
-// and save a screenshot of each step to web-tests/screenshots/ (and one to
-// docs/screenshot.png for the README).
+// and save a screenshot of each step to web-tests/screenshots/. The README's picture is
+// web-tests/screenshots/readme.png; with UPDATE_SCREENSHOT=1 it is also written to
+// docs/screenshot.png, which the README shows.
 //
 // GRUNDY_BIN names the binary (default: the newer of ../target/{release,debug}/grundy);
 // CHROMIUM the browser (default /usr/bin/chromium).
@@ -10,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -160,7 +161,14 @@ test('explore: a sum of Kayles heaps, for the README', async () => {
     trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
   assert.deepEqual(rows, [['octal[0.77](3)', '3'], ['octal[0.77](9)', '4'], ['xor', '7']]);
   assert.ok(await page.locator('#moves li.win').count() >= 1);
-  await page.screenshot({ path: join(root, 'docs', 'screenshot.png'), fullPage: true });
+  // The rule the special method proves for Kayles: what the README's picture shows.
+  const rule = await page.textContent('.table-box .rule');
+  assert.ok(rule.startsWith('Rule: G(n + 12) = G(n)'), rule);
+  assert.match(rule, /\(proved: /);
+  assert.doesNotMatch(rule, /none discovered/);
+  const picture = join(shots, 'readme.png');
+  await page.screenshot({ path: picture, fullPage: true });
+  if (process.env.UPDATE_SCREENSHOT === '1') copyFileSync(picture, join(root, 'docs', 'screenshot.png'));
 });
 
 test('explore: integers past 2^53 are shown with every digit the library gives', async () => {
