@@ -175,7 +175,7 @@ let exploring = 0;
 async function explore(specText, { push = true } = {}) {
   const spec = specText.trim();
   $('spec').value = spec;
-  if (push && specInUrl() !== spec) {
+  if (push && spec && specInUrl() !== spec) {
     window.history.pushState({ spec }, '', `#explore=${encodeURIComponent(spec)}`);
   }
   const mine = ++exploring;
@@ -979,7 +979,7 @@ async function init() {
     showError($('explore-error'), e);
   }
   // A shared address opens at its position.
-  if (specInUrl() !== null) explore(specInUrl(), { push: false });
+  if (specInUrl()) explore(specInUrl(), { push: false });
   document.body.dataset.ready = 'true';
 }
 
