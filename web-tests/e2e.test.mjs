@@ -1,7 +1,8 @@
 // End-to-end tests of grundy's web page: a real `grundy serve`, driven in headless Chromium
 // (Debian's /usr/bin/chromium) by playwright-core. The tests assert on what the page shows
-// and save a screenshot of each step to web-tests/screenshots/ (and one to
-// docs/screenshot.png for the README).
+// and save a screenshot of each step to web-tests/screenshots/. The README's picture is
+// web-tests/screenshots/readme.png; with UPDATE_SCREENSHOT=1 it is also written to
+// docs/screenshot.png, which the README shows.
 //
 // GRUNDY_BIN names the binary (default: the newer of ../target/{release,debug}/grundy);
 // CHROMIUM the browser (default /usr/bin/chromium).
@@ -9,7 +10,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -159,7 +161,108 @@ test('explore: a sum of Kayles heaps, for the README', async () => {
     trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
   assert.deepEqual(rows, [['octal[0.77](3)', '3'], ['octal[0.77](9)', '4'], ['xor', '7']]);
   assert.ok(await page.locator('#moves li.win').count() >= 1);
-  await page.screenshot({ path: join(root, 'docs', 'screenshot.png'), fullPage: true });
+  // The rule the special method proves for Kayles: what the README's picture shows.
+  const rule = await page.textContent('.table-box .rule');
+  assert.ok(rule.startsWith('Rule: G(n + 12) = G(n)'), rule);
+  assert.match(rule, /\(proved: /);
+  assert.doesNotMatch(rule, /none discovered/);
+  const picture = join(shots, 'readme.png');
+  await page.screenshot({ path: picture, fullPage: true });
+  if (process.env.UPDATE_SCREENSHOT === '1') copyFileSync(picture, join(root, 'docs', 'screenshot.png'));
+});
+
+test('explore: integers past 2^53 are shown with every digit the library gives', async () => {
+  const spec = 'nim(10^18,12345,7)';
+  // The library's digits, read from the raw answer (JSON.parse would round them).
+  const raw = await (await fetch(`${base}api/solve?spec=${encodeURIComponent(spec)}`)).text();
+  const grundy = raw.match(/\],"grundy":(\d+),/)[1];
+  assert.equal(grundy, '1000000000000012350');
+  assert.notEqual(String(Number(grundy)), grundy, 'a double cannot hold this value');
+  await load();
+  await page.fill('#spec', spec);
+  await page.click('#solve');
+  await page.waitForSelector('#explore-result:not([hidden])');
+  const facts = await texts('#facts dt, #facts dd');
+  assert.equal(facts[facts.indexOf('Grundy value') + 1], grundy);
+  const rows = await page.locator('#components tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.deepEqual(rows, [
+    ['nim(1000000000000000000)', '1000000000000000000'],
+    ['nim(12345)', '12345'], ['nim(7)', '7'], ['xor', grundy]]);
+  // The parser the page reads every answer with: big integers exact wherever they are,
+  // strings and fractions untouched; and they go back to the server as the same digits.
+  const parsed = await page.evaluate(() => {
+    const v = parseJson('{"a":[-9007199254740993,9007199254740991,2.5,1e300],'
+      + '"s":"18446744073709551617 \\" 99999999999999999999","n":{"b":18446744073709551617}}');
+    return {
+      text: [String(v.a[0]), String(v.a[1]), String(v.a[2]), String(v.a[3]), v.s, String(v.n.b)],
+      types: [typeof v.a[0], typeof v.a[1], typeof v.s],
+      back: toJson({ taken: [v.n.b, 3], spec: 'nim(1)' }),
+    };
+  });
+  assert.deepEqual(parsed.text, ['-9007199254740993', '9007199254740991', '2.5', '1e+300',
+    '18446744073709551617 " 99999999999999999999', '18446744073709551617']);
+  assert.deepEqual(parsed.types, ['bigint', 'number', 'string']);
+  assert.equal(parsed.back, '{"taken":[18446744073709551617,3],"spec":"nim(1)"}');
+  // The script reads the API's answers through that parser only.
+  const script = await (await fetch(`${base}app.js`)).text();
+  assert.equal(script.match(/\.json\(\)/g), null, 'no response.json(), which rounds');
+  assert.equal((script.match(/JSON\.parse\(/g) || []).length, 2, 'JSON.parse only inside parseJson');
+});
+
+test('explore: a sum\'s tiles name the part a move changes; a click anywhere explores; the address keeps the position', async () => {
+  await load();
+  const sum = 'nim(3) + octal[0.77](12) + multiple[2](10)';
+  await page.fill('#spec', sum);
+  await page.click('#solve');
+  await page.waitForSelector('#explore-result:not([hidden])');
+  const tiles = await page.locator('#moves li').evaluateAll((lis) => lis.map((li) => ({
+    spec: li.dataset.spec,
+    title: li.title,
+    label: li.querySelector('.spec').textContent,
+    // The label is shown whole, not cut by an ellipsis.
+    whole: li.querySelector('.spec').scrollWidth <= li.querySelector('.spec').clientWidth,
+  })));
+  assert.equal(tiles.length, 24);
+  const parts = sum.split(' + ');
+  for (const t of tiles) {
+    assert.equal(t.title, `explore ${t.spec}`, 'the whole position on hover');
+    assert.ok(t.spec.split(' + ').includes(t.label), `${t.label} is a part of ${t.spec}`);
+    assert.ok(!parts.includes(t.label), `${t.label} is the part that changed`);
+    assert.ok(t.whole, `${t.label} is shown whole`);
+  }
+  assert.equal(new Set(tiles.map((t) => t.label)).size, tiles.length, 'no two tiles read alike');
+  for (const label of ['nim(2)', 'octal[0.77](5,6)', 'multiple[2](7)']) {
+    assert.ok(tiles.some((t) => t.label === label), label);
+  }
+  const hash = () => decodeURIComponent(new URL(page.url()).hash);
+  assert.equal(hash(), `#explore=${sum}`);
+  // A click on the tile's value, not its name, explores the position too.
+  const next = 'nim(3) + octal[0.77](5,6) + multiple[2](10)';
+  await page.locator(`#moves li[data-spec="${next}"] .value`).click();
+  const shows = (spec) => page.waitForFunction((want) =>
+    document.getElementById('summary').textContent.startsWith(`${want}:`)
+    && document.getElementById('spec').value === want, spec);
+  await shows(next);
+  assert.equal(hash(), `#explore=${next}`);
+  await page.locator('#moves li').nth(2).locator('.grundy').click();
+  const third = await page.locator('#spec').inputValue();
+  assert.notEqual(third, next);
+  await shows(third);
+  // Back and Forward step through the positions.
+  await page.goBack();
+  await shows(next);
+  await page.goBack();
+  await shows(sum);
+  assert.equal(hash(), `#explore=${sum}`);
+  await page.goForward();
+  await shows(next);
+  // The address is shareable: a fresh page opens at the position.
+  const other = await page.context().newPage();
+  await other.goto(page.url());
+  await other.waitForFunction((want) =>
+    document.getElementById('summary').textContent.startsWith(`${want}:`), next);
+  await other.close();
 });
 
 test('explore: a bad spec is refused with its position, shown as text', async () => {
@@ -255,6 +358,48 @@ test('play: a won position, with hints, and win', async () => {
   await shot('06-won.png');
 });
 
+test('play: Undo only with a move to take back; a failed start leaves the game going; Play it starts', async () => {
+  await startGame('multiple[2](10)');
+  assert.equal(await page.isDisabled('#undo'), true, 'nothing to undo at the start');
+  await play(page.locator('#choices button').first());
+  assert.equal(await page.isDisabled('#undo'), false);
+  const position = await page.textContent('#position');
+  const moves = await page.locator('#log li').count();
+  // A start that fails says why above the game in progress, which is left as it was.
+  await page.fill('#play-spec', 'nim(');
+  await page.click('#play-first');
+  await page.waitForSelector('#play-error:not([hidden])');
+  const error = await page.textContent('#play-error');
+  assert.match(error, /^Cannot start nim\(: bad spec at line 1, column 5: /);
+  assert.ok(error.endsWith(`The game in progress below, at ${position}, goes on.`), error);
+  assert.equal(await page.isVisible('#game'), true);
+  assert.equal(await page.textContent('#position'), position);
+  assert.equal(await page.locator('#log li').count(), moves);
+  assert.equal(await page.isDisabled('#undo'), false);
+  assert.ok(await page.locator('#choices button:not([disabled])').count() > 0, 'its moves can still be made');
+  // … and it goes on: a move, then Undo back to the start, where Undo is off again.
+  await play(page.locator('#choices button').first());
+  assert.equal(await page.locator('#log li').count(), moves + 2);
+  await page.click('#undo');
+  await page.click('#undo');
+  assert.equal(await page.textContent('#position'), 'multiple[2](10)');
+  assert.equal(await page.isDisabled('#undo'), true);
+  // The engine's first move cannot be undone either.
+  await startGame('nim(3,4,5)', '#play-second');
+  assert.equal(await page.isDisabled('#undo'), true);
+  // "Play it" in Explore starts a game of the position explored.
+  await load();
+  await page.fill('#spec', 'multiple[2](8)');
+  await page.click('#solve');
+  await page.waitForSelector('#explore-result:not([hidden])');
+  await page.click('#explore-play');
+  await page.waitForSelector('#game:not([hidden])');
+  assert.equal(await page.getAttribute('#tab-play', 'aria-selected'), 'true');
+  assert.equal(await page.textContent('#position'), 'multiple[2](8)');
+  assert.equal(await page.textContent('#status'), 'Your move.');
+  assert.equal(await page.locator('#log li').count(), 0);
+});
+
 test('play: the engine moves first, and a typed move that is not a move is refused', async () => {
   await startGame('nim(3,4,5)', '#play-second');
   const first = await texts('#log li.log-grundy code');
@@ -304,6 +449,97 @@ test('graph: the example green game, and a token game on a digraph', async () =>
   assert.deepEqual(await texts('#graph-won li'),
     ['win for the player to move: 0', 'loss: 0', 'draw: 4']);
   assert.equal(await page.locator('#graph-drawing g.vertex.draw').count(), 4);
+  // Each vertex's outcome, remoteness and generalised Grundy value, as the command line
+  // gives them: in a table, in the drawing and in each vertex's title.
+  await page.fill('#graph-text', '4 3\n0 1\n1 2\n3 3\n');
+  await page.click('#graph-solve');
+  await page.waitForFunction(() => document.getElementById('graph-summary').textContent.includes('3 edges'));
+  const rows = await page.locator('#graph-values tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.deepEqual(rows, [
+    ['0', 'loss', '2', '0'], ['1', 'win', '1', '1'], ['2', 'loss', '0', '0'], ['3', 'draw', '—', 'inf{}']]);
+  assert.deepEqual(await texts('#graph-drawing g.vertex text.second'), ['0', '1', '0', 'inf{}']);
+  assert.equal(await page.textContent('#graph-drawing g.vertex[data-id="0"] title'),
+    'vertex 0: loss for the player to move, remoteness 2, Grundy value 0');
+  assert.equal(await page.textContent('#graph-drawing g.vertex[data-id="3"] title'),
+    'vertex 3: draw for the player to move, Grundy value inf{}');
+  await shot('10-token-values.png');
+});
+
+/** A PGSolver arena: `n` vertices, vertex v named `name(v)`, with the edges `succ(v)`. */
+function pgsolver(n, succ, name) {
+  let text = `parity ${n - 1};\n`;
+  for (let v = 0; v < n; v++) text += `${v} ${v % 7} ${v % 2} ${succ(v).join(',')} "${name(v)}";\n`;
+  return text;
+}
+
+/** The drawing's vertices and edges, as laid out: centres, shapes, labels, titles. */
+const geometry = () => page.evaluate(() => {
+  const box = (b) => ({ x: b.x, y: b.y, w: b.width, h: b.height });
+  const vertices = [...document.querySelectorAll('#graph-drawing g.vertex')].map((g) => {
+    const shape = box(g.querySelector('circle, rect').getBBox());
+    return {
+      id: g.dataset.id,
+      shape,
+      centre: [shape.x + shape.w / 2, shape.y + shape.h / 2],
+      onScreen: g.querySelector('circle, rect').getBoundingClientRect().width,
+      texts: [...g.querySelectorAll('text')].map((t) => ({ ...box(t.getBBox()), text: t.textContent })),
+      title: g.querySelector('title').textContent,
+    };
+  });
+  const edges = [...document.querySelectorAll('#graph-drawing path.edge')].map((p) =>
+    [Number(p.dataset.from), Number(p.dataset.to)]);
+  const first = document.querySelector('#graph-drawing g.vertex');
+  const edgesUnder = [...document.querySelectorAll('#graph-drawing path.edge')].every((p) =>
+    Boolean(p.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING));
+  return { vertices, edges, edgesUnder };
+});
+
+test('graph: 150 vertices drawn apart and readable, labels inside their vertices, long names cut with the whole in the title', async () => {
+  await load();
+  await page.click('#tab-graph');
+  // A 10 × 15 grid (right and down), every vertex with a long name.
+  const [w, h] = [10, 15];
+  const name = (v) => `a-rather-long-vertex-name-${v}`;
+  const succ = (v) => {
+    const out = [];
+    if (v % w < w - 1) out.push(v + 1);
+    if (v + w < w * h) out.push(v + w);
+    return out.length ? out : [v];
+  };
+  await page.fill('#graph-text', pgsolver(w * h, succ, name));
+  await page.click('#graph-solve');
+  await page.waitForSelector('#graph-result:not([hidden])');
+  assert.match(await page.textContent('#graph-summary'), /150 vertices/);
+  const g = await geometry();
+  assert.equal(g.vertices.length, 150);
+  assert.ok(g.edgesUnder, 'edges are drawn under the vertices');
+  const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+  let nearest = Infinity;
+  for (const [i, v] of g.vertices.entries()) {
+    // Every label (the name and the priority) lies inside its vertex: no label over an edge.
+    assert.equal(v.texts.length, 2);
+    for (const t of v.texts) {
+      assert.ok(t.x >= v.shape.x - 0.5 && t.x + t.w <= v.shape.x + v.shape.w + 0.5
+        && t.y >= v.shape.y - 0.5 && t.y + t.h <= v.shape.y + v.shape.h + 0.5,
+      `vertex ${v.id}: "${t.text}" leaves its shape`);
+    }
+    assert.match(v.texts[0].text, /…/, 'a long name is cut');
+    assert.match(v.texts[1].text, /^p\d$/);
+    assert.ok(v.title.includes(`vertex ${name(Number(v.id))} (id ${v.id})`), v.title);
+    assert.ok(v.onScreen >= 24, `vertex ${v.id} is ${v.onScreen} px wide on screen`);
+    for (const u of g.vertices.slice(i + 1)) nearest = Math.min(nearest, dist(v.centre, u.centre));
+  }
+  const radius = g.vertices[0].shape.w / 2;
+  assert.ok(nearest >= 2 * radius + 4, `no two vertices overlap (closest centres ${nearest})`);
+  // A layout that follows the graph: grid edges are short, near the closest spacing of
+  // vertices (on a circle, half of them would be long chords across the drawing).
+  const lengths = g.edges.filter(([a, b]) => a !== b)
+    .map(([a, b]) => dist(g.vertices[a].centre, g.vertices[b].centre)).sort((a, b) => a - b);
+  assert.equal(lengths.length, 10 * 14 + 9 * 15);
+  const p90 = lengths[Math.floor(lengths.length * 0.9)];
+  assert.ok(p90 <= 3 * nearest, `90 % of the edges are at most ${p90} long, nearest ${nearest}`);
+  await shot('11-grid-150.png');
 });
 
 test('graph: a pasted PGSolver arena, solved as a parity game', async () => {
@@ -338,6 +574,87 @@ test('graph: a file name and a bad file stay text', async () => {
   await page.waitForSelector('#graph-error:not([hidden])');
   assert.match(await page.textContent('#graph-error'), /^pasted text, line 3, column 5: /);
   await shot('09-bad-file.png');
+});
+
+test('at 390 px wide no tab scrolls sideways', async () => {
+  const narrow = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const phone = await narrow.newPage();
+  phone.on('pageerror', (e) => pageErrors.push(e));
+  const wide = () => phone.evaluate(() => document.scrollingElement.scrollWidth);
+  await phone.goto(base);
+  await phone.waitForSelector('body[data-ready="true"]');
+  assert.ok(await wide() <= 390, 'the empty page');
+  for (const spec of ['nim(3) + octal[0.77](12) + multiple[2](10)',
+    'nim(10^18,12345,7) + octal[0.77](12) + subtraction[1,3,4](20) + bounded-nim[3](10)',
+    `nim(${'1,'.repeat(60)}1)`]) {
+    await phone.fill('#spec', spec);
+    await phone.click('#solve');
+    await phone.waitForSelector('#explore-result:not([hidden]), #explore-error:not([hidden])');
+    await phone.waitForFunction(() => document.getElementById('explore-busy').hidden);
+    assert.ok(await wide() <= 390, `Explore ${spec}: ${await wide()} px`);
+  }
+  await phone.screenshot({ path: join(shots, '12-phone-explore.png'), fullPage: true });
+  await phone.click('#tab-play');
+  await phone.fill('#play-spec', 'nim(1000000000000000000,12345,7) + octal[0.77](12) + multiple[2](10)');
+  await phone.click('#play-first');
+  await phone.waitForSelector('#game:not([hidden])');
+  await phone.check('#hint');
+  await phone.locator('#choices button').first().click();
+  await phone.waitForFunction(() => document.querySelectorAll('#log li').length >= 2);
+  assert.ok(await wide() <= 390, `Play: ${await wide()} px`);
+  await phone.click('#tab-graph');
+  await phone.fill('#graph-text', pgsolver(30, (v) => [(v * 7 + 1) % 30, (v + 1) % 30], (v) => `name-${v}-${'x'.repeat(v)}`));
+  await phone.click('#graph-solve');
+  await phone.waitForSelector('#graph-result:not([hidden])');
+  assert.ok(await wide() <= 390, `Graph: ${await wide()} px`);
+  await phone.fill('#graph-text', '3 2\n0 1\n1 2\n');
+  await phone.selectOption('#graph-objective', 'token');
+  await phone.click('#graph-solve');
+  await phone.waitForSelector('#graph-values-box:not([hidden])');
+  assert.ok(await wide() <= 390, `Token game: ${await wide()} px`);
+  await phone.screenshot({ path: join(shots, '13-phone-graph.png'), fullPage: true });
+  await narrow.close();
+});
+
+/** Sends raw HTTP `head` (request line and headers) to the server; the status and body. */
+function raw(head) {
+  return new Promise((resolve, reject) => {
+    const url = new URL(base);
+    const socket = connect({ host: url.hostname, port: Number(url.port) }, () => socket.write(`${head}\r\n`));
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d) => { text += d; });
+    socket.on('end', () => {
+      const [top, ...rest] = text.split('\r\n\r\n');
+      resolve({ status: Number(top.split(' ')[1]), headers: top.toLowerCase(), body: rest.join('\r\n\r\n') });
+    });
+    socket.on('error', reject);
+  });
+}
+
+test('server: only loopback names are answered, every 405 is the JSON error, limits are numbers', async () => {
+  const port = new URL(base).port;
+  for (const host of [null, `127.0.0.1:${port}.evil.com`, 'evil.example', `localhost:${port}x`, '127.0.0.1:']) {
+    const a = await raw(`GET /api/catalog HTTP/1.1\r\n${host === null ? '' : `Host: ${host}\r\n`}Connection: close\r\n`);
+    assert.equal(a.status, 403, `Host ${host}`);
+    assert.equal(JSON.parse(a.body).kind, 'bad-host', `Host ${host}`);
+  }
+  for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, 'LOCALHOST']) {
+    const a = await raw(`GET /api/catalog HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n`);
+    assert.equal(a.status, 200, `Host ${host}`);
+  }
+  for (const [method, path, allow] of [['GET', '/api/play', 'post'], ['POST', '/api/solve?spec=nim(1)', 'get'],
+    ['DELETE', '/', 'get'], ['PUT', '/api/graph', 'post']]) {
+    const a = await raw(`${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 0\r\nConnection: close\r\n`);
+    assert.equal(a.status, 405, `${method} ${path}`);
+    assert.match(a.headers, new RegExp(`\r\nallow: [^\r]*${allow}`), a.headers);
+    const body = JSON.parse(a.body);
+    assert.equal(body.kind, 'bad-method');
+    assert.match(body.error, new RegExp(`^${method} is not allowed on `));
+  }
+  const catalog = await (await fetch(`${base}api/catalog`)).json();
+  for (const [name, value] of Object.entries(catalog.limits)) assert.equal(typeof value, 'number', name);
+  assert.equal(catalog.limits.max_work, 2e9);
 });
 
 test('the page raised no script errors', () => {

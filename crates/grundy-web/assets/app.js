@@ -35,6 +35,55 @@ function clear(node) {
   node.replaceChildren();
 }
 
+/** Marks a big integer between parsing and reviving (a string the API never sends). */
+const BIG = '\u0000bigint:';
+const BIG_DIGITS = /^\u0000bigint:(-?\d+)$/;
+
+/**
+ * Parses the API's JSON without losing a digit: an integer literal past 2^53 (a Grundy value
+ * of a heap of 10^18, say) becomes a BigInt, which the page shows exactly, where JSON.parse
+ * would round it to the nearest double. Works on the raw text, outside strings, so that it
+ * does not depend on the reviver's `context.source` (which not every browser has).
+ */
+function parseJson(text) {
+  let out = '';
+  let copied = 0;
+  const n = text.length;
+  const isDigit = (c) => c >= 48 && c <= 57;
+  for (let i = 0; i < n;) {
+    const c = text.charCodeAt(i);
+    if (c === 34) { // a string: skip it whole, escapes included
+      i += 1;
+      while (i < n && text.charCodeAt(i) !== 34) i += text.charCodeAt(i) === 92 ? 2 : 1;
+      i += 1;
+    } else if (c === 45 || isDigit(c)) { // a number
+      let j = i + (c === 45 ? 1 : 0);
+      while (j < n && isDigit(text.charCodeAt(j))) j += 1;
+      let integer = true;
+      while (j < n && /[.eE+\-0-9]/.test(text[j])) { integer = false; j += 1; }
+      const literal = text.slice(i, j);
+      if (integer && !Number.isSafeInteger(Number(literal))) {
+        out += `${text.slice(copied, i)}${JSON.stringify(BIG + literal)}`;
+        copied = j;
+      }
+      i = j;
+    } else {
+      i += 1;
+    }
+  }
+  if (copied === 0) return JSON.parse(text);
+  return JSON.parse(out + text.slice(copied), (_, v) => {
+    const big = typeof v === 'string' && BIG_DIGITS.exec(v);
+    return big ? BigInt(big[1]) : v;
+  });
+}
+
+/** JSON for a request body: a BigInt the API sent goes back as the same digits. */
+function toJson(value) {
+  const text = JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${BIG}${v}` : v));
+  return text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1');
+}
+
 /** Calls the API; throws an Error carrying the server's reason. */
 async function api(path, options = {}) {
   let response;
@@ -45,7 +94,7 @@ async function api(path, options = {}) {
   }
   let body = null;
   try {
-    body = await response.json();
+    body = parseJson(await response.text());
   } catch (e) {
     throw new Error(`the server answered ${response.status} without JSON`);
   }
@@ -104,20 +153,79 @@ function showPanel(name) {
 // Explore
 // ---------------------------------------------------------------------------------------
 
-async function explore(specText) {
+/** The position in the address, `#explore=SPEC`, or null. */
+function specInUrl() {
+  const m = /^#explore=(.*)$/s.exec(window.location.hash);
+  if (!m) return null;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch (e) {
+    return null;
+  }
+}
+
+/** Counts explorations, so that only the latest one's answer is shown. */
+let exploring = 0;
+
+/**
+ * Explores `specText`. The position goes into the address (a new history entry, unless
+ * `push` is false: the address already says it), so that it can be shared, and Back and
+ * Forward step through the positions explored.
+ */
+async function explore(specText, { push = true } = {}) {
   const spec = specText.trim();
   $('spec').value = spec;
+  if (push && spec && specInUrl() !== spec) {
+    window.history.pushState({ spec }, '', `#explore=${encodeURIComponent(spec)}`);
+  }
+  const mine = ++exploring;
   showError($('explore-error'), null);
   $('explore-busy').hidden = false;
   try {
     const answer = await api(`/api/explore?spec=${encodeURIComponent(spec)}`);
-    renderExplore(answer);
+    if (mine === exploring) renderExplore(answer);
   } catch (e) {
-    $('explore-result').hidden = true;
-    showError($('explore-error'), e);
+    if (mine === exploring) {
+      $('explore-result').hidden = true;
+      showError($('explore-error'), e);
+    }
   } finally {
-    $('explore-busy').hidden = true;
+    if (mine === exploring) $('explore-busy').hidden = true;
   }
+}
+
+/** Back or Forward: explore the position the address names (or show none). */
+function followUrl() {
+  const spec = specInUrl();
+  showPanel('explore');
+  if (spec !== null) {
+    explore(spec, { push: false });
+  } else {
+    exploring += 1;
+    $('explore-result').hidden = true;
+    $('explore-busy').hidden = true;
+    showError($('explore-error'), null);
+  }
+}
+
+/**
+ * What a move changes in a sum: the parts of `to` (split at ` + `) that differ from those
+ * of `from`, after the parts both begin and end with; the whole of `to` when `from` has one
+ * part. Text only: the server names every position.
+ */
+function changedPart(from, to) {
+  const a = from.split(' + ');
+  const b = to.split(' + ');
+  if (a.length === 1) return to;
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head
+    && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail += 1;
+  const changed = b.slice(head, b.length - tail);
+  if (changed.length) return changed.join(' + ');
+  const gone = a.slice(head, a.length - tail);
+  return gone.length ? `${gone.join(' + ')} gone` : to;
 }
 
 /** The most moves the Explore tab lists before it lists only the winning ones. */
@@ -160,9 +268,13 @@ function renderExplore(answer) {
     ? r.moves
     : r.moves.slice(0, MAX_LISTED).concat(r.moves.slice(MAX_LISTED).filter((m) => m.outcome === 'win'));
   for (const m of shown) {
-    const item = el('li', { class: `move ${OUTCOME_CLASS[m.outcome] || ''}`, 'data-spec': m.spec });
-    const link = el('button', { type: 'button', class: 'spec', title: 'explore this position', text: m.spec });
-    link.addEventListener('click', () => explore(m.spec));
+    // The tile names what the move changes; its title the whole position. A click anywhere
+    // on it explores that position (the button inside is for the keyboard).
+    const item = el('li', {
+      class: `move ${OUTCOME_CLASS[m.outcome] || ''}`, 'data-spec': m.spec, title: `explore ${m.spec}`,
+    });
+    const link = el('button', { type: 'button', class: 'spec', text: changedPart(r.spec, m.spec) });
+    item.addEventListener('click', () => explore(m.spec));
     item.append(link, el('span', { class: 'value', text: moveValue(m) }));
     if (m.grundy !== undefined) item.append(el('span', { class: 'grundy', text: `G = ${m.grundy}` }));
     list.append(item);
@@ -210,7 +322,7 @@ function renderTable(t) {
     body.append(tr);
   }
   grid.append(body);
-  box.append(grid, plot(t));
+  box.append(el('div', { class: 'scroll' }, grid), plot(t));
   const rule = el('p', { class: 'rule' });
   if (t.rule === null || t.rule === undefined) {
     rule.append(el('strong', { text: 'Rule: ' }), 'none discovered yet for this family.');
@@ -227,7 +339,8 @@ function renderTable(t) {
 
 /** The Grundy plot: one bar per heap size; losing positions (value 0) as red dots. */
 function plot(t) {
-  const values = t.grundy;
+  // Heights only (a BigInt does not mix with arithmetic); the titles keep every digit.
+  const values = t.grundy.map(Number);
   const n = values.length;
   const max = Math.max(1, ...values);
   const w = 640, h = 180, left = 36, bottom = 22, top = 8, right = 8;
@@ -252,7 +365,7 @@ function plot(t) {
         svg('title', { text: `${i}: 0 (losing)` })));
     } else {
       chart.append(svg('rect', { x: x + bw * 0.1, y: y(g), width: bw * 0.8, height: y(0) - y(g), class: 'bar' },
-        svg('title', { text: `${i}: ${g}` })));
+        svg('title', { text: `${i}: ${t.grundy[i]}` })));
     }
   });
   return chart;
@@ -275,8 +388,10 @@ function logLine(who, text, extra, cls) {
 
 function setBusy(on) {
   game.busy = on;
-  for (const id of ['undo', 'typed-move', 'play-first', 'play-second']) $(id).disabled = on;
+  for (const id of ['typed-move', 'play-first', 'play-second']) $(id).disabled = on;
   for (const b of $('choices').querySelectorAll('button')) b.disabled = on || Boolean(game.over);
+  // Undo only when there is a move pair to take back.
+  $('undo').disabled = on || game.history.length === 0;
 }
 
 async function startGame(engineFirst) {
@@ -290,7 +405,7 @@ async function startGame(engineFirst) {
       const reply = await api('/api/play', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ spec }),
+        body: toJson({ spec }),
       });
       first = reply;
       current = reply.next
@@ -313,7 +428,10 @@ async function startGame(engineFirst) {
     $('game').hidden = false;
     renderGame();
   } catch (e) {
-    showError($('play-error'), e);
+    // The game in progress, if any, is left as it was, and stays playable: say so.
+    const going = game.current && !$('game').hidden
+      ? `\nThe game in progress below, at ${game.current.report.spec}, goes on.` : '';
+    showError($('play-error'), { message: `Cannot start ${spec || 'a game'}: ${e.message}${going}` });
   } finally {
     setBusy(false);
   }
@@ -330,7 +448,7 @@ async function move(to) {
     const reply = await api('/api/play', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      body: toJson(body),
     });
     game.history.push({ current: before, log: $('log').children.length });
     const hinted = $('hint').checked;
@@ -472,29 +590,236 @@ function renderGraph(a) {
     notDrawn.hidden = false;
   }
   $('graph-legend').textContent = a.objective === 'token'
-    ? 'Colour: the value for the player to move with the token there (green win, red loss, yellow draw).'
+    ? 'Colour: the value for the player to move with the token there (green win, red loss, yellow draw); the lower line in a vertex is its generalised Grundy value.'
     : `Fill: green where ${a.players[0]} wins, red where ${a.players[1]} wins. Circles are ${a.players[0]}'s, squares ${a.players[1]}'s; a thick ring marks an accepting (${poi ? 'green' : 'even-priority'}) ${poi ? 'field' : 'vertex'}; bold arrows are the winners' strategies.`;
   if (downloadUrl) URL.revokeObjectURL(downloadUrl);
   downloadUrl = URL.createObjectURL(new Blob([a.solution], { type: 'text/plain' }));
   const link = $('graph-download');
   link.href = downloadUrl;
   link.download = a.solution_name || 'solution.txt';
+  renderValues(a);
   $('graph-result').hidden = false;
+  fitLabels(box);
 }
 
-/** The arena on a circle; edges bend a little so that u→v and v→u stay apart. */
-function drawArena(a) {
-  const { vertices, edges } = a.arena;
-  const n = vertices.length;
-  const radius = Math.max(90, n * 11);
-  const node = 16;
-  const size = 2 * (radius + node + 48);
-  const c = size / 2;
-  const pos = vertices.map((_, i) => {
-    const t = (2 * Math.PI * i) / Math.max(1, n) - Math.PI / 2;
-    return [c + radius * Math.cos(t), c + radius * Math.sin(t)];
+/** A vertex's radius in the drawing, and the ideal length of an edge. */
+const NODE = 20;
+const EDGE = 96;
+/** The most rounds of the force-directed layout (each costs n² / 2 steps). */
+const LAYOUT_ROUNDS = 250;
+
+/**
+ * Where to draw each vertex, as a picture. Two starts — the vertices in columns by their
+ * breadth-first distance from the start vertex (the ones it does not reach after them), and
+ * the same order on a circle — are each relaxed by a force-directed layout
+ * (Fruchterman–Reingold: edges pull, near vertices push, a capped number of rounds, no
+ * randomness), vertices too close are moved apart, and the drawing with fewer crossing edges
+ * is kept. Presentation only: it reads nothing but the edges.
+ */
+function layout(n, edges, start) {
+  const succ = Array.from({ length: n }, () => []);
+  const pairs = [];
+  const seen = new Set();
+  for (const e of edges) {
+    if (e.from === e.to) continue;
+    succ[e.from].push(e.to);
+    const key = Math.min(e.from, e.to) * n + Math.max(e.from, e.to);
+    if (!seen.has(key)) { seen.add(key); pairs.push([e.from, e.to]); }
+  }
+  // Layers by breadth-first distance from the start (then from each vertex not reached).
+  const depth = new Array(n).fill(-1);
+  const layers = [];
+  const roots = [Number.isInteger(start) && start >= 0 && start < n ? start : 0];
+  for (let v = 0; v < n; v++) roots.push(v);
+  for (const root of roots) {
+    if (depth[root] >= 0) continue;
+    depth[root] = layers.length;
+    let frontier = [root];
+    while (frontier.length) {
+      layers.push(frontier);
+      const next = [];
+      for (const v of frontier) {
+        for (const w of succ[v]) {
+          if (depth[w] < 0) { depth[w] = layers.length; next.push(w); }
+        }
+      }
+      frontier = next;
+    }
+  }
+  // Two starts, each relaxed by forces; the drawing with fewer crossing edges is kept.
+  const columns = [new Float64Array(n), new Float64Array(n)];
+  layers.forEach((layer, d) => {
+    layer.forEach((v, i) => {
+      // Column d, centred; a little deterministic sway so that a path is not a line.
+      columns[0][v] = d * EDGE * 0.7;
+      columns[1][v] = (i - (layer.length - 1) / 2) * EDGE * 0.7 + (((v * 37) % 11) - 5) * 4;
+    });
   });
-  const drawing = svg('svg', { id: 'graph-drawing', class: 'arena', viewBox: `0 0 ${size} ${size}`, role: 'img', 'aria-label': 'the arena' });
+  const ring = [new Float64Array(n), new Float64Array(n)];
+  const order = layers.flat();
+  order.forEach((v, i) => {
+    const t = (2 * Math.PI * i) / n;
+    ring[0][v] = (EDGE * n / (2 * Math.PI)) * Math.cos(t);
+    ring[1][v] = (EDGE * n / (2 * Math.PI)) * Math.sin(t);
+  });
+  let best = null;
+  for (const [x, y] of [columns, ring]) {
+    relax(n, pairs, x, y);
+    const crossed = crossings(pairs, x, y);
+    if (!best || crossed < best.crossed) best = { x, y, crossed };
+  }
+  const { x, y } = best;
+  const margin = NODE + 44; // room for loops
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (let i = 0; i < n; i++) {
+    minX = Math.min(minX, x[i]); maxX = Math.max(maxX, x[i]);
+    minY = Math.min(minY, y[i]); maxY = Math.max(maxY, y[i]);
+  }
+  if (n === 0) { minX = minY = maxX = maxY = 0; }
+  const pos = [];
+  for (let i = 0; i < n; i++) pos.push([x[i] - minX + margin, y[i] - minY + margin]);
+  return { pos, width: maxX - minX + 2 * margin, height: maxY - minY + 2 * margin };
+}
+
+/** Forces on the positions `x`, `y` (Fruchterman–Reingold, capped rounds), then no overlaps. */
+function relax(n, pairs, x, y) {
+  // Forces, cooling from a step of a few edges to nothing.
+  const rounds = n > 1 ? LAYOUT_ROUNDS : 0;
+  const dx = new Float64Array(n);
+  const dy = new Float64Array(n);
+  const k2 = EDGE * EDGE;
+  const far2 = 9 * k2;
+  for (let round = 0; round < rounds; round++) {
+    dx.fill(0);
+    dy.fill(0);
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        let ex = x[i] - x[j];
+        let ey = y[i] - y[j];
+        let d2 = ex * ex + ey * ey;
+        // Far vertices do not push (Fruchterman and Reingold's grid variant): the sum of
+        // every push would swell a large drawing far past its edges' length.
+        if (d2 > far2) continue;
+        if (d2 < 1e-4) { ex = ((i * 7 + j) % 5) - 2 || 1; ey = ((i + j * 3) % 5) - 2 || 1; d2 = ex * ex + ey * ey; }
+        const f = k2 / d2;
+        dx[i] += ex * f; dy[i] += ey * f;
+        dx[j] -= ex * f; dy[j] -= ey * f;
+      }
+    }
+    for (const [u, v] of pairs) {
+      const ex = x[u] - x[v];
+      const ey = y[u] - y[v];
+      const f = Math.hypot(ex, ey) / EDGE;
+      dx[u] -= ex * f; dy[u] -= ey * f;
+      dx[v] += ex * f; dy[v] += ey * f;
+    }
+    // A little gravity keeps the parts of a disconnected arena together.
+    let cx = 0, cy = 0;
+    for (let i = 0; i < n; i++) { cx += x[i]; cy += y[i]; }
+    cx /= n; cy /= n;
+    const step = EDGE * Math.sqrt(n) * 0.25 * (1 - round / rounds) + 1;
+    for (let i = 0; i < n; i++) {
+      dx[i] -= (x[i] - cx) * 0.05 * Math.sqrt(n);
+      dy[i] -= (y[i] - cy) * 0.05 * Math.sqrt(n);
+      const len = Math.hypot(dx[i], dy[i]);
+      if (len > 0) {
+        const move = Math.min(len, step) / len;
+        x[i] += dx[i] * move;
+        y[i] += dy[i] * move;
+      }
+    }
+  }
+  // No two vertices closer than their circles and a gap.
+  const gap = 2 * NODE + 14;
+  for (let pass = 0; pass < 30; pass++) {
+    let moved = false;
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        const ex = x[j] - x[i];
+        const ey = y[j] - y[i];
+        const d = Math.hypot(ex, ey);
+        if (d >= gap) continue;
+        moved = true;
+        const push = (gap - d) / 2 + 0.5;
+        const ux = d > 1e-6 ? ex / d : 1, uy = d > 1e-6 ? ey / d : 0;
+        x[i] -= ux * push; y[i] -= uy * push;
+        x[j] += ux * push; y[j] += uy * push;
+      }
+    }
+    if (!moved) break;
+  }
+}
+
+/** How many pairs of edges (with no end in common) cross, drawn straight. */
+function crossings(pairs, x, y) {
+  const side = (a, b, c) => Math.sign((x[b] - x[a]) * (y[c] - y[a]) - (y[b] - y[a]) * (x[c] - x[a]));
+  let count = 0;
+  for (let i = 0; i < pairs.length; i++) {
+    const [a, b] = pairs[i];
+    for (let j = i + 1; j < pairs.length; j++) {
+      const [c, d] = pairs[j];
+      if (a === c || a === d || b === c || b === d) continue;
+      if (side(a, b, c) * side(a, b, d) < 0 && side(c, d, a) * side(c, d, b) < 0) count += 1;
+    }
+  }
+  return count;
+}
+
+/**
+ * `text` cut to `k` characters and an ellipsis: its head and its tail (names that share a
+ * beginning stay apart), or only its head (`end`).
+ */
+function cut(text, k, end) {
+  if (k >= text.length) return text;
+  if (end) return `${text.slice(0, k)}…`;
+  const head = Math.ceil(k / 2);
+  return `${text.slice(0, head)}…${text.slice(text.length - (k - head))}`;
+}
+
+/** A label inside a vertex: cut to fit by `fitLabels` once drawn, its whole text kept. */
+function label(text, x, y, cls, max, end = false) {
+  const full = String(text);
+  // Until it can be measured, a cut by length; `fitLabels` then cuts by width.
+  const shown = full.length > 5 ? cut(full, 4, end) : full;
+  return svg('text', {
+    x, y, 'text-anchor': 'middle', class: `fit ${cls}`, 'data-full': full, 'data-max': max,
+    'data-cut': end ? 'end' : 'middle', text: shown,
+  });
+}
+
+/** Cuts every label of `root` to the width its vertex has room for (it must be shown). */
+function fitLabels(root) {
+  for (const t of root.querySelectorAll('text.fit')) {
+    const full = t.dataset.full;
+    const max = Number(t.dataset.max);
+    const end = t.dataset.cut === 'end';
+    t.textContent = full;
+    if (t.getComputedTextLength() <= max) continue;
+    for (let k = full.length - 1; k >= 1; k--) {
+      t.textContent = cut(full, k, end);
+      if (t.getComputedTextLength() <= max) break;
+    }
+  }
+}
+
+/**
+ * The arena, laid out by `layout`. Every label sits inside its vertex (a name, and a
+ * second line: the priority of a PGSolver vertex, the Grundy value in a token game), which
+ * is drawn over the edges; the whole name and the vertex's values are in its <title>.
+ * Edges are straight, bent only where u→v and v→u both exist.
+ */
+function drawArena(a) {
+  const { vertices, edges, start } = a.arena;
+  const n = vertices.length;
+  const { pos, width, height } = layout(n, edges, start);
+  let cx = 0, cy = 0;
+  for (const [x, y] of pos) { cx += x / Math.max(1, n); cy += y / Math.max(1, n); }
+  const drawing = svg('svg', {
+    id: 'graph-drawing', class: 'arena', viewBox: `0 0 ${Math.ceil(width)} ${Math.ceil(height)}`,
+    width: Math.ceil(width), height: Math.ceil(height), role: 'img', 'aria-label': 'the arena',
+  });
+  // Drawn at its size; never shrunk below 60 % of it (the box scrolls instead).
+  drawing.style.maxWidth = `max(100%, ${Math.ceil(width * 0.6)}px)`;
   const defs = svg('defs');
   for (const kind of ['plain', 'strategy']) {
     defs.append(svg('marker', {
@@ -503,20 +828,22 @@ function drawArena(a) {
     }, svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: `arrowhead ${kind}` })));
   }
   drawing.append(defs);
+  const both = new Set(edges.map((e) => `${e.from} ${e.to}`));
+  const edgeLayer = svg('g', { class: 'edges' });
   for (const e of edges) {
     const cls = `edge${e.strategy ? ' strategy' : ''}`;
     const marker = `url(#arrow-${e.strategy ? 'strategy' : 'plain'})`;
     const [x1, y1] = pos[e.from];
     const [x2, y2] = pos[e.to];
     if (e.from === e.to) {
-      // A loop: a small circle outside the vertex, away from the centre.
-      const dx = x1 - c, dy = y1 - c;
-      const len = Math.hypot(dx, dy) || 1;
-      const ux = dx / len, uy = dy / len;
-      const sx = x1 + ux * node - uy * 6, sy = y1 + uy * node + ux * 6;
-      const ex = x1 + ux * node + uy * 6, ey = y1 + uy * node - ux * 6;
-      drawing.append(svg('path', {
-        class: cls, 'marker-end': marker,
+      // A loop: a small circle outside the vertex, away from the middle of the drawing.
+      const ox = x1 - cx, oy = y1 - cy;
+      const len = Math.hypot(ox, oy);
+      const ux = len > 1 ? ox / len : 0, uy = len > 1 ? oy / len : -1;
+      const sx = x1 + ux * NODE - uy * 6, sy = y1 + uy * NODE + ux * 6;
+      const ex = x1 + ux * NODE + uy * 6, ey = y1 + uy * NODE - ux * 6;
+      edgeLayer.append(svg('path', {
+        class: cls, 'marker-end': marker, 'data-from': e.from, 'data-to': e.to,
         d: `M ${sx} ${sy} C ${sx + ux * 40 - uy * 20} ${sy + uy * 40 + ux * 20}, ${ex + ux * 40 + uy * 20} ${ey + uy * 40 - ux * 20}, ${ex} ${ey}`,
       }));
       continue;
@@ -524,36 +851,76 @@ function drawArena(a) {
     const dx = x2 - x1, dy = y2 - y1;
     const len = Math.hypot(dx, dy) || 1;
     const ux = dx / len, uy = dy / len;
-    const bend = 14;
+    const bend = both.has(`${e.to} ${e.from}`) ? 14 : 0;
     const mx = (x1 + x2) / 2 - uy * bend, my = (y1 + y2) / 2 + ux * bend;
-    const sx = x1 + ux * node, sy = y1 + uy * node;
-    const ex = x2 - ux * (node + 2), ey = y2 - uy * (node + 2);
-    drawing.append(svg('path', { class: cls, 'marker-end': marker, d: `M ${sx} ${sy} Q ${mx} ${my} ${ex} ${ey}` }));
+    const sx = x1 + ux * NODE, sy = y1 + uy * NODE;
+    const ex = x2 - ux * (NODE + 2), ey = y2 - uy * (NODE + 2);
+    edgeLayer.append(svg('path', {
+      class: cls, 'marker-end': marker, 'data-from': e.from, 'data-to': e.to, d: `M ${sx} ${sy} Q ${mx} ${my} ${ex} ${ey}`,
+    }));
   }
+  drawing.append(edgeLayer);
+  const unit = a.format === 'poi' ? 'field' : 'vertex';
   vertices.forEach((v, i) => {
     const [x, y] = pos[i];
-    let fill;
-    if (a.objective === 'token') fill = OUTCOME_CLASS[v.outcome];
-    else fill = `won-${v.winner}`;
+    const fill = a.objective === 'token' ? OUTCOME_CLASS[v.outcome] : `won-${v.winner}`;
     const cls = `vertex ${fill}${v.accepting ? ' accepting' : ''}`;
     const group = svg('g', { class: cls, 'data-id': v.id, 'data-winner': v.winner });
-    const label = v.name !== undefined ? v.name : String(v.id);
-    let tip = `${a.format === 'poi' ? 'field' : 'vertex'} ${label}`;
+    const name = v.name !== undefined ? v.name : String(v.id);
+    let tip = `${unit} ${name}${v.name !== undefined ? ` (id ${v.id})` : ''}`;
     if (v.owner !== undefined) tip += ` (${a.players[v.owner]}'s, priority ${v.priority}${v.accepting ? ', accepting' : ''}): ${a.players[v.winner]} wins`;
-    if (v.outcome !== undefined) tip += `: ${v.outcome} for the player to move`;
+    if (v.outcome !== undefined) {
+      tip += `: ${v.outcome} for the player to move`;
+      if (v.remoteness !== undefined && v.remoteness !== null) tip += `, remoteness ${v.remoteness}`;
+      if (v.grundy !== undefined) tip += `, Grundy value ${v.grundy}`;
+    }
     group.append(svg('title', { text: tip }));
     if (v.owner === 1) {
-      group.append(svg('rect', { x: x - node, y: y - node, width: 2 * node, height: 2 * node, rx: 3 }));
+      group.append(svg('rect', { x: x - NODE, y: y - NODE, width: 2 * NODE, height: 2 * NODE, rx: 3 }));
     } else {
-      group.append(svg('circle', { cx: x, cy: y, r: node }));
+      group.append(svg('circle', { cx: x, cy: y, r: NODE }));
     }
-    group.append(svg('text', { x, y: y + 4, 'text-anchor': 'middle', text: label.length > 6 ? `${label.slice(0, 5)}…` : label }));
-    if (a.format === 'pgsolver' && v.priority !== undefined) {
-      group.append(svg('text', { x, y: y + node + 13, 'text-anchor': 'middle', class: 'priority', text: `p${v.priority}` }));
+    let second = null;
+    if (a.format === 'pgsolver' && v.priority !== undefined) second = `p${v.priority}`;
+    if (a.objective === 'token' && v.grundy !== undefined) second = String(v.grundy);
+    if (second === null) {
+      group.append(label(name, x, y + 4, 'name', 2 * NODE - 8));
+    } else {
+      group.append(label(name, x, y - 2, 'name', 2 * NODE - 10));
+      group.append(label(second, x, y + 11, 'second', 2 * NODE - 12, true));
     }
     drawing.append(group);
   });
   return drawing;
+}
+
+/** The most rows of the token game's table of values; the download has them all. */
+const MAX_VALUE_ROWS = 1000;
+
+/** A token game's values, vertex by vertex, as `grundy graph --json` gives them. */
+function renderValues(a) {
+  const box = $('graph-values-box');
+  const body = $('graph-values').tBodies[0];
+  clear(body);
+  if (a.objective !== 'token' || !a.outcome) {
+    box.hidden = true;
+    return;
+  }
+  const n = a.outcome.length;
+  const names = a.arena ? a.arena.vertices.map((v) => (v.name !== undefined ? v.name : null)) : [];
+  for (let v = 0; v < Math.min(n, MAX_VALUE_ROWS); v++) {
+    const id = a.ids ? a.ids[v] : v;
+    const r = a.remoteness[v];
+    body.append(el('tr', { class: OUTCOME_CLASS[a.outcome[v]] || '', 'data-id': id },
+      el('td', { text: names[v] ? `${id} (${names[v]})` : id }),
+      el('td', { text: a.outcome[v] }),
+      el('td', { text: r === null || r === undefined ? '—' : r }),
+      el('td', { text: a.grundy[v] })));
+  }
+  $('graph-values-note').textContent = n > MAX_VALUE_ROWS
+    ? `The first ${MAX_VALUE_ROWS} of ${n} vertices; the solution file has them all.`
+    : 'For the player to move with the token there: the outcome, the remoteness (moves to the end under best play; none in a draw) and the generalised Grundy value.';
+  box.hidden = false;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -573,7 +940,9 @@ async function init() {
   $('explore-play').addEventListener('click', () => {
     $('play-spec').value = $('spec').value.trim();
     showPanel('play');
+    startGame(false);
   });
+  window.addEventListener('popstate', followUrl);
   $('play-form').addEventListener('submit', (e) => { e.preventDefault(); startGame(false); });
   $('play-second').addEventListener('click', () => startGame(true));
   $('hint').addEventListener('change', () => { if (game.current) renderGame(); });
@@ -609,6 +978,8 @@ async function init() {
   } catch (e) {
     showError($('explore-error'), e);
   }
+  // A shared address opens at its position.
+  if (specInUrl()) explore(specInUrl(), { push: false });
   document.body.dataset.ready = 'true';
 }
 

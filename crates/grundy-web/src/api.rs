@@ -124,35 +124,96 @@ pub async fn not_found(request: Request) -> ApiError {
         "not-found",
         format!(
             "no such page or endpoint: {}; the API is under /api/ (catalog, solve, table, pattern, explore, play, graph)",
-            request.uri().path()
+            echo(request.uri().path())
         ),
     )
 }
 
-/// Answers only requests addressed to this machine (a page elsewhere that rebinds its name
-/// to 127.0.0.1 gets nothing), and adds the headers that keep data from becoming markup.
-pub async fn guard(request: Request, next: Next) -> Response {
-    if let Some(host) = request.headers().get(header::HOST) {
-        let name = host.to_str().unwrap_or("").trim();
-        let name = if name.starts_with('[') {
-            name.split_inclusive(']').next().unwrap_or("")
-        } else {
-            name.split(':').next().unwrap_or("")
-        };
-        if !matches!(
-            name.to_ascii_lowercase().as_str(),
-            "127.0.0.1" | "localhost" | "[::1]"
-        ) {
-            return ApiError::new(
-                StatusCode::FORBIDDEN,
-                "bad-host",
-                "this server answers only requests to 127.0.0.1 or localhost",
-            )
-            .into_response();
+/// Whether a `Host` value names this machine: `127.0.0.1`, `localhost` or `[::1]` (any
+/// case), with an optional `:port` of digits only — nothing before, after or around it, so
+/// that `127.0.0.1.evil.example` and `127.0.0.1:80.evil.example` are not.
+pub fn is_local_host(host: &str) -> bool {
+    let (name, port) = if host.starts_with('[') {
+        match host.find(']') {
+            Some(end) => host.split_at(end + 1),
+            None => return false,
         }
+    } else {
+        match host.find(':') {
+            Some(colon) => host.split_at(colon),
+            None => (host, ""),
+        }
+    };
+    let port_ok = port.is_empty()
+        || port.strip_prefix(':').is_some_and(|p| {
+            !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit())
+        });
+    port_ok
+        && (name.eq_ignore_ascii_case("127.0.0.1")
+            || name.eq_ignore_ascii_case("localhost")
+            || name == "[::1]")
+}
+
+/// The one name a request is addressed to: its single `Host` header, or the authority of an
+/// absolute URI when there is no header; `None` when there is neither, or two headers.
+fn addressed_to(request: &Request) -> Option<String> {
+    let mut hosts = request.headers().get_all(header::HOST).iter();
+    match (hosts.next(), hosts.next()) {
+        (Some(host), None) => host.to_str().ok().map(str::to_string),
+        (None, _) => request.uri().authority().map(|a| a.as_str().to_string()),
+        (Some(_), Some(_)) => None,
     }
+}
+
+/// The longest path echoed back in an error, in characters.
+const MAX_ECHO: usize = 200;
+
+fn echo(path: &str) -> String {
+    if path.chars().count() <= MAX_ECHO {
+        path.to_string()
+    } else {
+        let cut: String = path.chars().take(MAX_ECHO).collect();
+        format!("{cut}…")
+    }
+}
+
+/// Answers only requests addressed to this machine by name (a page elsewhere that rebinds
+/// its name to 127.0.0.1 gets nothing; so does a request that names no host), gives every
+/// 405 the API's JSON error, and adds the headers that keep data from becoming markup.
+pub async fn guard(request: Request, next: Next) -> Response {
+    if !addressed_to(&request).is_some_and(|host| is_local_host(host.trim())) {
+        return ApiError::new(
+            StatusCode::FORBIDDEN,
+            "bad-host",
+            "this server answers only requests addressed to 127.0.0.1, localhost or [::1] (with an optional port)",
+        )
+        .into_response();
+    }
+    let method = request.method().clone();
+    let path = echo(request.uri().path());
     let api = request.uri().path().starts_with("/api/");
     let mut response = next.run(request).await;
+    if response.status() == StatusCode::METHOD_NOT_ALLOWED {
+        // The router's own 405 has an empty body (and, under this layer, no `Allow`): give
+        // it the documented JSON error and say what the route takes.
+        let allow = if crate::POST_ROUTES.contains(&path.as_str()) {
+            "POST"
+        } else {
+            "GET, HEAD"
+        };
+        response = ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "bad-method",
+            format!(
+                "{method} is not allowed on {path}; use {}",
+                allow.replace(", ", " or ")
+            ),
+        )
+        .into_response();
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static(allow));
+    }
     let headers = response.headers_mut();
     headers.insert(
         header::X_CONTENT_TYPE_OPTIONS,
@@ -176,7 +237,13 @@ pub async fn guard(request: Request, next: Next) -> Response {
     response
 }
 
-/// `GET /api/catalog`.
+/// A JSON number: exact up to `u64::MAX`, the nearest double past it (serde_json's numbers
+/// hold no more).
+fn number(n: u128) -> Value {
+    u64::try_from(n).map_or_else(|_| json!(n as f64), |n| json!(n))
+}
+
+/// `GET /api/catalog`: every limit is a JSON number.
 pub async fn catalog(State(config): AppState) -> Json<Value> {
     Json(json!({
         "families": families()
@@ -187,11 +254,12 @@ pub async fn catalog(State(config): AppState) -> Json<Value> {
         "limits": {
             "max_positions": config.max_positions,
             "max_memory": config.max_memory,
-            "max_work": config.max_work.to_string(),
+            "max_work": number(config.max_work),
             "timeout_seconds": config.timeout.as_secs_f64(),
             "max_body": config.max_body,
             "max_table": config.max_table,
             "max_drawn": config.max_drawn,
+            "max_proof_heaps": config.max_proof_heaps,
         },
     }))
 }

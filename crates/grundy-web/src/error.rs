@@ -15,8 +15,8 @@ use serde_json::json;
 pub struct ApiError {
     /// The HTTP status.
     pub status: StatusCode,
-    /// A stable word: `bad-spec`, `bad-request`, `bad-move`, `bad-file`, `too-large`,
-    /// `unsupported`, `timeout`, `not-found`, `internal`.
+    /// A stable word: `bad-spec`, `bad-request`, `bad-move`, `bad-file`, `bad-host`,
+    /// `bad-method`, `too-large`, `unsupported`, `timeout`, `not-found`, `internal`.
     pub kind: &'static str,
     /// What was wrong, in words.
     pub message: String,

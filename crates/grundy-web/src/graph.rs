@@ -176,12 +176,20 @@ pub fn solve(
                 .map(|v| labels.value(v).outcome().as_str())
                 .collect();
             let [won, lost, drawn] = labels.counts();
-            out["outcome"] = json!(outcome);
-            out["remoteness"] = json!(arena
+            let remoteness: Vec<Option<u32>> = arena
                 .vertices()
                 .map(|v| labels.value(v).remoteness())
+                .collect();
+            let grundy: Vec<Value> = gamma.iter().map(loopy_json).collect();
+            // The three per-vertex arrays, as `grundy graph --json` gives them, and the
+            // vertices' ids in the file, which they are indexed along.
+            out["ids"] = json!(arena
+                .vertices()
+                .map(|v| arena.file_id(v))
                 .collect::<Vec<_>>());
-            out["grundy"] = json!(gamma.iter().map(loopy_json).collect::<Vec<_>>());
+            out["outcome"] = json!(outcome);
+            out["remoteness"] = json!(remoteness);
+            out["grundy"] = json!(grundy);
             out["counts"] = json!({"win": won, "loss": lost, "draw": drawn});
             let mut table = String::from("vertex outcome remoteness grundy\n");
             for v in arena.vertices() {
@@ -201,7 +209,13 @@ pub fn solve(
             if drawable {
                 out["arena"] = drawing(
                     &arena,
-                    |v| json!({"outcome": outcome[v as usize]}),
+                    |v| {
+                        json!({
+                            "outcome": outcome[v as usize],
+                            "remoteness": remoteness[v as usize],
+                            "grundy": grundy[v as usize],
+                        })
+                    },
                     |_, _| false,
                 );
             }

@@ -15,7 +15,12 @@
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
 //! let app = grundy_web::router(grundy_web::Config::default());
 //! let response = app
-//!     .oneshot(Request::get("/api/solve?spec=nim(3,4,5)").body(Body::empty()).unwrap())
+//!     .oneshot(
+//!         Request::get("/api/solve?spec=nim(3,4,5)")
+//!             .header("host", "127.0.0.1:8080") // only loopback names are answered
+//!             .body(Body::empty())
+//!             .unwrap(),
+//!     )
 //!     .await
 //!     .unwrap();
 //! assert_eq!(response.status(), StatusCode::OK);
@@ -113,6 +118,12 @@ impl Config {
     }
 }
 
+/// The routes that take `POST`; every other route takes `GET` (and `HEAD`). A 405 says so in
+/// its `Allow` header.
+const POST_ROUTES: &[&str] = &[PLAY, GRAPH];
+const PLAY: &str = "/api/play";
+const GRAPH: &str = "/api/graph";
+
 /// The application: the page and the API, with `config`'s limits.
 pub fn router(config: Config) -> Router {
     let state = Arc::new(config);
@@ -122,8 +133,8 @@ pub fn router(config: Config) -> Router {
         .route("/api/table", get(api::table))
         .route("/api/pattern", get(api::pattern))
         .route("/api/explore", get(api::explore))
-        .route("/api/play", post(api::play))
-        .route("/api/graph", post(api::graph))
+        .route(PLAY, post(api::play))
+        .route(GRAPH, post(api::graph))
         .with_state(state)
         // The handlers take the body as bytes and refuse more than `max_body` themselves,
         // with a JSON reason; this outer limit only keeps a runaway body from being read.

@@ -28,7 +28,15 @@ impl Answer {
     }
 }
 
-async fn send(app: &Router, request: Request<Body>) -> Answer {
+/// Sends `request` as a browser would, addressed to `127.0.0.1` (unless it names a host
+/// itself or is marked `Bare` to name none).
+async fn send(app: &Router, mut request: Request<Body>) -> Answer {
+    if request.extensions().get::<Bare>().is_none() && !request.headers().contains_key(header::HOST)
+    {
+        request
+            .headers_mut()
+            .insert(header::HOST, "127.0.0.1:8080".parse().unwrap());
+    }
     let response = app.clone().oneshot(request).await.expect("a response");
     let status = response.status();
     let headers = response.headers().clone();
@@ -56,6 +64,10 @@ fn encode(text: &str) -> String {
     }
     out
 }
+
+/// Marks a request to be sent without a `Host` header.
+#[derive(Clone, Copy)]
+struct Bare;
 
 async fn get(app: &Router, uri: &str) -> Answer {
     send(app, Request::get(uri).body(Body::empty()).unwrap()).await
@@ -157,10 +169,44 @@ async fn unknown_routes_and_methods_are_4xx() {
         "not-found",
         "/api/",
     );
-    let a = get(&app, "/api/play").await;
-    assert_eq!(a.status, StatusCode::METHOD_NOT_ALLOWED);
-    let a = post(&app, "/api/solve?spec=nim(1)", "").await;
-    assert_eq!(a.status, StatusCode::METHOD_NOT_ALLOWED);
+}
+
+#[tokio::test]
+async fn a_wrong_method_is_a_405_with_the_json_error() {
+    let app = app();
+    // Every route, with a method it does not take: the documented error, never an empty
+    // body, and the `Allow` header that says what it takes.
+    for (method, uri, allowed) in [
+        ("GET", "/api/play", "POST"),
+        ("GET", "/api/graph", "POST"),
+        ("POST", "/api/solve?spec=nim(1)", "GET"),
+        ("POST", "/api/catalog", "GET"),
+        ("DELETE", "/api/table", "GET"),
+        ("PUT", "/api/pattern", "GET"),
+        ("PATCH", "/api/explore", "GET"),
+        ("POST", "/", "GET"),
+        ("DELETE", "/app.js", "GET"),
+        ("PUT", "/style.css", "GET"),
+        ("POST", "/favicon.svg", "GET"),
+    ] {
+        let a = send(
+            &app,
+            Request::builder()
+                .method(method)
+                .uri(uri)
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+        let v = refused(&a, StatusCode::METHOD_NOT_ALLOWED, "bad-method", method);
+        let message = v["error"].as_str().unwrap();
+        assert!(message.contains(allowed), "{uri}: {message}");
+        assert!(
+            a.headers[header::ALLOW].to_str().unwrap().contains(allowed),
+            "{uri}"
+        );
+        assert_eq!(a.headers["x-content-type-options"], "nosniff");
+    }
 }
 
 #[tokio::test]
@@ -190,6 +236,18 @@ async fn only_local_host_names_are_answered() {
         "evil.example:8080",
         "127.0.0.1.evil.example",
         "localhost.evil",
+        // A port must be digits and nothing else.
+        "127.0.0.1:18080.evil.com",
+        "localhost:80@evil.example",
+        "127.0.0.1:",
+        "127.0.0.1:80:81",
+        "127.0.0.1:8o",
+        "[::1]:80.evil.example",
+        "[::1].evil.example",
+        "[::1",
+        "::1",
+        "127.0.0.1 evil.example",
+        "",
     ] {
         refused(
             &send(&app, request(host)).await,
@@ -198,6 +256,39 @@ async fn only_local_host_names_are_answered() {
             "127.0.0.1",
         );
     }
+    // No Host header at all, for the page and for the API; and two of them.
+    for uri in ["/", "/api/catalog", "/api/solve?spec=nim(1)", "/nope"] {
+        let mut bare = Request::get(uri).body(Body::empty()).unwrap();
+        bare.extensions_mut().insert(Bare);
+        refused(
+            &send(&app, bare).await,
+            StatusCode::FORBIDDEN,
+            "bad-host",
+            "127.0.0.1",
+        );
+    }
+    let two = Request::get("/api/catalog")
+        .header(header::HOST, "127.0.0.1")
+        .header(header::HOST, "evil.example")
+        .body(Body::empty())
+        .unwrap();
+    refused(
+        &send(&app, two).await,
+        StatusCode::FORBIDDEN,
+        "bad-host",
+        "127.0.0.1",
+    );
+    // A wrong method to a wrong host is refused for the host first.
+    let post = Request::post("/api/solve")
+        .header(header::HOST, "evil.example")
+        .body(Body::empty())
+        .unwrap();
+    refused(
+        &send(&app, post).await,
+        StatusCode::FORBIDDEN,
+        "bad-host",
+        "127.0.0.1",
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -225,6 +316,25 @@ async fn catalog_lists_families_examples_and_limits() {
         .contains(&json!("nim(3,4,5)")));
     assert_eq!(v["graph_examples"][0]["format"], "poi");
     assert_eq!(v["limits"]["max_positions"], 2_000_000);
+    // Every limit is a JSON number, none a string.
+    let limits = v["limits"].as_object().unwrap();
+    for name in [
+        "max_positions",
+        "max_memory",
+        "max_work",
+        "timeout_seconds",
+        "max_body",
+        "max_table",
+        "max_drawn",
+        "max_proof_heaps",
+    ] {
+        assert!(limits[name].is_number(), "{name}: {}", limits[name]);
+    }
+    for (name, value) in limits {
+        assert!(value.is_number(), "{name}: {value}");
+    }
+    assert_eq!(v["limits"]["max_work"], 2_000_000_000u64);
+    assert_eq!(v["limits"]["max_proof_heaps"], 1u64 << 20);
 }
 
 #[tokio::test]
@@ -920,14 +1030,28 @@ async fn token_games_on_digraphs() {
     assert_eq!(v["remoteness"], json!([2, 1, 0]));
     assert_eq!(v["grundy"], json!([0, 1, 0]));
     assert_eq!(v["counts"], json!({"win": 1, "loss": 2, "draw": 0}));
+    assert_eq!(v["ids"], json!([0, 1, 2]));
+    // Each drawn vertex carries its outcome, remoteness and generalised Grundy value.
     assert_eq!(
         v["arena"]["vertices"][1],
-        json!({"id": 1, "outcome": "win"})
+        json!({"id": 1, "outcome": "win", "remoteness": 1, "grundy": 1})
     );
+    // A token game on a green-game file: the ids are the file's fields, from 1.
+    let v = graph(&app, "objective=token", GREEN).await.json();
+    let ids: Vec<u64> = (1..=v["vertices"].as_u64().unwrap()).collect();
+    assert_eq!(v["ids"], json!(ids));
+    assert_eq!(v["arena"]["vertices"][0]["id"], 1);
+    for key in ["outcome", "remoteness", "grundy"] {
+        assert_eq!(v[key].as_array().unwrap().len(), ids.len(), "{key}");
+    }
     // A loop is a draw, with an infinite Grundy value.
     let v = graph(&app, "", "2 2\n0 1\n1 0\n").await.json();
     assert_eq!(v["outcome"], json!(["draw", "draw"]));
     assert_eq!(v["grundy"], json!(["inf{}", "inf{}"]));
+    assert_eq!(
+        v["arena"]["vertices"][0],
+        json!({"id": 0, "outcome": "draw", "remoteness": null, "grundy": "inf{}"})
+    );
     refused(
         &graph(&app, "", "100000000 0\n").await,
         StatusCode::UNPROCESSABLE_ENTITY,
@@ -1026,6 +1150,25 @@ fn serve_listens_on_a_port_the_system_picks_and_stops() {
         response.contains("\"winning_moves\":[\"nim(1,4,5)\"]"),
         "{response}"
     );
+    // Over the wire too: a request that names no host, or a host that only starts like
+    // this one, is refused with the JSON error.
+    for head in [
+        "GET /api/catalog HTTP/1.0\r\n".to_string(),
+        format!(
+            "GET /api/catalog HTTP/1.1\r\nHost: 127.0.0.1:{}.evil.com\r\nConnection: close\r\n",
+            addr.port()
+        ),
+    ] {
+        let mut stream = TcpStream::connect(addr).unwrap();
+        write!(stream, "{head}\r\n").unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        assert!(
+            response.contains(" 403 Forbidden\r\n"),
+            "{head}: {response}"
+        );
+        assert!(response.contains("\"kind\":\"bad-host\""), "{response}");
+    }
     STOP.store(true, Ordering::SeqCst);
     server.join().unwrap().unwrap();
 }
