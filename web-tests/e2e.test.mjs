@@ -403,11 +403,35 @@ test('play: Undo only with a move to take back; a failed start leaves the game g
 test('play: the engine moves first, and a typed move that is not a move is refused', async () => {
   await startGame('nim(3,4,5)', '#play-second');
   const first = await texts('#log li.log-grundy code');
-  assert.deepEqual(first, ['nim(1,4,5)']);
+  assert.deepEqual(first, ['take 2 from heap 1']);
+  assert.equal(await page.textContent('#position'), 'nim(1,4,5)');
   await page.fill('#typed', 'nim(3,4,5)');
   await page.click('#typed-move');
   await page.waitForSelector('#play-error:not([hidden])');
   assert.equal(await page.textContent('#play-error'), '`nim(3,4,5)` is not one move from `nim(1,4,5)`');
+});
+
+test('play: a score game speaks of final scores, best and worse moves, in one account', async () => {
+  await startGame('ends(4,7,2,9,5,2)');
+  await page.check('#hint');
+  // Both first moves still win on the final scores, but only one is best.
+  const buttons = page.locator('#choices button');
+  assert.equal(await buttons.count(), 2);
+  assert.equal(await page.locator('#choices button.best').count(), 1);
+  assert.match(await page.textContent('#choices-note'), /1 best move/);
+  assert.doesNotMatch(await page.textContent('#game'), /holds out/);
+  // Take the left 4 (worse by 6), then always the best: the game ends 15 to 14 for you.
+  await play(page.locator('#choices button', { hasText: 'take the left 4' }));
+  const mine = await page.textContent('#log li.log-you');
+  assert.match(mine, /worse than the best by 6/);
+  assert.match(mine, /grundy 14, you 15/);
+  while (!(await page.locator('#status.over').count())) {
+    await play(page.locator('#choices button.best').first());
+  }
+  assert.equal(await page.textContent('#status'), 'final scores: you 15, grundy 14: you win.');
+  for (const line of await texts('#log li.log-grundy .why')) {
+    assert.match(line, /grundy 14, you 15/, line);
+  }
 });
 
 test('graph: a green-game file, Ann\'s fields marked', async () => {

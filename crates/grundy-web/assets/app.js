@@ -120,7 +120,10 @@ const OUTCOME_CLASS = { win: 'win', loss: 'loss', draw: 'draw' };
 
 /** The value of a move, for the player who makes it. */
 function moveValue(m) {
-  if (m.scores) return `ends ${m.scores[0]} to ${m.scores[1]}`;
+  if (m.scores) {
+    const quality = m.worse_by === 0 || m.worse_by === undefined ? 'best' : `worse by ${m.worse_by}`;
+    return `${quality}: ends ${m.scores[0]} (mover) to ${m.scores[1]}`;
+  }
   if (m.outcome === 'draw') return 'draw';
   const word = m.outcome === 'win' ? 'win' : 'lose';
   return m.remoteness === null || m.remoteness === undefined ? word : `${word} in ${m.remoteness}`;
@@ -244,7 +247,8 @@ function renderExplore(answer) {
   fact('remoteness', r.remoteness === null || r.remoteness === undefined ? '—' : r.remoteness);
   if (r.grundy !== undefined) fact('Grundy value', r.grundy);
   if (r.scores) fact('scores', `${r.scores[0]} (player to move), ${r.scores[1]} (other)`);
-  fact('winning moves', r.winning_moves.length);
+  if (r.scores) fact('best moves', r.moves.filter((m) => m.worse_by === 0).length);
+  else fact('winning moves', r.winning_moves.length);
   fact('method', r.method + (r.positions !== undefined ? ` over ${r.positions} positions` : ''));
   if (r.rule) fact('rule', r.rule);
 
@@ -420,7 +424,7 @@ async function startGame(engineFirst) {
     game.over = null;
     clear($('log'));
     if (first) {
-      if (first.best_move) logLine('grundy', first.best_move, first.explanation);
+      if (first.best_move) logLine('grundy', first.best_move_name || first.best_move, first.explanation);
       if (first.over) game.over = { winner: first.winner, message: first.message };
     } else if (current.report.moves.length === 0) {
       game.over = { winner: null, message: 'There is no move from here: the game is over before it starts.' };
@@ -452,9 +456,10 @@ async function move(to) {
     });
     game.history.push({ current: before, log: $('log').children.length });
     const hinted = $('hint').checked;
-    logLine('you', reply.position, hinted && reply.your_move ? moveValue(reply.your_move) : null,
-      hinted && reply.your_move ? OUTCOME_CLASS[reply.your_move.outcome] : null);
-    if (reply.best_move) logLine('grundy', reply.best_move, reply.explanation);
+    const mine = reply.your_move;
+    logLine('you', mine ? mine.name : reply.position, hinted && mine ? mine.judgement : null,
+      hinted && mine ? OUTCOME_CLASS[mine.outcome] : null);
+    if (reply.best_move) logLine('grundy', reply.best_move_name || reply.best_move, reply.explanation);
     game.current = reply.next
       ? { report: reply.next, taken: reply.taken }
       : { report: reply.report, taken: reply.taken };
@@ -504,13 +509,16 @@ function renderGame() {
   const choices = $('choices');
   clear(choices);
   choices.classList.toggle('hinted', hinted);
-  const shown = game.over ? [] : r.moves.slice(0, MAX_CHOICES);
+  // A cut list holds the winning moves: shown only with hints, so as not to give them away.
+  const shown = game.over || (r.moves_truncated && !hinted) ? [] : r.moves.slice(0, MAX_CHOICES);
   for (const m of shown) {
+    const best = r.scores && m.worse_by === 0;
     const button = el('button', {
       type: 'button',
-      class: `choice ${hinted ? OUTCOME_CLASS[m.outcome] || '' : ''}`,
+      class: `choice ${hinted ? OUTCOME_CLASS[m.outcome] || '' : ''}${hinted && best ? ' best' : ''}`,
       'data-spec': m.spec,
-    }, el('span', { class: 'spec', text: m.spec }));
+      title: m.spec,
+    }, el('span', { class: 'spec', text: m.name || m.spec }));
     if (hinted) button.append(el('span', { class: 'value', text: moveValue(m) }));
     button.addEventListener('click', () => move(m.spec));
     button.disabled = game.busy;
@@ -520,10 +528,18 @@ function renderGame() {
   if (!game.over && (r.moves_truncated || r.moves.length > shown.length)) {
     note = `${r.moves_truncated ? 'Many' : r.moves.length} moves: ${shown.length} shown; type any other.`;
   }
+  if (!game.over && r.moves_truncated && !hinted) {
+    note = 'Many moves: type one by its name or the position it leads to.';
+  }
   if (!game.over && hinted) {
-    note += r.winning_moves.length
-      ? ` Hint: ${r.winning_moves.length} winning move${r.winning_moves.length > 1 ? 's' : ''} (green).`
-      : ' Hint: no winning move here; the slowest loss holds out longest.';
+    if (r.scores) {
+      const best = r.moves.filter((m) => m.worse_by === 0).length;
+      note += ` Hint: ${best} best move${best > 1 ? 's' : ''} (outlined); colours follow the final scores under best play.`;
+    } else {
+      note += r.winning_moves.length
+        ? ` Hint: ${r.winning_moves.length} winning move${r.winning_moves.length > 1 ? 's' : ''} (green).`
+        : ' Hint: no winning move here; the slowest loss holds out longest.';
+    }
   }
   $('choices-note').textContent = note.trim();
   $('typed-form').hidden = Boolean(game.over);
