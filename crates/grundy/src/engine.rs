@@ -5,7 +5,8 @@
 //!
 //! # The state word
 //!
-//! Each vertex has one `u32`:
+//! Each vertex has one [`Word`], a `u32` behind a type of its own; its bits are private to
+//! this module, and everything else reads and writes words through [`Word`]'s methods:
 //!
 //! | bits | undecided | decided |
 //! | --- | --- | --- |
@@ -13,85 +14,209 @@
 //! | 30 | 0 | the decided value (a `bool` whose meaning is the rule's) |
 //! | 0..30 | successors not yet decided the "wrong" way (the counter) | distance: 0 for a seed, else 1 + the distance of the successor that decided it |
 //!
-//! [`EXCLUDED`] is a decided word that is never queued: the vertex is outside the
-//! subgame being solved, and the engine skips it.
+//! [`Word::EXCLUDED`] (all bits set) is a decided word that is never queued: the vertex is
+//! outside the subgame being solved, and the engine skips it.
 //!
-//! [`UNCOUNTED`] is an undecided word whose counter is not known yet. Only a [`Rule`] with
-//! [`LAZY`](Rule::LAZY) set may leave it in the state: on the vertex's first touch the engine
-//! asks the rule whether it is [`inside`](Rule::inside) the game ([`EXCLUDED`] if not) and,
-//! unless the touch decides it, to [`count`](Rule::count) its successors inside. A solver
-//! that computes many attractors on ever-changing subgames (Zielonka's algorithm) then pays
-//! for the vertices an attractor touches, not for the whole subgame it lies in.
+//! [`Word::UNCOUNTED`] (the counter bits all set) is an undecided word whose counter is not
+//! known yet. Only a [`Rule`] with [`LAZY`](Rule::LAZY) or [`SCAN`](Rule::SCAN) set may leave
+//! it in the state: on the vertex's first touch the engine asks the rule whether it is
+//! [`inside`](Rule::inside) the game ([`Word::EXCLUDED`] if not) and, unless the touch decides
+//! it, to [`count`](Rule::count) its successors inside. A solver that computes many
+//! attractors on ever-changing subgames (Zielonka's algorithm) then pays for the vertices an
+//! attractor touches, not for the whole subgame it lies in.
+//!
+//! # Rules and sinks
+//!
+//! A [`Rule`] only reads: it is shared (`&R`, and `Sync` wherever its data is), and one rule
+//! may serve several propagations at once. What a propagation writes besides the state and
+//! the queue goes to a [`Record`] sink the caller passes by `&mut`: the move that decided
+//! each vertex (for strategies), and for scanning rules the vertices left holding a scan
+//! position. `()` records nothing, and a sink whose [`RECORDS`](Record::RECORDS) is unset
+//! costs the loop nothing.
 
 use crate::explore::Csr;
 use crate::Error;
 
 /// Set in the state word of a decided vertex.
-pub const DECIDED: u32 = 1 << 31;
+const DECIDED: u32 = 1 << 31;
 /// The value bit of a decided vertex.
-pub const VALUE: u32 = 1 << 30;
+const VALUE: u32 = 1 << 30;
 /// The counter or distance bits.
-pub const LOW: u32 = VALUE - 1;
-/// A vertex outside the game being solved: decided, never queued, never changed.
-pub const EXCLUDED: u32 = DECIDED | VALUE | LOW;
-/// The largest distance the engine can record.
-pub const MAX_DISTANCE: u32 = LOW - 1;
-/// An undecided vertex whose counter is computed on its first touch by [`Rule::count`]
-/// (never a counter: counters are at most [`MAX_DISTANCE`]).
-pub const UNCOUNTED: u32 = LOW;
+const LOW: u32 = VALUE - 1;
+/// The largest distance the engine can record, and the largest counter.
+const MAX_DISTANCE: u32 = LOW - 1;
 
-/// The word of a vertex decided with `value` at `distance`.
-#[inline]
-#[must_use]
-pub fn decided(value: bool, distance: u32) -> u32 {
-    debug_assert!(distance <= MAX_DISTANCE);
-    DECIDED | if value { VALUE } else { 0 } | distance
-}
+/// The engine's state of one vertex: undecided with a counter, undecided and not yet
+/// counted ([`UNCOUNTED`](Word::UNCOUNTED)), decided with a value and a distance, or outside
+/// the game ([`EXCLUDED`](Word::EXCLUDED)). Four bytes, a `u32` at run time (see the
+/// [module docs](self) for the encoding).
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Word(u32);
 
-/// The word of an undecided vertex waiting for `count` successors.
-///
-/// # Errors
-/// [`Error::TooLarge`] if `count` does not fit in 30 bits.
-#[inline]
-pub fn undecided(count: u64) -> Result<u32, Error> {
-    if count > u64::from(MAX_DISTANCE) {
-        return Err(Error::TooLarge {
-            what: format!("a vertex with {count} moves"),
-            need: None,
-        });
+impl Word {
+    /// A vertex outside the game being solved: never queued, never changed by the engine.
+    /// Not [`open`](Word::is_open), and not [`decided`](Word::is_decided) either.
+    pub const EXCLUDED: Word = Word(DECIDED | VALUE | LOW);
+
+    /// An undecided vertex whose counter is computed on its first touch by [`Rule::count`]
+    /// (never a counter: counters are at most 2^30 - 2). Open, with no [`counter`](Word::counter).
+    pub const UNCOUNTED: Word = Word(LOW);
+
+    /// The word of a vertex decided with `value` at `distance` (at most 2^30 - 2).
+    #[inline]
+    #[must_use]
+    pub const fn decided(value: bool, distance: u32) -> Word {
+        debug_assert!(distance <= MAX_DISTANCE);
+        Word(DECIDED | if value { VALUE } else { 0 } | distance)
     }
-    Ok(count as u32)
-}
 
-/// `Some((value, distance))` for a decided vertex (not [`EXCLUDED`]), `None` otherwise.
-#[inline]
-#[must_use]
-pub fn read(word: u32) -> Option<(bool, u32)> {
-    if word & DECIDED == 0 || word == EXCLUDED {
-        None
-    } else {
-        Some((word & VALUE != 0, word & LOW))
+    /// The word of an undecided vertex waiting for `count` successors.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] if `count` does not fit in 30 bits (2^30 - 2 at most).
+    #[inline]
+    pub fn undecided(count: u64) -> Result<Word, Error> {
+        if count > u64::from(MAX_DISTANCE) {
+            return Err(Error::TooLarge {
+                what: format!("a vertex with {count} moves"),
+                need: None,
+            });
+        }
+        Ok(Word(count as u32))
+    }
+
+    /// The word of an undecided vertex holding `count`, saturated at the largest counter:
+    /// for counts known to fit (a subgame's degree never exceeds its arena's, which the
+    /// parsers check), and for the positions a [`SCAN`](Rule::SCAN) rule stores.
+    #[inline]
+    #[must_use]
+    pub const fn counting(count: u64) -> Word {
+        Word(if count > MAX_DISTANCE as u64 {
+            MAX_DISTANCE
+        } else {
+            count as u32
+        })
+    }
+
+    /// Whether the vertex is undecided (counted or [`UNCOUNTED`](Word::UNCOUNTED)): neither
+    /// decided nor [`EXCLUDED`](Word::EXCLUDED).
+    #[inline]
+    #[must_use]
+    pub const fn is_open(self) -> bool {
+        self.0 & DECIDED == 0
+    }
+
+    /// Whether the word is [`EXCLUDED`](Word::EXCLUDED).
+    #[inline]
+    #[must_use]
+    pub const fn is_excluded(self) -> bool {
+        self.0 == Word::EXCLUDED.0
+    }
+
+    /// Whether the vertex is decided (with a value and a distance; not
+    /// [`EXCLUDED`](Word::EXCLUDED)).
+    #[inline]
+    #[must_use]
+    pub const fn is_decided(self) -> bool {
+        !self.is_open() && !self.is_excluded()
+    }
+
+    /// `Some((value, distance))` for a decided vertex (not [`EXCLUDED`](Word::EXCLUDED)),
+    /// `None` otherwise.
+    #[inline]
+    #[must_use]
+    pub const fn read(self) -> Option<(bool, u32)> {
+        if self.is_decided() {
+            Some((self.0 & VALUE != 0, self.0 & LOW))
+        } else {
+            None
+        }
+    }
+
+    /// The number an undecided, counted word holds: its counter (or, under a
+    /// [`SCAN`](Rule::SCAN) rule, what [`Rule::escape`] stored). `None` for
+    /// [`UNCOUNTED`](Word::UNCOUNTED), decided and [`EXCLUDED`](Word::EXCLUDED) words.
+    #[inline]
+    #[must_use]
+    pub const fn counter(self) -> Option<u32> {
+        if self.0 < LOW {
+            Some(self.0)
+        } else {
+            None
+        }
     }
 }
 
-/// How a vertex is decided from its successors.
+impl std::fmt::Debug for Word {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.read(), self.counter()) {
+            (Some((value, distance)), _) => write!(f, "decided({value}, {distance})"),
+            (None, Some(count)) => write!(f, "open({count})"),
+            _ if self.is_excluded() => f.write_str("excluded"),
+            _ => f.write_str("uncounted"),
+        }
+    }
+}
+
+/// Where a propagation writes what it records besides the state and the queue. The caller
+/// owns it and passes it by `&mut`, so a [`Rule`] stays read-only (and `Sync`).
+pub trait Record {
+    /// Whether [`record`](Record::record) is called. A constant, so that propagations that
+    /// do not record pay nothing.
+    const RECORDS: bool = false;
+
+    /// `vertex` was just decided by [`Rule::on_successor`] because of its successor `by`
+    /// (popped before it, so at a smaller distance): the move that decides it, for sinks
+    /// that keep strategies. Only called when [`RECORDS`](Record::RECORDS) is set.
+    #[inline(always)]
+    fn record(&mut self, _vertex: u32, _by: u32) {}
+
+    /// For [`SCAN`](Rule::SCAN) rules: [`Rule::escape`] just stored a word other than
+    /// [`Word::UNCOUNTED`] for `vertex`, which held [`Word::UNCOUNTED`] (so once per vertex
+    /// and propagation). After the propagation these vertices and the queued ones are all
+    /// that differ from [`Word::UNCOUNTED`]: a sink that lists them lets the caller reset the
+    /// state without walking the edges again.
+    #[inline(always)]
+    fn kept(&mut self, _vertex: u32) {}
+}
+
+/// Records nothing.
+impl Record for () {}
+
+/// Records each move in a strategy table: `moves[vertex] = by`.
+#[derive(Debug)]
+pub struct Moves<'a>(pub &'a mut [u32]);
+
+impl Record for Moves<'_> {
+    const RECORDS: bool = true;
+
+    #[inline(always)]
+    fn record(&mut self, vertex: u32, by: u32) {
+        self.0[vertex as usize] = by;
+    }
+}
+
+/// How a vertex is decided from its successors. A rule only reads (`&self`): what a
+/// propagation records goes to its [`Record`] sink.
 pub trait Rule {
-    /// Whether the state may hold [`UNCOUNTED`] words, opened on first touch: by
+    /// Whether the state may hold [`Word::UNCOUNTED`] words, opened on first touch: by
     /// [`inside`](Rule::inside), then [`count`](Rule::count) if the vertex is not decided by
     /// the touch itself. A constant, so that eager rules pay nothing for the check.
     const LAZY: bool = false;
 
-    /// Whether the [`UNCOUNTED`] `vertex` is in the game; if not, it becomes [`EXCLUDED`].
-    /// Only called when [`LAZY`](Rule::LAZY) is set.
+    /// Whether the [`Word::UNCOUNTED`] `vertex` is in the game; if not, it becomes
+    /// [`Word::EXCLUDED`]. Only called when [`LAZY`](Rule::LAZY) or [`SCAN`](Rule::SCAN) is
+    /// set.
     #[inline(always)]
     fn inside(&self, _vertex: u32) -> bool {
         true
     }
 
-    /// The counter of an [`UNCOUNTED`] `vertex` inside the game that its first touch did not
-    /// decide: its successors inside the game, counting the one that touches it and every
-    /// other successor decided but not yet popped (each is counted off when popped). Only
-    /// called when [`LAZY`](Rule::LAZY) is set.
+    /// The counter of a [`Word::UNCOUNTED`] `vertex` inside the game that its first touch did
+    /// not decide: its successors inside the game, counting the one that touches it and every
+    /// other successor decided but not yet popped (each is counted off when popped); saturated
+    /// at the largest counter. Only called when [`LAZY`](Rule::LAZY) is set.
     #[inline(always)]
     fn count(&self, _vertex: u32) -> u32 {
         1
@@ -100,38 +225,29 @@ pub trait Rule {
     /// Whether undecided vertices are judged by a scan for an escape instead of a counter:
     /// on each touch that does not decide it, the engine asks [`escape`](Rule::escape)
     /// whether `vertex` still has a successor inside the game and undecided. The state of an
-    /// untouched vertex is [`UNCOUNTED`]; [`inside`](Rule::inside) is asked while it is, and a
-    /// vertex outside is skipped but never marked. What an attractor then leaves behind is
-    /// its queue and whatever words `escape` chose to store, so the caller can reset the
-    /// state without walking the edges again, and nothing is counted up front.
+    /// untouched vertex is [`Word::UNCOUNTED`]; [`inside`](Rule::inside) is asked while it is,
+    /// and a vertex outside is skipped but never marked. What an attractor then leaves behind
+    /// is its queue and whatever words `escape` chose to store (each reported to the sink's
+    /// [`kept`](Record::kept)), so the caller can reset the state without walking the edges
+    /// again, and nothing is counted up front.
     ///
     /// Distances are then not exact ranks: a vertex decided by "all" may be decided while
     /// some of its successors are decided but not yet popped. Every successor it needs is
     /// decided before it, so the order of decisions stays a valid ranking (what strategies
-    /// built from [`record`](Rule::record) need).
+    /// built from [`Record::record`] need).
     const SCAN: bool = false;
 
     /// For [`SCAN`](Rule::SCAN) rules: whether `vertex` (inside, undecided, not decided by
-    /// this touch) has an escape left. `word` is its state: [`UNCOUNTED`], or what the last
-    /// call returned. `None` if it has no escape, else the word to store: [`UNCOUNTED`] to
-    /// start afresh next time, or anything else below [`DECIDED`] (a position to resume a
-    /// scan from, say: successors decided stay decided during a propagation). `state` is the
-    /// engine's: a successor whose word is decided is no escape.
+    /// this touch) has an escape left. `word` is its state: [`Word::UNCOUNTED`], or what the
+    /// last call returned. `None` if it has no escape, else the word to store:
+    /// [`Word::UNCOUNTED`] to start afresh next time, or an open [`Word::counting`] (a
+    /// position to resume a scan from, say: successors decided stay decided during a
+    /// propagation). `state` is the engine's: a successor whose word is not
+    /// [`open`](Word::is_open) is no escape.
     #[inline(always)]
-    fn escape(&self, _vertex: u32, _word: u32, _state: &[u32]) -> Option<u32> {
+    fn escape(&self, _vertex: u32, _word: Word, _state: &[Word]) -> Option<Word> {
         None
     }
-
-    /// Whether [`record`](Rule::record) is called. A constant, so that rules that do not
-    /// record pay nothing.
-    const RECORDS: bool = false;
-
-    /// `vertex` was just decided by [`on_successor`](Rule::on_successor) because of its
-    /// successor `by` (popped before it, so at a smaller distance): the move that decides
-    /// it, for rules that keep strategies (through interior mutability, e.g. a slice of
-    /// [`Cell`](std::cell::Cell)s). Only called when [`RECORDS`](Rule::RECORDS) is set.
-    #[inline(always)]
-    fn record(&self, _vertex: u32, _by: u32) {}
 
     /// Undecided `vertex` has a successor just decided with `value`. Return `Some(v)` to
     /// decide `vertex` now with value `v` (one successor suffices: "any"), or `None` to
@@ -208,8 +324,10 @@ impl Rule for Attractor<'_> {
 /// Runs the engine: pops `queue[head..]` in order (a FIFO, so distances come out
 /// non-decreasing), and decides predecessors by `rule`, pushing each newly decided vertex
 /// to `queue`. The caller seeds `state` and `queue`: seeds are decided words in the queue;
-/// undecided words hold the number of successors inside the game (or [`UNCOUNTED`], for a
-/// lazy rule); [`EXCLUDED`] marks vertices outside it.
+/// undecided words hold the number of successors inside the game (or
+/// [`Word::UNCOUNTED`], for a lazy or scanning rule); [`Word::EXCLUDED`] marks vertices
+/// outside it. What the propagation records (the moves that decide vertices, the vertices a
+/// scan left holding a position) goes to `sink`; pass `&mut ()` to record nothing.
 ///
 /// Because the queue is FIFO, a vertex decided by "any" gets the least distance over its
 /// deciding successors, and one decided by "all" the greatest: the winner hurries, the
@@ -222,14 +340,15 @@ impl Rule for Attractor<'_> {
 /// lasts (reserve `V` and it never reallocates).
 ///
 /// # Errors
-/// [`Error::TooLarge`] if a distance would exceed [`MAX_DISTANCE`]; the queue then holds
-/// what was decided so far.
-pub fn propagate<R: Rule>(
+/// [`Error::TooLarge`] if a distance would exceed 2^30 - 2; the queue then holds what was
+/// decided so far.
+pub fn propagate<R: Rule, S: Record>(
     reverse: &Csr,
-    state: &mut [u32],
+    state: &mut [Word],
     queue: &mut Vec<u32>,
     mut head: usize,
     rule: &R,
+    sink: &mut S,
 ) -> Result<(), Error> {
     debug_assert_eq!(reverse.len(), state.len());
     let offsets = reverse.offsets();
@@ -246,8 +365,8 @@ pub fn propagate<R: Rule>(
     while head < tail {
         let u = queue[head] as usize;
         head += 1;
-        let word = state[u];
-        debug_assert!(word & DECIDED != 0 && word != EXCLUDED);
+        let Word(word) = state[u];
+        debug_assert!(word & DECIDED != 0 && word != Word::EXCLUDED.0);
         let value = word & VALUE != 0;
         let distance = (word & LOW) + 1;
         if distance > MAX_DISTANCE {
@@ -266,25 +385,29 @@ pub fn propagate<R: Rule>(
             let mut pending = None;
             for &p in &mut edges {
                 let mut current = state[p as usize];
-                if current & DECIDED != 0 {
+                if !current.is_open() {
                     continue;
                 }
-                let fresh = (R::LAZY || R::SCAN) && current == UNCOUNTED;
+                let fresh = (R::LAZY || R::SCAN) && current == Word::UNCOUNTED;
                 if fresh && !rule.inside(p) {
                     if !R::SCAN {
-                        state[p as usize] = EXCLUDED;
+                        state[p as usize] = Word::EXCLUDED;
                     }
                     continue;
                 }
                 let word = if let Some(v) = rule.on_successor(p, value) {
-                    if R::RECORDS {
-                        rule.record(p, u as u32);
+                    if S::RECORDS {
+                        sink.record(p, u as u32);
                     }
-                    decided(v, distance)
+                    Word::decided(v, distance)
                 } else if R::SCAN {
                     match rule.escape(p, current, state) {
-                        None => decided(rule.on_all(p), distance),
+                        None => Word::decided(rule.on_all(p), distance),
                         Some(word) => {
+                            debug_assert!(word.is_open());
+                            if fresh && word != Word::UNCOUNTED {
+                                sink.kept(p);
+                            }
                             state[p as usize] = word;
                             continue;
                         }
@@ -292,12 +415,12 @@ pub fn propagate<R: Rule>(
                 } else {
                     if fresh {
                         // Counted only now: a vertex its first touch decides is never counted.
-                        current = rule.count(p);
+                        current = Word::counting(u64::from(rule.count(p)));
                     }
-                    if current <= 1 {
-                        decided(rule.on_all(p), distance)
+                    if current.0 <= 1 {
+                        Word::decided(rule.on_all(p), distance)
                     } else {
-                        state[p as usize] = current - 1;
+                        state[p as usize] = Word(current.0 - 1);
                         continue;
                     }
                 };
@@ -343,14 +466,45 @@ fn grow(queue: &mut Vec<u32>, tail: usize, need: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
 
     #[test]
     fn word_round_trips() {
-        assert_eq!(read(decided(true, 7)), Some((true, 7)));
-        assert_eq!(read(decided(false, 0)), Some((false, 0)));
-        assert_eq!(read(EXCLUDED), None);
-        assert_eq!(read(undecided(5).unwrap()), None);
-        assert!(undecided(1 << 31).is_err());
+        assert_eq!(Word::decided(true, 7).read(), Some((true, 7)));
+        assert_eq!(Word::decided(false, 0).read(), Some((false, 0)));
+        assert_eq!(Word::EXCLUDED.read(), None);
+        assert_eq!(Word::undecided(5).unwrap().read(), None);
+        assert_eq!(Word::undecided(5).unwrap().counter(), Some(5));
+        assert!(Word::undecided(1 << 31).is_err());
+        assert!(Word::undecided(u64::from(MAX_DISTANCE)).is_ok());
+        assert_eq!(Word::counting(1 << 40).counter(), Some(MAX_DISTANCE));
+        for word in [Word::EXCLUDED, Word::UNCOUNTED, Word::decided(true, 3)] {
+            assert_eq!(word.counter(), None);
+        }
+        assert!(Word::UNCOUNTED.is_open() && Word::counting(0).is_open());
+        assert!(!Word::EXCLUDED.is_open() && !Word::EXCLUDED.is_decided());
+        assert!(Word::decided(false, MAX_DISTANCE).is_decided());
+        assert!(!Word::decided(true, 0).is_open());
+        assert_eq!(
+            format!(
+                "{:?}",
+                [Word::decided(true, 2), Word::counting(3), Word::UNCOUNTED]
+            ),
+            "[decided(true, 2), open(3), uncounted]"
+        );
+        assert_eq!(std::mem::size_of::<Word>(), 4);
+    }
+
+    /// Rules only read (what a propagation records goes to its sink), so one rule can be
+    /// shared between threads.
+    #[test]
+    fn rules_are_send_and_sync() {
+        fn shareable<T: Send + Sync>() {}
+        shareable::<Word>();
+        shareable::<Labelling>();
+        shareable::<AllSuccessors>();
+        shareable::<Attractor<'static>>();
+        shareable::<Lazy<'static>>();
     }
 
     #[test]
@@ -358,13 +512,15 @@ mod tests {
         // 0 → 1 → 2, and 3 ⇄ 4 → 2
         let g = Csr::from_edges(5, &[(0, 1), (1, 2), (3, 4), (4, 3), (4, 2)]);
         let r = g.reverse();
-        let mut state: Vec<u32> = (0..5).map(|v| g.degree(v) as u32).collect();
+        let mut state: Vec<Word> = (0..5)
+            .map(|v| Word::undecided(g.degree(v)).unwrap())
+            .collect();
         let mut queue = vec![2];
-        state[2] = decided(true, 0);
-        propagate(&r, &mut state, &mut queue, 0, &AllSuccessors).unwrap();
+        state[2] = Word::decided(true, 0);
+        propagate(&r, &mut state, &mut queue, 0, &AllSuccessors, &mut ()).unwrap();
         assert_eq!(queue, vec![2, 1, 0]);
-        assert_eq!(read(state[3]), None);
-        assert_eq!(read(state[0]), Some((true, 2)));
+        assert_eq!(state[3].read(), None);
+        assert_eq!(state[0].read(), Some((true, 2)));
     }
 
     #[test]
@@ -375,13 +531,15 @@ mod tests {
         edges.push((301, 0));
         let g = Csr::from_edges(302, &edges);
         let r = g.reverse();
-        let mut state: Vec<u32> = (0..302).map(|v| g.degree(v) as u32).collect();
-        state[0] = decided(false, 0);
+        let mut state: Vec<Word> = (0..302)
+            .map(|v| Word::undecided(g.degree(v)).unwrap())
+            .collect();
+        state[0] = Word::decided(false, 0);
         let mut queue = vec![0];
         queue.shrink_to_fit();
-        propagate(&r, &mut state, &mut queue, 0, &Labelling).unwrap();
+        propagate(&r, &mut state, &mut queue, 0, &Labelling, &mut ()).unwrap();
         assert_eq!(queue, (0..302).collect::<Vec<u32>>());
-        assert!((1..302).all(|v| read(state[v]) == Some((true, 1))));
+        assert!((1..302).all(|v| state[v].read() == Some((true, 1))));
     }
 
     #[test]
@@ -390,44 +548,43 @@ mod tests {
         let g = Csr::from_edges(4, &[(1, 0), (1, 2), (2, 0), (2, 3), (3, 3)]);
         let r = g.reverse();
         let owner = [0u8, 0, 1, 1];
-        let mut state: Vec<u32> = (0..4).map(|v| g.degree(v) as u32).collect();
-        state[0] = decided(true, 0);
+        let mut state: Vec<Word> = (0..4)
+            .map(|v| Word::undecided(g.degree(v)).unwrap())
+            .collect();
+        state[0] = Word::decided(true, 0);
         let mut queue = vec![0];
         let rule = Attractor {
             owner: &owner,
             player: 0,
         };
-        propagate(&r, &mut state, &mut queue, 0, &rule).unwrap();
-        assert_eq!(read(state[1]), Some((true, 1)));
-        assert_eq!(read(state[2]), None, "player 1 escapes to 3");
-        assert_eq!(read(state[3]), None);
+        propagate(&r, &mut state, &mut queue, 0, &rule, &mut ()).unwrap();
+        assert_eq!(state[1].read(), Some((true, 1)));
+        assert_eq!(state[2].read(), None, "player 1 escapes to 3");
+        assert_eq!(state[3].read(), None);
     }
 
-    /// The attractor rule, counted lazily, recording its moves, inside a subset.
-    struct LazyRecording<'a> {
+    /// The attractor rule, counted lazily, inside a subset (its moves recorded by the
+    /// sink).
+    struct Lazy<'a> {
         graph: &'a Csr,
         owner: &'a [u8],
         inside: &'a [bool],
-        moves: &'a [std::cell::Cell<u32>],
-        counted: &'a std::cell::Cell<u32>,
+        /// How often `count` was called (atomic, so the rule stays `Sync`).
+        counted: AtomicU32,
     }
 
-    impl Rule for LazyRecording<'_> {
+    impl Rule for Lazy<'_> {
         const LAZY: bool = true;
-        const RECORDS: bool = true;
         fn inside(&self, v: u32) -> bool {
             self.inside[v as usize]
         }
         fn count(&self, v: u32) -> u32 {
-            self.counted.set(self.counted.get() + 1);
+            self.counted.fetch_add(1, Ordering::Relaxed);
             self.graph
                 .successors(v)
                 .iter()
                 .filter(|&&w| self.inside[w as usize])
                 .count() as u32
-        }
-        fn record(&self, v: u32, by: u32) {
-            self.moves[v as usize].set(by);
         }
         fn on_successor(&self, v: u32, _value: bool) -> Option<bool> {
             (self.owner[v as usize] == 0).then_some(true)
@@ -459,51 +616,58 @@ mod tests {
                 .filter(|&v| inside[v as usize] && next(3) == 0)
                 .collect();
             // Eager: counters of successors inside, outsiders excluded.
-            let mut eager: Vec<u32> = (0..n)
+            let mut eager: Vec<Word> = (0..n)
                 .map(|v| {
                     if inside[v as usize] {
-                        g.successors(v)
-                            .iter()
-                            .filter(|&&w| inside[w as usize])
-                            .count() as u32
+                        Word::counting(
+                            g.successors(v)
+                                .iter()
+                                .filter(|&&w| inside[w as usize])
+                                .count() as u64,
+                        )
                     } else {
-                        EXCLUDED
+                        Word::EXCLUDED
                     }
                 })
                 .collect();
-            let mut lazy = vec![UNCOUNTED; n as usize];
+            let mut lazy = vec![Word::UNCOUNTED; n as usize];
             for &t in &targets {
-                eager[t as usize] = decided(true, 0);
-                lazy[t as usize] = decided(true, 0);
+                eager[t as usize] = Word::decided(true, 0);
+                lazy[t as usize] = Word::decided(true, 0);
             }
             let mut q1 = targets.clone();
             let rule = Attractor {
                 owner: &owner,
                 player: 0,
             };
-            propagate(&r, &mut eager, &mut q1, 0, &rule).unwrap();
-            let moves: Vec<std::cell::Cell<u32>> =
-                (0..n).map(|_| std::cell::Cell::new(u32::MAX)).collect();
-            let counted = std::cell::Cell::new(0);
+            propagate(&r, &mut eager, &mut q1, 0, &rule, &mut ()).unwrap();
+            let mut moves = vec![u32::MAX; n as usize];
             let mut q2 = targets.clone();
-            let lazy_rule = LazyRecording {
+            let lazy_rule = Lazy {
                 graph: &g,
                 owner: &owner,
                 inside: &inside,
-                moves: &moves,
-                counted: &counted,
+                counted: AtomicU32::new(0),
             };
-            propagate(&r, &mut lazy, &mut q2, 0, &lazy_rule).unwrap();
-            let read_all = |s: &[u32]| (0..n as usize).map(|v| read(s[v])).collect::<Vec<_>>();
+            propagate(
+                &r,
+                &mut lazy,
+                &mut q2,
+                0,
+                &lazy_rule,
+                &mut Moves(&mut moves),
+            )
+            .unwrap();
+            let read_all = |s: &[Word]| s.iter().map(|w| w.read()).collect::<Vec<_>>();
             assert_eq!(read_all(&eager), read_all(&lazy), "{edges:?} {inside:?}");
             assert_eq!(q1, q2);
             for &v in &q2 {
-                let (_, d) = read(lazy[v as usize]).unwrap();
-                let m = moves[v as usize].get();
+                let (_, d) = lazy[v as usize].read().unwrap();
+                let m = moves[v as usize];
                 if d > 0 && owner[v as usize] == 0 {
                     // The recorded move is an edge to a vertex decided one step earlier.
                     assert!(g.successors(v).contains(&m));
-                    assert_eq!(read(lazy[m as usize]).map(|(_, dm)| dm + 1), Some(d));
+                    assert_eq!(lazy[m as usize].read().map(|(_, dm)| dm + 1), Some(d));
                 } else {
                     assert_eq!(
                         m,
@@ -517,7 +681,7 @@ mod tests {
             let opponents = (0..n as usize)
                 .filter(|&v| inside[v] && owner[v] == 1)
                 .count();
-            assert!(counted.get() as usize <= opponents);
+            assert!(lazy_rule.counted.into_inner() as usize <= opponents);
         }
     }
 }

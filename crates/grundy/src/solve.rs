@@ -1,7 +1,7 @@
 //! The general method: label every reachable position win / loss / draw with its
 //! remoteness (retrograde analysis, right on cycles), and minimax values for score games.
 
-use crate::engine::{self, AllSuccessors, Labelling};
+use crate::engine::{self, AllSuccessors, Labelling, Word};
 use crate::explore::{explore, Control, Csr, Explored};
 use crate::game::{Game, Outcome, ScoreGame, Value};
 use crate::Error;
@@ -11,7 +11,7 @@ use crate::Error;
 /// Memory: 4 bytes per vertex (the engine's state word, kept as the result).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Labels {
-    state: Vec<u32>,
+    state: Vec<Word>,
 }
 
 impl Labels {
@@ -19,7 +19,7 @@ impl Labels {
     #[inline]
     #[must_use]
     pub fn value(&self, v: u32) -> Value {
-        match engine::read(self.state[v as usize]) {
+        match self.state[v as usize].read() {
             Some((true, r)) => Value::Win(r),
             Some((false, r)) => Value::Loss(r),
             None => Value::Draw,
@@ -102,29 +102,30 @@ pub fn label_by_degree(
     };
     for v in 0..n as u32 {
         let word = match terminal(v) {
-            Some(Outcome::Win) => engine::decided(absolute(v, true), 0),
-            Some(Outcome::Loss) => engine::decided(absolute(v, false), 0),
+            Some(Outcome::Win) => Word::decided(absolute(v, true), 0),
+            Some(Outcome::Loss) => Word::decided(absolute(v, false), 0),
             // A declared draw is settled and never propagates: its predecessors' counters
             // never reach zero through it.
-            Some(Outcome::Draw) => engine::EXCLUDED,
+            Some(Outcome::Draw) => Word::EXCLUDED,
             None => match degree(v) {
-                0 => engine::decided(absolute(v, false), 0),
-                d => engine::undecided(d)?,
+                0 => Word::decided(absolute(v, false), 0),
+                d => Word::undecided(d)?,
             },
         };
-        if engine::read(word).is_some() {
+        if word.is_decided() {
             queue.push(v);
         }
         state.push(word);
     }
     control.check()?;
     match mover {
-        None => engine::propagate(reverse, &mut state, &mut queue, 0, &Labelling)?,
+        None => engine::propagate(reverse, &mut state, &mut queue, 0, &Labelling, &mut ())?,
         Some(owner) => {
-            engine::propagate(reverse, &mut state, &mut queue, 0, &TurnLabelling { owner })?;
+            let rule = TurnLabelling { owner };
+            engine::propagate(reverse, &mut state, &mut queue, 0, &rule, &mut ())?;
             for (v, word) in state.iter_mut().enumerate() {
-                if let Some((first_wins, d)) = engine::read(*word) {
-                    *word = engine::decided(first_wins == (owner[v] == 0), d);
+                if let Some((first_wins, d)) = word.read() {
+                    *word = Word::decided(first_wins == (owner[v] == 0), d);
                 }
             }
         }
@@ -165,16 +166,16 @@ pub fn reverse_topological_order(graph: &Csr, reverse: &Csr) -> Result<Vec<u32>,
     for v in 0..n as u32 {
         match graph.degree(v) {
             0 => {
-                state.push(engine::decided(true, 0));
+                state.push(Word::decided(true, 0));
                 queue.push(v);
             }
-            d => state.push(engine::undecided(d)?),
+            d => state.push(Word::undecided(d)?),
         }
     }
-    engine::propagate(reverse, &mut state, &mut queue, 0, &AllSuccessors)?;
+    engine::propagate(reverse, &mut state, &mut queue, 0, &AllSuccessors, &mut ())?;
     if queue.len() < n {
         let v = (0..n as u32)
-            .find(|&v| engine::read(state[v as usize]).is_none())
+            .find(|&v| state[v as usize].read().is_none())
             .expect("an undecided vertex exists when the queue is short");
         return Err(Error::Cycle { vertex: v });
     }

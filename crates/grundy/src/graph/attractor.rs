@@ -4,13 +4,11 @@
 //! learning, Büchi) allocate nothing per call.
 //!
 //! A subgame is a set of vertices given by a membership mask; vertices outside it are
-//! [`EXCLUDED`](crate::engine::EXCLUDED) for the engine and never looked at, so an attractor
-//! costs O(size of the subgame + its edges), not O(arena).
-
-use std::cell::{Cell, RefCell};
+//! [`Word::EXCLUDED`] for the engine and never looked at, so an attractor costs O(size of the
+//! subgame + its edges), not O(arena).
 
 use super::arena::Arena;
-use crate::engine::{self, Attractor, Rule};
+use crate::engine::{self, Attractor, Record, Rule, Word};
 
 /// The player other than `p` (players are 0 and 1).
 #[inline]
@@ -20,10 +18,10 @@ pub fn opponent(p: u8) -> u8 {
 }
 
 /// Scratch for attractor computations on one arena: one state word per vertex (kept at
-/// [`engine::EXCLUDED`] between calls) and a queue.
+/// [`Word::EXCLUDED`] between calls) and a queue.
 #[derive(Debug, Clone)]
 pub struct Attractors {
-    state: Vec<u32>,
+    state: Vec<Word>,
     queue: Vec<u32>,
 }
 
@@ -43,7 +41,7 @@ impl Attractors {
     #[must_use]
     pub fn new(arena: &Arena) -> Attractors {
         Attractors {
-            state: vec![engine::EXCLUDED; arena.len()],
+            state: vec![Word::EXCLUDED; arena.len()],
             queue: Vec::new(),
         }
     }
@@ -72,19 +70,19 @@ impl Attractors {
                 .filter(|&&w| in_game[w as usize])
                 .count() as u64;
             // A subgame's degree never exceeds the arena's, which fits (parsers check).
-            state[v as usize] = engine::undecided(inside).unwrap_or(engine::MAX_DISTANCE);
+            state[v as usize] = Word::counting(inside);
         }
         self.queue.clear();
         for t in target {
-            if in_game[t as usize] && engine::read(state[t as usize]).is_none() {
-                state[t as usize] = engine::decided(true, 0);
+            if in_game[t as usize] && state[t as usize].read().is_none() {
+                state[t as usize] = Word::decided(true, 0);
                 self.queue.push(t);
             }
         }
         // Opponent vertices stuck inside the subgame are lost for their owner.
         for &v in members {
-            if state[v as usize] == 0 && arena.owner(v) != player {
-                state[v as usize] = engine::decided(true, 0);
+            if state[v as usize].counter() == Some(0) && arena.owner(v) != player {
+                state[v as usize] = Word::decided(true, 0);
                 self.queue.push(v);
             }
         }
@@ -93,10 +91,12 @@ impl Attractors {
             player,
         };
         // Distances stay far below the limit: at most one per vertex.
-        let _ = engine::propagate(arena.reverse(), state, &mut self.queue, 0, &rule);
+        let _ = engine::propagate(arena.reverse(), state, &mut self.queue, 0, &rule, &mut ());
         let mut strategy = Vec::new();
         for &v in &self.queue {
-            let (_, d) = engine::read(state[v as usize]).expect("queued vertices are decided");
+            let (_, d) = state[v as usize]
+                .read()
+                .expect("queued vertices are decided");
             if d > 0 && arena.owner(v) == player {
                 let w = arena
                     .successors(v)
@@ -104,14 +104,14 @@ impl Attractors {
                     .copied()
                     .find(|&w| {
                         in_game[w as usize]
-                            && engine::read(state[w as usize]).is_some_and(|(_, dw)| dw < d)
+                            && state[w as usize].read().is_some_and(|(_, dw)| dw < d)
                     })
                     .expect("a vertex attracted by a move has an earlier successor");
                 strategy.push((v, w));
             }
         }
         for &v in members {
-            state[v as usize] = engine::EXCLUDED;
+            state[v as usize] = Word::EXCLUDED;
         }
         Attracted {
             vertices: std::mem::take(&mut self.queue),
@@ -129,20 +129,17 @@ impl Attractors {
 /// - `true` ([`ScanAttractor`], [`Rule::SCAN`]): by a scan of its successors for one inside
 ///   and not yet attracted. Nothing is counted up front, and an attraction leaves in the
 ///   state only its queue (decided) and the positions it stored for vertices of more than
-///   [`REMEMBER`] moves, which it lists in `resume` — so resetting the state costs the
-///   attractor, not the edges into it. The shape of van Dijk's attractors in Oink: most
-///   touched vertices have an escape among their first successors.
+///   [`REMEMBER`] moves, which the engine reports to the sink ([`Record::kept`]; a
+///   [`Scanned`] sink lists them) — so resetting the state costs the attractor, not the
+///   edges into it. The shape of van Dijk's attractors in Oink: most touched vertices have
+///   an escape among their first successors.
+///
+/// The rule only reads: the moves of `player`'s vertices attracted by a move go to the
+/// propagation's sink ([`engine::Moves`], [`Scanned`], or `()` for none).
 pub(crate) struct SubgameAttractor<'a, F, const SCAN: bool> {
     pub arena: &'a Arena,
     pub player: u8,
     pub inside: F,
-    /// Where to write the move of each of `player`'s vertices attracted by a move, if
-    /// anywhere.
-    pub moves: Option<&'a [Cell<u32>]>,
-    /// Scanning only: where to list the vertices left holding a scan position (to be reset
-    /// to [`engine::UNCOUNTED`]). Without it every vertex is scanned from the start on every
-    /// touch.
-    pub resume: Option<&'a RefCell<Vec<u32>>>,
 }
 
 /// Counts the successors inside on first touch; see [`SubgameAttractor`].
@@ -154,6 +151,28 @@ pub(crate) type ScanAttractor<'a, F> = SubgameAttractor<'a, F, true>;
 /// `REMEMBER` touches of `REMEMBER` successors each); larger ones resume where their last
 /// scan stopped, so a scan costs each edge once per attraction.
 pub(crate) const REMEMBER: usize = 16;
+
+/// The sink of a scanning attraction: the moves of the attracting player's vertices go to
+/// `moves`, and the vertices left holding a scan position are listed in `kept` (to be
+/// reset to [`Word::UNCOUNTED`] with the queue).
+pub(crate) struct Scanned<'a> {
+    pub moves: &'a mut [u32],
+    pub kept: &'a mut Vec<u32>,
+}
+
+impl Record for Scanned<'_> {
+    const RECORDS: bool = true;
+
+    #[inline(always)]
+    fn record(&mut self, vertex: u32, by: u32) {
+        self.moves[vertex as usize] = by;
+    }
+
+    #[inline(always)]
+    fn kept(&mut self, vertex: u32) {
+        self.kept.push(vertex);
+    }
+}
 
 impl<F: Fn(u32) -> bool, const S: bool> Rule for SubgameAttractor<'_, F, S> {
     const LAZY: bool = !S;
@@ -171,41 +190,26 @@ impl<F: Fn(u32) -> bool, const S: bool> Rule for SubgameAttractor<'_, F, S> {
             .successors(vertex)
             .iter()
             .filter(|&&w| (self.inside)(w))
-            .count() as u64;
-        // A subgame's degree never exceeds the arena's, which fits (parsers check).
-        engine::undecided(count).unwrap_or(engine::MAX_DISTANCE)
+            .count();
+        // A subgame's degree never exceeds the arena's, which fits (parsers check); the
+        // engine saturates anything larger.
+        u32::try_from(count).unwrap_or(u32::MAX)
     }
 
     #[inline]
-    fn escape(&self, vertex: u32, word: u32, state: &[u32]) -> Option<u32> {
+    fn escape(&self, vertex: u32, word: Word, state: &[Word]) -> Option<Word> {
         let successors = self.arena.successors(vertex);
-        let from = if word == engine::UNCOUNTED {
-            0
-        } else {
-            word as usize
-        };
+        // UNCOUNTED (no counter): scan from the start.
+        let from = word.counter().unwrap_or(0) as usize;
         let at = successors[from..]
             .iter()
-            .position(|&w| state[w as usize] & engine::DECIDED == 0 && (self.inside)(w))?
+            .position(|&w| state[w as usize].is_open() && (self.inside)(w))?
             + from;
-        match self.resume {
-            Some(resume) if successors.len() > REMEMBER => {
-                if word == engine::UNCOUNTED {
-                    resume.borrow_mut().push(vertex);
-                }
-                // A position below the degree, which fits the counter bits (parsers check).
-                Some(at as u32)
-            }
-            _ => Some(engine::UNCOUNTED),
-        }
-    }
-
-    const RECORDS: bool = true;
-
-    #[inline(always)]
-    fn record(&self, vertex: u32, by: u32) {
-        if let Some(moves) = self.moves {
-            moves[vertex as usize].set(by);
+        if successors.len() > REMEMBER {
+            // A position below the degree, which fits the counter bits (parsers check).
+            Some(Word::counting(at as u64))
+        } else {
+            Some(Word::UNCOUNTED)
         }
     }
 
@@ -231,7 +235,7 @@ impl<F: Fn(u32) -> bool, const S: bool> Rule for SubgameAttractor<'_, F, S> {
 /// (the attractor rank within its layer: 0 for a seed), see [`engine`].
 #[derive(Debug, Clone, Default)]
 pub struct Layers {
-    state: Vec<u32>,
+    state: Vec<Word>,
     queue: Vec<u32>,
     head: usize,
 }
@@ -241,14 +245,14 @@ impl Layers {
     #[must_use]
     pub fn new(n: usize) -> Layers {
         Layers {
-            state: vec![engine::EXCLUDED; n],
+            state: vec![Word::EXCLUDED; n],
             queue: Vec::with_capacity(n),
             head: 0,
         }
     }
 
     /// Opens the subgame `members`: each member becomes undecided, its successors inside the
-    /// subgame counted when an attractor first touches it ([`engine::UNCOUNTED`]), so only
+    /// subgame counted when an attractor first touches it ([`Word::UNCOUNTED`]), so only
     /// [`attract`](Self::attract) may follow, not [`propagate`](Self::propagate) with an eager
     /// rule. Vertices outside stay excluded (call [`close`](Self::close) on the previous
     /// subgame first). Empties the queue.
@@ -257,7 +261,7 @@ impl Layers {
     /// O(|members|): a vertex's out-edges are read only if an attractor reaches it.
     pub fn open(&mut self, members: &[u32]) {
         for &v in members {
-            self.state[v as usize] = engine::UNCOUNTED;
+            self.state[v as usize] = Word::UNCOUNTED;
         }
         self.queue.clear();
         self.head = 0;
@@ -273,9 +277,7 @@ impl Layers {
         Layers {
             state: arena
                 .vertices()
-                .map(|v| {
-                    engine::undecided(arena.out_degree(v) as u64).unwrap_or(engine::MAX_DISTANCE)
-                })
+                .map(|v| Word::counting(arena.out_degree(v) as u64))
                 .collect(),
             queue: Vec::with_capacity(arena.len()),
             head: 0,
@@ -285,7 +287,7 @@ impl Layers {
     /// Excludes `members` again and empties the queue, ready for the next [`open`](Self::open).
     pub fn close(&mut self, members: &[u32]) {
         for &v in members {
-            self.state[v as usize] = engine::EXCLUDED;
+            self.state[v as usize] = Word::EXCLUDED;
         }
         self.queue.clear();
         self.head = 0;
@@ -302,15 +304,15 @@ impl Layers {
     pub fn undo_from(&mut self, arena: &Arena, from: usize, inside: impl Fn(u32) -> bool) {
         debug_assert_eq!(self.head, self.queue.len(), "every decision was propagated");
         for &u in &self.queue[from..] {
-            self.state[u as usize] = engine::UNCOUNTED;
+            self.state[u as usize] = Word::UNCOUNTED;
         }
         for &u in &self.queue[from..] {
             for &y in arena.predecessors(u) {
                 // An undecided, counted predecessor counted `u` down when `u` was
-                // propagated: only counters are below UNCOUNTED.
+                // propagated.
                 let word = &mut self.state[y as usize];
-                if *word < engine::UNCOUNTED {
-                    *word += 1;
+                if let Some(count) = word.counter() {
+                    *word = Word::counting(u64::from(count) + 1);
                 }
             }
         }
@@ -318,15 +320,15 @@ impl Layers {
             let (mut touched, mut open) = (false, 0u64);
             for &w in arena.successors(u) {
                 let word = self.state[w as usize];
-                if engine::read(word).is_some() {
+                if word.is_decided() {
                     touched = true;
-                } else if word & engine::DECIDED == 0 && inside(w) {
+                } else if word.is_open() && inside(w) {
                     open += 1;
                 }
             }
             if touched {
                 debug_assert!(open > 0, "an undone vertex would be decided before `from`");
-                self.state[u as usize] = engine::undecided(open).unwrap_or(engine::MAX_DISTANCE);
+                self.state[u as usize] = Word::counting(open);
             }
         }
         self.queue.truncate(from);
@@ -342,14 +344,14 @@ impl Layers {
     pub fn remove(&mut self, arena: &Arena, removed: &[u32]) {
         for &u in removed {
             debug_assert!(self.is_open(u), "only undecided vertices are removed");
-            self.state[u as usize] = engine::EXCLUDED;
+            self.state[u as usize] = Word::EXCLUDED;
         }
         for &u in removed {
             for &y in arena.predecessors(u) {
                 let word = &mut self.state[y as usize];
-                if *word < engine::UNCOUNTED {
-                    debug_assert!(*word > 1, "a counter removal would decide");
-                    *word -= 1;
+                if let Some(count) = word.counter() {
+                    debug_assert!(count > 1, "a counter removal would decide");
+                    *word = Word::counting(u64::from(count) - 1);
                 }
             }
         }
@@ -360,16 +362,17 @@ impl Layers {
     #[inline]
     pub fn seed(&mut self, v: u32, value: bool) -> bool {
         let word = &mut self.state[v as usize];
-        if *word & engine::DECIDED != 0 {
+        if !word.is_open() {
             return false;
         }
-        *word = engine::decided(value, 0);
+        *word = Word::decided(value, 0);
         self.queue.push(v);
         true
     }
 
-    /// Runs the engine with `rule` from the queued vertices not yet propagated.
-    pub fn propagate<R: engine::Rule>(&mut self, arena: &Arena, rule: &R) {
+    /// Runs the engine with `rule` from the queued vertices not yet propagated, recording
+    /// into `sink` (`&mut ()` for nothing).
+    pub fn propagate<R: Rule, S: Record>(&mut self, arena: &Arena, rule: &R, sink: &mut S) {
         // Distances stay far below the limit: at most one per vertex.
         let _ = engine::propagate(
             arena.reverse(),
@@ -377,6 +380,7 @@ impl Layers {
             &mut self.queue,
             self.head,
             rule,
+            sink,
         );
         self.head = self.queue.len();
     }
@@ -385,26 +389,24 @@ impl Layers {
     /// (one successor for `player`'s vertices, all for the opponent's) within the open subgame,
     /// whose membership mask is `in_game`. Every vertex it decides gets value `true`.
     pub fn attract(&mut self, arena: &Arena, player: u8, in_game: &[bool]) {
-        self.attract_recording(arena, player, in_game, None);
+        self.attract_recording(arena, player, in_game, &mut ());
     }
 
-    /// [`attract`](Self::attract), writing into `moves` (if given) the move of every vertex
-    /// of `player` it decides by a move.
-    pub(crate) fn attract_recording(
+    /// [`attract`](Self::attract), recording into `sink` (e.g. [`engine::Moves`]) the move of every
+    /// vertex of `player` it decides by a move.
+    pub(crate) fn attract_recording<S: Record>(
         &mut self,
         arena: &Arena,
         player: u8,
         in_game: &[bool],
-        moves: Option<&[Cell<u32>]>,
+        sink: &mut S,
     ) {
         let rule = LazyAttractor {
             arena,
             player,
             inside: |w: u32| in_game[w as usize],
-            moves,
-            resume: None,
         };
-        self.propagate(arena, &rule);
+        self.propagate(arena, &rule, sink);
     }
 
     /// Takes every vertex decided since [`open`](Self::open) out of the subgame for good (the
@@ -418,13 +420,13 @@ impl Layers {
         for &u in &self.queue {
             for &y in arena.predecessors(u) {
                 let word = &mut self.state[y as usize];
-                if *word & engine::DECIDED == 0 {
-                    *word = engine::UNCOUNTED;
+                if word.is_open() {
+                    *word = Word::UNCOUNTED;
                 }
             }
         }
         for &u in &self.queue {
-            self.state[u as usize] = engine::EXCLUDED;
+            self.state[u as usize] = Word::EXCLUDED;
         }
         self.queue.clear();
         self.head = 0;
@@ -436,14 +438,21 @@ impl Layers {
     /// predecessors. Every vertex still undecided must be a candidate, and `rule` must be an
     /// eager rule (every undecided vertex counts all its successors, as after
     /// [`all_open`](Self::all_open)). Each candidate is decided as the engine would decide
-    /// it from its decided successors (by [`Rule::on_successor`], recording the move, or by
+    /// it from its decided successors (by [`Rule::on_successor`], recording the move into
+    /// `sink`, or by
     /// [`Rule::on_all`] when none is undecided; a vertex without moves stays undecided), or
     /// else gets its count of undecided successors; what that decides is then propagated as
     /// usual.
     ///
     /// # Complexity
     /// O(candidates + their moves), plus the propagation of what they decide.
-    pub fn pull<R: engine::Rule>(&mut self, arena: &Arena, candidates: &[u32], rule: &R) {
+    pub fn pull<R: Rule, S: Record>(
+        &mut self,
+        arena: &Arena,
+        candidates: &[u32],
+        rule: &R,
+        sink: &mut S,
+    ) {
         debug_assert!(!R::LAZY && !R::SCAN);
         // Words are written only after every candidate is read, so a candidate decided here
         // is still counted as undecided by the others: its propagation counts it off.
@@ -470,17 +479,16 @@ impl Layers {
             }
             match by {
                 Some((w, value, d)) => {
-                    if R::RECORDS {
-                        rule.record(v, w);
+                    if S::RECORDS {
+                        sink.record(v, w);
                     }
-                    decided.push((v, engine::decided(value, d + 1)));
+                    decided.push((v, Word::decided(value, d + 1)));
                 }
                 None if open == 0 => {
-                    decided.push((v, engine::decided(rule.on_all(v), far + 1)));
+                    decided.push((v, Word::decided(rule.on_all(v), far + 1)));
                 }
                 None => {
-                    self.state[v as usize] =
-                        engine::undecided(open).unwrap_or(engine::MAX_DISTANCE);
+                    self.state[v as usize] = Word::counting(open);
                 }
             }
         }
@@ -489,7 +497,7 @@ impl Layers {
             self.state[v as usize] = word;
             self.queue.push(v);
         }
-        self.propagate(arena, rule);
+        self.propagate(arena, rule, sink);
     }
 
     /// Every vertex decided since [`open`](Self::open), in the order decided.
@@ -503,14 +511,14 @@ impl Layers {
     #[inline]
     #[must_use]
     pub fn read(&self, v: u32) -> Option<(bool, u32)> {
-        engine::read(self.state[v as usize])
+        self.state[v as usize].read()
     }
 
     /// Whether `v` is in the subgame and not yet decided.
     #[inline]
     #[must_use]
     pub fn is_open(&self, v: u32) -> bool {
-        self.state[v as usize] & engine::DECIDED == 0
+        self.state[v as usize].is_open()
     }
 
     /// A successor of the decided `v` decided with the same value at a smaller distance: the
@@ -529,6 +537,7 @@ impl Layers {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Moves;
     use crate::graph::brute;
     use crate::graph::parity::generate::Rng;
     use crate::graph::ArenaBuilder;
@@ -544,6 +553,17 @@ mod tests {
             b.push(rng.below(2) as u8, 0, succ);
         }
         b.build().unwrap()
+    }
+
+    /// The attractor rules only read (moves and kept positions go to the sink), so one rule
+    /// can be shared between threads.
+    #[test]
+    fn attractor_rules_are_send_and_sync() {
+        fn shareable<T: Send + Sync>() {}
+        shareable::<Attractor<'static>>();
+        shareable::<LazyAttractor<'static, fn(u32) -> bool>>();
+        shareable::<ScanAttractor<'static, fn(u32) -> bool>>();
+        shareable::<Layers>();
     }
 
     #[test]
@@ -583,7 +603,7 @@ mod tests {
 
     /// The scanning rule decides exactly the naive fixpoint (an opponent's vertex joins once
     /// it has a successor in the attractor and none in the subgame outside it), records moves
-    /// to vertices decided earlier, and leaves the state clean once its queue and `resume`
+    /// to vertices decided earlier, and leaves the state clean once its queue and `kept`
     /// list are reset, attraction after attraction on one state. Vertices of up to 40 moves
     /// exercise both the rescanning and the resuming of scans.
     #[test]
@@ -598,8 +618,8 @@ mod tests {
                 }
             });
             let n = arena.len() as u32;
-            let mut state = vec![engine::UNCOUNTED; n as usize];
-            let resume = RefCell::new(Vec::new());
+            let mut state = vec![Word::UNCOUNTED; n as usize];
+            let mut kept = Vec::new();
             for _ in 0..3 {
                 let inside: Vec<bool> = (0..n).map(|_| rng.below(5) != 0).collect();
                 let player = rng.below(2) as u8;
@@ -632,18 +652,21 @@ mod tests {
                 }
                 let mut queue = Vec::new();
                 for &t in &target {
-                    state[t as usize] = engine::decided(true, 0);
+                    state[t as usize] = Word::decided(true, 0);
                     queue.push(t);
                 }
-                let moves = vec![Cell::new(u32::MAX); n as usize];
+                let mut moves = vec![u32::MAX; n as usize];
                 let rule = ScanAttractor {
                     arena: &arena,
                     player,
                     inside: |w: u32| inside[w as usize],
-                    moves: Some(&moves),
-                    resume: Some(&resume),
                 };
-                engine::propagate(arena.reverse(), &mut state, &mut queue, 0, &rule).unwrap();
+                let mut sink = Scanned {
+                    moves: &mut moves,
+                    kept: &mut kept,
+                };
+                engine::propagate(arena.reverse(), &mut state, &mut queue, 0, &rule, &mut sink)
+                    .unwrap();
                 let mut got = vec![false; n as usize];
                 let mut at = vec![usize::MAX; n as usize];
                 for (i, &v) in queue.iter().enumerate() {
@@ -653,38 +676,15 @@ mod tests {
                 assert_eq!(got, want, "{arena:?} player {player} inside {inside:?}");
                 for (i, &v) in queue.iter().enumerate().skip(target.len()) {
                     if arena.owner(v) == player {
-                        let m = moves[v as usize].get();
+                        let m = moves[v as usize];
                         assert!(arena.successors(v).contains(&m) && at[m as usize] < i);
                     }
                 }
-                for v in queue.into_iter().chain(resume.borrow_mut().drain(..)) {
-                    state[v as usize] = engine::UNCOUNTED;
+                for v in queue.into_iter().chain(kept.drain(..)) {
+                    state[v as usize] = Word::UNCOUNTED;
                 }
-                assert!(state.iter().all(|&w| w == engine::UNCOUNTED), "{state:?}");
+                assert!(state.iter().all(|&w| w == Word::UNCOUNTED), "{state:?}");
             }
-        }
-    }
-
-    /// The eager attractor rule, recording moves.
-    struct Recording<'a> {
-        owner: &'a [u8],
-        player: u8,
-        moves: &'a [Cell<u32>],
-    }
-
-    impl Rule for Recording<'_> {
-        const RECORDS: bool = true;
-
-        fn record(&self, vertex: u32, by: u32) {
-            self.moves[vertex as usize].set(by);
-        }
-
-        fn on_successor(&self, vertex: u32, _value: bool) -> Option<bool> {
-            (self.owner[vertex as usize] == self.player).then_some(true)
-        }
-
-        fn on_all(&self, _vertex: u32) -> bool {
-            true
         }
     }
 
@@ -700,13 +700,8 @@ mod tests {
             let player = rng.below(2) as u8;
             let seeds: Vec<u32> = (0..n).filter(|_| rng.below(3) == 0).collect();
             let split = rng.below(seeds.len() as u64 + 1) as usize;
-            let moves = vec![Cell::new(u32::MAX); n as usize];
-            let rule = Recording {
-                owner: arena.owners(),
-                player,
-                moves: &moves,
-            };
-            let plain = Attractor {
+            let mut moves = vec![u32::MAX; n as usize];
+            let rule = Attractor {
                 owner: arena.owners(),
                 player,
             };
@@ -716,12 +711,12 @@ mod tests {
                 pushed.seed(t, true);
                 pulled.seed(t, true);
                 if i + 1 == split {
-                    pulled.propagate(&arena, &rule);
+                    pulled.propagate(&arena, &rule, &mut Moves(&mut moves));
                 }
             }
-            pushed.propagate(&arena, &plain);
+            pushed.propagate(&arena, &rule, &mut ());
             let all: Vec<u32> = arena.vertices().collect();
-            pulled.pull(&arena, &all, &rule);
+            pulled.pull(&arena, &all, &rule, &mut Moves(&mut moves));
             let mut at = vec![usize::MAX; n as usize];
             for (i, &v) in pulled.queue().iter().enumerate() {
                 at[v as usize] = i;
@@ -729,7 +724,7 @@ mod tests {
             for v in arena.vertices() {
                 assert_eq!(pulled.is_open(v), pushed.is_open(v), "{arena:?} {seeds:?}");
                 if !pulled.is_open(v) && !seeds.contains(&v) && arena.owner(v) == player {
-                    let m = moves[v as usize].get();
+                    let m = moves[v as usize];
                     assert!(arena.successors(v).contains(&m) && at[m as usize] < at[v as usize]);
                 }
             }
@@ -762,7 +757,7 @@ mod tests {
             }
             // A counter equal to all successors inside behaves as "uncounted": compare what
             // each word means.
-            let meaning = |state: &[u32]| -> Vec<u32> {
+            let meaning = |state: &[Word]| -> Vec<Word> {
                 let inside = |y: u32| {
                     arena
                         .successors(y)
@@ -772,7 +767,7 @@ mod tests {
                 };
                 (0..n as u32)
                     .map(|y| match state[y as usize] {
-                        engine::UNCOUNTED => inside(y),
+                        Word::UNCOUNTED => Word::counting(u64::from(inside(y))),
                         word => word,
                     })
                     .collect()
@@ -788,7 +783,7 @@ mod tests {
             // Remove some undecided vertices (where that leaves every counted vertex an
             // undecided successor inside): each counter then counts exactly the undecided
             // successors inside what is left.
-            let open = |l: &Layers, w: u32| l.state[w as usize] & engine::DECIDED == 0;
+            let open = |l: &Layers, w: u32| l.state[w as usize].is_open();
             let removed: Vec<u32> = members
                 .iter()
                 .copied()
@@ -797,7 +792,7 @@ mod tests {
             for &u in &removed {
                 in_game[u as usize] = false;
             }
-            let counted = |l: &Layers, y: u32| l.state[y as usize] < engine::UNCOUNTED;
+            let counted = |l: &Layers, y: u32| l.state[y as usize].counter().is_some();
             let left = |l: &Layers, y: u32| {
                 arena
                     .successors(y)
@@ -814,9 +809,13 @@ mod tests {
             layers.remove(&arena, &removed);
             for y in arena.vertices() {
                 if removed.contains(&y) {
-                    assert_eq!(layers.state[y as usize], engine::EXCLUDED, "round {round}");
+                    assert_eq!(layers.state[y as usize], Word::EXCLUDED, "round {round}");
                 } else if counted(&layers, y) {
-                    assert_eq!(layers.state[y as usize], left(&layers, y), "round {round}");
+                    assert_eq!(
+                        layers.state[y as usize].counter(),
+                        Some(left(&layers, y)),
+                        "round {round}"
+                    );
                 }
             }
         }

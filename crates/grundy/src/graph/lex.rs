@@ -1,7 +1,7 @@
 //! Tokenisers shared by the graph formats: byte offsets while scanning, line and column only
 //! when an error is reported (so the happy path never counts lines).
 
-use super::format::{ParseError, ParseErrorKind};
+use super::parse_error::{ParseError, ParseErrorKind};
 
 /// The longest excerpt of offending input an error message quotes.
 const EXCERPT: usize = 24;

@@ -37,6 +37,7 @@ pub mod format;
 mod lex;
 pub mod objectives;
 pub mod parity;
+mod parse_error;
 pub mod token;
 pub mod verify;
 

@@ -62,14 +62,13 @@ mod scc;
 mod tangle;
 mod zielonka;
 
-use std::cell::Cell;
 use std::fmt;
 use std::str::FromStr;
 
 use self::cycles::{Census, CycleSearch};
 use super::arena::{Arena, Csr};
 use super::attractor::Layers;
-use crate::engine::Rule;
+use crate::engine::{Moves, Rule};
 use crate::explore::Control;
 use crate::Error;
 
@@ -241,20 +240,13 @@ pub fn solve_parity(
 
 /// The engine rule that spreads solved vertices: value = the winner is player 1. A vertex
 /// with a successor won by its owner is won by its owner (and moves there); one whose
-/// successors are all won by the opponent is lost.
+/// successors are all won by the opponent is lost. The moves go to the propagation's sink
+/// ([`Moves`] into the strategy).
 struct Solved<'a> {
     owner: &'a [u8],
-    moves: &'a [Cell<u32>],
 }
 
 impl Rule for Solved<'_> {
-    const RECORDS: bool = true;
-
-    #[inline(always)]
-    fn record(&self, vertex: u32, by: u32) {
-        self.moves[vertex as usize].set(by);
-    }
-
     #[inline(always)]
     fn on_successor(&self, vertex: u32, value: bool) -> Option<bool> {
         (self.owner[vertex as usize] == u8::from(value)).then_some(value)
@@ -309,9 +301,9 @@ impl Pipeline<'_> {
         }
         let rule = Solved {
             owner: self.arena.owners(),
-            moves: Cell::from_mut(&mut self.strategy[..]).as_slice_of_cells(),
         };
-        self.layers.propagate(self.arena, &rule);
+        self.layers
+            .propagate(self.arena, &rule, &mut Moves(&mut self.strategy));
     }
 
     /// Decides what the part just solved decides among `rest` (every vertex still open lies
@@ -322,9 +314,9 @@ impl Pipeline<'_> {
     fn settle_rest(&mut self, rest: &[u32]) {
         let rule = Solved {
             owner: self.arena.owners(),
-            moves: Cell::from_mut(&mut self.strategy[..]).as_slice_of_cells(),
         };
-        self.layers.pull(self.arena, rest, &rule);
+        self.layers
+            .pull(self.arena, rest, &rule, &mut Moves(&mut self.strategy));
     }
 
     /// Solves the part `members` (unsolved, closed under the moves that matter: every member

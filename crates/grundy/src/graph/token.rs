@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::csr::Csr;
-use crate::engine::{self, Labelling};
+use crate::engine::{self, Labelling, Word};
 use crate::explore::Control;
 use crate::game::Outcome;
 use crate::solve::{label, Labels};
@@ -108,7 +108,7 @@ pub fn generalized_grundy(
     const INFINITE: u32 = u32::MAX - 1;
     let n = succ.len();
     let mut gamma = vec![UNVALUED; n];
-    let mut state = vec![engine::EXCLUDED; n];
+    let mut state = vec![Word::EXCLUDED; n];
     let mut queue = Vec::with_capacity(n);
     let mut unvalued: Vec<u32> = (0..n as u32).collect();
     let mut infinite: Vec<u32> = Vec::new();
@@ -120,21 +120,21 @@ pub fn generalized_grundy(
         for &v in &unvalued {
             let followers = succ.successors(v).iter().filter(|&&w| active(w)).count() as u64;
             if followers == 0 {
-                state[v as usize] = engine::decided(false, 0);
+                state[v as usize] = Word::decided(false, 0);
                 queue.push(v);
             } else {
-                state[v as usize] = engine::undecided(followers)?;
+                state[v as usize] = Word::undecided(followers)?;
             }
         }
         for &v in &infinite {
             // One more than its degree: the counter never runs out, so an ∞ vertex is
             // never a "loss" of the stage.
-            state[v as usize] = engine::undecided(succ.degree(v) + 1)?;
+            state[v as usize] = Word::undecided(succ.degree(v) + 1)?;
         }
-        engine::propagate(reverse, &mut state, &mut queue, 0, &Labelling)?;
+        engine::propagate(reverse, &mut state, &mut queue, 0, &Labelling, &mut ())?;
         let mut next = Vec::new();
         for &v in &unvalued {
-            match engine::read(state[v as usize]) {
+            match state[v as usize].read() {
                 Some((false, _)) => gamma[v as usize] = stage,
                 Some((true, _)) => next.push(v),
                 None => {
@@ -144,7 +144,7 @@ pub fn generalized_grundy(
             }
         }
         for &v in unvalued.iter().chain(&infinite) {
-            state[v as usize] = engine::EXCLUDED;
+            state[v as usize] = Word::EXCLUDED;
         }
         unvalued = next;
         stage += 1;

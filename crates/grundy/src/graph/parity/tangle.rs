@@ -44,11 +44,11 @@
 
 use super::scc::Scc;
 use super::{by_priority_descending, Local, NONE};
+use crate::engine::Moves;
 use crate::explore::Control;
 use crate::graph::arena::Arena;
 use crate::graph::attractor::Layers;
 use crate::Error;
-use std::cell::Cell;
 
 /// Learned tangles, as flat arrays indexed by tangle id.
 #[derive(Debug, Default)]
@@ -225,9 +225,9 @@ impl Solver<'_> {
             let att = &mut self.att[which];
             if which == DOMINION {
                 // The dominion's strategy: each vertex attracted by a move keeps it.
-                let moves = Cell::from_mut(&mut self.moves[..]).as_slice_of_cells();
+                let mut moves = Moves(&mut self.moves);
                 att.layers
-                    .attract_recording(self.arena, alpha, &self.in_g, Some(moves));
+                    .attract_recording(self.arena, alpha, &self.in_g, &mut moves);
             } else {
                 att.layers.attract(self.arena, alpha, &self.in_g);
             }

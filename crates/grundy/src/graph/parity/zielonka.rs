@@ -30,12 +30,11 @@
 //! attractors' vertices and edges. O(n + m) space besides the arena.
 
 use super::{by_priority_descending, Local, NONE};
-use crate::engine::{self, DECIDED, UNCOUNTED};
+use crate::engine::{self, Word};
 use crate::explore::Control;
 use crate::graph::arena::Arena;
-use crate::graph::attractor::ScanAttractor;
+use crate::graph::attractor::{ScanAttractor, Scanned};
 use crate::Error;
-use std::cell::{Cell, RefCell};
 
 /// The region of a vertex still in play (not removed by any frame).
 const BOT: u32 = u32::MAX;
@@ -62,16 +61,17 @@ struct Frame {
 }
 
 /// Attracts by `rule` from `queue[head..]`: `rule.player`'s vertices attracted by a move
-/// get that move in `rule.moves`, and vertices left holding a scan position are listed in
-/// `rule.resume`.
+/// get that move in `sink.moves`, and vertices left holding a scan position are listed in
+/// `sink.kept`.
 fn attract<F: Fn(u32) -> bool>(
-    state: &mut [u32],
+    state: &mut [Word],
     queue: &mut Vec<u32>,
     head: usize,
     rule: &ScanAttractor<'_, F>,
+    sink: &mut Scanned<'_>,
 ) {
     // Distances stay far below the limit: at most one per vertex.
-    let _ = engine::propagate(rule.arena.reverse(), state, queue, head, rule);
+    let _ = engine::propagate(rule.arena.reverse(), state, queue, head, rule, sink);
 }
 
 struct Solver<'a> {
@@ -89,11 +89,11 @@ struct Solver<'a> {
     pos: Vec<u32>,
     winning: Vec<u8>,
     strategy: Vec<u32>,
-    /// Engine state: [`UNCOUNTED`] everywhere between attractions.
-    state: Vec<u32>,
+    /// Engine state: [`Word::UNCOUNTED`] everywhere between attractions.
+    state: Vec<Word>,
     queue: Vec<u32>,
     /// Vertices an attraction left holding a scan position.
-    resume: RefCell<Vec<u32>>,
+    resume: Vec<u32>,
     /// The solution of the subgame solved last: the vertices each player wins.
     won: [Vec<u32>; 2],
     /// `A` of each frame on the stack (after [`Phase::Second`] starts: `B`).
@@ -127,20 +127,22 @@ impl Solver<'_> {
             arena,
             player,
             inside: |w: u32| region[w as usize] == BOT,
-            moves: Some(Cell::from_mut(&mut strategy[..]).as_slice_of_cells()),
-            resume: Some(resume),
         };
-        attract(state, queue, head, &rule);
+        let mut sink = Scanned {
+            moves: strategy,
+            kept: resume,
+        };
+        attract(state, queue, head, &rule, &mut sink);
     }
 
     /// Resets the engine state of the queued vertices and of those left holding a scan
     /// position.
     fn clean(&mut self) {
         for &v in &self.queue {
-            self.state[v as usize] = UNCOUNTED;
+            self.state[v as usize] = Word::UNCOUNTED;
         }
-        for v in self.resume.get_mut().drain(..) {
-            self.state[v as usize] = UNCOUNTED;
+        for v in self.resume.drain(..) {
+            self.state[v as usize] = Word::UNCOUNTED;
         }
         self.queue.clear();
     }
@@ -171,7 +173,7 @@ impl Solver<'_> {
             }
             k = k / 64 * 64 + word.trailing_zeros() as usize;
             let v = self.order[k];
-            if self.state[v as usize] & DECIDED != 0 {
+            if !self.state[v as usize].is_open() {
                 k += 1;
                 continue;
             }
@@ -187,7 +189,7 @@ impl Solver<'_> {
                 next = Some(k as u32);
                 break;
             }
-            self.state[v as usize] = engine::decided(true, 0);
+            self.state[v as usize] = Word::decided(true, 0);
             self.queue.push(v);
             self.strategy[v as usize] = NONE;
             pending = Some(p);
@@ -231,7 +233,7 @@ impl Solver<'_> {
                 escape.all(|w| winning[w as usize] == beta).then_some(NONE)
             };
             if let Some(mv) = seed {
-                self.state[v as usize] = engine::decided(true, 0);
+                self.state[v as usize] = Word::decided(true, 0);
                 self.queue.push(v);
                 self.strategy[v as usize] = mv;
             }
@@ -245,10 +247,12 @@ impl Solver<'_> {
             arena: self.arena,
             player: beta,
             inside: |w: u32| in_g(region, w) && winning[w as usize] == alpha,
-            moves: Some(Cell::from_mut(&mut self.strategy[..]).as_slice_of_cells()),
-            resume: Some(&self.resume),
         };
-        attract(&mut self.state, &mut self.queue, 0, &rule);
+        let mut sink = Scanned {
+            moves: &mut self.strategy,
+            kept: &mut self.resume,
+        };
+        attract(&mut self.state, &mut self.queue, 0, &rule, &mut sink);
         for i in 0..self.queue.len() {
             let v = self.queue[i];
             self.set_region(v, r);
@@ -368,9 +372,9 @@ fn run<'a>(
         strategy,
         // Vertices outside the part are touched too (as predecessors): they must read as
         // uncounted, and the rule excludes them.
-        state: vec![UNCOUNTED; n],
+        state: vec![Word::UNCOUNTED; n],
         queue: Vec::with_capacity(len),
-        resume: RefCell::new(Vec::new()),
+        resume: Vec::new(),
         won: [Vec::new(), Vec::new()],
         levels: Vec::new(),
     };
