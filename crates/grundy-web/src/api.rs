@@ -17,28 +17,13 @@ use grundy::report::{self, Limits, TableError};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+pub use crate::input::{parse_spec, GraphQuery, MAX_SPEC};
+
 use crate::error::ApiError;
 use crate::Config;
 
 pub type AppState = State<Arc<Config>>;
 type Answer = Result<Json<Value>, ApiError>;
-
-/// The longest spec or family text accepted, in bytes.
-pub const MAX_SPEC: usize = 10_000;
-
-/// The examples the page offers.
-pub const EXAMPLES: &[&str] = &[
-    "nim(3,4,5)",
-    "octal[0.77](20)",
-    "multiple[2](30)",
-    "nim(3) + octal[0.77](12) + multiple[2](10)",
-    "bounded-nim[3](10)",
-    "subtraction[1,3,4](20)",
-    "dawson(14)",
-    "wythoff(3,5)",
-    "ends(4,7,2,9,5,2)",
-    "nim(10^18,12345,7)",
-];
 
 /// The README's green game: Billy keeps the soldier on his white fields 4 ⇄ 5, and field 3
 /// can only go there; Ann wins from 1, 2 and 6.
@@ -71,22 +56,6 @@ pub async fn blocking<T: Send + 'static>(
         )),
         Err(_) => Err(ApiError::timeout(config.timeout)),
     }
-}
-
-/// Parses a spec, refusing overlong text first.
-pub fn parse_spec(text: &str) -> Result<Spec, ApiError> {
-    if text.len() > MAX_SPEC {
-        return Err(ApiError::bad_request(format!(
-            "the spec is {} bytes long; at most {MAX_SPEC} are accepted",
-            text.len()
-        )));
-    }
-    if text.trim().is_empty() {
-        return Err(ApiError::bad_request(
-            "give a spec, e.g. nim(3,4,5) or octal[0.77](20)",
-        ));
-    }
-    text.parse::<Spec>().map_err(|e| ApiError::spec(&e))
 }
 
 fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
@@ -249,7 +218,7 @@ pub async fn catalog(State(config): AppState) -> Json<Value> {
         "families": families()
             .map(|(name, shape)| json!({"name": name, "shape": shape}))
             .collect::<Vec<_>>(),
-        "examples": EXAMPLES,
+        "examples": grundy::games::examples(),
         "graph_examples": [{"name": "green.txt", "format": "poi", "text": GREEN_EXAMPLE}],
         "limits": {
             "max_positions": config.max_positions,
@@ -463,13 +432,6 @@ pub async fn play(State(config): AppState, b: Result<Bytes, BytesRejection>) -> 
         crate::play::reply(&request, limits, &cfg).map(Json)
     })
     .await
-}
-
-#[derive(Deserialize)]
-pub struct GraphQuery {
-    pub name: Option<String>,
-    pub format: Option<String>,
-    pub objective: Option<String>,
 }
 
 /// `POST /api/graph?name=&format=&objective=` with the file as the body: see

@@ -14,8 +14,8 @@ use grundy::graph::token::{self, Loopy};
 use grundy::graph::{self as g, Arena, Format, GREEN};
 use serde_json::{json, Value};
 
-use crate::api::GraphQuery;
 use crate::error::ApiError;
+use crate::input::GraphQuery;
 use crate::Config;
 
 /// The longest file name echoed back, in characters.

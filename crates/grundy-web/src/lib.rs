@@ -45,6 +45,7 @@ mod api;
 mod assets;
 mod error;
 mod graph;
+mod input;
 mod play;
 
 use std::net::{Ipv4Addr, SocketAddr};

@@ -8,8 +8,8 @@ use grundy::report::Limits;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::api::parse_spec;
 use crate::error::ApiError;
+use crate::input::parse_spec;
 use crate::Config;
 
 /// The body of `POST /api/play`.

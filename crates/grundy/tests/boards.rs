@@ -29,7 +29,10 @@ fn tictactoe_is_a_draw_over_765_positions() {
     assert_eq!(r.remoteness, Some(1));
     assert_eq!(r.winning_moves.len(), 5);
     let best = r.best_move().unwrap();
-    assert_eq!((best.name.as_str(), best.spec.as_str()), ("c3", "tictactoe(x.o/.x./o.x)"));
+    assert_eq!(
+        (best.name.as_str(), best.spec.as_str()),
+        ("c3", "tictactoe(x.o/.x./o.x)")
+    );
     // A finished game: the player to move has lost.
     let r = solve("tictactoe(xxx/oo./...)");
     assert_eq!((r.outcome, r.remoteness), (Outcome::Loss, Some(0)));

@@ -225,6 +225,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 /// The registry entries of this file.
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "chomp",
+        examples: &["chomp[3x4]"],
     shape: "chomp[m x n](l1,…): take a cell and all above and right of it; the bottom-left is poisoned (rows from the bottom; no position: the full bar)",
     build,
 }];

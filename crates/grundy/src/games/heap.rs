@@ -604,31 +604,37 @@ fn build_alias(args: &Args<'_>, code: &str) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[
     Entry {
         name: "nim",
+        examples: &["nim(3,4,5)", "nim(10^18,12345,7)"],
         shape: "nim(h1,h2,…): take any number from one heap",
         build: build_nim,
     },
     Entry {
         name: "bounded-nim",
+        examples: &["bounded-nim[3](10)"],
         shape: "bounded-nim[m](h1,…): take 1..m from one heap",
         build: build_bounded,
     },
     Entry {
         name: "subtraction",
+        examples: &["subtraction[1,3,4](20)"],
         shape: "subtraction[s1,s2,…](h1,…): take an amount in the set from one heap",
         build: build_subtraction,
     },
     Entry {
         name: "octal",
+        examples: &["octal[0.77](20)"],
         shape: "octal[0.d1d2…](h1,…): octal game by its code (0.77 Kayles, 0.07 Dawson's Kayles)",
         build: build_octal,
     },
     Entry {
         name: "kayles",
+        examples: &[],
         shape: "kayles(h1,…): octal[0.77]",
         build: |args| build_alias(args, "0.77"),
     },
     Entry {
         name: "dawson",
+        examples: &["dawson(14)"],
         shape: "dawson(h1,…): Dawson's Kayles, octal[0.07]",
         build: |args| build_alias(args, "0.07"),
     },

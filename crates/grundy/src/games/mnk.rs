@@ -377,11 +377,13 @@ fn build_tictactoe(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[
     Entry {
         name: "tictactoe",
+        examples: &["tictactoe"],
         shape: "tictactoe(x.o/.x./...): noughts and crosses, X first (no position: the empty board)",
         build: build_tictactoe,
     },
     Entry {
         name: "mnk",
+        examples: &["mnk[4,4,3]"],
         shape: "mnk[m,n,k](board): k in a row on m rows × n columns, X first (no position: the empty board)",
         build: build_mnk,
     },

@@ -69,6 +69,15 @@ impl std::str::FromStr for Spec {
     }
 }
 
+/// Positions worth showing: each family's examples, and a sum of unlike parts.
+pub fn examples() -> Vec<&'static str> {
+    let mut all: Vec<&'static str> = registry::entries()
+        .flat_map(|e| e.examples.iter().copied())
+        .collect();
+    all.insert(3, "nim(3) + octal[0.77](12) + multiple[2](10)");
+    all
+}
+
 /// The families with their shapes, for help texts: `(name, shape)`.
 pub fn families() -> impl Iterator<Item = (&'static str, &'static str)> {
     registry::entries().map(|e| (e.name, e.shape))

@@ -364,11 +364,13 @@ fn build(args: &Args<'_>, k: Option<u64>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[
     Entry {
         name: "multiple",
+        examples: &["multiple[2](30)"],
         shape: "multiple[k](n) or multiple[k](n,limit): take 1..k·(last take); first move 1..n-1",
         build: |args| build(args, None),
     },
     Entry {
         name: "fibonacci",
+        examples: &[],
         shape: "fibonacci(n): Fibonacci Nim, multiple[2](n)",
         build: |args| build(args, Some(2)),
     },

@@ -87,6 +87,8 @@ pub struct Entry {
     pub name: &'static str,
     /// The shape, for help texts: `nim(h1,h2,…): take any number from one heap`.
     pub shape: &'static str,
+    /// Positions worth showing, for example lists.
+    pub examples: &'static [&'static str],
     /// Builds the family and, when given or implied, the position.
     pub build: fn(&Args<'_>) -> Result<Built, SpecError>,
 }

@@ -199,6 +199,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 /// The registry entries of this file.
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "wythoff",
+    examples: &["wythoff(3,5)"],
     shape: "wythoff(a,b): take from one pile, or the same from both",
     build,
 }];
