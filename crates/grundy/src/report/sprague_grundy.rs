@@ -42,7 +42,11 @@ impl Analysis for SpragueGrundy {
                 .collect();
             (moves, false)
         } else {
-            let mut listed: Vec<Move> = winning.iter().map(|c| grundy_move(c, 0)).collect();
+            let mut listed: Vec<Move> = winning
+                .iter()
+                .take(MAX_LISTED_MOVES)
+                .map(|c| grundy_move(c, 0))
+                .collect();
             if listed.is_empty() {
                 if let Some(c) = some_move(ctx) {
                     listed.push(grundy_move(&c, Context::value_of(&oracles, &ctx.game, &c)));
