@@ -294,3 +294,51 @@ fn table_streams_values_to_a_file() {
     let err = fails(&["table", "multiple[2]", "--up-to", "5", "--write", "x.seq"]);
     assert!(err.contains("octal and subtraction"), "{err}");
 }
+
+#[test]
+fn max_positions_bounds_what_is_explored_not_a_guess() {
+    // 35 930 positions, far under the default budget of 2 000 000: explored whole.
+    let v = json(&["solve", "multiple[2](500)", "--json"]);
+    assert_eq!(v["method"], "retrograde");
+    assert_eq!(v["positions"], 35930);
+    // The README's benchmark, under the default budget too.
+    let v = json(&["solve", "multiple[2](1000)", "--json"]);
+    assert_eq!(
+        (v["method"].as_str(), v["positions"].as_u64()),
+        (Some("retrograde"), Some(143_287))
+    );
+    // Past the budget, the Grundy values judge it (no remoteness), for the same outcome.
+    let v = json(&[
+        "solve",
+        "multiple[2](500)",
+        "--max-positions",
+        "1000",
+        "--json",
+    ]);
+    assert_eq!(v["method"], "sprague-grundy");
+    assert!(v["remoteness"].is_null());
+}
+
+#[test]
+fn play_names_moves_and_never_shows_a_winning_example() {
+    // A huge Nim position: the moves are not listed, and the example typed at the prompt
+    // is not the one winning move.
+    let out = grundy(&["play", "nim(10^18,12345,7)"], "quit\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("many moves; type one by name"), "{text}");
+    assert!(
+        !text.contains("take 999999999999987650 from heap 1"),
+        "{text}"
+    );
+    // A score game: one account of the points, best and worse moves, the end in words.
+    let out = grundy(&["play", "ends(4,7,2,9,5,2)"], "left\n1\n1\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("you: take the left 4  (worse than the best by 6"),
+        "{text}"
+    );
+    assert!(text.contains("the game ends grundy 14, you 15"), "{text}");
+    assert!(!text.contains("holds out"), "{text}");
+    // No progress lines in the game's output.
+    assert!(!String::from_utf8(out.stderr).unwrap().contains("explore"));
+}

@@ -219,7 +219,7 @@ impl Match {
         let to: Spec = text.parse().map_err(|e| {
             format!(
                 "not a move: bad spec at {e} (type a number from the list, a move's name such as `{}`, or the position it leads to)",
-                self.example().map_or("", |m| m.name.as_str())
+                self.example().map_or(String::new(), |m| m.name)
             )
         })?;
         if let Some(m) = report.moves.iter().find(|m| m.to == to) {
@@ -371,14 +371,28 @@ impl Match {
     }
 
     /// A move to show as an example of the syntax that gives nothing away: a move
-    /// that does not win, if there is one.
+    /// that does not win, if there is one (in a cut list, which holds the winning moves,
+    /// one made up from the family's first move).
     #[must_use]
-    pub fn example(&self) -> Option<&Move> {
-        let moves = &self.report().moves;
-        moves
-            .iter()
-            .find(|m| m.outcome != Outcome::Win && m.worse_by.is_none_or(|w| w > 0))
-            .or_else(|| moves.last())
+    pub fn example(&self) -> Option<Move> {
+        let report = self.report();
+        let loses = |m: &&Move| m.outcome != Outcome::Win && m.worse_by.is_none_or(|w| w > 0);
+        if let Some(m) = report.moves.iter().find(loses) {
+            return Some(m.clone());
+        }
+        let spec = self.position();
+        let (game, root) = crate::games::SumGame::new(spec).ok()?;
+        for (i, part) in spec.parts.iter().enumerate() {
+            if let Some(p) = part.family.some_move(&part.position) {
+                let mut child = root.clone();
+                child[i] = p;
+                let m = report::typed_move(&game, &root, &child);
+                if !report.winning_moves.contains(&m.spec) {
+                    return Some(m);
+                }
+            }
+        }
+        report.moves.last().cloned()
     }
 
     /// `Some` once the game is over: who won, in plain words.
