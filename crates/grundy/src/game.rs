@@ -91,6 +91,17 @@ impl Outcome {
         }
     }
 
+    /// The outcome of a score game for the player whose final margin this is: ahead
+    /// wins, behind loses, level is a draw.
+    #[must_use]
+    pub fn of_margin(margin: i128) -> Outcome {
+        match margin.signum() {
+            1 => Outcome::Win,
+            -1 => Outcome::Loss,
+            _ => Outcome::Draw,
+        }
+    }
+
     /// The lowercase word used in text and JSON output: `win`, `loss`, `draw`.
     #[must_use]
     pub fn as_str(self) -> &'static str {

@@ -136,11 +136,7 @@ impl Match {
         } else {
             (engine, you)
         };
-        let sign = |d: i128| match d.signum() {
-            1 => Outcome::Win,
-            -1 => Outcome::Loss,
-            _ => Outcome::Draw,
-        };
+        let sign = Outcome::of_margin;
         let shift = |s: [i64; 2]| [s[0].saturating_add(mine), s[1].saturating_add(theirs)];
         if let Some(s) = report.scores {
             let s = shift(s);

@@ -10,12 +10,8 @@ use crate::Error;
 
 pub(super) struct Minimax;
 
-fn sign(x: i128) -> Outcome {
-    match x.signum() {
-        1 => Outcome::Win,
-        -1 => Outcome::Loss,
-        _ => Outcome::Draw,
-    }
+fn sign(margin: i128) -> Outcome {
+    Outcome::of_margin(margin)
 }
 
 impl Analysis for Minimax {
