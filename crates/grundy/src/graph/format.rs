@@ -33,7 +33,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use super::arena::{Arena, ArenaBuilder, ArenaError, Csr, IdMap};
-use super::lex::{error_at, number_value, PgLexer, Tok, Words};
+use super::lex::{error_at, excerpt, number_value, PgLexer, Tok, Words};
 
 /// The priority of a white field of the green game.
 pub const WHITE: u32 = 1;
@@ -89,7 +89,7 @@ pub enum ParseErrorKind {
         found: String,
     },
     /// A character that cannot start a token.
-    #[error("unexpected character `{found}`")]
+    #[error("unexpected character `{}`", super::lex::printable_char(*found))]
     UnexpectedChar {
         /// The character.
         found: char,
@@ -182,6 +182,15 @@ pub enum ParseErrorKind {
         previous: u64,
         /// This number.
         found: u64,
+    },
+    /// A count in a header that the body does not bear out: a file cut short, or a header
+    /// asking for far more than the file holds. Reported at the count.
+    #[error("the header claims {claimed}, but {found}")]
+    HeaderClaim {
+        /// What the header claims, for example "268435456 vertices".
+        claimed: String,
+        /// What the body holds instead.
+        found: String,
     },
     /// A game too large for `u32` ids or offsets.
     #[error("too large: {what}")]
@@ -464,7 +473,9 @@ pub fn parse_poi(text: &str) -> Result<Arena, ParseError> {
     let mut builder = ArenaBuilder::new();
     let mut succ: Vec<u32> = Vec::new();
     for field in 1..=n {
-        let (z_at, z) = w.number(max, &|| format!("the colour of field {field}"))?;
+        let (z_at, z) = w.number(max, &|| {
+            format!("the colour of field {field} (of the {n} the header claims)")
+        })?;
         if z > 1 {
             return Err(error_at(
                 text,
@@ -642,7 +653,7 @@ pub fn parse_poi_solution(
                 1,
                 ParseErrorKind::Expected {
                     expected: "`field -> successor`".into(),
-                    found: line.trim().into(),
+                    found: excerpt(line.trim()),
                 },
             ));
         };
@@ -664,7 +675,7 @@ pub fn parse_poi_solution(
                     column,
                     ParseErrorKind::Expected {
                         expected: "a field number".into(),
-                        found: t.into(),
+                        found: excerpt(t),
                     },
                 )),
             }
@@ -684,23 +695,56 @@ pub fn parse_poi_solution(
 /// ten-byte file could otherwise ask for tens of gigabytes; 2^28 vertices take about 2.5 GB.
 pub const MAX_DIGRAPH_VERTICES: u64 = 1 << 28;
 
+/// How many vertices a digraph file may declare beyond one per byte of its text (see
+/// [`digraph_vertex_limit`]).
+pub const DIGRAPH_FREE_VERTICES: u64 = 4096;
+
+/// The most vertices a digraph file of `len` bytes may declare: [`DIGRAPH_FREE_VERTICES`] plus
+/// one per byte, and at most [`MAX_DIGRAPH_VERTICES`]. Each edge `u v` takes at least four
+/// bytes and names at most two vertices, so a file whose every vertex is named by an edge is
+/// always within this; only vertices that no edge names (isolated ones, which cost no text)
+/// can go past it, and they are what a header could otherwise use to size gigabytes from a
+/// few bytes.
+pub fn digraph_vertex_limit(len: usize) -> u64 {
+    (len as u64)
+        .saturating_add(DIGRAPH_FREE_VERTICES)
+        .min(MAX_DIGRAPH_VERTICES)
+}
+
 /// Parses a plain digraph: `n m`, then `m` edges `u v` with `u, v` in `0..n`. Dead ends are
 /// allowed (who cannot move loses). Every vertex gets owner 0 and priority 0; each vertex's
-/// successors keep file order. `n` is at most [`MAX_DIGRAPH_VERTICES`].
+/// successors keep file order. `n` is at most [`digraph_vertex_limit`] of the text's length
+/// (a header past it is a [`ParseErrorKind::HeaderClaim`] at `n`); nothing is allocated by
+/// `m` beyond what the text can hold.
 ///
 /// # Complexity
 /// O(size of `text` + n).
 pub fn parse_digraph(text: &str) -> Result<Arena, ParseError> {
     let mut w = Words::new(text);
     let max = u64::from(u32::MAX);
-    let (_, n) = w.number(MAX_DIGRAPH_VERTICES, &|| "the number of vertices n".into())?;
+    let (n_at, n) = w.number(MAX_DIGRAPH_VERTICES, &|| "the number of vertices n".into())?;
+    let limit = digraph_vertex_limit(text.len());
+    if n > limit {
+        return Err(error_at(
+            text,
+            n_at,
+            ParseErrorKind::HeaderClaim {
+                claimed: format!("{n} vertices"),
+                found: format!(
+                    "a file of {} bytes may declare at most {limit} ({DIGRAPH_FREE_VERTICES} \
+                     and one per byte: vertices that no edge names cost no text)",
+                    text.len()
+                ),
+            },
+        ));
+    }
     let (_, m) = w.number(max, &|| "the number of edges m".into())?;
     // Never trust a count for allocation: each edge needs at least four bytes of text.
     let mut edges: Vec<(u32, u32)> = Vec::with_capacity((m as usize).min(text.len() / 4));
     for e in 1..=m {
         let mut end = [0u32; 2];
         for (slot, side) in end.iter_mut().zip(["tail", "head"]) {
-            let what = || format!("the {side} of edge {e}");
+            let what = || format!("the {side} of edge {e} (of the {m} the header claims)");
             let (at, x) = w.number(max, &what)?;
             if x >= n {
                 return Err(error_at(
@@ -798,11 +842,16 @@ struct PgVertex {
 /// Grammar (whitespace, line breaks included, is free between tokens):
 /// `parity N ;` [`start V ;`] then per vertex `id priority owner s1,s2,… ["name"] ;`.
 /// `N` may be the largest id (PGSolver's convention) or the vertex count (used by many files):
-/// both are accepted, and every id must be `≤ N`. Ids may be sparse and in any order; dense ids
-/// are assigned in increasing id order. Names are double-quoted with `\"`, `\\`, `\n`, `\t`,
+/// both are accepted, and every id must be `≤ N`. Ids may be sparse and in any order (an id
+/// below the largest that the file never defines is no vertex, as in PGSolver); dense ids
+/// are assigned in increasing id order. The header sizes nothing: vertices are stored as the
+/// body defines them, and a header larger than the largest defined id plus one (or than 0
+/// for a file without vertices) claims vertices the file does not have and is an error
+/// ([`ParseErrorKind::HeaderClaim`], at `N`). Names are double-quoted with `\"`, `\\`, `\n`, `\t`,
 /// `\r` escapes.
 ///
-/// Errors: a missing or malformed header, a duplicate id, a successor or start that is not a
+/// Errors: a missing or malformed header, a header claiming more vertices than the file
+/// defines, a duplicate id, a successor or start that is not a
 /// declared vertex, an owner other than 0/1, a vertex without successors (PGSolver forbids dead
 /// ends), numbers that are negative or overflow (`u64` ids, `u32` priorities), a missing `;`,
 /// anything after the last statement that does not start a vertex.
@@ -823,7 +872,7 @@ pub fn parse_pgsolver(text: &str) -> Result<Arena, ParseError> {
             },
         ));
     }
-    let (_, bound) = pg_number(&mut lx, u64::MAX, &|| "N in the header `parity N;`".into())?;
+    let (bound_at, bound) = pg_number(&mut lx, u64::MAX, &|| "N in the header `parity N;`".into())?;
     pg_semicolon(&mut lx, &|| "the header `parity N`".into())?;
     let mut start = None;
     if let (_, Tok::Word("start")) = lx.peek()? {
@@ -1001,6 +1050,24 @@ pub fn parse_pgsolver(text: &str) -> Result<Arena, ParseError> {
     };
     if let Some((at, kind)) = first {
         return Err(error_at(text, at, kind));
+    }
+    // The header is the largest id (PGSolver) or the count (Oink and others); ids between
+    // that the file never defines are allowed (PGSolver leaves them empty), but a header past
+    // the largest defined id plus one claims vertices the file does not have. Checked after
+    // the body's own problems, which say more precisely what is wrong.
+    let largest = ids.last().copied();
+    if bound > largest.map_or(0, |l| l.saturating_add(1)) {
+        return Err(error_at(
+            text,
+            bound_at,
+            ParseErrorKind::HeaderClaim {
+                claimed: format!("vertex ids up to {bound}"),
+                found: match largest {
+                    None => "the file defines no vertex".into(),
+                    Some(l) => format!("the largest id the file defines is {l}"),
+                },
+            },
+        ));
     }
 
     let mut offsets: Vec<u64> = Vec::with_capacity(n + 1);

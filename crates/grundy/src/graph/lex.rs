@@ -1,14 +1,43 @@
 //! Tokenisers shared by the graph formats: byte offsets while scanning, line and column only
 //! when an error is reported (so the happy path never counts lines).
 
+use std::fmt::Write as _;
+
 use super::format::{ParseError, ParseErrorKind};
 
 /// The longest excerpt of offending input an error message quotes.
 const EXCERPT: usize = 24;
 
-/// Cuts `s` to at most [`EXCERPT`] characters for an error message.
+/// Writes `c` as an error message may show it: control characters (NUL, escape, …) and
+/// whitespace other than a space are escaped (`\0`, `\u{1b}`), so that binary input never
+/// reaches a terminal raw.
+pub(crate) fn push_printable(out: &mut String, c: char) {
+    match c {
+        '\0' => out.push_str("\\0"),
+        '\t' => out.push_str("\\t"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        c if c.is_control() || (c.is_whitespace() && c != ' ') || c == '\u{feff}' => {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        }
+        c => out.push(c),
+    }
+}
+
+/// `c` as [`push_printable`] shows it.
+pub(crate) fn printable_char(c: char) -> String {
+    let mut out = String::new();
+    push_printable(&mut out, c);
+    out
+}
+
+/// Cuts `s` to at most [`EXCERPT`] characters for an error message, escaping what is not
+/// printable (see [`push_printable`]).
 pub(crate) fn excerpt(s: &str) -> String {
-    let mut out: String = s.chars().take(EXCERPT).collect();
+    let mut out = String::new();
+    for c in s.chars().take(EXCERPT) {
+        push_printable(&mut out, c);
+    }
     if s.chars().nth(EXCERPT).is_some() {
         out.push('…');
     }
