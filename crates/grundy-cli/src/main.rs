@@ -21,6 +21,7 @@ macro_rules! outln {
 #[global_allocator]
 static ALLOCATOR: grundy_alloc::Allocator = grundy_alloc::Allocator;
 
+mod args;
 mod graph;
 mod output;
 mod play;
@@ -66,7 +67,7 @@ enum Command {
         /// The family: nim, bounded-nim[m], subtraction[s,…], octal[0.d…], multiple[k].
         family: String,
         /// The largest heap size.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = args::u64_arg)]
         up_to: u64,
         /// Octal and subtraction games: stream the Grundy values to FILE (grundy's
         /// chunked binary format, one or two bytes a heap) instead of printing them; the
@@ -100,7 +101,7 @@ enum Command {
         /// How far to look: the general method's check for multiple[k] (default 2000)
         /// and wythoff (1000); the heaps a period proof may compute for octal and
         /// subtraction games (2^26).
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = args::u64_arg)]
         up_to: Option<u64>,
         #[command(flatten)]
         common: Common,
@@ -110,7 +111,7 @@ enum Command {
         /// The family: nim, bounded-nim[m], subtraction[…], octal[…], multiple[k].
         family: String,
         /// The largest heap size.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = args::u64_arg)]
         up_to: u64,
         /// The output file, `.svg` or `.png`.
         #[arg(short, long, value_name = "FILE")]
@@ -121,10 +122,10 @@ enum Command {
     /// Serve the web page on 127.0.0.1: explore, play, graph games; JSON under /api/.
     Serve {
         /// The port (0: one the system picks); the address is printed when it listens.
-        #[arg(long, default_value_t = 8080)]
+        #[arg(long, default_value_t = 8080, value_parser = args::u16_arg)]
         port: u16,
         /// Most positions one request may explore (a larger sum is judged by Grundy values).
-        #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+        #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = args::u64_arg)]
         max_positions: u64,
     },
     /// A tour of the lecture notes' results, computed now.
@@ -140,17 +141,17 @@ struct Common {
     #[arg(long)]
     json: bool,
     /// Most positions to explore (a larger sum is judged by Grundy values alone).
-    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = args::u64_arg)]
     max_positions: u64,
     /// Most memory a Grundy table may take, in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 4096)]
+    #[arg(long, value_name = "MIB", default_value_t = 4096, value_parser = args::u64_arg)]
     max_memory: u64,
     /// Most elementary steps a Grundy table may take.
-    #[arg(long, value_name = "STEPS", default_value_t = 20_000_000_000)]
+    #[arg(long, value_name = "STEPS", default_value_t = 20_000_000_000, value_parser = args::u128_arg)]
     max_work: u128,
     /// Most heaps computed to prove a heap game's period when a heap is too large to
     /// tabulate.
-    #[arg(long, value_name = "HEAPS", default_value_t = 1 << 20)]
+    #[arg(long, value_name = "HEAPS", default_value_t = 1 << 20, value_parser = args::u64_arg)]
     max_proof_heaps: u64,
 }
 

@@ -282,3 +282,91 @@ fn table_streams_values_to_a_file() {
     let err = fails(&["table", "multiple[2]", "--up-to", "5", "--write", "x.seq"]);
     assert!(err.contains("octal and subtraction"), "{err}");
 }
+
+/// What a message shows must be text: no NUL, escape or other control character but the
+/// line breaks.
+#[track_caller]
+fn printable(message: &str) {
+    assert!(
+        !message.chars().any(|c| c.is_control() && c != '\n'),
+        "raw control characters in {message:?}"
+    );
+}
+
+#[test]
+fn gzip_bombs_are_refused_at_the_limit_without_echoing_binary() {
+    use flate2::write::GzEncoder;
+    // 64 MiB of NUL bytes in about 64 KB.
+    let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..64 {
+        enc.write_all(&zeros).unwrap();
+    }
+    let gz = enc.finish().unwrap();
+    assert!(gz.len() < 200_000);
+    let dir = std::env::temp_dir().join(format!("grundy-cli-bomb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Named without `.gz`: the magic number alone marks it as gzip.
+    let path = dir.join("bomb.pg");
+    std::fs::write(&path, &gz).unwrap();
+    let p = path.to_str().unwrap();
+    let err = fails(&["graph", p, "--max-input", "16"]);
+    assert!(err.contains("more than the limit of 16.0 MiB"), "{err}");
+    assert!(err.contains("--max-input"), "{err}");
+    printable(&err);
+    // Standard input is bounded the same way.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["graph", "-", "--max-input", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&gz).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("limit of 1.0 MiB"), "{err}");
+    // Under the limit it inflates, and the parse error describes the NUL bytes.
+    let err = fails(&["graph", p, "--max-input", "65"]);
+    assert!(err.contains(r"`\0\0\0\0"), "{err}");
+    assert!(err.len() < 400, "{} bytes", err.len());
+    printable(&err);
+    // A plain (not compressed) file past the limit is refused too.
+    let big = dir.join("big.txt");
+    std::fs::write(&big, vec![b'1'; (1 << 20) + 1]).unwrap();
+    let err = fails(&["graph", big.to_str().unwrap(), "--max-input", "1"]);
+    assert!(err.contains("limit of 1.0 MiB"), "{err}");
+}
+
+#[test]
+fn numbers_in_flags_take_the_spec_forms() {
+    for form in ["10", "1e1", "1_0", "10^1", "10E0"] {
+        let v = json(&["table", "nim", "--up-to", form, "--json"]);
+        assert_eq!(v["grundy"].as_array().unwrap().len(), 11, "--up-to {form}");
+    }
+    let v = json(&[
+        "solve",
+        "nim(3,3,1)",
+        "--json",
+        "--max-positions",
+        "2e6",
+        "--max-work",
+        "10^12",
+        "--max-memory",
+        "4_096",
+        "--max-proof-heaps",
+        "2^20",
+    ]);
+    assert_eq!(v["grundy"], 1);
+    let err = fails(&["table", "nim", "--up-to", "1.5e1"]);
+    assert!(err.contains("not a whole number"), "{err}");
+    assert!(err.contains("10^18"), "{err}");
+    let err = fails(&["serve", "--port", "7e4"]);
+    assert!(err.contains("larger than the maximum 65535"), "{err}");
+    let err = fails(&["table", "nim", "--up-to", "2^64"]);
+    assert!(
+        err.contains("larger than the maximum 18446744073709551615"),
+        "{err}"
+    );
+}

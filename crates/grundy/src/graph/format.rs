@@ -1348,7 +1348,11 @@ pub fn decode_text_limited(
     max_bytes: u64,
 ) -> Result<String, ReadError> {
     let bytes = if gzip || is_gzip(&bytes) {
-        let mut out = Vec::with_capacity(bytes.len().saturating_mul(4));
+        // Sized by what the input can hold, never past the limit: the limit itself may be
+        // far more than is needed.
+        let guess = bytes.len().saturating_mul(4).min(1 << 30);
+        let mut out =
+            Vec::with_capacity(guess.min(usize::try_from(max_bytes).unwrap_or(usize::MAX)));
         flate2::read::MultiGzDecoder::new(&bytes[..])
             .take(max_bytes.saturating_add(1))
             .read_to_end(&mut out)
