@@ -26,6 +26,7 @@ mod graph;
 mod output;
 mod play;
 mod plot;
+mod seq;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -70,7 +71,7 @@ enum Command {
         #[arg(long, value_name = "N", value_parser = args::u64_arg)]
         up_to: u64,
         /// Octal and subtraction games: stream the Grundy values to FILE (grundy's
-        /// chunked binary format, one or two bytes a heap) instead of printing them; the
+        /// chunked binary format, docs/seq-format.md) instead of printing them; the
         /// part past a proved period is written without being held in memory.
         #[arg(long, value_name = "FILE")]
         write: Option<std::path::PathBuf>,
@@ -127,6 +128,15 @@ enum Command {
         /// Most positions one request may explore (a larger sum is judged by Grundy values).
         #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = args::u64_arg)]
         max_positions: u64,
+    },
+    /// Check a file written by `table --write`: whether it is complete, and what family and
+    /// heaps it holds (exit 0 if complete, 1 if cut short).
+    Check {
+        /// The file.
+        file: std::path::PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// A tour of the lecture notes' results, computed now.
     Tour {
@@ -237,18 +247,14 @@ fn run(cli: Cli) -> Result<u8> {
                 }
                 _ => anyhow::bail!("--write is for octal and subtraction games"),
             };
-            let file = std::fs::File::create(&path)
-                .with_context(|| format!("cannot create {}", path.display()))?;
-            let mut out = std::io::BufWriter::new(file);
-            let written = grundy::octal::write_sequence(
+            let written = seq::write(
                 &rules,
                 up_to.saturating_add(1),
-                &mut out,
+                &path,
                 &common.limits().control,
             );
             finish_progress();
-            let written = written.map_err(|e| anyhow::anyhow!("{e}"))?;
-            std::io::Write::flush(&mut out)?;
+            let written = written?;
             outln!(
                 "wrote heaps 0..={} of {family} to {} (largest value {}{})",
                 written.len.saturating_sub(1),
@@ -349,6 +355,7 @@ fn run(cli: Cli) -> Result<u8> {
             })
             .context("cannot start the web server")?;
         }
+        Command::Check { file, json } => return seq::check(&file, json),
         Command::Tour { common } => {
             let tour = output::tour(&common.limits());
             finish_progress();

@@ -370,3 +370,164 @@ fn numbers_in_flags_take_the_spec_forms() {
         "{err}"
     );
 }
+
+fn seq_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("grundy-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Starts a `table --write` that runs for minutes (0.6 has no known period), waits until its
+/// temporary file exists, and returns the child.
+fn long_write(path: &std::path::Path) -> std::process::Child {
+    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["table", "octal[0.6]", "--up-to", "10^9", "--write"])
+        .arg(path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let dir = path.parent().unwrap();
+    for _ in 0..200 {
+        if std::fs::read_dir(dir).unwrap().next().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    child
+}
+
+#[test]
+fn table_write_killed_leaves_nothing_under_the_final_name() {
+    let dir = seq_dir("killed");
+    let path = dir.join("g.seq");
+    let mut child = long_write(&path);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!path.exists(), "a killed write left {}", path.display());
+    // What it left is a hidden partial file, which `check` calls incomplete.
+    let parts: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(parts.len(), 1, "{parts:?}");
+    let name = parts[0].file_name().unwrap().to_str().unwrap().to_string();
+    assert!(name.starts_with(".g.seq.part-"), "{name}");
+    let out = grundy(&["check", parts[0].to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("incomplete"), "{text}");
+}
+
+#[test]
+fn table_write_interrupted_removes_its_partial_file() {
+    let dir = seq_dir("interrupted");
+    let path = dir.join("g.seq");
+    let child = long_write(&path);
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    assert!(!path.exists());
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "a partial file remains"
+    );
+}
+
+#[test]
+fn table_write_replaces_whole_and_names_the_file_on_failure() {
+    let dir = seq_dir("replace");
+    let path = dir.join("k.seq");
+    let p = path.to_str().unwrap();
+    ok(&["table", "octal[0.77]", "--up-to", "1000", "--write", p]);
+    ok(&[
+        "table",
+        "subtraction[1,3,4]",
+        "--up-to",
+        "2e6",
+        "--write",
+        p,
+    ]);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    let v = json(&["check", p, "--json"]);
+    assert_eq!(v["complete"], true);
+    assert_eq!(v["family"], "subtraction[1,3,4]");
+    assert_eq!(v["heaps"], 2_000_001);
+    assert_eq!(v["promised"], 2_000_001);
+    assert_eq!(v["largest"], 3);
+    let text = ok(&["check", p]);
+    assert!(
+        text.contains("complete: the Grundy values of `subtraction[1,3,4]`, heaps 0..=2000000"),
+        "{text}"
+    );
+    // A device is written in place (not replaced by a rename), and its error names it.
+    if std::path::Path::new("/dev/full").exists() {
+        let err = fails(&[
+            "table",
+            "octal[0.77]",
+            "--up-to",
+            "10^6",
+            "--write",
+            "/dev/full",
+        ]);
+        assert!(
+            err.contains("cannot write /dev/full: No space left"),
+            "{err}"
+        );
+    }
+    let missing = dir.join("no/such/dir/x.seq");
+    let err = fails(&[
+        "table",
+        "octal[0.77]",
+        "--up-to",
+        "10",
+        "--write",
+        missing.to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains(&format!("cannot write {}", missing.display())),
+        "{err}"
+    );
+    assert!(!err.contains(".part-"), "{err}");
+    let err = fails(&[
+        "table",
+        "octal[0.77]",
+        "--up-to",
+        "10",
+        "--write",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(err.contains("it is a directory"), "{err}");
+}
+
+#[test]
+fn check_tells_cut_files_from_other_files() {
+    let dir = seq_dir("check");
+    let path = dir.join("k.seq");
+    let p = path.to_str().unwrap();
+    ok(&["table", "octal[0.07]", "--up-to", "2_000_000", "--write", p]);
+    let bytes = std::fs::read(&path).unwrap();
+    // Without its end marker it is incomplete, exit 1, and says how far it got.
+    let cut = dir.join("cut.seq");
+    std::fs::write(&cut, &bytes[..bytes.len() - 5]).unwrap();
+    let out = grundy(&["check", cut.to_str().unwrap(), "--json"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["complete"], false);
+    assert_eq!(v["heaps"], 2_000_001);
+    assert_eq!(v["family"], "octal[0.07]");
+    assert!(v["reason"].as_str().unwrap().contains("end marker"), "{v}");
+    // Not a sequence file at all: an error, exit 2, without echoing the bytes.
+    let other = dir.join("other.seq");
+    std::fs::write(&other, b"\x1b[2J\0\0\0\0garbage").unwrap();
+    let err = fails(&["check", other.to_str().unwrap()]);
+    assert!(err.contains("not a Grundy sequence file"), "{err}");
+    printable(&err);
+}

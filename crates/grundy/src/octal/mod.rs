@@ -60,7 +60,7 @@ use std::str::FromStr;
 pub use code::{Code, CodeError};
 pub use naive::HeapGame;
 pub use sparse::SparseStats;
-pub use stream::{read_sequence, write_sequence, FileError, Written};
+pub use stream::{inspect_sequence, read_sequence, write_sequence, FileError, SeqInfo, Written};
 
 use crate::explore::Control;
 use crate::games::HeapFamily;
