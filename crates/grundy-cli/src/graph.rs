@@ -343,8 +343,8 @@ fn verify(game: &Path, solution: &Path, format: Option<Format>, input: InputArgs
     match result {
         Ok(()) => {
             outln!(
-                "ok: the claimed regions and strategies are a correct solution ({} vertices)",
-                arena.len()
+                "ok: the claimed regions and strategies are a correct solution ({})",
+                grundy::number::count(arena.len() as u128, "vertex", "vertices")
             );
             Ok(0)
         }

@@ -44,7 +44,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 /// Solve two-player games of perfect information: outcomes, remoteness, winning moves,
 /// Sprague–Grundy values, sums.
 #[derive(Parser)]
-#[command(name = "grundy", version, about, long_about = None)]
+#[command(name = "grundy", version, about, long_about = None, disable_help_subcommand = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -138,6 +138,11 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print the help of grundy, or of a command (`grundy help graph verify`).
+    Help {
+        /// The command.
+        command: Vec<String>,
+    },
     /// A tour of the lecture notes' results, computed now.
     Tour {
         #[command(flatten)]
@@ -147,7 +152,9 @@ enum Command {
 
 #[derive(Args, Clone, Copy)]
 struct Common {
-    /// Print JSON instead of text.
+    /// Print JSON instead of text: for solve, table, pattern and tour. Accepted but without
+    /// effect for play, plot and table --write (they print no result to parse); serve and
+    /// graph verify take no --json.
     #[arg(long)]
     json: bool,
     /// Most positions to explore (a larger sum is judged by Grundy values alone).
@@ -353,9 +360,21 @@ fn run(cli: Cli) -> Result<u8> {
             grundy_web::serve(port, config, Some(&CANCEL), |addr| {
                 println!("grundy: serving on http://{addr}/ (Ctrl-C stops)");
             })
-            .context("cannot start the web server")?;
+            .with_context(|| format!("cannot serve on 127.0.0.1:{port} (--port picks another)"))?;
         }
         Command::Check { file, json } => return seq::check(&file, json),
+        Command::Help { command } => {
+            let args = std::iter::once("grundy".to_string())
+                .chain(command)
+                .chain(std::iter::once("--help".to_string()));
+            return match Cli::try_parse_from(args) {
+                Err(e) => {
+                    e.print()?;
+                    Ok(if e.use_stderr() { 2 } else { 0 })
+                }
+                Ok(_) => Ok(0),
+            };
+        }
         Command::Tour { common } => {
             let tour = output::tour(&common.limits());
             finish_progress();
@@ -392,7 +411,7 @@ fn main() -> ExitCode {
                 eprintln!("grundy: stopped");
                 return ExitCode::from(130);
             }
-            eprintln!("grundy: {e:#}");
+            eprintln!("grundy: {}", output::error_chain(&e));
             ExitCode::from(2)
         }
     }

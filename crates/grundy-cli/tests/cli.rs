@@ -531,3 +531,102 @@ fn check_tells_cut_files_from_other_files() {
     assert!(err.contains("not a Grundy sequence file"), "{err}");
     printable(&err);
 }
+
+#[test]
+fn messages_name_the_file_once_and_never_dump_debug_structs() {
+    let dir = seq_dir("messages");
+    let d = dir.to_str().unwrap();
+    // A directory where a file belongs: the cause once, with the name.
+    for args in [
+        vec!["graph", d],
+        vec!["graph", "verify", d, d],
+        vec!["check", d],
+        vec!["table", "octal[0.7]", "--up-to", "5", "--write", d],
+    ] {
+        let err = fails(&args);
+        assert!(err.contains(d), "{args:?}: {err}");
+        let cause = if err.contains("Is a directory") {
+            "Is a directory"
+        } else {
+            "it is a directory"
+        };
+        assert_eq!(err.matches(cause).count(), 1, "{args:?}: {err}");
+    }
+    // A plot into a missing directory: the system's words, not the drawing library's types.
+    let png = dir.join("missing/x.png");
+    let err = fails(&["plot", "nim", "--up-to", "5", "-o", png.to_str().unwrap()]);
+    assert!(
+        err.contains(&format!("cannot write {}: No such file", png.display())),
+        "{err}"
+    );
+    assert!(!err.contains("Os {") && !err.contains("Error("), "{err}");
+}
+
+#[test]
+fn a_port_in_use_is_named() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let err = fails(&["serve", "--port", &port]);
+    assert!(err.contains(&format!("127.0.0.1:{port}")), "{err}");
+    assert!(err.contains("--port"), "{err}");
+    assert!(err.contains("in use"), "{err}");
+}
+
+#[test]
+fn long_specs_are_not_echoed_whole() {
+    for spec in [
+        "q".repeat(100_000),
+        format!("nim({},x)", vec!["1"; 50_000].join(",")),
+        format!("nim(1,2{}", " ".repeat(100_000)),
+    ] {
+        let err = fails(&["solve", &spec]);
+        assert!(
+            err.len() < 600,
+            "{} bytes: {}",
+            err.len(),
+            &err[..600.min(err.len())]
+        );
+        assert!(err.contains("bad spec at line 1, column"), "{err}");
+        // The caret still sits under the column shown: the character above it is the culprit.
+        let lines: Vec<&str> = err.lines().collect();
+        // (at most one past the end: "found the end" points just after the last character).
+        let caret = lines[2].chars().count() - 1;
+        assert!(caret <= lines[1].chars().count(), "{err}");
+        assert!(lines[1].chars().count() < 100, "{err}");
+    }
+    let err = fails(&["solve", &format!("nim(1,{}x)", "2".repeat(200))]);
+    let lines: Vec<&str> = err.lines().collect();
+    let caret = lines[2].chars().count() - 1;
+    assert_eq!(lines[1].chars().nth(caret), Some('2'), "{err}");
+}
+
+#[test]
+fn counts_agree_with_their_nouns() {
+    let text = ok(&["solve", "nim(1)"]);
+    assert!(text.contains("(1 more move under perfect play)"), "{text}");
+    assert!(text.contains("over 2 positions"), "{text}");
+    let text = ok(&["solve", "nim(0)"]);
+    assert!(text.contains("(0 more moves under perfect play)"), "{text}");
+    assert!(text.contains("over 1 position)"), "{text}");
+    let game = temp_file("one.pg", "parity 0;\n0 0 0 0;\n");
+    let sol = temp_file("one.sol", "paritysol 0;\n0 0 0;\n");
+    let out = ok(&[
+        "graph",
+        "verify",
+        game.to_str().unwrap(),
+        sol.to_str().unwrap(),
+    ]);
+    assert!(out.contains("(1 vertex)"), "{out}");
+}
+
+#[test]
+fn help_for_help_succeeds() {
+    let out = ok(&["help", "--help"]);
+    assert!(out.contains("Usage: grundy help"), "{out}");
+    let out = ok(&["help", "graph", "verify"]);
+    assert!(out.contains("Usage: grundy graph verify"), "{out}");
+    let out = ok(&["help"]);
+    assert!(out.contains("Usage: grundy <COMMAND>"), "{out}");
+    let out = grundy(&["help", "no-such-command"], "");
+    assert_eq!(out.status.code(), Some(2));
+}

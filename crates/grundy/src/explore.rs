@@ -92,7 +92,10 @@ impl<P> Explored<P> {
 
 fn too_many(limit: u64) -> Error {
     Error::TooLarge {
-        what: format!("more than {limit} positions"),
+        what: format!(
+            "more than {}",
+            crate::number::count(limit.into(), "position", "positions")
+        ),
         need: None,
     }
 }

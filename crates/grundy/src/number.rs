@@ -18,6 +18,13 @@
 
 use thiserror::Error;
 
+/// `n` and the noun that fits it: `count(1, "move", "moves")` is `1 move`, any other count
+/// takes the plural (`0 moves`, `2 moves`).
+#[must_use]
+pub fn count(n: u128, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
 /// Why a text is not a number of the grammar above, or too large.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
@@ -138,6 +145,13 @@ pub fn parse_number_max(text: &str, max: u128) -> Result<u128, NumberError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts() {
+        assert_eq!(count(1, "move", "moves"), "1 move");
+        assert_eq!(count(0, "move", "moves"), "0 moves");
+        assert_eq!(count(2, "vertex", "vertices"), "2 vertices");
+    }
 
     #[test]
     fn forms() {

@@ -515,7 +515,10 @@ pub fn parse_poi(text: &str) -> Result<Arena, ParseError> {
         let priority = if z == 1 { GREEN } else { WHITE };
         builder.push(owner, priority, succ.iter().copied());
     }
-    w.finish(&format!("the {n} fields"))?;
+    w.finish(&format!(
+        "the {}",
+        crate::number::count(n.into(), "field", "fields")
+    ))?;
     let arena = builder
         .build()
         .map_err(|_| too_large(text, "more than u32::MAX successor entries"))?;
@@ -606,7 +609,10 @@ pub fn parse_poi_answer(text: &str, n: usize) -> Result<Vec<bool>, ParseError> {
         previous = f;
         ann[f as usize - 1] = true;
     }
-    w.finish(&format!("the {l} winning fields"))?;
+    w.finish(&format!(
+        "the {}",
+        crate::number::count(l.into(), "winning field", "winning fields")
+    ))?;
     Ok(ann)
 }
 
@@ -731,9 +737,9 @@ pub fn parse_digraph(text: &str) -> Result<Arena, ParseError> {
             ParseErrorKind::HeaderClaim {
                 claimed: format!("{n} vertices"),
                 found: format!(
-                    "a file of {} bytes may declare at most {limit} ({DIGRAPH_FREE_VERTICES} \
-                     and one per byte: vertices that no edge names cost no text)",
-                    text.len()
+                    "a file of {} may declare at most {limit} ({DIGRAPH_FREE_VERTICES} and one \
+                     per byte: vertices that no edge names cost no text)",
+                    crate::number::count(text.len() as u128, "byte", "bytes")
                 ),
             },
         ));
@@ -762,7 +768,10 @@ pub fn parse_digraph(text: &str) -> Result<Arena, ParseError> {
         }
         edges.push((end[0], end[1]));
     }
-    w.finish(&format!("the {m} edges"))?;
+    w.finish(&format!(
+        "the {}",
+        crate::number::count(m.into(), "edge", "edges")
+    ))?;
     let csr = Csr::try_from_edges(n as usize, &edges)
         .map_err(|_| too_large(text, "more than u32::MAX edges"))?;
     Arena::new(vec![0; n as usize], vec![0; n as usize], csr)

@@ -483,9 +483,9 @@ impl Solver {
                 let candidate = self.candidate();
                 return Err(Error::TooLarge {
                     what: format!(
-                        "no period of {} proved within {} heaps{}",
+                        "no period of {} proved within {}{}",
                         self.rules,
-                        self.len(),
+                        crate::number::count(self.len() as u128, "heap", "heaps"),
                         candidate.map_or(String::new(), |c| format!(
                             "; candidate {c}, proof needs {} heaps",
                             required_len(&self.rules, c.preperiod, c.period)

@@ -161,14 +161,15 @@ impl SeqInfo {
         }
         Some(match self.promised {
             Some(p) => format!(
-                "it stops after {} of the {} heaps its writer set out to write, without the end \
+                "it stops after {} of the {} its writer set out to write, without the end \
                  marker (the writer was stopped, or the file was cut)",
-                self.heaps, p
+                self.heaps,
+                crate::number::count(p.into(), "heap", "heaps")
             ),
             None => format!(
-                "it stops after {} heaps without the end marker (the writer was stopped, or \
-                 the file was cut)",
-                self.heaps
+                "it stops after {} without the end marker (the writer was stopped, or the \
+                 file was cut)",
+                crate::number::count(self.heaps.into(), "heap", "heaps")
             ),
         })
     }
@@ -300,8 +301,8 @@ fn scan(input: &mut impl Read, mut chunk: impl FnMut(&[u8], u8)) -> Result<SeqIn
     info.complete = info.promised.is_none_or(|p| p == info.heaps);
     if !info.complete {
         return bad(format!(
-            "the end marker comes after {} heaps, but the header promises {}",
-            info.heaps,
+            "the end marker comes after {}, but the header promises {}",
+            crate::number::count(info.heaps.into(), "heap", "heaps"),
             info.promised.unwrap_or(0)
         ));
     }
