@@ -191,7 +191,8 @@ fn read_full(input: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
 
 /// Walks a sequence file, handing each chunk's value bytes and width to `chunk`. A file that
 /// stops early is not an error (the result says it is incomplete); bytes that are not this
-/// format are. Memory: one chunk (at most 2 MiB) at a time, whatever the counts say.
+/// format are. Memory: one chunk (at most 2 MiB) at a time, and never more than the bytes
+/// that are there, whatever the counts say.
 fn scan(input: &mut impl Read, mut chunk: impl FnMut(&[u8], u8)) -> Result<SeqInfo, FileError> {
     let bad = |m: String| Err(FileError::Format(m));
     let mut head = [0u8; 12];
@@ -224,8 +225,9 @@ fn scan(input: &mut impl Read, mut chunk: impl FnMut(&[u8], u8)) -> Result<SeqIn
                     "the rules are said to take {len} bytes; at most {MAX_RULES} are allowed"
                 ));
             }
-            let mut text = vec![0u8; len as usize];
-            if read_full(input, &mut text)? < text.len() {
+            let mut text = Vec::new();
+            input.by_ref().take(u64::from(len)).read_to_end(&mut text)?;
+            if text.len() < len as usize {
                 return bad("it stops inside the header".into());
             }
             let text = String::from_utf8(text)
@@ -262,8 +264,11 @@ fn scan(input: &mut impl Read, mut chunk: impl FnMut(&[u8], u8)) -> Result<SeqIn
         match width {
             0 if count == 0 => break,
             1 | 2 if count >= 1 && u64::from(count) <= CHUNK => {
-                bytes.resize(count as usize * usize::from(width), 0);
-                let got = read_full(input, &mut bytes)?;
+                // Grown as the bytes arrive, so a count the data does not back sizes nothing.
+                let want = u64::from(count) * u64::from(width);
+                bytes.clear();
+                input.by_ref().take(want).read_to_end(&mut bytes)?;
+                let got = bytes.len();
                 // A cut chunk: keep the whole values it holds.
                 let whole = got / usize::from(width) * usize::from(width);
                 chunk(&bytes[..whole], width);
@@ -278,7 +283,7 @@ fn scan(input: &mut impl Read, mut chunk: impl FnMut(&[u8], u8)) -> Result<SeqIn
                 };
                 info.max = info.max.max(max.unwrap_or(0));
                 info.heaps += values;
-                if got < bytes.len() {
+                if (got as u64) < want {
                     return Ok(info);
                 }
             }
