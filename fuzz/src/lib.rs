@@ -112,7 +112,7 @@ pub fn digraph(data: &[u8]) {
     let text = text(data);
     match g::parse_digraph(&text) {
         Ok(a) => {
-            assert!(a.len() as u64 <= g::digraph_vertex_limit(text.len()));
+            assert!(a.len() as u64 <= g::digraph_vertex_limit(a.edge_count() as u64));
             assert!(
                 a.edge_count() * 4 <= text.len() + 1,
                 "{} edges",

@@ -701,27 +701,28 @@ pub fn parse_poi_solution(
 /// ten-byte file could otherwise ask for tens of gigabytes; 2^28 vertices take about 2.5 GB.
 pub const MAX_DIGRAPH_VERTICES: u64 = 1 << 28;
 
-/// How many vertices a digraph file may declare beyond one per byte of its text (see
-/// [`digraph_vertex_limit`]).
+/// How many vertices a digraph may declare that no edge names (see [`digraph_vertex_limit`]).
 pub const DIGRAPH_FREE_VERTICES: u64 = 4096;
 
-/// The most vertices a digraph file of `len` bytes may declare: [`DIGRAPH_FREE_VERTICES`] plus
-/// one per byte, and at most [`MAX_DIGRAPH_VERTICES`]. Each edge `u v` takes at least four
-/// bytes and names at most two vertices, so a file whose every vertex is named by an edge is
-/// always within this; only vertices that no edge names (isolated ones, which cost no text)
-/// can go past it, and they are what a header could otherwise use to size gigabytes from a
-/// few bytes.
-pub fn digraph_vertex_limit(len: usize) -> u64 {
-    (len as u64)
+/// The most vertices a digraph of `m` edges may declare: the at most `2m` its edges can name,
+/// plus [`DIGRAPH_FREE_VERTICES`] isolated ones, and at most [`MAX_DIGRAPH_VERTICES`].
+/// Isolated vertices cost no text, so without this a header of a few bytes could size
+/// gigabytes; with it, vertices are allocated only once the `m` edges have been read, and
+/// each edge takes at least four bytes, so the vertices stay within a constant plus half the
+/// file's length. The bound depends on the counts alone, not on the layout, so whatever
+/// [`write_digraph`] writes parses back.
+pub fn digraph_vertex_limit(edges: u64) -> u64 {
+    edges
+        .saturating_mul(2)
         .saturating_add(DIGRAPH_FREE_VERTICES)
         .min(MAX_DIGRAPH_VERTICES)
 }
 
 /// Parses a plain digraph: `n m`, then `m` edges `u v` with `u, v` in `0..n`. Dead ends are
 /// allowed (who cannot move loses). Every vertex gets owner 0 and priority 0; each vertex's
-/// successors keep file order. `n` is at most [`digraph_vertex_limit`] of the text's length
-/// (a header past it is a [`ParseErrorKind::HeaderClaim`] at `n`); nothing is allocated by
-/// `m` beyond what the text can hold.
+/// successors keep file order. `n` is at most [`digraph_vertex_limit`]`(m)` (a header past it
+/// is a [`ParseErrorKind::HeaderClaim`] at `n`); nothing is allocated for the vertices before
+/// the edges are read, nor for the edges beyond what the text can hold.
 ///
 /// # Complexity
 /// O(size of `text` + n).
@@ -729,7 +730,8 @@ pub fn parse_digraph(text: &str) -> Result<Arena, ParseError> {
     let mut w = Words::new(text);
     let max = u64::from(u32::MAX);
     let (n_at, n) = w.number(MAX_DIGRAPH_VERTICES, &|| "the number of vertices n".into())?;
-    let limit = digraph_vertex_limit(text.len());
+    let (_, m) = w.number(max, &|| "the number of edges m".into())?;
+    let limit = digraph_vertex_limit(m);
     if n > limit {
         return Err(error_at(
             text,
@@ -737,14 +739,14 @@ pub fn parse_digraph(text: &str) -> Result<Arena, ParseError> {
             ParseErrorKind::HeaderClaim {
                 claimed: format!("{n} vertices"),
                 found: format!(
-                    "a file of {} may declare at most {limit} ({DIGRAPH_FREE_VERTICES} and one \
-                     per byte: vertices that no edge names cost no text)",
-                    crate::number::count(text.len() as u128, "byte", "bytes")
+                    "{} name at most {} and at most {DIGRAPH_FREE_VERTICES} may be isolated \
+                     (the limit is {limit})",
+                    crate::number::count(m.into(), "edge", "edges"),
+                    m.saturating_mul(2)
                 ),
             },
         ));
     }
-    let (_, m) = w.number(max, &|| "the number of edges m".into())?;
     // Never trust a count for allocation: each edge needs at least four bytes of text.
     let mut edges: Vec<(u32, u32)> = Vec::with_capacity((m as usize).min(text.len() / 4));
     for e in 1..=m {
