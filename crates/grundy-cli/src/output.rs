@@ -47,7 +47,8 @@ pub fn spec_error(text: &str, e: &SpecError) -> String {
 /// An error and its causes, `: `-joined as `{:#}` would, but without a cause whose text the
 /// message already holds (errors that print their source and also return it as their
 /// `source()` would otherwise say it twice: "Is a directory (os error 21): Is a directory
-/// (os error 21)").
+/// (os error 21)"). Control characters other than line breaks (from a file name, say) are
+/// escaped, so that no message writes raw binary to the terminal.
 pub fn error_chain(e: &anyhow::Error) -> String {
     let mut out = String::new();
     for cause in e.chain() {
@@ -58,6 +59,18 @@ pub fn error_chain(e: &anyhow::Error) -> String {
             }
             out.push_str(&text);
         }
+    }
+    if out.chars().any(|c| c.is_control() && c != '\n') {
+        out = out
+            .chars()
+            .map(|c| {
+                if c.is_control() && c != '\n' {
+                    format!("\\u{{{:x}}}", u32::from(c))
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
     }
     out
 }
@@ -395,6 +408,11 @@ mod tests {
         assert_eq!(error_chain(&e), "cannot load: cannot read x: gone");
         let plain = anyhow::anyhow!("inner").context("outer");
         assert_eq!(error_chain(&plain), "outer: inner");
+        let raw = anyhow::anyhow!("cannot read a\u{1b}[2Jb\0:\nnext line");
+        assert_eq!(
+            error_chain(&raw),
+            "cannot read a\\u{1b}[2Jb\\u{0}:\nnext line"
+        );
     }
 
     #[test]

@@ -552,6 +552,11 @@ fn messages_name_the_file_once_and_never_dump_debug_structs() {
         };
         assert_eq!(err.matches(cause).count(), 1, "{args:?}: {err}");
     }
+    // A file name with control characters is shown escaped.
+    let odd = dir.join("odd\u{1b}[2J\u{7}.pg");
+    let err = fails(&["graph", odd.to_str().unwrap()]);
+    assert!(err.contains(r"odd\u{1b}[2J\u{7}.pg"), "{err}");
+    printable(&err);
     // A plot into a missing directory: the system's words, not the drawing library's types.
     let png = dir.join("missing/x.png");
     let err = fails(&["plot", "nim", "--up-to", "5", "-o", png.to_str().unwrap()]);
