@@ -34,7 +34,18 @@ pub enum GraphAction {
         /// The game's format (detected if absent).
         #[arg(long, value_parser = parse_format)]
         format: Option<Format>,
+        #[command(flatten)]
+        input: InputArgs,
     },
+}
+
+/// How much text a game or solution file may hold.
+#[derive(Args, Clone, Copy)]
+pub struct InputArgs {
+    /// Most text a file may hold once gunzipped, in MiB (a gzip file of a few megabytes can
+    /// inflate to gigabytes).
+    #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = crate::args::u64_arg)]
+    pub max_input: u64,
 }
 
 #[derive(Args)]
@@ -50,7 +61,7 @@ pub struct SolveArgs {
     pub objective: Option<ObjectiveArg>,
     /// The priorities of the set F for reach / safety / buchi / cobuchi (default: the
     /// even ones; in a POI file, green).
-    #[arg(long, value_delimiter = ',', value_name = "P,…")]
+    #[arg(long, value_delimiter = ',', value_name = "P,…", value_parser = crate::args::u32_arg)]
     pub accepting: Vec<u32>,
     /// Also print a positional winning strategy for each player on its region.
     #[arg(long)]
@@ -60,11 +71,13 @@ pub struct SolveArgs {
     #[arg(long, value_parser = parse_algorithm, default_value = "tangle")]
     pub algorithm: ParityAlgorithm,
     /// Token games: judge the sum of tokens on these vertices.
-    #[arg(long, value_delimiter = ',', value_name = "V,…")]
+    #[arg(long, value_delimiter = ',', value_name = "V,…", value_parser = crate::args::u32_arg)]
     pub sum: Vec<u32>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub input: InputArgs,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -91,18 +104,41 @@ fn parse_format(text: &str) -> Result<Format, String> {
     text.parse().map_err(|e: g::UnknownFormat| e.to_string())
 }
 
-fn read(path: &Path) -> Result<String> {
-    if path == Path::new("-") {
-        let mut bytes = Vec::new();
-        std::io::stdin().read_to_end(&mut bytes)?;
-        let gzip = g::format::is_gzip(&bytes);
-        return Ok(g::decode_text(bytes, gzip, path)?);
+/// Reads a file (`-`: standard input) as text, gunzipping it if its name ends in `.gz` or it
+/// starts with the gzip magic number; never reads or inflates more than `--max-input`.
+fn read(path: &Path, input: InputArgs) -> Result<String> {
+    let limit = input.max_input.saturating_mul(1 << 20);
+    let too_large = || {
+        anyhow!(
+            "too large: {} holds more than the limit of {} (once gunzipped); raise it with \
+             --max-input MIB",
+            path.display(),
+            grundy::human_bytes(limit)
+        )
+    };
+    let mut bytes = Vec::new();
+    let cap = limit.saturating_add(1);
+    let got = if path == Path::new("-") {
+        std::io::stdin().lock().take(cap).read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(path).and_then(|f| f.take(cap).read_to_end(&mut bytes))
+    };
+    got.map_err(|e| anyhow!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large());
     }
-    Ok(g::read_text(path)?)
+    let gzip = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
+        || g::format::is_gzip(&bytes);
+    g::decode_text_limited(bytes, gzip, path, limit).map_err(|e| match e {
+        g::ReadError::TooLarge { .. } => too_large(),
+        other => anyhow!("{other}"),
+    })
 }
 
-fn load(path: &Path, format: Option<Format>) -> Result<(Format, Arena)> {
-    let text = read(path)?;
+fn load(path: &Path, format: Option<Format>, input: InputArgs) -> Result<(Format, Arena)> {
+    let text = read(path, input)?;
     let format = format.unwrap_or_else(|| g::detect(&text));
     let arena = g::parse(&text, format).map_err(|e| {
         anyhow!(
@@ -121,15 +157,16 @@ pub fn run(args: GraphArgs, control: &Control<'_>) -> Result<i32> {
         game,
         solution,
         format,
+        input,
     }) = args.action
     {
-        return verify(&game, &solution, format);
+        return verify(&game, &solution, format, input);
     }
     let a = args.solve;
     let Some(path) = a.file.as_deref() else {
         bail!("give a game file: grundy graph FILE (or grundy graph verify GAME SOLUTION)");
     };
-    let (format, arena) = load(path, a.format)?;
+    let (format, arena) = load(path, a.format, a.input)?;
     let objective = a.objective.unwrap_or(match format {
         Format::Poi => ObjectiveArg::Buchi,
         Format::Digraph => ObjectiveArg::Token,
@@ -285,9 +322,9 @@ fn loopy_json(v: &Loopy) -> Json {
     }
 }
 
-fn verify(game: &Path, solution: &Path, format: Option<Format>) -> Result<i32> {
-    let (format, arena) = load(game, format)?;
-    let text = read(solution)?;
+fn verify(game: &Path, solution: &Path, format: Option<Format>, input: InputArgs) -> Result<i32> {
+    let (format, arena) = load(game, format, input)?;
+    let text = read(solution, input)?;
     let result = match format {
         Format::Poi => {
             let (winner, strategy) = g::parse_poi_solution(&text, &arena).map_err(|e| {
@@ -306,8 +343,8 @@ fn verify(game: &Path, solution: &Path, format: Option<Format>) -> Result<i32> {
     match result {
         Ok(()) => {
             outln!(
-                "ok: the claimed regions and strategies are a correct solution ({} vertices)",
-                arena.len()
+                "ok: the claimed regions and strategies are a correct solution ({})",
+                grundy::number::count(arena.len() as u128, "vertex", "vertices")
             );
             Ok(0)
         }

@@ -21,10 +21,12 @@ macro_rules! outln {
 #[global_allocator]
 static ALLOCATOR: grundy_alloc::Allocator = grundy_alloc::Allocator;
 
+mod args;
 mod graph;
 mod output;
 mod play;
 mod plot;
+mod seq;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -42,7 +44,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 /// Solve two-player games of perfect information: outcomes, remoteness, winning moves,
 /// Sprague–Grundy values, sums.
 #[derive(Parser)]
-#[command(name = "grundy", version, about, long_about = None)]
+#[command(name = "grundy", version, about, long_about = None, disable_help_subcommand = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -66,10 +68,10 @@ enum Command {
         /// The family: nim, bounded-nim[m], subtraction[s,…], octal[0.d…], multiple[k].
         family: String,
         /// The largest heap size.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = args::u64_arg)]
         up_to: u64,
         /// Octal and subtraction games: stream the Grundy values to FILE (grundy's
-        /// chunked binary format, one or two bytes a heap) instead of printing them; the
+        /// chunked binary format, docs/seq-format.md) instead of printing them; the
         /// part past a proved period is written without being held in memory.
         #[arg(long, value_name = "FILE")]
         write: Option<std::path::PathBuf>,
@@ -100,7 +102,7 @@ enum Command {
         /// How far to look: the general method's check for multiple[k] (default 2000)
         /// and wythoff (1000); the heaps a period proof may compute for octal and
         /// subtraction games (2^26).
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = args::u64_arg)]
         up_to: Option<u64>,
         #[command(flatten)]
         common: Common,
@@ -110,7 +112,7 @@ enum Command {
         /// The family: nim, bounded-nim[m], subtraction[…], octal[…], multiple[k].
         family: String,
         /// The largest heap size.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = args::u64_arg)]
         up_to: u64,
         /// The output file, `.svg` or `.png`.
         #[arg(short, long, value_name = "FILE")]
@@ -121,11 +123,25 @@ enum Command {
     /// Serve the web page on 127.0.0.1: explore, play, graph games; JSON under /api/.
     Serve {
         /// The port (0: one the system picks); the address is printed when it listens.
-        #[arg(long, default_value_t = 8080)]
+        #[arg(long, default_value_t = 8080, value_parser = args::u16_arg)]
         port: u16,
         /// Most positions one request may explore (a larger sum is judged by Grundy values).
-        #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+        #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = args::u64_arg)]
         max_positions: u64,
+    },
+    /// Check a file written by `table --write`: whether it is complete, and what family and
+    /// heaps it holds (exit 0 if complete, 1 if cut short).
+    Check {
+        /// The file.
+        file: std::path::PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the help of grundy, or of a command (`grundy help graph verify`).
+    Help {
+        /// The command.
+        command: Vec<String>,
     },
     /// A tour of the lecture notes' results, computed now.
     Tour {
@@ -136,21 +152,23 @@ enum Command {
 
 #[derive(Args, Clone, Copy)]
 struct Common {
-    /// Print JSON instead of text.
+    /// Print JSON instead of text: for solve, table, pattern and tour. Accepted but without
+    /// effect for play, plot and table --write (they print no result to parse); serve and
+    /// graph verify take no --json.
     #[arg(long)]
     json: bool,
     /// Most positions to explore (a larger sum is judged by Grundy values alone).
-    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = args::u64_arg)]
     max_positions: u64,
     /// Most memory a Grundy table may take, in MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 4096)]
+    #[arg(long, value_name = "MIB", default_value_t = 4096, value_parser = args::u64_arg)]
     max_memory: u64,
     /// Most elementary steps a Grundy table may take.
-    #[arg(long, value_name = "STEPS", default_value_t = 20_000_000_000)]
+    #[arg(long, value_name = "STEPS", default_value_t = 20_000_000_000, value_parser = args::u128_arg)]
     max_work: u128,
     /// Most heaps computed to prove a heap game's period when a heap is too large to
     /// tabulate.
-    #[arg(long, value_name = "HEAPS", default_value_t = 1 << 20)]
+    #[arg(long, value_name = "HEAPS", default_value_t = 1 << 20, value_parser = args::u64_arg)]
     max_proof_heaps: u64,
 }
 
@@ -242,18 +260,14 @@ fn run(cli: Cli) -> Result<u8> {
             let grundy::games::GrundySource::Heaps(rules) = parsed.grundy() else {
                 anyhow::bail!("--write is for octal and subtraction games");
             };
-            let file = std::fs::File::create(&path)
-                .with_context(|| format!("cannot create {}", path.display()))?;
-            let mut out = std::io::BufWriter::new(file);
-            let written = grundy::octal::write_sequence(
+            let written = seq::write(
                 &rules,
                 up_to.saturating_add(1),
-                &mut out,
+                &path,
                 &common.limits().control,
             );
             finish_progress();
-            let written = written.map_err(|e| anyhow::anyhow!("{e}"))?;
-            std::io::Write::flush(&mut out)?;
+            let written = written?;
             outln!(
                 "wrote heaps 0..={} of {family} to {} (largest value {}{})",
                 written.len.saturating_sub(1),
@@ -361,7 +375,20 @@ fn run(cli: Cli) -> Result<u8> {
             grundy_web::serve(port, config, Some(&CANCEL), |addr| {
                 println!("grundy: serving on http://{addr}/ (Ctrl-C stops)");
             })
-            .context("cannot start the web server")?;
+            .with_context(|| format!("cannot serve on 127.0.0.1:{port} (--port picks another)"))?;
+        }
+        Command::Check { file, json } => return seq::check(&file, json),
+        Command::Help { command } => {
+            let args = std::iter::once("grundy".to_string())
+                .chain(command)
+                .chain(std::iter::once("--help".to_string()));
+            return match Cli::try_parse_from(args) {
+                Err(e) => {
+                    e.print()?;
+                    Ok(if e.use_stderr() { 2 } else { 0 })
+                }
+                Ok(_) => Ok(0),
+            };
         }
         Command::Tour { common } => {
             let tour = output::tour(&common.limits());
@@ -399,7 +426,7 @@ fn main() -> ExitCode {
                 eprintln!("grundy: stopped");
                 return ExitCode::from(130);
             }
-            eprintln!("grundy: {e:#}");
+            eprintln!("grundy: {}", output::error_chain(&e));
             ExitCode::from(2)
         }
     }

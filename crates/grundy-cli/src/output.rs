@@ -3,19 +3,102 @@
 use std::fmt::Write as _;
 
 use grundy::games::{Spec, SpecError};
+use grundy::number::count;
 use grundy::report::{self, Limits, Method, Report, Table};
 use serde_json::{json, Value as Json};
 
 /// A spec error with the offending line and a caret under the column.
 pub fn spec_error(text: &str, e: &SpecError) -> String {
-    let line = text.lines().nth(e.line.saturating_sub(1)).unwrap_or("");
+    let line: Vec<char> = text
+        .lines()
+        .nth(e.line.saturating_sub(1))
+        .unwrap_or("")
+        .chars()
+        .collect();
+    // A window of the line around the column, so that a 100 000-character spec is not
+    // repeated whole; control characters shown as one replacement character each, so the
+    // caret stays under its column.
+    let col = e.column.saturating_sub(1).min(line.len());
+    let end = (col + WINDOW / 2).max(WINDOW).min(line.len());
+    let start = end.saturating_sub(WINDOW).min(col);
+    let mut shown: String = if start > 0 {
+        "…".into()
+    } else {
+        String::new()
+    };
+    shown.extend(
+        line[start..end]
+            .iter()
+            .map(|&c| if c.is_control() { '\u{fffd}' } else { c }),
+    );
+    if end < line.len() {
+        shown.push('…');
+    }
+    let caret = col - start + usize::from(start > 0);
     format!(
-        "bad spec at line {}, column {}: {}\n  {line}\n  {}^",
+        "bad spec at line {}, column {}: {}\n  {shown}\n  {}^",
         e.line,
         e.column,
-        e.message,
-        " ".repeat(e.column.saturating_sub(1))
+        cut_echoes(&e.message),
+        " ".repeat(caret)
     )
+}
+
+/// An error and its causes, `: `-joined as `{:#}` would, but without a cause whose text the
+/// message already holds (errors that print their source and also return it as their
+/// `source()` would otherwise say it twice: "Is a directory (os error 21): Is a directory
+/// (os error 21)"). Control characters other than line breaks (from a file name, say) are
+/// escaped, so that no message writes raw binary to the terminal.
+pub fn error_chain(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if !out.contains(&text) {
+            if !out.is_empty() {
+                out.push_str(": ");
+            }
+            out.push_str(&text);
+        }
+    }
+    if out.chars().any(|c| c.is_control() && c != '\n') {
+        out = out
+            .chars()
+            .map(|c| {
+                if c.is_control() && c != '\n' {
+                    format!("\\u{{{:x}}}", u32::from(c))
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+    }
+    out
+}
+
+/// The most characters of a spec line an error shows.
+const WINDOW: usize = 72;
+/// The most characters of a `quoted` echo an error shows.
+const ECHO: usize = 40;
+
+/// Cuts every `backquoted` span of `message` longer than [`ECHO`] characters, and replaces
+/// control characters, so that no message repeats a huge or binary input.
+pub fn cut_echoes(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(1024));
+    for (i, part) in message.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        let clean = part
+            .chars()
+            .map(|c| if c.is_control() { '\u{fffd}' } else { c });
+        if i % 2 == 1 && part.chars().nth(ECHO).is_some() {
+            out.extend(clean.take(ECHO - 1));
+            out.push('…');
+        } else {
+            out.extend(clean);
+        }
+    }
+    out
 }
 
 /// The stable JSON of `grundy solve --json`: the library's serialization.
@@ -34,7 +117,11 @@ pub fn report_text(r: &Report) -> String {
     let _ = write!(s, "{}: {outcome}", r.spec);
     match r.remoteness {
         Some(rem) if r.scores.is_none() => {
-            let _ = write!(s, " ({rem} more moves under perfect play)");
+            let _ = write!(
+                s,
+                " ({} under perfect play)",
+                count(rem.into(), "more move", "more moves")
+            );
         }
         _ => {}
     }
@@ -88,7 +175,12 @@ pub fn report_text(r: &Report) -> String {
             "(judged by Sprague–Grundy values: too large to explore whole, so no remoteness)\n",
         ),
         (method, Some(p)) => {
-            let _ = writeln!(s, "({} over {p} positions)", method.as_str());
+            let _ = writeln!(
+                s,
+                "({} over {})",
+                method.as_str(),
+                count(p.into(), "position", "positions")
+            );
         }
         _ => {}
     }
@@ -297,4 +389,41 @@ pub fn pattern_text(p: &grundy::pattern::Pattern) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn causes_are_not_repeated() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
+        let e = grundy::graph::ReadError::Io {
+            path: "x".into(),
+            source: io,
+        };
+        // `{:#}` says "gone" twice: the ReadError's text holds its source's.
+        let e = anyhow::Error::new(e).context("cannot load");
+        assert_eq!(format!("{e:#}"), "cannot load: cannot read x: gone: gone");
+        assert_eq!(error_chain(&e), "cannot load: cannot read x: gone");
+        let plain = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(error_chain(&plain), "outer: inner");
+        let raw = anyhow::anyhow!("cannot read a\u{1b}[2Jb\0:\nnext line");
+        assert_eq!(
+            error_chain(&raw),
+            "cannot read a\\u{1b}[2Jb\\u{0}:\nnext line"
+        );
+    }
+
+    #[test]
+    fn echoes_are_cut() {
+        let long = format!("found `{}` here", "x".repeat(1000));
+        let cut = cut_echoes(&long);
+        assert!(cut.len() < 80, "{cut}");
+        assert!(cut.ends_with("…` here"), "{cut}");
+        assert_eq!(
+            cut_echoes("found `x` and `\u{0}`"),
+            "found `x` and `\u{fffd}`"
+        );
+    }
 }

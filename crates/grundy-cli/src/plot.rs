@@ -47,6 +47,19 @@ pub fn plot(table: &Table, marked: Option<Marked>, out: &Path) -> Result<()> {
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
+    if matches!(ext.as_deref(), Some("svg" | "png")) {
+        // The drawing library reports a file it cannot write as a debug dump of its error
+        // types; try the file first, so that the message is the system's, with the name.
+        if out.is_dir() {
+            bail!("cannot write {}: it is a directory", out.display());
+        }
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(out)
+            .map_err(|e| anyhow!("cannot write {}: {e}", out.display()))?;
+    }
     match ext.as_deref() {
         Some("svg") => {
             load_font()?;

@@ -342,3 +342,356 @@ fn play_names_moves_and_never_shows_a_winning_example() {
     // No progress lines in the game's output.
     assert!(!String::from_utf8(out.stderr).unwrap().contains("explore"));
 }
+
+/// What a message shows must be text: no NUL, escape or other control character but the
+/// line breaks.
+#[track_caller]
+fn printable(message: &str) {
+    assert!(
+        !message.chars().any(|c| c.is_control() && c != '\n'),
+        "raw control characters in {message:?}"
+    );
+}
+
+#[test]
+fn gzip_bombs_are_refused_at_the_limit_without_echoing_binary() {
+    use flate2::write::GzEncoder;
+    // 64 MiB of NUL bytes in about 64 KB.
+    let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..64 {
+        enc.write_all(&zeros).unwrap();
+    }
+    let gz = enc.finish().unwrap();
+    assert!(gz.len() < 200_000);
+    let dir = std::env::temp_dir().join(format!("grundy-cli-bomb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Named without `.gz`: the magic number alone marks it as gzip.
+    let path = dir.join("bomb.pg");
+    std::fs::write(&path, &gz).unwrap();
+    let p = path.to_str().unwrap();
+    let err = fails(&["graph", p, "--max-input", "16"]);
+    assert!(err.contains("more than the limit of 16.0 MiB"), "{err}");
+    assert!(err.contains("--max-input"), "{err}");
+    printable(&err);
+    // Standard input is bounded the same way.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["graph", "-", "--max-input", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&gz).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("limit of 1.0 MiB"), "{err}");
+    // Under the limit it inflates, and the parse error describes the NUL bytes.
+    let err = fails(&["graph", p, "--max-input", "65"]);
+    assert!(err.contains(r"`\0\0\0\0"), "{err}");
+    assert!(err.len() < 400, "{} bytes", err.len());
+    printable(&err);
+    // A plain (not compressed) file past the limit is refused too.
+    let big = dir.join("big.txt");
+    std::fs::write(&big, vec![b'1'; (1 << 20) + 1]).unwrap();
+    let err = fails(&["graph", big.to_str().unwrap(), "--max-input", "1"]);
+    assert!(err.contains("limit of 1.0 MiB"), "{err}");
+}
+
+#[test]
+fn numbers_in_flags_take_the_spec_forms() {
+    for form in ["10", "1e1", "1_0", "10^1", "10E0"] {
+        let v = json(&["table", "nim", "--up-to", form, "--json"]);
+        assert_eq!(v["grundy"].as_array().unwrap().len(), 11, "--up-to {form}");
+    }
+    let v = json(&[
+        "solve",
+        "nim(3,3,1)",
+        "--json",
+        "--max-positions",
+        "2e6",
+        "--max-work",
+        "10^12",
+        "--max-memory",
+        "4_096",
+        "--max-proof-heaps",
+        "2^20",
+    ]);
+    assert_eq!(v["grundy"], 1);
+    let err = fails(&["table", "nim", "--up-to", "1.5e1"]);
+    assert!(err.contains("not a whole number"), "{err}");
+    assert!(err.contains("10^18"), "{err}");
+    let err = fails(&["serve", "--port", "7e4"]);
+    assert!(err.contains("larger than the maximum 65535"), "{err}");
+    let err = fails(&["table", "nim", "--up-to", "2^64"]);
+    assert!(
+        err.contains("larger than the maximum 18446744073709551615"),
+        "{err}"
+    );
+}
+
+fn seq_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("grundy-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Starts a `table --write` that runs for minutes (0.6 has no known period), waits until its
+/// temporary file exists, and returns the child.
+fn long_write(path: &std::path::Path) -> std::process::Child {
+    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["table", "octal[0.6]", "--up-to", "10^9", "--write"])
+        .arg(path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let dir = path.parent().unwrap();
+    for _ in 0..200 {
+        if std::fs::read_dir(dir).unwrap().next().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    child
+}
+
+#[test]
+fn table_write_killed_leaves_nothing_under_the_final_name() {
+    let dir = seq_dir("killed");
+    let path = dir.join("g.seq");
+    let mut child = long_write(&path);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!path.exists(), "a killed write left {}", path.display());
+    // What it left is a hidden partial file, which `check` calls incomplete.
+    let parts: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(parts.len(), 1, "{parts:?}");
+    let name = parts[0].file_name().unwrap().to_str().unwrap().to_string();
+    assert!(name.starts_with(".g.seq.part-"), "{name}");
+    let out = grundy(&["check", parts[0].to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("incomplete"), "{text}");
+}
+
+#[test]
+fn table_write_interrupted_removes_its_partial_file() {
+    let dir = seq_dir("interrupted");
+    let path = dir.join("g.seq");
+    let child = long_write(&path);
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    assert!(!path.exists());
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "a partial file remains"
+    );
+}
+
+#[test]
+fn table_write_replaces_whole_and_names_the_file_on_failure() {
+    let dir = seq_dir("replace");
+    let path = dir.join("k.seq");
+    let p = path.to_str().unwrap();
+    ok(&["table", "octal[0.77]", "--up-to", "1000", "--write", p]);
+    ok(&[
+        "table",
+        "subtraction[1,3,4]",
+        "--up-to",
+        "2e6",
+        "--write",
+        p,
+    ]);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    let v = json(&["check", p, "--json"]);
+    assert_eq!(v["complete"], true);
+    assert_eq!(v["family"], "subtraction[1,3,4]");
+    assert_eq!(v["heaps"], 2_000_001);
+    assert_eq!(v["promised"], 2_000_001);
+    assert_eq!(v["largest"], 3);
+    let text = ok(&["check", p]);
+    assert!(
+        text.contains("complete: the Grundy values of `subtraction[1,3,4]`, heaps 0..=2000000"),
+        "{text}"
+    );
+    // A device is written in place (not replaced by a rename), and its error names it.
+    if std::path::Path::new("/dev/full").exists() {
+        let err = fails(&[
+            "table",
+            "octal[0.77]",
+            "--up-to",
+            "10^6",
+            "--write",
+            "/dev/full",
+        ]);
+        assert!(
+            err.contains("cannot write /dev/full: No space left"),
+            "{err}"
+        );
+    }
+    let missing = dir.join("no/such/dir/x.seq");
+    let err = fails(&[
+        "table",
+        "octal[0.77]",
+        "--up-to",
+        "10",
+        "--write",
+        missing.to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains(&format!("cannot write {}", missing.display())),
+        "{err}"
+    );
+    assert!(!err.contains(".part-"), "{err}");
+    let err = fails(&[
+        "table",
+        "octal[0.77]",
+        "--up-to",
+        "10",
+        "--write",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(err.contains("it is a directory"), "{err}");
+}
+
+#[test]
+fn check_tells_cut_files_from_other_files() {
+    let dir = seq_dir("check");
+    let path = dir.join("k.seq");
+    let p = path.to_str().unwrap();
+    ok(&["table", "octal[0.07]", "--up-to", "2_000_000", "--write", p]);
+    let bytes = std::fs::read(&path).unwrap();
+    // Without its end marker it is incomplete, exit 1, and says how far it got.
+    let cut = dir.join("cut.seq");
+    std::fs::write(&cut, &bytes[..bytes.len() - 5]).unwrap();
+    let out = grundy(&["check", cut.to_str().unwrap(), "--json"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["complete"], false);
+    assert_eq!(v["heaps"], 2_000_001);
+    assert_eq!(v["family"], "octal[0.07]");
+    assert!(v["reason"].as_str().unwrap().contains("end marker"), "{v}");
+    // Not a sequence file at all: an error, exit 2, without echoing the bytes.
+    let other = dir.join("other.seq");
+    std::fs::write(&other, b"\x1b[2J\0\0\0\0garbage").unwrap();
+    let err = fails(&["check", other.to_str().unwrap()]);
+    assert!(err.contains("not a Grundy sequence file"), "{err}");
+    printable(&err);
+}
+
+#[test]
+fn messages_name_the_file_once_and_never_dump_debug_structs() {
+    let dir = seq_dir("messages");
+    let d = dir.to_str().unwrap();
+    // A directory where a file belongs: the cause once, with the name.
+    for args in [
+        vec!["graph", d],
+        vec!["graph", "verify", d, d],
+        vec!["check", d],
+        vec!["table", "octal[0.7]", "--up-to", "5", "--write", d],
+    ] {
+        let err = fails(&args);
+        assert!(err.contains(d), "{args:?}: {err}");
+        let cause = if err.contains("Is a directory") {
+            "Is a directory"
+        } else {
+            "it is a directory"
+        };
+        assert_eq!(err.matches(cause).count(), 1, "{args:?}: {err}");
+    }
+    // A file name with control characters is shown escaped.
+    let odd = dir.join("odd\u{1b}[2J\u{7}.pg");
+    let err = fails(&["graph", odd.to_str().unwrap()]);
+    assert!(err.contains(r"odd\u{1b}[2J\u{7}.pg"), "{err}");
+    printable(&err);
+    // A plot into a missing directory: the system's words, not the drawing library's types.
+    let png = dir.join("missing/x.png");
+    let err = fails(&["plot", "nim", "--up-to", "5", "-o", png.to_str().unwrap()]);
+    assert!(
+        err.contains(&format!("cannot write {}: No such file", png.display())),
+        "{err}"
+    );
+    assert!(!err.contains("Os {") && !err.contains("Error("), "{err}");
+}
+
+#[test]
+fn a_port_in_use_is_named() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let err = fails(&["serve", "--port", &port]);
+    assert!(err.contains(&format!("127.0.0.1:{port}")), "{err}");
+    assert!(err.contains("--port"), "{err}");
+    assert!(err.contains("in use"), "{err}");
+}
+
+#[test]
+fn long_specs_are_not_echoed_whole() {
+    for spec in [
+        "q".repeat(100_000),
+        format!("nim({},x)", vec!["1"; 50_000].join(",")),
+        format!("nim(1,2{}", " ".repeat(100_000)),
+    ] {
+        let err = fails(&["solve", &spec]);
+        assert!(
+            err.len() < 600,
+            "{} bytes: {}",
+            err.len(),
+            &err[..600.min(err.len())]
+        );
+        assert!(err.contains("bad spec at line 1, column"), "{err}");
+        // The caret still sits under the column shown: the character above it is the culprit.
+        let lines: Vec<&str> = err.lines().collect();
+        // (at most one past the end: "found the end" points just after the last character).
+        let caret = lines[2].chars().count() - 1;
+        assert!(caret <= lines[1].chars().count(), "{err}");
+        assert!(lines[1].chars().count() < 100, "{err}");
+    }
+    let err = fails(&["solve", &format!("nim(1,{}x)", "2".repeat(200))]);
+    let lines: Vec<&str> = err.lines().collect();
+    let caret = lines[2].chars().count() - 1;
+    assert_eq!(lines[1].chars().nth(caret), Some('2'), "{err}");
+}
+
+#[test]
+fn counts_agree_with_their_nouns() {
+    let text = ok(&["solve", "nim(1)"]);
+    assert!(text.contains("(1 more move under perfect play)"), "{text}");
+    assert!(text.contains("over 2 positions"), "{text}");
+    let text = ok(&["solve", "nim(0)"]);
+    assert!(text.contains("(0 more moves under perfect play)"), "{text}");
+    assert!(text.contains("over 1 position)"), "{text}");
+    let game = temp_file("one.pg", "parity 0;\n0 0 0 0;\n");
+    let sol = temp_file("one.sol", "paritysol 0;\n0 0 0;\n");
+    let out = ok(&[
+        "graph",
+        "verify",
+        game.to_str().unwrap(),
+        sol.to_str().unwrap(),
+    ]);
+    assert!(out.contains("(1 vertex)"), "{out}");
+}
+
+#[test]
+fn help_for_help_succeeds() {
+    let out = ok(&["help", "--help"]);
+    assert!(out.contains("Usage: grundy help"), "{out}");
+    let out = ok(&["help", "graph", "verify"]);
+    assert!(out.contains("Usage: grundy graph verify"), "{out}");
+    let out = ok(&["help"]);
+    assert!(out.contains("Usage: grundy <COMMAND>"), "{out}");
+    let out = grundy(&["help", "no-such-command"], "");
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -12,7 +12,7 @@ pub enum CsrError {
         reason: &'static str,
     },
     /// An edge to a vertex that does not exist.
-    #[error("vertex {vertex} has successor {target}, but there are only {len} vertices")]
+    #[error("vertex {vertex} has successor {target}, but there are only {}", crate::number::count(*len as u128, "vertex", "vertices"))]
     TargetOutOfRange {
         /// The edge's source.
         vertex: u32,

@@ -106,7 +106,10 @@ fn too_many_moves(limit: u64) -> Error {
 
 fn too_many(limit: u64) -> Error {
     Error::TooLarge {
-        what: format!("more than {limit} positions"),
+        what: format!(
+            "more than {}",
+            crate::number::count(limit.into(), "position", "positions")
+        ),
         need: None,
     }
 }

@@ -26,6 +26,7 @@ pub mod game;
 pub mod games;
 pub mod graph;
 pub mod impartial;
+pub mod number;
 pub mod octal;
 pub mod pattern;
 pub mod play;

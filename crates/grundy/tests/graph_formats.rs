@@ -10,10 +10,11 @@ use std::path::Path;
 
 use grundy::graph::brute::{self, solve_parity, MAX_STRATEGY_PAIRS};
 use grundy::graph::{
-    detect, parse_detect, parse_digraph, parse_pgsolver, parse_pgsolver_solution, parse_poi,
-    parse_poi_answer, read_text, verify_buchi, verify_parity, verify_pg_solution, write_digraph,
-    write_pgsolver, write_pgsolver_solution, write_poi, write_poi_answer, Arena, ArenaBuilder,
-    Format, IdMap, ParseError, ParseErrorKind, VerifyError, GREEN, WHITE,
+    detect, digraph_vertex_limit, parse_detect, parse_digraph, parse_pgsolver,
+    parse_pgsolver_solution, parse_poi, parse_poi_answer, read_text, verify_buchi, verify_parity,
+    verify_pg_solution, write_digraph, write_pgsolver, write_pgsolver_solution, write_poi,
+    write_poi_answer, Arena, ArenaBuilder, Format, IdMap, ParseError, ParseErrorKind, VerifyError,
+    DIGRAPH_FREE_VERTICES, GREEN, WHITE,
 };
 use proptest::prelude::*;
 
@@ -330,7 +331,7 @@ fn pgsolver_errors() {
     assert_eq!(k, ParseErrorKind::DuplicateId { id: 0 });
     // Duplicates out of order are found too, still at the later one.
     let k = at(
-        parse_pgsolver("parity 9;\n5 1 0 5;\n2 1 0 5;\n5 1 0 2;\n"),
+        parse_pgsolver("parity 5;\n5 1 0 5;\n2 1 0 5;\n5 1 0 2;\n"),
         4,
         1,
     );
@@ -522,6 +523,129 @@ fn digraph_parse_and_errors() {
     assert!(matches!(k, ParseErrorKind::Negative { .. }), "{k:?}");
     let k = at(parse_digraph("2 4294967296\n"), 1, 3);
     assert!(matches!(k, ParseErrorKind::Overflow { .. }), "{k:?}");
+}
+
+#[test]
+fn headers_size_nothing_the_body_does_not_bear_out() {
+    // A 12-byte digraph asking for 2^28 vertices is refused at its count, before anything
+    // is allocated for them.
+    let k = at(parse_digraph("268435456 0\n"), 1, 1);
+    assert!(
+        matches!(&k, ParseErrorKind::HeaderClaim { claimed, .. } if claimed == "268435456 vertices"),
+        "{k:?}"
+    );
+    // Naming a huge vertex in an edge does not help: the file is still 25 bytes.
+    let k = at(parse_digraph("268435456 1\n0 268435455\n"), 1, 1);
+    assert!(matches!(k, ParseErrorKind::HeaderClaim { .. }), "{k:?}");
+    // The limit is exact: what the edges can name plus DIGRAPH_FREE_VERTICES isolated ones.
+    assert_eq!(digraph_vertex_limit(1), 2 + DIGRAPH_FREE_VERTICES);
+    let fits = format!("{} 1\n0 1\n", 2 + DIGRAPH_FREE_VERTICES);
+    let g = parse_digraph(&fits).unwrap();
+    assert_eq!(g.len() as u64, 2 + DIGRAPH_FREE_VERTICES);
+    assert_eq!(g.first_dead_end(), Some(1));
+    let k = at(
+        parse_digraph(&format!("{} 1\n0 1\n", 3 + DIGRAPH_FREE_VERTICES)),
+        1,
+        1,
+    );
+    assert!(matches!(k, ParseErrorKind::HeaderClaim { .. }), "{k:?}");
+    // The bound does not depend on layout (found by fuzzing: a padded file was accepted and
+    // its compact rewrite refused): whatever is written parses back.
+    let padded = format!("\n{}   \n0 ", DIGRAPH_FREE_VERTICES);
+    let g = parse_digraph(&padded).unwrap();
+    assert_eq!(parse_digraph(&write_digraph(&g)).unwrap(), g);
+    // A huge m does not raise the bar before the edges are there: the file ends first.
+    let k = at(parse_digraph("268435456 134217728\n0 1\n"), 2, 4);
+    assert!(matches!(k, ParseErrorKind::UnexpectedEnd { .. }), "{k:?}");
+    // Isolated vertices past the last one an edge names are fine in small numbers.
+    let g = parse_digraph("5 1\n0 1\n").unwrap();
+    assert_eq!(g.len(), 5);
+    // More edges claimed than given: the error says what the header claimed, where it ends.
+    let e = parse_digraph("3 1000000\n0 1\n").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 4));
+    assert!(
+        e.to_string().contains("of the 1000000 the header claims"),
+        "{e}"
+    );
+
+    // PGSolver: a header without a body, or far above the largest id, claims vertices the
+    // file does not have; the error points at N.
+    let k = at(parse_pgsolver("parity 268435455;"), 1, 8);
+    assert_eq!(
+        k,
+        ParseErrorKind::HeaderClaim {
+            claimed: "vertex ids up to 268435455".into(),
+            found: "the file defines no vertex".into()
+        }
+    );
+    let k = at(parse_pgsolver("parity\n  5;\n0 1 0 0;\n1 1 0 0;\n"), 2, 3);
+    assert_eq!(
+        k,
+        ParseErrorKind::HeaderClaim {
+            claimed: "vertex ids up to 5".into(),
+            found: "the largest id the file defines is 1".into()
+        }
+    );
+    // Both conventions (largest id, count) and gaps below the largest id stay accepted.
+    assert_eq!(
+        parse_pgsolver("parity 2;\n0 1 0 1;\n1 1 0 0;\n")
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(
+        parse_pgsolver("parity 1;\n0 1 0 1;\n1 1 0 0;\n")
+            .unwrap()
+            .len(),
+        2
+    );
+    let gaps = parse_pgsolver("parity 9;\n0 1 0 9;\n9 1 0 0;\n").unwrap();
+    assert_eq!(gaps.len(), 2);
+    assert!(parse_pgsolver("parity 0;").unwrap().is_empty());
+    assert!(parse_pgsolver("parity 1;").is_err());
+
+    // POI: a header claiming more fields than the file has fails where the file ends, and
+    // says what the header claimed; four billion claimed fields allocate nothing.
+    let e = parse_poi("4 1\n0 1 2\n1 1 1\n").unwrap_err();
+    assert_eq!((e.line, e.column), (3, 6));
+    assert!(matches!(e.kind, ParseErrorKind::UnexpectedEnd { .. }));
+    assert!(
+        e.to_string()
+            .contains("field 3 (of the 5 the header claims)"),
+        "{e}"
+    );
+    let k = at(parse_poi("4294967295 0"), 1, 13);
+    assert!(matches!(k, ParseErrorKind::UnexpectedEnd { .. }), "{k:?}");
+}
+
+#[test]
+fn errors_never_echo_binary() {
+    for text in [
+        "\0\0\0\0 0\n".to_string(),
+        "1 1\n0 \u{1b}[2J\n".to_string(),
+        "parity 1;\n0 1 0 0;\n\u{7}".to_string(),
+        "parity 1;\n0 1 0 0 \"\0".to_string(),
+        format!("2 1\n0 {}\n", "\0".repeat(100_000)),
+    ] {
+        for format in [Format::Poi, Format::PgSolver, Format::Digraph] {
+            let Err(e) = grundy::graph::parse(&text, format) else {
+                panic!("{text:?} parsed as {format}");
+            };
+            let shown = e.to_string();
+            assert!(
+                !shown.chars().any(|c| c.is_control()),
+                "{format}: {shown:?}"
+            );
+            assert!(shown.len() < 300, "{format}: {} bytes", shown.len());
+        }
+    }
+    let e = parse_digraph("\0\0 0\n").unwrap_err();
+    assert!(e.to_string().contains("`\\0\\0`"), "{e}");
+    let e = parse_pgsolver("parity 1;\n\u{1b}").unwrap_err();
+    assert!(e.to_string().contains("\\u{1b}"), "{e}");
+    let a = parse_poi("1 0\n0 1 1\n").unwrap();
+    let e = grundy::graph::parse_poi_solution("1\n1\n1 -> \0\n", &a).unwrap_err();
+    assert!(!e.to_string().chars().any(|c| c.is_control()), "{e}");
 }
 
 // ---------------------------------------------------------------------------------------------

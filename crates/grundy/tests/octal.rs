@@ -390,6 +390,71 @@ fn sequences_stream_to_a_file_and_back() {
 }
 
 #[test]
+fn sequence_files_say_what_they_hold_and_whether_complete() {
+    use grundy::octal::{inspect_sequence, FileError};
+    let rules: Rules = "0.77".parse().unwrap();
+    let mut bytes = Vec::new();
+    write_sequence(&rules, 3_000_000, &mut bytes, &Control::default()).unwrap();
+    let info = inspect_sequence(&mut bytes.as_slice()).unwrap();
+    assert_eq!(info.version, 2);
+    assert_eq!(info.rules.as_deref(), Some("0.77"));
+    assert_eq!(
+        (info.promised, info.heaps, info.complete),
+        (Some(3_000_000), 3_000_000, true)
+    );
+    assert_eq!(
+        u64::from(info.max),
+        grundy_sequence(&rules, 3_000_000, &Control::default())
+            .unwrap()
+            .max() as u64
+    );
+    // Cut anywhere: never an error for inspect (it says how far it got), always one for read.
+    for cut in [bytes.len() - 1, bytes.len() - 5, 1_500_000, 40] {
+        let info = inspect_sequence(&mut &bytes[..cut]).unwrap();
+        assert!(!info.complete, "cut at {cut}");
+        assert!(info.heaps <= 3_000_000);
+        assert!(info
+            .incomplete_reason()
+            .unwrap()
+            .contains("of the 3000000 heaps"));
+        match read_sequence(&mut &bytes[..cut]) {
+            Err(FileError::Format(m)) => assert!(m.starts_with("incomplete"), "{m}"),
+            other => panic!("cut at {cut}: {other:?}"),
+        }
+    }
+    // A cut inside the header, bytes after the end marker, a chunk claiming 2^32 values
+    // (refused, not allocated), an unknown version.
+    assert!(inspect_sequence(&mut &bytes[..14]).is_err());
+    let mut extra = bytes.clone();
+    extra.push(0);
+    assert!(inspect_sequence(&mut extra.as_slice()).is_err());
+    let mut huge = bytes[..bytes.len() - 5].to_vec();
+    huge.truncate(12 + 4 + 4 + 8);
+    huge.extend_from_slice(&[1, 255, 255, 255, 255]);
+    assert!(
+        matches!(inspect_sequence(&mut huge.as_slice()), Err(FileError::Format(m)) if m.contains("counts 1..="))
+    );
+    let mut v9 = bytes.clone();
+    v9[8] = 9;
+    assert!(
+        matches!(inspect_sequence(&mut v9.as_slice()), Err(FileError::Format(m)) if m.contains("version 9"))
+    );
+    // Version 1 files (no rules, no promised count) still read.
+    let mut v1 = b"GRUNDYSQ".to_vec();
+    v1.extend_from_slice(&1u32.to_le_bytes());
+    v1.extend_from_slice(&[1, 3, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 0]);
+    let info = inspect_sequence(&mut v1.as_slice()).unwrap();
+    assert_eq!(
+        (info.rules, info.heaps, info.max, info.complete),
+        (None, 3, 2, true)
+    );
+    assert_eq!(
+        read_sequence(&mut v1.as_slice()).unwrap().to_vec(),
+        vec![0, 1, 2]
+    );
+}
+
+#[test]
 fn unproved_periods_report_their_candidate() {
     // 0.6 is not known to be periodic (Czajka: still open past 2^21 heaps).
     let control = Control {

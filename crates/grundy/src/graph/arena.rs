@@ -37,7 +37,7 @@ pub enum ArenaError {
         owner: u8,
     },
     /// An edge to a vertex that does not exist.
-    #[error("vertex {vertex} has successor {target}, but there are only {len} vertices")]
+    #[error("vertex {vertex} has successor {target}, but there are only {}", crate::number::count(*len as u128, "vertex", "vertices"))]
     TargetOutOfRange {
         /// The dense id of the edge's source.
         vertex: u32,
@@ -65,7 +65,7 @@ pub enum ArenaError {
         count: u64,
     },
     /// A start vertex that does not exist.
-    #[error("start vertex {start} out of range: there are {len} vertices")]
+    #[error("start vertex {start} out of range: there are {}", crate::number::count(*len as u128, "vertex", "vertices"))]
     StartOutOfRange {
         /// The start asked for.
         start: u32,

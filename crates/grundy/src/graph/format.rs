@@ -33,7 +33,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use super::arena::{Arena, ArenaBuilder, ArenaError, Csr, IdMap};
-use super::lex::{error_at, number_value, PgLexer, Tok, Words};
+use super::lex::{error_at, excerpt, number_value, PgLexer, Tok, Words};
 pub use super::parse_error::{ParseError, ParseErrorKind};
 
 /// The priority of a white field of the green game.
@@ -306,7 +306,9 @@ pub fn parse_poi(text: &str) -> Result<Arena, ParseError> {
     let mut builder = ArenaBuilder::new();
     let mut succ: Vec<u32> = Vec::new();
     for field in 1..=n {
-        let (z_at, z) = w.number(max, &|| format!("the colour of field {field}"))?;
+        let (z_at, z) = w.number(max, &|| {
+            format!("the colour of field {field} (of the {n} the header claims)")
+        })?;
         if z > 1 {
             return Err(error_at(
                 text,
@@ -346,7 +348,10 @@ pub fn parse_poi(text: &str) -> Result<Arena, ParseError> {
         let priority = if z == 1 { GREEN } else { WHITE };
         builder.push(owner, priority, succ.iter().copied());
     }
-    w.finish(&format!("the {n} fields"))?;
+    w.finish(&format!(
+        "the {}",
+        crate::number::count(n.into(), "field", "fields")
+    ))?;
     let arena = builder
         .build()
         .map_err(|_| too_large(text, "more than u32::MAX successor entries"))?;
@@ -437,7 +442,10 @@ pub fn parse_poi_answer(text: &str, n: usize) -> Result<Vec<bool>, ParseError> {
         previous = f;
         ann[f as usize - 1] = true;
     }
-    w.finish(&format!("the {l} winning fields"))?;
+    w.finish(&format!(
+        "the {}",
+        crate::number::count(l.into(), "winning field", "winning fields")
+    ))?;
     Ok(ann)
 }
 
@@ -484,7 +492,7 @@ pub fn parse_poi_solution(
                 1,
                 ParseErrorKind::Expected {
                     expected: "`field -> successor`".into(),
-                    found: line.trim().into(),
+                    found: excerpt(line.trim()),
                 },
             ));
         };
@@ -506,7 +514,7 @@ pub fn parse_poi_solution(
                     column,
                     ParseErrorKind::Expected {
                         expected: "a field number".into(),
-                        found: t.into(),
+                        found: excerpt(t),
                     },
                 )),
             }
@@ -526,23 +534,58 @@ pub fn parse_poi_solution(
 /// ten-byte file could otherwise ask for tens of gigabytes; 2^28 vertices take about 2.5 GB.
 pub const MAX_DIGRAPH_VERTICES: u64 = 1 << 28;
 
+/// How many vertices a digraph may declare that no edge names (see [`digraph_vertex_limit`]).
+pub const DIGRAPH_FREE_VERTICES: u64 = 4096;
+
+/// The most vertices a digraph of `m` edges may declare: the at most `2m` its edges can name,
+/// plus [`DIGRAPH_FREE_VERTICES`] isolated ones, and at most [`MAX_DIGRAPH_VERTICES`].
+/// Isolated vertices cost no text, so without this a header of a few bytes could size
+/// gigabytes; with it, vertices are allocated only once the `m` edges have been read, and
+/// each edge takes at least four bytes, so the vertices stay within a constant plus half the
+/// file's length. The bound depends on the counts alone, not on the layout, so whatever
+/// [`write_digraph`] writes parses back.
+pub fn digraph_vertex_limit(edges: u64) -> u64 {
+    edges
+        .saturating_mul(2)
+        .saturating_add(DIGRAPH_FREE_VERTICES)
+        .min(MAX_DIGRAPH_VERTICES)
+}
+
 /// Parses a plain digraph: `n m`, then `m` edges `u v` with `u, v` in `0..n`. Dead ends are
 /// allowed (who cannot move loses). Every vertex gets owner 0 and priority 0; each vertex's
-/// successors keep file order. `n` is at most [`MAX_DIGRAPH_VERTICES`].
+/// successors keep file order. `n` is at most [`digraph_vertex_limit`]`(m)` (a header past it
+/// is a [`ParseErrorKind::HeaderClaim`] at `n`); nothing is allocated for the vertices before
+/// the edges are read, nor for the edges beyond what the text can hold.
 ///
 /// # Complexity
 /// O(size of `text` + n).
 pub fn parse_digraph(text: &str) -> Result<Arena, ParseError> {
     let mut w = Words::new(text);
     let max = u64::from(u32::MAX);
-    let (_, n) = w.number(MAX_DIGRAPH_VERTICES, &|| "the number of vertices n".into())?;
+    let (n_at, n) = w.number(MAX_DIGRAPH_VERTICES, &|| "the number of vertices n".into())?;
     let (_, m) = w.number(max, &|| "the number of edges m".into())?;
+    let limit = digraph_vertex_limit(m);
+    if n > limit {
+        return Err(error_at(
+            text,
+            n_at,
+            ParseErrorKind::HeaderClaim {
+                claimed: format!("{n} vertices"),
+                found: format!(
+                    "{} name at most {} and at most {DIGRAPH_FREE_VERTICES} may be isolated \
+                     (the limit is {limit})",
+                    crate::number::count(m.into(), "edge", "edges"),
+                    m.saturating_mul(2)
+                ),
+            },
+        ));
+    }
     // Never trust a count for allocation: each edge needs at least four bytes of text.
     let mut edges: Vec<(u32, u32)> = Vec::with_capacity((m as usize).min(text.len() / 4));
     for e in 1..=m {
         let mut end = [0u32; 2];
         for (slot, side) in end.iter_mut().zip(["tail", "head"]) {
-            let what = || format!("the {side} of edge {e}");
+            let what = || format!("the {side} of edge {e} (of the {m} the header claims)");
             let (at, x) = w.number(max, &what)?;
             if x >= n {
                 return Err(error_at(
@@ -560,7 +603,10 @@ pub fn parse_digraph(text: &str) -> Result<Arena, ParseError> {
         }
         edges.push((end[0], end[1]));
     }
-    w.finish(&format!("the {m} edges"))?;
+    w.finish(&format!(
+        "the {}",
+        crate::number::count(m.into(), "edge", "edges")
+    ))?;
     let csr = Csr::try_from_edges(n as usize, &edges)
         .map_err(|_| too_large(text, "more than u32::MAX edges"))?;
     Arena::new(vec![0; n as usize], vec![0; n as usize], csr)
@@ -640,11 +686,16 @@ struct PgVertex {
 /// Grammar (whitespace, line breaks included, is free between tokens):
 /// `parity N ;` [`start V ;`] then per vertex `id priority owner s1,s2,… ["name"] ;`.
 /// `N` may be the largest id (PGSolver's convention) or the vertex count (used by many files):
-/// both are accepted, and every id must be `≤ N`. Ids may be sparse and in any order; dense ids
-/// are assigned in increasing id order. Names are double-quoted with `\"`, `\\`, `\n`, `\t`,
+/// both are accepted, and every id must be `≤ N`. Ids may be sparse and in any order (an id
+/// below the largest that the file never defines is no vertex, as in PGSolver); dense ids
+/// are assigned in increasing id order. The header sizes nothing: vertices are stored as the
+/// body defines them, and a header larger than the largest defined id plus one (or than 0
+/// for a file without vertices) claims vertices the file does not have and is an error
+/// ([`ParseErrorKind::HeaderClaim`], at `N`). Names are double-quoted with `\"`, `\\`, `\n`, `\t`,
 /// `\r` escapes.
 ///
-/// Errors: a missing or malformed header, a duplicate id, a successor or start that is not a
+/// Errors: a missing or malformed header, a header claiming more vertices than the file
+/// defines, a duplicate id, a successor or start that is not a
 /// declared vertex, an owner other than 0/1, a vertex without successors (PGSolver forbids dead
 /// ends), numbers that are negative or overflow (`u64` ids, `u32` priorities), a missing `;`,
 /// anything after the last statement that does not start a vertex.
@@ -665,7 +716,7 @@ pub fn parse_pgsolver(text: &str) -> Result<Arena, ParseError> {
             },
         ));
     }
-    let (_, bound) = pg_number(&mut lx, u64::MAX, &|| "N in the header `parity N;`".into())?;
+    let (bound_at, bound) = pg_number(&mut lx, u64::MAX, &|| "N in the header `parity N;`".into())?;
     pg_semicolon(&mut lx, &|| "the header `parity N`".into())?;
     let mut start = None;
     if let (_, Tok::Word("start")) = lx.peek()? {
@@ -843,6 +894,24 @@ pub fn parse_pgsolver(text: &str) -> Result<Arena, ParseError> {
     };
     if let Some((at, kind)) = first {
         return Err(error_at(text, at, kind));
+    }
+    // The header is the largest id (PGSolver) or the count (Oink and others); ids between
+    // that the file never defines are allowed (PGSolver leaves them empty), but a header past
+    // the largest defined id plus one claims vertices the file does not have. Checked after
+    // the body's own problems, which say more precisely what is wrong.
+    let largest = ids.last().copied();
+    if bound > largest.map_or(0, |l| l.saturating_add(1)) {
+        return Err(error_at(
+            text,
+            bound_at,
+            ParseErrorKind::HeaderClaim {
+                claimed: format!("vertex ids up to {bound}"),
+                found: match largest {
+                    None => "the file defines no vertex".into(),
+                    Some(l) => format!("the largest id the file defines is {l}"),
+                },
+            },
+        ));
     }
 
     let mut offsets: Vec<u64> = Vec::with_capacity(n + 1);
@@ -1123,7 +1192,11 @@ pub fn decode_text_limited(
     max_bytes: u64,
 ) -> Result<String, ReadError> {
     let bytes = if gzip || is_gzip(&bytes) {
-        let mut out = Vec::with_capacity(bytes.len().saturating_mul(4));
+        // Sized by what the input can hold, never past the limit: the limit itself may be
+        // far more than is needed.
+        let guess = bytes.len().saturating_mul(4).min(1 << 30);
+        let mut out =
+            Vec::with_capacity(guess.min(usize::try_from(max_bytes).unwrap_or(usize::MAX)));
         flate2::read::MultiGzDecoder::new(&bytes[..])
             .take(max_bytes.saturating_add(1))
             .read_to_end(&mut out)

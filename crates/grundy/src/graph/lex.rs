@@ -1,14 +1,19 @@
 //! Tokenisers shared by the graph formats: byte offsets while scanning, line and column only
 //! when an error is reported (so the happy path never counts lines).
 
+pub(crate) use super::parse_error::push_printable;
 use super::parse_error::{ParseError, ParseErrorKind};
 
 /// The longest excerpt of offending input an error message quotes.
 const EXCERPT: usize = 24;
 
-/// Cuts `s` to at most [`EXCERPT`] characters for an error message.
+/// Cuts `s` to at most [`EXCERPT`] characters for an error message, escaping what is not
+/// printable (see [`push_printable`]).
 pub(crate) fn excerpt(s: &str) -> String {
-    let mut out: String = s.chars().take(EXCERPT).collect();
+    let mut out = String::new();
+    for c in s.chars().take(EXCERPT) {
+        push_printable(&mut out, c);
+    }
     if s.chars().nth(EXCERPT).is_some() {
         out.push('…');
     }

@@ -3,6 +3,8 @@
 //! ([`format`](mod@super::format), which re-exports it), so imports go one way: `format` uses
 //! `lex`, and both use this module.
 
+use std::fmt::Write as _;
+
 use thiserror::Error;
 
 /// A parse failure: where (1-based line and column, the column counted in characters) and what.
@@ -54,7 +56,7 @@ pub enum ParseErrorKind {
         found: String,
     },
     /// A character that cannot start a token.
-    #[error("unexpected character `{found}`")]
+    #[error("unexpected character `{}`", printable_char(*found))]
     UnexpectedChar {
         /// The character.
         found: char,
@@ -148,6 +150,15 @@ pub enum ParseErrorKind {
         /// This number.
         found: u64,
     },
+    /// A count in a header that the body does not bear out: a file cut short, or a header
+    /// asking for far more than the file holds. Reported at the count.
+    #[error("the header claims {claimed}, but {found}")]
+    HeaderClaim {
+        /// What the header claims, for example "268435456 vertices".
+        claimed: String,
+        /// What the body holds instead.
+        found: String,
+    },
     /// A game too large for `u32` ids or offsets.
     #[error("too large: {what}")]
     TooLarge {
@@ -162,4 +173,27 @@ fn range_text(lo: u64, end: u64) -> String {
     } else {
         format!("in {lo}..={}", end - 1)
     }
+}
+
+/// Writes `c` as an error message may show it: control characters (NUL, escape, …) and
+/// whitespace other than a space are escaped (`\0`, `\u{1b}`), so that binary input never
+/// reaches a terminal raw.
+pub(crate) fn push_printable(out: &mut String, c: char) {
+    match c {
+        '\0' => out.push_str("\\0"),
+        '\t' => out.push_str("\\t"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        c if c.is_control() || (c.is_whitespace() && c != ' ') || c == '\u{feff}' => {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        }
+        c => out.push(c),
+    }
+}
+
+/// `c` as [`push_printable`] shows it.
+pub(crate) fn printable_char(c: char) -> String {
+    let mut out = String::new();
+    push_printable(&mut out, c);
+    out
 }

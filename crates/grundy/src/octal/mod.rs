@@ -57,7 +57,7 @@ mod stream;
 pub use crate::games::code::{Code, CodeError, Rules};
 pub use naive::HeapGame;
 pub use sparse::SparseStats;
-pub use stream::{read_sequence, write_sequence, FileError, Written};
+pub use stream::{inspect_sequence, read_sequence, write_sequence, FileError, SeqInfo, Written};
 
 use crate::explore::Control;
 use crate::sequence::period::{least_period_by, Period};
@@ -385,9 +385,9 @@ impl Solver {
                 let candidate = self.candidate();
                 return Err(Error::TooLarge {
                     what: format!(
-                        "no period of {} proved within {} heaps{}",
+                        "no period of {} proved within {}{}",
                         self.rules,
-                        self.len(),
+                        crate::number::count(self.len() as u128, "heap", "heaps"),
                         candidate.map_or(String::new(), |c| format!(
                             "; candidate {c}, proof needs {} heaps",
                             required_len(&self.rules, c.preperiod, c.period)

@@ -1,0 +1,169 @@
+//! Replays every file of `corpus/TARGET/` through the target's property on the stable
+//! toolchain (so CI checks what the fuzzers found and kept), and bounds each input's peak
+//! allocation: a parser may use memory proportional to its input, never what a count in the
+//! input asks for.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::path::Path;
+
+/// Counts the bytes each thread holds, and the most it held since the last reset.
+struct Counting;
+
+thread_local! {
+    static HELD: Cell<usize> = const { Cell::new(0) };
+    static PEAK: Cell<usize> = const { Cell::new(0) };
+}
+
+fn grew(size: usize) {
+    let _ = HELD.try_with(|h| {
+        let now = h.get() + size;
+        h.set(now);
+        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
+    });
+}
+
+fn shrank(size: usize) {
+    let _ = HELD.try_with(|h| h.set(h.get().saturating_sub(size)));
+}
+
+// SAFETY: every call is forwarded to the system allocator unchanged; the counters are
+// thread-local cells with constant initialisers, which never allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        shrank(layout.size());
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            shrank(layout.size());
+            grew(new_size);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The most one input may make its property allocate: a fixed allowance (a digraph may
+/// declare 4096 isolated vertices for free) plus a constant per byte.
+fn allowance(len: usize) -> usize {
+    (4 << 20) + 256 * len
+}
+
+/// Runs `property` on every file of `corpus/<target>` and on `extra`; fails with the file's
+/// name on a property failure or an allocation past [`allowance`].
+fn replay(target: &str, property: fn(&[u8]), extra: &[Vec<u8>]) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("corpus")
+        .join(target);
+    let mut inputs: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&path).unwrap())
+        })
+        .collect();
+    assert!(!inputs.is_empty(), "no seeds in {}", dir.display());
+    inputs.sort();
+    inputs.extend(
+        extra
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (format!("extra #{i}"), b.clone())),
+    );
+    let mut most = 0;
+    for (name, bytes) in &inputs {
+        let base = HELD.with(Cell::get);
+        PEAK.with(|p| p.set(base));
+        let outcome = std::panic::catch_unwind(|| property(bytes));
+        let peak = PEAK.with(Cell::get) - base;
+        assert!(outcome.is_ok(), "{target}: {name} fails its property");
+        assert!(
+            peak <= allowance(bytes.len()),
+            "{target}: {name} ({} bytes) allocated {peak} bytes",
+            bytes.len()
+        );
+        most = most.max(peak);
+    }
+    eprintln!(
+        "{target}: {} inputs replayed, the most any allocated: {most} bytes",
+        inputs.len()
+    );
+}
+
+#[test]
+fn spec_corpus() {
+    replay(
+        "spec",
+        grundy_fuzz::spec,
+        &[
+            "q".repeat(100_000).into_bytes(),
+            format!("nim({})", vec!["10^18"; 2000].join(",")).into_bytes(),
+        ],
+    );
+}
+
+#[test]
+fn poi_corpus() {
+    replay(
+        "poi",
+        grundy_fuzz::poi,
+        &[
+            b"4294967295 0".to_vec(),
+            b"2147483647 2147483647\n0 1 1".to_vec(),
+        ],
+    );
+}
+
+#[test]
+fn pgsolver_corpus() {
+    replay(
+        "pgsolver",
+        grundy_fuzz::pgsolver,
+        &[
+            b"parity 268435455;".to_vec(),
+            b"parity 18446744073709551615;\n18446744073709551615 4294967295 1 0,18446744073709551615;\n0 0 0 0;".to_vec(),
+        ],
+    );
+}
+
+#[test]
+fn digraph_corpus() {
+    replay(
+        "digraph",
+        grundy_fuzz::digraph,
+        &[
+            b"268435456 0".to_vec(),
+            b"268435456 1\n0 268435455\n".to_vec(),
+            b"100 4294967295\n".to_vec(),
+            vec![0u8; 100_000],
+        ],
+    );
+}
+
+#[test]
+fn seq_corpus() {
+    // Version 2, rules `0.77`, u64::MAX heaps promised, then a chunk of 2^20 wide values
+    // and no data.
+    let mut huge_count = b"GRUNDYSQ\x02\0\0\0\x04\0\0\0".to_vec();
+    huge_count.extend_from_slice(b"0.77");
+    huge_count.extend_from_slice(&u64::MAX.to_le_bytes());
+    huge_count.extend_from_slice(&[2, 0, 0, 16, 0]);
+    // Rules said to take 1 MiB, and none there.
+    let mut huge_rules = b"GRUNDYSQ\x02\0\0\0".to_vec();
+    huge_rules.extend_from_slice(&(1u32 << 20).to_le_bytes());
+    replay("seq", grundy_fuzz::seq, &[huge_count, huge_rules]);
+}
