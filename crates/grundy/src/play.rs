@@ -307,7 +307,10 @@ impl Match {
             );
         }
         let left = m.remoteness.map_or(String::new(), |r| {
-            format!(" in {}", crate::games::plural(r, "move", "moves"))
+            format!(
+                " in {}",
+                crate::number::count(u128::from(r), "move", "moves")
+            )
         });
         match (m.outcome, self.report().method) {
             (Outcome::Win, Method::Rule | Method::SpragueGrundy) => "a winning move".into(),

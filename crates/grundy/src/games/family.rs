@@ -495,10 +495,3 @@ pub fn is_move(from: &Spec, to: &Spec) -> bool {
         _ => false,
     }
 }
-
-/// `1 move`, `2 moves`: a count with its noun.
-#[must_use]
-pub fn plural(n: impl Into<u128>, one: &str, many: &str) -> String {
-    let n = n.into();
-    format!("{n} {}", if n == 1 { one } else { many })
-}

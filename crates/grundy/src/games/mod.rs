@@ -25,7 +25,7 @@ mod wythoff;
 pub use chomp::Chomp;
 pub use ends::Ends;
 pub use family::{
-    is_move, plural, Bound, Cost, Discovery, Family, GrundySource, Kind, Part, PatternSource, Pos,
+    is_move, Bound, Cost, Discovery, Family, GrundySource, Kind, Part, PatternSource, Pos,
     ProvedRule, Ranked, Spec, Values,
 };
 pub use heap::{HeapFamily, Heaps};

@@ -629,10 +629,16 @@ fn unknown(p: &Parser<'_>, other: &str, name_at: usize) -> SpecError {
         .filter(|&(d, _)| d <= 2)
         .map(|(_, k)| format!("did you mean `{k}`? "))
         .unwrap_or_default();
+    // A long name is cut in the message: it is the user's text, echoed.
+    let shown: String = if other.chars().count() > 40 {
+        other.chars().take(40).chain("…".chars()).collect()
+    } else {
+        other.to_string()
+    };
     p.error_at(
         name_at,
         format!(
-            "unknown game family `{other}`; {hint}known: {}",
+            "unknown game family `{shown}`; {hint}known: {}",
             known.join(", ")
         ),
     )

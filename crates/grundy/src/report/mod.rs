@@ -235,7 +235,7 @@ impl Report {
                     Some(0) => format!("{why}: no move is left, you lose"),
                     Some(r) => format!(
                         "{why}: you lose, in {} at most",
-                        crate::games::plural(r, "more move", "more moves")
+                        crate::number::count(u128::from(r), "more move", "more moves")
                     ),
                     None => format!("{why}: you lose"),
                 }
@@ -244,7 +244,7 @@ impl Report {
             Outcome::Loss => match left {
                 Some(r) if self.method == Method::Retrograde => format!(
                     "every move loses{grundy}; this one holds out longest: you need {}",
-                    crate::games::plural(r, "more move", "more moves")
+                    crate::number::count(u128::from(r), "more move", "more moves")
                 ),
                 _ => format!("every move loses{grundy}; this one changes least"),
             },
@@ -288,6 +288,29 @@ pub(crate) fn sci(x: u128) -> String {
 
 /// The Grundy oracle of each part of a spec, shared.
 pub type Oracles = Arc<Vec<Box<dyn Values>>>;
+
+/// What a computation would take past the limits, in words: the steps, the memory, or
+/// both, each with its limit (only what is past it).
+pub(crate) fn over_budget(work: u128, bytes: u128, limits: &Limits<'_>) -> String {
+    let steps = format!(
+        "about {} (limit {})",
+        crate::number::count(work, "step", "steps").replacen(&work.to_string(), &sci(work), 1),
+        sci(limits.max_work)
+    );
+    let memory = format!(
+        "{} of memory (limit {})",
+        crate::human_bytes(u64::try_from(bytes).unwrap_or(u64::MAX)),
+        crate::human_bytes(limits.max_memory)
+    );
+    match (
+        work > limits.max_work,
+        bytes > u128::from(limits.max_memory),
+    ) {
+        (true, true) => format!("{steps} and {memory}"),
+        (true, false) => steps,
+        _ => memory,
+    }
+}
 
 /// What the methods share about one request: the spec as a game, the limits, and the
 /// Grundy oracles once some method has built them.
@@ -401,11 +424,8 @@ fn build_oracles(spec: &Spec, limits: &Limits<'_>) -> Result<Vec<Box<dyn Values>
     if total_bytes > u128::from(limits.max_memory) || total_work > limits.max_work {
         return Err(too_large(
             format!(
-                "no formula is known here, and the Grundy tables would take about {} steps (limit {}) and {} of memory (limit {})",
-                sci(total_work),
-                sci(limits.max_work),
-                crate::human_bytes(u64::try_from(total_bytes).unwrap_or(u64::MAX)),
-                crate::human_bytes(limits.max_memory)
+                "no formula is known here, and the Grundy tables would take {}",
+                over_budget(total_work, total_bytes, limits)
             ),
             total_bytes,
         ));

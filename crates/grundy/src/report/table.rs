@@ -1,7 +1,7 @@
 //! Tables of one-parameter families: the outcome and Grundy value of every size 0..=N
 //! (heap n, n stones), from the family's Grundy oracle.
 
-use super::{sci, too_large, Limits};
+use super::{too_large, Limits};
 use crate::game::Outcome;
 use crate::games::{parse_family, GrundySource, Kind, SpecError};
 use crate::Error;
@@ -58,11 +58,8 @@ pub fn table(family: &str, up_to: u64, limits: &Limits<'_>) -> Result<Table, Tab
     if bytes > u128::from(limits.max_memory) || cost.work > limits.max_work {
         return Err(TableError::Solve(too_large(
             format!(
-                "a table of `{name}` to {up_to} takes about {} steps (limit {}) and {} of memory (limit {})",
-                sci(cost.work),
-                sci(limits.max_work),
-                crate::human_bytes(u64::try_from(bytes).unwrap_or(u64::MAX)),
-                crate::human_bytes(limits.max_memory),
+                "a table of `{name}` to {up_to} takes {}",
+                super::over_budget(cost.work, bytes, limits)
             ),
             bytes,
         )));
