@@ -130,9 +130,9 @@ fn read(path: &Path, input: InputArgs) -> Result<String> {
     let gzip = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
-        || g::format::is_gzip(&bytes);
-    g::decode_text_limited(bytes, gzip, path, limit).map_err(|e| match e {
-        g::ReadError::TooLarge { .. } => too_large(),
+        || grundy_io::is_gzip(&bytes);
+    grundy_io::decode_text_limited(bytes, gzip, path, limit).map_err(|e| match e {
+        grundy_io::ReadError::TooLarge { .. } => too_large(),
         other => anyhow!("{other}"),
     })
 }

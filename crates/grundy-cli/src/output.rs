@@ -398,7 +398,7 @@ mod tests {
     #[test]
     fn causes_are_not_repeated() {
         let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
-        let e = grundy::graph::ReadError::Io {
+        let e = grundy_io::ReadError::Io {
             path: "x".into(),
             source: io,
         };

@@ -63,16 +63,16 @@ fn bad_file(message: String) -> ApiError {
 }
 
 /// The text of an upload: gunzipped if it is gzip (never past `max_body`), UTF-8 checked —
-/// the library's [`g::decode_text_limited`], its errors as 4xx.
+/// the edge's [`grundy_io::decode_text_limited`], its errors as 4xx.
 fn decode(bytes: Vec<u8>, name: &str, config: &Config) -> Result<String, ApiError> {
-    g::decode_text_limited(bytes, false, Path::new(name), config.max_body as u64).map_err(|e| {
-        match e {
-            g::ReadError::TooLarge { .. } => {
+    grundy_io::decode_text_limited(bytes, false, Path::new(name), config.max_body as u64).map_err(
+        |e| match e {
+            grundy_io::ReadError::TooLarge { .. } => {
                 ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too-large", e.to_string())
             }
             other => bad_file(other.to_string()),
-        }
-    })
+        },
+    )
 }
 
 /// Solves the uploaded game; see the README for the JSON.

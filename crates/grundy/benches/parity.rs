@@ -26,8 +26,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use grundy::explore::Control;
 use grundy::graph::parity::generate;
 use grundy::graph::{
-    parse_detect, read_text, solve_parity_with, verify_parity, Arena, ParityAlgorithm,
-    ParityOptions,
+    parse_detect, solve_parity_with, verify_parity, Arena, ParityAlgorithm, ParityOptions,
 };
 
 /// No preprocessing beyond dead ends.
@@ -80,7 +79,7 @@ fn set(c: &mut Criterion) {
     let arenas: Vec<Arena> = files
         .iter()
         .map(|p| {
-            let text = read_text(p).unwrap_or_else(|e| panic!("{e}"));
+            let text = grundy_io::read_text(p).unwrap_or_else(|e| panic!("{e}"));
             let (_, a) = parse_detect(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
             let _ = a.reverse();
             a

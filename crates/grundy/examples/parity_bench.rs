@@ -36,8 +36,8 @@ use std::time::{Duration, Instant};
 use grundy::explore::Control;
 use grundy::graph::parity::generate;
 use grundy::graph::{
-    parse_detect, read_text, solve_parity_with, verify_parity, write_pgsolver, Arena,
-    ParityAlgorithm, ParityOptions,
+    parse_detect, solve_parity_with, verify_parity, write_pgsolver, Arena, ParityAlgorithm,
+    ParityOptions,
 };
 
 #[path = "../benches/support/files.rs"]
@@ -166,7 +166,7 @@ fn sweep(args: &Args) -> Result<(), String> {
     let mut per_file: Vec<(PathBuf, Vec<Duration>)> = Vec::new();
     let (mut vertices, mut edges) = (0usize, 0usize);
     for path in &files {
-        let text = read_text(path).map_err(|e| e.to_string())?;
+        let text = grundy_io::read_text(path).map_err(|e| e.to_string())?;
         let (_, arena) = parse_detect(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         vertices += arena.len();
         edges += arena.edge_count();
@@ -436,7 +436,7 @@ fn run() -> Result<(), String> {
         Some("compare") => compare(&args),
         Some("file") => {
             let path = args.positional.get(1).ok_or("file needs PATH")?;
-            let text = read_text(path).map_err(|e| e.to_string())?;
+            let text = grundy_io::read_text(path).map_err(|e| e.to_string())?;
             let (_, arena) = parse_detect(&text).map_err(|e| e.to_string())?;
             single(&args, &arena, path)
         }

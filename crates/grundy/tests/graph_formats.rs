@@ -11,7 +11,7 @@ use std::path::Path;
 use grundy::graph::brute::{self, solve_parity, MAX_STRATEGY_PAIRS};
 use grundy::graph::{
     detect, digraph_vertex_limit, parse_detect, parse_digraph, parse_pgsolver,
-    parse_pgsolver_solution, parse_poi, parse_poi_answer, read_text, verify_buchi, verify_parity,
+    parse_pgsolver_solution, parse_poi, parse_poi_answer, verify_buchi, verify_parity,
     verify_pg_solution, write_digraph, write_pgsolver, write_pgsolver_solution, write_poi,
     write_poi_answer, Arena, ArenaBuilder, Format, IdMap, ParseError, ParseErrorKind, VerifyError,
     DIGRAPH_FREE_VERTICES, GREEN, WHITE,
@@ -58,7 +58,7 @@ fn header(text: &str) -> (u64, bool) {
 /// Parses a benchmark, checks counts against a naive reading and that write → parse is the
 /// identity; returns the arena.
 fn check_benchmark(path: &Path) -> Arena {
-    let text = read_text(path).unwrap_or_else(|e| panic!("{e}"));
+    let text = grundy_io::read_text(path).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(detect(&text), Format::PgSolver, "{}", path.display());
     let arena = parse_pgsolver(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let (bound, has_start) = header(&text);
@@ -985,12 +985,12 @@ fn gzip_inflation_is_bounded_when_asked() {
     let bytes = gz.finish().unwrap();
     let path = std::path::Path::new("upload.gz");
     assert_eq!(
-        grundy::graph::decode_text_limited(bytes.clone(), false, path, 8000).unwrap(),
+        grundy_io::decode_text_limited(bytes.clone(), false, path, 8000).unwrap(),
         text
     );
-    let err = grundy::graph::decode_text_limited(bytes, false, path, 7999).unwrap_err();
+    let err = grundy_io::decode_text_limited(bytes, false, path, 7999).unwrap_err();
     assert!(
-        matches!(err, grundy::graph::ReadError::TooLarge { limit: 7999, .. }),
+        matches!(err, grundy_io::ReadError::TooLarge { limit: 7999, .. }),
         "{err}"
     );
     assert!(err.to_string().contains("inflates to more than"), "{err}");

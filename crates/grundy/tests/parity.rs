@@ -18,7 +18,7 @@ use grundy::explore::Control;
 use grundy::graph::brute;
 use grundy::graph::parity::generate;
 use grundy::graph::{
-    parse_detect, read_text, solve_parity, solve_parity_with, verify_parity, Arena, ArenaBuilder,
+    parse_detect, solve_parity, solve_parity_with, verify_parity, Arena, ArenaBuilder,
     ParityAlgorithm, ParityOptions,
 };
 use proptest::prelude::*;
@@ -118,7 +118,7 @@ proptest! {
 // ---------------------------------------------------------------------------------------------
 
 fn load(path: &Path) -> Arena {
-    let text = read_text(path).unwrap_or_else(|e| panic!("{e}"));
+    let text = grundy_io::read_text(path).unwrap_or_else(|e| panic!("{e}"));
     parse_detect(&text)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .1

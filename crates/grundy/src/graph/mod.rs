@@ -43,12 +43,11 @@ pub mod verify;
 
 pub use arena::{Arena, ArenaBuilder, ArenaError, Csr, IdMap};
 pub use format::{
-    decode_text, decode_text_limited, detect, digraph_vertex_limit, parse, parse_detect,
-    parse_digraph, parse_pgsolver, parse_pgsolver_solution, parse_poi, parse_poi_answer,
-    parse_poi_solution, read_text, write_digraph, write_pgsolver, write_pgsolver_solution,
-    write_poi, write_poi_answer, write_poi_solution, Format, ParseError, ParseErrorKind,
-    PgSolution, ReadError, UnknownFormat, WriteError, DIGRAPH_FREE_VERTICES, GREEN,
-    MAX_DIGRAPH_VERTICES, WHITE,
+    detect, digraph_vertex_limit, parse, parse_detect, parse_digraph, parse_pgsolver,
+    parse_pgsolver_solution, parse_poi, parse_poi_answer, parse_poi_solution, write_digraph,
+    write_pgsolver, write_pgsolver_solution, write_poi, write_poi_answer, write_poi_solution,
+    Format, ParseError, ParseErrorKind, PgSolution, UnknownFormat, WriteError,
+    DIGRAPH_FREE_VERTICES, GREEN, MAX_DIGRAPH_VERTICES, WHITE,
 };
 pub use parity::{
     solve_parity, solve_parity_with, ParityAlgorithm, ParityOptions, ParitySolution,
