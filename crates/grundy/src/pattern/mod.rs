@@ -141,6 +141,52 @@ fn heap_pattern(
     })
 }
 
+/// The most elementary steps and bytes a discovery may take (the analyzer's defaults:
+/// about a minute, 4 GiB).
+pub const MAX_WORK: u128 = 20_000_000_000;
+/// See [`MAX_WORK`].
+pub const MAX_BYTES: u128 = 4 << 30;
+
+/// Refuses up front a check to `up_to` that could not finish within [`MAX_WORK`] and
+/// [`MAX_BYTES`] (the take-away table is quadratic, Beatty pairs square), and returns
+/// the size to go to. A period proof stops as soon as it is proved, so its budget (two
+/// bytes a heap) is cut to what the limits allow instead of refused.
+fn check_budget(source: &PatternSource, up_to: u64) -> Result<u64, Error> {
+    let n = u128::from(up_to) + 1;
+    let (what, work, bytes) = match source {
+        PatternSource::TakeAway { .. } => (
+            "the general method's table",
+            n.saturating_mul(n) / 2,
+            n.saturating_mul(8),
+        ),
+        PatternSource::BeattyPairs => (
+            "the general method on the square",
+            n.saturating_mul(n),
+            n.saturating_mul(n),
+        ),
+        PatternSource::Period(rules) => {
+            let per_heap = u128::from(rules.max_removal()) + 1;
+            let most = (MAX_BYTES / 2).min(MAX_WORK / per_heap);
+            return Ok(up_to.min(u64::try_from(most).unwrap_or(u64::MAX)));
+        }
+        PatternSource::Known(_) | PatternSource::None => return Ok(up_to),
+    };
+    if work > MAX_WORK || bytes > MAX_BYTES {
+        let sci = |x: u128| format!("{:.1e}", x as f64);
+        return Err(Error::TooLarge {
+            what: format!(
+                "checking a pattern up to {up_to} needs {what}: about {} steps (limit {}) and {} (limit {})",
+                sci(work),
+                sci(MAX_WORK),
+                crate::human_bytes(u64::try_from(bytes).unwrap_or(u64::MAX)),
+                crate::human_bytes(MAX_BYTES as u64)
+            ),
+            need: Some(u64::try_from(bytes).unwrap_or(u64::MAX)),
+        });
+    }
+    Ok(up_to)
+}
+
 /// Finds the pattern of a family — wherever its [`PatternSource`] says the special
 /// method starts — checking it against the general method up to `up_to`.
 ///
@@ -150,6 +196,7 @@ fn heap_pattern(
 pub fn discover(family: &str, up_to: u64, control: &Control<'_>) -> Result<Pattern, Error> {
     let family = parse_family(family)
         .map_err(|e| Error::Unsupported(format!("`{family}`: {}", e.message)))?;
+    let up_to = check_budget(&family.pattern(), up_to)?;
     match family.pattern() {
         PatternSource::TakeAway { k } => Ok(rules::discover_multiple(k, up_to, control)?.0.into()),
         PatternSource::BeattyPairs => Ok(rules::discover_wythoff(up_to, control)?.into()),
