@@ -703,7 +703,10 @@ fn pattern_sizes_are_refused_up_front() {
     assert!(err.contains("too large") && err.contains("limit"), "{err}");
     let err = fails(&["pattern", "wythoff", "--up-to", "10^12"]);
     assert!(err.contains("too large"), "{err}");
-    assert!(started.elapsed().as_secs() < 10, "refused up front, not after computing");
+    assert!(
+        started.elapsed().as_secs() < 10,
+        "refused up front, not after computing"
+    );
     // A period proof stops once proved: a large budget is no reason to refuse.
     let text = ok(&["pattern", "octal[0.77]", "--up-to", "10^15"]);
     assert!(text.contains("proved"), "{text}");
