@@ -13,19 +13,12 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-/// `1.5 GiB`-style rendering of a byte count.
-fn human_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
+/// A limit in bytes as a person reads it: whole MiB where it is one, else bytes.
+fn limit_text(bytes: u64) -> String {
+    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+        format!("{} MiB", bytes >> 20)
     } else {
-        format!("{value:.1} {}", UNITS[unit])
+        format!("{bytes} bytes")
     }
 }
 
@@ -52,7 +45,7 @@ pub enum ReadError {
         source: std::io::Error,
     },
     /// The bytes inflate past the limit the caller set (a gzip bomb, or just too big).
-    #[error("too large: {} inflates to more than the limit of {}", path.display(), human_bytes(*limit))]
+    #[error("too large: {} inflates to more than the limit of {}", path.display(), limit_text(*limit))]
     TooLarge {
         /// The file.
         path: PathBuf,
