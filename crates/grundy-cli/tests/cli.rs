@@ -711,3 +711,43 @@ fn pattern_sizes_are_refused_up_front() {
     let text = ok(&["pattern", "octal[0.77]", "--up-to", "10^15"]);
     assert!(text.contains("proved"), "{text}");
 }
+
+/// Ctrl-C at the `your move>` prompt of a terminal ends the game at once, with exit code
+/// 130 and a newline. Run in a pseudo-terminal made by util-linux's `script` (skipped
+/// where it is missing); the Ctrl-C is the byte the terminal would send.
+#[test]
+fn ctrl_c_at_the_prompt_ends_the_game_at_once() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` to make a pseudo-terminal");
+        return;
+    }
+    let command = format!("{} play 'nim(3)'", env!("CARGO_BIN_EXE_grundy"));
+    let mut child = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("script runs");
+    let mut stdin = child.stdin.take().unwrap();
+    // Let the game reach its prompt, then press Ctrl-C (no newline after it).
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    stdin.write_all(b"\x03").unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // Input ends here: a game that ignored the Ctrl-C ends at the end of input, exit 0.
+    drop(stdin);
+    let started = std::time::Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("your move>"), "{text}");
+    assert_eq!(out.status.code(), Some(130), "{text}");
+    assert!(
+        started.elapsed().as_secs() < 5,
+        "the game ended without another line"
+    );
+    assert!(
+        text.trim_end_matches(['\r', '\n']).len() < text.len(),
+        "ends with a newline"
+    );
+}
