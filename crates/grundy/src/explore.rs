@@ -19,11 +19,11 @@ pub struct Control<'a> {
     /// Set to `true` (e.g. by a Ctrl-C handler) to stop at the next check.
     pub cancel: Option<&'a AtomicBool>,
     /// Called now and then with the stage name and a count of work done.
-    pub progress: Option<&'a Progress>,
+    pub progress: Option<&'a Progress<'a>>,
 }
 
 /// A progress callback: the stage's name and how much of it is done.
-pub type Progress = dyn Fn(&str, u64) + Sync;
+pub type Progress<'a> = dyn Fn(&str, u64) + Sync + 'a;
 
 impl Default for Control<'_> {
     fn default() -> Self {

@@ -139,7 +139,20 @@ pub fn build(
             }
             // A large heap: a period proved within the budget answers any size.
             let mut solver = octal::Solver::new(&rules);
-            match solver.prove(max_proof_heaps, control) {
+            // Progress says how far the proof may go.
+            let outer = control.progress;
+            let stage =
+                format!("proving a period of {rules} within {max_proof_heaps} heaps, heaps done");
+            let report = move |_: &str, done: u64| {
+                if let Some(p) = outer {
+                    p(&stage, done);
+                }
+            };
+            let inner = Control {
+                progress: Some(&report),
+                ..*control
+            };
+            match solver.prove(max_proof_heaps, &inner) {
                 Ok(period) => Box::new(Periodic {
                     first: solver.values().to_vec(),
                     period,
