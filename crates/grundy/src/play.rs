@@ -275,23 +275,26 @@ impl Match {
     /// what is already taken included, in a score game.
     #[must_use]
     pub fn explain(&self, m: &Move) -> String {
-        match (m.scores, self.taken()) {
-            (Some([mover, other]), Some([you, engine])) => {
-                let (engine_total, you_total) = if self.human_to_move() {
-                    (engine + other, you + mover)
-                } else {
-                    (engine + mover, you + other)
-                };
-                let quality = match m.worse_by {
-                    Some(0) | None => "the best move".to_string(),
-                    Some(k) => format!("worse than the best by {k}"),
-                };
-                format!(
-                    "{quality}: with best play the game ends grundy {engine_total}, you {you_total}"
-                )
-            }
-            _ => self.report().explain(m),
-        }
+        self.final_totals(m, "with best play the game ends")
+            .unwrap_or_else(|| self.report().explain(m))
+    }
+
+    /// A score game's move in words: best or worse by how much, then `ends` and the
+    /// final totals under best play, what is taken included. `None` in other games.
+    fn final_totals(&self, m: &Move, ends: &str) -> Option<String> {
+        let ([mover, other], [you, engine]) = (m.scores?, self.taken()?);
+        let (engine_total, you_total) = if self.human_to_move() {
+            (engine + other, you + mover)
+        } else {
+            (engine + mover, you + other)
+        };
+        let quality = match m.worse_by {
+            Some(0) | None => "the best move".to_string(),
+            Some(k) => format!("worse than the best by {k}"),
+        };
+        Some(format!(
+            "{quality}: {ends} grundy {engine_total}, you {you_total}"
+        ))
     }
 
     /// The value of one of the person's moves, to the person: for a score game the final
@@ -299,12 +302,8 @@ impl Match {
     /// best; otherwise win, draw or loss with the moves left.
     #[must_use]
     pub fn judge(&self, m: &Move) -> String {
-        if m.scores.is_some() && self.taken().is_some() {
-            return self.explain(m).replacen(
-                ": with best play the game ends",
-                ": best play then ends",
-                1,
-            );
+        if let Some(words) = self.final_totals(m, "best play then ends") {
+            return words;
         }
         let left = m.remoteness.map_or(String::new(), |r| {
             format!(

@@ -146,8 +146,8 @@ proptest! {
                     "root {} vertex {}: {:?}", root, p, g
                 );
             }
-            // A won position's remoteness is odd only when the turn alternates; a win in
-            // r moves is a win after all: check the value of a kept-turn move directly.
+            // A won root has at least one move to make (remoteness 0 is a position without
+            // moves, which is lost).
             if let Value::Win(r) = solution.root_value() {
                 prop_assert!(r >= 1);
             }

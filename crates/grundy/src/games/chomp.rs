@@ -90,10 +90,6 @@ impl Family for Chomp {
         (self.size() <= 1 << 32).then(|| Box::new(Diagrams(*self)) as Box<dyn Ranked>)
     }
 
-    fn member(&self, _n: u64) -> Option<Pos> {
-        None
-    }
-
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
         // The cell taken: the lowest row that changed, at its new length.
         match (0..from.len()).find(|&i| from[i] != to[i]) {

@@ -415,10 +415,6 @@ impl Family for Heaps {
         }
     }
 
-    fn move_count(&self, pos: &Pos) -> u128 {
-        self.bound(pos).moves
-    }
-
     fn some_move(&self, pos: &Pos) -> Option<Pos> {
         pos.iter()
             .enumerate()

@@ -28,7 +28,7 @@ pub use family::{
     is_move, Bound, Cost, Discovery, Family, GrundySource, Kind, Part, PatternSource, Pos,
     ProvedRule, Ranked, Spec, Values,
 };
-pub use heap::{HeapFamily, Heaps};
+pub use heap::{HeapFamily, Heaps, MAX_LISTED_SPLITS};
 pub use mnk::Mnk;
 pub use multiple::{Multiple, NO_WINNING_TAKE};
 pub use spec::{parse_family, Args, Built, Entry, Param, SpecError};

@@ -10,10 +10,6 @@ use crate::Error;
 
 pub(super) struct Minimax;
 
-fn sign(margin: i128) -> Outcome {
-    Outcome::of_margin(margin)
-}
-
 impl Analysis for Minimax {
     fn name(&self) -> &'static str {
         "minimax"
@@ -47,11 +43,11 @@ impl Analysis for Minimax {
         let n = graph.len();
         let mut totals = vec![[0i128; 2]; n];
         let mut depth = vec![0u32; n];
-        let after = |from: &[crate::games::Pos], c: usize, totals: &[[i128; 2]]| -> [i128; 2] {
+        let after = |from: &Vec<crate::games::Pos>, c: usize, totals: &[[i128; 2]]| -> [i128; 2] {
             let child = &explored.positions[c];
-            let gain = i128::from(game.gain(&from.to_vec(), child));
+            let gain = i128::from(game.gain(from, child));
             let [a, b] = totals[c];
-            if game.alternates() || game.to_move(child) != game.to_move(&from.to_vec()) {
+            if game.alternates() || game.to_move(child) != game.to_move(from) {
                 [gain + b, a]
             } else {
                 [gain + a, b]
@@ -84,7 +80,7 @@ impl Analysis for Minimax {
         };
         let root = totals[0];
         let best = root[0] - root[1];
-        let outcome = sign(best);
+        let outcome = Outcome::of_margin(best);
         let mut children = Vec::new();
         game.moves(&ctx.root, &mut children);
         let mut moves = Vec::new();
@@ -92,7 +88,7 @@ impl Analysis for Minimax {
             let t = after(&ctx.root, c as usize, &totals);
             let margin = t[0] - t[1];
             moves.push(Move {
-                outcome: sign(margin),
+                outcome: Outcome::of_margin(margin),
                 remoteness: Some(depth[c as usize] + 1),
                 scores: Some(fit(t)?),
                 worse_by: Some(i64::try_from(best - margin).map_err(|_| Error::Overflow)?),

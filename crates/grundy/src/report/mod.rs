@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use crate::explore::Control;
 use crate::game::{Outcome, Value};
-use crate::games::{Family, Kind, Pos, Spec, SumGame, Values};
+use crate::games::{Kind, Pos, Spec, SumGame, Values};
 use crate::Error;
 
 pub use table::{table, Table, TableError};
@@ -59,9 +59,7 @@ impl Default for Limits<'_> {
     }
 }
 
-/// Splits of one heap listed in full; past this, with a proved period, only splits whose
-/// smaller part lies within the pre-period and two periods.
-pub const MAX_LISTED_SPLITS: u64 = 1 << 20;
+pub use crate::games::MAX_LISTED_SPLITS;
 
 /// The most moves a report lists one by one (winning moves are always all listed).
 pub const MAX_LISTED_MOVES: usize = 10_000;
@@ -293,8 +291,9 @@ pub type Oracles = Arc<Vec<Box<dyn Values>>>;
 /// both, each with its limit (only what is past it).
 pub(crate) fn over_budget(work: u128, bytes: u128, limits: &Limits<'_>) -> String {
     let steps = format!(
-        "about {} (limit {})",
-        crate::number::count(work, "step", "steps").replacen(&work.to_string(), &sci(work), 1),
+        "about {} {} (limit {})",
+        sci(work),
+        if work == 1 { "step" } else { "steps" },
         sci(limits.max_work)
     );
     let memory = format!(
@@ -476,12 +475,6 @@ pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
     Err(refusal.unwrap_or_else(|| {
         Error::Unsupported(format!("no method of the analyzer answers `{spec}`"))
     }))
-}
-
-/// The family of a spec's only part, if it has one part.
-#[must_use]
-pub fn single_family(spec: &Spec) -> Option<&Arc<dyn Family>> {
-    spec.single().map(|p| &p.family)
 }
 
 /// The value a labelled move has for its mover, as a [`Value`].

@@ -165,7 +165,6 @@ fn label_descending(
     word[top as usize] = REACHED;
     let mut children = Vec::new();
     let mut reached = 0u64;
-    let mut edges = 0u64;
     for r in (0..=top).rev() {
         if r % CHECK_EVERY == 0 {
             control.check()?;
@@ -186,7 +185,6 @@ fn label_descending(
         }
         children.clear();
         ranked.moves(r, &mut children);
-        edges += children.len() as u64;
         for &c in &children {
             if c >= r {
                 return Ok(None);
@@ -243,7 +241,6 @@ fn label_descending(
         }
         word[r as usize] = 2 + 2 * rem + won;
     }
-    let _ = edges;
     let mut root_children = Vec::new();
     if family.terminal(root).is_none() {
         family.moves(root, &mut root_children);

@@ -113,16 +113,7 @@ fn winning_positions(
             family.moves_to_value(comp, target, &*oracles[i], &mut children, truncated);
             for child in children {
                 let mut parts: Vec<Pos> = comps[..j].to_vec();
-                parts.extend(
-                    family
-                        .components(&child)
-                        .into_iter()
-                        .filter(|c| !c.is_empty()),
-                );
-                // A component moved to nothing (a heap taken whole) stays as written.
-                if family.components(&child).is_empty() {
-                    parts.push(child.clone());
-                }
+                parts.extend(family.components(&child));
                 parts.extend_from_slice(&comps[j + 1..]);
                 let mut position = ctx.root.clone();
                 position[i] = family.assemble(&parts);
