@@ -33,6 +33,7 @@ pub mod play;
 pub mod report;
 pub mod sequence;
 pub mod solve;
+pub mod tier;
 pub mod values;
 
 /// What can go wrong in a computation (bad specs have their own [`games::SpecError`]).

@@ -16,6 +16,7 @@ use super::code;
 use crate::explore::Control;
 use crate::game::{Outcome, Player};
 use crate::sequence::period::Period;
+use crate::tier::TierGame;
 use crate::Error;
 
 /// A position of one family: words only the family interprets.
@@ -155,6 +156,19 @@ pub trait Ranked: Send + Sync {
     }
 }
 
+/// A family's game from its start, split into tiers for the tier solver and tablebases
+/// ([`crate::tier`]): the tiered game itself, and the map between positions and
+/// `(tier, rank)`.
+pub trait Tiers: Send + Sync {
+    /// The tiered game, for the solver.
+    fn game(&self) -> &dyn TierGame;
+    /// The tier and rank of (the canonical form of) `pos`; `None` if `pos` is not a
+    /// position of this game (it cannot arise from the start).
+    fn locate(&self, pos: &Pos) -> Option<(u32, u64)>;
+    /// The position of a rank (a canonical one, where the family merges symmetries).
+    fn position(&self, tier: u32, rank: u64) -> Pos;
+}
+
 /// One family of games, implemented once in its own file: spec, positions, moves, who
 /// moves, terminal outcomes and scores, bounds, Grundy values or a proved rule, how a
 /// move is named and a position drawn.
@@ -216,6 +230,12 @@ pub trait Family:
 
     /// A dense ranking of every position reachable from `root`, when the family has one.
     fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
+        None
+    }
+
+    /// The game from the family's start position, split into tiers, when the family
+    /// offers it (board games): what `--tablebase` solves and keeps.
+    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
         None
     }
 

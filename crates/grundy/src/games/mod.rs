@@ -26,7 +26,7 @@ pub use chomp::Chomp;
 pub use ends::Ends;
 pub use family::{
     is_move, Bound, Cost, Discovery, Family, GrundySource, Kind, Part, PatternSource, Pos,
-    ProvedRule, Ranked, Spec, Values,
+    ProvedRule, Ranked, Spec, Tiers, Values,
 };
 pub use heap::{HeapFamily, Heaps, MAX_LISTED_SPLITS};
 pub use mnk::Mnk;

@@ -1,0 +1,135 @@
+//! Tiered solving: a game split into tiers that form a DAG (moves go from a tier to the
+//! same tier or a later one), each tier a dense array of 16-bit [`records`](record) indexed
+//! by a rank within the tier, solved from the last tier to the first on all cores and kept
+//! in a [`TierStore`] (memory, or a tablebase on disk written by `grundy-tablebase`).
+//!
+//! A game offers itself through [`TierGame`]: the tiers, their sizes, the root, and a
+//! batched visit of a range of ranks that hands each position's children as
+//! `(tier, rank)` pairs. One dynamic call serves a whole range, so a family can walk its
+//! ranks incrementally (combinations in order, bitboards shifted) instead of unranking
+//! each one.
+
+pub mod record;
+
+use std::ops::Range;
+
+use crate::game::Outcome;
+
+/// Where one move leads: a position of a tier, by rank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Child {
+    /// The child's tier: the parent's or a later one.
+    pub tier: u32,
+    /// The child's rank within its tier.
+    pub rank: u64,
+    /// Score games: the points the mover collects by this move.
+    pub gain: i32,
+    /// Whether the same player moves again at the child (Kalah's store, a completed box).
+    pub again: bool,
+}
+
+impl Child {
+    /// A plain move to `(tier, rank)`: no points, the turn passes.
+    #[must_use]
+    pub const fn to(tier: u32, rank: u64) -> Child {
+        Child {
+            tier,
+            rank,
+            gain: 0,
+            again: false,
+        }
+    }
+}
+
+/// What a visited position is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Node<'a> {
+    /// The game is over by its own rule, with this outcome for the player to move
+    /// (win/loss/draw games).
+    Over(Outcome),
+    /// The game is over, and the player to move collects these points (score games).
+    Final(i32),
+    /// The moves, in the order a person sees them. Empty: no move (a loss under normal
+    /// play; zero points in a score game).
+    Moves(&'a [Child]),
+}
+
+/// A game split into tiers, positions ranked densely within each tier.
+pub trait TierGame: Send + Sync {
+    /// The game with its parameters, as a spec names it (`connect4[6x5]`): what a
+    /// tablebase is for.
+    fn id(&self) -> String;
+
+    /// The version of the ranking scheme: a tablebase written under another version is
+    /// refused. Bump it whenever ranks change meaning.
+    fn ranking_version(&self) -> u32;
+
+    /// Whether records are final margins (score games) rather than win/loss/draw with
+    /// remoteness.
+    fn scored(&self) -> bool {
+        false
+    }
+
+    /// The number of tiers; tiers are `0..tiers()`.
+    fn tiers(&self) -> u32;
+
+    /// The number of ranks of `tier` (every rank is below it; not every rank need be a
+    /// reachable position).
+    fn tier_size(&self, tier: u32) -> u64;
+
+    /// The tiers that moves from `tier` may reach besides itself (all later); the solver
+    /// keeps only these in memory while solving `tier`. The default: every later tier.
+    fn child_tiers(&self, tier: u32) -> Vec<u32> {
+        (tier + 1..self.tiers()).collect()
+    }
+
+    /// The starting position.
+    fn root(&self) -> (u32, u64);
+
+    /// Calls `each(rank, node)` for every rank of `ranges` in `tier`, in increasing order,
+    /// for which `want(rank)` holds; a rank that is not a position of the game (an
+    /// index the ranking leaves unused) may be skipped silently.
+    fn visit(
+        &self,
+        tier: u32,
+        ranks: Range<u64>,
+        want: &(dyn Fn(u64) -> bool + Sync),
+        each: &mut dyn FnMut(u64, Node<'_>),
+    );
+}
+
+/// Where solved tiers are kept: in memory ([`MemoryStore`]) or on disk (a tablebase).
+pub trait TierStore {
+    /// A tier solved earlier, if this store holds it whole; `Ok(None)` if it does not.
+    ///
+    /// # Errors
+    /// A tier that exists but cannot be read as valid (another game, a bad checksum) is an
+    /// error, never `None`: it must not be silently solved over.
+    fn load(&mut self, tier: u32) -> Result<Option<Vec<u16>>, crate::Error>;
+
+    /// Keeps a solved tier. A store that persists makes it durable before returning (a
+    /// temporary name, synced, then renamed), so a crash leaves either the whole tier or
+    /// none of it.
+    ///
+    /// # Errors
+    /// The store could not keep it (disk full, permissions).
+    fn save(&mut self, tier: u32, records: &[u16]) -> Result<(), crate::Error>;
+}
+
+/// Keeps every solved tier in memory.
+#[derive(Debug, Default, Clone)]
+pub struct MemoryStore {
+    /// The records of each tier saved, by tier.
+    pub tiers: std::collections::BTreeMap<u32, Vec<u16>>,
+}
+
+impl TierStore for MemoryStore {
+    fn load(&mut self, tier: u32) -> Result<Option<Vec<u16>>, crate::Error> {
+        Ok(self.tiers.get(&tier).cloned())
+    }
+
+    fn save(&mut self, tier: u32, records: &[u16]) -> Result<(), crate::Error> {
+        self.tiers.insert(tier, records.to_vec());
+        Ok(())
+    }
+}
