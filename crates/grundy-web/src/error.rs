@@ -84,6 +84,11 @@ impl ApiError {
                 "unsupported",
                 format!("cannot solve `{what}`: {e}"),
             ),
+            grundy::Error::Store(_) => ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "store",
+                format!("cannot solve `{what}`: {e}"),
+            ),
         }
     }
 }

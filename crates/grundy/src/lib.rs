@@ -62,6 +62,10 @@ pub enum Error {
     /// The request does not make sense for this game.
     #[error("{0}")]
     Unsupported(String),
+    /// A store of solved positions (a tablebase on disk) failed or holds something invalid;
+    /// the message names the file, and the block where there is one.
+    #[error("{0}")]
+    Store(String),
 }
 
 /// `1.5 GiB`-style rendering of a byte count.
