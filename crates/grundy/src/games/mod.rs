@@ -15,6 +15,7 @@ pub mod family;
 pub mod spec;
 
 mod chomp;
+mod connect4;
 mod ends;
 mod heap;
 mod mnk;
@@ -23,6 +24,7 @@ mod sum;
 mod wythoff;
 
 pub use chomp::Chomp;
+pub use connect4::Connect4;
 pub use ends::Ends;
 pub use family::{
     is_move, Bound, Cost, Discovery, Family, GrundySource, Kind, Part, PatternSource, Pos,
@@ -47,6 +49,7 @@ pub mod registry {
         super::ends::ENTRIES,
         super::chomp::ENTRIES,
         super::mnk::ENTRIES,
+        super::connect4::ENTRIES,
     ];
 
     /// Every entry, in registry order.

@@ -73,8 +73,8 @@ pub trait TierGame: Send + Sync {
         false
     }
 
-    /// The number of tiers; tiers are `0..tiers()`.
-    fn tiers(&self) -> u32;
+    /// The number of tiers; tiers are `0..tier_count()`.
+    fn tier_count(&self) -> u32;
 
     /// The number of ranks of `tier` (every rank is below it; not every rank need be a
     /// reachable position).
@@ -83,7 +83,7 @@ pub trait TierGame: Send + Sync {
     /// The tiers that moves from `tier` may reach besides itself (all later); the solver
     /// keeps only these in memory while solving `tier`. The default: every later tier.
     fn child_tiers(&self, tier: u32) -> Vec<u32> {
-        (tier + 1..self.tiers()).collect()
+        (tier + 1..self.tier_count()).collect()
     }
 
     /// The starting position.

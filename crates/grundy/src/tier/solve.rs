@@ -107,7 +107,7 @@ impl Solved {
 /// tier, and the largest tier held with the tiers it moves into.
 #[must_use]
 pub fn memory_needed(game: &dyn TierGame) -> u128 {
-    let n = game.tiers();
+    let n = game.tier_count();
     let bits: u128 = (0..n)
         .map(|t| u128::from(game.tier_size(t)).div_ceil(64) * 8)
         .sum();
@@ -223,7 +223,10 @@ impl<'a> Solver<'a> {
     /// Records the first error of any worker.
     fn fail(&self, e: Error) {
         self.failed.store(true, Ordering::Relaxed);
-        let mut slot = self.error.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut slot = self
+            .error
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         slot.get_or_insert(e);
     }
 
@@ -253,7 +256,7 @@ impl<'a> Solver<'a> {
 
     fn run(&self, store: &mut dyn TierStore) -> Result<Solved, Error> {
         let game = self.game;
-        let n = game.tiers();
+        let n = game.tier_count();
         let sizes: Vec<u64> = (0..n).map(|t| game.tier_size(t)).collect();
         let (root_tier, root_rank) = game.root();
         if root_tier >= n || root_rank >= sizes[root_tier as usize] {
@@ -382,7 +385,7 @@ impl<'a> Solver<'a> {
         sizes: &[u64],
     ) -> Result<Vec<Option<Bits>>, Error> {
         let game = self.game;
-        let n = game.tiers();
+        let n = game.tier_count();
         let reach: Vec<Option<Bits>> = (0..n)
             .map(|t| (t <= top).then(|| Bits::new(sizes[t as usize])))
             .collect();
@@ -479,7 +482,7 @@ impl<'a> Solver<'a> {
         let size = game.tier_size(tier);
         let mut records = vec![record::UNREACHED; size as usize];
         let done = AtomicU64::new(0);
-        let later: Vec<Option<&[u16]>> = (0..game.tiers())
+        let later: Vec<Option<&[u16]>> = (0..game.tier_count())
             .map(|t| held.get(&t).map(|r| r.as_slice()))
             .collect();
         // Pass 1: every position whose moves all leave the tier; the others are pending.
@@ -516,10 +519,7 @@ impl<'a> Solver<'a> {
             self.solve_inside(tier, &pending, &mut records, &later)?;
         }
         debug_assert_eq!(
-            records
-                .iter()
-                .filter(|&&r| r != record::UNREACHED)
-                .count() as u64,
+            records.iter().filter(|&&r| r != record::UNREACHED).count() as u64,
             reach.count()
         );
         Ok(records)
@@ -597,7 +597,9 @@ impl<'a> Solver<'a> {
             self.margin_record(best_margin.unwrap_or(0)).map(Some)
         } else {
             let value = best_value.unwrap_or(Value::Loss(0));
-            record::of_value(value).map(Some).ok_or_else(|| too_remote(value))
+            record::of_value(value)
+                .map(Some)
+                .ok_or_else(|| too_remote(value))
         }
     }
 
@@ -869,7 +871,7 @@ mod tests {
         fn scored(&self) -> bool {
             self.scored
         }
-        fn tiers(&self) -> u32 {
+        fn tier_count(&self) -> u32 {
             self.nodes.len() as u32
         }
         fn tier_size(&self, tier: u32) -> u64 {
@@ -917,7 +919,10 @@ mod tests {
                     (
                         0u8..6,
                         -3i32..4,
-                        proptest::collection::vec((0usize..4, 0usize..12, -3i32..4, any::<bool>()), 0..4),
+                        proptest::collection::vec(
+                            (0usize..4, 0usize..12, -3i32..4, any::<bool>()),
+                            0..4,
+                        ),
                     ),
                     cells.len(),
                 )
@@ -954,7 +959,12 @@ mod tests {
     }
 
     /// The flat graph of a listed game's reachable positions, by a plain BFS.
-    fn flat(game: &Listed) -> (Vec<(usize, usize)>, std::collections::HashMap<(usize, usize), u32>) {
+    fn flat(
+        game: &Listed,
+    ) -> (
+        Vec<(usize, usize)>,
+        std::collections::HashMap<(usize, usize), u32>,
+    ) {
         let mut ids = std::collections::HashMap::new();
         let mut order = vec![(0usize, 0usize)];
         ids.insert((0, 0), 0u32);
@@ -1052,10 +1062,19 @@ mod tests {
     fn a_move_back_to_an_earlier_tier_is_refused() {
         let game = Listed {
             scored: false,
-            nodes: vec![vec![Ok(vec![Child::to(1, 0)])], vec![Ok(vec![Child::to(0, 0)])]],
+            nodes: vec![
+                vec![Ok(vec![Child::to(1, 0)])],
+                vec![Ok(vec![Child::to(0, 0)])],
+            ],
         };
-        let e = solve(&game, &mut MemoryStore::default(), &Options::default(), &|_| {}, &Control::default())
-            .unwrap_err();
+        let e = solve(
+            &game,
+            &mut MemoryStore::default(),
+            &Options::default(),
+            &|_| {},
+            &Control::default(),
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("must not go back"), "{e}");
     }
 
@@ -1069,8 +1088,14 @@ mod tests {
             threads: 1,
             max_bytes: 100,
         };
-        let e = solve(&game, &mut MemoryStore::default(), &options, &|_| {}, &Control::default())
-            .unwrap_err();
+        let e = solve(
+            &game,
+            &mut MemoryStore::default(),
+            &options,
+            &|_| {},
+            &Control::default(),
+        )
+        .unwrap_err();
         assert!(matches!(e, Error::TooLarge { .. }), "{e}");
     }
 
@@ -1080,19 +1105,37 @@ mod tests {
         // gives the same root and reads every tier from the store.
         let game = Listed {
             scored: false,
-            nodes: vec![vec![Ok(vec![Child::to(1, 0)])], vec![Ok(vec![Child::to(2, 0)])], vec![Ok(vec![])]],
+            nodes: vec![
+                vec![Ok(vec![Child::to(1, 0)])],
+                vec![Ok(vec![Child::to(2, 0)])],
+                vec![Ok(vec![])],
+            ],
         };
         let mut store = MemoryStore::default();
-        let first = solve(&game, &mut store, &Options::default(), &|_| {}, &Control::default()).unwrap();
+        let first = solve(
+            &game,
+            &mut store,
+            &Options::default(),
+            &|_| {},
+            &Control::default(),
+        )
+        .unwrap();
         assert_eq!(record::value(first.root), Some(Value::Loss(2)));
         // Drop tier 0 only: the rerun solves it alone.
         store.tiers.remove(&0);
         let solved = std::sync::Mutex::new(Vec::new());
-        let again = solve(&game, &mut store, &Options::default(), &|e| {
-            if let Event::Done { summary, loaded } = e {
-                solved.lock().unwrap().push((summary.tier, *loaded));
-            }
-        }, &Control::default()).unwrap();
+        let again = solve(
+            &game,
+            &mut store,
+            &Options::default(),
+            &|e| {
+                if let Event::Done { summary, loaded } = e {
+                    solved.lock().unwrap().push((summary.tier, *loaded));
+                }
+            },
+            &Control::default(),
+        )
+        .unwrap();
         assert_eq!(again, first);
         let mut seen = solved.into_inner().unwrap();
         seen.sort_unstable();
