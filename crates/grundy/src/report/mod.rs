@@ -18,6 +18,7 @@ mod retrograde;
 mod rule;
 mod sprague_grundy;
 mod table;
+mod tablebase;
 
 use std::sync::Arc;
 
@@ -27,6 +28,7 @@ use crate::games::{Kind, Pos, Spec, SumGame, Values};
 use crate::Error;
 
 pub use table::{table, Table, TableError};
+pub use tablebase::lookup;
 
 /// How much a request may use. Requests past a limit are refused up front with an
 /// estimate, not attempted.
@@ -80,6 +82,8 @@ pub enum Method {
     Minimax,
     /// Too large to explore: a proved rule of the special method (see `Report::rule`).
     Rule,
+    /// Read from solved tiers (a tablebase), with no search.
+    Tablebase,
 }
 
 /// One method of the chain: it answers, declines (`Ok(None)`), or fails.
@@ -111,6 +115,7 @@ impl Method {
             Method::SpragueGrundy => "sprague-grundy",
             Method::Minimax => "minimax",
             Method::Rule => "rule",
+            Method::Tablebase => "tablebase",
         }
     }
 }
@@ -240,10 +245,12 @@ impl Report {
             }
             Outcome::Draw => "no winning move; this keeps the draw".into(),
             Outcome::Loss => match left {
-                Some(r) if self.method == Method::Retrograde => format!(
-                    "every move loses{grundy}; this one holds out longest: you need {}",
-                    crate::number::count(u128::from(r), "more move", "more moves")
-                ),
+                Some(r) if matches!(self.method, Method::Retrograde | Method::Tablebase) => {
+                    format!(
+                        "every move loses{grundy}; this one holds out longest: you need {}",
+                        crate::number::count(u128::from(r), "more move", "more moves")
+                    )
+                }
                 _ => format!("every move loses{grundy}; this one changes least"),
             },
         }
@@ -475,6 +482,22 @@ pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
     Err(refusal.unwrap_or_else(|| {
         Error::Unsupported(format!("no method of the analyzer answers `{spec}`"))
     }))
+}
+
+/// Solves a spec from `store` when it holds the position's tiers ([`lookup`]), else by
+/// [`solve`].
+///
+/// # Errors
+/// As [`lookup`] and [`solve`].
+pub fn solve_with(
+    spec: &Spec,
+    limits: &Limits<'_>,
+    store: &mut dyn crate::tier::TierStore,
+) -> Result<Report, Error> {
+    match lookup(spec, limits, store)? {
+        Some(report) => Ok(report),
+        None => solve(spec, limits),
+    }
 }
 
 /// The value a labelled move has for its mover, as a [`Value`].

@@ -47,6 +47,17 @@ impl Analysis for Retrograde {
             });
         }
         let labelled = label(ctx)?;
+        report(ctx, labelled, Method::Retrograde).map(Some)
+    }
+}
+
+/// The report of a labelled position: its value and its children's, in move order.
+pub(super) fn report(
+    ctx: &mut Context<'_, '_>,
+    labelled: Labelled,
+    method: Method,
+) -> Result<Report, Error> {
+    {
         let value = labelled.root;
         // Grundy values, where the oracles can be had (impartial games).
         let (grundy, components, oracles) = if ctx.spec.is_impartial() {
@@ -98,7 +109,7 @@ impl Analysis for Retrograde {
                 });
             }
         }
-        Ok(Some(Report {
+        Ok(Report {
             spec: ctx.spec.to_string(),
             outcome: value.outcome(),
             remoteness: value.remoteness(),
@@ -112,11 +123,11 @@ impl Analysis for Retrograde {
             scores: None,
             moves_truncated: children.len() > moves.len(),
             moves,
-            method: Method::Retrograde,
+            method,
             positions: Some(labelled.positions),
             rule: None,
             winning_moves_truncated: false,
-        }))
+        })
     }
 }
 
@@ -256,10 +267,10 @@ fn label_descending(
 }
 
 /// The root's value, the value of each of its children in move order, and the count.
-struct Labelled {
-    root: Value,
-    children: Vec<Value>,
-    positions: u64,
+pub(super) struct Labelled {
+    pub(super) root: Value,
+    pub(super) children: Vec<Value>,
+    pub(super) positions: u64,
 }
 
 fn label(ctx: &Context<'_, '_>) -> Result<Labelled, Error> {

@@ -958,13 +958,14 @@ mod tests {
         )
     }
 
-    /// The flat graph of a listed game's reachable positions, by a plain BFS.
-    fn flat(
-        game: &Listed,
-    ) -> (
+    /// Reachable positions in BFS order, and the id of each.
+    type Flat = (
         Vec<(usize, usize)>,
         std::collections::HashMap<(usize, usize), u32>,
-    ) {
+    );
+
+    /// The flat graph of a listed game's reachable positions, by a plain BFS.
+    fn flat(game: &Listed) -> Flat {
         let mut ids = std::collections::HashMap::new();
         let mut order = vec![(0usize, 0usize)];
         ids.insert((0, 0), 0u32);
@@ -975,8 +976,8 @@ mod tests {
             if let Ok(moves) = &game.nodes[t][r] {
                 for c in moves {
                     let key = (c.tier as usize, c.rank as usize);
-                    if !ids.contains_key(&key) {
-                        ids.insert(key, order.len() as u32);
+                    if let std::collections::hash_map::Entry::Vacant(slot) = ids.entry(key) {
+                        slot.insert(order.len() as u32);
                         order.push(key);
                     }
                 }
@@ -1021,9 +1022,9 @@ mod tests {
             let labels = crate::solve::label(&graph, &graph.reverse(), terminal, &Control::default()).unwrap();
             for (t, tier) in game.nodes.iter().enumerate() {
                 let records = &store.tiers[&(t as u32)].0;
-                for r in 0..tier.len() {
+                for (r, &rec) in records.iter().enumerate() {
                     let expected = ids.get(&(t, r)).map(|&v| labels.value(v));
-                    prop_assert_eq!(record::value(records[r]), expected, "tier {} rank {}", t, r);
+                    prop_assert_eq!(record::value(rec), expected, "tier {} rank {}", t, r);
                 }
                 let summary = store.tiers[&(t as u32)].1;
                 prop_assert_eq!(summary.positions, (0..tier.len()).filter(|&r| ids.contains_key(&(t, r))).count() as u64);
