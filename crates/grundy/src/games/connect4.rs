@@ -19,6 +19,7 @@
 //! play (both players with four, play past a win); the solver marks them unreached.
 //! Mirror images are not merged (counts are of positions as they are).
 
+use super::combin::{insert, next_combination, Binomials};
 use super::family::{Bound, Family, Kind, Pos, Ranked, Tiers};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
@@ -37,8 +38,7 @@ pub struct Connect4 {
     pub w: u32,
     /// Rows.
     pub h: u32,
-    /// `binom[n][k]` for n, k ≤ 64.
-    binom: Vec<[u64; 65]>,
+    binom: Binomials,
     /// `ways[k][s]`: height vectors of k columns summing to s.
     ways: Vec<Vec<u64>>,
     /// Every line of four, as a mask over cells.
@@ -50,14 +50,7 @@ impl Connect4 {
     #[must_use]
     pub fn new(w: u32, h: u32) -> Connect4 {
         assert!(w >= 1 && h >= 1 && u64::from(w * h) <= MAX_CELLS);
-        let mut binom = vec![[0u64; 65]; 65];
-        for n in 0..=64usize {
-            binom[n][0] = 1;
-            for k in 1..=n {
-                binom[n][k] =
-                    binom[n - 1][k - 1].saturating_add(if k < n { binom[n - 1][k] } else { 0 });
-            }
-        }
+        let binom = Binomials::new();
         let cells = (w * h) as usize;
         let mut ways = vec![vec![0u64; cells + 1]; w as usize + 1];
         ways[0][0] = 1;
@@ -152,41 +145,13 @@ impl Connect4 {
         heights
     }
 
-    /// The colex rank of a mask among those with as many bits.
-    #[inline]
-    fn colex(&self, mut mask: u64) -> u64 {
-        let mut rank = 0;
-        let mut j = 1;
-        while mask != 0 {
-            let p = mask.trailing_zeros() as usize;
-            rank += self.binom[p][j];
-            j += 1;
-            mask &= mask - 1;
-        }
-        rank
-    }
-
-    /// The mask of colex rank `rank` with `k` bits.
-    fn uncolex(&self, mut rank: u64, k: u32) -> u64 {
-        let mut mask = 0u64;
-        for j in (1..=k as usize).rev() {
-            let mut p = j - 1;
-            while self.binom[p + 1][j] <= rank {
-                p += 1;
-            }
-            rank -= self.binom[p][j];
-            mask |= 1 << p;
-        }
-        mask
-    }
-
     /// X's discs in tier t.
     fn x_count(t: u32) -> u32 {
         t.div_ceil(2)
     }
 
     fn block(&self, t: u32) -> u64 {
-        self.binom[t as usize][Self::x_count(t) as usize]
+        self.binom.get(t, Self::x_count(t))
     }
 
     /// The occupied cells of a height vector.
@@ -229,7 +194,7 @@ impl Connect4 {
         }
         (
             t,
-            self.heights_index(&heights) * self.block(t) + self.colex(mask),
+            self.heights_index(&heights) * self.block(t) + self.binom.colex(mask),
         )
     }
 
@@ -237,7 +202,7 @@ impl Connect4 {
         let block = self.block(t);
         let heights = self.heights_of(t, rank / block);
         let offsets = prefix(&heights);
-        let mask = self.uncolex(rank % block, Self::x_count(t));
+        let mask = self.binom.uncolex(rank % block, Self::x_count(t));
         let x = self.scatter(&heights, &offsets, mask);
         let o = self.occupancy(&heights) & !x;
         Pos::from_slice(&[x, o])
@@ -272,32 +237,6 @@ fn prefix(heights: &[u32]) -> Vec<u32> {
         sum += hc;
     }
     offsets
-}
-
-/// The next mask with as many bits (Gosper's hack).
-#[inline]
-fn next_combination(mask: u64) -> u64 {
-    if mask == 0 {
-        return 0;
-    }
-    let c = mask & mask.wrapping_neg();
-    let r = mask.wrapping_add(c);
-    if r == 0 {
-        return 0;
-    }
-    (((r ^ mask) >> 2) / c) | r
-}
-
-/// Inserts bit `bit` at position `p` of `mask`, shifting the bits above it up.
-#[inline]
-fn insert(mask: u64, p: u32, bit: bool) -> u64 {
-    let low = if p == 0 {
-        0
-    } else {
-        mask & (u64::MAX >> (64 - p))
-    };
-    let high = if p >= 63 { 0 } else { (mask >> p) << (p + 1) };
-    low | high | u64::from(bit) << p
 }
 
 impl TierGame for Connect4 {
@@ -368,7 +307,7 @@ impl TierGame for Connect4 {
                 })
                 .collect();
             let end = ranks.end.min((b + 1) * block);
-            let mut mask = self.uncolex(rank % block, Self::x_count(t));
+            let mut mask = self.binom.uncolex(rank % block, Self::x_count(t));
             while rank < end {
                 if want(rank) {
                     let x = self.scatter(&heights, &offsets, mask);
@@ -382,7 +321,7 @@ impl TierGame for Connect4 {
                         for &(_, p, base) in &drops {
                             children.push(Child::to(
                                 t + 1,
-                                base + self.colex(insert(mask, p, x_moves)),
+                                base + self.binom.colex(insert(mask, p, x_moves)),
                             ));
                         }
                         each(rank, Node::Moves(&children));

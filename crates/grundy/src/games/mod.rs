@@ -11,6 +11,7 @@
 //! [`Entry`]) plus one line in [`registry::FAMILIES`]; see `docs/ARCHITECTURE.md`.
 
 pub mod code;
+pub mod combin;
 pub mod family;
 pub mod spec;
 
