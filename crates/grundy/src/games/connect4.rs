@@ -20,7 +20,7 @@
 //! Mirror images are not merged (counts are of positions as they are).
 
 use super::combin::{insert, next_combination, Binomials};
-use super::family::{Bound, Family, Kind, Pos, Ranked, Tiers};
+use super::family::{Bound, Family, Kind, Picture, Pos, Ranked, Tiers};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Node, TierGame};
@@ -525,6 +525,40 @@ impl Family for Connect4 {
             || typed == format!("column{column}")
             || typed == format!("c{column}")
             || typed == format!("col{column}")
+    }
+
+    fn picture(&self, pos: &Pos) -> Option<Picture> {
+        let mut cells = Vec::with_capacity(self.cells() as usize);
+        for r in (0..self.h).rev() {
+            for c in 0..self.w {
+                let cell = c * self.h + r;
+                cells.push(
+                    if pos[0] >> cell & 1 != 0 {
+                        "X"
+                    } else if pos[1] >> cell & 1 != 0 {
+                        "O"
+                    } else {
+                        ""
+                    }
+                    .to_string(),
+                );
+            }
+        }
+        Some(Picture {
+            rows: self.h,
+            columns: self.w,
+            cells,
+            skew: false,
+        })
+    }
+
+    /// The cell the disc lands in.
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        let added = (to[0] | to[1]) & !(from[0] | from[1]);
+        (added.count_ones() == 1).then(|| {
+            let cell = added.trailing_zeros();
+            (self.h - 1 - cell % self.h, cell / self.h)
+        })
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {

@@ -156,6 +156,22 @@ pub trait Ranked: Send + Sync {
     }
 }
 
+/// A board as a grid of cells, for pictures: the web page draws it and colours the cell of
+/// each move by its value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Picture {
+    /// Rows, the top one first.
+    pub rows: u32,
+    /// Columns, the left one first.
+    pub columns: u32,
+    /// What each cell shows, row by row from the top: `""` empty, `"X"` or `"O"` a piece
+    /// of the first or second player, a number (seeds in a pit), or a short label.
+    pub cells: Vec<String>,
+    /// Whether each row sits half a cell right of the one above (hex boards).
+    pub skew: bool,
+}
+
 /// A family's game from its start, split into tiers for the tier solver and tablebases
 /// ([`crate::tier`]): the tiered game itself, and the map between positions and
 /// `(tier, rank)`.
@@ -352,6 +368,17 @@ pub trait Family:
 
     /// A drawing of the position as text, for boards.
     fn draw(&self, _pos: &Pos) -> Option<String> {
+        None
+    }
+
+    /// The position as a grid of cells, for pictures (boards).
+    fn picture(&self, _pos: &Pos) -> Option<Picture> {
+        None
+    }
+
+    /// The cell of [`Family::picture`] a person clicks to make the move `from` → `to`:
+    /// `(row, column)`.
+    fn move_cell(&self, _from: &Pos, _to: &Pos) -> Option<(u32, u32)> {
         None
     }
 }

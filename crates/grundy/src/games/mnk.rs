@@ -8,7 +8,7 @@
 //! in base 3 when 3^(m·n) is small enough to index.
 
 use super::combin::{insert, next_combination, Binomials};
-use super::family::{Bound, Family, Kind, Pos, Ranked, Tiers};
+use super::family::{Bound, Family, Kind, Picture, Pos, Ranked, Tiers};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Node, TierGame};
@@ -221,6 +221,35 @@ impl Family for Mnk {
         } else {
             "no single mark".into()
         }
+    }
+
+    fn picture(&self, pos: &Pos) -> Option<Picture> {
+        let cells = (0..self.cells())
+            .map(|cell| {
+                if pos[0] >> cell & 1 != 0 {
+                    "X"
+                } else if pos[1] >> cell & 1 != 0 {
+                    "O"
+                } else {
+                    ""
+                }
+                .to_string()
+            })
+            .collect();
+        Some(Picture {
+            rows: self.m,
+            columns: self.n,
+            cells,
+            skew: false,
+        })
+    }
+
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        let added = (to[0] | to[1]) & !(from[0] | from[1]);
+        (added.count_ones() == 1).then(|| {
+            let cell = added.trailing_zeros();
+            (cell / self.n, cell % self.n)
+        })
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {

@@ -28,7 +28,7 @@ pub use chomp::Chomp;
 pub use connect4::Connect4;
 pub use ends::Ends;
 pub use family::{
-    is_move, Bound, Cost, Discovery, Family, GrundySource, Kind, Part, PatternSource, Pos,
+    is_move, Bound, Cost, Discovery, Family, GrundySource, Kind, Part, PatternSource, Picture, Pos,
     ProvedRule, Ranked, Spec, Tiers, Values,
 };
 pub use heap::{HeapFamily, Heaps, MAX_LISTED_SPLITS};
