@@ -220,6 +220,7 @@ impl Common {
             max_memory: self.max_memory.saturating_mul(1 << 20),
             max_work: self.max_work,
             max_proof_heaps: self.max_proof_heaps,
+            tablebase: None,
         }
     }
 }

@@ -32,7 +32,7 @@ pub use tablebase::lookup;
 
 /// How much a request may use. Requests past a limit are refused up front with an
 /// estimate, not attempted.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Limits<'a> {
     /// Positions an exploration may create, cancellation and progress. For `solve`, a
     /// sum too large to explore whole is still judged by Grundy values, without
@@ -45,6 +45,23 @@ pub struct Limits<'a> {
     /// Heaps a heap game may compute to prove its period, when a heap is too large to
     /// tabulate (default 2^20: about a second for a hard game).
     pub max_proof_heaps: u64,
+    /// Solved tiers to answer boards from before any search (a tablebase), if any.
+    pub tablebase: Option<&'a SharedStore>,
+}
+
+/// A store of solved tiers shared between requests.
+pub type SharedStore = std::sync::Mutex<Box<dyn crate::tier::TierStore>>;
+
+impl std::fmt::Debug for Limits<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Limits")
+            .field("control", &self.control)
+            .field("max_memory", &self.max_memory)
+            .field("max_work", &self.max_work)
+            .field("max_proof_heaps", &self.max_proof_heaps)
+            .field("tablebase", &self.tablebase.is_some())
+            .finish()
+    }
 }
 
 impl Default for Limits<'_> {
@@ -57,6 +74,7 @@ impl Default for Limits<'_> {
             max_memory: 4 << 30,
             max_work: 20_000_000_000,
             max_proof_heaps: 1 << 20,
+            tablebase: None,
         }
     }
 }
@@ -445,7 +463,8 @@ fn build_oracles(spec: &Spec, limits: &Limits<'_>) -> Result<Vec<Box<dyn Values>
         .collect()
 }
 
-/// Solves a spec: the first method of [`CHAIN`] that answers. A method that declines or
+/// Solves a spec: from the tablebase of the limits when it holds the position
+/// ([`lookup`]), else by the first method of [`CHAIN`] that answers. A method that declines or
 /// is refused for size passes to the next; when none answers, the most telling refusal
 /// is returned.
 ///
@@ -453,6 +472,14 @@ fn build_oracles(spec: &Spec, limits: &Limits<'_>) -> Result<Vec<Box<dyn Values>
 /// [`Error::TooLarge`] with an estimate when no method fits; [`Error::Unsupported`] for a
 /// partizan or score game inside a sum; [`Error::Cancelled`].
 pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
+    if let Some(store) = limits.tablebase {
+        let mut store = store
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(report) = lookup(spec, limits, &mut **store)? {
+            return Ok(report);
+        }
+    }
     let (game, root) = SumGame::new(spec)?;
     let mut ctx = Context {
         spec,
@@ -482,22 +509,6 @@ pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
     Err(refusal.unwrap_or_else(|| {
         Error::Unsupported(format!("no method of the analyzer answers `{spec}`"))
     }))
-}
-
-/// Solves a spec from `store` when it holds the position's tiers ([`lookup`]), else by
-/// [`solve`].
-///
-/// # Errors
-/// As [`lookup`] and [`solve`].
-pub fn solve_with(
-    spec: &Spec,
-    limits: &Limits<'_>,
-    store: &mut dyn crate::tier::TierStore,
-) -> Result<Report, Error> {
-    match lookup(spec, limits, store)? {
-        Some(report) => Ok(report),
-        None => solve(spec, limits),
-    }
 }
 
 /// The value a labelled move has for its mover, as a [`Value`].

@@ -137,6 +137,21 @@ mod tests {
                 "{text}"
             );
         }
+        // Through the limits, `solve` answers from the store first.
+        let shared: super::super::SharedStore = std::sync::Mutex::new(Box::new(store.clone()));
+        let with = Limits {
+            tablebase: Some(&shared),
+            ..Limits::default()
+        };
+        let spec: Spec = "connect4[4x3](2)".parse().unwrap();
+        assert_eq!(
+            super::super::solve(&spec, &with).unwrap().method,
+            Method::Tablebase
+        );
+        assert_eq!(
+            super::super::solve(&spec, &limits).unwrap().method,
+            Method::Retrograde
+        );
         // Not held: another board declines; a position play never reaches is refused.
         let other: Spec = "connect4[3x3]".parse().unwrap();
         assert!(lookup(&other, &limits, &mut MemoryStore::default())
