@@ -402,10 +402,6 @@ impl Ranked for Flat<'_> {
     fn descending(&self) -> bool {
         true
     }
-
-    fn tier(&self, rank: u64) -> u32 {
-        self.split(rank).0
-    }
 }
 
 impl Tiers for Connect4 {

@@ -148,12 +148,6 @@ pub trait Ranked: Send + Sync {
     fn descending(&self) -> bool {
         false
     }
-
-    /// The tier of a position: moves go to the same or a later tier, so a large game
-    /// can be solved one tier at a time from the last. `0` when the game is not tiered.
-    fn tier(&self, _rank: u64) -> u32 {
-        0
-    }
 }
 
 /// A board as a grid of cells, for pictures: the web page draws it and colours the cell of

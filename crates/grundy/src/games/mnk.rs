@@ -319,11 +319,6 @@ impl Ranked for Base3<'_> {
     fn terminal(&self, rank: u64) -> Option<Outcome> {
         self.0.terminal(&self.unrank(rank))
     }
-
-    fn tier(&self, rank: u64) -> u32 {
-        let pos = self.unrank(rank);
-        (pos[0] | pos[1]).count_ones()
-    }
 }
 
 /// The tiers of an m,n,k-game: tier t holds the boards with t marks (X has ⌈t/2⌉), ranked
