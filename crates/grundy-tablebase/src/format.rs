@@ -136,7 +136,11 @@ impl Header {
     pub fn parse(bytes: &[u8]) -> Result<(Header, usize), Invalid> {
         let len = bytes.len() as u64;
         let short = |needs: usize| Invalid::Truncated {
-            part: Part::Header,
+            part: if bytes.len() < FIXED {
+                Part::HeaderStart
+            } else {
+                Part::Header
+            },
             needs: needs as u64,
             holds: len,
         };
@@ -514,6 +518,8 @@ pub const fn index_len(blocks: usize) -> usize {
 /// Which part of a file a truncation cuts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Part {
+    /// The header, before its length is known.
+    HeaderStart,
     /// The header.
     Header,
     /// The index of this many blocks.
@@ -533,6 +539,7 @@ pub enum Invalid {
     Version(u32),
     /// The file stops early.
     #[error("truncated ({}, the file holds {holds})", match part {
+        Part::HeaderStart => format!("the header needs at least {needs} bytes"),
         Part::Header => format!("the header needs {needs} bytes"),
         Part::Index(n) => format!("the header and the index of {n} blocks need {needs} bytes"),
         Part::Blocks => format!("the index says {needs} bytes of blocks"),
@@ -633,4 +640,78 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
 
 fn u64_at(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> Header {
+        Header {
+            game: "mnk[3,3,3]".into(),
+            ranking_version: 7,
+            scored: true,
+            tier: 4,
+            tiers: 10,
+            records: 1000,
+            block_records: 64,
+        }
+    }
+
+    #[test]
+    fn headers_round_trip() {
+        let h = header();
+        let bytes = h.encode();
+        assert_eq!(bytes.len(), FIXED + h.game.len() + SUM);
+        assert_eq!(&bytes[..8], b"GRUNDYTB");
+        assert_eq!(Header::parse(&bytes), Ok((h.clone(), bytes.len())));
+        // A prefix longer than the header reads the same.
+        let mut longer = bytes.clone();
+        longer.extend_from_slice(&[9; 100]);
+        assert_eq!(Header::parse(&longer), Ok((h, bytes.len())));
+    }
+
+    #[test]
+    fn blocks_cover_the_ranks() {
+        let h = header();
+        assert_eq!(h.blocks(), 16);
+        assert_eq!(h.block_ranks(0), 0..64);
+        assert_eq!(h.block_ranks(15), 960..1000);
+        let empty = Header { records: 0, ..h };
+        assert_eq!(empty.blocks(), 0);
+    }
+
+    #[test]
+    fn the_compress_bound_is_zstds() {
+        for raw in [0u64, 1, 100, 2047, 2048, 131_071, 131_072, 131_073, 2 << 20] {
+            assert_eq!(
+                compress_bound(raw),
+                zstd::zstd_safe::compress_bound(raw as usize) as u64,
+                "{raw}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_file_in_memory_parses_and_decodes() {
+        let h = header();
+        let records: Vec<u16> = (0..1000u16).map(|i| i.wrapping_mul(2654) % 700).collect();
+        let bytes = encode(&h, &records).unwrap();
+        let layout = Layout::parse(&bytes, None).unwrap();
+        assert_eq!(layout.blocks(), 16);
+        let mut zstd = zstd::bulk::Decompressor::new().unwrap();
+        let (mut planes, mut out) = (Vec::new(), vec![0; 40]);
+        decode_block(&layout, &bytes, 15, &mut zstd, &mut planes, &mut out).unwrap();
+        assert_eq!(out, records[960..]);
+    }
+
+    #[test]
+    fn file_text_is_shown_without_control_characters() {
+        let e = Invalid::Mismatch {
+            field: "game",
+            found: "a\u{1b}[2Jb".into(),
+            wanted: "c".into(),
+        };
+        assert_eq!(e.to_string(), "written for a\\u{1b}[2Jb, not c");
+    }
 }
