@@ -31,12 +31,19 @@ pub fn temporary(path: &Path) -> PathBuf {
 ///
 /// # Errors
 /// The system's (disk full, permissions), naming the file; the temporary file is removed.
+/// Records of another number than the header's, or a game id that is empty or longer than
+/// [`format::MAX_GAME_ID`], are refused before anything is written.
 pub fn write(path: &Path, header: &Header, records: &[u16]) -> Result<u64, Error> {
-    assert_eq!(
-        records.len() as u64,
-        header.records,
-        "the header counts the records"
-    );
+    if records.len() as u64 != header.records {
+        return Err(Error::Refused {
+            path: path.to_owned(),
+            what: format!(
+                "{} records given for a header of {}",
+                records.len(),
+                header.records
+            ),
+        });
+    }
     if header.game.len() > format::MAX_GAME_ID || header.game.is_empty() {
         return Err(Error::Refused {
             path: path.to_owned(),
@@ -315,7 +322,11 @@ impl TierFile {
         let header = &self.layout.header;
         // The size was checked against the caller's expectation (or, for `inspect`, is at
         // most `MAX_BLOCK_RECORDS` for each 20-byte index entry the file holds).
-        let mut records = vec![0u16; header.records as usize];
+        let n = usize::try_from(header.records).map_err(|_| Error::Refused {
+            path: self.path.clone(),
+            what: format!("{} records do not fit in memory here", header.records),
+        })?;
+        let mut records = vec![0u16; n];
         records
             .par_chunks_mut(header.block_records as usize)
             .enumerate()

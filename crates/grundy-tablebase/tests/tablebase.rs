@@ -705,3 +705,45 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_writer_refuses_what_it_cannot_write_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(tier_file_name(0));
+    let header = |game: String, records| Header {
+        game,
+        ranking_version: 1,
+        scored: false,
+        tier: 0,
+        tiers: 1,
+        records,
+        block_records: 16,
+    };
+    let long = "x".repeat(format::MAX_GAME_ID + 1);
+    for (h, records, says) in [
+        (
+            header(long, 2),
+            vec![1, 2],
+            "a game id of 1025 bytes cannot be written",
+        ),
+        (header(String::new(), 2), vec![1, 2], "a game id of 0 bytes"),
+        (
+            header("g".into(), 3),
+            vec![1, 2],
+            "2 records given for a header of 3",
+        ),
+    ] {
+        let e = grundy_tablebase::file::write(&path, &h, &records)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(says), "{e}");
+        assert!(e.starts_with(&path.display().to_string()), "{e}");
+    }
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    // The longest id there may be is written and read back.
+    let h = header("y".repeat(format::MAX_GAME_ID), 2);
+    grundy_tablebase::file::write(&path, &h, &[5, 6]).unwrap();
+    let f = TierFile::inspect(&path).unwrap();
+    assert_eq!(f.header(), &h);
+    assert_eq!(f.read_all().unwrap(), [5, 6]);
+}
