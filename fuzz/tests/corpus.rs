@@ -167,3 +167,30 @@ fn seq_corpus() {
     huge_rules.extend_from_slice(&(1u32 << 20).to_le_bytes());
     replay("seq", grundy_fuzz::seq, &[huge_count, huge_rules]);
 }
+
+#[test]
+fn tablebase_corpus() {
+    // Headers whose checksums hold (the property reseals) and that promise u64::MAX
+    // records, or 2^32 blocks of one record, in a few bytes: the index they imply is
+    // refused before anything is allocated for it.
+    let header = |records: u64, block: u32| {
+        let mut h = b"GRUNDYTB\x01\0\0\0".to_vec();
+        h.extend_from_slice(&1u32.to_le_bytes()); // ranking version
+        h.extend_from_slice(&0u32.to_le_bytes()); // tier
+        h.extend_from_slice(&1u32.to_le_bytes()); // tiers
+        h.extend_from_slice(&records.to_le_bytes());
+        h.extend_from_slice(&block.to_le_bytes());
+        h.extend_from_slice(&[2, 0, 1, 0, b'g']);
+        h.extend_from_slice(&[0; 8 + 28]);
+        h
+    };
+    replay(
+        "tablebase",
+        grundy_fuzz::tablebase,
+        &[
+            header(u64::MAX, 1),
+            header(1 << 32, 1),
+            header(u64::MAX, 1 << 20),
+        ],
+    );
+}
