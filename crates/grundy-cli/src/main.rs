@@ -27,8 +27,10 @@ mod output;
 mod play;
 mod plot;
 mod seq;
+mod tablebase;
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -62,6 +64,21 @@ enum Command {
         spec: String,
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        store: tablebase::StoreArgs,
+    },
+    /// Read a board's value and every move's from a tablebase built by `solve
+    /// --tablebase`, with no search (for scripts: `--json`). Refused if the tablebase does
+    /// not hold the position's tiers.
+    Query {
+        /// The position.
+        spec: String,
+        /// The tablebase directory.
+        #[arg(long, value_name = "DIR")]
+        tablebase: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Outcome and Grundy value of every heap size 0..=N of a one-heap family.
     Table {
@@ -87,6 +104,8 @@ enum Command {
         engine_first: bool,
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        store: tablebase::StoreArgs,
     },
     /// Games on graphs: the POI green game (Büchi), PGSolver parity games, reachability,
     /// safety, co-Büchi; token games on plain digraphs. `grundy graph verify GAME
@@ -239,9 +258,19 @@ fn table_error(family: &str, e: report::TableError) -> anyhow::Error {
 
 fn run(cli: Cli) -> Result<u8> {
     match cli.command {
-        Command::Solve { spec, common } => {
+        Command::Solve {
+            spec,
+            common,
+            store,
+        } => {
             let spec = parse_spec(&spec)?;
-            let report = report::solve(&spec, &common.limits());
+            let mut limits = common.limits();
+            let shared = match &store.tablebase {
+                Some(dir) => Some(tablebase::open(&spec, dir, &store, true, &limits.control)?),
+                None => None,
+            };
+            limits.tablebase = shared.as_ref();
+            let report = report::solve(&spec, &limits);
             finish_progress();
             let report = report.with_context(|| format!("cannot solve `{spec}`"))?;
             if common.json {
@@ -295,13 +324,51 @@ fn run(cli: Cli) -> Result<u8> {
                 out!("{}", output::table_text(&table));
             }
         }
+        Command::Query {
+            spec,
+            tablebase: dir,
+            json,
+        } => {
+            let spec = parse_spec(&spec)?;
+            let shared = tablebase::open(
+                &spec,
+                &dir,
+                &tablebase::StoreArgs::default(),
+                false,
+                &Control::default(),
+            )?;
+            let limits = Limits::default();
+            let mut store = shared
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let report = report::lookup(&spec, &limits, &mut **store)
+                .with_context(|| format!("cannot read `{spec}` from {}", dir.display()))?
+                .with_context(|| {
+                    format!(
+                        "the tablebase in {} does not hold `{spec}` yet: `grundy solve '{spec}' --tablebase {}` builds it",
+                        dir.display(),
+                        dir.display()
+                    )
+                })?;
+            if json {
+                outln!("{}", output::report_json(&report));
+            } else {
+                out!("{}", output::report_text(&report));
+            }
+        }
         Command::Play {
             spec,
             engine_first,
             common,
+            store,
         } => {
             let spec = parse_spec(&spec)?;
-            let limits = common.limits();
+            let mut limits = common.limits();
+            let shared = match &store.tablebase {
+                Some(dir) => Some(tablebase::open(&spec, dir, &store, true, &limits.control)?),
+                None => None,
+            };
+            limits.tablebase = shared.as_ref();
             let game = grundy::play::Match::new(spec.clone(), !engine_first, &limits);
             finish_progress();
             let game = game.with_context(|| format!("cannot solve `{spec}`"))?;

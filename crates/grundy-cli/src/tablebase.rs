@@ -107,7 +107,10 @@ impl Bars {
             Event::Solve { tier, done, total } => (true, tier, done, total),
             Event::Done { summary, loaded } => {
                 if !loaded {
-                    *self.solved.lock().unwrap_or_else(std::sync::PoisonError::into_inner) += 1;
+                    *self
+                        .solved
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner) += 1;
                 }
                 if let Some(bar) = self
                     .bars
@@ -136,7 +139,10 @@ impl Bars {
                 .expect("a valid template")
                 .progress_chars("=> "),
             );
-            bar.set_prefix(format!("{} tier {tier}", if solving { "solve" } else { "reach" }));
+            bar.set_prefix(format!(
+                "{} tier {tier}",
+                if solving { "solve" } else { "reach" }
+            ));
             bar
         });
         bar.set_position(done);
@@ -156,6 +162,9 @@ impl Bars {
     }
 
     fn solved(&self) -> usize {
-        *self.solved.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        *self
+            .solved
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }

@@ -20,7 +20,7 @@ impl TierGame for OneTier {
     fn ranking_version(&self) -> u32 {
         1
     }
-    fn tiers(&self) -> u32 {
+    fn tier_count(&self) -> u32 {
         1
     }
     fn tier_size(&self, _: u32) -> u64 {
@@ -111,7 +111,10 @@ fn main() {
             })
             .fold(f64::INFINITY, f64::min)
     };
-    let write = best(&mut || tb.save(0, &r).expect("written"));
+    let write = best(&mut || {
+        tb.save(0, &r, &grundy::tier::TierSummary::default())
+            .expect("written")
+    });
     let bytes = tb.disk_bytes().expect("its size");
     println!(
         "write (compress, checksum, fsync, rename): {:.3} s, {:.0} MB/s; {bytes} bytes on disk, ratio {:.2}, {:.3} bytes a record",

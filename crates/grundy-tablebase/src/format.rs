@@ -25,7 +25,7 @@ pub const MAX_GAME_ID: usize = 1024;
 pub const LEVEL: i32 = 1;
 
 /// Bytes of the header before the game id.
-const FIXED: usize = 40;
+const FIXED: usize = 72;
 /// Bytes of one index entry: offset (8), compressed length (4), checksum (8).
 const ENTRY: usize = 20;
 /// Bytes of a checksum.
@@ -68,6 +68,18 @@ pub struct Header {
     pub records: u64,
     /// Records per block (the last block may hold fewer).
     pub block_records: u32,
+    /// What the tier holds: positions reached, and of those won, lost and drawn (score
+    /// games: ahead, behind, level), so a store can say it without reading the records.
+    pub summary: Summary,
+}
+
+/// What a tier holds, as the solver counted it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Summary {
+    /// Positions the start reaches in the tier.
+    pub positions: u64,
+    /// Of those: won, lost and drawn for the player to move.
+    pub outcomes: [u64; 3],
 }
 
 /// What a caller expects a tier file to hold: everything of the header but the block size.
@@ -120,6 +132,10 @@ impl Header {
         out.push(RECORD_WIDTH);
         out.push(if self.scored { SCORED } else { 0 });
         out.extend_from_slice(&(self.game.len() as u16).to_le_bytes());
+        out.extend_from_slice(&self.summary.positions.to_le_bytes());
+        for count in self.summary.outcomes {
+            out.extend_from_slice(&count.to_le_bytes());
+        }
         debug_assert_eq!(out.len(), FIXED);
         out.extend_from_slice(self.game.as_bytes());
         let sum = checksum(&out);
@@ -196,7 +212,20 @@ impl Header {
             records: u64_at(bytes, 24),
             block_records: u32_at(bytes, 32),
             scored: flags & SCORED != 0,
+            summary: Summary {
+                positions: u64_at(bytes, 40),
+                outcomes: [u64_at(bytes, 48), u64_at(bytes, 56), u64_at(bytes, 64)],
+            },
         };
+        let s = header.summary;
+        if s.positions > header.records
+            || s.outcomes.iter().try_fold(0u64, |a, &c| a.checked_add(c)) != Some(s.positions)
+        {
+            return damaged(format!(
+                "a summary of {} positions ({} won, {} lost, {} drawn) in a tier of {} ranks",
+                s.positions, s.outcomes[0], s.outcomes[1], s.outcomes[2], header.records
+            ));
+        }
         if header.tier >= header.tiers {
             return damaged(format!("tier {} of {}", header.tier, header.tiers));
         }
@@ -655,6 +684,10 @@ mod tests {
             tiers: 10,
             records: 1000,
             block_records: 64,
+            summary: Summary {
+                positions: 900,
+                outcomes: [500, 300, 100],
+            },
         }
     }
 
@@ -677,7 +710,11 @@ mod tests {
         assert_eq!(h.blocks(), 16);
         assert_eq!(h.block_ranks(0), 0..64);
         assert_eq!(h.block_ranks(15), 960..1000);
-        let empty = Header { records: 0, ..h };
+        let empty = Header {
+            records: 0,
+            summary: Summary::default(),
+            ..h
+        };
         assert_eq!(empty.blocks(), 0);
     }
 

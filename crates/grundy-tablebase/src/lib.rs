@@ -13,7 +13,7 @@
 //! impl TierGame for Tiny {
 //!     fn id(&self) -> String { "tiny[3]".into() }
 //!     fn ranking_version(&self) -> u32 { 1 }
-//!     fn tiers(&self) -> u32 { 2 }
+//!     fn tier_count(&self) -> u32 { 2 }
 //!     fn tier_size(&self, tier: u32) -> u64 { [3, 2][tier as usize] }
 //!     fn root(&self) -> (u32, u64) { (0, 0) }
 //!     fn visit(&self, _: u32, _: std::ops::Range<u64>, _: &(dyn Fn(u64) -> bool + Sync),
@@ -23,7 +23,9 @@
 //! let dir = std::env::temp_dir().join(format!("grundy-tablebase-doc-{}", std::process::id()));
 //! let mut tb = Tablebase::open(&dir, &Tiny).unwrap();
 //! assert_eq!(tb.load(1).unwrap(), None);
-//! tb.save(1, &[3, 2]).unwrap();
+//! let summary = grundy::tier::TierSummary { tier: 1, ranks: 2, positions: 2, outcomes: [1, 1, 0] };
+//! tb.save(1, &[3, 2], &summary).unwrap();
+//! assert_eq!(tb.summary(1).unwrap(), Some(summary));
 //! assert_eq!(tb.load(1).unwrap(), Some(vec![3, 2]));
 //! assert_eq!(tb.record(1, 0).unwrap(), Some(3));
 //! assert_eq!(tb.complete_tiers().unwrap(), [1]);
@@ -40,10 +42,10 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use grundy::tier::{TierGame, TierStore};
+use grundy::tier::{TierGame, TierStore, TierSummary};
 
 pub use file::TierFile;
-pub use format::{Expected, Header, Invalid};
+pub use format::{Expected, Header, Invalid, Summary};
 
 /// What went wrong with a tablebase; every message starts with the file (or directory).
 #[derive(Debug, thiserror::Error)]
@@ -129,7 +131,7 @@ impl Tablebase {
     /// when its tier is read.
     pub fn open(dir: &Path, game: &dyn TierGame) -> Result<Tablebase, Error> {
         fs::create_dir_all(dir).map_err(|e| Error::io(dir, "cannot create the directory", e))?;
-        let tiers = game.tiers();
+        let tiers = game.tier_count();
         let tb = Tablebase {
             dir: dir.to_owned(),
             game: Game {
@@ -321,12 +323,34 @@ impl Tablebase {
 }
 
 impl TierStore for Tablebase {
+    fn summary(&mut self, tier: u32) -> Result<Option<TierSummary>, grundy::Error> {
+        self.check_tier(tier)?;
+        Ok(self.open_tier(tier)?.map(|f| {
+            let h = f.header();
+            TierSummary {
+                tier,
+                ranks: h.records,
+                positions: h.summary.positions,
+                outcomes: h.summary.outcomes,
+            }
+        }))
+    }
+
+    fn record(&mut self, tier: u32, rank: u64) -> Result<Option<u16>, grundy::Error> {
+        Ok(Tablebase::record(self, tier, rank)?)
+    }
+
     fn load(&mut self, tier: u32) -> Result<Option<Vec<u16>>, grundy::Error> {
         self.check_tier(tier)?;
         Ok(self.open_tier(tier)?.map(|f| f.read_all()).transpose()?)
     }
 
-    fn save(&mut self, tier: u32, records: &[u16]) -> Result<(), grundy::Error> {
+    fn save(
+        &mut self,
+        tier: u32,
+        records: &[u16],
+        summary: &TierSummary,
+    ) -> Result<(), grundy::Error> {
         self.check_tier(tier)?;
         let path = self.path(tier);
         let want = self.expected(tier);
@@ -349,6 +373,10 @@ impl TierStore for Tablebase {
             tiers: want.tiers,
             records: want.records,
             block_records: self.block_records,
+            summary: Summary {
+                positions: summary.positions,
+                outcomes: summary.outcomes,
+            },
         };
         // A reader kept open maps the old file; the next query opens the new one.
         self.readers

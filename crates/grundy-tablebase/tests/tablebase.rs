@@ -5,7 +5,7 @@ use std::fs;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use grundy::tier::{Node, TierGame, TierStore};
+use grundy::tier::{Node, TierGame, TierStore, TierSummary};
 use grundy_tablebase::format::{self, Expected, Header, Invalid, Part};
 use grundy_tablebase::{tier_file_name, tier_of_file_name, Error, Tablebase, TierFile};
 use proptest::prelude::*;
@@ -29,7 +29,7 @@ impl TierGame for Sizes {
     fn scored(&self) -> bool {
         self.scored
     }
-    fn tiers(&self) -> u32 {
+    fn tier_count(&self) -> u32 {
         self.sizes.len() as u32
     }
     fn tier_size(&self, tier: u32) -> u64 {
@@ -135,7 +135,7 @@ fn records_of_every_shape_round_trip() {
         .collect();
     for (t, r) in all.iter().enumerate() {
         assert_eq!(tb.load(t as u32).unwrap(), None);
-        tb.save(t as u32, r).unwrap();
+        tb.save(t as u32, r, &TierSummary::default()).unwrap();
     }
     assert_eq!(tb.complete_tiers().unwrap(), [0, 1, 2, 3, 4, 5, 6]);
     assert_eq!(tb.verify().unwrap(), [0, 1, 2, 3, 4, 5, 6]);
@@ -170,7 +170,7 @@ fn the_default_block_size_round_trips_and_compresses() {
     let mut r = records(n, 3);
     // Mostly unreached, as tiers are.
     r.iter_mut().skip(1000).step_by(3).for_each(|x| *x = 0);
-    tb.save(0, &r).unwrap();
+    tb.save(0, &r, &TierSummary::default()).unwrap();
     assert_eq!(tb.load(0).unwrap(), Some(r.clone()));
     let reader = tb.reader(0).unwrap().unwrap();
     assert_eq!(reader.blocks(), 3);
@@ -185,7 +185,7 @@ fn score_records_round_trip_and_are_told_apart() {
     g.scored = true;
     let mut tb = open(dir.path(), &g, 16);
     let r: Vec<u16> = (0..100).map(|i| 32768 + i * 300).collect();
-    tb.save(0, &r).unwrap();
+    tb.save(0, &r, &TierSummary::default()).unwrap();
     assert_eq!(tb.load(0).unwrap(), Some(r));
     assert!(tb.reader(0).unwrap().unwrap().header().scored);
     // The same file, read as win/loss/draw records, is refused.
@@ -209,7 +209,7 @@ fn score_records_round_trip_and_are_told_apart() {
 fn written(dir: &Path, g: &Sizes, tier: u32, block: u32) -> (PathBuf, Vec<u16>) {
     let mut tb = open(dir, g, block);
     let r = records(g.sizes[tier as usize], 11);
-    tb.save(tier, &r).unwrap();
+    tb.save(tier, &r, &TierSummary::default()).unwrap();
     (tb.path(tier), r)
 }
 
@@ -292,7 +292,7 @@ fn a_leftover_temporary_file_is_ignored_and_overwritten() {
     assert!(tmp.to_string_lossy().ends_with("tier-00001.gtb.tmp"));
     // A killed writer's half file: the start of a real one.
     let r = records(40, 5);
-    tb.save(1, &r).unwrap();
+    tb.save(1, &r, &TierSummary::default()).unwrap();
     let whole = fs::read(&path).unwrap();
     fs::remove_file(&path).unwrap();
     fs::write(&tmp, &whole[..whole.len() / 2]).unwrap();
@@ -302,7 +302,7 @@ fn a_leftover_temporary_file_is_ignored_and_overwritten() {
     assert_eq!(tb.load(1).unwrap(), None);
     assert_eq!(tb.record(1, 0).unwrap(), None);
     assert_eq!(tb.disk_bytes().unwrap(), 0);
-    tb.save(1, &r).unwrap();
+    tb.save(1, &r, &TierSummary::default()).unwrap();
     assert!(!tmp.exists(), "the temporary file is renamed into place");
     assert_eq!(tb.load(1).unwrap(), Some(r));
     assert_eq!(tb.complete_tiers().unwrap(), [1]);
@@ -314,20 +314,20 @@ fn saving_replaces_the_tier_and_refuses_what_does_not_fit() {
     let g = game(&[30]);
     let mut tb = open(dir.path(), &g, 8);
     let first = records(30, 1);
-    tb.save(0, &first).unwrap();
+    tb.save(0, &first, &TierSummary::default()).unwrap();
     assert_eq!(tb.record(0, 3).unwrap(), Some(first[3]));
     let second = records(30, 2);
     assert_ne!(first, second);
-    tb.save(0, &second).unwrap();
+    tb.save(0, &second, &TierSummary::default()).unwrap();
     // The reader kept for queries is not the old file's.
     assert_eq!(tb.record(0, 3).unwrap(), Some(second[3]));
     assert_eq!(tb.load(0).unwrap(), Some(second));
-    let e = store_message(tb.save(0, &[1, 2]).unwrap_err());
+    let e = store_message(tb.save(0, &[1, 2], &TierSummary::default()).unwrap_err());
     assert!(
         e.ends_with("tier-00000.gtb: 2 records given for a tier of 30"),
         "{e}"
     );
-    let e = store_message(tb.save(1, &[]).unwrap_err());
+    let e = store_message(tb.save(1, &[], &TierSummary::default()).unwrap_err());
     assert!(
         e.ends_with("tier-00001.gtb: tier 1 is past the game's 1 tiers"),
         "{e}"
@@ -453,15 +453,15 @@ fn truncation_messages_say_what_the_file_lacks() {
         put(&path, &bytes[..len]);
         TierFile::open(&path, &want).unwrap_err().to_string()
     };
-    let header = 40 + "connect4[6x5]".len() + 8;
+    let header = 72 + "connect4[6x5]".len() + 8;
     let index = header + 3 * 20 + 8;
     assert_eq!(
         cut(10),
-        format!("{name}: truncated (the header needs at least 48 bytes, the file holds 10)")
+        format!("{name}: truncated (the header needs at least 80 bytes, the file holds 10)")
     );
     assert_eq!(
-        cut(45),
-        format!("{name}: truncated (the header needs {header} bytes, the file holds 45)")
+        cut(77),
+        format!("{name}: truncated (the header needs {header} bytes, the file holds 77)")
     );
     assert_eq!(
         cut(header + 5),
@@ -555,7 +555,14 @@ fn forged_files_whose_checksums_hold_are_refused_by_their_structure() {
     assert!(
         matches!(with(&|b| b[38..40].copy_from_slice(&2000u16.to_le_bytes())), Invalid::HeaderDamaged(m) if m.contains("2000 bytes"))
     );
-    assert!(matches!(with(&|b| b[40] = 0xff), Invalid::HeaderDamaged(m) if m.contains("UTF-8")));
+    assert!(matches!(with(&|b| b[72] = 0xff), Invalid::HeaderDamaged(m) if m.contains("UTF-8")));
+    // A summary that does not add up, or counts more positions than the tier has ranks.
+    assert!(
+        matches!(with(&|b| b[40..48].copy_from_slice(&1u64.to_le_bytes())), Invalid::HeaderDamaged(m) if m.contains("summary"))
+    );
+    assert!(
+        matches!(with(&|b| b[48..56].copy_from_slice(&(u64::MAX).to_le_bytes())), Invalid::HeaderDamaged(m) if m.contains("summary"))
+    );
     assert_eq!(with(&|b| b[8] = 2), Invalid::Version(2));
     assert_eq!(with(&|b| b[0] = b'X'), Invalid::NotTablebase);
     // A block said to start one byte later, or to be empty.
@@ -674,7 +681,7 @@ proptest! {
         let g = game(&[n]);
         let mut tb = open(dir.path(), &g, block);
         let r = records(n, seed);
-        tb.save(0, &r).unwrap();
+        tb.save(0, &r, &TierSummary::default()).unwrap();
         let path = tb.path(0);
         let bytes = fs::read(&path).unwrap();
         let range = parts(&bytes)[part].clone();
@@ -695,7 +702,7 @@ proptest! {
         let dir = tempfile::tempdir().unwrap();
         let g = game(&[r.len() as u64]);
         let mut tb = open(dir.path(), &g, block);
-        tb.save(0, &r).unwrap();
+        tb.save(0, &r, &TierSummary::default()).unwrap();
         prop_assert_eq!(tb.load(0).unwrap(), Some(r.clone()));
         if !r.is_empty() {
             for k in ranks {
@@ -718,6 +725,7 @@ fn the_writer_refuses_what_it_cannot_write_and_leaves_nothing() {
         tiers: 1,
         records,
         block_records: 16,
+        summary: Default::default(),
     };
     let long = "x".repeat(format::MAX_GAME_ID + 1);
     for (h, records, says) in [
