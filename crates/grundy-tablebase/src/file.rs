@@ -13,7 +13,7 @@ use crate::format::{self, Expected, Header, Invalid, Layout};
 use crate::Error;
 
 /// Blocks compressed together before they are written: bounds the compressed bytes held
-/// in memory while writing (256 blocks of 64 Ki records: 32 MiB of records a batch).
+/// in memory while writing (256 blocks of 32 Ki records: 16 MiB of records a batch).
 const BATCH: usize = 256;
 
 /// The temporary name a tier file is written under before it is renamed to `path`.

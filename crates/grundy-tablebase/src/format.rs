@@ -15,7 +15,7 @@ pub const VERSION: u32 = 1;
 /// Bytes per record.
 pub const RECORD_WIDTH: u8 = 2;
 /// Records per block written by default; see the measurements in `docs/tablebase-format.md`.
-pub const DEFAULT_BLOCK_RECORDS: u32 = 1 << 16;
+pub const DEFAULT_BLOCK_RECORDS: u32 = 1 << 15;
 /// The most records a block may hold (2 MiB decompressed): a reader never decompresses more
 /// than this at once, whatever a header says.
 pub const MAX_BLOCK_RECORDS: u32 = 1 << 20;
