@@ -31,8 +31,10 @@ pub fn temporary(path: &Path) -> PathBuf {
 ///
 /// # Errors
 /// The system's (disk full, permissions), naming the file; the temporary file is removed.
-/// Records of another number than the header's, or a game id that is empty or longer than
-/// [`format::MAX_GAME_ID`], are refused before anything is written.
+/// A header a reader would refuse (a game id that is empty or longer than
+/// [`format::MAX_GAME_ID`], blocks of 0 or more than [`format::MAX_BLOCK_RECORDS`] records,
+/// a tier past the tiers), or records of another number than the header's, are refused
+/// before anything is written.
 pub fn write(path: &Path, header: &Header, records: &[u16]) -> Result<u64, Error> {
     if records.len() as u64 != header.records {
         return Err(Error::Refused {
@@ -54,9 +56,26 @@ pub fn write(path: &Path, header: &Header, records: &[u16]) -> Result<u64, Error
             ),
         });
     }
+    if header.block_records == 0 || header.block_records > format::MAX_BLOCK_RECORDS {
+        return Err(Error::Refused {
+            path: path.to_owned(),
+            what: format!(
+                "blocks of {} records cannot be written (1 to {})",
+                header.block_records,
+                format::MAX_BLOCK_RECORDS
+            ),
+        });
+    }
+    if header.tier >= header.tiers {
+        return Err(Error::Refused {
+            path: path.to_owned(),
+            what: format!("tier {} of {} cannot be written", header.tier, header.tiers),
+        });
+    }
     let tmp = temporary(path);
     let written = write_temporary(&tmp, header, records).and_then(|len| {
-        fs::rename(&tmp, path).map_err(|e| Error::io(path, "cannot rename the new file to", e))?;
+        fs::rename(&tmp, path)
+            .map_err(|e| Error::io(path, "cannot rename the temporary file into place", e))?;
         sync_dir(path)?;
         Ok(len)
     });

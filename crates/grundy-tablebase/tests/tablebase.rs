@@ -740,6 +740,22 @@ fn the_writer_refuses_what_it_cannot_write_and_leaves_nothing() {
             vec![1, 2],
             "2 records given for a header of 3",
         ),
+        (
+            Header {
+                block_records: 0,
+                ..header("g".into(), 2)
+            },
+            vec![1, 2],
+            "blocks of 0 records cannot be written",
+        ),
+        (
+            Header {
+                tier: 1,
+                ..header("g".into(), 2)
+            },
+            vec![1, 2],
+            "tier 1 of 1 cannot be written",
+        ),
     ] {
         let e = grundy_tablebase::file::write(&path, &h, &records)
             .unwrap_err()
