@@ -378,12 +378,14 @@ impl TierStore for Tablebase {
                 outcomes: summary.outcomes,
             },
         };
-        // A reader kept open maps the old file; the next query opens the new one.
+        let written = file::write(&path, &header, records);
+        // A reader kept open maps the old file (a query on another thread may have opened
+        // it while this one wrote): the next query opens the new one.
         self.readers
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .remove(&tier);
-        file::write(&path, &header, records)?;
+        written?;
         Ok(())
     }
 }
