@@ -144,7 +144,7 @@ impl Header {
     }
 
     /// Reads a header from the start of `bytes` (the whole file, or at least its first
-    /// [`header_prefix`] bytes), checking magic, version, checksum and that every field is
+    /// [`HEADER_PREFIX`] bytes), checking magic, version, checksum and that every field is
     /// in range; returns it with its length in bytes.
     ///
     /// # Errors
