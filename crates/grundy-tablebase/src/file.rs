@@ -119,17 +119,8 @@ fn write_temporary(tmp: &Path, header: &Header, records: &[u16]) -> Result<u64, 
     }
     let mut file = out.into_inner().map_err(|e| fail(e.into_error()))?;
     let end = file.stream_position().map_err(fail)?;
-    let mut index = Vec::with_capacity(index_len);
-    let mut at = (head.len() + index_len) as u64;
-    for &(len, sum) in &lens {
-        index.extend_from_slice(&at.to_le_bytes());
-        index.extend_from_slice(&len.to_le_bytes());
-        index.extend_from_slice(&sum.to_le_bytes());
-        at += u64::from(len);
-    }
-    debug_assert_eq!(at, end);
-    let sum = format::checksum(&index);
-    index.extend_from_slice(&sum.to_le_bytes());
+    let index = format::encode_index(head.len() as u64, &lens);
+    debug_assert_eq!(index.len(), index_len);
     file.seek(SeekFrom::Start(head.len() as u64))
         .map_err(fail)?;
     file.write_all(&index).map_err(fail)?;

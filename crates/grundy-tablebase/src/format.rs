@@ -514,24 +514,28 @@ pub fn encode(header: &Header, records: &[u16]) -> Result<Vec<u8>, String> {
         .map(|c| encode_block(c, &mut planes, &mut zstd))
         .collect::<Result<Vec<_>, _>>()?;
     let mut out = header.encode();
-    out.extend_from_slice(&encode_index(out.len() as u64, &blocks));
+    let entries: Vec<(u32, u64)> = blocks
+        .iter()
+        .map(|b| (b.len() as u32, checksum(b)))
+        .collect();
+    out.extend_from_slice(&encode_index(out.len() as u64, &entries));
     for b in &blocks {
         out.extend_from_slice(b);
     }
     Ok(out)
 }
 
-/// The index (with its checksum) of `blocks`, for a header `header_len` bytes long.
+/// The index (with its checksum) of blocks of these `(length, checksum)`, in order, for a
+/// header `header_len` bytes long.
 #[must_use]
-pub fn encode_index<B: AsRef<[u8]>>(header_len: u64, blocks: &[B]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(blocks.len() * ENTRY + SUM);
-    let mut at = header_len + (blocks.len() * ENTRY + SUM) as u64;
-    for b in blocks {
-        let b = b.as_ref();
+pub fn encode_index(header_len: u64, blocks: &[(u32, u64)]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(index_len(blocks.len()));
+    let mut at = header_len + index_len(blocks.len()) as u64;
+    for &(len, sum) in blocks {
         out.extend_from_slice(&at.to_le_bytes());
-        out.extend_from_slice(&(b.len() as u32).to_le_bytes());
-        out.extend_from_slice(&checksum(b).to_le_bytes());
-        at += b.len() as u64;
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(&sum.to_le_bytes());
+        at += u64::from(len);
     }
     let sum = checksum(&out);
     out.extend_from_slice(&sum.to_le_bytes());
