@@ -180,10 +180,35 @@ fn tablebase_corpus() {
         h.extend_from_slice(&1u32.to_le_bytes()); // tiers
         h.extend_from_slice(&records.to_le_bytes());
         h.extend_from_slice(&block.to_le_bytes());
-        h.extend_from_slice(&[2, 0, 1, 0, b'g']);
+        h.extend_from_slice(&[2, 0, 1, 0]); // width, flags, a game id of 1 byte
+        h.extend_from_slice(&[0; 32]); // the summary: no position
+        h.push(b'g');
         h.extend_from_slice(&[0; 8 + 28]);
+        grundy_tablebase::format::reseal(&mut h);
+        let refused = grundy_tablebase::format::Layout::parse(&h, None).unwrap_err();
+        assert!(
+            matches!(
+                refused,
+                grundy_tablebase::format::Invalid::Truncated {
+                    part: grundy_tablebase::format::Part::Index(_),
+                    ..
+                }
+            ),
+            "{refused}"
+        );
         h
     };
+    // The seeds are whole tier files of the current layout (regenerate them when it
+    // changes): findings kept beside them need not be.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/tablebase");
+    let whole = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| {
+            let bytes = std::fs::read(e.as_ref().unwrap().path()).unwrap();
+            grundy_tablebase::format::Layout::parse(&bytes, None).is_ok()
+        })
+        .count();
+    assert!(whole >= 7, "{whole} whole tier files in {}", dir.display());
     replay(
         "tablebase",
         grundy_fuzz::tablebase,
