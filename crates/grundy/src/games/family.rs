@@ -225,6 +225,12 @@ pub trait Family:
         0
     }
 
+    /// Score games: the points the move `from` → `to` puts in the opponent's total
+    /// (Ioiwari's last bead sent to the other bank). Default 0.
+    fn gift(&self, _from: &Pos, _to: &Pos) -> i64 {
+        0
+    }
+
     /// Upper bounds on the positions reachable from `pos` and on the moves of each.
     fn bound(&self, pos: &Pos) -> Bound;
 

@@ -15,20 +15,24 @@ pub mod family;
 pub mod spec;
 
 mod chomp;
+mod circular;
 mod ends;
 mod heap;
+mod ioiwari;
 mod mnk;
 mod multiple;
 mod sum;
 mod wythoff;
 
 pub use chomp::Chomp;
+pub use circular::Circular;
 pub use ends::Ends;
 pub use family::{
     is_move, Bound, Cost, Discovery, Family, GrundySource, Kind, Part, PatternSource, Pos,
     ProvedRule, Ranked, Spec, Tiers, Values,
 };
 pub use heap::{HeapFamily, Heaps, MAX_LISTED_SPLITS};
+pub use ioiwari::Ioiwari;
 pub use mnk::Mnk;
 pub use multiple::{Multiple, NO_WINNING_TAKE};
 pub use spec::{parse_family, Args, Built, Entry, Param, SpecError};
@@ -47,6 +51,8 @@ pub mod registry {
         super::ends::ENTRIES,
         super::chomp::ENTRIES,
         super::mnk::ENTRIES,
+        super::ioiwari::ENTRIES,
+        super::circular::ENTRIES,
     ];
 
     /// Every entry, in registry order.

@@ -201,7 +201,8 @@ pub fn discover(family: &str, up_to: u64, control: &Control<'_>) -> Result<Patte
         PatternSource::TakeAway { k } => Ok(rules::discover_multiple(k, up_to, control)?.0.into()),
         PatternSource::BeattyPairs => Ok(rules::discover_wythoff(up_to, control)?.into()),
         PatternSource::Known(d) => Ok(Pattern {
-            checked_up_to: up_to,
+            // What the family checked its known rule on, at most what was asked.
+            checked_up_to: up_to.min(d.checked_up_to),
             ..Pattern::from(d)
         }),
         PatternSource::Period(rules) => heap_pattern(family.name(), &rules, up_to, control),
