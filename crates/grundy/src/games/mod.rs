@@ -21,6 +21,8 @@ mod heap;
 mod ioiwari;
 mod mnk;
 mod multiple;
+pub mod polygon;
+pub mod score;
 mod sum;
 mod wythoff;
 
@@ -53,6 +55,7 @@ pub mod registry {
         super::mnk::ENTRIES,
         super::ioiwari::ENTRIES,
         super::circular::ENTRIES,
+        super::polygon::ENTRIES,
     ];
 
     /// Every entry, in registry order.

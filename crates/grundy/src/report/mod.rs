@@ -26,6 +26,7 @@ use crate::game::{Outcome, Value};
 use crate::games::{Kind, Pos, Spec, SumGame, Values};
 use crate::Error;
 
+pub use retrograde::{label_ranked, RankValues};
 pub use table::{table, Table, TableError};
 
 /// How much a request may use. Requests past a limit are refused up front with an
