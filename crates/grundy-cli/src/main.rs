@@ -23,6 +23,7 @@ static ALLOCATOR: grundy_alloc::Allocator = grundy_alloc::Allocator;
 
 mod args;
 mod graph;
+mod olympiad;
 mod output;
 mod play;
 mod plot;
@@ -142,6 +143,17 @@ enum Command {
     Help {
         /// The command.
         command: Vec<String>,
+    },
+    /// Contest mode: an olympiad task of the seeds played as a contestant's program
+    /// is run — the task's input on standard input, then one move a line against the
+    /// judge: ioi1996-game, ioi2001-ioiwari, ioi2001-score, poi1999-polygon.
+    Olympiad {
+        /// The task.
+        name: String,
+        /// Print the analysis of the task's start (read from standard input) instead of
+        /// playing.
+        #[arg(long)]
+        solve: bool,
     },
     /// A tour of the lecture notes' results, computed now.
     Tour {
@@ -378,6 +390,25 @@ fn run(cli: Cli) -> Result<u8> {
             .with_context(|| format!("cannot serve on 127.0.0.1:{port} (--port picks another)"))?;
         }
         Command::Check { file, json } => return seq::check(&file, json),
+        Command::Olympiad { name, solve } => {
+            let task = olympiad::task(&name)?;
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            if solve {
+                let text = olympiad::read_input(task, &mut input)?;
+                let analysis = grundy::contest::analyze(task, &text);
+                finish_progress();
+                let analysis = analysis?;
+                if let Some(report) = &analysis.report {
+                    out!("{}", output::report_text(report));
+                }
+                if let Some(rule) = &analysis.rule {
+                    outln!("{rule}");
+                }
+            } else {
+                olympiad::play(task, &mut input, &mut std::io::stdout())?;
+            }
+        }
         Command::Help { command } => {
             let args = std::iter::once("grundy".to_string())
                 .chain(command)

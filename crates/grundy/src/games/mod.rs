@@ -18,7 +18,7 @@ mod chomp;
 mod circular;
 mod ends;
 mod heap;
-mod ioiwari;
+pub mod ioiwari;
 mod mnk;
 mod multiple;
 pub mod polygon;
