@@ -55,7 +55,7 @@ pub fn play(task: Task, input: &mut dyn BufRead, output: &mut dyn Write) -> Resu
     let mut session = task.start(&text)?;
     let mut line_number = text.lines().count();
     loop {
-        match session.next()? {
+        match session.step()? {
             Step::Write(line) => {
                 writeln!(output, "{line}")?;
                 output.flush()?;

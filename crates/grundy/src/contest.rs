@@ -2,7 +2,7 @@
 //! run — the task's own input, then one move a line against a judge — with the moves
 //! chosen by the library's methods. A front end only moves lines: it reads the input
 //! ([`Task::input_words`] says how much), starts a [`Session`], writes what
-//! [`Session::next`] says, and hands each line the judge writes to
+//! [`Session::step`] says, and hands each line the judge writes to
 //! [`Session::opponent`].
 //!
 //! | task | input | protocol |
@@ -150,7 +150,7 @@ impl Session {
     ///
     /// # Errors
     /// What solving a position refuses.
-    pub fn next(&mut self) -> Result<Step, Error> {
+    pub fn step(&mut self) -> Result<Step, Error> {
         self.inner.next()
     }
 

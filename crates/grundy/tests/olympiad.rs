@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use grundy::explore::{explore, Control};
-use grundy::game::{Outcome, Player};
+use grundy::game::Outcome;
 use grundy::games::ioiwari::{Ioiwari, PITS};
 use grundy::games::polygon::{Polygon, Triangulation};
 use grundy::games::score::{Board, ScoreBoard};
@@ -529,5 +529,4 @@ fn polygons_rule_part_way_through() {
             pos = children[rng.below(children.len())].clone();
         }
     }
-    let _ = Player::First;
 }

@@ -21,9 +21,6 @@ use std::collections::HashMap;
 /// The largest polygon read.
 pub const MAX_VERTICES: usize = 1 << 20;
 
-/// The most triangles the general method is asked to explore (2^k positions at most).
-pub const MAX_EXPLORED_TRIANGLES: usize = 64 * 4;
-
 /// Why a triangulation could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}, column {column}: {message}")]
