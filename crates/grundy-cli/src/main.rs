@@ -105,6 +105,15 @@ enum Command {
         /// subtraction games (2^26).
         #[arg(long, value_name = "N", value_parser = args::u64_arg)]
         up_to: Option<u64>,
+        /// Search a rule over the family's position features (heaps, a circle's size, a
+        /// polygon's triangles): FAMILY is then a family with members (searched on 1..=N/2,
+        /// checked to N; N defaults to 24) or a position (searched on what it reaches).
+        #[arg(long)]
+        features: bool,
+        /// With --features and a position: also check the rule on what this position
+        /// reaches (repeatable).
+        #[arg(long, value_name = "SPEC")]
+        check: Vec<String>,
         #[command(flatten)]
         common: Common,
     },
@@ -343,7 +352,32 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Pattern {
             family,
             up_to,
+            features: true,
+            check,
             common,
+        } => {
+            let found = grundy::pattern::features::discover_text(
+                &family,
+                up_to.unwrap_or(24),
+                &check,
+                &common.limits().control,
+            );
+            finish_progress();
+            let found = found.with_context(|| format!("no rule over features for `{family}`"))?;
+            outln!(
+                "{family}: {}
+found on {} positions by the general method, checked on {} more",
+                found.rule.text,
+                found.found_on,
+                found.checked_on
+            );
+        }
+        Command::Pattern {
+            family,
+            up_to,
+            features: false,
+            common,
+            ..
         } => {
             let up_to = up_to.unwrap_or_else(|| grundy::pattern::default_up_to(&family));
             let found = grundy::pattern::discover(&family, up_to, &common.limits().control);

@@ -530,3 +530,69 @@ fn polygons_rule_part_way_through() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Rules over features
+// ---------------------------------------------------------------------------------------
+
+/// The grammar's search finds, without being told, Nim's XOR rule, bounded Nim's residue,
+/// and the round table's "lost iff n ≥ 3", each checked on more positions after.
+#[test]
+fn rules_over_features_are_found() {
+    use grundy::pattern::features::discover_text;
+    let control = Control::default();
+    let nim = discover_text("nim(4,4,4)", 0, &["nim(7,6,5)".into()], &control).unwrap();
+    assert_eq!(nim.rule.text, "lost iff heap1 xor heap2 xor heap3 = 0");
+    assert!(nim.checked_on > 100);
+    let bounded = discover_text("bounded-nim[3]", 24, &[], &control).unwrap();
+    assert_eq!(bounded.rule.text, "lost iff heap1 mod 4 = 0");
+    let table = discover_text("circular[0.77]", 24, &[], &control).unwrap();
+    assert_eq!(table.rule.text, "lost iff n ≥ 3");
+    assert_eq!(table.checked_on, 12);
+}
+
+/// Polygons: the rule is searched on every position of every triangulation with at
+/// most 8 vertices (every black triangle), then checked on every position of random
+/// triangulations to 14 vertices, and against the published rule on random
+/// triangulations to 50 000 vertices (where only a rule can answer).
+#[test]
+fn the_polygons_rule_is_found_over_features() {
+    use grundy::pattern::features::{samples, search};
+    let control = Control::default();
+    let mut found = Vec::new();
+    for n in 4..=8usize {
+        let vertices: Vec<u32> = (0..n as u32).collect();
+        for triangles in triangulations(&vertices) {
+            for black in 0..triangles.len() {
+                let mut t = triangles.clone();
+                t.swap(0, black);
+                let polygon = Polygon::new(Triangulation::new(n, t).unwrap());
+                let start = polygon.shape().start();
+                let family: Arc<dyn Family> = Arc::new(polygon);
+                found.extend(samples(&family, &start, &control).unwrap());
+            }
+        }
+    }
+    let rule = search(&found).expect("a rule over the polygon's features");
+    assert_eq!(
+        rule.text,
+        "lost iff triangles mod 2 ≠ 0 and black_sides < 2"
+    );
+    let mut rng = Rng(0xfea7);
+    for _ in 0..60 {
+        let n = 9 + rng.below(6);
+        let t = random_triangulation(n, &mut rng);
+        let polygon = Polygon::new(Triangulation::new(n, t).unwrap());
+        let start = polygon.shape().start();
+        let family: Arc<dyn Family> = Arc::new(polygon);
+        for s in samples(&family, &start, &control).unwrap() {
+            assert_eq!(rule.holds(&s.features), s.lost, "{:?}", s.features);
+        }
+    }
+    for n in [1001, 20_000, 50_000] {
+        let t = random_triangulation(n, &mut rng);
+        let polygon = Polygon::new(Triangulation::new(n, t).unwrap());
+        let features = polygon.features(&polygon.shape().start());
+        assert_eq!(!rule.holds(&features), polygon.shape().rule(), "{n}");
+    }
+}

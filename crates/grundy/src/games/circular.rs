@@ -284,6 +284,14 @@ impl Family for Circular {
         })
     }
 
+    fn features(&self, pos: &Pos) -> Vec<(String, u64)> {
+        // The rules speak of one circle: its size.
+        match pos.as_slice() {
+            [w] if is_circle(*w) => vec![("n".into(), size(*w))],
+            _ => Vec::new(),
+        }
+    }
+
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
         let (before, after) = (tidy(from.iter().copied()), tidy(to.iter().copied()));
         let circles = |p: &Pos| p.iter().filter(|&&w| is_circle(w)).count();

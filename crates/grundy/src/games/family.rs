@@ -356,6 +356,13 @@ pub trait Family:
         squash(&self.move_name(from, to)) == squash(text)
     }
 
+    /// Named numeric features of a position, for the special method's rules over
+    /// features (`pattern::features`): Nim's heaps, a circle's size. Empty (the default)
+    /// where the family names none, or for positions the rules do not speak of.
+    fn features(&self, _pos: &Pos) -> Vec<(String, u64)> {
+        Vec::new()
+    }
+
     /// A drawing of the position as text, for boards.
     fn draw(&self, _pos: &Pos) -> Option<String> {
         None

@@ -356,6 +356,25 @@ impl Family for Polygon {
         }
     }
 
+    fn features(&self, pos: &Pos) -> Vec<(String, u64)> {
+        // The polygon left: its triangles, and the black triangle's sides on its
+        // boundary; nothing once the black triangle is cut.
+        if !has(pos, 0) {
+            return Vec::new();
+        }
+        let left = (0..self.shape.triangles.len())
+            .filter(|&t| has(pos, t))
+            .count();
+        let neighbours = self.shape.neighbours[0]
+            .iter()
+            .filter(|&&u| has(pos, u as usize))
+            .count();
+        vec![
+            ("triangles".into(), left as u64),
+            ("black_sides".into(), 3 - neighbours as u64),
+        ]
+    }
+
     fn bound(&self, _pos: &Pos) -> Bound {
         let k = self.shape.triangles.len() as u32;
         Bound {

@@ -6,6 +6,7 @@
 //!   self-referential recurrences, Beatty pairs), and the players they give.
 
 pub use crate::sequence::period;
+pub mod features;
 pub mod rules;
 
 use crate::explore::Control;
