@@ -552,7 +552,7 @@ pub fn analyze(task: Task, input: &str) -> Result<Analysis, StartError> {
             let spec = spec("ends", game.row.iter().map(ToString::to_string))?;
             Analysis {
                 report: Some(report(&spec)?),
-                rule: None,
+                rule: crate::pattern::certificate::parity(&game.row).map(|p| p.explain()),
             }
         }
         Task::Ioi2001Ioiwari => {

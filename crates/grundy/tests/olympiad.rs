@@ -596,3 +596,76 @@ fn the_polygons_rule_is_found_over_features() {
         assert_eq!(!rule.holds(&features), polygon.shape().rule(), "{n}");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Strategies as certificates
+// ---------------------------------------------------------------------------------------
+
+/// The round table's mirror strategy wins every circle of 3 to 20 against every first
+/// move and reply; on Dawson's circle (pairs only) it fails where an odd row is left.
+#[test]
+fn the_mirror_strategy_is_certified() {
+    use grundy::pattern::certificate::{certify_win, mirror};
+    let control = Control::default();
+    let table = spec("circular[0.77](3)").parts[0].family.clone();
+    let strategy = mirror(&*table);
+    for n in 3..=20 {
+        let root = table.member(n).unwrap();
+        let c = certify_win(&*table, &root, false, &strategy, &control).unwrap();
+        assert!(c.positions >= n, "{n}");
+    }
+    // The first player cannot mirror: a circle is no pair.
+    assert!(certify_win(
+        &*table,
+        &table.member(6).unwrap(),
+        true,
+        &strategy,
+        &control
+    )
+    .is_err());
+    let dawson = spec("circular[0.07](3)").parts[0].family.clone();
+    let strategy = mirror(&*dawson);
+    let e = certify_win(
+        &*dawson,
+        &dawson.member(7).unwrap(),
+        false,
+        &strategy,
+        &control,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("names no move"), "{e}");
+}
+
+/// A Game's parity strategy guarantees its class's sum against every reply, never less
+/// than half, never more than the optimum; and the optimum is larger on some rows.
+#[test]
+fn the_parity_strategy_is_certified() {
+    use grundy::pattern::certificate::parity;
+    let mut rng = Rng(0x96);
+    let mut better = 0;
+    for _ in 0..300 {
+        let n = 2 * (1 + rng.below(8));
+        let row: Vec<i64> = (0..n).map(|_| rng.below(30) as i64).collect();
+        let p = parity(&row).unwrap();
+        let odd: i64 = row.iter().step_by(2).sum();
+        let even: i64 = row.iter().skip(1).step_by(2).sum();
+        assert_eq!(p.guarantee, odd.max(even), "{row:?}");
+        assert_eq!(p.opponent, odd.min(even), "{row:?}");
+        assert!(p.guarantee <= p.optimum, "{row:?}");
+        let r = report::solve(
+            &spec(&format!(
+                "ends({})",
+                row.iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            )),
+            &Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(r.scores.unwrap()[0], p.optimum, "{row:?}");
+        better += usize::from(p.optimum > p.guarantee);
+    }
+    assert!(better > 0);
+    assert!(parity(&[1, 2, 3]).is_none());
+}
