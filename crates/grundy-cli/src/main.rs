@@ -23,6 +23,7 @@ static ALLOCATOR: grundy_alloc::Allocator = grundy_alloc::Allocator;
 
 mod args;
 mod graph;
+mod olympiad;
 mod output;
 mod play;
 mod plot;
@@ -123,6 +124,15 @@ enum Command {
         /// subtraction games (2^26).
         #[arg(long, value_name = "N", value_parser = args::u64_arg)]
         up_to: Option<u64>,
+        /// Search a rule over the family's position features (heaps, a circle's size, a
+        /// polygon's triangles): FAMILY is then a family with members (searched on 1..=N/2,
+        /// checked to N; N defaults to 24) or a position (searched on what it reaches).
+        #[arg(long)]
+        features: bool,
+        /// With --features and a position: also check the rule on what this position
+        /// reaches (repeatable).
+        #[arg(long, value_name = "SPEC")]
+        check: Vec<String>,
         #[command(flatten)]
         common: Common,
     },
@@ -161,6 +171,17 @@ enum Command {
     Help {
         /// The command.
         command: Vec<String>,
+    },
+    /// Contest mode: an olympiad task of the seeds played as a contestant's program
+    /// is run — the task's input on standard input, then one move a line against the
+    /// judge: ioi1996-game, ioi2001-ioiwari, ioi2001-score, poi1999-polygon.
+    Olympiad {
+        /// The task.
+        name: String,
+        /// Print the analysis of the task's start (read from standard input) instead of
+        /// playing.
+        #[arg(long)]
+        solve: bool,
     },
     /// A tour of the lecture notes' results, computed now.
     Tour {
@@ -399,7 +420,32 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Pattern {
             family,
             up_to,
+            features: true,
+            check,
             common,
+        } => {
+            let found = grundy::pattern::features::discover_text(
+                &family,
+                up_to.unwrap_or(24),
+                &check,
+                &common.limits().control,
+            );
+            finish_progress();
+            let found = found.with_context(|| format!("no rule over features for `{family}`"))?;
+            outln!(
+                "{family}: {}
+found on {} positions by the general method, checked on {} more",
+                found.rule.text,
+                found.found_on,
+                found.checked_on
+            );
+        }
+        Command::Pattern {
+            family,
+            up_to,
+            features: false,
+            common,
+            ..
         } => {
             let up_to = up_to.unwrap_or_else(|| grundy::pattern::default_up_to(&family));
             let found = grundy::pattern::discover(&family, up_to, &common.limits().control);
@@ -446,6 +492,25 @@ fn run(cli: Cli) -> Result<u8> {
             .with_context(|| format!("cannot serve on 127.0.0.1:{port} (--port picks another)"))?;
         }
         Command::Check { file, json } => return seq::check(&file, json),
+        Command::Olympiad { name, solve } => {
+            let task = olympiad::task(&name)?;
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            if solve {
+                let text = olympiad::read_input(task, &mut input)?;
+                let analysis = grundy::contest::analyze(task, &text);
+                finish_progress();
+                let analysis = analysis?;
+                if let Some(report) = &analysis.report {
+                    out!("{}", output::report_text(report));
+                }
+                if let Some(rule) = &analysis.rule {
+                    outln!("{rule}");
+                }
+            } else {
+                olympiad::play(task, &mut input, &mut std::io::stdout())?;
+            }
+        }
         Command::Help { command } => {
             let args = std::iter::once("grundy".to_string())
                 .chain(command)

@@ -235,6 +235,12 @@ pub trait Family:
         0
     }
 
+    /// Score games: the points the move `from` → `to` puts in the opponent's total
+    /// (Ioiwari's last bead sent to the other bank). Default 0.
+    fn gift(&self, _from: &Pos, _to: &Pos) -> i64 {
+        0
+    }
+
     /// Upper bounds on the positions reachable from `pos` and on the moves of each.
     fn bound(&self, pos: &Pos) -> Bound;
 
@@ -358,6 +364,13 @@ pub trait Family:
     /// compares with [`Family::move_name`].
     fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
         squash(&self.move_name(from, to)) == squash(text)
+    }
+
+    /// Named numeric features of a position, for the special method's rules over
+    /// features (`pattern::features`): Nim's heaps, a circle's size. Empty (the default)
+    /// where the family names none, or for positions the rules do not speak of.
+    fn features(&self, _pos: &Pos) -> Vec<(String, u64)> {
+        Vec::new()
     }
 
     /// A drawing of the position as text, for boards.

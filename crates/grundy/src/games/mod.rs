@@ -16,15 +16,20 @@ pub mod family;
 pub mod spec;
 
 mod chomp;
+mod circular;
 mod connect4;
 mod ends;
 mod heap;
+pub mod ioiwari;
 mod mnk;
 mod multiple;
+pub mod polygon;
+pub mod score;
 mod sum;
 mod wythoff;
 
 pub use chomp::Chomp;
+pub use circular::Circular;
 pub use connect4::Connect4;
 pub use ends::Ends;
 pub use family::{
@@ -32,6 +37,7 @@ pub use family::{
     ProvedRule, Ranked, Spec, Tiers, Values,
 };
 pub use heap::{HeapFamily, Heaps, MAX_LISTED_SPLITS};
+pub use ioiwari::Ioiwari;
 pub use mnk::Mnk;
 pub use multiple::{Multiple, NO_WINNING_TAKE};
 pub use spec::{parse_family, Args, Built, Entry, Param, SpecError};
@@ -51,6 +57,9 @@ pub mod registry {
         super::chomp::ENTRIES,
         super::mnk::ENTRIES,
         super::connect4::ENTRIES,
+        super::ioiwari::ENTRIES,
+        super::circular::ENTRIES,
+        super::polygon::ENTRIES,
     ];
 
     /// Every entry, in registry order.

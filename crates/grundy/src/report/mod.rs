@@ -27,6 +27,7 @@ use crate::game::{Outcome, Value};
 use crate::games::{Kind, Pos, Spec, SumGame, Values};
 use crate::Error;
 
+pub use retrograde::{label_ranked, RankValues};
 pub use table::{table, Table, TableError};
 pub use tablebase::lookup;
 
@@ -163,6 +164,10 @@ pub struct Move {
     /// Score games: the points this move takes.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub gain: Option<i64>,
+    /// Score games: the points this move puts in the opponent's total, where the family
+    /// has such moves (Ioiwari); `None` when it gives nothing.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub gift: Option<i64>,
     /// Whether the same player moves again after it.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
     pub again: bool,
@@ -412,11 +417,13 @@ pub fn typed_move(game: &SumGame, from: &[Pos], child: &[Pos]) -> Move {
         name = format!("{name} in part {}", changed + 1);
     }
     let gain = (family.kind() == Kind::Score).then(|| family.gain(&from[changed], &child[changed]));
+    let gift = Some(family.gift(&from[changed], &child[changed])).filter(|&g| g != 0);
     Move {
         spec: to.to_string(),
         to,
         name,
         gain,
+        gift,
         again: game.keeps_turn(from, child),
         outcome: Outcome::Draw,
         remoteness: None,
