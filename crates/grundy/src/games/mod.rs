@@ -19,6 +19,7 @@ mod ends;
 mod heap;
 mod mnk;
 mod multiple;
+mod quixo;
 mod sum;
 mod wythoff;
 
@@ -31,6 +32,7 @@ pub use family::{
 pub use heap::{HeapFamily, Heaps, MAX_LISTED_SPLITS};
 pub use mnk::Mnk;
 pub use multiple::{Multiple, NO_WINNING_TAKE};
+pub use quixo::Quixo;
 pub use spec::{parse_family, Args, Built, Entry, Param, SpecError};
 pub use sum::SumGame;
 pub use wythoff::Wythoff;
@@ -47,6 +49,7 @@ pub mod registry {
         super::ends::ENTRIES,
         super::chomp::ENTRIES,
         super::mnk::ENTRIES,
+        super::quixo::ENTRIES,
     ];
 
     /// Every entry, in registry order.
