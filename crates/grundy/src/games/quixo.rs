@@ -1149,4 +1149,86 @@ mod tests {
         assert_eq!(r.positions, Some(4433));
         assert_eq!(r.moves.len(), 8);
     }
+
+    /// The positions reachable from the root, found through `visit` alone, one rank at a
+    /// time from a stack per tier (tiers in order, since moves never go back).
+    fn reachable(tiers: &QuixoTiers<'_>) -> u64 {
+        let mut seen: Vec<Vec<u64>> = (0..tiers.tiers())
+            .map(|t| vec![0u64; tiers.tier_size(t).div_ceil(64) as usize])
+            .collect();
+        let mut stacks: Vec<Vec<u64>> = vec![Vec::new(); tiers.tiers() as usize];
+        let (root_tier, root) = tiers.root();
+        seen[root_tier as usize][(root / 64) as usize] |= 1 << (root % 64);
+        stacks[root_tier as usize].push(root);
+        let mut count = 0;
+        for tier in 0..tiers.tiers() {
+            while let Some(rank) = stacks[tier as usize].pop() {
+                count += 1;
+                let mut found = Vec::new();
+                tiers.visit(tier, rank..rank + 1, &|_| true, &mut |_, node| {
+                    if let Node::Moves(children) = node {
+                        found.extend_from_slice(children);
+                    }
+                });
+                for c in found {
+                    let word = &mut seen[c.tier as usize][(c.rank / 64) as usize];
+                    if *word >> (c.rank % 64) & 1 == 0 {
+                        *word |= 1 << (c.rank % 64);
+                        stacks[c.tier as usize].push(c.rank);
+                    }
+                }
+            }
+        }
+        count
+    }
+
+    #[test]
+    fn the_tiers_reach_what_exploring_reaches() {
+        // The same 4433 positions as the hash-map exploration and GamesmanOne.
+        let game = Quixo::new(3);
+        assert_eq!(reachable(&QuixoTiers::new(&game)), 4433);
+    }
+
+    /// About 45 s in release: `cargo test --release -p grundy --lib quixo4_tiers -- --ignored`.
+    #[test]
+    #[ignore = "about 45 s in release"]
+    fn quixo4_tiers_reach_10339244_positions() {
+        // GamesmanOne (commit 1969986, `analyze quixo 1`) counts 10 339 244 canonical
+        // positions reachable in 4 × 4 Quixo; so does the hash-map exploration below.
+        let game = Quixo::new(4);
+        assert_eq!(reachable(&QuixoTiers::new(&game)), 10_339_244);
+    }
+
+    /// About 3 minutes and 3.2 GB in release (a hash map of 10 M positions):
+    /// `cargo test --release -p grundy --lib quixo4_is -- --ignored`.
+    #[test]
+    #[ignore = "about 3 minutes and 3.2 GB in release"]
+    fn quixo4_is_a_first_player_win_in_21() {
+        // GamesmanOne (commit 1969986, `solve quixo 1`, variant "4x4 4-in-a-row") solves
+        // the empty 4 × 4 board as a win in 21 for X, over 10 339 244 canonical positions
+        // of which 402 690 are drawn.
+        let spec: Spec = "quixo[4]".parse().unwrap();
+        let limits = Limits {
+            control: crate::explore::Control {
+                max_positions: 20_000_000,
+                ..crate::explore::Control::default()
+            },
+            ..Limits::default()
+        };
+        let r = report::solve(&spec, &limits).unwrap();
+        assert_eq!((r.outcome, r.remoteness), (Outcome::Win, Some(21)));
+        assert_eq!(r.positions, Some(10_339_244));
+    }
+
+    #[test]
+    fn quixo5_is_refused_up_front() {
+        // 5 × 5 Quixo is a draw (Tanaka, Bonnet, Tixeuil and Tamura, "Quixo Is Solved",
+        // 2020, arXiv:2007.15895): far beyond exploring with a hash map, so refused with
+        // the bound (2 · 3²⁵ boards with their turn) before any work.
+        let spec: Spec = "quixo".parse().unwrap();
+        match report::solve(&spec, &Limits::default()) {
+            Err(crate::Error::TooLarge { what, .. }) => assert!(what.contains("1.7e12"), "{what}"),
+            other => panic!("expected a refusal for size, got {other:?}"),
+        }
+    }
 }
