@@ -25,6 +25,7 @@ mod mnk;
 mod multiple;
 pub mod polygon;
 pub mod score;
+mod quixo;
 mod sum;
 mod wythoff;
 
@@ -40,6 +41,7 @@ pub use heap::{HeapFamily, Heaps, MAX_LISTED_SPLITS};
 pub use ioiwari::Ioiwari;
 pub use mnk::Mnk;
 pub use multiple::{Multiple, NO_WINNING_TAKE};
+pub use quixo::Quixo;
 pub use spec::{parse_family, Args, Built, Entry, Param, SpecError};
 pub use sum::SumGame;
 pub use wythoff::Wythoff;
@@ -60,6 +62,7 @@ pub mod registry {
         super::ioiwari::ENTRIES,
         super::circular::ENTRIES,
         super::polygon::ENTRIES,
+        super::quixo::ENTRIES,
     ];
 
     /// Every entry, in registry order.
