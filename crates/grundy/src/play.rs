@@ -48,6 +48,10 @@ pub struct Verdict {
     pub message: String,
 }
 
+/// How a match solves each position it reaches: [`report::solve`] under some limits, or
+/// a tablebase first ([`report::solve_with`]).
+pub type Solver<'a> = dyn FnMut(&Spec) -> Result<Report, Error> + 'a;
+
 /// A move the engine made, with its reason.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Played {
@@ -93,7 +97,23 @@ impl Match {
         human_to_move: bool,
         limits: &Limits<'_>,
     ) -> Result<Match, Error> {
-        let report = report::solve(&spec, limits)?;
+        Match::resume_with(spec, taken, human_to_move, &mut |s| {
+            report::solve(s, limits)
+        })
+    }
+
+    /// [`Match::resume`], solving each position by `solve` (a tablebase first, say:
+    /// [`report::solve_with`]).
+    ///
+    /// # Errors
+    /// What `solve` refuses.
+    pub fn resume_with(
+        spec: Spec,
+        taken: [i64; 2],
+        human_to_move: bool,
+        solve: &mut Solver<'_>,
+    ) -> Result<Match, Error> {
+        let report = solve(&spec)?;
         Ok(Match {
             score_game: report.scores.is_some(),
             steps: vec![Step {
@@ -236,6 +256,14 @@ impl Match {
     /// # Errors
     /// What [`report::solve`] refuses at the new position.
     pub fn play(&mut self, m: &Move, limits: &Limits<'_>) -> Result<(), Error> {
+        self.play_with(m, &mut |s| report::solve(s, limits))
+    }
+
+    /// [`Match::play`], solving the new position by `solve`.
+    ///
+    /// # Errors
+    /// What `solve` refuses at the new position.
+    pub fn play_with(&mut self, m: &Move, solve: &mut Solver<'_>) -> Result<(), Error> {
         let step = self.step();
         let mut taken = step.taken;
         let who = usize::from(!step.human_to_move);
@@ -243,7 +271,7 @@ impl Match {
             .checked_add(m.gain.unwrap_or(0))
             .ok_or(Error::Overflow)?;
         let human_to_move = step.human_to_move == m.again;
-        let report = report::solve(&m.to, limits)?;
+        let report = solve(&m.to)?;
         self.steps.push(Step {
             spec: m.to.clone(),
             report,
@@ -260,6 +288,14 @@ impl Match {
     /// # Errors
     /// What [`report::solve`] refuses at the new position.
     pub fn engine_move(&mut self, limits: &Limits<'_>) -> Result<Option<Played>, Error> {
+        self.engine_move_with(&mut |s| report::solve(s, limits))
+    }
+
+    /// [`Match::engine_move`], solving the new position by `solve`.
+    ///
+    /// # Errors
+    /// What `solve` refuses at the new position.
+    pub fn engine_move_with(&mut self, solve: &mut Solver<'_>) -> Result<Option<Played>, Error> {
         if self.human_to_move() || self.verdict().is_some() {
             return Ok(None);
         }
@@ -267,7 +303,7 @@ impl Match {
             return Ok(None);
         };
         let explanation = self.explain(&m);
-        self.play(&m, limits)?;
+        self.play_with(&m, solve)?;
         Ok(Some(Played { mv: m, explanation }))
     }
 
