@@ -483,10 +483,13 @@ async function boardShows(drawing, spec) {
   return r;
 }
 
-/** The points of the value history, as drawn. */
-const historyPoints = () => page.locator('#history circle.point').evaluateAll((cs) => cs.map((c) => ({
-  move: Number(c.dataset.move), by: c.dataset.by, cls: c.getAttribute('class'),
-})));
+/** The points of the value history, as drawn; `below`: how far under the draw line. */
+const historyPoints = () => page.locator('#history circle.point').evaluateAll((cs) => {
+  const mid = Number(document.querySelector('#history .draw-line').getAttribute('y1'));
+  return cs.map((c) => ({
+    move: Number(c.dataset.move), by: c.dataset.by, cls: c.getAttribute('class'), below: Number(c.getAttribute('cy')) - mid,
+  }));
+});
 
 /**
  * Plays `start` by clicking cells of the board (with hints), `turns` times at most or to the
@@ -539,13 +542,28 @@ test('play: tic-tac-toe by clicking cells, coloured by the API\'s values, with t
   assert.equal(await page.textContent('#status'), 'Your move.');
 });
 
+test('play: a lost tic-tac-toe charts grundy winning, nearer the end at each move', async () => {
+  // O to move: a corner loses to X's fork. Take the losing cells, and lose.
+  await playByCells('tictactoe(x../.o./..x)', 'O', 4, (moves) => moves.find((m) => m.outcome === 'loss') || moves[0]);
+  assert.equal(await page.textContent('#status'), 'the game is over: grundy won.');
+  const points = await historyPoints();
+  assert.ok(points.length >= 3, `${points.length} moves`);
+  for (const p of points) {
+    assert.ok(p.cls.includes('loss'), `move ${p.move}: grundy is winning (${p.cls})`);
+    assert.ok(p.below > 0, `move ${p.move} is drawn below the draw line`);
+  }
+  // Each move brings the end nearer: the points go down towards the edge.
+  for (let i = 1; i < points.length; i++) assert.ok(points[i].below > points[i - 1].below, `move ${i + 1}`);
+  await shot('15-tictactoe-lost.png');
+});
+
 test('play: connect four by clicking cells; discs land in their column', async () => {
   // Two discs in the first column (the engine answers each): four points.
   await playByCells('connect4[4x4]', 'X', 2, (moves) => moves[0]);
   const points = await historyPoints();
   assert.equal(points.length, 4);
   assert.equal(await page.locator('#history-box').isVisible(), true);
-  await shot('15-connect4.png');
+  await shot('16-connect4.png');
 });
 
 test('explore: a board\'s cells are coloured by the API\'s values, and a click explores the move', async () => {
@@ -564,7 +582,7 @@ test('explore: a board\'s cells are coloured by the API\'s values, and a click e
   await page.waitForFunction((want) => document.getElementById('summary').textContent.startsWith(`${want}:`), edge.spec);
   await boardShows('#explore-drawing', edge.spec);
   assert.equal((await boardCells('#explore-drawing'))['0,1'].label, 'O');
-  await shot('17-explore-board.png');
+  await shot('18-explore-board.png');
   // A game that is not a board has none.
   await page.fill('#spec', 'nim(3,4,5)');
   await page.click('#solve');
@@ -644,7 +662,7 @@ test('at 390 px wide a board and the value history do not scroll sideways', asyn
     await phone.waitForFunction((n) => document.querySelectorAll('#history circle.point').length === n, 2 * turn);
   }
   assert.ok(await wide() <= 390, `Play: ${await wide()} px`);
-  await phone.screenshot({ path: join(shots, '16-phone-board.png'), fullPage: true });
+  await phone.screenshot({ path: join(shots, '17-phone-board.png'), fullPage: true });
   await narrow.close();
 });
 
