@@ -81,11 +81,20 @@ pub fn reply(req: &PlayRequest, limits: &Limits<'_>, config: &Config) -> Result<
                 _ => ApiError::new(axum::http::StatusCode::BAD_REQUEST, "bad-move", why),
             }
         })?;
-        let judgement = game.judge(&mv);
-        let valued = valued(&game.view(), &mv);
-        played.push(entry(Winner::You, game.position(), &valued));
+        let view = game.view();
+        let listed = view.moves.iter().any(|v| v.to == mv.to);
+        let mut valued = valued(&view, &mv);
+        let mut judgement = game.judge(&mv);
+        // Unlisted: judged once its position is solved, by the match as it was before.
+        let before = (!listed).then(|| game.clone());
+        let from = game.position().clone();
         game.play_with(&mv, &mut solve)
             .map_err(|e| solve_error(e, &mv.spec))?;
+        if let Some(before) = before {
+            valued = value_from_child(valued, game.report());
+            judgement = before.judge(&valued);
+        }
+        played.push(entry(Winner::You, &from, &valued));
         out["your_move"] = json!({
             "spec": mv.spec,
             "name": mv.name,
@@ -134,6 +143,21 @@ fn valued(view: &Report, m: &Move) -> Move {
         .find(|v| v.to == m.to)
         .cloned()
         .unwrap_or_else(|| m.clone())
+}
+
+/// A move the report did not list (a position with more moves than it lists), valued by
+/// the position it led to once played: its outcome for the mover, and one more move to the
+/// end. A score game's unlisted move keeps no value.
+fn value_from_child(mut m: Move, child: &Report) -> Move {
+    if child.scores.is_none() {
+        m.outcome = if m.again {
+            child.outcome
+        } else {
+            child.outcome.negate()
+        };
+        m.remoteness = child.remoteness.map(|r| r.saturating_add(1));
+    }
+    m
 }
 
 /// One entry of the value history: move `m` made `by` one side from `from`, its value

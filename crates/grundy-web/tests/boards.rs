@@ -380,3 +380,34 @@ async fn answers_from_a_tablebase_equal_the_search() {
     let past_a_win = solve(&with, "connect4[4x4](o.../ooo./xxxx/oxxo)").await;
     assert_eq!(past_a_win["method"], "retrograde");
 }
+
+#[tokio::test]
+async fn a_move_the_report_does_not_list_is_valued_once_played() {
+    // Judged by Grundy values at once, not explored first.
+    let app = router(Config {
+        max_positions: 1_000,
+        ..Config::default()
+    });
+    // Two heaps of 10 000: more moves than a report lists. Every move loses (equal heaps).
+    let start = "nim(10000,10000)";
+    let r = solve(&app, start).await;
+    assert_eq!(r["moves_truncated"], true);
+    let unlisted = "nim(10000,5)";
+    assert!(
+        r["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["spec"] != unlisted),
+        "{unlisted} is listed"
+    );
+    let reply = play(&app, json!({"spec": start, "move": unlisted})).await;
+    let mine = &reply["played"][0];
+    assert_eq!(mine["spec"], unlisted);
+    assert_eq!(mine["outcome"], "loss", "{mine}");
+    assert_eq!(mine["winning"], "grundy");
+    assert_eq!(reply["your_move"]["outcome"], "loss");
+    assert_eq!(reply["your_move"]["judgement"], "a losing move");
+    assert_eq!(reply["best_move"], "nim(5,5)");
+    assert_eq!(reply["played"][1]["outcome"], "win");
+}
