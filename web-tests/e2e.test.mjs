@@ -434,6 +434,238 @@ test('play: a score game speaks of final scores, best and worse moves, in one ac
   }
 });
 
+/** The page's colours for a move's cell: its value for the player who makes it. */
+const CELL_FILL = { win: 'rgb(220, 252, 231)', draw: 'rgb(254, 249, 195)', loss: 'rgb(254, 226, 226)' };
+
+/** What the API says of `spec`: its report, as the page gets it. */
+async function report(spec) {
+  const answer = await fetch(`${base}api/solve?spec=${encodeURIComponent(spec)}`);
+  assert.equal(answer.status, 200, spec);
+  return answer.json();
+}
+
+/**
+ * The board `drawing` shows (`#play-drawing`, `#explore-drawing`): every cell's label, fill
+ * and remoteness, by "row,column".
+ */
+const boardCells = (drawing) => page.locator(`${drawing} g.cell`).evaluateAll((gs) => Object.fromEntries(gs.map((g) => [
+  `${g.dataset.row},${g.dataset.column}`,
+  {
+    label: g.querySelector('text.label') ? g.querySelector('text.label').textContent : '',
+    fill: getComputedStyle(g.querySelector('.ground')).fill,
+    remoteness: g.querySelector('text.remoteness') ? g.querySelector('text.remoteness').textContent : null,
+    move: g.classList.contains('move'),
+    last: g.classList.contains('last'),
+  },
+])));
+
+/**
+ * Checks the board `drawing` against the API's report of `spec`: the picture's cells, and
+ * each move's cell filled by the move's value, its remoteness in the corner.
+ */
+async function boardShows(drawing, spec) {
+  const r = await report(spec);
+  assert.ok(r.picture, `${spec} has a picture`);
+  const shown = await boardCells(drawing);
+  assert.equal(Object.keys(shown).length, r.picture.rows * r.picture.columns);
+  r.picture.cells.forEach((label, i) => {
+    const key = `${Math.floor(i / r.picture.columns)},${i % r.picture.columns}`;
+    assert.equal(shown[key].label, label, `cell ${key} of ${spec}`);
+  });
+  const moveCells = new Set();
+  for (const m of r.moves) {
+    const key = m.cell.join(',');
+    moveCells.add(key);
+    assert.equal(shown[key].fill, CELL_FILL[m.outcome], `${spec}: ${m.name} is a ${m.outcome}`);
+    assert.equal(shown[key].remoteness, m.remoteness === null ? null : String(m.remoteness), `${spec}: ${m.name}`);
+  }
+  for (const [key, cell] of Object.entries(shown)) assert.equal(cell.move, moveCells.has(key), `cell ${key}`);
+  return r;
+}
+
+/** The points of the value history, as drawn; `below`: how far under the draw line. */
+const historyPoints = () => page.locator('#history circle.point').evaluateAll((cs) => {
+  const mid = Number(document.querySelector('#history .draw-line').getAttribute('y1'));
+  return cs.map((c) => ({
+    move: Number(c.dataset.move), by: c.dataset.by, cls: c.getAttribute('class'), below: Number(c.getAttribute('cy')) - mid,
+  }));
+});
+
+/**
+ * Plays `start` by clicking cells of the board (with hints), `turns` times at most or to the
+ * end: each time the colours are the API's, the cell clicked gets `piece`, the engine's
+ * reply is outlined, and the value history has one point a move, coloured by who is winning.
+ */
+async function playByCells(start, piece, turns, pick) {
+  await startGame(start);
+  await page.check('#hint');
+  for (let turn = 0; turn < turns; turn++) {
+    const position = await page.textContent('#position');
+    const r = await boardShows('#play-drawing', position);
+    const m = pick(r.moves);
+    const cell = page.locator(`#play-drawing g.cell[data-row="${m.cell[0]}"][data-column="${m.cell[1]}"]`);
+    assert.equal(await play(cell), m.spec);
+    // The move, then the engine's reply, each one point; the log says the same moves.
+    const moves = await page.locator('#log li').count();
+    const points = await historyPoints();
+    assert.equal(points.length, moves, 'one point a move');
+    assert.deepEqual(points.map((p) => p.move), points.map((_, i) => i + 1));
+    assert.deepEqual(points.map((p) => p.by), (await page.locator('#log li').evaluateAll((lis) =>
+      lis.map((li) => (li.classList.contains('log-you') ? 'you' : 'grundy')))));
+    // Your move's point: green if it wins, yellow if it draws, red if it loses.
+    const mine = points[points.length - (points.length % 2 === 0 ? 2 : 1)];
+    assert.ok(mine.cls.includes({ win: 'win', draw: 'draw', loss: 'loss' }[m.outcome]), `${mine.cls} after a ${m.outcome}`);
+    if ((await page.locator('#status.over').count()) === 0) {
+      const now = await boardCells('#play-drawing');
+      assert.equal(now[m.cell.join(',')].label, piece, 'your piece is where you clicked');
+      const last = Object.values(now).filter((c) => c.last);
+      assert.equal(last.length, 1, 'the engine\'s move is outlined');
+      assert.notEqual(last[0].label, '', 'where the engine put its piece');
+    } else {
+      return;
+    }
+  }
+}
+
+test('play: tic-tac-toe by clicking cells, coloured by the API\'s values, with the value history', async () => {
+  // The first drawing move each time: a draw at best, against perfect play.
+  await playByCells('tictactoe', 'X', 5, (moves) => moves.find((m) => m.outcome !== 'loss'));
+  assert.equal(await page.textContent('#status'), 'the game is over: a draw.');
+  const points = await historyPoints();
+  assert.equal(points.length, 9);
+  assert.ok(points.every((p) => p.cls.includes('draw')), 'a draw all along');
+  assert.equal(await page.locator('#play-drawing g.cell.move').count(), 0, 'no move is left to click');
+  await shot('14-tictactoe-drawn.png');
+  // Undo takes the history back with the moves.
+  await page.click('#undo');
+  assert.equal((await historyPoints()).length, 8, 'your last move, which ended the game, is taken back');
+  assert.equal(await page.textContent('#status'), 'Your move.');
+});
+
+test('play: a lost tic-tac-toe charts grundy winning, nearer the end at each move', async () => {
+  // O to move: a corner loses to X's fork. Take the losing cells, and lose.
+  await playByCells('tictactoe(x../.o./..x)', 'O', 4, (moves) => moves.find((m) => m.outcome === 'loss') || moves[0]);
+  assert.equal(await page.textContent('#status'), 'the game is over: grundy won.');
+  const points = await historyPoints();
+  assert.ok(points.length >= 3, `${points.length} moves`);
+  for (const p of points) {
+    assert.ok(p.cls.includes('loss'), `move ${p.move}: grundy is winning (${p.cls})`);
+    assert.ok(p.below > 0, `move ${p.move} is drawn below the draw line`);
+  }
+  // Each move brings the end nearer: the points go down towards the edge.
+  for (let i = 1; i < points.length; i++) assert.ok(points[i].below > points[i - 1].below, `move ${i + 1}`);
+  await shot('15-tictactoe-lost.png');
+});
+
+test('play: connect four by clicking cells; discs land in their column', async () => {
+  // Two discs in the first column (the engine answers each): four points.
+  await playByCells('connect4[4x4]', 'X', 2, (moves) => moves[0]);
+  const points = await historyPoints();
+  assert.equal(points.length, 4);
+  assert.equal(await page.locator('#history-box').isVisible(), true);
+  await shot('16-connect4.png');
+});
+
+test('explore: a board\'s cells are coloured by the API\'s values, and a click explores the move', async () => {
+  await load();
+  const spec = 'tictactoe(x../.o./..x)';
+  await page.fill('#spec', spec);
+  await page.click('#solve');
+  await page.waitForSelector('#explore-result:not([hidden])');
+  const r = await boardShows('#explore-drawing', spec);
+  // A corner loses for O, an edge keeps the draw.
+  const shown = await boardCells('#explore-drawing');
+  assert.equal(shown['0,2'].fill, CELL_FILL.loss);
+  assert.equal(shown['0,1'].fill, CELL_FILL.draw);
+  const edge = r.moves.find((m) => m.cell.join(',') === '0,1');
+  await page.locator('#explore-drawing g.cell[data-row="0"][data-column="1"]').click();
+  await page.waitForFunction((want) => document.getElementById('summary').textContent.startsWith(`${want}:`), edge.spec);
+  await boardShows('#explore-drawing', edge.spec);
+  assert.equal((await boardCells('#explore-drawing'))['0,1'].label, 'O');
+  await shot('18-explore-board.png');
+  // A game that is not a board has none.
+  await page.fill('#spec', 'nim(3,4,5)');
+  await page.click('#solve');
+  await page.waitForFunction(() => document.getElementById('summary').textContent.startsWith('nim(3,4,5):'));
+  assert.equal(await page.locator('#explore-board').isHidden(), true);
+});
+
+test('boards: any grid draws, skewed (hex) rows, numbers and labels as given, several moves at one cell', async () => {
+  await load();
+  // The page's drawing alone, on pictures of the shapes the library's families give.
+  const drawn = await page.evaluate(() => {
+    const box = document.createElement('div');
+    box.id = 'test-board';
+    document.querySelector('main').prepend(box);
+    const draw = (picture, moves) => {
+      box.replaceChildren(drawBoard(picture, moves, { coloured: true, onMove: () => {}, id: 'test-drawing' }));
+      const d = document.getElementById('test-drawing');
+      const view = d.viewBox.baseVal;
+      return {
+        cells: d.querySelectorAll('g.cell').length,
+        hexes: d.querySelectorAll('g.cell polygon').length,
+        labels: [...d.querySelectorAll('text.label')].map((t) => t.textContent),
+        inside: [...d.querySelectorAll('.ground')].every((g) => {
+          const b = g.getBBox();
+          return b.x >= -0.01 && b.y >= -0.01 && b.x + b.width <= view.width + 0.01 && b.y + b.height <= view.height + 0.01;
+        }),
+        wins: d.querySelectorAll('g.cell.win').length,
+        width: d.getBoundingClientRect().width,
+      };
+    };
+    const hex = draw({ rows: 3, columns: 3, cells: ['X', '', '', '', 'O', '', '', '', ''], skew: true },
+      [{ spec: 'a', name: 'a', outcome: 'win', remoteness: 3, cell: [0, 1] }]);
+    // Kalah's pits hold numbers; dots and boxes is a (2r+1) × (2c+1) grid of dots, lines and boxes.
+    const kalah = draw({ rows: 2, columns: 8, cells: ['', '4', '4', '4', '4', '4', '4', '', '0', '4', '4', '4', '4', '4', '4', '0'], skew: false }, []);
+    const dots = draw({ rows: 5, columns: 5, cells: ['•', '', '•', '—', '•', '', '', '', 'A', '|', '•', '', '•', '', '•', '', '', '', '', '', '•', '', '•', '', '•'], skew: false },
+      [{ spec: 'b', name: 'b', outcome: 'loss', remoteness: 1, cell: [0, 1] }]);
+    // Two moves at one cell (push a cube left or right): the best colours it; a click lists both.
+    const both = draw({ rows: 1, columns: 2, cells: ['X', ''], skew: false }, [
+      { spec: 'left', name: 'push left', outcome: 'loss', remoteness: 2, cell: [0, 0] },
+      { spec: 'right', name: 'push right', outcome: 'win', remoteness: 5, cell: [0, 0] }]);
+    document.querySelector('#test-drawing g.cell').dispatchEvent(new MouseEvent('click'));
+    const listed = [...document.querySelectorAll('#test-board .cell-moves button')].map((b) => b.dataset.spec);
+    return { hex, kalah, dots, both, listed };
+  });
+  assert.deepEqual([drawn.hex.cells, drawn.hex.hexes, drawn.hex.wins], [9, 9, 1]);
+  assert.ok(drawn.hex.width > 100, `drawn ${drawn.hex.width} px wide`);
+  assert.deepEqual(drawn.hex.labels, ['X', 'O']);
+  assert.ok(drawn.hex.inside && drawn.kalah.inside && drawn.dots.inside, 'every cell inside its drawing');
+  assert.deepEqual([drawn.kalah.cells, drawn.kalah.hexes], [16, 0]);
+  assert.deepEqual(drawn.kalah.labels, ['4', '4', '4', '4', '4', '4', '0', '4', '4', '4', '4', '4', '4', '0']);
+  assert.equal(drawn.dots.cells, 25);
+  assert.ok(drawn.dots.labels.includes('A') && drawn.dots.labels.includes('—'));
+  assert.equal(drawn.both.wins, 1, 'the better move colours the cell');
+  assert.deepEqual(drawn.listed, ['left', 'right']);
+});
+
+test('at 390 px wide a board and the value history do not scroll sideways', async () => {
+  const narrow = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const phone = await narrow.newPage();
+  phone.on('pageerror', (e) => pageErrors.push(e));
+  const wide = () => phone.evaluate(() => document.scrollingElement.scrollWidth);
+  await phone.goto(base);
+  await phone.waitForSelector('body[data-ready="true"]');
+  await phone.fill('#spec', 'connect4[4x4](2323)');
+  await phone.click('#solve');
+  await phone.waitForSelector('#explore-drawing');
+  assert.ok(await wide() <= 390, `Explore: ${await wide()} px`);
+  const board = await phone.locator('#explore-drawing').boundingBox();
+  assert.ok(board.width >= 200, `the board is ${board.width} px wide`);
+  await phone.click('#tab-play');
+  await phone.fill('#play-spec', 'connect4[4x4]');
+  await phone.click('#play-first');
+  await phone.waitForSelector('#play-drawing');
+  await phone.check('#hint');
+  for (let turn = 1; turn <= 2; turn++) {
+    await phone.locator('#play-drawing g.cell.move').first().click();
+    await phone.waitForFunction((n) => document.querySelectorAll('#history circle.point').length === n, 2 * turn);
+  }
+  assert.ok(await wide() <= 390, `Play: ${await wide()} px`);
+  await phone.screenshot({ path: join(shots, '17-phone-board.png'), fullPage: true });
+  await narrow.close();
+});
+
 test('graph: a green-game file, Ann\'s fields marked', async () => {
   await load();
   await page.click('#tab-graph');

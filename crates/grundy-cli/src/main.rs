@@ -157,6 +157,10 @@ enum Command {
         /// Most positions one request may explore (a larger sum is judged by Grundy values).
         #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = args::u64_arg)]
         max_positions: u64,
+        /// Answer a board game from the tablebase in DIR (built by `solve --tablebase`);
+        /// repeat for several games.
+        #[arg(long, value_name = "DIR")]
+        tablebase: Vec<PathBuf>,
     },
     /// Check a file written by `table --write`: whether it is complete, and what family and
     /// heaps it holds (exit 0 if complete, 1 if cut short).
@@ -260,7 +264,7 @@ impl Common {
             max_memory: self.max_memory.saturating_mul(1 << 20),
             max_work: self.max_work,
             max_proof_heaps: self.max_proof_heaps,
-            tablebase: None,
+            tablebases: &[],
         }
     }
 }
@@ -286,11 +290,11 @@ fn run(cli: Cli) -> Result<u8> {
         } => {
             let spec = parse_spec(&spec)?;
             let mut limits = common.limits();
-            let shared = match &store.tablebase {
-                Some(dir) => Some(tablebase::open(&spec, dir, &store, true, &limits.control)?),
-                None => None,
+            let tablebases: Vec<grundy::report::Tablebase> = match &store.tablebase {
+                Some(dir) => vec![tablebase::open(&spec, dir, &store, true, &limits.control)?],
+                None => Vec::new(),
             };
-            limits.tablebase = shared.as_ref();
+            limits.tablebases = &tablebases;
             let report = report::solve(&spec, &limits);
             finish_progress();
             let report = report.with_context(|| format!("cannot solve `{spec}`"))?;
@@ -351,18 +355,13 @@ fn run(cli: Cli) -> Result<u8> {
             json,
         } => {
             let spec = parse_spec(&spec)?;
-            let shared = tablebase::open(
-                &spec,
-                &dir,
-                &tablebase::StoreArgs::default(),
-                false,
-                &Control::default(),
-            )?;
-            let limits = Limits::default();
-            let mut store = shared
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let report = report::lookup(&spec, &limits, &mut **store)
+            let Some(tiers) = spec.single().and_then(|p| p.family.tiers()) else {
+                anyhow::bail!(
+                    "`{spec}` is not one board split into tiers, so no tablebase holds it"
+                );
+            };
+            let mut store = grundy_tablebase::Tablebase::open(&dir, tiers.game())?;
+            let report = report::lookup(&spec, &Limits::default(), &mut store)
                 .with_context(|| format!("cannot read `{spec}` from {}", dir.display()))?
                 .with_context(|| {
                     format!(
@@ -385,11 +384,11 @@ fn run(cli: Cli) -> Result<u8> {
         } => {
             let spec = parse_spec(&spec)?;
             let mut limits = common.limits();
-            let shared = match &store.tablebase {
-                Some(dir) => Some(tablebase::open(&spec, dir, &store, true, &limits.control)?),
-                None => None,
+            let tablebases: Vec<grundy::report::Tablebase> = match &store.tablebase {
+                Some(dir) => vec![tablebase::open(&spec, dir, &store, true, &limits.control)?],
+                None => Vec::new(),
             };
-            limits.tablebase = shared.as_ref();
+            limits.tablebases = &tablebases;
             let game = grundy::play::Match::new(spec.clone(), !engine_first, &limits);
             finish_progress();
             let game = game.with_context(|| format!("cannot solve `{spec}`"))?;
@@ -481,9 +480,15 @@ found on {} positions by the general method, checked on {} more",
         Command::Serve {
             port,
             max_positions,
+            tablebase: dirs,
         } => {
+            let tablebases = dirs
+                .iter()
+                .map(|d| tablebase::open_dir(d))
+                .collect::<Result<Vec<_>>>()?;
             let config = grundy_web::Config {
                 max_positions,
+                tablebases,
                 ..grundy_web::Config::default()
             };
             grundy_web::serve(port, config, Some(&CANCEL), |addr| {

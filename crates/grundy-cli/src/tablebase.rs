@@ -12,8 +12,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use grundy::explore::Control;
 use grundy::games::Spec;
-use grundy::report::SharedStore;
-use grundy::tier::{self, Event, TierStore};
+use grundy::tier::{self, Event};
 use grundy_tablebase::Tablebase;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -41,7 +40,7 @@ pub fn open(
     args: &StoreArgs,
     build: bool,
     control: &Control<'_>,
-) -> Result<SharedStore> {
+) -> Result<grundy::report::Tablebase> {
     let Some(part) = spec.single() else {
         bail!("--tablebase is for one board, not a sum of games");
     };
@@ -79,8 +78,36 @@ pub fn open(
             bytes as f64 / positions.max(1) as f64
         );
     }
-    let store: Box<dyn TierStore> = Box::new(store);
-    Ok(Mutex::new(store))
+    Ok(grundy::report::Tablebase::new(game, store))
+}
+
+/// Opens a tablebase directory for the game its tier files say, without solving.
+pub fn open_dir(dir: &Path) -> Result<grundy::report::Tablebase> {
+    let first = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read the tablebase directory {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .and_then(grundy_tablebase::tier_of_file_name)
+                .is_some()
+        })
+        .with_context(|| format!("{} holds no tier file (tier-NNNNN.gtb)", dir.display()))?;
+    let header = grundy_tablebase::file::read_header(&first)?;
+    let spec: Spec = header.game.parse().map_err(|e| {
+        anyhow::anyhow!(
+            "{}: written for `{}`, which is not a game this grundy knows: {e}",
+            first.display(),
+            header.game
+        )
+    })?;
+    open(
+        &spec,
+        dir,
+        &StoreArgs::default(),
+        false,
+        &Control::default(),
+    )
 }
 
 /// One progress bar per tier being worked on, shown on a terminal only.

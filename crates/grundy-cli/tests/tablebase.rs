@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 fn grundy(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_grundy"))

@@ -265,6 +265,15 @@ function renderExplore(answer) {
     compBox.hidden = true;
   }
 
+  const board = $('explore-board');
+  clear(board);
+  if (r.picture) {
+    board.append(drawBoard(r.picture, r.moves, {
+      coloured: true, onMove: (m) => explore(m.spec), id: 'explore-drawing',
+    }));
+  }
+  board.hidden = !r.picture;
+
   const list = $('moves');
   clear(list);
   // Long lists show their first moves and every winning one.
@@ -376,11 +385,236 @@ function plot(t) {
 }
 
 // ---------------------------------------------------------------------------------------
+// Boards
+// ---------------------------------------------------------------------------------------
+
+/** A cell's side in the board's own units (the drawing scales to its box). */
+const CELL = 60;
+/** The widest a board is drawn, in pixels, and the most a cell takes. */
+const BOARD_MAX = 480;
+const CELL_MAX = 72;
+
+/** The order of values for the player who makes the move: the better first. */
+function moveRank(m) {
+  if (m.worse_by !== undefined && m.worse_by !== null) return [Number(m.worse_by), 0];
+  const r = m.remoteness === null || m.remoteness === undefined ? 0 : Number(m.remoteness);
+  if (m.outcome === 'win') return [0, r];
+  if (m.outcome === 'draw') return [1, 0];
+  return [2, -r];
+}
+
+function better(a, b) {
+  const [x, y] = [moveRank(a), moveRank(b)];
+  return x[0] < y[0] || (x[0] === y[0] && x[1] < y[1]);
+}
+
+/** The moves of `moves` by the cell the API puts them at: `"row,column"` → moves. */
+function movesByCell(moves) {
+  const at = new Map();
+  for (const m of moves) {
+    if (!Array.isArray(m.cell)) continue;
+    const key = `${m.cell[0]},${m.cell[1]}`;
+    if (!at.has(key)) at.set(key, []);
+    at.get(key).push(m);
+  }
+  return at;
+}
+
+/** The centre of cell (r, c) and its outline, on a square grid or a skewed (hex) one. */
+function cellShape(picture, r, c) {
+  if (picture.skew) {
+    // Pointy-top hexagons, each row half a cell right of the one above.
+    const radius = CELL / Math.sqrt(3);
+    const cx = CELL / 2 + c * CELL + r * (CELL / 2);
+    const cy = radius + r * radius * 1.5;
+    const points = [];
+    for (let k = 0; k < 6; k++) {
+      const a = (Math.PI / 180) * (60 * k - 90);
+      points.push(`${(cx + radius * Math.cos(a)).toFixed(2)},${(cy + radius * Math.sin(a)).toFixed(2)}`);
+    }
+    return { cx, cy, outline: svg('polygon', { points: points.join(' ') }) };
+  }
+  return {
+    cx: c * CELL + CELL / 2,
+    cy: r * CELL + CELL / 2,
+    outline: svg('rect', { x: c * CELL, y: r * CELL, width: CELL, height: CELL }),
+  };
+}
+
+/** The size of the whole drawing, in the board's units. */
+function boardSize(picture) {
+  if (picture.skew) {
+    const radius = CELL / Math.sqrt(3);
+    return {
+      width: picture.columns * CELL + Math.max(0, picture.rows - 1) * (CELL / 2),
+      height: 2 * radius + Math.max(0, picture.rows - 1) * radius * 1.5,
+    };
+  }
+  return { width: picture.columns * CELL, height: picture.rows * CELL };
+}
+
+/**
+ * A board as the API pictures it: a grid of `picture.rows` × `picture.columns` cells,
+ * each showing what the library put in it (a piece `X` or `O`, a number, a label). The
+ * cell of each move is a button; with `coloured`, it is filled by the move's value for
+ * the player who makes it, with the remoteness as a small number. A cell with several
+ * moves shows the best of them and, clicked, lists them all. `last` marks the cell of
+ * the move just made.
+ */
+function drawBoard(picture, moves, { coloured, onMove, last, id }) {
+  const box = el('div', { class: 'board-box' });
+  const { width, height } = boardSize(picture);
+  const drawing = svg('svg', {
+    id, class: `board${picture.skew ? ' skew' : ''}`, viewBox: `0 0 ${width} ${height}`, role: 'group',
+    'aria-label': `the board, ${picture.rows} × ${picture.columns}`,
+    'data-rows': picture.rows, 'data-columns': picture.columns,
+  });
+  // Drawn at up to CELL_MAX px a cell, never wider than the box or BOARD_MAX.
+  drawing.style.maxWidth = `${Math.min(BOARD_MAX, Math.ceil((width / CELL) * CELL_MAX))}px`;
+  const at = movesByCell(moves);
+  const choices = el('div', { class: 'cell-moves', hidden: true });
+  for (let r = 0; r < picture.rows; r++) {
+    for (let c = 0; c < picture.columns; c++) {
+      const label = picture.cells[r * picture.columns + c] || '';
+      const here = at.get(`${r},${c}`) || [];
+      const best = here.reduce((b, m) => (b === null || better(m, b) ? m : b), null);
+      const value = best && coloured ? OUTCOME_CLASS[best.outcome] || '' : '';
+      const { cx, cy, outline } = cellShape(picture, r, c);
+      const isLast = Array.isArray(last) && last[0] === r && last[1] === c;
+      const cls = ['cell', here.length ? 'move' : '', value, isLast ? 'last' : ''].filter(Boolean).join(' ');
+      const group = svg('g', { class: cls, 'data-row': r, 'data-column': c, 'data-label': label });
+      outline.setAttribute('class', 'ground');
+      group.append(outline);
+      if (label) {
+        const piece = label === 'X' ? ' piece x' : label === 'O' ? ' piece o' : '';
+        const size = Math.min(CELL * 0.55, (CELL * 1.5) / label.length);
+        group.append(svg('text', {
+          x: cx, y: cy, class: `label${piece}`, 'text-anchor': 'middle', 'dominant-baseline': 'central',
+          'font-size': size.toFixed(1), text: label,
+        }));
+      }
+      let tip = label ? `${label} (row ${r + 1}, column ${c + 1})` : `row ${r + 1}, column ${c + 1}`;
+      if (here.length) {
+        tip = here.map((m) => `${m.name || m.spec}${coloured ? `: ${moveValue(m)}` : ''}`).join('\n');
+        if (coloured && best.remoteness !== null && best.remoteness !== undefined && !best.scores) {
+          group.append(svg('text', {
+            x: cx + CELL * 0.36, y: cy - CELL * 0.3, class: 'remoteness', 'text-anchor': 'end',
+            'dominant-baseline': 'central', text: best.remoteness,
+          }));
+        }
+        if (here.length === 1) group.setAttribute('data-spec', here[0].spec);
+        group.setAttribute('tabindex', '0');
+        group.setAttribute('role', 'button');
+        group.setAttribute('aria-label', tip.replace(/\n/g, '; '));
+        const act = () => {
+          if (here.length === 1) {
+            onMove(here[0]);
+            return;
+          }
+          // Several moves at one cell: list them under the board.
+          clear(choices);
+          choices.append(el('span', { class: 'note', text: `row ${r + 1}, column ${c + 1}:` }));
+          for (const m of here) {
+            const b = el('button', {
+              type: 'button', class: `choice ${coloured ? OUTCOME_CLASS[m.outcome] || '' : ''}`, 'data-spec': m.spec,
+            }, el('span', { class: 'spec', text: m.name || m.spec }));
+            if (coloured) b.append(el('span', { class: 'value', text: moveValue(m) }));
+            b.addEventListener('click', () => onMove(m));
+            choices.append(b);
+          }
+          choices.hidden = false;
+        };
+        group.addEventListener('click', act);
+        group.addEventListener('keydown', (e) => {
+          if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); act(); }
+        });
+      }
+      group.prepend(svg('title', { text: tip }));
+      drawing.append(group);
+    }
+  }
+  box.append(drawing, choices);
+  return box;
+}
+
+/** The most moves a value history draws one by one. */
+const HISTORY_POINTS = 400;
+
+/**
+ * The value history of the game so far (GamesmanUni's): one point a move, left to right;
+ * up where you are winning after it, down where grundy is, on the middle line for a draw;
+ * the nearer the edge, the nearer the end (the remoteness, counted from the edge).
+ * Every value is the API's (`played`).
+ */
+function drawHistory(values) {
+  const w = 480, h = 180, left = 82, right = 26, top = 10, bottom = 22;
+  const mid = (top + h - bottom) / 2;
+  const half = mid - top;
+  const shown = values.slice(-HISTORY_POINTS);
+  const offset = values.length - shown.length;
+  const known = shown.filter((v) => v.winning && v.remoteness !== null && v.remoteness !== undefined)
+    .map((v) => Number(v.remoteness));
+  const most = Math.max(1, ...known);
+  // Remoteness r: at the edge when 0, near the middle (not on it: that is a draw) when most.
+  const depth = (r) => (half * 0.85 * r) / most;
+  const y = (v) => {
+    if (!v.winning) return mid;
+    const r = v.remoteness === null || v.remoteness === undefined ? most / 2 : Number(v.remoteness);
+    return v.winning === 'you' ? top + depth(r) : h - bottom - depth(r);
+  };
+  const step = (w - left - right) / Math.max(1, shown.length);
+  const x = (i) => left + step * (i + 0.5);
+  const chart = svg('svg', {
+    id: 'history', class: 'history', viewBox: `0 0 ${w} ${h}`, role: 'img',
+    'aria-label': `value history: ${values.length} moves`,
+  });
+  chart.append(svg('title', { text: 'Value history: who is winning after each move, and how many moves are left' }));
+  chart.append(svg('rect', { x: left, y: top, width: w - left - right, height: mid - top, class: 'half you' }));
+  chart.append(svg('rect', { x: left, y: mid, width: w - left - right, height: h - bottom - mid, class: 'half grundy' }));
+  chart.append(svg('line', { x1: left, y1: mid, x2: w - right, y2: mid, class: 'axis draw-line' }));
+  const text = (content, tx, ty, anchor, cls) => chart.append(svg('text', {
+    x: tx, y: ty, class: cls, 'text-anchor': anchor, 'dominant-baseline': 'central', text: content,
+  }));
+  // Who is winning, on the left; moves left, on the right.
+  text('you win', left - 8, (top + mid) / 2, 'end', 'tick side');
+  text('draw', left - 8, mid, 'end', 'tick side');
+  text('grundy wins', left - 8, (mid + h - bottom) / 2, 'end', 'tick side');
+  if (known.length) {
+    for (const [r, ty] of [[0, top], [most, top + depth(most)], [most, h - bottom - depth(most)], [0, h - bottom]]) {
+      chart.append(svg('line', { x1: left, y1: ty, x2: w - right, y2: ty, class: 'grid-line' }));
+      text(r, w - right + 4, ty, 'start', 'tick');
+    }
+  }
+  if (shown.length) {
+    text(offset + 1, x(0), h - 8, 'middle', 'tick');
+    if (shown.length > 1) text(values.length, x(shown.length - 1), h - 8, 'middle', 'tick');
+    chart.append(svg('polyline', {
+      class: 'trail', points: shown.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' '),
+    }));
+  }
+  const radius = Math.max(2.5, Math.min(6, step / 3));
+  shown.forEach((v, i) => {
+    const cls = v.winning === 'you' ? 'win' : v.winning === 'grundy' ? 'loss' : 'draw';
+    const who = v.by === 'you' ? 'you' : 'grundy';
+    const then = v.winning ? `${v.winning} ${v.winning === 'you' ? 'win' : 'wins'}` : 'a draw';
+    const rest = v.remoteness === null || v.remoteness === undefined || !v.winning
+      ? '' : `, ${v.remoteness} ${Number(v.remoteness) === 1 ? 'move' : 'moves'} left`;
+    chart.append(svg('circle', {
+      cx: x(i), cy: y(v), r: radius, class: `point ${cls}`, 'data-move': offset + i + 1, 'data-by': who,
+    }, svg('title', { text: `move ${offset + i + 1}, ${who}: ${v.name || v.spec} — then ${then}${rest}` })));
+  });
+  return chart;
+}
+
+// ---------------------------------------------------------------------------------------
 // Play
 // ---------------------------------------------------------------------------------------
 
-/** The game in progress. `history` holds the earlier positions where it was your turn. */
-const game = { current: null, history: [], over: null, busy: false };
+/**
+ * The game in progress. `history` holds the earlier positions where it was your turn;
+ * `values` the value of every move made so far, as the API judged it (`played`).
+ */
+const game = { current: null, history: [], values: [], over: null, busy: false };
 
 function logLine(who, text, extra, cls) {
   const item = el('li', { class: `log-${who}${cls ? ` ${cls}` : ''}` },
@@ -421,6 +655,7 @@ async function startGame(engineFirst) {
     }
     game.current = current;
     game.history = [];
+    game.values = first ? [...first.played] : [];
     game.over = null;
     clear($('log'));
     if (first) {
@@ -454,7 +689,8 @@ async function move(to) {
       headers: { 'content-type': 'application/json' },
       body: toJson(body),
     });
-    game.history.push({ current: before, log: $('log').children.length });
+    game.history.push({ current: before, log: $('log').children.length, values: game.values.length });
+    game.values.push(...reply.played);
     const hinted = $('hint').checked;
     const mine = reply.your_move;
     logLine('you', mine ? mine.name : reply.position, hinted && mine ? mine.judgement : null,
@@ -480,6 +716,7 @@ function undo() {
   game.over = null;
   const log = $('log');
   while (log.children.length > last.log) log.lastChild.remove();
+  game.values.length = last.values;
   showError($('play-error'), null);
   renderGame();
 }
@@ -538,10 +775,28 @@ function renderGame() {
     } else {
       note += r.winning_moves.length
         ? ` Hint: ${r.winning_moves.length} winning move${r.winning_moves.length > 1 ? 's' : ''} (green).`
-        : ' Hint: no winning move here; the slowest loss holds out longest.';
+        : r.moves.some((m) => m.outcome === 'draw')
+          ? ' Hint: no winning move here; a yellow one keeps the draw.'
+          : ' Hint: no winning move here; the slowest loss holds out longest.';
     }
   }
   $('choices-note').textContent = note.trim();
+  const board = $('play-board');
+  clear(board);
+  if (r.picture) {
+    const lastMove = game.values.length ? game.values[game.values.length - 1] : null;
+    board.append(drawBoard(r.picture, game.over ? [] : r.moves, {
+      coloured: hinted, onMove: (m) => move(m.spec), last: lastMove && lastMove.cell, id: 'play-drawing',
+    }));
+  }
+  board.hidden = !r.picture;
+  // A board where every move has its cell needs no buttons besides.
+  choices.hidden = Boolean(r.picture) && r.moves.every((m) => Array.isArray(m.cell));
+  const history = $('history-box');
+  const chart = $('history-chart');
+  clear(chart);
+  if (game.values.length) chart.append(drawHistory(game.values));
+  history.hidden = game.values.length === 0;
   $('typed-form').hidden = Boolean(game.over);
   $('undo').disabled = game.busy || game.history.length === 0;
 }

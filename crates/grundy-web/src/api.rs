@@ -32,7 +32,7 @@ pub const GREEN_EXAMPLE: &str = "3 3\n0 2 2 4\n1 1 1\n0 1 4\n0 2 5 1\n0 1 4\n0 1
 /// Runs `work` on the blocking pool with the limits of `config`, and stops it through the
 /// library's cancel flag when the time limit passes or the client goes away.
 pub async fn blocking<T: Send + 'static>(
-    config: &Config,
+    config: &Arc<Config>,
     work: impl FnOnce(&Limits<'_>) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     /// Sets the flag when dropped: when the answer is ready (harmless), on timeout, or when
@@ -45,8 +45,8 @@ pub async fn blocking<T: Send + 'static>(
     }
     let cancel = Arc::new(AtomicBool::new(false));
     let _guard = CancelOnDrop(Arc::clone(&cancel));
-    let config = *config;
-    let task = tokio::task::spawn_blocking(move || work(&config.limits(&cancel)));
+    let limits_of = Arc::clone(config);
+    let task = tokio::task::spawn_blocking(move || work(&limits_of.limits(&cancel)));
     match tokio::time::timeout(config.timeout, task).await {
         Ok(Ok(answer)) => answer,
         Ok(Err(join)) => Err(ApiError::new(
@@ -230,6 +230,7 @@ pub async fn catalog(State(config): AppState) -> Json<Value> {
             "max_drawn": config.max_drawn,
             "max_proof_heaps": config.max_proof_heaps,
         },
+        "tablebases": config.tablebases.iter().map(crate::Tablebase::game).collect::<Vec<_>>(),
     }))
 }
 
@@ -242,20 +243,19 @@ fn required(spec: Option<String>) -> Result<String, ApiError> {
     spec.ok_or_else(|| ApiError::bad_request("missing the query parameter `spec`"))
 }
 
-/// Solves `spec` within the limits; the report's JSON.
-pub fn solve_json(spec: &Spec, limits: &Limits<'_>, timeout: std::time::Duration) -> Answer {
-    let report =
-        report::solve(spec, limits).map_err(|e| ApiError::solve(e, &spec.to_string(), timeout))?;
-    Ok(Json(
-        serde_json::to_value(report).expect("a report serializes"),
-    ))
+/// Solves `spec` within the limits (from a tablebase of the limits, if one holds it); the
+/// report's JSON, with the board and each move's cell where the family draws one.
+pub fn solve_json(spec: &Spec, limits: &Limits<'_>, config: &Config) -> Answer {
+    let report = grundy::report::solve(spec, limits)
+        .map_err(|e| ApiError::solve(e, &spec.to_string(), config.timeout))?;
+    Ok(Json(crate::board::report_json(spec, &report)))
 }
 
 /// `GET /api/solve?spec=S`: `grundy solve S --json`.
 pub async fn solve(State(config): AppState, q: Result<Query<SpecQuery>, QueryRejection>) -> Answer {
     let spec = parse_spec(&required(query(q)?.spec)?)?;
-    let timeout = config.timeout;
-    blocking(&config, move |limits| solve_json(&spec, limits, timeout)).await
+    let cfg = Arc::clone(&config);
+    blocking(&config, move |limits| solve_json(&spec, limits, &cfg)).await
 }
 
 #[derive(Deserialize)]
@@ -350,7 +350,7 @@ pub async fn table(
     let q = query(q)?;
     let family = family(q.family)?;
     let up_to = up_to(q.up_to.as_deref(), 30, &config)?;
-    let cfg = *config;
+    let cfg = Arc::clone(&config);
     blocking(&config, move |limits| {
         table_json(&family, up_to, limits, &cfg)
     })
@@ -392,9 +392,9 @@ pub async fn explore(
     q: Result<Query<SpecQuery>, QueryRejection>,
 ) -> Answer {
     let spec = parse_spec(&required(query(q)?.spec)?)?;
-    let cfg = *config;
+    let cfg = Arc::clone(&config);
     blocking(&config, move |limits| {
-        let Json(report) = solve_json(&spec, limits, cfg.timeout)?;
+        let Json(report) = solve_json(&spec, limits, &cfg)?;
         let tables: Vec<Value> = heap_families(&spec)
             .into_iter()
             .take(EXPLORE_FAMILIES)
@@ -427,7 +427,7 @@ pub async fn play(State(config): AppState, b: Result<Bytes, BytesRejection>) -> 
         err.at = Some((e.line(), e.column()));
         err
     })?;
-    let cfg = *config;
+    let cfg = Arc::clone(&config);
     blocking(&config, move |limits| {
         crate::play::reply(&request, limits, &cfg).map(Json)
     })
@@ -443,7 +443,7 @@ pub async fn graph(
 ) -> Answer {
     let q = query(q)?;
     let bytes = body(&config, b)?;
-    let cfg = *config;
+    let cfg = Arc::clone(&config);
     blocking(&config, move |limits| {
         crate::graph::solve(&q, bytes.to_vec(), &limits.control, &cfg).map(Json)
     })

@@ -5,7 +5,8 @@
 //! and only presents what the API answers: no game logic runs in the browser. Every request
 //! that computes runs on tokio's blocking pool under the [`Config`]'s limits — positions,
 //! memory, work and a wall-clock timeout that stops the library through its cancel flag — so
-//! that one large request neither stalls the server nor blocks the others.
+//! that one large request neither stalls the server nor blocks the others. Positions of a
+//! game the [`Config`] has a [`Tablebase`] of are read from it instead of searched.
 //!
 //! ```
 //! use axum::body::Body;
@@ -32,17 +33,18 @@
 //! | route | answer |
 //! | --- | --- |
 //! | `GET /` , `/app.js`, `/style.css`, `/favicon.svg` | the page |
-//! | `GET /api/catalog` | the families, example specs, an example green game, the limits |
-//! | `GET /api/solve?spec=S` | `grundy solve S --json` |
+//! | `GET /api/catalog` | the families, example specs, an example green game, the limits, the tablebases |
+//! | `GET /api/solve?spec=S` | `grundy solve S --json`, plus a board's picture and each move's cell |
 //! | `GET /api/table?family=F&up_to=N` | `grundy table F --up-to N --json`, plus `rule` |
 //! | `GET /api/pattern?family=F&up_to=N` | `grundy pattern F --up-to N --json` |
 //! | `GET /api/explore?spec=S` | the report and the tables of its one-heap families |
-//! | `POST /api/play` | the engine's reply to a move, with the reason in one line |
+//! | `POST /api/play` | the engine's reply to a move, with the reason in one line, and each move's value (the value history) |
 //! | `POST /api/graph?name=&format=&objective=` | a game on a graph (POI, PGSolver, digraph), solved |
 #![forbid(unsafe_code)]
 
 mod api;
 mod assets;
+mod board;
 mod error;
 mod graph;
 mod input;
@@ -60,9 +62,11 @@ use grundy::explore::Control;
 use grundy::report::Limits;
 
 pub use error::ApiError;
+pub use grundy::report::Tablebase;
 
-/// What one request may use. A request past a limit is refused with a 4xx and the reason.
-#[derive(Debug, Clone, Copy)]
+/// What one request may use, and the tablebases requests are answered from. A request
+/// past a limit is refused with a 4xx and the reason.
+#[derive(Debug, Clone)]
 pub struct Config {
     /// Positions one exploration may create (default 2 000 000, as the command line). A
     /// position past it is judged by Grundy values or a proved rule, without remoteness,
@@ -86,6 +90,10 @@ pub struct Config {
     /// Heaps a heap game may compute to prove its period when a heap is too large to
     /// tabulate (default 2^20, as the command line).
     pub max_proof_heaps: u64,
+    /// Solved games to answer from (default none): a position of a game one of them
+    /// holds is read from its tiers with no search (`report::lookup`), in Explore and
+    /// in Play; any other is solved as usual, under the limits above.
+    pub tablebases: Vec<Tablebase>,
 }
 
 impl Default for Config {
@@ -99,13 +107,14 @@ impl Default for Config {
             max_table: 100_000,
             max_drawn: 150,
             max_proof_heaps: 1 << 20,
+            tablebases: Vec::new(),
         }
     }
 }
 
 impl Config {
     /// The library's limits for one request, stopped through `cancel`.
-    fn limits<'a>(&self, cancel: &'a AtomicBool) -> Limits<'a> {
+    fn limits<'a>(&'a self, cancel: &'a AtomicBool) -> Limits<'a> {
         Limits {
             control: Control {
                 max_positions: self.max_positions,
@@ -115,7 +124,7 @@ impl Config {
             max_memory: self.max_memory,
             max_work: self.max_work,
             max_proof_heaps: self.max_proof_heaps,
-            tablebase: None,
+            tablebases: &self.tablebases,
         }
     }
 }
@@ -128,6 +137,7 @@ const GRAPH: &str = "/api/graph";
 
 /// The application: the page and the API, with `config`'s limits.
 pub fn router(config: Config) -> Router {
+    let max_body = config.max_body;
     let state = Arc::new(config);
     let api = Router::new()
         .route("/api/catalog", get(api::catalog))
@@ -140,7 +150,7 @@ pub fn router(config: Config) -> Router {
         .with_state(state)
         // The handlers take the body as bytes and refuse more than `max_body` themselves,
         // with a JSON reason; this outer limit only keeps a runaway body from being read.
-        .layer(DefaultBodyLimit::max(config.max_body.saturating_add(1)));
+        .layer(DefaultBodyLimit::max(max_body.saturating_add(1)));
     Router::new()
         .route("/", get(assets::index))
         .route("/app.js", get(assets::script))

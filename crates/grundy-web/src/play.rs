@@ -3,11 +3,14 @@
 //! points taken so far in a score game. The library's [`Match`] checks the move, plays the
 //! perfect reply and says why; this file only turns that into JSON.
 
-use grundy::play::Match;
-use grundy::report::Limits;
+use grundy::game::Outcome;
+use grundy::games::Spec;
+use grundy::play::{Match, Winner};
+use grundy::report::{Limits, Move, Report};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::board::{move_cell, report_json};
 use crate::error::ApiError;
 use crate::input::parse_spec;
 use crate::Config;
@@ -34,9 +37,17 @@ pub struct PlayRequest {
 ///  "report": the report of `position` (the engine's view),
 ///  "best_move": the engine's move (spec) | null, "best_move_name", "explanation": one line | null,
 ///  "next": the report you move from (your moves, each with its value) | null,
+///  "played": [each move made in this request, yours then the engine's:
+///             {"by": "you" | "grundy", "spec", "name", "outcome" and "remoteness" (its
+///              value for whoever made it), "scores"?, "winning": "you" | "grundy" | null,
+///              "cell"?: [row, column]}],
 ///  "taken": [you, grundy] (score games),
 ///  "over": bool, "winner": "you" | "grundy" | "draw" | null, "message": line | null}
 /// ```
+///
+/// Reports of a board (`report`, `next`) carry its `picture` and each move's `cell`
+/// ([`crate::board`]). `played` is the game's value history, one entry a move: the page
+/// appends it to what it keeps.
 ///
 /// In a score game the reports count what is already taken: `scores` are the final
 /// totals `[mover, other]` under best play, and each move's outcome follows them.
@@ -55,6 +66,7 @@ pub fn reply(req: &PlayRequest, limits: &Limits<'_>, config: &Config) -> Result<
         "winner": null,
         "message": null,
     });
+    let mut played = Vec::new();
     if let Some(text) = &req.to {
         let mv = game.choose(text).map_err(|why| {
             // A position that does not parse keeps its line and column.
@@ -68,16 +80,20 @@ pub fn reply(req: &PlayRequest, limits: &Limits<'_>, config: &Config) -> Result<
                 _ => ApiError::new(axum::http::StatusCode::BAD_REQUEST, "bad-move", why),
             }
         })?;
-        let judgement = game.judge(&mv);
         let view = game.view();
-        let valued = view
-            .moves
-            .iter()
-            .find(|m| m.to == mv.to)
-            .cloned()
-            .unwrap_or_else(|| mv.clone());
+        let listed = view.moves.iter().any(|v| v.to == mv.to);
+        let mut valued = valued(&view, &mv);
+        let mut judgement = game.judge(&mv);
+        // Unlisted: judged once its position is solved, by the match as it was before.
+        let before = (!listed).then(|| game.clone());
+        let from = game.position().clone();
         game.play(&mv, limits)
             .map_err(|e| solve_error(e, &mv.spec))?;
+        if let Some(before) = before {
+            valued = value_from_child(valued, game.report());
+            judgement = before.judge(&valued);
+        }
+        played.push(entry(Winner::You, &from, &valued));
         out["your_move"] = json!({
             "spec": mv.spec,
             "name": mv.name,
@@ -87,29 +103,88 @@ pub fn reply(req: &PlayRequest, limits: &Limits<'_>, config: &Config) -> Result<
             "judgement": judgement,
         });
     }
-    out["position"] = json!(game.position().to_string());
-    out["report"] = json!(game.view());
-    if let Some(played) = game
+    let position = game.position().clone();
+    let view = game.view();
+    out["position"] = json!(position.to_string());
+    out["report"] = report_json(&position, &view);
+    if let Some(done) = game
         .engine_move(limits)
-        .map_err(|e| solve_error(e, &game.position().to_string()))?
+        .map_err(|e| solve_error(e, &position.to_string()))?
     {
-        out["best_move"] = json!(played.mv.spec);
-        out["best_move_name"] = json!(played.mv.name);
-        out["explanation"] = json!(played.explanation);
+        played.push(entry(Winner::Grundy, &position, &valued(&view, &done.mv)));
+        out["best_move"] = json!(done.mv.spec);
+        out["best_move_name"] = json!(done.mv.name);
+        out["explanation"] = json!(done.explanation);
     }
     if game.human_to_move() && game.verdict().is_none() {
-        out["next"] = json!(game.view());
+        out["next"] = report_json(game.position(), &game.view());
     }
     if let Some(verdict) = game.verdict() {
         out["over"] = json!(true);
         out["winner"] = json!(verdict.winner);
         out["message"] = json!(verdict.message);
         if out["next"].is_null() && game.human_to_move() {
-            out["next"] = json!(game.view());
+            out["next"] = report_json(game.position(), &game.view());
         }
     }
+    out["played"] = Value::Array(played);
     if let Some(t) = game.taken() {
         out["taken"] = json!(t);
     }
     Ok(out)
+}
+
+/// Move `m` as `view` (the match's view of the position it is made from) values it: for a
+/// score game, with what is already taken.
+fn valued(view: &Report, m: &Move) -> Move {
+    view.moves
+        .iter()
+        .find(|v| v.to == m.to)
+        .cloned()
+        .unwrap_or_else(|| m.clone())
+}
+
+/// A move the report did not list (a position with more moves than it lists), valued by
+/// the position it led to once played: its outcome for the mover, and one more move to the
+/// end. A score game's unlisted move keeps no value.
+fn value_from_child(mut m: Move, child: &Report) -> Move {
+    if child.scores.is_none() {
+        m.outcome = if m.again {
+            child.outcome
+        } else {
+            child.outcome.negate()
+        };
+        m.remoteness = child.remoteness.map(|r| r.saturating_add(1));
+    }
+    m
+}
+
+/// One entry of the value history: move `m` made `by` one side from `from`, its value
+/// for that side, and who is winning after it.
+fn entry(by: Winner, from: &Spec, m: &Move) -> Value {
+    let other = if by == Winner::You {
+        Winner::Grundy
+    } else {
+        Winner::You
+    };
+    let winning = match m.outcome {
+        Outcome::Win => Some(by),
+        Outcome::Loss => Some(other),
+        Outcome::Draw => None,
+    };
+    let mut e = json!({
+        "by": by,
+        "spec": m.spec,
+        "name": m.name,
+        "outcome": m.outcome,
+        "remoteness": m.remoteness,
+        "winning": winning,
+    });
+    if let Some(s) = m.scores {
+        e["scores"] = json!(s);
+    }
+    if let Some(cell) = move_cell(from, m) {
+        e["cell"] = cell;
+    }
+    e
 }

@@ -314,6 +314,9 @@ impl TierGame for Connect4 {
                     let last = if x_moves { occupied & !x } else { x };
                     if t > 0 && self.four(last) {
                         each(rank, Node::Over(Outcome::Loss));
+                    } else if t > 0 && self.four(occupied & !last) {
+                        // Past the mover's own four: no game reaches it (see `terminal`).
+                        each(rank, Node::Over(Outcome::Win));
                     } else if t == self.cells() {
                         each(rank, Node::Over(Outcome::Draw));
                     } else {
@@ -473,8 +476,13 @@ impl Family for Connect4 {
         } else {
             pos[0]
         };
+        let mover = (pos[0] | pos[1]) & !last;
         if self.four(last) {
             Some(Outcome::Loss)
+        } else if self.four(mover) {
+            // Play went on past the mover's four (a position no game reaches): the game
+            // ended there, won by the player now to move.
+            Some(Outcome::Win)
         } else if (pos[0] | pos[1]).count_ones() == self.cells() {
             Some(Outcome::Draw)
         } else {

@@ -24,8 +24,8 @@ pub mod ioiwari;
 mod mnk;
 mod multiple;
 pub mod polygon;
-pub mod score;
 mod quixo;
+pub mod score;
 mod sum;
 mod wythoff;
 

@@ -996,14 +996,23 @@ mod tests {
         let game = Quixo::new(3);
         let tiers = QuixoTiers::new(&game);
         let mut store = MemoryStore::default();
-        let solved = solve(&tiers, &mut store, &Options::default(), &|_| {}, &Control::default()).unwrap();
+        let solved = solve(
+            &tiers,
+            &mut store,
+            &Options::default(),
+            &|_| {},
+            &Control::default(),
+        )
+        .unwrap();
         assert_eq!(solved.positions(), 4433);
         assert_eq!(record::value(solved.root), Some(crate::game::Value::Win(7)));
         let limits = crate::report::Limits::default();
         let mut checked = 0;
         for (&t, (records, _)) in &store.tiers {
             for (r, &rec) in records.iter().enumerate().step_by(5) {
-                let Some(value) = record::value(rec) else { continue };
+                let Some(value) = record::value(rec) else {
+                    continue;
+                };
                 let spec = crate::games::Spec {
                     parts: vec![crate::games::Part {
                         family: std::sync::Arc::new(game.clone()),
@@ -1011,7 +1020,11 @@ mod tests {
                     }],
                 };
                 let searched = crate::report::solve(&spec, &limits).unwrap();
-                assert_eq!((searched.outcome, searched.remoteness), (value.outcome(), value.remoteness()), "{spec}");
+                assert_eq!(
+                    (searched.outcome, searched.remoteness),
+                    (value.outcome(), value.remoteness()),
+                    "{spec}"
+                );
                 checked += 1;
             }
         }

@@ -29,7 +29,7 @@ use crate::Error;
 
 pub use retrograde::{label_ranked, RankValues};
 pub use table::{table, Table, TableError};
-pub use tablebase::lookup;
+pub use tablebase::{lookup, Tablebase};
 
 /// How much a request may use. Requests past a limit are refused up front with an
 /// estimate, not attempted.
@@ -46,12 +46,9 @@ pub struct Limits<'a> {
     /// Heaps a heap game may compute to prove its period, when a heap is too large to
     /// tabulate (default 2^20: about a second for a hard game).
     pub max_proof_heaps: u64,
-    /// Solved tiers to answer boards from before any search (a tablebase), if any.
-    pub tablebase: Option<&'a SharedStore>,
+    /// Solved tiers to answer boards from before any search (tablebases, one per game).
+    pub tablebases: &'a [Tablebase],
 }
-
-/// A store of solved tiers shared between requests.
-pub type SharedStore = std::sync::Mutex<Box<dyn crate::tier::TierStore>>;
 
 impl std::fmt::Debug for Limits<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -60,7 +57,7 @@ impl std::fmt::Debug for Limits<'_> {
             .field("max_memory", &self.max_memory)
             .field("max_work", &self.max_work)
             .field("max_proof_heaps", &self.max_proof_heaps)
-            .field("tablebase", &self.tablebase.is_some())
+            .field("tablebases", &self.tablebases)
             .finish()
     }
 }
@@ -75,7 +72,7 @@ impl Default for Limits<'_> {
             max_memory: 4 << 30,
             max_work: 20_000_000_000,
             max_proof_heaps: 1 << 20,
-            tablebase: None,
+            tablebases: &[],
         }
     }
 }
@@ -470,7 +467,7 @@ fn build_oracles(spec: &Spec, limits: &Limits<'_>) -> Result<Vec<Box<dyn Values>
         .collect()
 }
 
-/// Solves a spec: from the tablebase of the limits when it holds the position
+/// Solves a spec: from a tablebase of the limits when one holds the position
 /// ([`lookup`]), else by the first method of [`CHAIN`] that answers. A method that declines or
 /// is refused for size passes to the next; when none answers, the most telling refusal
 /// is returned.
@@ -479,13 +476,8 @@ fn build_oracles(spec: &Spec, limits: &Limits<'_>) -> Result<Vec<Box<dyn Values>
 /// [`Error::TooLarge`] with an estimate when no method fits; [`Error::Unsupported`] for a
 /// partizan or score game inside a sum; [`Error::Cancelled`].
 pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
-    if let Some(store) = limits.tablebase {
-        let mut store = store
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(report) = lookup(spec, limits, &mut **store)? {
-            return Ok(report);
-        }
+    if let Some(report) = tablebase::answer(limits.tablebases, spec, limits)? {
+        return Ok(report);
     }
     let (game, root) = SumGame::new(spec)?;
     let mut ctx = Context {

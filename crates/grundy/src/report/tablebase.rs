@@ -1,11 +1,115 @@
 //! Answers read from solved tiers (a tablebase): the position's record and each move's,
 //! with no search. The tiers come from [`crate::tier::solve`], in memory or on disk.
 
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
 use super::retrograde::{report, Labelled};
 use super::{Context, Limits, Method, Report};
 use crate::games::{Kind, Spec, SumGame};
-use crate::tier::{record, TierStore};
+use crate::tier::{record, TierGame, TierStore, TierSummary};
 use crate::Error;
+
+/// The solved tiers of one game, shared. Cloning shares the same store.
+#[derive(Clone)]
+pub struct Tablebase {
+    /// The game the tiers are of, as a spec names it (`connect4[6x5]`).
+    id: String,
+    /// Its ranking scheme: ranks of another scheme mean other positions.
+    ranking_version: u32,
+    store: Arc<Mutex<Box<dyn TierStore>>>,
+}
+
+impl fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tablebase")
+            .field("game", &self.id)
+            .field("ranking_version", &self.ranking_version)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Tablebase {
+    /// The tiers of `game` (a family's tiered game, [`crate::games::Tiers::game`]) kept
+    /// in `store`, solved by [`crate::tier::solve`] or read from disk. Positions of other
+    /// games never reach the store: its ranks mean positions of `game` only.
+    pub fn new(game: &dyn TierGame, store: impl TierStore + 'static) -> Tablebase {
+        Tablebase {
+            id: game.id(),
+            ranking_version: game.ranking_version(),
+            store: Arc::new(Mutex::new(Box::new(store))),
+        }
+    }
+
+    /// The game it holds, as a spec names it.
+    #[must_use]
+    pub fn game(&self) -> &str {
+        &self.id
+    }
+
+    /// Whether `spec` is one position of this tablebase's game.
+    pub(crate) fn holds(&self, spec: &Spec) -> bool {
+        spec.single()
+            .and_then(|part| part.family.tiers())
+            .is_some_and(|tiers| {
+                let game = tiers.game();
+                game.id() == self.id && game.ranking_version() == self.ranking_version
+            })
+    }
+}
+
+/// The store behind the lock, taken for each read only: a search that follows a miss
+/// never holds it.
+pub(crate) struct Locked<'a>(&'a Mutex<Box<dyn TierStore>>);
+
+impl Locked<'_> {
+    fn with<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn TierStore) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let mut store = self
+            .0
+            .lock()
+            .map_err(|_| Error::Store("the tablebase is unusable: a read of it panicked".into()))?;
+        f(&mut **store)
+    }
+}
+
+impl TierStore for Locked<'_> {
+    fn summary(&mut self, tier: u32) -> Result<Option<TierSummary>, Error> {
+        self.with(|s| s.summary(tier))
+    }
+
+    fn load(&mut self, tier: u32) -> Result<Option<Vec<u16>>, Error> {
+        self.with(|s| s.load(tier))
+    }
+
+    fn record(&mut self, tier: u32, rank: u64) -> Result<Option<u16>, Error> {
+        self.with(|s| s.record(tier, rank))
+    }
+
+    fn save(&mut self, tier: u32, records: &[u16], summary: &TierSummary) -> Result<(), Error> {
+        self.with(|s| s.save(tier, records, summary))
+    }
+}
+
+/// The report of `spec` from the first of `tablebases` for its game, if it holds the
+/// position; `Ok(None)` to search instead (no tablebase for the game, a tier missing, or
+/// a position play from the start never reaches).
+pub(crate) fn answer(
+    tablebases: &[Tablebase],
+    spec: &Spec,
+    limits: &Limits<'_>,
+) -> Result<Option<Report>, Error> {
+    let Some(tablebase) = tablebases.iter().find(|t| t.holds(spec)) else {
+        return Ok(None);
+    };
+    match lookup(spec, limits, &mut Locked(&tablebase.store)) {
+        Ok(Some(report)) => Ok(Some(report)),
+        Ok(None) | Err(Error::Unsupported(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
 
 /// The report of `spec` from `store`, when `spec` is one board of a tiered family and the
 /// store holds its tier and its children's; `Ok(None)` otherwise (not tiered, a score
@@ -137,12 +241,23 @@ mod tests {
                 "{text}"
             );
         }
-        // Through the limits, `solve` answers from the store first.
-        let shared: super::super::SharedStore = std::sync::Mutex::new(Box::new(store.clone()));
+        // Through the limits, `solve` answers from the tablebase of the game first, and
+        // searches what it does not hold (another board, a position never reached).
+        let tablebases = [Tablebase::new(tiers.game(), store.clone())];
         let with = Limits {
-            tablebase: Some(&shared),
+            tablebases: &tablebases,
             ..Limits::default()
         };
+        let other: Spec = "connect4[3x3](2)".parse().unwrap();
+        assert_eq!(
+            super::super::solve(&other, &with).unwrap().method,
+            Method::Retrograde
+        );
+        let never: Spec = "connect4[4x3](o.../ooo./xxxx)".parse().unwrap();
+        assert_eq!(
+            super::super::solve(&never, &with).unwrap().method,
+            Method::Retrograde
+        );
         let spec: Spec = "connect4[4x3](2)".parse().unwrap();
         assert_eq!(
             super::super::solve(&spec, &with).unwrap().method,

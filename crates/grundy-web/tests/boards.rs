@@ -1,0 +1,413 @@
+//! Boards through the API: a board's picture and each move's cell, the values on them
+//! equal to the library's report, the value history of a game (one entry a move, as the
+//! library's `Match` judges it), and answers from a tablebase equal to the search's.
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use grundy::explore::Control;
+use grundy::games::Spec;
+use grundy::play::Match;
+use grundy::report::{self, Limits};
+use grundy::tier::{self, MemoryStore, Options};
+use grundy_web::{router, Config, Tablebase};
+use http_body_util::BodyExt as _;
+use serde_json::{json, Value};
+use tower::ServiceExt as _;
+
+/// The JSON of a request that must succeed, addressed to 127.0.0.1.
+async fn send(app: &Router, mut request: Request<Body>) -> Value {
+    request
+        .headers_mut()
+        .insert(header::HOST, "127.0.0.1:8080".parse().unwrap());
+    let response = app.clone().oneshot(request).await.expect("a response");
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8(bytes.to_vec()).expect("UTF-8");
+    assert_eq!(status, StatusCode::OK, "{text}");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+fn encode(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~()".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+async fn solve(app: &Router, spec: &str) -> Value {
+    let uri = format!("/api/solve?spec={}", encode(spec));
+    send(app, Request::get(uri).body(Body::empty()).unwrap()).await
+}
+
+async fn play(app: &Router, body: Value) -> Value {
+    let request = Request::post("/api/play")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    send(app, request).await
+}
+
+fn app() -> Router {
+    router(Config::default())
+}
+
+fn cells(picture: &Value) -> Vec<String> {
+    picture["cells"]
+        .as_array()
+        .expect("cells")
+        .iter()
+        .map(|c| c.as_str().expect("a cell is text").to_string())
+        .collect()
+}
+
+fn cell_of(m: &Value) -> (usize, usize) {
+    let c = m["cell"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no cell: {m}"));
+    (
+        c[0].as_u64().unwrap() as usize,
+        c[1].as_u64().unwrap() as usize,
+    )
+}
+
+/// Every move of a placing game (tic-tac-toe, connect four) has a cell, no two the same,
+/// and the position it leads to is the picture with that one empty cell now holding the
+/// mover's piece.
+async fn moves_place_a_piece_at_their_cell(app: &Router, spec: &str, piece: &str) -> Value {
+    let r = solve(app, spec).await;
+    let picture = &r["picture"];
+    let (rows, columns) = (
+        picture["rows"].as_u64().unwrap() as usize,
+        picture["columns"].as_u64().unwrap() as usize,
+    );
+    let before = cells(picture);
+    assert_eq!(before.len(), rows * columns, "{picture}");
+    let mut seen = std::collections::BTreeSet::new();
+    for m in r["moves"].as_array().unwrap() {
+        let (row, column) = cell_of(m);
+        assert!(row < rows && column < columns, "{m}");
+        assert!(seen.insert((row, column)), "two moves at one cell: {m}");
+        let i = row * columns + column;
+        assert_eq!(before[i], "", "{spec}: a move at a full cell: {m}");
+        let after = cells(&solve(app, m["spec"].as_str().unwrap()).await["picture"]);
+        let mut want = before.clone();
+        want[i] = piece.to_string();
+        assert_eq!(after, want, "{spec} → {}", m["spec"]);
+    }
+    r
+}
+
+/// The outcome and remoteness of each move, by spec.
+fn values(moves: &Value) -> Vec<(String, Value, Value)> {
+    moves
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["spec"].as_str().unwrap().to_string(),
+                m["outcome"].clone(),
+                m["remoteness"].clone(),
+            )
+        })
+        .collect()
+}
+
+/// The same values from the library's own report.
+fn library_values(spec: &str) -> Vec<(String, Value, Value)> {
+    let spec: Spec = spec.parse().unwrap();
+    let report = report::solve(&spec, &Limits::default()).unwrap();
+    report
+        .moves
+        .iter()
+        .map(|m| (m.spec.clone(), json!(m.outcome), json!(m.remoteness)))
+        .collect()
+}
+
+#[tokio::test]
+async fn tic_tac_toe_has_its_picture_and_a_cell_for_each_move() {
+    let app = app();
+    let r = moves_place_a_piece_at_their_cell(&app, "tictactoe", "X").await;
+    assert_eq!(
+        r["picture"],
+        json!({"rows": 3, "columns": 3, "cells": ["", "", "", "", "", "", "", "", ""], "skew": false})
+    );
+    assert_eq!(r["moves"].as_array().unwrap().len(), 9);
+    assert_eq!(values(&r["moves"]), library_values("tictactoe"));
+    // Rows from the top, as written: X at the top left, O in the middle; O to move.
+    let spec = "tictactoe(x../.o./..x)";
+    let r = moves_place_a_piece_at_their_cell(&app, spec, "O").await;
+    assert_eq!(
+        cells(&r["picture"]),
+        ["X", "", "", "", "O", "", "", "", "X"]
+    );
+    assert_eq!(values(&r["moves"]), library_values(spec));
+    // O must take an edge: a corner loses to X's fork.
+    let corner = r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| cell_of(m) == (0, 2))
+        .unwrap();
+    assert_eq!(corner["outcome"], "loss", "{corner}");
+    let edge = r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| cell_of(m) == (0, 1))
+        .unwrap();
+    assert_eq!(edge["outcome"], "draw", "{edge}");
+}
+
+#[tokio::test]
+async fn connect_four_moves_land_at_the_bottom_of_their_column() {
+    let app = app();
+    let r = moves_place_a_piece_at_their_cell(&app, "connect4[4x4]", "X").await;
+    assert_eq!(r["picture"]["rows"], 4);
+    assert_eq!(r["picture"]["columns"], 4);
+    assert_eq!(r["picture"]["skew"], false);
+    let landed: Vec<_> = r["moves"].as_array().unwrap().iter().map(cell_of).collect();
+    assert_eq!(landed, [(3, 0), (3, 1), (3, 2), (3, 3)], "the bottom row");
+    assert_eq!(values(&r["moves"]), library_values("connect4[4x4]"));
+    // Columns 2, 3, 2 played: O to move; a disc lands on top of what is there.
+    let spec = "connect4[4x4](232)";
+    let r = moves_place_a_piece_at_their_cell(&app, spec, "O").await;
+    assert_eq!(
+        cells(&r["picture"]),
+        ["", "", "", "", "", "", "", "", "", "X", "", "", "", "X", "O", ""]
+    );
+    let landed: Vec<_> = r["moves"].as_array().unwrap().iter().map(cell_of).collect();
+    assert_eq!(landed, [(3, 0), (1, 1), (2, 2), (3, 3)]);
+    assert_eq!(values(&r["moves"]), library_values(spec));
+    // Explore shows the same board.
+    let uri = format!("/api/explore?spec={}", encode(spec));
+    let explored = send(&app, Request::get(uri).body(Body::empty()).unwrap()).await;
+    assert_eq!(explored["report"], r);
+}
+
+#[tokio::test]
+async fn games_that_are_not_boards_have_no_picture() {
+    let app = app();
+    for spec in ["nim(3,4,5)", "chomp[3x4]", "ends(1,2,3)"] {
+        let r = solve(&app, spec).await;
+        assert!(r.get("picture").is_none(), "{spec}: {r}");
+        for m in r["moves"].as_array().unwrap() {
+            assert!(m.get("cell").is_none(), "{spec}: {m}");
+        }
+    }
+}
+
+/// Plays `start` to the end through the API, the person taking the first move listed
+/// each time (as a click on the first coloured cell would), and checks every reply
+/// against a `Match` of the library's played alongside: each move made adds one entry to
+/// the value history, with the value `Match` gives it. The history and the last reply.
+async fn whole_game(app: &Router, start: &str, engine_first: bool) -> (Vec<Value>, Value) {
+    let limits = Limits::default();
+    let mut library = Match::new(start.parse().unwrap(), !engine_first, &limits).unwrap();
+    let mut history: Vec<Value> = Vec::new();
+    let mut moves = 0;
+    let mut body = json!({ "spec": start });
+    let mut reply = Value::Null;
+    if !engine_first {
+        reply = solve(app, start).await;
+    }
+    loop {
+        let mine = if engine_first && moves == 0 {
+            None
+        } else {
+            let from = if moves == 0 { &reply } else { &reply["next"] };
+            let first = from["moves"][0]["spec"].as_str().unwrap().to_string();
+            body = json!({ "spec": from["spec"], "move": first });
+            Some(first)
+        };
+        reply = play(app, body.clone()).await;
+        let played = reply["played"].as_array().expect("played").clone();
+        let mut expected = 0;
+        if let Some(first) = mine {
+            let view = library.view();
+            let m = view.moves.iter().find(|m| m.spec == first).unwrap().clone();
+            let e = &played[expected];
+            assert_eq!(e["by"], "you");
+            assert_eq!(e["spec"], json!(m.spec));
+            assert_eq!(
+                (&e["outcome"], &e["remoteness"]),
+                (&json!(m.outcome), &json!(m.remoteness))
+            );
+            library.play(&m, &limits).unwrap();
+            expected += 1;
+        }
+        let view = library.view();
+        if let Some(done) = library.engine_move(&limits).unwrap() {
+            let m = view.moves.iter().find(|m| m.to == done.mv.to).unwrap();
+            let e = &played[expected];
+            assert_eq!(e["by"], "grundy");
+            assert_eq!(e["spec"], json!(m.spec));
+            assert_eq!(reply["best_move"], json!(m.spec));
+            assert_eq!(
+                (&e["outcome"], &e["remoteness"]),
+                (&json!(m.outcome), &json!(m.remoteness))
+            );
+            expected += 1;
+        }
+        assert_eq!(played.len(), expected, "one entry a move: {reply}");
+        for e in &played {
+            // Who is winning after the move, for the chart's colour.
+            let by = e["by"].as_str().unwrap();
+            let other = if by == "you" { "grundy" } else { "you" };
+            let winning = match e["outcome"].as_str().unwrap() {
+                "win" => json!(by),
+                "loss" => json!(other),
+                _ => Value::Null,
+            };
+            assert_eq!(e["winning"], winning, "{e}");
+        }
+        moves += played.len();
+        history.extend(played);
+        assert_eq!(history.len(), moves);
+        if reply["over"] == true {
+            assert!(library.verdict().is_some());
+            return (history, reply);
+        }
+        assert!(moves < 100, "the game ends");
+    }
+}
+
+#[tokio::test]
+async fn the_value_history_grows_by_one_a_move() {
+    let app = app();
+    let (history, last) = whole_game(&app, "tictactoe", false).await;
+    assert!(
+        last["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the game is over"),
+        "{last}"
+    );
+    assert!(history.len() >= 5 && history.len() <= 9, "{history:?}");
+    // Every move is at a cell of the board, alternately by you and by grundy.
+    for (i, e) in history.iter().enumerate() {
+        assert_eq!(e["by"], if i % 2 == 0 { "you" } else { "grundy" });
+        let (r, c) = cell_of(e);
+        assert!(r < 3 && c < 3);
+    }
+    // Grundy first: its move alone is the first entry.
+    let (history, _) = whole_game(&app, "connect4[4x3]", true).await;
+    assert_eq!(history[0]["by"], "grundy");
+    // Games without boards have a history too, without cells.
+    let (history, _) = whole_game(&app, "nim(2,3)", false).await;
+    assert!(history.iter().all(|e| e.get("cell").is_none()));
+    assert_eq!(history[0]["spec"], "nim(1,3)");
+    assert_eq!(
+        history[0]["outcome"], "loss",
+        "nim(1,3) is not the winning move"
+    );
+}
+
+/// `value` with every `method` and `positions` field taken out: what a tablebase and a
+/// search must agree on.
+fn without_method(mut value: Value) -> Value {
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(map) => {
+                map.remove("method");
+                map.remove("positions");
+                map.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut value);
+    value
+}
+
+#[tokio::test]
+async fn answers_from_a_tablebase_equal_the_search() {
+    let start: Spec = "connect4[4x4]".parse().unwrap();
+    let family = &start.single().unwrap().family;
+    let tiers = family.tiers().unwrap();
+    let mut store = MemoryStore::default();
+    tier::solve(
+        tiers.game(),
+        &mut store,
+        &Options::default(),
+        &|_| {},
+        &Control::default(),
+    )
+    .unwrap();
+    let with = router(Config {
+        tablebases: vec![Tablebase::new(tiers.game(), store)],
+        ..Config::default()
+    });
+    let without = app();
+    let catalog = send(
+        &with,
+        Request::get("/api/catalog").body(Body::empty()).unwrap(),
+    )
+    .await;
+    assert_eq!(catalog["tablebases"], json!(["connect4[4x4]"]));
+    for spec in [
+        "connect4[4x4]",
+        "connect4[4x4](2)",
+        "connect4[4x4](2323)",
+        "connect4[4x4](112233)",
+    ] {
+        let read = solve(&with, spec).await;
+        assert_eq!(read["method"], "tablebase", "{spec}");
+        let searched = solve(&without, spec).await;
+        assert_eq!(searched["method"], "retrograde", "{spec}");
+        assert_eq!(without_method(read), without_method(searched), "{spec}");
+    }
+    // A game through the tablebase: the same replies, moves and history as by search.
+    for body in [
+        json!({"spec": "connect4[4x4]"}),
+        json!({"spec": "connect4[4x4]", "move": "connect4[4x4](2)"}),
+        json!({"spec": "connect4[4x4](23)", "move": "3"}),
+    ] {
+        let read = play(&with, body.clone()).await;
+        assert_eq!(read["report"]["method"], "tablebase", "{body}");
+        let searched = play(&without, body.clone()).await;
+        assert_eq!(without_method(read), without_method(searched), "{body}");
+    }
+    // Another board, and a position play never reaches, are still solved by search.
+    let other = solve(&with, "connect4[4x3]").await;
+    assert_eq!(other["method"], "retrograde");
+    let past_a_win = solve(&with, "connect4[4x4](o.../ooo./xxxx/oxxo)").await;
+    assert_eq!(past_a_win["method"], "retrograde");
+}
+
+#[tokio::test]
+async fn a_move_the_report_does_not_list_is_valued_once_played() {
+    // Judged by Grundy values at once, not explored first.
+    let app = router(Config {
+        max_positions: 1_000,
+        ..Config::default()
+    });
+    // Two heaps of 10 000: more moves than a report lists. Every move loses (equal heaps).
+    let start = "nim(10000,10000)";
+    let r = solve(&app, start).await;
+    assert_eq!(r["moves_truncated"], true);
+    let unlisted = "nim(10000,5)";
+    assert!(
+        r["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["spec"] != unlisted),
+        "{unlisted} is listed"
+    );
+    let reply = play(&app, json!({"spec": start, "move": unlisted})).await;
+    let mine = &reply["played"][0];
+    assert_eq!(mine["spec"], unlisted);
+    assert_eq!(mine["outcome"], "loss", "{mine}");
+    assert_eq!(mine["winning"], "grundy");
+    assert_eq!(reply["your_move"]["outcome"], "loss");
+    assert_eq!(reply["your_move"]["judgement"], "a losing move");
+    assert_eq!(reply["best_move"], "nim(5,5)");
+    assert_eq!(reply["played"][1]["outcome"], "win");
+}
