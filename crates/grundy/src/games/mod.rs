@@ -17,6 +17,7 @@ pub mod spec;
 mod chomp;
 mod ends;
 mod heap;
+mod hex;
 mod mnk;
 mod multiple;
 mod sum;
@@ -29,6 +30,7 @@ pub use family::{
     ProvedRule, Ranked, Spec, Tiers, Values,
 };
 pub use heap::{HeapFamily, Heaps, MAX_LISTED_SPLITS};
+pub use hex::Hex;
 pub use mnk::Mnk;
 pub use multiple::{Multiple, NO_WINNING_TAKE};
 pub use spec::{parse_family, Args, Built, Entry, Param, SpecError};
@@ -47,6 +49,7 @@ pub mod registry {
         super::ends::ENTRIES,
         super::chomp::ENTRIES,
         super::mnk::ENTRIES,
+        super::hex::ENTRIES,
     ];
 
     /// Every entry, in registry order.
