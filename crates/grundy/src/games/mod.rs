@@ -15,6 +15,7 @@ pub mod family;
 pub mod spec;
 
 mod chomp;
+mod dots;
 mod ends;
 mod heap;
 mod hex;
@@ -24,6 +25,7 @@ mod sum;
 mod wythoff;
 
 pub use chomp::Chomp;
+pub use dots::Dots;
 pub use ends::Ends;
 pub use family::{
     is_move, Bound, Cost, Discovery, Family, GrundySource, Kind, Part, PatternSource, Pos,
@@ -50,6 +52,7 @@ pub mod registry {
         super::chomp::ENTRIES,
         super::mnk::ENTRIES,
         super::hex::ENTRIES,
+        super::dots::ENTRIES,
     ];
 
     /// Every entry, in registry order.
