@@ -19,6 +19,7 @@ mod dots;
 mod ends;
 mod heap;
 mod hex;
+mod kalah;
 mod mnk;
 mod multiple;
 mod sum;
@@ -33,6 +34,7 @@ pub use family::{
 };
 pub use heap::{HeapFamily, Heaps, MAX_LISTED_SPLITS};
 pub use hex::Hex;
+pub use kalah::Kalah;
 pub use mnk::Mnk;
 pub use multiple::{Multiple, NO_WINNING_TAKE};
 pub use spec::{parse_family, Args, Built, Entry, Param, SpecError};
@@ -53,6 +55,7 @@ pub mod registry {
         super::mnk::ENTRIES,
         super::hex::ENTRIES,
         super::dots::ENTRIES,
+        super::kalah::ENTRIES,
     ];
 
     /// Every entry, in registry order.
