@@ -775,6 +775,45 @@ mod tests {
         }
     }
 
+    /// The positions reachable from the root through `visit`, tier by tier.
+    fn reachable(game: &dyn TierGame) -> u64 {
+        let mut reached: Vec<Vec<bool>> = (0..game.tiers())
+            .map(|t| vec![false; game.tier_size(t) as usize])
+            .collect();
+        let (t0, r0) = game.root();
+        reached[t0 as usize][r0 as usize] = true;
+        for t in 0..game.tiers() {
+            let here = reached[t as usize].clone();
+            let mut found = Vec::new();
+            game.visit(
+                t,
+                0..game.tier_size(t),
+                &|r| here[r as usize],
+                &mut |_, node| {
+                    if let Node::Moves(children) = node {
+                        found.extend(children.iter().map(|c| (c.tier, c.rank)));
+                    }
+                },
+            );
+            for (ct, cr) in found {
+                assert_eq!(ct, t + 1);
+                reached[ct as usize][cr as usize] = true;
+            }
+        }
+        reached.iter().flatten().filter(|&&b| b).count() as u64
+    }
+
+    #[test]
+    fn the_tiers_reach_what_the_analyzer_explores() {
+        for n in 1..=3 {
+            let text = format!("hex[{n}]");
+            let spec: Spec = text.parse().unwrap();
+            let r = report::solve(&spec, &Limits::default()).unwrap();
+            let hex = Hex::new(n);
+            assert_eq!(Some(reachable(&HexTiers(&hex))), r.positions, "{text}");
+        }
+    }
+
     #[test]
     fn the_wanted_ranks_only_are_visited() {
         let hex = Hex::new(3);
