@@ -702,9 +702,10 @@ mod tests {
         // second player: 0–1.
         let r = solve("dots[1x1]");
         assert_eq!((r.outcome, r.scores), (Outcome::Loss, Some([0, 1])));
-        // 2 × 2 (nine dots): a first-player win (Berlekamp, Conway and Guy, "Winning
-        // Ways", ch. 16, as cited in the Puzzling Stack Exchange question "Optimal play
-        // for 2 by 2 dots and boxes"), 3–1 by the brute force below.
+        // 2 × 2 (nine dots): a first-player win ("Optimal play for 2 by 2 dots and
+        // boxes", puzzling.stackexchange.com/q/1728, whose comments point to the case
+        // laid out in Berlekamp, Conway and Guy, "Winning Ways"), 3–1 by the brute force
+        // below.
         let r = solve("dots[2x2]");
         assert_eq!((r.outcome, r.scores), (Outcome::Win, Some([3, 1])));
     }
