@@ -234,6 +234,106 @@ fn next_combination(x: u64) -> u64 {
     (((ripple ^ x) >> 2) / low) | ripple
 }
 
+/// The tier ranks of the children of one position, each in O(1): the sums of the
+/// combinatorial numbers below and above every place a stone may go, laid out once.
+/// Putting a stone at occupied index j leaves the terms below j as they are and shifts
+/// the ones above by one place (and one term, when the stone is X's among the X's).
+struct Inserter {
+    occupied: u64,
+    /// X's stones as a subset of the occupied indices.
+    xs: u64,
+    /// Whether the new stone is X's.
+    new_x: bool,
+    /// `C(k + 1, ⌈(k + 1)/2⌉)`: the X-subsets of the child's tier.
+    per_child: u64,
+    /// Over the occupied cells `p_t`: `below[j] = Σ_{t<j} C(p_t, t+1)`,
+    /// `above[j] = Σ_{t≥j} C(p_t, t+2)`.
+    below: [u64; 65],
+    above: [u64; 65],
+    /// Over the X indices `q_t`: `x_below[u] = Σ_{t<u} C(q_t, t+1)`,
+    /// `x_shifted[u] = Σ_{t≥u} C(q_t+1, t+1)`, `x_lifted[u] = Σ_{t≥u} C(q_t+1, t+2)`.
+    x_below: [u64; 65],
+    x_shifted: [u64; 65],
+    x_lifted: [u64; 65],
+}
+
+impl Inserter {
+    fn new(hex: &Hex, x: u64, o: u64, new_x: bool) -> Inserter {
+        let c = &hex.binomial;
+        let occupied = x | o;
+        let k = occupied.count_ones() as usize;
+        let xs = extract(x, occupied);
+        let a = xs.count_ones() as usize;
+        let mut me = Inserter {
+            occupied,
+            xs,
+            new_x,
+            per_child: c[k + 1][Hex::xs(k as u32 + 1) as usize],
+            below: [0; 65],
+            above: [0; 65],
+            x_below: [0; 65],
+            x_shifted: [0; 65],
+            x_lifted: [0; 65],
+        };
+        let mut cells = [0usize; 64];
+        let mut rest = occupied;
+        for cell in cells.iter_mut().take(k) {
+            *cell = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+        }
+        for t in 0..k {
+            me.below[t + 1] = me.below[t] + c[cells[t]][t + 1];
+        }
+        for t in (0..k).rev() {
+            me.above[t] = me.above[t + 1] + c[cells[t]][t + 2];
+        }
+        let mut indices = [0usize; 64];
+        let mut rest = xs;
+        for index in indices.iter_mut().take(a) {
+            *index = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+        }
+        for t in 0..a {
+            me.x_below[t + 1] = me.x_below[t] + c[indices[t]][t + 1];
+        }
+        for t in (0..a).rev() {
+            me.x_shifted[t] = me.x_shifted[t + 1] + c[indices[t] + 1][t + 1];
+            me.x_lifted[t] = me.x_lifted[t + 1] + c[indices[t] + 1][t + 2];
+        }
+        me
+    }
+
+    /// The child's rank (in tier k + 1, not reduced by symmetry) with a stone on `cell`.
+    fn rank(&self, hex: &Hex, cell: u32) -> u64 {
+        let c = &hex.binomial;
+        let j = (self.occupied & ((1u64 << cell) - 1)).count_ones() as usize;
+        let occupied = self.below[j] + c[cell as usize][j + 1] + self.above[j];
+        let u = (self.xs & ((1u64 << j) - 1)).count_ones() as usize;
+        let xs = if self.new_x {
+            self.x_below[u] + c[j][u + 1] + self.x_lifted[u]
+        } else {
+            self.x_below[u] + self.x_shifted[u]
+        };
+        occupied * self.per_child + xs
+    }
+}
+
+/// The canonical ranks of the children of `(x, o)`, the new stone being X's if `new_x`,
+/// for every empty cell in increasing order.
+fn child_ranks(hex: &Hex, x: u64, o: u64, new_x: bool, mut each: impl FnMut(u64)) {
+    let here = Inserter::new(hex, x, o, new_x);
+    let turned = Inserter::new(hex, hex.rotate(x), hex.rotate(o), new_x);
+    let mut empty = !(x | o) & hex.full;
+    while empty != 0 {
+        let cell = empty.trailing_zeros();
+        empty &= empty - 1;
+        each(
+            here.rank(hex, cell)
+                .min(turned.rank(hex, hex.cells - 1 - cell)),
+        );
+    }
+}
+
 impl Family for Hex {
     fn name(&self) -> String {
         format!("hex[{}]", self.n)
@@ -398,14 +498,13 @@ impl Ranked for ByTier<'_> {
         Pos::from_slice(&[x, o])
     }
 
+    /// Moves from a terminal rank are not asked for (as `Family::moves`).
     fn moves(&self, rank: u64, out: &mut Vec<u64>) {
         let pos = self.unrank(rank);
-        if self.hex.terminal(&pos).is_some() {
-            return;
-        }
-        let mut children = Vec::new();
-        self.hex.moves(&pos, &mut children);
-        out.extend(children.iter().map(|c| self.rank(c)));
+        let k = (pos[0] | pos[1]).count_ones() as usize;
+        let base = self.size - 1 - self.offsets[k + 1];
+        let new_x = self.hex.to_move(&pos) == Player::First;
+        child_ranks(self.hex, pos[0], pos[1], new_x, |r| out.push(base - r));
     }
 
     fn terminal(&self, rank: u64) -> Option<Outcome> {
@@ -513,17 +612,9 @@ impl TierGame for HexTiers<'_> {
                 continue;
             }
             children.clear();
-            let mut empty = !occupied & hex.full;
-            while empty != 0 {
-                let bit = empty & empty.wrapping_neg();
-                empty &= empty - 1;
-                let (cx, co) = if x_to_move {
-                    (x | bit, o)
-                } else {
-                    (x, o | bit)
-                };
-                children.push(Child::to(k + 1, hex.canonical_rank(cx, co)));
-            }
+            child_ranks(hex, x, o, x_to_move, |rank| {
+                children.push(Child::to(k + 1, rank))
+            });
             each(r, Node::Moves(&children));
         }
     }
