@@ -398,7 +398,7 @@ impl Family for Dots {
         } else {
             "the second player to move\n"
         });
-        Some(s)
+        Some(trim_lines(&s))
     }
 }
 
@@ -502,6 +502,13 @@ impl Tiers for DotsTiers<'_> {
     fn position(&self, tier: u32, rank: u64) -> Pos {
         Pos::from_slice(&[self.0.uncolex(rank, tier), 0])
     }
+}
+
+/// The text without spaces at the ends of its lines.
+fn trim_lines(text: &str) -> String {
+    text.lines()
+        .map(|l| l.trim_end().to_string() + "\n")
+        .collect()
 }
 
 fn position(args: &Args<'_>, game: &Dots) -> Result<Pos, SpecError> {
@@ -792,6 +799,14 @@ mod tests {
         assert!(dots.names_move(&from, &to, "vb1"));
         assert!(dots.names_move(&from, &to, "B2-b1"));
         assert!(!dots.names_move(&from, &to, "va1"));
+        assert_eq!(
+            dots.draw(&to).unwrap(),
+            "   a   b\n 1 +---+\n   | # |\n 2 +---+\nthe second player to move\n"
+        );
+        assert_eq!(
+            dots.draw(&pos(0b0101, 0)).unwrap(),
+            "   a   b\n 1 +---+\n   |\n 2 +   +\nthe first player to move\n"
+        );
         assert!("dots[1x1](hc1)".parse::<Spec>().is_err());
         assert!("dots[1x1](ha1,ha1)".parse::<Spec>().is_err());
         assert!("dots[6x6]".parse::<Spec>().is_err());

@@ -456,7 +456,7 @@ impl Family for Hex {
             }
             s.push('\n');
         }
-        Some(s)
+        Some(trim_lines(&s))
     }
 }
 
@@ -691,6 +691,13 @@ fn board(args: &Args<'_>, game: &Hex) -> Result<Pos, SpecError> {
         ));
     }
     Ok(Pos::from_slice(&[x, o]))
+}
+
+/// The text without spaces at the ends of its lines.
+fn trim_lines(text: &str) -> String {
+    text.lines()
+        .map(|l| l.trim_end().to_string() + "\n")
+        .collect()
 }
 
 fn build(args: &Args<'_>) -> Result<Built, SpecError> {
@@ -965,6 +972,10 @@ mod tests {
         assert!(hex.names_move(&from, &to, "C2"));
         assert!(hex.names_move(&from, &to, "3,2"));
         assert!(!hex.names_move(&from, &to, "b3"));
+        assert_eq!(
+            Hex::new(2).draw(&pos(1, 1 << 3)).unwrap(),
+            "   a b    (X joins top and bottom, O left and right)\n 1 X .\n 2  . O\n"
+        );
     }
 }
 

@@ -391,7 +391,7 @@ impl Family for Kalah {
         } else {
             "   (North to move, pits numbered from North's left, right to left above)\n"
         });
-        Some(s)
+        Some(trim_lines(&s))
     }
 }
 
@@ -512,6 +512,13 @@ impl Tiers for KalahTiers<'_> {
         let (mine, theirs) = kalah.pits_of(kalah.bars(rank, seeds), seeds);
         Pos::from_slice(&[pack(&mine), pack(&theirs), 0])
     }
+}
+
+/// The text without spaces at the ends of its lines.
+fn trim_lines(text: &str) -> String {
+    text.lines()
+        .map(|l| l.trim_end().to_string() + "\n")
+        .collect()
 }
 
 fn position(args: &Args<'_>, game: &Kalah) -> Result<Pos, SpecError> {
@@ -895,6 +902,10 @@ mod tests {
         assert!(k.names_move(&from, &moves[1], "p2"));
         assert!(k.names_move(&from, &moves[1], "Pit 2"));
         assert!(!k.names_move(&from, &moves[1], "pit 1"));
+        assert_eq!(
+            k.draw(&from).unwrap(),
+            "north      2  2\n     [ ]        [ ]\nsouth      2  2\n   pits    1  2   (South to move, pits numbered from South's left)\n"
+        );
         // Pit 2 sows the store (the gain) and North's pit 1; North moves next.
         assert_eq!(k.gain(&from, &moves[1]), 1);
         assert_eq!(k.to_move(&moves[1]), Player::Second);
