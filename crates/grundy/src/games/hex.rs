@@ -43,8 +43,8 @@ pub struct Hex {
     bottom: u64,
     left: u64,
     right: u64,
-    /// `binomial[p][i]` = C(p, i) for p, i ≤ n².
-    binomial: Vec<Vec<u64>>,
+    /// `binomial[p][i]` = C(p, i) for p, i ≤ n² (saturating), a flat table.
+    binomial: Box<[[u64; 65]; 65]>,
 }
 
 impl Hex {
@@ -64,7 +64,7 @@ impl Hex {
         let left = (0..n).fold(0u64, |acc, r| acc | 1 << (r * n));
         let right = left << (n - 1);
         let size = cells as usize + 1;
-        let mut binomial = vec![vec![0u64; size]; size];
+        let mut binomial = Box::new([[0u64; 65]; 65]);
         for p in 0..size {
             binomial[p][0] = 1;
             for i in 1..=p {
@@ -238,7 +238,7 @@ fn next_combination(x: u64) -> u64 {
 /// combinatorial numbers below and above every place a stone may go, laid out once.
 /// Putting a stone at occupied index j leaves the terms below j as they are and shifts
 /// the ones above by one place (and one term, when the stone is X's among the X's).
-struct Inserter {
+struct Inserter<const CAP: usize> {
     occupied: u64,
     /// X's stones as a subset of the occupied indices.
     xs: u64,
@@ -248,17 +248,17 @@ struct Inserter {
     per_child: u64,
     /// Over the occupied cells `p_t`: `below[j] = Σ_{t<j} C(p_t, t+1)`,
     /// `above[j] = Σ_{t≥j} C(p_t, t+2)`.
-    below: [u64; 65],
-    above: [u64; 65],
+    below: [u64; CAP],
+    above: [u64; CAP],
     /// Over the X indices `q_t`: `x_below[u] = Σ_{t<u} C(q_t, t+1)`,
     /// `x_shifted[u] = Σ_{t≥u} C(q_t+1, t+1)`, `x_lifted[u] = Σ_{t≥u} C(q_t+1, t+2)`.
-    x_below: [u64; 65],
-    x_shifted: [u64; 65],
-    x_lifted: [u64; 65],
+    x_below: [u64; CAP],
+    x_shifted: [u64; CAP],
+    x_lifted: [u64; CAP],
 }
 
-impl Inserter {
-    fn new(hex: &Hex, x: u64, o: u64, new_x: bool) -> Inserter {
+impl<const CAP: usize> Inserter<CAP> {
+    fn new(hex: &Hex, x: u64, o: u64, new_x: bool) -> Inserter<CAP> {
         let c = &hex.binomial;
         let occupied = x | o;
         let k = occupied.count_ones() as usize;
@@ -269,13 +269,13 @@ impl Inserter {
             xs,
             new_x,
             per_child: c[k + 1][Hex::xs(k as u32 + 1) as usize],
-            below: [0; 65],
-            above: [0; 65],
-            x_below: [0; 65],
-            x_shifted: [0; 65],
-            x_lifted: [0; 65],
+            below: [0; CAP],
+            above: [0; CAP],
+            x_below: [0; CAP],
+            x_shifted: [0; CAP],
+            x_lifted: [0; CAP],
         };
-        let mut cells = [0usize; 64];
+        let mut cells = [0usize; CAP];
         let mut rest = occupied;
         for cell in cells.iter_mut().take(k) {
             *cell = rest.trailing_zeros() as usize;
@@ -287,7 +287,7 @@ impl Inserter {
         for t in (0..k).rev() {
             me.above[t] = me.above[t + 1] + c[cells[t]][t + 2];
         }
-        let mut indices = [0usize; 64];
+        let mut indices = [0usize; CAP];
         let mut rest = xs;
         for index in indices.iter_mut().take(a) {
             *index = rest.trailing_zeros() as usize;
@@ -320,9 +320,26 @@ impl Inserter {
 
 /// The canonical ranks of the children of `(x, o)`, the new stone being X's if `new_x`,
 /// for every empty cell in increasing order.
-fn child_ranks(hex: &Hex, x: u64, o: u64, new_x: bool, mut each: impl FnMut(u64)) {
-    let here = Inserter::new(hex, x, o, new_x);
-    let turned = Inserter::new(hex, hex.rotate(x), hex.rotate(o), new_x);
+fn child_ranks(hex: &Hex, x: u64, o: u64, new_x: bool, each: impl FnMut(u64)) {
+    // Tables as small as the board allows: they are laid out twice per position.
+    if hex.cells <= 16 {
+        child_ranks_in::<17>(hex, x, o, new_x, each);
+    } else {
+        child_ranks_in::<{ (MAX_TIERED_SIDE * MAX_TIERED_SIDE) as usize + 1 }>(
+            hex, x, o, new_x, each,
+        );
+    }
+}
+
+fn child_ranks_in<const CAP: usize>(
+    hex: &Hex,
+    x: u64,
+    o: u64,
+    new_x: bool,
+    mut each: impl FnMut(u64),
+) {
+    let here = Inserter::<CAP>::new(hex, x, o, new_x);
+    let turned = Inserter::<CAP>::new(hex, hex.rotate(x), hex.rotate(o), new_x);
     let mut empty = !(x | o) & hex.full;
     while empty != 0 {
         let cell = empty.trailing_zeros();
