@@ -14,7 +14,7 @@ seconds="${1:-20}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(spec poi pgsolver digraph seq)
+  targets=(spec poi pgsolver digraph seq tablebase)
 fi
 export RUSTC_BOOTSTRAP=1
 status=0

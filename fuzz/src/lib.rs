@@ -9,6 +9,11 @@
 //! - `seq`: checking a sequence file and reading it agree (complete exactly when it reads,
 //!   the same number of heaps and the same largest value), and never claim more heaps than
 //!   there are bytes.
+//! - `tablebase`: the header and index parser of tier files, on the bytes as given and on the
+//!   same bytes with every checksum recomputed (so that mutations get past the checksums to
+//!   the structural checks): a file that parses is laid out exactly as its index says, every
+//!   byte in the header, the index or one block, and its blocks decode to their records or
+//!   are refused; errors are printable.
 //!
 //! The corpus-replay test (`tests/corpus.rs`) also bounds each input's peak allocation.
 
@@ -156,5 +161,58 @@ pub fn seq(data: &[u8]) {
         let shown = e.to_string();
         assert!(!shown.chars().any(char::is_control), "{shown:?}");
         assert!(shown.len() < 1000);
+    }
+}
+
+/// The tier-file target.
+pub fn tablebase(data: &[u8]) {
+    tier_layout(data);
+    let mut sealed = data.to_vec();
+    grundy_tablebase::format::reseal(&mut sealed);
+    tier_layout(&sealed);
+}
+
+fn tier_layout(data: &[u8]) {
+    use grundy_tablebase::format::{self, Header, Layout};
+    let header = Header::parse(data);
+    let layout = match Layout::parse(data, None) {
+        Ok(layout) => layout,
+        Err(e) => {
+            let shown = e.to_string();
+            assert!(!shown.chars().any(char::is_control), "{shown:?}");
+            assert!(shown.len() < 1000, "a {}-byte message", shown.len());
+            return;
+        }
+    };
+    let (h, start) = header.expect("a file that parses has a header that parses");
+    assert_eq!(h, layout.header);
+    assert_eq!(layout.blocks(), h.blocks());
+    let mut at = (start + format::index_len(layout.index.len())) as u64;
+    for e in &layout.index {
+        assert_eq!(e.offset, at, "{e:?}");
+        assert!(e.len > 0);
+        at += u64::from(e.len);
+    }
+    assert_eq!(at, data.len() as u64, "bytes outside the blocks");
+    // Decoding allocates two bytes a record for a block and as much again for its byte
+    // planes: only blocks that stay proportional to the input are decoded.
+    let records = h.block_records as usize;
+    if 4 * records > 256 * data.len() {
+        return;
+    }
+    let mut zstd = zstd::bulk::Decompressor::new().expect("a zstd context");
+    let (mut planes, mut out) = (Vec::new(), Vec::new());
+    for block in 0..layout.blocks().min(64) {
+        let ranks = h.block_ranks(block);
+        out.resize((ranks.end - ranks.start) as usize, 0);
+        if let Err(e) = format::decode_block(&layout, data, block, &mut zstd, &mut planes, &mut out)
+        {
+            let shown = e.to_string();
+            assert!(
+                shown.contains(&format!("block {block} of {}", layout.blocks())),
+                "{shown}"
+            );
+            assert!(!shown.chars().any(char::is_control), "{shown:?}");
+        }
     }
 }

@@ -167,3 +167,55 @@ fn seq_corpus() {
     huge_rules.extend_from_slice(&(1u32 << 20).to_le_bytes());
     replay("seq", grundy_fuzz::seq, &[huge_count, huge_rules]);
 }
+
+#[test]
+fn tablebase_corpus() {
+    // Headers whose checksums hold (the property reseals) and that promise u64::MAX
+    // records, or 2^32 blocks of one record, in a few bytes: the index they imply is
+    // refused before anything is allocated for it.
+    let header = |records: u64, block: u32| {
+        let mut h = b"GRUNDYTB\x01\0\0\0".to_vec();
+        h.extend_from_slice(&1u32.to_le_bytes()); // ranking version
+        h.extend_from_slice(&0u32.to_le_bytes()); // tier
+        h.extend_from_slice(&1u32.to_le_bytes()); // tiers
+        h.extend_from_slice(&records.to_le_bytes());
+        h.extend_from_slice(&block.to_le_bytes());
+        h.extend_from_slice(&[2, 0, 1, 0]); // width, flags, a game id of 1 byte
+        h.extend_from_slice(&[0; 32]); // the summary: no position
+        h.push(b'g');
+        h.extend_from_slice(&[0; 8 + 28]);
+        grundy_tablebase::format::reseal(&mut h);
+        let refused = grundy_tablebase::format::Layout::parse(&h, None).unwrap_err();
+        assert!(
+            matches!(
+                refused,
+                grundy_tablebase::format::Invalid::Truncated {
+                    part: grundy_tablebase::format::Part::Index(_),
+                    ..
+                }
+            ),
+            "{refused}"
+        );
+        h
+    };
+    // The seeds are whole tier files of the current layout (regenerate them when it
+    // changes): findings kept beside them need not be.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/tablebase");
+    let whole = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| {
+            let bytes = std::fs::read(e.as_ref().unwrap().path()).unwrap();
+            grundy_tablebase::format::Layout::parse(&bytes, None).is_ok()
+        })
+        .count();
+    assert!(whole >= 7, "{whole} whole tier files in {}", dir.display());
+    replay(
+        "tablebase",
+        grundy_fuzz::tablebase,
+        &[
+            header(u64::MAX, 1),
+            header(1 << 32, 1),
+            header(u64::MAX, 1 << 20),
+        ],
+    );
+}

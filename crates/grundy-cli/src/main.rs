@@ -23,12 +23,15 @@ static ALLOCATOR: grundy_alloc::Allocator = grundy_alloc::Allocator;
 
 mod args;
 mod graph;
+mod olympiad;
 mod output;
 mod play;
 mod plot;
 mod seq;
+mod tablebase;
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -62,6 +65,21 @@ enum Command {
         spec: String,
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        store: tablebase::StoreArgs,
+    },
+    /// Read a board's value and every move's from a tablebase built by `solve
+    /// --tablebase`, with no search (for scripts: `--json`). Refused if the tablebase does
+    /// not hold the position's tiers.
+    Query {
+        /// The position.
+        spec: String,
+        /// The tablebase directory.
+        #[arg(long, value_name = "DIR")]
+        tablebase: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Outcome and Grundy value of every heap size 0..=N of a one-heap family.
     Table {
@@ -87,6 +105,8 @@ enum Command {
         engine_first: bool,
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        store: tablebase::StoreArgs,
     },
     /// Games on graphs: the POI green game (Büchi), PGSolver parity games, reachability,
     /// safety, co-Büchi; token games on plain digraphs. `grundy graph verify GAME
@@ -104,6 +124,15 @@ enum Command {
         /// subtraction games (2^26).
         #[arg(long, value_name = "N", value_parser = args::u64_arg)]
         up_to: Option<u64>,
+        /// Search a rule over the family's position features (heaps, a circle's size, a
+        /// polygon's triangles): FAMILY is then a family with members (searched on 1..=N/2,
+        /// checked to N; N defaults to 24) or a position (searched on what it reaches).
+        #[arg(long)]
+        features: bool,
+        /// With --features and a position: also check the rule on what this position
+        /// reaches (repeatable).
+        #[arg(long, value_name = "SPEC")]
+        check: Vec<String>,
         #[command(flatten)]
         common: Common,
     },
@@ -142,6 +171,17 @@ enum Command {
     Help {
         /// The command.
         command: Vec<String>,
+    },
+    /// Contest mode: an olympiad task of the seeds played as a contestant's program
+    /// is run — the task's input on standard input, then one move a line against the
+    /// judge: ioi1996-game, ioi2001-ioiwari, ioi2001-score, poi1999-polygon.
+    Olympiad {
+        /// The task.
+        name: String,
+        /// Print the analysis of the task's start (read from standard input) instead of
+        /// playing.
+        #[arg(long)]
+        solve: bool,
     },
     /// A tour of the lecture notes' results, computed now.
     Tour {
@@ -220,6 +260,7 @@ impl Common {
             max_memory: self.max_memory.saturating_mul(1 << 20),
             max_work: self.max_work,
             max_proof_heaps: self.max_proof_heaps,
+            tablebase: None,
         }
     }
 }
@@ -238,9 +279,19 @@ fn table_error(family: &str, e: report::TableError) -> anyhow::Error {
 
 fn run(cli: Cli) -> Result<u8> {
     match cli.command {
-        Command::Solve { spec, common } => {
+        Command::Solve {
+            spec,
+            common,
+            store,
+        } => {
             let spec = parse_spec(&spec)?;
-            let report = report::solve(&spec, &common.limits());
+            let mut limits = common.limits();
+            let shared = match &store.tablebase {
+                Some(dir) => Some(tablebase::open(&spec, dir, &store, true, &limits.control)?),
+                None => None,
+            };
+            limits.tablebase = shared.as_ref();
+            let report = report::solve(&spec, &limits);
             finish_progress();
             let report = report.with_context(|| format!("cannot solve `{spec}`"))?;
             if common.json {
@@ -294,13 +345,51 @@ fn run(cli: Cli) -> Result<u8> {
                 out!("{}", output::table_text(&table));
             }
         }
+        Command::Query {
+            spec,
+            tablebase: dir,
+            json,
+        } => {
+            let spec = parse_spec(&spec)?;
+            let shared = tablebase::open(
+                &spec,
+                &dir,
+                &tablebase::StoreArgs::default(),
+                false,
+                &Control::default(),
+            )?;
+            let limits = Limits::default();
+            let mut store = shared
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let report = report::lookup(&spec, &limits, &mut **store)
+                .with_context(|| format!("cannot read `{spec}` from {}", dir.display()))?
+                .with_context(|| {
+                    format!(
+                        "the tablebase in {} does not hold `{spec}` yet: `grundy solve '{spec}' --tablebase {}` builds it",
+                        dir.display(),
+                        dir.display()
+                    )
+                })?;
+            if json {
+                outln!("{}", output::report_json(&report));
+            } else {
+                out!("{}", output::report_text(&report));
+            }
+        }
         Command::Play {
             spec,
             engine_first,
             common,
+            store,
         } => {
             let spec = parse_spec(&spec)?;
-            let limits = common.limits();
+            let mut limits = common.limits();
+            let shared = match &store.tablebase {
+                Some(dir) => Some(tablebase::open(&spec, dir, &store, true, &limits.control)?),
+                None => None,
+            };
+            limits.tablebase = shared.as_ref();
             let game = grundy::play::Match::new(spec.clone(), !engine_first, &limits);
             finish_progress();
             let game = game.with_context(|| format!("cannot solve `{spec}`"))?;
@@ -331,7 +420,32 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Pattern {
             family,
             up_to,
+            features: true,
+            check,
             common,
+        } => {
+            let found = grundy::pattern::features::discover_text(
+                &family,
+                up_to.unwrap_or(24),
+                &check,
+                &common.limits().control,
+            );
+            finish_progress();
+            let found = found.with_context(|| format!("no rule over features for `{family}`"))?;
+            outln!(
+                "{family}: {}
+found on {} positions by the general method, checked on {} more",
+                found.rule.text,
+                found.found_on,
+                found.checked_on
+            );
+        }
+        Command::Pattern {
+            family,
+            up_to,
+            features: false,
+            common,
+            ..
         } => {
             let up_to = up_to.unwrap_or_else(|| grundy::pattern::default_up_to(&family));
             let found = grundy::pattern::discover(&family, up_to, &common.limits().control);
@@ -378,6 +492,25 @@ fn run(cli: Cli) -> Result<u8> {
             .with_context(|| format!("cannot serve on 127.0.0.1:{port} (--port picks another)"))?;
         }
         Command::Check { file, json } => return seq::check(&file, json),
+        Command::Olympiad { name, solve } => {
+            let task = olympiad::task(&name)?;
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            if solve {
+                let text = olympiad::read_input(task, &mut input)?;
+                let analysis = grundy::contest::analyze(task, &text);
+                finish_progress();
+                let analysis = analysis?;
+                if let Some(report) = &analysis.report {
+                    out!("{}", output::report_text(report));
+                }
+                if let Some(rule) = &analysis.rule {
+                    outln!("{rule}");
+                }
+            } else {
+                olympiad::play(task, &mut input, &mut std::io::stdout())?;
+            }
+        }
         Command::Help { command } => {
             let args = std::iter::once("grundy".to_string())
                 .chain(command)

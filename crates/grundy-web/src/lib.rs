@@ -115,6 +115,7 @@ impl Config {
             max_memory: self.max_memory,
             max_work: self.max_work,
             max_proof_heaps: self.max_proof_heaps,
+            tablebase: None,
         }
     }
 }

@@ -247,6 +247,12 @@ pub trait ScoreGame: Game {
     fn final_gain(&self, _pos: &Self::Position) -> i64 {
         0
     }
+
+    /// Points the move from `from` to `to` puts in the *opponent's* total (Ioiwari's last
+    /// bead into an empty pit goes to the other bank); default 0.
+    fn gift(&self, _from: &Self::Position, _to: &Self::Position) -> i64 {
+        0
+    }
 }
 
 /// A game whose positions can be numbered densely, so that exploration can index a table

@@ -19,6 +19,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod contest;
 pub mod csr;
 pub mod engine;
 pub mod explore;

@@ -242,6 +242,9 @@ impl Match {
         taken[who] = taken[who]
             .checked_add(m.gain.unwrap_or(0))
             .ok_or(Error::Overflow)?;
+        taken[1 - who] = taken[1 - who]
+            .checked_add(m.gift.unwrap_or(0))
+            .ok_or(Error::Overflow)?;
         let human_to_move = step.human_to_move == m.again;
         let report = report::solve(&m.to, limits)?;
         self.steps.push(Step {

@@ -285,7 +285,10 @@ pub fn minimax<G: ScoreGame>(
             let mut best = i64::MIN;
             for &c in successors {
                 let child = &explored.positions[c as usize];
-                let gain = game.gain(pos, child);
+                let gain = game
+                    .gain(pos, child)
+                    .checked_sub(game.gift(pos, child))
+                    .ok_or(Error::Overflow)?;
                 let here = if game.alternates() || game.to_move(child) != game.to_move(pos) {
                     gain.checked_sub(value[c as usize])
                 } else {

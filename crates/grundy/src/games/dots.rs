@@ -418,7 +418,7 @@ impl TierGame for DotsTiers<'_> {
         true
     }
 
-    fn tiers(&self) -> u32 {
+    fn tier_count(&self) -> u32 {
         self.0.lines + 1
     }
 

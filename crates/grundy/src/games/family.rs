@@ -148,12 +148,22 @@ pub trait Ranked: Send + Sync {
     fn descending(&self) -> bool {
         false
     }
+}
 
-    /// The tier of a position: moves go to the same or a later tier, so a large game
-    /// can be solved one tier at a time from the last. `0` when the game is not tiered.
-    fn tier(&self, _rank: u64) -> u32 {
-        0
-    }
+/// A board as a grid of cells, for pictures: the web page draws it and colours the cell of
+/// each move by its value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Picture {
+    /// Rows, the top one first.
+    pub rows: u32,
+    /// Columns, the left one first.
+    pub columns: u32,
+    /// What each cell shows, row by row from the top: `""` empty, `"X"` or `"O"` a piece
+    /// of the first or second player, a number (seeds in a pit), or a short label.
+    pub cells: Vec<String>,
+    /// Whether each row sits half a cell right of the one above (hex boards).
+    pub skew: bool,
 }
 
 /// A family's game from its start, split into tiers for the tier solver and tablebases
@@ -222,6 +232,12 @@ pub trait Family:
 
     /// Score games: points the player to move collects when the game ends at `pos`.
     fn final_gain(&self, _pos: &Pos) -> i64 {
+        0
+    }
+
+    /// Score games: the points the move `from` → `to` puts in the opponent's total
+    /// (Ioiwari's last bead sent to the other bank). Default 0.
+    fn gift(&self, _from: &Pos, _to: &Pos) -> i64 {
         0
     }
 
@@ -350,8 +366,26 @@ pub trait Family:
         squash(&self.move_name(from, to)) == squash(text)
     }
 
+    /// Named numeric features of a position, for the special method's rules over
+    /// features (`pattern::features`): Nim's heaps, a circle's size. Empty (the default)
+    /// where the family names none, or for positions the rules do not speak of.
+    fn features(&self, _pos: &Pos) -> Vec<(String, u64)> {
+        Vec::new()
+    }
+
     /// A drawing of the position as text, for boards.
     fn draw(&self, _pos: &Pos) -> Option<String> {
+        None
+    }
+
+    /// The position as a grid of cells, for pictures (boards).
+    fn picture(&self, _pos: &Pos) -> Option<Picture> {
+        None
+    }
+
+    /// The cell of [`Family::picture`] a person clicks to make the move `from` → `to`:
+    /// `(row, column)`.
+    fn move_cell(&self, _from: &Pos, _to: &Pos) -> Option<(u32, u32)> {
         None
     }
 }

@@ -495,6 +495,14 @@ impl Family for Heaps {
         }
     }
 
+    fn features(&self, pos: &Pos) -> Vec<(String, u64)> {
+        sorted(pos)
+            .iter()
+            .enumerate()
+            .map(|(i, &h)| (format!("heap{}", i + 1), h))
+            .collect()
+    }
+
     fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
         let said = super::family::squash(text);
         let name = super::family::squash(&self.move_name(from, to));

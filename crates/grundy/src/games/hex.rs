@@ -531,11 +531,6 @@ impl Ranked for ByTier<'_> {
     fn descending(&self) -> bool {
         true
     }
-
-    fn tier(&self, rank: u64) -> u32 {
-        let pos = self.unrank(rank);
-        (pos[0] | pos[1]).count_ones()
-    }
 }
 
 /// The tiers of `hex[n]` from the empty board.
@@ -550,7 +545,7 @@ impl TierGame for HexTiers<'_> {
         1
     }
 
-    fn tiers(&self) -> u32 {
+    fn tier_count(&self) -> u32 {
         self.0.cells + 1
     }
 
@@ -892,12 +887,12 @@ mod tests {
 
     /// The positions reachable from the root through `visit`, tier by tier.
     fn reachable(game: &dyn TierGame) -> u64 {
-        let mut reached: Vec<Vec<bool>> = (0..game.tiers())
+        let mut reached: Vec<Vec<bool>> = (0..game.tier_count())
             .map(|t| vec![false; game.tier_size(t) as usize])
             .collect();
         let (t0, r0) = game.root();
         reached[t0 as usize][r0 as usize] = true;
-        for t in 0..game.tiers() {
+        for t in 0..game.tier_count() {
             let here = reached[t as usize].clone();
             let mut found = Vec::new();
             game.visit(

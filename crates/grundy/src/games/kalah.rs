@@ -411,7 +411,7 @@ impl TierGame for KalahTiers<'_> {
         true
     }
 
-    fn tiers(&self) -> u32 {
+    fn tier_count(&self) -> u32 {
         self.0.all_seeds() + 1
     }
 
@@ -702,7 +702,7 @@ mod tests {
             let k = Kalah::new(m, n);
             let tiers = KalahTiers(&k);
             let all = all_sides(&k);
-            for t in 0..tiers.tiers() {
+            for t in 0..tiers.tier_count() {
                 assert_eq!(
                     tiers.tier_size(t),
                     all[t as usize].len() as u64,
@@ -731,7 +731,7 @@ mod tests {
         for (m, n) in [(1, 3), (2, 2), (3, 2)] {
             let k = Kalah::new(m, n);
             let tiers = KalahTiers(&k);
-            for t in 0..tiers.tiers() {
+            for t in 0..tiers.tier_count() {
                 let size = tiers.tier_size(t);
                 let from = size / 3;
                 let mut seen: HashMap<u64, Result<i32, Vec<Child>>> = HashMap::new();
@@ -819,12 +819,12 @@ mod tests {
     /// The positions reachable from the root through `visit`, tier by tier (a tier is
     /// walked again until it reaches nothing new: moves may stay in their tier).
     fn reachable(game: &dyn TierGame) -> u64 {
-        let mut reached: Vec<Vec<bool>> = (0..game.tiers())
+        let mut reached: Vec<Vec<bool>> = (0..game.tier_count())
             .map(|t| vec![false; game.tier_size(t) as usize])
             .collect();
         let (t0, r0) = game.root();
         reached[t0 as usize][r0 as usize] = true;
-        for t in 0..game.tiers() {
+        for t in 0..game.tier_count() {
             loop {
                 let here = reached[t as usize].clone();
                 let mut found = Vec::new();

@@ -7,9 +7,11 @@
 //! are merged under the board's symmetries (8 on a square board, 4 otherwise) and ranked
 //! in base 3 when 3^(m·n) is small enough to index.
 
-use super::family::{Bound, Family, Kind, Pos, Ranked};
+use super::combin::{insert, next_combination, Binomials};
+use super::family::{Bound, Family, Kind, Picture, Pos, Ranked, Tiers};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
+use crate::tier::{Child, Node, TierGame};
 
 /// A map of the board onto itself, on (row, column).
 type CellMap = Box<dyn Fn(i64, i64) -> (i64, i64)>;
@@ -205,6 +207,13 @@ impl Family for Mnk {
         (self.cells() <= 16).then(|| Box::new(Base3(self)) as Box<dyn Ranked>)
     }
 
+    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
+        Some(Box::new(Placed {
+            game: self,
+            binom: Binomials::new(),
+        }))
+    }
+
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
         let added = (to[0] | to[1]) & !(from[0] | from[1]);
         if added.count_ones() == 1 {
@@ -212,6 +221,35 @@ impl Family for Mnk {
         } else {
             "no single mark".into()
         }
+    }
+
+    fn picture(&self, pos: &Pos) -> Option<Picture> {
+        let cells = (0..self.cells())
+            .map(|cell| {
+                if pos[0] >> cell & 1 != 0 {
+                    "X"
+                } else if pos[1] >> cell & 1 != 0 {
+                    "O"
+                } else {
+                    ""
+                }
+                .to_string()
+            })
+            .collect();
+        Some(Picture {
+            rows: self.m,
+            columns: self.n,
+            cells,
+            skew: false,
+        })
+    }
+
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        let added = (to[0] | to[1]) & !(from[0] | from[1]);
+        (added.count_ones() == 1).then(|| {
+            let cell = added.trailing_zeros();
+            (cell / self.n, cell % self.n)
+        })
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
@@ -281,10 +319,164 @@ impl Ranked for Base3<'_> {
     fn terminal(&self, rank: u64) -> Option<Outcome> {
         self.0.terminal(&self.unrank(rank))
     }
+}
 
-    fn tier(&self, rank: u64) -> u32 {
-        let pos = self.unrank(rank);
-        (pos[0] | pos[1]).count_ones()
+/// The tiers of an m,n,k-game: tier t holds the boards with t marks (X has ⌈t/2⌉), ranked
+/// by the colex rank of the marked cells times `C(t, ⌈t/2⌉)` plus the colex rank of which
+/// marks, in cell order, are X's. Symmetric boards are not merged here (counts are of
+/// boards as they are). Ranking version 1.
+struct Placed<'a> {
+    game: &'a Mnk,
+    binom: Binomials,
+}
+
+impl Placed<'_> {
+    fn block(&self, t: u32) -> u64 {
+        self.binom.get(t, t.div_ceil(2))
+    }
+
+    /// The marks of a colour mask over the cells of `occupied`, in cell order.
+    fn scatter(occupied: u64, mut mask: u64) -> u64 {
+        let mut out = 0u64;
+        let mut rest = occupied;
+        while rest != 0 && mask != 0 {
+            let bit = rest & rest.wrapping_neg();
+            if mask & 1 != 0 {
+                out |= bit;
+            }
+            mask >>= 1;
+            rest &= rest - 1;
+        }
+        out
+    }
+
+    /// The colour mask of `x` over the cells of `occupied`.
+    fn gather(occupied: u64, x: u64) -> u64 {
+        let mut mask = 0u64;
+        let mut rest = occupied;
+        let mut i = 0;
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            if x & bit != 0 {
+                mask |= 1 << i;
+            }
+            i += 1;
+            rest &= rest - 1;
+        }
+        mask
+    }
+}
+
+impl TierGame for Placed<'_> {
+    fn id(&self) -> String {
+        self.game.name()
+    }
+
+    fn ranking_version(&self) -> u32 {
+        1
+    }
+
+    fn tier_count(&self) -> u32 {
+        self.game.cells() + 1
+    }
+
+    fn tier_size(&self, tier: u32) -> u64 {
+        self.binom
+            .get(self.game.cells(), tier)
+            .saturating_mul(self.block(tier))
+    }
+
+    fn child_tiers(&self, tier: u32) -> Vec<u32> {
+        if tier < self.game.cells() {
+            vec![tier + 1]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn root(&self) -> (u32, u64) {
+        (0, 0)
+    }
+
+    fn visit(
+        &self,
+        t: u32,
+        ranks: std::ops::Range<u64>,
+        want: &(dyn Fn(u64) -> bool + Sync),
+        each: &mut dyn FnMut(u64, Node<'_>),
+    ) {
+        let block = self.block(t);
+        let x_moves = t % 2 == 0;
+        let child_block = self.block(t + 1);
+        let full = self.game.full();
+        let mut children = Vec::with_capacity(self.game.cells() as usize);
+        let mut rank = ranks.start;
+        while rank < ranks.end {
+            let b = rank / block;
+            let occupied = self.binom.uncolex(b, t);
+            // Per empty cell: where its mark goes among the marks, and the child's block.
+            let mut drops = Vec::new();
+            let mut empty = !occupied & full;
+            while empty != 0 {
+                let bit = empty & empty.wrapping_neg();
+                empty &= empty - 1;
+                drops.push((
+                    (occupied & (bit - 1)).count_ones(),
+                    self.binom.colex(occupied | bit) * child_block,
+                ));
+            }
+            let end = ranks.end.min((b + 1) * block);
+            let mut mask = self.binom.uncolex(rank % block, t.div_ceil(2));
+            while rank < end {
+                if want(rank) {
+                    let x = Self::scatter(occupied, mask);
+                    let pos = Pos::from_slice(&[x, occupied & !x]);
+                    match self.game.terminal(&pos) {
+                        Some(outcome) => each(rank, Node::Over(outcome)),
+                        None => {
+                            children.clear();
+                            for &(p, base) in &drops {
+                                children.push(Child::to(
+                                    t + 1,
+                                    base + self.binom.colex(insert(mask, p, x_moves)),
+                                ));
+                            }
+                            each(rank, Node::Moves(&children));
+                        }
+                    }
+                }
+                rank += 1;
+                mask = next_combination(mask);
+            }
+        }
+    }
+}
+
+impl Tiers for Placed<'_> {
+    fn game(&self) -> &dyn TierGame {
+        self
+    }
+
+    fn locate(&self, pos: &Pos) -> Option<(u32, u64)> {
+        let occupied = pos[0] | pos[1];
+        let t = occupied.count_ones();
+        let (nx, no) = (pos[0].count_ones(), pos[1].count_ones());
+        if pos[0] & pos[1] != 0 || occupied & !self.game.full() != 0 || !(nx == no || nx == no + 1)
+        {
+            return None;
+        }
+        Some((
+            t,
+            self.binom.colex(occupied) * self.block(t)
+                + self.binom.colex(Self::gather(occupied, pos[0])),
+        ))
+    }
+
+    fn position(&self, tier: u32, rank: u64) -> Pos {
+        let block = self.block(tier);
+        let occupied = self.binom.uncolex(rank / block, tier);
+        let x = Self::scatter(occupied, self.binom.uncolex(rank % block, tier.div_ceil(2)));
+        Pos::from_slice(&[x, occupied & !x])
     }
 }
 
@@ -406,5 +598,49 @@ mod tests {
         assert!(corners.windows(2).all(|w| w[0] == w[1]));
         assert_ne!(corners[0], t.canonical(&Pos::from_slice(&[1 << 4, 0])));
         assert_eq!(Mnk::new(4, 4, 3).lines.len(), 4 * 2 * 2 + 2 * 2 * 2);
+    }
+
+    /// Tic-tac-toe has 5 478 positions of play, the empty board included (Schaefer's
+    /// count, before merging symmetries), and is a draw; the tier solver says so, and
+    /// every tier record equals the search's value of that board.
+    #[test]
+    fn tictactoe_tiers_hold_5478_positions_and_a_draw() {
+        use crate::explore::Control;
+        use crate::tier::{record, solve, MemoryStore, Options};
+        let game = Mnk::new(3, 3, 3);
+        let tiers = game.tiers().unwrap();
+        let mut store = MemoryStore::default();
+        let solved = solve(
+            tiers.game(),
+            &mut store,
+            &Options::default(),
+            &|_| {},
+            &Control::default(),
+        )
+        .unwrap();
+        assert_eq!(solved.positions(), 5478);
+        assert_eq!(record::value(solved.root), Some(crate::game::Value::Draw));
+        let limits = crate::report::Limits::default();
+        for (&t, (records, _)) in &store.tiers {
+            for (r, &rec) in records.iter().enumerate().step_by(7) {
+                let Some(value) = record::value(rec) else {
+                    continue;
+                };
+                let pos = tiers.position(t, r as u64);
+                assert_eq!(tiers.locate(&pos), Some((t, r as u64)));
+                let spec = crate::games::Spec {
+                    parts: vec![crate::games::Part {
+                        family: std::sync::Arc::new(game.clone()),
+                        position: pos,
+                    }],
+                };
+                let searched = crate::report::solve(&spec, &limits).unwrap();
+                assert_eq!(
+                    (searched.outcome, searched.remoteness),
+                    (value.outcome(), value.remoteness()),
+                    "{spec}"
+                );
+            }
+        }
     }
 }

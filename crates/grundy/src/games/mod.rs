@@ -11,29 +11,38 @@
 //! [`Entry`]) plus one line in [`registry::FAMILIES`]; see `docs/ARCHITECTURE.md`.
 
 pub mod code;
+pub mod combin;
 pub mod family;
 pub mod spec;
 
 mod chomp;
+mod circular;
+mod connect4;
 mod dots;
 mod ends;
 mod heap;
 mod hex;
+pub mod ioiwari;
 mod kalah;
 mod mnk;
 mod multiple;
+pub mod polygon;
+pub mod score;
 mod sum;
 mod wythoff;
 
 pub use chomp::Chomp;
+pub use circular::Circular;
+pub use connect4::Connect4;
 pub use dots::Dots;
 pub use ends::Ends;
 pub use family::{
-    is_move, Bound, Cost, Discovery, Family, GrundySource, Kind, Part, PatternSource, Pos,
+    is_move, Bound, Cost, Discovery, Family, GrundySource, Kind, Part, PatternSource, Picture, Pos,
     ProvedRule, Ranked, Spec, Tiers, Values,
 };
 pub use heap::{HeapFamily, Heaps, MAX_LISTED_SPLITS};
 pub use hex::Hex;
+pub use ioiwari::Ioiwari;
 pub use kalah::Kalah;
 pub use mnk::Mnk;
 pub use multiple::{Multiple, NO_WINNING_TAKE};
@@ -53,6 +62,10 @@ pub mod registry {
         super::ends::ENTRIES,
         super::chomp::ENTRIES,
         super::mnk::ENTRIES,
+        super::connect4::ENTRIES,
+        super::ioiwari::ENTRIES,
+        super::circular::ENTRIES,
+        super::polygon::ENTRIES,
         super::hex::ENTRIES,
         super::dots::ENTRIES,
         super::kalah::ENTRIES,

@@ -152,6 +152,13 @@ impl ScoreGame for SumGame {
         }
     }
 
+    fn gift(&self, from: &Vec<Pos>, to: &Vec<Pos>) -> i64 {
+        match self.spec.parts.as_slice() {
+            [part] => part.family.gift(&from[0], &to[0]),
+            _ => 0,
+        }
+    }
+
     fn final_gain(&self, position: &Vec<Pos>) -> i64 {
         match self.spec.parts.as_slice() {
             [part] => part.family.final_gain(&position[0]),

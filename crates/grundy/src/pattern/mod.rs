@@ -6,6 +6,8 @@
 //!   self-referential recurrences, Beatty pairs), and the players they give.
 
 pub use crate::sequence::period;
+pub mod certificate;
+pub mod features;
 pub mod rules;
 
 use crate::explore::Control;
@@ -187,6 +189,9 @@ fn check_budget(source: &PatternSource, up_to: u64) -> Result<u64, Error> {
     Ok(up_to)
 }
 
+/// The circles on which a mirror strategy is certified (`grundy pattern circular[…]`).
+pub const MIRROR_CERTIFIED: u64 = 24;
+
 /// Finds the pattern of a family — wherever its [`PatternSource`] says the special
 /// method starts — checking it against the general method up to `up_to`.
 ///
@@ -200,10 +205,32 @@ pub fn discover(family: &str, up_to: u64, control: &Control<'_>) -> Result<Patte
     match family.pattern() {
         PatternSource::TakeAway { k } => Ok(rules::discover_multiple(k, up_to, control)?.0.into()),
         PatternSource::BeattyPairs => Ok(rules::discover_wythoff(up_to, control)?.into()),
-        PatternSource::Known(d) => Ok(Pattern {
-            checked_up_to: up_to,
-            ..Pattern::from(d)
-        }),
+        PatternSource::Known(d) => {
+            let mut theorem = d.theorem.clone();
+            if d.kind == "mirror" {
+                // The symmetry strategy itself, checked on the tree it allows: the
+                // second player restores pairs against every first move and reply.
+                let strategy = certificate::mirror(&*family);
+                let mut positions = 0;
+                let last = MIRROR_CERTIFIED;
+                for n in 3..=last {
+                    let Some(root) = family.member(n) else { break };
+                    positions +=
+                        certificate::certify_win(&*family, &root, false, &strategy, control)?
+                            .positions;
+                }
+                theorem = Some(format!(
+                    "{}; the strategy itself checked by the general method on the tree it allows, for every circle 3..={last} against every move of the first player ({positions} positions)",
+                    theorem.unwrap_or_default()
+                ));
+            }
+            Ok(Pattern {
+                // What the family checked its known rule on, at most what was asked.
+                checked_up_to: up_to.min(d.checked_up_to),
+                theorem,
+                ..Pattern::from(d)
+            })
+        }
         PatternSource::Period(rules) => heap_pattern(family.name(), &rules, up_to, control),
         PatternSource::None => Err(Error::Unsupported(format!(
             "patterns of `{}` are not studied yet",

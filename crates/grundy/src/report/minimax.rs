@@ -46,11 +46,12 @@ impl Analysis for Minimax {
         let after = |from: &Vec<crate::games::Pos>, c: usize, totals: &[[i128; 2]]| -> [i128; 2] {
             let child = &explored.positions[c];
             let gain = i128::from(game.gain(from, child));
+            let gift = i128::from(game.gift(from, child));
             let [a, b] = totals[c];
             if game.alternates() || game.to_move(child) != game.to_move(from) {
-                [gain + b, a]
+                [gain + b, gift + a]
             } else {
-                [gain + a, b]
+                [gain + a, gift + b]
             }
         };
         for &v in &order {

@@ -18,6 +18,7 @@ mod retrograde;
 mod rule;
 mod sprague_grundy;
 mod table;
+mod tablebase;
 
 use std::sync::Arc;
 
@@ -26,11 +27,13 @@ use crate::game::{Outcome, Value};
 use crate::games::{Kind, Pos, Spec, SumGame, Values};
 use crate::Error;
 
+pub use retrograde::{label_ranked, RankValues};
 pub use table::{table, Table, TableError};
+pub use tablebase::lookup;
 
 /// How much a request may use. Requests past a limit are refused up front with an
 /// estimate, not attempted.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Limits<'a> {
     /// Positions an exploration may create, cancellation and progress. For `solve`, a
     /// sum too large to explore whole is still judged by Grundy values, without
@@ -43,6 +46,23 @@ pub struct Limits<'a> {
     /// Heaps a heap game may compute to prove its period, when a heap is too large to
     /// tabulate (default 2^20: about a second for a hard game).
     pub max_proof_heaps: u64,
+    /// Solved tiers to answer boards from before any search (a tablebase), if any.
+    pub tablebase: Option<&'a SharedStore>,
+}
+
+/// A store of solved tiers shared between requests.
+pub type SharedStore = std::sync::Mutex<Box<dyn crate::tier::TierStore>>;
+
+impl std::fmt::Debug for Limits<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Limits")
+            .field("control", &self.control)
+            .field("max_memory", &self.max_memory)
+            .field("max_work", &self.max_work)
+            .field("max_proof_heaps", &self.max_proof_heaps)
+            .field("tablebase", &self.tablebase.is_some())
+            .finish()
+    }
 }
 
 impl Default for Limits<'_> {
@@ -55,6 +75,7 @@ impl Default for Limits<'_> {
             max_memory: 4 << 30,
             max_work: 20_000_000_000,
             max_proof_heaps: 1 << 20,
+            tablebase: None,
         }
     }
 }
@@ -80,6 +101,8 @@ pub enum Method {
     Minimax,
     /// Too large to explore: a proved rule of the special method (see `Report::rule`).
     Rule,
+    /// Read from solved tiers (a tablebase), with no search.
+    Tablebase,
 }
 
 /// One method of the chain: it answers, declines (`Ok(None)`), or fails.
@@ -111,6 +134,7 @@ impl Method {
             Method::SpragueGrundy => "sprague-grundy",
             Method::Minimax => "minimax",
             Method::Rule => "rule",
+            Method::Tablebase => "tablebase",
         }
     }
 }
@@ -140,6 +164,10 @@ pub struct Move {
     /// Score games: the points this move takes.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub gain: Option<i64>,
+    /// Score games: the points this move puts in the opponent's total, where the family
+    /// has such moves (Ioiwari); `None` when it gives nothing.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub gift: Option<i64>,
     /// Whether the same player moves again after it.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
     pub again: bool,
@@ -240,10 +268,12 @@ impl Report {
             }
             Outcome::Draw => "no winning move; this keeps the draw".into(),
             Outcome::Loss => match left {
-                Some(r) if self.method == Method::Retrograde => format!(
-                    "every move loses{grundy}; this one holds out longest: you need {}",
-                    crate::number::count(u128::from(r), "more move", "more moves")
-                ),
+                Some(r) if matches!(self.method, Method::Retrograde | Method::Tablebase) => {
+                    format!(
+                        "every move loses{grundy}; this one holds out longest: you need {}",
+                        crate::number::count(u128::from(r), "more move", "more moves")
+                    )
+                }
                 _ => format!("every move loses{grundy}; this one changes least"),
             },
         }
@@ -387,11 +417,13 @@ pub fn typed_move(game: &SumGame, from: &[Pos], child: &[Pos]) -> Move {
         name = format!("{name} in part {}", changed + 1);
     }
     let gain = (family.kind() == Kind::Score).then(|| family.gain(&from[changed], &child[changed]));
+    let gift = Some(family.gift(&from[changed], &child[changed])).filter(|&g| g != 0);
     Move {
         spec: to.to_string(),
         to,
         name,
         gain,
+        gift,
         again: game.keeps_turn(from, child),
         outcome: Outcome::Draw,
         remoteness: None,
@@ -438,7 +470,8 @@ fn build_oracles(spec: &Spec, limits: &Limits<'_>) -> Result<Vec<Box<dyn Values>
         .collect()
 }
 
-/// Solves a spec: the first method of [`CHAIN`] that answers. A method that declines or
+/// Solves a spec: from the tablebase of the limits when it holds the position
+/// ([`lookup`]), else by the first method of [`CHAIN`] that answers. A method that declines or
 /// is refused for size passes to the next; when none answers, the most telling refusal
 /// is returned.
 ///
@@ -446,6 +479,14 @@ fn build_oracles(spec: &Spec, limits: &Limits<'_>) -> Result<Vec<Box<dyn Values>
 /// [`Error::TooLarge`] with an estimate when no method fits; [`Error::Unsupported`] for a
 /// partizan or score game inside a sum; [`Error::Cancelled`].
 pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
+    if let Some(store) = limits.tablebase {
+        let mut store = store
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(report) = lookup(spec, limits, &mut **store)? {
+            return Ok(report);
+        }
+    }
     let (game, root) = SumGame::new(spec)?;
     let mut ctx = Context {
         spec,

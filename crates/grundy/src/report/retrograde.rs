@@ -47,6 +47,17 @@ impl Analysis for Retrograde {
             });
         }
         let labelled = label(ctx)?;
+        report(ctx, labelled, Method::Retrograde).map(Some)
+    }
+}
+
+/// The report of a labelled position: its value and its children's, in move order.
+pub(super) fn report(
+    ctx: &mut Context<'_, '_>,
+    labelled: Labelled,
+    method: Method,
+) -> Result<Report, Error> {
+    {
         let value = labelled.root;
         // Grundy values, where the oracles can be had (impartial games).
         let (grundy, components, oracles) = if ctx.spec.is_impartial() {
@@ -98,7 +109,7 @@ impl Analysis for Retrograde {
                 });
             }
         }
-        Ok(Some(Report {
+        Ok(Report {
             spec: ctx.spec.to_string(),
             outcome: value.outcome(),
             remoteness: value.remoteness(),
@@ -112,11 +123,11 @@ impl Analysis for Retrograde {
             scores: None,
             moves_truncated: children.len() > moves.len(),
             moves,
-            method: Method::Retrograde,
+            method,
             positions: Some(labelled.positions),
             rule: None,
             winning_moves_truncated: false,
-        }))
+        })
     }
 }
 
@@ -134,25 +145,50 @@ fn word_value(word: u32) -> Value {
     }
 }
 
+/// The values of every rank a descending pass reached from a root, one word a rank:
+/// what [`label_ranked`] returns, for a caller that plays from many positions of one
+/// game (the contest mode) without solving again.
+#[derive(Debug, Clone)]
+pub struct RankValues {
+    words: Vec<u32>,
+    reached: u64,
+}
+
+impl RankValues {
+    /// The value of a rank for the player to move there; `None` if the pass did not
+    /// reach it from the root.
+    #[must_use]
+    pub fn value(&self, rank: u64) -> Option<Value> {
+        let w = *self.words.get(usize::try_from(rank).ok()?)?;
+        (w >= 2).then(|| word_value(w))
+    }
+
+    /// The positions reached.
+    #[must_use]
+    pub fn reached(&self) -> u64 {
+        self.reached
+    }
+}
+
 /// The general method on a ranked game whose every move lowers the rank: one pass down
 /// from the root's rank marks what is reachable, one pass up values each reached
 /// position from its children, which are all valued before it. No graph is kept: 4
-/// bytes per rank up to the root's, and the moves generated twice.
+/// bytes per rank up to the root's (and one more per rank for the mover when moves may
+/// keep the turn), and the moves generated twice.
 ///
-/// `Ok(None)` if some move does not lower the rank after all (the general path then
-/// answers).
+/// `Ok(None)` if some move does not lower the rank after all, or a draw is declared
+/// (the general path then answers).
 ///
 /// # Errors
 /// [`Error::TooLarge`] past the position budget or for a remoteness past 2^30;
 /// [`Error::Cancelled`].
-fn label_descending(
+pub fn label_ranked(
     family: &dyn crate::games::Family,
     ranked: &dyn crate::games::Ranked,
     root: &crate::games::Pos,
-    ctx: &Context<'_, '_>,
-) -> Result<Option<Labelled>, Error> {
+    control: &crate::explore::Control<'_>,
+) -> Result<Option<RankValues>, Error> {
     const CHECK_EVERY: u64 = 1 << 16;
-    let control = &ctx.limits.control;
     let limit = control.max_positions;
     let top = ranked.rank(root);
     if top >= limit.saturating_mul(16) || usize::try_from(top).is_err() {
@@ -161,7 +197,14 @@ fn label_descending(
             need: Some(top.saturating_add(1).saturating_mul(4)),
         });
     }
+    let keeps_turn = family.keeps_turn();
     let mut word = vec![UNREACHED; top as usize + 1];
+    // The player to move at each reached rank, when moves may keep the turn.
+    let mut mover: Vec<u8> = if keeps_turn {
+        vec![0; top as usize + 1]
+    } else {
+        Vec::new()
+    };
     word[top as usize] = REACHED;
     let mut children = Vec::new();
     let mut reached = 0u64;
@@ -179,6 +222,9 @@ fn label_descending(
                 what: format!("more than {limit} positions"),
                 need: None,
             });
+        }
+        if keeps_turn {
+            mover[r as usize] = family.to_move(&ranked.unrank(r)).index() as u8;
         }
         if ranked.terminal(r).is_some() {
             continue;
@@ -209,29 +255,28 @@ fn label_descending(
             None => {
                 children.clear();
                 ranked.moves(r, &mut children);
-                // Win: the quickest lost child; loss: the slowest won child.
-                let mut quickest_loss: Option<u32> = None;
-                let mut slowest_win = 0u32;
+                // The best child as the mover here sees it: a child of the same mover
+                // keeps its sign, one of the other is negated; both one move further.
+                let mut best: Option<Value> = None;
                 for &c in &children {
-                    match word_value(word[c as usize]) {
-                        Value::Loss(x) => {
-                            quickest_loss = Some(quickest_loss.map_or(x, |q| q.min(x)));
-                        }
-                        Value::Win(x) => slowest_win = slowest_win.max(x),
-                        Value::Draw => unreachable!("no draws in an acyclic game"),
+                    let child = word_value(word[c as usize]);
+                    let same = keeps_turn && mover[c as usize] == mover[r as usize];
+                    let mine = match (same, child) {
+                        (true, Value::Win(x)) => Value::Win(x + 1),
+                        (true, Value::Loss(x)) => Value::Loss(x + 1),
+                        (_, v) => v.parent(),
+                    };
+                    if best.is_none_or(|b| mine.preference() > b.preference()) {
+                        best = Some(mine);
                     }
                 }
-                match (quickest_loss, children.is_empty()) {
-                    (Some(x), _) => Value::Win(x + 1),
-                    (None, true) => Value::Loss(0),
-                    (None, false) => Value::Loss(slowest_win + 1),
-                }
+                best.unwrap_or(Value::Loss(0))
             }
         };
         let (won, rem) = match value {
             Value::Win(x) => (1, x),
             Value::Loss(x) => (0, x),
-            Value::Draw => unreachable!(),
+            Value::Draw => unreachable!("no draws in an acyclic game"),
         };
         if rem > max {
             return Err(Error::TooLarge {
@@ -241,32 +286,53 @@ fn label_descending(
         }
         word[r as usize] = 2 + 2 * rem + won;
     }
+    Ok(Some(RankValues {
+        words: word,
+        reached,
+    }))
+}
+
+fn label_descending(
+    family: &dyn crate::games::Family,
+    ranked: &dyn crate::games::Ranked,
+    root: &crate::games::Pos,
+    ctx: &Context<'_, '_>,
+) -> Result<Option<Labelled>, Error> {
+    let Some(values) = label_ranked(family, ranked, root, &ctx.limits.control)? else {
+        return Ok(None);
+    };
+    let top = ranked.rank(root);
     let mut root_children = Vec::new();
     if family.terminal(root).is_none() {
         family.moves(root, &mut root_children);
     }
+    let value = |r: u64| {
+        values
+            .value(r)
+            .expect("every child of the root was reached")
+    };
     Ok(Some(Labelled {
-        root: word_value(word[top as usize]),
+        root: value(top),
         children: root_children
             .iter()
-            .map(|c| word_value(word[ranked.rank(c) as usize]))
+            .map(|c| value(ranked.rank(c)))
             .collect(),
-        positions: reached,
+        positions: values.reached,
     }))
 }
 
 /// The root's value, the value of each of its children in move order, and the count.
-struct Labelled {
-    root: Value,
-    children: Vec<Value>,
-    positions: u64,
+pub(super) struct Labelled {
+    pub(super) root: Value,
+    pub(super) children: Vec<Value>,
+    pub(super) positions: u64,
 }
 
 fn label(ctx: &Context<'_, '_>) -> Result<Labelled, Error> {
     let control = &ctx.limits.control;
     if let Some(part) = ctx.spec.single() {
         if let Some(ranked) = part.family.ranking(&part.position) {
-            if ranked.descending() && !part.family.keeps_turn() {
+            if ranked.descending() {
                 if let Some(done) = label_descending(&*part.family, &*ranked, &part.position, ctx)?
                 {
                     return Ok(done);

@@ -10,6 +10,9 @@
 //! each one.
 
 pub mod record;
+pub mod solve;
+
+pub use solve::{solve, Event, Listener, Options, Solved};
 
 use std::ops::Range;
 
@@ -70,8 +73,8 @@ pub trait TierGame: Send + Sync {
         false
     }
 
-    /// The number of tiers; tiers are `0..tiers()`.
-    fn tiers(&self) -> u32;
+    /// The number of tiers; tiers are `0..tier_count()`.
+    fn tier_count(&self) -> u32;
 
     /// The number of ranks of `tier` (every rank is below it; not every rank need be a
     /// reachable position).
@@ -80,7 +83,7 @@ pub trait TierGame: Send + Sync {
     /// The tiers that moves from `tier` may reach besides itself (all later); the solver
     /// keeps only these in memory while solving `tier`. The default: every later tier.
     fn child_tiers(&self, tier: u32) -> Vec<u32> {
-        (tier + 1..self.tiers()).collect()
+        (tier + 1..self.tier_count()).collect()
     }
 
     /// The starting position.
@@ -98,38 +101,91 @@ pub trait TierGame: Send + Sync {
     );
 }
 
+/// What one tier holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TierSummary {
+    /// The tier.
+    pub tier: u32,
+    /// Its ranks.
+    pub ranks: u64,
+    /// The positions the start reaches in it.
+    pub positions: u64,
+    /// Of those, won, lost and drawn for the player to move (score games: ahead, behind,
+    /// level).
+    pub outcomes: [u64; 3],
+}
+
 /// Where solved tiers are kept: in memory ([`MemoryStore`]) or on disk (a tablebase).
-pub trait TierStore {
-    /// A tier solved earlier, if this store holds it whole; `Ok(None)` if it does not.
+pub trait TierStore: Send {
+    /// What a tier this store holds whole contains, without reading its records;
+    /// `Ok(None)` if it does not hold it.
     ///
     /// # Errors
     /// A tier that exists but cannot be read as valid (another game, a bad checksum) is an
     /// error, never `None`: it must not be silently solved over.
+    fn summary(&mut self, tier: u32) -> Result<Option<TierSummary>, crate::Error>;
+
+    /// The records of a tier this store holds whole; `Ok(None)` if it does not.
+    ///
+    /// # Errors
+    /// As [`TierStore::summary`].
     fn load(&mut self, tier: u32) -> Result<Option<Vec<u16>>, crate::Error>;
 
-    /// Keeps a solved tier. A store that persists makes it durable before returning (a
-    /// temporary name, synced, then renamed), so a crash leaves either the whole tier or
-    /// none of it.
+    /// One record of a tier this store holds; `Ok(None)` if it does not hold the tier.
+    /// The default loads the tier.
+    ///
+    /// # Errors
+    /// As [`TierStore::summary`].
+    fn record(&mut self, tier: u32, rank: u64) -> Result<Option<u16>, crate::Error> {
+        Ok(self
+            .load(tier)?
+            .and_then(|records| records.get(rank as usize).copied()))
+    }
+
+    /// Keeps a solved tier with its summary. A store that persists makes it durable
+    /// before returning (a temporary name, synced, then renamed), so a crash leaves either
+    /// the whole tier or none of it.
     ///
     /// # Errors
     /// The store could not keep it (disk full, permissions).
-    fn save(&mut self, tier: u32, records: &[u16]) -> Result<(), crate::Error>;
+    fn save(
+        &mut self,
+        tier: u32,
+        records: &[u16],
+        summary: &TierSummary,
+    ) -> Result<(), crate::Error>;
 }
 
 /// Keeps every solved tier in memory.
 #[derive(Debug, Default, Clone)]
 pub struct MemoryStore {
-    /// The records of each tier saved, by tier.
-    pub tiers: std::collections::BTreeMap<u32, Vec<u16>>,
+    /// The records and summary of each tier saved, by tier.
+    pub tiers: std::collections::BTreeMap<u32, (Vec<u16>, TierSummary)>,
 }
 
 impl TierStore for MemoryStore {
-    fn load(&mut self, tier: u32) -> Result<Option<Vec<u16>>, crate::Error> {
-        Ok(self.tiers.get(&tier).cloned())
+    fn summary(&mut self, tier: u32) -> Result<Option<TierSummary>, crate::Error> {
+        Ok(self.tiers.get(&tier).map(|(_, s)| *s))
     }
 
-    fn save(&mut self, tier: u32, records: &[u16]) -> Result<(), crate::Error> {
-        self.tiers.insert(tier, records.to_vec());
+    fn load(&mut self, tier: u32) -> Result<Option<Vec<u16>>, crate::Error> {
+        Ok(self.tiers.get(&tier).map(|(r, _)| r.clone()))
+    }
+
+    fn record(&mut self, tier: u32, rank: u64) -> Result<Option<u16>, crate::Error> {
+        Ok(self
+            .tiers
+            .get(&tier)
+            .and_then(|(r, _)| r.get(rank as usize).copied()))
+    }
+
+    fn save(
+        &mut self,
+        tier: u32,
+        records: &[u16],
+        summary: &TierSummary,
+    ) -> Result<(), crate::Error> {
+        self.tiers.insert(tier, (records.to_vec(), *summary));
         Ok(())
     }
 }

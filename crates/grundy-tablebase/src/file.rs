@@ -1,0 +1,409 @@
+//! One tier file on disk: writing it whole or not at all (a temporary name, synced, renamed),
+//! and reading it through a memory map, every part checked before it is used.
+
+use std::fs::{self, File};
+use std::io::{self, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use memmap2::Mmap;
+use rayon::prelude::*;
+
+use crate::format::{self, Expected, Header, Invalid, Layout};
+use crate::Error;
+
+/// Blocks compressed together before they are written: bounds the compressed bytes held
+/// in memory while writing (256 blocks of 32 Ki records: 16 MiB of records a batch).
+const BATCH: usize = 256;
+
+/// The temporary name a tier file is written under before it is renamed to `path`.
+#[must_use]
+pub fn temporary(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    path.with_file_name(name)
+}
+
+/// Writes `records` as a tier file at `path` with `header` (whose `records` must be their
+/// number): to the [`temporary`] name first, replacing any leftover, then synced, renamed,
+/// and the directory synced, so that `path` is either absent, the old file, or the whole
+/// new one. Blocks are compressed in parallel. Returns the file's length in bytes.
+///
+/// # Errors
+/// The system's (disk full, permissions), naming the file; the temporary file is removed.
+/// A header a reader would refuse (a game id that is empty or longer than
+/// [`format::MAX_GAME_ID`], blocks of 0 or more than [`format::MAX_BLOCK_RECORDS`] records,
+/// a tier past the tiers), or records of another number than the header's, are refused
+/// before anything is written.
+pub fn write(path: &Path, header: &Header, records: &[u16]) -> Result<u64, Error> {
+    if records.len() as u64 != header.records {
+        return Err(Error::Refused {
+            path: path.to_owned(),
+            what: format!(
+                "{} records given for a header of {}",
+                records.len(),
+                header.records
+            ),
+        });
+    }
+    if header.game.len() > format::MAX_GAME_ID || header.game.is_empty() {
+        return Err(Error::Refused {
+            path: path.to_owned(),
+            what: format!(
+                "a game id of {} bytes cannot be written (1 to {})",
+                header.game.len(),
+                format::MAX_GAME_ID
+            ),
+        });
+    }
+    if header.block_records == 0 || header.block_records > format::MAX_BLOCK_RECORDS {
+        return Err(Error::Refused {
+            path: path.to_owned(),
+            what: format!(
+                "blocks of {} records cannot be written (1 to {})",
+                header.block_records,
+                format::MAX_BLOCK_RECORDS
+            ),
+        });
+    }
+    if header.tier >= header.tiers {
+        return Err(Error::Refused {
+            path: path.to_owned(),
+            what: format!("tier {} of {} cannot be written", header.tier, header.tiers),
+        });
+    }
+    let tmp = temporary(path);
+    let written = write_temporary(&tmp, header, records).and_then(|len| {
+        fs::rename(&tmp, path)
+            .map_err(|e| Error::io(path, "cannot rename the temporary file into place", e))?;
+        sync_dir(path)?;
+        Ok(len)
+    });
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written
+}
+
+fn write_temporary(tmp: &Path, header: &Header, records: &[u16]) -> Result<u64, Error> {
+    let fail = |e| Error::io(tmp, "cannot write", e);
+    let mut file = File::create(tmp).map_err(fail)?;
+    let head = header.encode();
+    let chunk = header.block_records as usize;
+    let blocks = records.len().div_ceil(chunk);
+    file.write_all(&head).map_err(fail)?;
+    // The index is written last, once the blocks' lengths are known: its place is kept.
+    let index_len = format::index_len(blocks);
+    file.seek(SeekFrom::Start((head.len() + index_len) as u64))
+        .map_err(fail)?;
+    let mut out = io::BufWriter::with_capacity(1 << 20, file);
+    let mut lens = Vec::with_capacity(blocks);
+    for batch in records.chunks(chunk * BATCH) {
+        let compressed = batch
+            .par_chunks(chunk)
+            .map_init(
+                || (zstd::bulk::Compressor::new(format::LEVEL), Vec::new()),
+                |(zstd, planes), block| {
+                    let zstd = zstd.as_mut().map_err(|e| e.to_string())?;
+                    let bytes = format::encode_block(block, planes, zstd)?;
+                    let sum = format::checksum(&bytes);
+                    Ok((bytes, sum))
+                },
+            )
+            .collect::<Result<Vec<_>, String>>()
+            .map_err(|e| Error::io(tmp, "cannot compress", io::Error::other(e)))?;
+        for (bytes, sum) in compressed {
+            out.write_all(&bytes).map_err(fail)?;
+            lens.push((bytes.len() as u32, sum));
+        }
+    }
+    let mut file = out.into_inner().map_err(|e| fail(e.into_error()))?;
+    let end = file.stream_position().map_err(fail)?;
+    let index = format::encode_index(head.len() as u64, &lens);
+    debug_assert_eq!(index.len(), index_len);
+    file.seek(SeekFrom::Start(head.len() as u64))
+        .map_err(fail)?;
+    file.write_all(&index).map_err(fail)?;
+    file.sync_all().map_err(fail)?;
+    Ok(end)
+}
+
+/// Makes a rename in `path`'s directory durable.
+fn sync_dir(path: &Path) -> Result<(), Error> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    // Directories cannot be opened for syncing everywhere (Windows); where they can, the
+    // rename is only durable once the directory is synced.
+    match File::open(dir) {
+        Ok(d) => d
+            .sync_all()
+            .or_else(|e| if cfg!(unix) { Err(e) } else { Ok(()) })
+            .map_err(|e| Error::io(dir, "cannot sync the directory", e)),
+        Err(e) if cfg!(unix) => Err(Error::io(dir, "cannot open the directory", e)),
+        Err(_) => Ok(()),
+    }
+}
+
+/// Maps `file` into memory.
+#[allow(unsafe_code)]
+fn map(file: &File) -> io::Result<Mmap> {
+    // SAFETY: a map is only sound while no one changes or truncates the file under it.
+    // Tier files are written under a temporary name and renamed into place, never modified
+    // in place; a rename that replaces a mapped file leaves the mapped inode intact until
+    // it is unmapped. What is assumed is that nothing else writes to or truncates a
+    // tablebase's files while they are open.
+    unsafe { Mmap::map(file) }
+}
+
+/// A tier file opened for reading: its header and index checked, its blocks checked each
+/// time one is read.
+#[derive(Debug)]
+pub struct TierFile {
+    path: PathBuf,
+    map: Mmap,
+    layout: Layout,
+    cache: Mutex<Cache>,
+}
+
+/// The last blocks read by [`TierFile::get`], newest first, and scratch to decode with.
+#[derive(Default)]
+struct Cache {
+    recent: Vec<(u64, Vec<u16>)>,
+    scratch: Option<Scratch>,
+}
+
+impl std::fmt::Debug for Cache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let blocks: Vec<u64> = self.recent.iter().map(|(b, _)| *b).collect();
+        f.debug_struct("Cache").field("recent", &blocks).finish()
+    }
+}
+
+/// How many decoded blocks [`TierFile::get`] keeps.
+const CACHED: usize = 2;
+
+struct Scratch {
+    zstd: zstd::bulk::Decompressor<'static>,
+    planes: Vec<u8>,
+    /// The records of the block last evicted from the cache, to decode the next into.
+    spare: Vec<u16>,
+}
+
+impl Scratch {
+    fn new() -> io::Result<Scratch> {
+        Ok(Scratch {
+            zstd: zstd::bulk::Decompressor::new()?,
+            planes: Vec::new(),
+            spare: Vec::new(),
+        })
+    }
+}
+
+impl TierFile {
+    /// Opens the tier file at `path`, checking it is the one `want` describes.
+    ///
+    /// # Errors
+    /// The file cannot be opened, or is not the expected tier whole: another game, ranking,
+    /// kind of record, tier or size; damaged (a checksum fails); truncated; or not a tier
+    /// file at all. The message names the file.
+    pub fn open(path: &Path, want: &Expected) -> Result<TierFile, Error> {
+        TierFile::open_inner(path, Some(want))
+    }
+
+    /// Opens the tier file at `path` for whatever game it says it holds (to inspect it);
+    /// its structure is checked as by [`TierFile::open`].
+    ///
+    /// # Errors
+    /// As [`TierFile::open`], but for the expectations.
+    pub fn inspect(path: &Path) -> Result<TierFile, Error> {
+        TierFile::open_inner(path, None)
+    }
+
+    fn open_inner(path: &Path, want: Option<&Expected>) -> Result<TierFile, Error> {
+        let file = File::open(path).map_err(|e| Error::io(path, "cannot open", e))?;
+        let map = map(&file).map_err(|e| Error::io(path, "cannot map", e))?;
+        let layout = Layout::parse(&map, want).map_err(|e| Error::invalid(path, e))?;
+        Ok(TierFile {
+            path: path.to_owned(),
+            map,
+            layout,
+            cache: Mutex::new(Cache::default()),
+        })
+    }
+
+    /// The file's path.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What the file says it holds.
+    #[must_use]
+    pub fn header(&self) -> &Header {
+        &self.layout.header
+    }
+
+    /// The number of blocks.
+    #[must_use]
+    pub fn blocks(&self) -> u64 {
+        self.layout.blocks()
+    }
+
+    /// The file's length in bytes.
+    #[must_use]
+    pub fn file_bytes(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    /// The record of `rank`, decompressing its block unless one of the last two blocks read
+    /// holds it.
+    ///
+    /// # Errors
+    /// A rank past the tier; a block that fails its checksum or does not decompress to its
+    /// records (naming the file and the block).
+    pub fn get(&self, rank: u64) -> Result<u16, Error> {
+        let header = &self.layout.header;
+        if rank >= header.records {
+            return Err(Error::Refused {
+                path: self.path.clone(),
+                what: format!("rank {rank} is past the tier's {} records", header.records),
+            });
+        }
+        let block = rank / u64::from(header.block_records);
+        let at = (rank % u64::from(header.block_records)) as usize;
+        let scratch = {
+            let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(i) = cache.recent.iter().position(|(b, _)| *b == block) {
+                let hit = cache.recent.remove(i);
+                let record = hit.1[at];
+                cache.recent.insert(0, hit);
+                return Ok(record);
+            }
+            cache.scratch.take()
+        };
+        // Decoding happens outside the lock, so readers of other blocks do not wait.
+        let mut scratch = match scratch {
+            Some(s) => s,
+            None => Scratch::new().map_err(|e| Error::io(&self.path, "cannot decompress", e))?,
+        };
+        let ranks = header.block_ranks(block);
+        let mut records = std::mem::take(&mut scratch.spare);
+        records.resize((ranks.end - ranks.start) as usize, 0);
+        let decoded = self.decode(block, &mut scratch, &mut records);
+        let record = records[at];
+        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        if decoded.is_ok() {
+            cache.recent.insert(0, (block, records));
+            if cache.recent.len() > CACHED {
+                scratch.spare = cache.recent.pop().map(|(_, r)| r).unwrap_or_default();
+            }
+        }
+        cache.scratch = Some(scratch);
+        decoded.map(|()| record)
+    }
+
+    /// Maps the whole file in before it is all read: one call instead of a page fault for
+    /// every 4 KiB. Only a hint: where it is not supported, the pages fault in as read.
+    fn populate(&self) {
+        #[cfg(target_os = "linux")]
+        let _ = self.map.advise(memmap2::Advice::PopulateRead);
+    }
+
+    fn decode(&self, block: u64, scratch: &mut Scratch, out: &mut [u16]) -> Result<(), Error> {
+        format::decode_block(
+            &self.layout,
+            &self.map,
+            block,
+            &mut scratch.zstd,
+            &mut scratch.planes,
+            out,
+        )
+        .map_err(|e| Error::invalid(&self.path, e))
+    }
+
+    /// Every record, decompressing the blocks in parallel, each checked.
+    ///
+    /// # Errors
+    /// A block that fails its checksum or does not decompress to its records.
+    pub fn read_all(&self) -> Result<Vec<u16>, Error> {
+        self.populate();
+        let header = &self.layout.header;
+        // The size was checked against the caller's expectation (or, for `inspect`, is at
+        // most `MAX_BLOCK_RECORDS` for each 20-byte index entry the file holds).
+        let n = usize::try_from(header.records).map_err(|_| Error::Refused {
+            path: self.path.clone(),
+            what: format!("{} records do not fit in memory here", header.records),
+        })?;
+        let mut records = vec![0u16; n];
+        records
+            .par_chunks_mut(header.block_records as usize)
+            .enumerate()
+            .try_for_each_init(Scratch::new, |scratch, (block, out)| {
+                let scratch = scratch
+                    .as_mut()
+                    .map_err(|e| Error::io(&self.path, "cannot decompress", clone_io(e)))?;
+                self.decode(block as u64, scratch, out)
+            })?;
+        Ok(records)
+    }
+
+    /// Checks every block: its checksum, and that it decompresses to its records.
+    ///
+    /// # Errors
+    /// The first bad block found (blocks are checked in parallel).
+    pub fn verify(&self) -> Result<(), Error> {
+        self.populate();
+        let b = self.layout.header.block_records as usize;
+        (0..self.blocks()).into_par_iter().try_for_each_init(
+            || (Scratch::new(), Vec::with_capacity(b)),
+            |(scratch, out), block| {
+                let scratch = scratch
+                    .as_mut()
+                    .map_err(|e| Error::io(&self.path, "cannot decompress", clone_io(e)))?;
+                let ranks = self.layout.header.block_ranks(block);
+                out.resize((ranks.end - ranks.start) as usize, 0);
+                self.decode(block, scratch, out)
+            },
+        )
+    }
+}
+
+fn clone_io(e: &io::Error) -> io::Error {
+    io::Error::new(e.kind(), e.to_string())
+}
+
+/// Reads just the header of the tier file at `path` (at most
+/// [`format::HEADER_PREFIX`] bytes).
+///
+/// # Errors
+/// The file cannot be read, or its header is invalid.
+pub fn read_header(path: &Path) -> Result<Header, Error> {
+    use std::io::Read;
+    let file = File::open(path).map_err(|e| Error::io(path, "cannot open", e))?;
+    let mut head = Vec::with_capacity(format::HEADER_PREFIX);
+    file.take(format::HEADER_PREFIX as u64)
+        .read_to_end(&mut head)
+        .map_err(|e| Error::io(path, "cannot read", e))?;
+    Header::parse(&head)
+        .map(|(h, _)| h)
+        .map_err(|e| Error::invalid(path, e))
+}
+
+impl Error {
+    pub(crate) fn io(path: &Path, doing: &'static str, source: io::Error) -> Error {
+        Error::Io {
+            path: path.to_owned(),
+            doing,
+            source,
+        }
+    }
+
+    pub(crate) fn invalid(path: &Path, invalid: Invalid) -> Error {
+        Error::Invalid {
+            path: path.to_owned(),
+            invalid,
+        }
+    }
+}

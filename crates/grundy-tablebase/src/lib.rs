@@ -1,0 +1,391 @@
+//! The edge of grundy where solved tiers live on disk: a tablebase is a directory with one
+//! file per tier (`tier-00017.gtb`), each a checksummed header, a checksummed block index
+//! and zstd-compressed blocks of 16-bit records (the format: `docs/tablebase-format.md`).
+//! Files appear under their names only whole, and nothing in one is trusted before it is
+//! checked.
+//!
+//! ```
+//! use grundy::tier::{Node, TierGame, TierStore};
+//! use grundy_tablebase::Tablebase;
+//!
+//! /// Two tiers of three and two ranks (the moves do not matter to a store).
+//! struct Tiny;
+//! impl TierGame for Tiny {
+//!     fn id(&self) -> String { "tiny[3]".into() }
+//!     fn ranking_version(&self) -> u32 { 1 }
+//!     fn tier_count(&self) -> u32 { 2 }
+//!     fn tier_size(&self, tier: u32) -> u64 { [3, 2][tier as usize] }
+//!     fn root(&self) -> (u32, u64) { (0, 0) }
+//!     fn visit(&self, _: u32, _: std::ops::Range<u64>, _: &(dyn Fn(u64) -> bool + Sync),
+//!              _: &mut dyn FnMut(u64, Node<'_>)) {}
+//! }
+//!
+//! let dir = std::env::temp_dir().join(format!("grundy-tablebase-doc-{}", std::process::id()));
+//! let mut tb = Tablebase::open(&dir, &Tiny).unwrap();
+//! assert_eq!(tb.load(1).unwrap(), None);
+//! let summary = grundy::tier::TierSummary { tier: 1, ranks: 2, positions: 2, outcomes: [1, 1, 0] };
+//! tb.save(1, &[3, 2], &summary).unwrap();
+//! assert_eq!(tb.summary(1).unwrap(), Some(summary));
+//! assert_eq!(tb.load(1).unwrap(), Some(vec![3, 2]));
+//! assert_eq!(tb.record(1, 0).unwrap(), Some(3));
+//! assert_eq!(tb.complete_tiers().unwrap(), [1]);
+//! std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+#![deny(unsafe_code)]
+
+pub mod file;
+pub mod format;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use grundy::tier::{TierGame, TierStore, TierSummary};
+
+pub use file::TierFile;
+pub use format::{Expected, Header, Invalid, Summary};
+
+/// What went wrong with a tablebase; every message starts with the file (or directory).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The system refused (disk full, permissions, a missing directory).
+    #[error("{}: {doing}: {source}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What was being done (`cannot write`).
+        doing: &'static str,
+        /// The system's error.
+        #[source]
+        source: io::Error,
+    },
+    /// The file is not the expected tier, whole and undamaged.
+    #[error("{}: {invalid}", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        invalid: Invalid,
+    },
+    /// A request that does not fit the tablebase (a rank past the tier, a tier past the
+    /// game, records of another number than the tier's size, a directory of another game).
+    #[error("{}: {what}", path.display())]
+    Refused {
+        /// The file or directory.
+        path: PathBuf,
+        /// Why.
+        what: String,
+    },
+}
+
+impl From<Error> for grundy::Error {
+    fn from(e: Error) -> grundy::Error {
+        grundy::Error::Store(e.to_string())
+    }
+}
+
+/// The file name of a tier.
+#[must_use]
+pub fn tier_file_name(tier: u32) -> String {
+    format!("tier-{tier:05}.gtb")
+}
+
+/// The tier a file name names, if it is a tier file's name (not a temporary one).
+#[must_use]
+pub fn tier_of_file_name(name: &str) -> Option<u32> {
+    let digits = name.strip_prefix("tier-")?.strip_suffix(".gtb")?;
+    if digits.len() < 5 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let tier = digits.parse().ok()?;
+    (tier_file_name(tier) == name).then_some(tier)
+}
+
+/// What a tablebase is for: the game as its files record it.
+#[derive(Debug, Clone)]
+struct Game {
+    id: String,
+    ranking_version: u32,
+    scored: bool,
+    sizes: Vec<u64>,
+}
+
+/// A directory of tier files for one game, a [`TierStore`] for the tier solver and a source
+/// of single records for queries.
+#[derive(Debug)]
+pub struct Tablebase {
+    dir: PathBuf,
+    game: Game,
+    block_records: u32,
+    readers: Mutex<BTreeMap<u32, Arc<TierFile>>>,
+}
+
+impl Tablebase {
+    /// Opens (creating it if missing) the tablebase of `game` in `dir`.
+    ///
+    /// # Errors
+    /// The directory cannot be made or read, or it holds a tier file of another game (or
+    /// another ranking, kind of record, or number of tiers). A damaged file is reported
+    /// when its tier is read.
+    pub fn open(dir: &Path, game: &dyn TierGame) -> Result<Tablebase, Error> {
+        fs::create_dir_all(dir).map_err(|e| Error::io(dir, "cannot create the directory", e))?;
+        let tiers = game.tier_count();
+        let tb = Tablebase {
+            dir: dir.to_owned(),
+            game: Game {
+                id: game.id(),
+                ranking_version: game.ranking_version(),
+                scored: game.scored(),
+                sizes: (0..tiers).map(|t| game.tier_size(t)).collect(),
+            },
+            block_records: format::DEFAULT_BLOCK_RECORDS,
+            readers: Mutex::new(BTreeMap::new()),
+        };
+        for (tier, path) in tb.tier_files()? {
+            let Ok(header) = file::read_header(&path) else {
+                continue;
+            };
+            // Check what is the game's, not what is the tier's: a file under another
+            // tier's name is refused when that tier is read.
+            let want = Expected {
+                tier: header.tier,
+                records: header.records,
+                ..tb.expected(0)
+            };
+            if let Err(invalid) = header.check(&want) {
+                return Err(Error::Refused {
+                    path: dir.to_owned(),
+                    what: format!(
+                        "holds tier files of another game ({}: {invalid})",
+                        tier_file_name(tier)
+                    ),
+                });
+            }
+        }
+        Ok(tb)
+    }
+
+    /// Writes blocks of `records` records from now on (default
+    /// [`format::DEFAULT_BLOCK_RECORDS`]; 1 to [`format::MAX_BLOCK_RECORDS`]). Files of any
+    /// block size are read.
+    ///
+    /// # Errors
+    /// A size out of range.
+    pub fn with_block_records(mut self, records: u32) -> Result<Tablebase, Error> {
+        if records == 0 || records > format::MAX_BLOCK_RECORDS {
+            return Err(Error::Refused {
+                path: self.dir.clone(),
+                what: format!(
+                    "blocks of {records} records (1 to {})",
+                    format::MAX_BLOCK_RECORDS
+                ),
+            });
+        }
+        self.block_records = records;
+        Ok(self)
+    }
+
+    /// The directory.
+    #[must_use]
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The path of a tier's file (which may not exist).
+    #[must_use]
+    pub fn path(&self, tier: u32) -> PathBuf {
+        self.dir.join(tier_file_name(tier))
+    }
+
+    /// What the file of `tier` must say.
+    fn expected(&self, tier: u32) -> Expected {
+        Expected {
+            game: self.game.id.clone(),
+            ranking_version: self.game.ranking_version,
+            scored: self.game.scored,
+            tier,
+            tiers: self.game.sizes.len() as u32,
+            records: self.game.sizes.get(tier as usize).copied().unwrap_or(0),
+        }
+    }
+
+    fn check_tier(&self, tier: u32) -> Result<(), Error> {
+        if (tier as usize) < self.game.sizes.len() {
+            Ok(())
+        } else {
+            Err(Error::Refused {
+                path: self.path(tier),
+                what: format!(
+                    "tier {tier} is past the game's {} tiers",
+                    self.game.sizes.len()
+                ),
+            })
+        }
+    }
+
+    /// The tier files in the directory (by name; temporary files are not), by tier.
+    fn tier_files(&self) -> Result<Vec<(u32, PathBuf)>, Error> {
+        let dir = &self.dir;
+        let mut found = Vec::new();
+        for entry in
+            fs::read_dir(dir).map_err(|e| Error::io(dir, "cannot read the directory", e))?
+        {
+            let entry = entry.map_err(|e| Error::io(dir, "cannot read the directory", e))?;
+            if let Some(tier) = entry.file_name().to_str().and_then(tier_of_file_name) {
+                found.push((tier, entry.path()));
+            }
+        }
+        found.sort();
+        Ok(found)
+    }
+
+    /// The tiers of the game whose files are in the directory. A file is only ever there
+    /// whole (it is renamed into place once written and synced), but it is checked only
+    /// when read: see [`Tablebase::verify`].
+    ///
+    /// # Errors
+    /// The directory cannot be read.
+    pub fn complete_tiers(&self) -> Result<Vec<u32>, Error> {
+        let tiers = self.game.sizes.len();
+        Ok(self
+            .tier_files()?
+            .into_iter()
+            .map(|(t, _)| t)
+            .filter(|&t| (t as usize) < tiers)
+            .collect())
+    }
+
+    /// The reader of `tier`, kept open for further queries; `None` if the tier has no file.
+    ///
+    /// # Errors
+    /// The file exists but is not this game's tier, whole and undamaged (its blocks are
+    /// checked as they are read).
+    pub fn reader(&self, tier: u32) -> Result<Option<Arc<TierFile>>, Error> {
+        self.check_tier(tier)?;
+        let mut readers = self.readers.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(r) = readers.get(&tier) {
+            return Ok(Some(Arc::clone(r)));
+        }
+        let Some(reader) = self.open_tier(tier)? else {
+            return Ok(None);
+        };
+        let reader = Arc::new(reader);
+        readers.insert(tier, Arc::clone(&reader));
+        Ok(Some(reader))
+    }
+
+    fn open_tier(&self, tier: u32) -> Result<Option<TierFile>, Error> {
+        match TierFile::open(&self.path(tier), &self.expected(tier)) {
+            Ok(f) => Ok(Some(f)),
+            Err(Error::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The record of `rank` in `tier`; `None` if the tier has no file.
+    ///
+    /// # Errors
+    /// As [`Tablebase::reader`] and [`TierFile::get`].
+    pub fn record(&self, tier: u32, rank: u64) -> Result<Option<u16>, Error> {
+        self.reader(tier)?.map(|r| r.get(rank)).transpose()
+    }
+
+    /// The bytes the tier files take on disk (their lengths), for reports of bytes per
+    /// position.
+    ///
+    /// # Errors
+    /// The directory or a file's metadata cannot be read.
+    pub fn disk_bytes(&self) -> Result<u64, Error> {
+        let mut total = 0;
+        for (_, path) in self.tier_files()? {
+            let meta = fs::metadata(&path).map_err(|e| Error::io(&path, "cannot stat", e))?;
+            total += meta.len();
+        }
+        Ok(total)
+    }
+
+    /// Checks every tier file of the game in the directory, every block of each; returns
+    /// the tiers checked.
+    ///
+    /// # Errors
+    /// The first file that is not whole and undamaged.
+    pub fn verify(&self) -> Result<Vec<u32>, Error> {
+        let tiers = self.complete_tiers()?;
+        for &t in &tiers {
+            if let Some(f) = self.open_tier(t)? {
+                f.verify()?;
+            }
+        }
+        Ok(tiers)
+    }
+}
+
+impl TierStore for Tablebase {
+    fn summary(&mut self, tier: u32) -> Result<Option<TierSummary>, grundy::Error> {
+        self.check_tier(tier)?;
+        Ok(self.open_tier(tier)?.map(|f| {
+            let h = f.header();
+            TierSummary {
+                tier,
+                ranks: h.records,
+                positions: h.summary.positions,
+                outcomes: h.summary.outcomes,
+            }
+        }))
+    }
+
+    fn record(&mut self, tier: u32, rank: u64) -> Result<Option<u16>, grundy::Error> {
+        Ok(Tablebase::record(self, tier, rank)?)
+    }
+
+    fn load(&mut self, tier: u32) -> Result<Option<Vec<u16>>, grundy::Error> {
+        self.check_tier(tier)?;
+        Ok(self.open_tier(tier)?.map(|f| f.read_all()).transpose()?)
+    }
+
+    fn save(
+        &mut self,
+        tier: u32,
+        records: &[u16],
+        summary: &TierSummary,
+    ) -> Result<(), grundy::Error> {
+        self.check_tier(tier)?;
+        let path = self.path(tier);
+        let want = self.expected(tier);
+        if records.len() as u64 != want.records {
+            return Err(Error::Refused {
+                path,
+                what: format!(
+                    "{} records given for a tier of {}",
+                    records.len(),
+                    want.records
+                ),
+            }
+            .into());
+        }
+        let header = Header {
+            game: want.game,
+            ranking_version: want.ranking_version,
+            scored: want.scored,
+            tier,
+            tiers: want.tiers,
+            records: want.records,
+            block_records: self.block_records,
+            summary: Summary {
+                positions: summary.positions,
+                outcomes: summary.outcomes,
+            },
+        };
+        let written = file::write(&path, &header, records);
+        // A reader kept open maps the old file (a query on another thread may have opened
+        // it while this one wrote): the next query opens the new one.
+        self.readers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&tier);
+        written?;
+        Ok(())
+    }
+}

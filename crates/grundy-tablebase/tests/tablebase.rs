@@ -1,0 +1,773 @@
+//! Tier files through the public interface: round trips of every shape, refusals of every
+//! damaged, cut, forged or foreign file, with messages that name the file and the block.
+
+use std::fs;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use grundy::tier::{Node, TierGame, TierStore, TierSummary};
+use grundy_tablebase::format::{self, Expected, Header, Invalid, Part};
+use grundy_tablebase::{tier_file_name, tier_of_file_name, Error, Tablebase, TierFile};
+use proptest::prelude::*;
+
+/// A game that is only its tiers' sizes: what a store needs.
+#[derive(Clone)]
+struct Sizes {
+    id: &'static str,
+    version: u32,
+    scored: bool,
+    sizes: Vec<u64>,
+}
+
+impl TierGame for Sizes {
+    fn id(&self) -> String {
+        self.id.into()
+    }
+    fn ranking_version(&self) -> u32 {
+        self.version
+    }
+    fn scored(&self) -> bool {
+        self.scored
+    }
+    fn tier_count(&self) -> u32 {
+        self.sizes.len() as u32
+    }
+    fn tier_size(&self, tier: u32) -> u64 {
+        self.sizes[tier as usize]
+    }
+    fn root(&self) -> (u32, u64) {
+        (0, 0)
+    }
+    fn visit(
+        &self,
+        _: u32,
+        _: Range<u64>,
+        _: &(dyn Fn(u64) -> bool + Sync),
+        _: &mut dyn FnMut(u64, Node<'_>),
+    ) {
+    }
+}
+
+fn game(sizes: &[u64]) -> Sizes {
+    Sizes {
+        id: "connect4[6x5]",
+        version: 1,
+        scored: false,
+        sizes: sizes.to_vec(),
+    }
+}
+
+/// A deterministic stream of numbers (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Records as a solver writes them: runs of unreached ranks, small remoteness, and now
+/// and then any 16-bit value (so the high byte plane is not all zeros).
+fn records(n: u64, seed: u64) -> Vec<u16> {
+    let mut rng = Rng(seed | 1);
+    (0..n)
+        .map(|_| match rng.below(10) {
+            0..=4 => 0,
+            5 => 1,
+            6 => rng.next() as u16,
+            _ => 2 + rng.below(60) as u16,
+        })
+        .collect()
+}
+
+fn open(dir: &Path, g: &Sizes, block: u32) -> Tablebase {
+    Tablebase::open(dir, g)
+        .unwrap()
+        .with_block_records(block)
+        .unwrap()
+}
+
+fn expected(g: &Sizes, tier: u32) -> Expected {
+    Expected {
+        game: g.id.into(),
+        ranking_version: g.version,
+        scored: g.scored,
+        tier,
+        tiers: g.sizes.len() as u32,
+        records: g.sizes[tier as usize],
+    }
+}
+
+/// The message of a store error.
+fn store_message(e: grundy::Error) -> String {
+    match e {
+        grundy::Error::Store(m) => m,
+        other => panic!("not a store error: {other:?}"),
+    }
+}
+
+#[test]
+fn records_of_every_shape_round_trip() {
+    let block = 64u64;
+    let sizes = [
+        0,
+        1,
+        block - 1,
+        block,
+        block + 1,
+        5 * block + 7,
+        // More blocks than one batch of the writer compresses at once.
+        300 * block + 3,
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let g = game(&sizes);
+    let mut tb = open(dir.path(), &g, block as u32);
+    let all: Vec<Vec<u16>> = sizes
+        .iter()
+        .enumerate()
+        .map(|(t, &n)| records(n, 7 + t as u64))
+        .collect();
+    for (t, r) in all.iter().enumerate() {
+        assert_eq!(tb.load(t as u32).unwrap(), None);
+        tb.save(t as u32, r, &TierSummary::default()).unwrap();
+    }
+    assert_eq!(tb.complete_tiers().unwrap(), [0, 1, 2, 3, 4, 5, 6]);
+    assert_eq!(tb.verify().unwrap(), [0, 1, 2, 3, 4, 5, 6]);
+    let mut on_disk = 0;
+    let mut rng = Rng(99);
+    for (t, r) in all.iter().enumerate() {
+        let t = t as u32;
+        assert_eq!(tb.load(t).unwrap().as_ref(), Some(r), "tier {t}");
+        let reader = tb.reader(t).unwrap().unwrap();
+        assert_eq!(reader.blocks(), r.len().div_ceil(block as usize) as u64);
+        on_disk += reader.file_bytes();
+        // Random ranks, and the ends of every block.
+        let mut ranks: Vec<u64> = (0..200).map(|_| rng.below(r.len().max(1) as u64)).collect();
+        for b in 0..reader.blocks() {
+            ranks.extend([b * block, ((b + 1) * block).min(r.len() as u64) - 1]);
+        }
+        for rank in ranks.into_iter().filter(|&k| k < r.len() as u64) {
+            assert_eq!(tb.record(t, rank).unwrap(), Some(r[rank as usize]));
+        }
+        let past = tb.record(t, r.len() as u64).unwrap_err().to_string();
+        assert!(past.contains("is past the tier"), "{past}");
+    }
+    assert_eq!(tb.disk_bytes().unwrap(), on_disk);
+}
+
+#[test]
+fn the_default_block_size_round_trips_and_compresses() {
+    let n = 2 * u64::from(format::DEFAULT_BLOCK_RECORDS) + 1;
+    let dir = tempfile::tempdir().unwrap();
+    let g = game(&[n]);
+    let mut tb = Tablebase::open(dir.path(), &g).unwrap();
+    let mut r = records(n, 3);
+    // Mostly unreached, as tiers are.
+    r.iter_mut().skip(1000).step_by(3).for_each(|x| *x = 0);
+    tb.save(0, &r, &TierSummary::default()).unwrap();
+    assert_eq!(tb.load(0).unwrap(), Some(r.clone()));
+    let reader = tb.reader(0).unwrap().unwrap();
+    assert_eq!(reader.blocks(), 3);
+    assert_eq!(reader.get(n - 1).unwrap(), r[n as usize - 1]);
+    assert!(reader.file_bytes() < n, "{} bytes", reader.file_bytes());
+}
+
+#[test]
+fn score_records_round_trip_and_are_told_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut g = game(&[100]);
+    g.scored = true;
+    let mut tb = open(dir.path(), &g, 16);
+    let r: Vec<u16> = (0..100).map(|i| 32768 + i * 300).collect();
+    tb.save(0, &r, &TierSummary::default()).unwrap();
+    assert_eq!(tb.load(0).unwrap(), Some(r));
+    assert!(tb.reader(0).unwrap().unwrap().header().scored);
+    // The same file, read as win/loss/draw records, is refused.
+    let wld = game(&[100]);
+    let e = Tablebase::open(dir.path(), &wld).unwrap_err().to_string();
+    assert!(e.contains("tier-00000.gtb"), "{e}");
+    assert!(
+        e.contains("holds score margins, not win/loss/draw records"),
+        "{e}"
+    );
+    let e = TierFile::open(&dir.path().join("tier-00000.gtb"), &expected(&wld, 0))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.ends_with("tier-00000.gtb: holds score margins, not win/loss/draw records"),
+        "{e}"
+    );
+}
+
+/// Writes one tier of `g` and returns its path and records.
+fn written(dir: &Path, g: &Sizes, tier: u32, block: u32) -> (PathBuf, Vec<u16>) {
+    let mut tb = open(dir, g, block);
+    let r = records(g.sizes[tier as usize], 11);
+    tb.save(tier, &r, &TierSummary::default()).unwrap();
+    (tb.path(tier), r)
+}
+
+#[test]
+fn another_game_ranking_tier_or_size_is_refused_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = game(&[10, 20, 20]);
+    let (path, _) = written(dir.path(), &g, 1, 8);
+    let name = path.display().to_string();
+    let refuse = |want: Expected| TierFile::open(&path, &want).unwrap_err().to_string();
+
+    let mut other = expected(&g, 1);
+    other.game = "connect4[5x4]".into();
+    assert_eq!(
+        refuse(other),
+        format!("{name}: written for connect4[6x5], not connect4[5x4]")
+    );
+    let mut other = expected(&g, 1);
+    other.ranking_version = 2;
+    assert_eq!(
+        refuse(other),
+        format!("{name}: written with ranking version 1, not 2")
+    );
+    let mut other = expected(&g, 1);
+    other.tier = 2;
+    assert_eq!(refuse(other), format!("{name}: written with tier 1, not 2"));
+    let mut other = expected(&g, 1);
+    other.tiers = 4;
+    assert_eq!(
+        refuse(other),
+        format!("{name}: written for a game of 3 tiers, not 4")
+    );
+    let mut other = expected(&g, 1);
+    other.records = 21;
+    assert_eq!(
+        refuse(other),
+        format!("{name}: holds 20 records, but the tier has 21")
+    );
+
+    // A tier's file under another tier's name is refused when that tier is loaded.
+    fs::copy(&path, dir.path().join(tier_file_name(2))).unwrap();
+    let mut tb = open(dir.path(), &g, 8);
+    let e = store_message(tb.load(2).unwrap_err());
+    assert!(
+        e.ends_with("tier-00002.gtb: written with tier 1, not 2"),
+        "{e}"
+    );
+    assert!(tb.record(2, 0).is_err());
+
+    // A directory of one game is refused to another, naming the directory and the file.
+    for other in [
+        Sizes {
+            id: "connect4[5x4]",
+            ..g.clone()
+        },
+        Sizes {
+            version: 9,
+            ..g.clone()
+        },
+        game(&[10, 20, 20, 5]),
+    ] {
+        let e = Tablebase::open(dir.path(), &other).unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!(
+                "{}: holds tier files of another game (tier-0000",
+                dir.path().display()
+            )),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn a_leftover_temporary_file_is_ignored_and_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = game(&[40, 40]);
+    let mut tb = open(dir.path(), &g, 8);
+    let path = tb.path(1);
+    let tmp = grundy_tablebase::file::temporary(&path);
+    assert!(tmp.to_string_lossy().ends_with("tier-00001.gtb.tmp"));
+    // A killed writer's half file: the start of a real one.
+    let r = records(40, 5);
+    tb.save(1, &r, &TierSummary::default()).unwrap();
+    let whole = fs::read(&path).unwrap();
+    fs::remove_file(&path).unwrap();
+    fs::write(&tmp, &whole[..whole.len() / 2]).unwrap();
+
+    let mut tb = open(dir.path(), &g, 8);
+    assert_eq!(tb.complete_tiers().unwrap(), Vec::<u32>::new());
+    assert_eq!(tb.load(1).unwrap(), None);
+    assert_eq!(tb.record(1, 0).unwrap(), None);
+    assert_eq!(tb.disk_bytes().unwrap(), 0);
+    tb.save(1, &r, &TierSummary::default()).unwrap();
+    assert!(!tmp.exists(), "the temporary file is renamed into place");
+    assert_eq!(tb.load(1).unwrap(), Some(r));
+    assert_eq!(tb.complete_tiers().unwrap(), [1]);
+}
+
+#[test]
+fn saving_replaces_the_tier_and_refuses_what_does_not_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = game(&[30]);
+    let mut tb = open(dir.path(), &g, 8);
+    let first = records(30, 1);
+    tb.save(0, &first, &TierSummary::default()).unwrap();
+    assert_eq!(tb.record(0, 3).unwrap(), Some(first[3]));
+    let second = records(30, 2);
+    assert_ne!(first, second);
+    tb.save(0, &second, &TierSummary::default()).unwrap();
+    // The reader kept for queries is not the old file's.
+    assert_eq!(tb.record(0, 3).unwrap(), Some(second[3]));
+    assert_eq!(tb.load(0).unwrap(), Some(second));
+    let e = store_message(tb.save(0, &[1, 2], &TierSummary::default()).unwrap_err());
+    assert!(
+        e.ends_with("tier-00000.gtb: 2 records given for a tier of 30"),
+        "{e}"
+    );
+    let e = store_message(tb.save(1, &[], &TierSummary::default()).unwrap_err());
+    assert!(
+        e.ends_with("tier-00001.gtb: tier 1 is past the game's 1 tiers"),
+        "{e}"
+    );
+    assert!(tb.load(1).is_err());
+}
+
+#[test]
+fn file_names_are_read_back_exactly() {
+    assert_eq!(tier_file_name(17), "tier-00017.gtb");
+    assert_eq!(tier_file_name(123_456), "tier-123456.gtb");
+    assert_eq!(tier_of_file_name("tier-00017.gtb"), Some(17));
+    assert_eq!(tier_of_file_name("tier-123456.gtb"), Some(123_456));
+    for not in [
+        "tier-00017.gtb.tmp",
+        "tier-0017.gtb",
+        "tier-000017.gtb",
+        "tier-+0017.gtb",
+        "tier-00017.GTB",
+        "x-00017.gtb",
+    ] {
+        assert_eq!(tier_of_file_name(not), None, "{not}");
+    }
+}
+
+/// Writes `bytes` at `path` as a new file: rewriting one in place costs milliseconds on
+/// ext4, which flushes a file truncated and rewritten when it is closed.
+fn put(path: &Path, bytes: &[u8]) {
+    let _ = fs::remove_file(path);
+    fs::write(path, bytes).unwrap();
+}
+
+/// A small file of three blocks of 16 records (the last one short): its bytes.
+fn small_file(dir: &Path) -> (Sizes, PathBuf, Vec<u16>, Vec<u8>) {
+    let g = game(&[40]);
+    let (path, r) = written(dir, &g, 0, 16);
+    let bytes = fs::read(&path).unwrap();
+    (g, path, r, bytes)
+}
+
+/// Whatever a reader of `bytes` (as the tier file at `path`) gives, it is never data other
+/// than `records`; returns whether it refused at all.
+fn refuses(path: &Path, want: &Expected, bytes: &[u8], records: &[u16]) -> bool {
+    put(path, bytes);
+    let Ok(file) = TierFile::open(path, want) else {
+        return true;
+    };
+    let mut refused = false;
+    match file.read_all() {
+        Ok(all) => assert_eq!(all, records, "read_all gave other records"),
+        Err(_) => refused = true,
+    }
+    for (rank, &r) in records.iter().enumerate() {
+        match file.get(rank as u64) {
+            Ok(got) => assert_eq!(got, r, "rank {rank}"),
+            Err(_) => refused = true,
+        }
+    }
+    assert_eq!(
+        file.verify().is_err(),
+        refused,
+        "verify agrees with reading"
+    );
+    refused
+}
+
+#[test]
+fn every_single_bit_flip_of_a_small_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (g, path, r, bytes) = small_file(dir.path());
+    let want = expected(&g, 0);
+    assert!(!refuses(&path, &want, &bytes, &r));
+    for bit in 0..bytes.len() * 8 {
+        let mut damaged = bytes.clone();
+        damaged[bit / 8] ^= 1 << (bit % 8);
+        assert!(
+            refuses(&path, &want, &damaged, &r),
+            "a flip of bit {bit} (byte {} of {}) goes unnoticed",
+            bit / 8,
+            bytes.len()
+        );
+    }
+    // The store never calls a damaged tier missing.
+    let mut damaged = bytes.clone();
+    *damaged.last_mut().unwrap() ^= 0x10;
+    put(&path, &damaged);
+    let mut tb = open(dir.path(), &g, 16);
+    assert!(tb.load(0).is_err());
+}
+
+#[test]
+fn every_truncation_of_a_small_file_is_refused_as_truncated() {
+    let dir = tempfile::tempdir().unwrap();
+    let (g, path, r, bytes) = small_file(dir.path());
+    let want = expected(&g, 0);
+    for len in 0..bytes.len() {
+        put(&path, &bytes[..len]);
+        match TierFile::open(&path, &want) {
+            Err(Error::Invalid {
+                invalid: Invalid::Truncated { holds, .. },
+                ..
+            }) => {
+                // `holds` counts the file, or for cut blocks the bytes after the index.
+                assert!(holds <= len as u64, "cut at {len}: holds {holds}");
+            }
+            other => panic!("cut at {len} of {}: {other:?}", bytes.len()),
+        }
+        let mut tb = open(dir.path(), &g, 16);
+        let e = store_message(tb.load(0).unwrap_err());
+        assert!(e.contains("tier-00000.gtb: truncated ("), "{e}");
+    }
+    put(&path, &bytes);
+    assert_eq!(TierFile::open(&path, &want).unwrap().read_all().unwrap(), r);
+}
+
+#[test]
+fn truncation_messages_say_what_the_file_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let (g, path, _, bytes) = small_file(dir.path());
+    let want = expected(&g, 0);
+    let name = path.display().to_string();
+    let cut = |len: usize| {
+        put(&path, &bytes[..len]);
+        TierFile::open(&path, &want).unwrap_err().to_string()
+    };
+    let header = 72 + "connect4[6x5]".len() + 8;
+    let index = header + 3 * 20 + 8;
+    assert_eq!(
+        cut(10),
+        format!("{name}: truncated (the header needs at least 80 bytes, the file holds 10)")
+    );
+    assert_eq!(
+        cut(77),
+        format!("{name}: truncated (the header needs {header} bytes, the file holds 77)")
+    );
+    assert_eq!(
+        cut(header + 5),
+        format!(
+            "{name}: truncated (the header and the index of 3 blocks need {index} bytes, the file holds {})",
+            header + 5
+        )
+    );
+    let blocks = bytes.len() - index;
+    assert_eq!(
+        cut(index + 1),
+        format!("{name}: truncated (the index says {blocks} bytes of blocks, the file holds 1)")
+    );
+}
+
+#[test]
+fn a_damaged_block_is_named_by_every_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = game(&[80]);
+    let (path, r) = written(dir.path(), &g, 0, 16);
+    let mut bytes = fs::read(&path).unwrap();
+    let layout = format::Layout::parse(&bytes, None).unwrap();
+    let at = layout.index[2].offset as usize + 1;
+    bytes[at] ^= 0xff;
+    put(&path, &bytes);
+
+    let name = path.display().to_string();
+    let message = format!("{name}: block 2 of 5 fails its checksum (the file is damaged)");
+    let file = TierFile::open(&path, &expected(&g, 0)).unwrap();
+    assert_eq!(file.read_all().unwrap_err().to_string(), message);
+    assert_eq!(file.verify().unwrap_err().to_string(), message);
+    assert_eq!(file.get(40).unwrap_err().to_string(), message);
+    // The other blocks still answer.
+    assert_eq!(file.get(0).unwrap(), r[0]);
+    assert_eq!(file.get(79).unwrap(), r[79]);
+    let mut tb = open(dir.path(), &g, 16);
+    assert_eq!(store_message(tb.load(0).unwrap_err()), message);
+    assert_eq!(tb.verify().unwrap_err().to_string(), message);
+    assert!(matches!(
+        file.get(33),
+        Err(Error::Invalid {
+            invalid: Invalid::BlockChecksum {
+                block: 2,
+                blocks: 5
+            },
+            ..
+        })
+    ));
+}
+
+/// Opens forged bytes (every checksum recomputed) as the tier of `g`.
+fn open_forged(path: &Path, g: &Sizes, mut bytes: Vec<u8>) -> Result<TierFile, Error> {
+    format::reseal(&mut bytes);
+    put(path, &bytes);
+    TierFile::open(path, &expected(g, 0))
+}
+
+fn invalid(r: Result<TierFile, Error>) -> Invalid {
+    match r {
+        Err(Error::Invalid { invalid, .. }) => invalid,
+        other => panic!("not refused as invalid: {other:?}"),
+    }
+}
+
+#[test]
+fn forged_files_whose_checksums_hold_are_refused_by_their_structure() {
+    let dir = tempfile::tempdir().unwrap();
+    let (g, path, r, bytes) = small_file(dir.path());
+    let header = Header::parse(&bytes).unwrap().1;
+    // Resealing an intact file changes nothing.
+    let mut same = bytes.clone();
+    format::reseal(&mut same);
+    assert_eq!(same, bytes);
+
+    let with = |edit: &dyn Fn(&mut Vec<u8>)| {
+        let mut b = bytes.clone();
+        edit(&mut b);
+        invalid(open_forged(&path, &g, b))
+    };
+    assert_eq!(with(&|b| b[36] = 4), Invalid::RecordWidth(4));
+    assert!(matches!(with(&|b| b[37] = 2), Invalid::HeaderDamaged(m) if m.contains("flags")));
+    assert!(
+        matches!(with(&|b| b[32..36].copy_from_slice(&0u32.to_le_bytes())), Invalid::HeaderDamaged(m) if m.contains("records per block"))
+    );
+    assert!(
+        matches!(with(&|b| b[32..36].copy_from_slice(&(format::MAX_BLOCK_RECORDS + 1).to_le_bytes())), Invalid::HeaderDamaged(m) if m.contains("records per block"))
+    );
+    assert!(
+        matches!(with(&|b| b[16..20].copy_from_slice(&1u32.to_le_bytes())), Invalid::HeaderDamaged(m) if m == "tier 1 of 1")
+    );
+    assert!(
+        matches!(with(&|b| b[38..40].copy_from_slice(&2000u16.to_le_bytes())), Invalid::HeaderDamaged(m) if m.contains("2000 bytes"))
+    );
+    assert!(matches!(with(&|b| b[72] = 0xff), Invalid::HeaderDamaged(m) if m.contains("UTF-8")));
+    // A summary that does not add up, or counts more positions than the tier has ranks.
+    assert!(
+        matches!(with(&|b| b[40..48].copy_from_slice(&1u64.to_le_bytes())), Invalid::HeaderDamaged(m) if m.contains("summary"))
+    );
+    assert!(
+        matches!(with(&|b| b[48..56].copy_from_slice(&(u64::MAX).to_le_bytes())), Invalid::HeaderDamaged(m) if m.contains("summary"))
+    );
+    assert_eq!(with(&|b| b[8] = 2), Invalid::Version(2));
+    assert_eq!(with(&|b| b[0] = b'X'), Invalid::NotTablebase);
+    // A block said to start one byte later, or to be empty.
+    assert!(matches!(
+        with(&|b| b[header + 20] = b[header + 20].wrapping_add(1)),
+        Invalid::IndexDamaged {
+            block: 1,
+            blocks: 3,
+            ..
+        }
+    ));
+    assert!(matches!(
+        with(&|b| b[header + 8..header + 12].copy_from_slice(&0u32.to_le_bytes())),
+        Invalid::IndexDamaged {
+            block: 0,
+            blocks: 3,
+            ..
+        }
+    ));
+    // Longer than zstd could ever make 32 bytes.
+    assert!(matches!(
+        with(&|b| b[header + 8..header + 12].copy_from_slice(&5000u32.to_le_bytes())),
+        Invalid::IndexDamaged { block: 0, .. }
+    ));
+    assert_eq!(
+        with(&|b| b.extend_from_slice(&[0; 3])),
+        Invalid::Trailing(3)
+    );
+    // More records than the index has blocks for.
+    assert!(matches!(
+        with(&|b| b[24..32].copy_from_slice(&u64::MAX.to_le_bytes())),
+        Invalid::Mismatch {
+            field: "records",
+            ..
+        }
+    ));
+    let mut huge = bytes.clone();
+    huge[24..32].copy_from_slice(&u64::MAX.to_le_bytes());
+    format::reseal(&mut huge);
+    assert!(matches!(
+        format::Layout::parse(&huge, None),
+        Err(Invalid::Truncated {
+            part: Part::Index(_),
+            ..
+        })
+    ));
+
+    // A block replaced by a valid zstd frame of the wrong size: its checksum holds, its
+    // records do not.
+    let layout = format::Layout::parse(&bytes, None).unwrap();
+    let e = layout.index[1];
+    let short = zstd::bulk::compress(&[7u8; 30], 1).unwrap();
+    assert!(short.len() <= e.len as usize);
+    let mut b = bytes.clone();
+    let at = e.offset as usize;
+    b.splice(at..at + e.len as usize, short.iter().copied());
+    let len = short.len() as u32;
+    let entry = header + 20 + 8;
+    b[entry..entry + 4].copy_from_slice(&len.to_le_bytes());
+    let shift = e.len - len;
+    let next = header + 40;
+    let off = u64::from_le_bytes(b[next..next + 8].try_into().unwrap()) - u64::from(shift);
+    b[next..next + 8].copy_from_slice(&off.to_le_bytes());
+    let file = open_forged(&path, &g, b).unwrap();
+    assert_eq!(file.get(0).unwrap(), r[0]);
+    let err = file.get(16).unwrap_err().to_string();
+    assert!(
+        err.ends_with("block 1 of 3 is invalid: 30 bytes decompressed, not 32"),
+        "{err}"
+    );
+    assert!(file.read_all().is_err() && file.verify().is_err());
+}
+
+#[test]
+fn readers_share_a_file_across_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = game(&[5000]);
+    let (_, r) = written(dir.path(), &g, 0, 64);
+    let tb = open(dir.path(), &g, 64);
+    std::thread::scope(|s| {
+        for t in 0..4u64 {
+            let (tb, r) = (&tb, &r);
+            s.spawn(move || {
+                let mut rng = Rng(t + 1);
+                for _ in 0..500 {
+                    let k = rng.below(5000);
+                    assert_eq!(tb.record(0, k).unwrap(), Some(r[k as usize]));
+                }
+            });
+        }
+    });
+}
+
+/// The parts of a file of `blocks` blocks: header, index, blocks (byte ranges).
+fn parts(bytes: &[u8]) -> [Range<usize>; 3] {
+    let (h, start) = Header::parse(bytes).unwrap();
+    let index = start + h.blocks() as usize * 20 + 8;
+    [0..start, start..index, index..bytes.len()]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Bigger files (dozens of blocks): a flipped bit in the header, the index or a block
+    /// is refused, never read as other data.
+    #[test]
+    fn a_flipped_bit_anywhere_is_refused(
+        n in 1u64..3000,
+        block in 1u32..300,
+        part in 0usize..3,
+        at in any::<prop::sample::Index>(),
+        bit in 0u8..8,
+        seed in any::<u64>(),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let g = game(&[n]);
+        let mut tb = open(dir.path(), &g, block);
+        let r = records(n, seed);
+        tb.save(0, &r, &TierSummary::default()).unwrap();
+        let path = tb.path(0);
+        let bytes = fs::read(&path).unwrap();
+        let range = parts(&bytes)[part].clone();
+        let byte = range.start + at.index(range.len());
+        let mut damaged = bytes.clone();
+        damaged[byte] ^= 1 << bit;
+        prop_assert!(refuses(&path, &expected(&g, 0), &damaged, &r));
+        prop_assert!(tb.load(0).is_err());
+    }
+
+    /// Any records, any block size: what is saved is loaded and read back.
+    #[test]
+    fn any_records_round_trip(
+        r in prop::collection::vec(any::<u16>(), 0..700),
+        block in 1u32..100,
+        ranks in prop::collection::vec(any::<prop::sample::Index>(), 1..20),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let g = game(&[r.len() as u64]);
+        let mut tb = open(dir.path(), &g, block);
+        tb.save(0, &r, &TierSummary::default()).unwrap();
+        prop_assert_eq!(tb.load(0).unwrap(), Some(r.clone()));
+        if !r.is_empty() {
+            for k in ranks {
+                let k = k.index(r.len());
+                prop_assert_eq!(tb.record(0, k as u64).unwrap(), Some(r[k]));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_writer_refuses_what_it_cannot_write_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(tier_file_name(0));
+    let header = |game: String, records| Header {
+        game,
+        ranking_version: 1,
+        scored: false,
+        tier: 0,
+        tiers: 1,
+        records,
+        block_records: 16,
+        summary: Default::default(),
+    };
+    let long = "x".repeat(format::MAX_GAME_ID + 1);
+    for (h, records, says) in [
+        (
+            header(long, 2),
+            vec![1, 2],
+            "a game id of 1025 bytes cannot be written",
+        ),
+        (header(String::new(), 2), vec![1, 2], "a game id of 0 bytes"),
+        (
+            header("g".into(), 3),
+            vec![1, 2],
+            "2 records given for a header of 3",
+        ),
+        (
+            Header {
+                block_records: 0,
+                ..header("g".into(), 2)
+            },
+            vec![1, 2],
+            "blocks of 0 records cannot be written",
+        ),
+        (
+            Header {
+                tier: 1,
+                ..header("g".into(), 2)
+            },
+            vec![1, 2],
+            "tier 1 of 1 cannot be written",
+        ),
+    ] {
+        let e = grundy_tablebase::file::write(&path, &h, &records)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(says), "{e}");
+        assert!(e.starts_with(&path.display().to_string()), "{e}");
+    }
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    // The longest id there may be is written and read back.
+    let h = header("y".repeat(format::MAX_GAME_ID), 2);
+    grundy_tablebase::file::write(&path, &h, &[5, 6]).unwrap();
+    let f = TierFile::inspect(&path).unwrap();
+    assert_eq!(f.header(), &h);
+    assert_eq!(f.read_all().unwrap(), [5, 6]);
+}

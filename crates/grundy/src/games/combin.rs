@@ -1,0 +1,120 @@
+//! Combinations for ranking boards: binomials, the colex rank of a bit mask among those
+//! with as many bits, its inverse, the next such mask, and inserting a bit. Boards rank
+//! which cells are taken and which of the taken are whose by these (connect four,
+//! m,n,k-games).
+
+/// Binomials `C(n, k)` for `n, k ≤ 64`, saturating at `u64::MAX` (never reached there).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binomials(Vec<[u64; 65]>);
+
+impl Default for Binomials {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Binomials {
+    /// Pascal's triangle to row 64.
+    #[must_use]
+    pub fn new() -> Binomials {
+        let mut binom = vec![[0u64; 65]; 65];
+        for n in 0..=64usize {
+            binom[n][0] = 1;
+            for k in 1..=n {
+                binom[n][k] =
+                    binom[n - 1][k - 1].saturating_add(if k < n { binom[n - 1][k] } else { 0 });
+            }
+        }
+        Binomials(binom)
+    }
+
+    /// `C(n, k)` (0 when k > n).
+    #[inline]
+    #[must_use]
+    pub fn get(&self, n: u32, k: u32) -> u64 {
+        self.0[n as usize][k as usize]
+    }
+
+    /// The colex rank of `mask` among the masks with as many bits: the sum of
+    /// `C(p_j, j)` over its set bits `p_1 < p_2 < …`.
+    #[inline]
+    #[must_use]
+    pub fn colex(&self, mut mask: u64) -> u64 {
+        let mut rank = 0;
+        let mut j = 1;
+        while mask != 0 {
+            let p = mask.trailing_zeros() as usize;
+            rank += self.0[p][j];
+            j += 1;
+            mask &= mask - 1;
+        }
+        rank
+    }
+
+    /// The mask of `k` bits whose colex rank is `rank` (below `C(64, k)`).
+    #[must_use]
+    pub fn uncolex(&self, mut rank: u64, k: u32) -> u64 {
+        let mut mask = 0u64;
+        for j in (1..=k as usize).rev() {
+            let mut p = j - 1;
+            while p < 64 && self.0[p + 1][j] <= rank {
+                p += 1;
+            }
+            rank -= self.0[p][j];
+            mask |= 1 << p;
+        }
+        mask
+    }
+}
+
+/// The next mask with as many bits, in colex order (Gosper's hack); 0 after the last.
+#[inline]
+#[must_use]
+pub fn next_combination(mask: u64) -> u64 {
+    if mask == 0 {
+        return 0;
+    }
+    let c = mask & mask.wrapping_neg();
+    let r = mask.wrapping_add(c);
+    if r == 0 {
+        return 0;
+    }
+    (((r ^ mask) >> 2) / c) | r
+}
+
+/// `mask` with a bit `bit` inserted at position `p`, the bits from `p` up moved up one.
+#[inline]
+#[must_use]
+pub fn insert(mask: u64, p: u32, bit: bool) -> u64 {
+    let low = if p == 0 {
+        0
+    } else {
+        mask & (u64::MAX >> (64 - p))
+    };
+    let high = if p >= 63 { 0 } else { (mask >> p) << (p + 1) };
+    low | high | u64::from(bit) << p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colex_ranks_are_the_order_of_gosper() {
+        let b = Binomials::new();
+        for (n, k) in [(6u32, 3u32), (10, 1), (8, 0), (12, 5)] {
+            let mut mask = if k == 0 { 0 } else { (1u64 << k) - 1 };
+            for r in 0..b.get(n, k) {
+                assert_eq!(b.colex(mask), r);
+                assert_eq!(b.uncolex(r, k), mask);
+                if k == 0 {
+                    break;
+                }
+                mask = next_combination(mask);
+            }
+        }
+        assert_eq!(b.get(64, 32), 1_832_624_140_942_590_534);
+        assert_eq!(insert(0b1011, 2, true), 0b10111);
+        assert_eq!(insert(0b1011, 0, false), 0b10110);
+    }
+}

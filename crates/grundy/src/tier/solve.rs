@@ -1,0 +1,1145 @@
+//! The tier solver: which positions the start reaches (a forward pass, tier by tier from
+//! the first), then every tier from the last to the first, each labelled from the tiers
+//! it moves into, on all cores, and kept in a [`TierStore`].
+//!
+//! A tier whose moves all leave it is one parallel pass: each position's record follows
+//! from its children's, already solved. Positions with moves inside their own tier (Quixo's
+//! own cubes, Kalah's short sowings) are labelled by the one retrograde engine
+//! ([`crate::solve::label_by_degree`]) on the subgraph they form, cycles giving draws;
+//! their moves out of the tier enter that graph as edges to two chains of virtual
+//! vertices, one decided at every distance each way, so the engine's FIFO order still
+//! gives every remoteness exactly. Score games order such positions topologically and
+//! take the minimax margin.
+//!
+//! Memory: one bit per rank of the tiers not yet solved (reachability), two bytes per
+//! rank of the tier being solved and of the tiers it moves into. Nothing else is kept per
+//! position, and no lock is taken in the inner loops: each thread writes its own slice of
+//! records and sets reachability bits with atomic `or`s.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
+
+use super::record;
+use super::{Node, TierGame, TierStore, TierSummary};
+use crate::csr::Csr;
+use crate::explore::Control;
+use crate::game::{Outcome, Value};
+use crate::solve::{label_by_degree, reverse_topological_order};
+use crate::Error;
+
+/// Ranks per unit of parallel work (and between progress reports).
+const CHUNK: u64 = 1 << 15;
+
+/// How to solve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Worker threads; `0` for every core.
+    pub threads: usize,
+    /// The most bytes the solver may hold at once (reachability bits and the tiers in
+    /// memory); a game that needs more is refused before anything is allocated.
+    pub max_bytes: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            threads: 0,
+            max_bytes: 16 << 30,
+        }
+    }
+}
+
+/// What the solver is doing, for progress bars.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// Marking the positions the start reaches in `tier`: `done` of `total` ranks read.
+    Reach {
+        /// The tier.
+        tier: u32,
+        /// Ranks read so far.
+        done: u64,
+        /// Ranks in the tier.
+        total: u64,
+    },
+    /// Solving `tier`: `done` of `total` ranks read.
+    Solve {
+        /// The tier.
+        tier: u32,
+        /// Ranks read so far.
+        done: u64,
+        /// Ranks in the tier.
+        total: u64,
+    },
+    /// `tier` is done: solved and saved, or (`loaded`) found whole in the store.
+    Done {
+        /// What it holds.
+        summary: TierSummary,
+        /// Whether it was in the store already.
+        loaded: bool,
+    },
+}
+
+/// A listener for [`Event`]s, called from worker threads.
+pub type Listener<'a> = dyn Fn(&Event) + Sync + 'a;
+
+/// A solved game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solved {
+    /// Every tier, first to last.
+    pub tiers: Vec<TierSummary>,
+    /// The start's record.
+    pub root: u16,
+}
+
+impl Solved {
+    /// Positions reached from the start, over every tier.
+    #[must_use]
+    pub fn positions(&self) -> u64 {
+        self.tiers.iter().map(|t| t.positions).sum()
+    }
+}
+
+/// Memory the solver needs at most for `game`, in bytes: reachability bits for every
+/// tier, and the largest tier held with the tiers it moves into.
+#[must_use]
+pub fn memory_needed(game: &dyn TierGame) -> u128 {
+    let n = game.tier_count();
+    let bits: u128 = (0..n)
+        .map(|t| u128::from(game.tier_size(t)).div_ceil(64) * 8)
+        .sum();
+    let held = (0..n)
+        .map(|t| {
+            let children: u128 = game
+                .child_tiers(t)
+                .iter()
+                .map(|&c| u128::from(game.tier_size(c)))
+                .sum();
+            2 * (u128::from(game.tier_size(t)) + children)
+        })
+        .max()
+        .unwrap_or(0);
+    bits + held
+}
+
+/// Solves every tier `store` does not hold yet, and returns what each holds.
+///
+/// Tiers the store holds are trusted as they are (the store checks them); the others are
+/// solved from the last to the first and saved one by one, so a run stopped at any moment
+/// resumes from the last tier it saved.
+///
+/// # Errors
+/// [`Error::TooLarge`] past `options.max_bytes` (before anything is allocated) or for a
+/// remoteness or margin a record cannot hold; [`Error::Cancelled`]; [`Error::Store`] from
+/// the store; [`Error::Unsupported`] for a game that breaks the tier contract (a move to
+/// an earlier tier, a child never reached, a score game with a cycle inside a tier).
+pub fn solve(
+    game: &dyn TierGame,
+    store: &mut dyn TierStore,
+    options: &Options,
+    listen: &Listener<'_>,
+    control: &Control<'_>,
+) -> Result<Solved, Error> {
+    let need = memory_needed(game);
+    if need > u128::from(options.max_bytes) {
+        return Err(Error::TooLarge {
+            what: format!(
+                "solving {} tier by tier needs about {} of memory (limit {})",
+                game.id(),
+                crate::human_bytes(u64::try_from(need).unwrap_or(u64::MAX)),
+                crate::human_bytes(options.max_bytes)
+            ),
+            need: Some(u64::try_from(need).unwrap_or(u64::MAX)),
+        });
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| Error::Unsupported(format!("cannot start worker threads: {e}")))?;
+    pool.install(|| Solver::new(game, listen, control).run(store))
+}
+
+/// One bit per rank, set from many threads.
+struct Bits(Vec<AtomicU64>);
+
+impl Bits {
+    fn new(len: u64) -> Bits {
+        Bits((0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    #[inline]
+    fn get(&self, i: u64) -> bool {
+        self.0[(i / 64) as usize].load(Ordering::Relaxed) >> (i % 64) & 1 != 0
+    }
+
+    /// Sets bit `i`; whether it was clear.
+    #[inline]
+    fn set(&self, i: u64) -> bool {
+        let bit = 1u64 << (i % 64);
+        self.0[(i / 64) as usize].fetch_or(bit, Ordering::Relaxed) & bit == 0
+    }
+
+    fn count(&self) -> u64 {
+        self.0
+            .iter()
+            .map(|w| u64::from(w.load(Ordering::Relaxed).count_ones()))
+            .sum()
+    }
+}
+
+struct Solver<'a> {
+    game: &'a dyn TierGame,
+    listen: &'a Listener<'a>,
+    control: &'a Control<'a>,
+    scored: bool,
+    /// Set by the first worker that fails, so the others stop.
+    failed: AtomicBool,
+    error: Mutex<Option<Error>>,
+}
+
+/// The ranks of `range` split into chunks of work.
+fn chunks(range: Range<u64>) -> Vec<Range<u64>> {
+    (range.start..range.end)
+        .step_by(CHUNK as usize)
+        .map(|s| s..(s + CHUNK).min(range.end))
+        .collect()
+}
+
+impl<'a> Solver<'a> {
+    fn new(game: &'a dyn TierGame, listen: &'a Listener<'a>, control: &'a Control<'a>) -> Self {
+        Solver {
+            game,
+            listen,
+            control,
+            scored: game.scored(),
+            failed: AtomicBool::new(false),
+            error: Mutex::new(None),
+        }
+    }
+
+    /// Records the first error of any worker.
+    fn fail(&self, e: Error) {
+        self.failed.store(true, Ordering::Relaxed);
+        let mut slot = self
+            .error
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        slot.get_or_insert(e);
+    }
+
+    /// Whether workers should stop (an error, or someone asked to).
+    fn stopping(&self) -> bool {
+        if self.failed.load(Ordering::Relaxed) {
+            return true;
+        }
+        if let Err(e) = self.control.check() {
+            self.fail(e);
+            return true;
+        }
+        false
+    }
+
+    fn outcome(&self) -> Result<(), Error> {
+        match self
+            .error
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+        {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn run(&self, store: &mut dyn TierStore) -> Result<Solved, Error> {
+        let game = self.game;
+        let n = game.tier_count();
+        let sizes: Vec<u64> = (0..n).map(|t| game.tier_size(t)).collect();
+        let (root_tier, root_rank) = game.root();
+        if root_tier >= n || root_rank >= sizes[root_tier as usize] {
+            return Err(Error::Unsupported(format!(
+                "{}: the start ({root_tier}, {root_rank}) is outside the tiers",
+                game.id()
+            )));
+        }
+        // Which tiers the store holds already; reachability is needed up to the last
+        // tier missing.
+        let mut summaries: Vec<Option<TierSummary>> = Vec::with_capacity(n as usize);
+        for t in 0..n {
+            let summary = store.summary(t)?;
+            if let Some(s) = summary {
+                if s.ranks != sizes[t as usize] {
+                    return Err(Error::Store(format!(
+                        "tier {t} of {} holds {} records, not {}",
+                        game.id(),
+                        s.ranks,
+                        sizes[t as usize]
+                    )));
+                }
+                (self.listen)(&Event::Done {
+                    summary: s,
+                    loaded: true,
+                });
+            }
+            summaries.push(summary);
+        }
+        let missing_top = (0..n).rev().find(|&t| summaries[t as usize].is_none());
+        let mut reach: Vec<Option<Bits>> = match missing_top {
+            Some(top) => self.reach(top, root_tier, root_rank, &sizes)?,
+            None => Vec::new(),
+        };
+        // The tiers in memory: the one just solved and those a missing tier moves into.
+        let mut held: BTreeMap<u32, Arc<Vec<u16>>> = BTreeMap::new();
+        let needed = |below: u32, summaries: &[Option<TierSummary>]| -> Vec<u32> {
+            let mut need: Vec<u32> = (0..below)
+                .filter(|&s| summaries[s as usize].is_none())
+                .flat_map(|s| game.child_tiers(s))
+                .collect();
+            need.sort_unstable();
+            need.dedup();
+            need
+        };
+        for t in (0..n).rev() {
+            if summaries[t as usize].is_some() {
+                continue;
+            }
+            for c in game.child_tiers(t) {
+                if c <= t || c >= n {
+                    return Err(Error::Unsupported(format!(
+                        "{}: tier {t} lists tier {c} among the tiers it moves into; they must be later",
+                        game.id()
+                    )));
+                }
+                if let std::collections::btree_map::Entry::Vacant(slot) = held.entry(c) {
+                    let records = store.load(c)?.ok_or_else(|| {
+                        Error::Store(format!("tier {c} of {} went missing", game.id()))
+                    })?;
+                    slot.insert(Arc::new(records));
+                }
+            }
+            let bits = reach[t as usize]
+                .take()
+                .expect("reachability is marked for every missing tier");
+            let records = self.solve_tier(t, &bits, &held)?;
+            drop(bits);
+            let summary = self.summarise(t, &records);
+            store.save(t, &records, &summary)?;
+            (self.listen)(&Event::Done {
+                summary,
+                loaded: false,
+            });
+            summaries[t as usize] = Some(summary);
+            held.insert(t, Arc::new(records));
+            let keep = needed(t, &summaries);
+            held.retain(|t, _| keep.contains(t) || *t == root_tier);
+        }
+        let root = match held.get(&root_tier) {
+            Some(records) => records[root_rank as usize],
+            None => store
+                .record(root_tier, root_rank)?
+                .ok_or_else(|| Error::Store(format!("tier {root_tier} went missing")))?,
+        };
+        Ok(Solved {
+            tiers: summaries.into_iter().flatten().collect(),
+            root,
+        })
+    }
+
+    fn summarise(&self, tier: u32, records: &[u16]) -> TierSummary {
+        let mut outcomes = [0u64; 3];
+        let mut positions = 0;
+        for &r in records {
+            if r == record::UNREACHED {
+                continue;
+            }
+            positions += 1;
+            let outcome = if self.scored {
+                Outcome::of_margin(i128::from(record::margin(r).unwrap_or(0)))
+            } else {
+                record::value(r).map_or(Outcome::Draw, Value::outcome)
+            };
+            outcomes[match outcome {
+                Outcome::Win => 0,
+                Outcome::Loss => 1,
+                Outcome::Draw => 2,
+            }] += 1;
+        }
+        TierSummary {
+            tier,
+            ranks: records.len() as u64,
+            positions,
+            outcomes,
+        }
+    }
+
+    /// Marks the positions the start reaches in tiers `0..=top`, tier by tier; moves inside
+    /// a tier are followed until nothing new is marked.
+    fn reach(
+        &self,
+        top: u32,
+        root_tier: u32,
+        root_rank: u64,
+        sizes: &[u64],
+    ) -> Result<Vec<Option<Bits>>, Error> {
+        let game = self.game;
+        let n = game.tier_count();
+        let reach: Vec<Option<Bits>> = (0..n)
+            .map(|t| (t <= top).then(|| Bits::new(sizes[t as usize])))
+            .collect();
+        if root_tier > top {
+            return Ok(reach);
+        }
+        reach[root_tier as usize]
+            .as_ref()
+            .expect("allocated")
+            .set(root_rank);
+        for t in root_tier..=top {
+            let size = sizes[t as usize];
+            let done = AtomicU64::new(0);
+            // Newly marked ranks of this tier, from moves inside it.
+            let mut frontier: Vec<u64> = Vec::new();
+            let mut first = true;
+            loop {
+                let work: Vec<Range<u64>> = if first {
+                    chunks(0..size)
+                } else {
+                    frontier.iter().map(|&r| r..r + 1).collect()
+                };
+                first = false;
+                let own = reach[t as usize].as_ref().expect("allocated");
+                let later = &reach;
+                let found: Vec<u64> = work
+                    .into_par_iter()
+                    .flat_map_iter(|range| {
+                        let mut fresh = Vec::new();
+                        if self.stopping() {
+                            return fresh;
+                        }
+                        let len = range.end - range.start;
+                        game.visit(t, range, &|r| own.get(r), &mut |_, node| {
+                            let Node::Moves(children) = node else {
+                                return;
+                            };
+                            for c in children {
+                                if c.tier < t || c.tier >= n {
+                                    self.fail(Error::Unsupported(format!(
+                                        "{}: a move from tier {t} to tier {}: tiers must not go back",
+                                        game.id(),
+                                        c.tier
+                                    )));
+                                    return;
+                                }
+                                if c.tier > top {
+                                    continue;
+                                }
+                                let bits = later[c.tier as usize].as_ref().expect("allocated");
+                                if c.rank >= sizes[c.tier as usize] {
+                                    self.fail(Error::Unsupported(format!(
+                                        "{}: a move to rank {} of tier {}, which has {} ranks",
+                                        game.id(),
+                                        c.rank,
+                                        c.tier,
+                                        sizes[c.tier as usize]
+                                    )));
+                                    return;
+                                }
+                                if bits.set(c.rank) && c.tier == t {
+                                    fresh.push(c.rank);
+                                }
+                            }
+                        });
+                        let so_far = done.fetch_add(len, Ordering::Relaxed) + len;
+                        (self.listen)(&Event::Reach {
+                            tier: t,
+                            done: so_far.min(size),
+                            total: size,
+                        });
+                        fresh
+                    })
+                    .collect();
+                self.outcome()?;
+                if found.is_empty() {
+                    break;
+                }
+                frontier = found;
+                frontier.sort_unstable();
+            }
+        }
+        Ok(reach)
+    }
+
+    /// The records of `tier`: every reached rank labelled, the others [`record::UNREACHED`].
+    fn solve_tier(
+        &self,
+        tier: u32,
+        reach: &Bits,
+        held: &BTreeMap<u32, Arc<Vec<u16>>>,
+    ) -> Result<Vec<u16>, Error> {
+        let game = self.game;
+        let size = game.tier_size(tier);
+        let mut records = vec![record::UNREACHED; size as usize];
+        let done = AtomicU64::new(0);
+        let later: Vec<Option<&[u16]>> = (0..game.tier_count())
+            .map(|t| held.get(&t).map(|r| r.as_slice()))
+            .collect();
+        // Pass 1: every position whose moves all leave the tier; the others are pending.
+        let pending: Vec<u64> = records
+            .par_chunks_mut(CHUNK as usize)
+            .enumerate()
+            .flat_map_iter(|(i, out)| {
+                let start = i as u64 * CHUNK;
+                let range = start..start + out.len() as u64;
+                let mut pending = Vec::new();
+                if self.stopping() {
+                    return pending;
+                }
+                let len = range.end - range.start;
+                game.visit(tier, range, &|r| reach.get(r), &mut |rank, node| {
+                    let slot = &mut out[(rank - start) as usize];
+                    match self.evaluate(tier, node, &later, None) {
+                        Ok(Some(r)) => *slot = r,
+                        Ok(None) => pending.push(rank),
+                        Err(e) => self.fail(e),
+                    }
+                });
+                let so_far = done.fetch_add(len, Ordering::Relaxed) + len;
+                (self.listen)(&Event::Solve {
+                    tier,
+                    done: so_far.min(size),
+                    total: size,
+                });
+                pending
+            })
+            .collect();
+        self.outcome()?;
+        if !pending.is_empty() {
+            self.solve_inside(tier, &pending, &mut records, &later)?;
+        }
+        debug_assert_eq!(
+            records.iter().filter(|&&r| r != record::UNREACHED).count() as u64,
+            reach.count()
+        );
+        Ok(records)
+    }
+
+    /// The record of a position from its children's, or `None` if a child is in the same
+    /// tier and not final (`same` gives the records of the tier being solved, once the
+    /// positions without moves inside it are final).
+    fn evaluate(
+        &self,
+        tier: u32,
+        node: Node<'_>,
+        later: &[Option<&[u16]>],
+        same: Option<&dyn Fn(u64) -> Option<u16>>,
+    ) -> Result<Option<u16>, Error> {
+        let children = match node {
+            Node::Over(outcome) => {
+                return Ok(Some(if self.scored {
+                    record::of_margin(0).expect("0 fits")
+                } else {
+                    record::of_value(match outcome {
+                        Outcome::Win => Value::Win(0),
+                        Outcome::Loss => Value::Loss(0),
+                        Outcome::Draw => Value::Draw,
+                    })
+                    .expect("remoteness 0 fits")
+                }))
+            }
+            Node::Final(points) => return self.margin_record(i64::from(points)).map(Some),
+            Node::Moves(children) => children,
+        };
+        let mut best_value: Option<Value> = None;
+        let mut best_margin: Option<i64> = None;
+        for c in children {
+            let child = if c.tier == tier {
+                match same.and_then(|f| f(c.rank)) {
+                    Some(r) => r,
+                    None => return Ok(None),
+                }
+            } else {
+                let records = later
+                    .get(c.tier as usize)
+                    .copied()
+                    .flatten()
+                    .ok_or_else(|| {
+                        Error::Unsupported(format!(
+                            "{}: a move from tier {tier} to tier {}, which it does not list among its child tiers",
+                            self.game.id(),
+                            c.tier
+                        ))
+                    })?;
+                records[c.rank as usize]
+            };
+            if child == record::UNREACHED {
+                return Err(Error::Unsupported(format!(
+                    "{}: a move from tier {tier} leads to rank {} of tier {}, which the start never reached",
+                    self.game.id(),
+                    c.rank,
+                    c.tier
+                )));
+            }
+            if self.scored {
+                let m = record::margin(child).expect("reached");
+                let here = i64::from(c.gain) + if c.again { m } else { -m };
+                best_margin = Some(best_margin.map_or(here, |b| b.max(here)));
+            } else {
+                let v = record::value(child).expect("reached");
+                let here = through(v, c.again);
+                if best_value.is_none_or(|b| here.preference() > b.preference()) {
+                    best_value = Some(here);
+                }
+            }
+        }
+        if self.scored {
+            self.margin_record(best_margin.unwrap_or(0)).map(Some)
+        } else {
+            let value = best_value.unwrap_or(Value::Loss(0));
+            record::of_value(value)
+                .map(Some)
+                .ok_or_else(|| too_remote(value))
+        }
+    }
+
+    fn margin_record(&self, margin: i64) -> Result<u16, Error> {
+        record::of_margin(margin).ok_or_else(|| Error::TooLarge {
+            what: format!(
+                "a margin of {margin} (records hold at most {})",
+                record::MAX_MARGIN
+            ),
+            need: None,
+        })
+    }
+
+    /// Pass 2: the positions of `tier` with moves inside it, labelled on the subgraph they
+    /// form (win/loss/draw by the retrograde engine; score games in topological order).
+    fn solve_inside(
+        &self,
+        tier: u32,
+        pending: &[u64],
+        records: &mut [u16],
+        later: &[Option<&[u16]>],
+    ) -> Result<(), Error> {
+        let game = self.game;
+        let id_of = |rank: u64| pending.binary_search(&rank).ok().map(|i| i as u32);
+        let span = pending[0]..pending[pending.len() - 1] + 1;
+        // Each pending position's moves: to pending ones (by id), and the records of the
+        // others (final already).
+        let mut inside: Vec<Vec<(u32, bool, i32)>> = Vec::with_capacity(pending.len());
+        let mut outside: Vec<Vec<(u16, bool, i32)>> = Vec::with_capacity(pending.len());
+        let mut failure = None;
+        game.visit(
+            tier,
+            span,
+            &|r| id_of(r).is_some(),
+            &mut |_, node| {
+                let mut ins = Vec::new();
+                let mut outs = Vec::new();
+                if let Node::Moves(children) = node {
+                    for c in children {
+                        let rec = if c.tier == tier {
+                            if let Some(id) = id_of(c.rank) {
+                                ins.push((id, c.again, c.gain));
+                                continue;
+                            }
+                            records[c.rank as usize]
+                        } else {
+                            later[c.tier as usize].map_or(record::UNREACHED, |r| r[c.rank as usize])
+                        };
+                        if rec == record::UNREACHED {
+                            failure.get_or_insert(Error::Unsupported(format!(
+                                "{}: a move inside tier {tier} to rank {}, which the start never reached",
+                                game.id(),
+                                c.rank
+                            )));
+                        }
+                        outs.push((rec, c.again, c.gain));
+                    }
+                }
+                inside.push(ins);
+                outside.push(outs);
+            },
+        );
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        if inside.len() != pending.len() {
+            return Err(Error::Unsupported(format!(
+                "{}: visiting the {} positions with moves inside tier {tier} gave {}",
+                game.id(),
+                pending.len(),
+                inside.len()
+            )));
+        }
+        self.control.check()?;
+        if self.scored {
+            self.score_inside(pending, &inside, &outside, records)
+        } else {
+            self.label_inside(tier, pending, &inside, &outside, records)
+        }
+    }
+
+    fn label_inside(
+        &self,
+        tier: u32,
+        pending: &[u64],
+        inside: &[Vec<(u32, bool, i32)>],
+        outside: &[Vec<(u16, bool, i32)>],
+        records: &mut [u16],
+    ) -> Result<(), Error> {
+        if inside.iter().flatten().any(|&(_, again, _)| again)
+            || outside.iter().flatten().any(|&(_, again, _)| again)
+        {
+            return Err(Error::Unsupported(format!(
+                "{}: moves that keep the turn inside tier {tier} of a win/loss game",
+                self.game.id()
+            )));
+        }
+        let p = pending.len() as u32;
+        // Each pending position's moves out of the tier count as at most three: the
+        // quickest loss (the mover wins through it), the slowest win (all wins together
+        // count once: the engine needs only the last), and a draw (which never counts off).
+        let mut summary = Vec::with_capacity(pending.len());
+        let mut longest = 0u32;
+        for outs in outside {
+            let mut loss: Option<u32> = None;
+            let mut win: Option<u32> = None;
+            let mut draw = false;
+            for &(rec, _, _) in outs {
+                match record::value(rec) {
+                    Some(Value::Loss(x)) => loss = Some(loss.map_or(x, |l| l.min(x))),
+                    Some(Value::Win(x)) => win = Some(win.map_or(x, |w| w.max(x))),
+                    _ => draw = true,
+                }
+            }
+            longest = longest.max(loss.unwrap_or(0)).max(win.unwrap_or(0));
+            summary.push((loss, win, draw));
+        }
+        // Chain A: a_0 lost, a_k decided by a_{k-1} alone (won at odd k, lost at even);
+        // chain B: b_0 won, then lost at odd k, won at even. Vertex ids after the pending
+        // ones: a_k = p + k, b_k = p + L + k, the draw vertex p + 2L.
+        let len = longest + 1;
+        let a = |k: u32| p + k;
+        let b = |k: u32| p + len + k;
+        let draw_vertex = p + 2 * len;
+        let at = |won: bool, x: u32| -> u32 {
+            // The vertex decided at distance x with value `won` for its mover.
+            if won == (x % 2 == 1) {
+                a(x)
+            } else {
+                b(x)
+            }
+        };
+        let total = draw_vertex as usize + 1;
+        let mut edges: Vec<(u32, u32)> = Vec::new();
+        for (v, ins) in inside.iter().enumerate() {
+            for &(c, _, _) in ins {
+                edges.push((v as u32, c));
+            }
+            let (loss, win, draw) = summary[v];
+            if let Some(x) = loss {
+                edges.push((v as u32, at(false, x)));
+            }
+            if let Some(x) = win {
+                edges.push((v as u32, at(true, x)));
+            }
+            if draw {
+                edges.push((v as u32, draw_vertex));
+            }
+        }
+        for k in 1..len {
+            edges.push((a(k), a(k - 1)));
+            edges.push((b(k), b(k - 1)));
+        }
+        let graph = Csr::try_from_edges(total, &edges)
+            .map_err(|e| Error::Unsupported(format!("tier {tier}: {e}")))?;
+        drop(edges);
+        let reverse = graph.reverse();
+        let labels = label_by_degree(
+            |v| graph.degree(v),
+            &reverse,
+            |v| {
+                if v == a(0) {
+                    Some(Outcome::Loss)
+                } else if v == b(0) {
+                    Some(Outcome::Win)
+                } else if v == draw_vertex {
+                    Some(Outcome::Draw)
+                } else {
+                    None
+                }
+            },
+            None,
+            self.control,
+        )?;
+        for (i, &rank) in pending.iter().enumerate() {
+            let value = labels.value(i as u32);
+            records[rank as usize] = record::of_value(value).ok_or_else(|| too_remote(value))?;
+        }
+        Ok(())
+    }
+
+    fn score_inside(
+        &self,
+        pending: &[u64],
+        inside: &[Vec<(u32, bool, i32)>],
+        outside: &[Vec<(u16, bool, i32)>],
+        records: &mut [u16],
+    ) -> Result<(), Error> {
+        let edges: Vec<(u32, u32)> = inside
+            .iter()
+            .enumerate()
+            .flat_map(|(v, ins)| ins.iter().map(move |&(c, _, _)| (v as u32, c)))
+            .collect();
+        let graph = Csr::try_from_edges(pending.len(), &edges)
+            .map_err(|e| Error::Unsupported(e.to_string()))?;
+        let order = reverse_topological_order(&graph, &graph.reverse()).map_err(|_| {
+            Error::Unsupported(format!(
+                "{}: positions repeat inside a tier; margins of score games with cycles are not defined here",
+                self.game.id()
+            ))
+        })?;
+        let mut margin = vec![0i64; pending.len()];
+        for &v in &order {
+            let mut best: Option<i64> = None;
+            for &(c, again, gain) in &inside[v as usize] {
+                let m = margin[c as usize];
+                let here = i64::from(gain) + if again { m } else { -m };
+                best = Some(best.map_or(here, |b| b.max(here)));
+            }
+            for &(rec, again, gain) in &outside[v as usize] {
+                let m = record::margin(rec).unwrap_or(0);
+                let here = i64::from(gain) + if again { m } else { -m };
+                best = Some(best.map_or(here, |b| b.max(here)));
+            }
+            margin[v as usize] = best.unwrap_or(0);
+            records[pending[v as usize] as usize] = self.margin_record(margin[v as usize])?;
+        }
+        Ok(())
+    }
+}
+
+/// The value of a move into a child of value `child`, for the mover: negated with one
+/// more move, or (the same player moving again) kept with one more move.
+#[must_use]
+pub fn through(child: Value, again: bool) -> Value {
+    if again {
+        match child {
+            Value::Win(r) => Value::Win(r + 1),
+            Value::Loss(r) => Value::Loss(r + 1),
+            Value::Draw => Value::Draw,
+        }
+    } else {
+        child.parent()
+    }
+}
+
+fn too_remote(value: Value) -> Error {
+    Error::TooLarge {
+        what: format!(
+            "a position that ends in {} moves (records hold at most {})",
+            value.remoteness().unwrap_or(0),
+            record::MAX_REMOTENESS
+        ),
+        need: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tier::{Child, MemoryStore};
+    use proptest::prelude::*;
+
+    /// A random tiered game: each position's moves listed outright.
+    #[derive(Debug, Clone)]
+    struct Listed {
+        scored: bool,
+        /// `nodes[t][r]`: `Err(outcome or points)` for an end, else the moves.
+        nodes: Vec<Vec<Result<Vec<Child>, i32>>>,
+    }
+
+    impl TierGame for Listed {
+        fn id(&self) -> String {
+            "listed".into()
+        }
+        fn ranking_version(&self) -> u32 {
+            1
+        }
+        fn scored(&self) -> bool {
+            self.scored
+        }
+        fn tier_count(&self) -> u32 {
+            self.nodes.len() as u32
+        }
+        fn tier_size(&self, tier: u32) -> u64 {
+            self.nodes[tier as usize].len() as u64
+        }
+        fn root(&self) -> (u32, u64) {
+            (0, 0)
+        }
+        fn visit(
+            &self,
+            tier: u32,
+            ranks: Range<u64>,
+            want: &(dyn Fn(u64) -> bool + Sync),
+            each: &mut dyn FnMut(u64, Node<'_>),
+        ) {
+            for r in ranks.filter(|&r| want(r)) {
+                match &self.nodes[tier as usize][r as usize] {
+                    Ok(moves) => each(r, Node::Moves(moves)),
+                    Err(x) if self.scored => each(r, Node::Final(*x)),
+                    Err(x) => each(
+                        r,
+                        Node::Over(match x.rem_euclid(3) {
+                            0 => Outcome::Loss,
+                            1 => Outcome::Win,
+                            _ => Outcome::Draw,
+                        }),
+                    ),
+                }
+            }
+        }
+    }
+
+    /// Random games: up to 4 tiers of up to 12 ranks; win/loss games may cycle inside a
+    /// tier, score games move inside a tier only to higher ranks (acyclic) and may keep
+    /// the turn.
+    fn listed(scored: bool) -> impl Strategy<Value = Listed> {
+        (1usize..5, proptest::collection::vec(1usize..13, 4)).prop_flat_map(
+            move |(tiers, sizes)| {
+                let sizes: Vec<usize> = sizes[..tiers].to_vec();
+                let cells: Vec<(usize, usize)> = (0..tiers)
+                    .flat_map(|t| (0..sizes[t]).map(move |r| (t, r)))
+                    .collect();
+                let sizes2 = sizes.clone();
+                proptest::collection::vec(
+                    (
+                        0u8..6,
+                        -3i32..4,
+                        proptest::collection::vec(
+                            (0usize..4, 0usize..12, -3i32..4, any::<bool>()),
+                            0..4,
+                        ),
+                    ),
+                    cells.len(),
+                )
+                .prop_map(move |raw| {
+                    let mut nodes: Vec<Vec<Result<Vec<Child>, i32>>> =
+                        sizes2.iter().map(|&s| Vec::with_capacity(s)).collect();
+                    for (&(t, r), (kind, end, moves)) in cells.iter().zip(raw) {
+                        let node = if kind == 0 {
+                            Err(end)
+                        } else {
+                            Ok(moves
+                                .into_iter()
+                                .filter_map(|(dt, cr, gain, again)| {
+                                    let ct = (t + dt).min(tiers - 1);
+                                    let cr = cr % sizes2[ct];
+                                    if scored && ct == t && cr <= r {
+                                        return None;
+                                    }
+                                    Some(Child {
+                                        tier: ct as u32,
+                                        rank: cr as u64,
+                                        gain: if scored { gain } else { 0 },
+                                        again: scored && again,
+                                    })
+                                })
+                                .collect())
+                        };
+                        nodes[t].push(node);
+                    }
+                    Listed { scored, nodes }
+                })
+            },
+        )
+    }
+
+    /// Reachable positions in BFS order, and the id of each.
+    type Flat = (
+        Vec<(usize, usize)>,
+        std::collections::HashMap<(usize, usize), u32>,
+    );
+
+    /// The flat graph of a listed game's reachable positions, by a plain BFS.
+    fn flat(game: &Listed) -> Flat {
+        let mut ids = std::collections::HashMap::new();
+        let mut order = vec![(0usize, 0usize)];
+        ids.insert((0, 0), 0u32);
+        let mut i = 0;
+        while i < order.len() {
+            let (t, r) = order[i];
+            i += 1;
+            if let Ok(moves) = &game.nodes[t][r] {
+                for c in moves {
+                    let key = (c.tier as usize, c.rank as usize);
+                    if let std::collections::hash_map::Entry::Vacant(slot) = ids.entry(key) {
+                        slot.insert(order.len() as u32);
+                        order.push(key);
+                    }
+                }
+            }
+        }
+        (order, ids)
+    }
+
+    fn run(game: &Listed, threads: usize) -> MemoryStore {
+        let mut store = MemoryStore::default();
+        let options = Options {
+            threads,
+            ..Options::default()
+        };
+        solve(game, &mut store, &options, &|_| {}, &Control::default()).unwrap();
+        store
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// The tier solver labels every reached position as the retrograde engine does on
+        /// the whole graph at once, and marks every other rank unreached.
+        #[test]
+        fn tiers_equal_one_labelling(game in listed(false), threads in 1usize..3) {
+            let store = run(&game, threads);
+            let (order, ids) = flat(&game);
+            let edges: Vec<(u32, u32)> = order.iter().enumerate().flat_map(|(v, &(t, r))| {
+                match &game.nodes[t][r] {
+                    Ok(moves) => moves.iter().map(|c| (v as u32, ids[&(c.tier as usize, c.rank as usize)])).collect(),
+                    Err(_) => Vec::new(),
+                }
+            }).collect();
+            let graph = Csr::from_edges(order.len(), &edges);
+            let terminal = |v: u32| {
+                let (t, r) = order[v as usize];
+                match game.nodes[t][r] {
+                    Err(x) => Some(match x.rem_euclid(3) { 0 => Outcome::Loss, 1 => Outcome::Win, _ => Outcome::Draw }),
+                    Ok(_) => None,
+                }
+            };
+            let labels = crate::solve::label(&graph, &graph.reverse(), terminal, &Control::default()).unwrap();
+            for (t, tier) in game.nodes.iter().enumerate() {
+                let records = &store.tiers[&(t as u32)].0;
+                for (r, &rec) in records.iter().enumerate() {
+                    let expected = ids.get(&(t, r)).map(|&v| labels.value(v));
+                    prop_assert_eq!(record::value(rec), expected, "tier {} rank {}", t, r);
+                }
+                let summary = store.tiers[&(t as u32)].1;
+                prop_assert_eq!(summary.positions, (0..tier.len()).filter(|&r| ids.contains_key(&(t, r))).count() as u64);
+            }
+        }
+
+        /// Score games: every reached position's margin is the plain minimax recursion's.
+        #[test]
+        fn score_tiers_equal_minimax(game in listed(true), threads in 1usize..3) {
+            let store = run(&game, threads);
+            let (order, _) = flat(&game);
+            fn margin(game: &Listed, t: usize, r: usize, memo: &mut std::collections::HashMap<(usize, usize), i64>) -> i64 {
+                if let Some(&m) = memo.get(&(t, r)) {
+                    return m;
+                }
+                let m = match &game.nodes[t][r] {
+                    Err(points) => i64::from(*points),
+                    Ok(moves) if moves.is_empty() => 0,
+                    Ok(moves) => moves.iter().map(|c| {
+                        let child = margin(game, c.tier as usize, c.rank as usize, memo);
+                        i64::from(c.gain) + if c.again { child } else { -child }
+                    }).max().unwrap(),
+                };
+                memo.insert((t, r), m);
+                m
+            }
+            let mut memo = std::collections::HashMap::new();
+            for &(t, r) in &order {
+                let expected = margin(&game, t, r, &mut memo);
+                prop_assert_eq!(record::margin(store.tiers[&(t as u32)].0[r]), Some(expected));
+            }
+        }
+    }
+
+    #[test]
+    fn a_move_back_to_an_earlier_tier_is_refused() {
+        let game = Listed {
+            scored: false,
+            nodes: vec![
+                vec![Ok(vec![Child::to(1, 0)])],
+                vec![Ok(vec![Child::to(0, 0)])],
+            ],
+        };
+        let e = solve(
+            &game,
+            &mut MemoryStore::default(),
+            &Options::default(),
+            &|_| {},
+            &Control::default(),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("must not go back"), "{e}");
+    }
+
+    #[test]
+    fn memory_past_the_limit_is_refused_up_front() {
+        let game = Listed {
+            scored: false,
+            nodes: vec![vec![Err(0); 1000]],
+        };
+        let options = Options {
+            threads: 1,
+            max_bytes: 100,
+        };
+        let e = solve(
+            &game,
+            &mut MemoryStore::default(),
+            &options,
+            &|_| {},
+            &Control::default(),
+        )
+        .unwrap_err();
+        assert!(matches!(e, Error::TooLarge { .. }), "{e}");
+    }
+
+    #[test]
+    fn a_store_holding_tiers_is_resumed_not_recomputed() {
+        // A chain 0 → 1 → 2 (loss at the end): solving once, then again on the store,
+        // gives the same root and reads every tier from the store.
+        let game = Listed {
+            scored: false,
+            nodes: vec![
+                vec![Ok(vec![Child::to(1, 0)])],
+                vec![Ok(vec![Child::to(2, 0)])],
+                vec![Ok(vec![])],
+            ],
+        };
+        let mut store = MemoryStore::default();
+        let first = solve(
+            &game,
+            &mut store,
+            &Options::default(),
+            &|_| {},
+            &Control::default(),
+        )
+        .unwrap();
+        assert_eq!(record::value(first.root), Some(Value::Loss(2)));
+        // Drop tier 0 only: the rerun solves it alone.
+        store.tiers.remove(&0);
+        let solved = std::sync::Mutex::new(Vec::new());
+        let again = solve(
+            &game,
+            &mut store,
+            &Options::default(),
+            &|e| {
+                if let Event::Done { summary, loaded } = e {
+                    solved.lock().unwrap().push((summary.tier, *loaded));
+                }
+            },
+            &Control::default(),
+        )
+        .unwrap();
+        assert_eq!(again, first);
+        let mut seen = solved.into_inner().unwrap();
+        seen.sort_unstable();
+        assert_eq!(seen, vec![(0, false), (1, true), (2, true)]);
+    }
+}
