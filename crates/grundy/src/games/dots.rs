@@ -762,6 +762,66 @@ mod tests {
         }
     }
 
+    /// The tier solver on these tiers: the same margin from the empty board as the
+    /// analyzer and the brute force, and every record the analyzer's margin of its board.
+    #[test]
+    fn the_tier_solver_agrees_with_the_analyzer() {
+        use crate::explore::Control;
+        use crate::tier::{record, solve, MemoryStore, Options};
+        for (r, c, margin) in [(1, 1, -1), (1, 2, 0), (2, 2, 2), (2, 3, -2)] {
+            let dots = Dots::new(r, c);
+            let tiers = DotsTiers(&dots);
+            let mut store = MemoryStore::default();
+            let solved = solve(
+                &tiers,
+                &mut store,
+                &Options::default(),
+                &|_| {},
+                &Control::default(),
+            )
+            .unwrap();
+            assert_eq!(record::margin(solved.root), Some(margin), "{r}x{c}");
+            if r * c > 4 {
+                continue;
+            }
+            for (&t, (records, _)) in &store.tiers {
+                for (rank, &rec) in records.iter().enumerate().step_by(3) {
+                    let Some(m) = record::margin(rec) else {
+                        continue;
+                    };
+                    let spec = Spec {
+                        parts: vec![crate::games::Part {
+                            family: std::sync::Arc::new(dots.clone()),
+                            position: tiers.position(t, rank as u64),
+                        }],
+                    };
+                    let [a, b] = report::solve(&spec, &Limits::default())
+                        .unwrap()
+                        .scores
+                        .unwrap();
+                    assert_eq!(m, a - b, "{spec}");
+                }
+            }
+        }
+    }
+
+    /// 3 × 3 by the tier solver: 3–6, as the brute force and the analyzer say (below).
+    #[test]
+    fn three_by_three_by_the_tier_solver() {
+        use crate::explore::Control;
+        use crate::tier::{record, solve, MemoryStore, Options};
+        let dots = Dots::new(3, 3);
+        let solved = solve(
+            &DotsTiers(&dots),
+            &mut MemoryStore::default(),
+            &Options::default(),
+            &|_| {},
+            &Control::default(),
+        )
+        .unwrap();
+        assert_eq!(record::margin(solved.root), Some(-3));
+    }
+
     /// 3 × 3 (sixteen dots): the second player wins 6–3, by the analyzer (2 258 092
     /// positions up to symmetry, the mover included) and by the brute force. About 35 s
     /// in the test profile: `cargo test -p grundy --lib games::dots -- --ignored`

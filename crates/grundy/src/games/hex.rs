@@ -924,6 +924,73 @@ mod tests {
         }
     }
 
+    fn tier_solve(hex: &Hex) -> (crate::tier::Solved, crate::tier::MemoryStore) {
+        use crate::explore::Control;
+        use crate::tier::{solve, MemoryStore, Options};
+        let tiers = HexTiers(hex);
+        let mut store = MemoryStore::default();
+        let solved = solve(
+            &tiers,
+            &mut store,
+            &Options::default(),
+            &|_| {},
+            &Control::default(),
+        )
+        .unwrap();
+        (solved, store)
+    }
+
+    /// The tier solver on these tiers: the first player wins, over the positions the
+    /// analyzer explores, and every record equals the analyzer's value of its board.
+    #[test]
+    fn the_tier_solver_agrees_with_the_analyzer() {
+        use crate::tier::record;
+        for n in 1..=3 {
+            let hex = Hex::new(n);
+            let (solved, store) = tier_solve(&hex);
+            let spec: Spec = format!("hex[{n}]").parse().unwrap();
+            let r = report::solve(&spec, &Limits::default()).unwrap();
+            assert_eq!(Some(solved.positions()), r.positions);
+            let root = record::value(solved.root).unwrap();
+            assert_eq!(
+                (root.outcome(), root.remoteness()),
+                (r.outcome, r.remoteness)
+            );
+            let tiers = HexTiers(&hex);
+            for (&t, (records, _)) in &store.tiers {
+                for (rank, &rec) in records.iter().enumerate().step_by(5) {
+                    let Some(value) = record::value(rec) else {
+                        continue;
+                    };
+                    let spec = Spec {
+                        parts: vec![crate::games::Part {
+                            family: std::sync::Arc::new(hex.clone()),
+                            position: tiers.position(t, rank as u64),
+                        }],
+                    };
+                    let r = report::solve(&spec, &Limits::default()).unwrap();
+                    assert_eq!(
+                        (value.outcome(), value.remoteness()),
+                        (r.outcome, r.remoteness),
+                        "{spec}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// hex[4] by the tier solver: a first-player win in 9 moves over 4 693 575 positions
+    /// (the analyzer's count, in the ignored test below).
+    #[test]
+    fn hex4_by_the_tier_solver() {
+        let (solved, _) = tier_solve(&Hex::new(4));
+        assert_eq!(solved.positions(), 4_693_575);
+        assert_eq!(
+            crate::tier::record::value(solved.root),
+            Some(crate::game::Value::Win(9))
+        );
+    }
+
     #[test]
     fn the_wanted_ranks_only_are_visited() {
         let hex = Hex::new(3);

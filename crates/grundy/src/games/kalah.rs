@@ -879,6 +879,74 @@ mod tests {
         }
     }
 
+    /// The tier solver on these tiers: the margins of the table below from the start,
+    /// over the positions counted above, and every record the analyzer's margin of its
+    /// board.
+    #[test]
+    fn the_tier_solver_agrees_with_the_analyzer() {
+        use crate::explore::Control;
+        use crate::tier::{record, solve, MemoryStore, Options};
+        for (m, n, margin, positions) in [
+            (2, 2, -2, 23),
+            (3, 3, 2, 7161),
+            (2, 4, -12, 0),
+            (3, 4, 2, 0),
+        ] {
+            let k = Kalah::new(m, n);
+            let tiers = KalahTiers(&k);
+            let mut store = MemoryStore::default();
+            let solved = solve(
+                &tiers,
+                &mut store,
+                &Options::default(),
+                &|_| {},
+                &Control::default(),
+            )
+            .unwrap();
+            assert_eq!(record::margin(solved.root), Some(margin), "kalah[{m},{n}]");
+            if positions == 0 {
+                continue;
+            }
+            assert_eq!(solved.positions(), positions);
+            for (&t, (records, _)) in &store.tiers {
+                for (rank, &rec) in records.iter().enumerate().step_by(11) {
+                    let Some(want) = record::margin(rec) else {
+                        continue;
+                    };
+                    let spec = Spec {
+                        parts: vec![crate::games::Part {
+                            family: std::sync::Arc::new(k.clone()),
+                            position: tiers.position(t, rank as u64),
+                        }],
+                    };
+                    let [a, b] = report::solve(&spec, &Limits::default())
+                        .unwrap()
+                        .scores
+                        .unwrap();
+                    assert_eq!(want, a - b, "{spec}");
+                }
+            }
+        }
+    }
+
+    /// Kalah(4, 3) by the tier solver: a first-player win by 8 over 766 076 positions.
+    #[test]
+    fn kalah_4_3_by_the_tier_solver() {
+        use crate::explore::Control;
+        use crate::tier::{record, solve, MemoryStore, Options};
+        let k = Kalah::new(4, 3);
+        let solved = solve(
+            &KalahTiers(&k),
+            &mut MemoryStore::default(),
+            &Options::default(),
+            &|_| {},
+            &Control::default(),
+        )
+        .unwrap();
+        assert_eq!(record::margin(solved.root), Some(8));
+        assert_eq!(solved.positions(), 766_076);
+    }
+
     #[test]
     fn positions_print_and_parse_back() {
         let spec: Spec = "kalah[2,2]".parse().unwrap();
