@@ -25,7 +25,7 @@
 
 use std::ops::Range;
 
-use super::family::{squash, Bound, Family, Kind, Pos, Tiers};
+use super::family::{squash, Bound, Family, Kind, Picture, Pos, Tiers};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::Player;
 use crate::tier::{Child, Node, TierGame};
@@ -356,6 +356,67 @@ impl Family for Dots {
     fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
         let added = to[0] & !from[0];
         added.count_ones() == 1 && self.parse_line(text) == Some(added.trailing_zeros())
+    }
+
+    /// A (2r + 1) × (2c + 1) grid: dots `+` at even rows and columns, lines between
+    /// them (`-` or `|` when drawn, empty when not: the cell to click), boxes `#` once
+    /// taken.
+    fn picture(&self, pos: &Pos) -> Option<Picture> {
+        let (r, c) = (self.rows, self.columns);
+        let mut cells = Vec::new();
+        for y in 0..=2 * r {
+            for x in 0..=2 * c {
+                let label = match (y % 2, x % 2) {
+                    (0, 0) => "+",
+                    (0, _) => {
+                        let line = (y / 2) * c + x / 2;
+                        if pos[0] >> line & 1 != 0 {
+                            "-"
+                        } else {
+                            ""
+                        }
+                    }
+                    (_, 0) => {
+                        let line = (r + 1) * c + (y / 2) * (c + 1) + x / 2;
+                        if pos[0] >> line & 1 != 0 {
+                            "|"
+                        } else {
+                            ""
+                        }
+                    }
+                    _ => {
+                        let taken = self.boxes[((y / 2) * c + x / 2) as usize];
+                        if pos[0] & taken == taken {
+                            "#"
+                        } else {
+                            ""
+                        }
+                    }
+                };
+                cells.push(label.to_string());
+            }
+        }
+        Some(Picture {
+            rows: 2 * r + 1,
+            columns: 2 * c + 1,
+            cells,
+            skew: false,
+        })
+    }
+
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        let added = to[0] & !from[0];
+        if added.count_ones() != 1 {
+            return None;
+        }
+        let (r, c) = (self.rows, self.columns);
+        let line = added.trailing_zeros();
+        Some(if line < (r + 1) * c {
+            (2 * (line / c), 2 * (line % c) + 1)
+        } else {
+            let v = line - (r + 1) * c;
+            (2 * (v / (c + 1)) + 1, 2 * (v % (c + 1)))
+        })
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
@@ -840,6 +901,25 @@ mod tests {
             report.positions
         );
         assert_eq!(a - b, margin);
+    }
+
+    #[test]
+    fn the_picture_marks_the_cell_of_each_move() {
+        let dots = Dots::new(2, 3);
+        let from = pos(1 << 0 | 1 << 9, 0);
+        let before = dots.picture(&from).unwrap();
+        assert_eq!((before.rows, before.columns), (5, 7));
+        assert_eq!(&before.cells[..3], ["+", "-", "+"]);
+        assert_eq!(before.cells[7], "|");
+        let mut moves = Vec::new();
+        dots.moves(&from, &mut moves);
+        for to in &moves {
+            let (r, c) = dots.move_cell(&from, to).unwrap();
+            let i = (r * 7 + c) as usize;
+            assert_eq!(before.cells[i], "");
+            let after = &dots.picture(to).unwrap().cells[i];
+            assert_eq!(after, if r % 2 == 0 { "-" } else { "|" });
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@
 
 use std::ops::Range;
 
-use super::family::{Bound, Family, Kind, Pos, Ranked, Tiers};
+use super::family::{Bound, Family, Kind, Picture, Pos, Ranked, Tiers};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Node, TierGame};
@@ -448,6 +448,35 @@ impl Family for Hex {
         let cell = added.trailing_zeros();
         let (r, c) = (cell / self.n, cell % self.n);
         said == self.cell_name(cell) || said == format!("{},{}", c + 1, r + 1)
+    }
+
+    fn picture(&self, pos: &Pos) -> Option<Picture> {
+        let cells = (0..self.cells)
+            .map(|cell| {
+                if pos[0] >> cell & 1 != 0 {
+                    "X"
+                } else if pos[1] >> cell & 1 != 0 {
+                    "O"
+                } else {
+                    ""
+                }
+                .to_string()
+            })
+            .collect();
+        Some(Picture {
+            rows: self.n,
+            columns: self.n,
+            cells,
+            skew: true,
+        })
+    }
+
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        let added = (to[0] | to[1]) & !(from[0] | from[1]);
+        (added.count_ones() == 1).then(|| {
+            let cell = added.trailing_zeros();
+            (cell / self.n, cell % self.n)
+        })
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
@@ -1034,6 +1063,24 @@ mod tests {
         // A finished game: O joined left and right; X to move has lost.
         let r = solve("hex[3](xx./ooo/x..)");
         assert_eq!((r.outcome, r.remoteness), (Outcome::Loss, Some(0)));
+    }
+
+    #[test]
+    fn the_picture_marks_the_cell_of_each_move() {
+        let hex = Hex::new(3);
+        let from = pos(1 << 4, 0);
+        let mut moves = Vec::new();
+        hex.moves(&from, &mut moves);
+        let before = hex.picture(&from).unwrap();
+        assert_eq!((before.rows, before.columns, before.skew), (3, 3, true));
+        assert_eq!(before.cells[4], "X");
+        for to in &moves {
+            let (r, c) = hex.move_cell(&from, to).unwrap();
+            let i = (r * 3 + c) as usize;
+            assert_eq!(before.cells[i], "");
+            assert_eq!(hex.picture(to).unwrap().cells[i], "O");
+            assert_eq!(hex.cell_name(r * 3 + c), hex.move_name(&from, to));
+        }
     }
 
     #[test]

@@ -32,7 +32,7 @@
 
 use std::ops::Range;
 
-use super::family::{squash, Bound, Family, Kind, Pos, Tiers};
+use super::family::{squash, Bound, Family, Kind, Picture, Pos, Tiers};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::Player;
 use crate::tier::{Child, Node, TierGame};
@@ -364,6 +364,32 @@ impl Family for Kalah {
         // "pit 2" or "p2" (a bare number is a move's place in the list).
         let said = squash(text);
         said == format!("pit{}", i + 1) || said == format!("p{}", i + 1)
+    }
+
+    /// Two rows: North's pits right to left along the top, South's left to right below.
+    fn picture(&self, pos: &Pos) -> Option<Picture> {
+        let (south, north) = (unpack(pos[0]), unpack(pos[1]));
+        let m = self.m();
+        let cells = (0..m)
+            .rev()
+            .map(|i| north[i].to_string())
+            .chain(south[..m].iter().map(u8::to_string))
+            .collect();
+        Some(Picture {
+            rows: 2,
+            columns: self.pits,
+            cells,
+            skew: false,
+        })
+    }
+
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        let pit = self.pit_of(from, to)? as u32;
+        Some(if from[2] == 0 {
+            (1, pit)
+        } else {
+            (0, self.pits - 1 - pit)
+        })
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
@@ -945,6 +971,24 @@ mod tests {
         .unwrap();
         assert_eq!(record::margin(solved.root), Some(8));
         assert_eq!(solved.positions(), 766_076);
+    }
+
+    #[test]
+    fn the_picture_marks_the_pit_of_each_move() {
+        let k = Kalah::new(3, 3);
+        let from = Pos::from_slice(&[pack(&side(&[1, 0, 2])), pack(&side(&[4, 5, 6])), 1]);
+        let picture = k.picture(&from).unwrap();
+        assert_eq!((picture.rows, picture.columns), (2, 3));
+        assert_eq!(picture.cells, ["6", "5", "4", "1", "0", "2"]);
+        let mut moves = Vec::new();
+        k.moves(&from, &mut moves);
+        // North sows its pit 1 (4 seeds), drawn at the top right.
+        assert_eq!(k.move_cell(&from, &moves[0]), Some((0, 2)));
+        assert_eq!(k.move_cell(&from, &moves[2]), Some((0, 0)));
+        let south = k.start();
+        let mut moves = Vec::new();
+        k.moves(&south, &mut moves);
+        assert_eq!(k.move_cell(&south, &moves[1]), Some((1, 1)));
     }
 
     #[test]
