@@ -403,7 +403,18 @@ impl Match {
         if !step.report.moves.is_empty() {
             return None;
         }
-        if let Some([you, engine]) = self.taken() {
+        if let Some([mut you, mut engine]) = self.taken() {
+            // What the end itself gives (Kalah: the seeds left on a side, to its owner,
+            // who is then to move) counts for the player to move.
+            let last = step
+                .spec
+                .single()
+                .map_or(0, |p| p.family.final_gain(&p.position));
+            if step.human_to_move {
+                you = you.saturating_add(last);
+            } else {
+                engine = engine.saturating_add(last);
+            }
             let winner = match you.cmp(&engine) {
                 std::cmp::Ordering::Greater => Winner::You,
                 std::cmp::Ordering::Less => Winner::Grundy,
@@ -518,6 +529,21 @@ mod tests {
         let v = game.verdict().unwrap();
         assert_eq!(v.winner, Winner::You);
         assert_eq!(v.message, "final scores: you 15, grundy 14: you win.");
+    }
+
+    #[test]
+    fn the_end_of_a_score_game_counts_what_the_end_gives() {
+        // kalah[2,2]: pit 1 then pit 2 leaves South's side empty; North collects the six
+        // seeds left on its side (`final_gain`): 2 to 6.
+        let mut game = Match::new("kalah[2,2]".parse().unwrap(), true, &limits()).unwrap();
+        for pit in ["pit 1", "pit 2"] {
+            let m = game.choose(pit).unwrap();
+            game.play(&m, &limits()).unwrap();
+        }
+        assert_eq!(game.taken(), Some([2, 0]));
+        let v = game.verdict().unwrap();
+        assert_eq!(v.winner, Winner::Grundy);
+        assert_eq!(v.message, "final scores: you 2, grundy 6: grundy wins.");
     }
 
     #[test]

@@ -18,9 +18,12 @@ pub mod spec;
 mod chomp;
 mod circular;
 mod connect4;
+mod dots;
 mod ends;
 mod heap;
+mod hex;
 pub mod ioiwari;
+mod kalah;
 mod mnk;
 mod multiple;
 pub mod polygon;
@@ -32,13 +35,16 @@ mod wythoff;
 pub use chomp::Chomp;
 pub use circular::Circular;
 pub use connect4::Connect4;
+pub use dots::Dots;
 pub use ends::Ends;
 pub use family::{
     is_move, Bound, Cost, Discovery, Family, GrundySource, Kind, Part, PatternSource, Picture, Pos,
     ProvedRule, Ranked, Spec, Tiers, Values,
 };
 pub use heap::{HeapFamily, Heaps, MAX_LISTED_SPLITS};
+pub use hex::Hex;
 pub use ioiwari::Ioiwari;
+pub use kalah::Kalah;
 pub use mnk::Mnk;
 pub use multiple::{Multiple, NO_WINNING_TAKE};
 pub use quixo::Quixo;
@@ -63,6 +69,9 @@ pub mod registry {
         super::circular::ENTRIES,
         super::polygon::ENTRIES,
         super::quixo::ENTRIES,
+        super::hex::ENTRIES,
+        super::dots::ENTRIES,
+        super::kalah::ENTRIES,
     ];
 
     /// Every entry, in registry order.

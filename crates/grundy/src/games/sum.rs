@@ -134,6 +134,12 @@ impl Game for SumGame {
             _ => Player::First,
         }
     }
+
+    /// A single part whose family has moves that keep the turn does not alternate:
+    /// [`Family::to_move`] then says who moves.
+    fn alternates(&self) -> bool {
+        !matches!(self.spec.parts.as_slice(), [part] if part.family.keeps_turn())
+    }
 }
 
 impl ImpartialGame for SumGame {}

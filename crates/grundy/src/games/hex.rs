@@ -1,0 +1,1136 @@
+//! Hex on an n × n rhombus (`hex[n]`, 1 ≤ n ≤ 8): X and O take turns to put a stone on
+//! an empty cell, X first; X connects the top row to the bottom row, O the left column to
+//! the right column. A full board always holds exactly one such chain, so there are no
+//! draws, and the first player wins every n (strategy stealing; the solver finds it up to
+//! n = 4 in the default tests). Partizan, with declared terminal outcomes: the player who
+//! completes a chain wins at once. No swap rule.
+//!
+//! A position is two bitboards `[x, o]`, cell `r·n + c` (row 0 at the top); cell `(r, c)`
+//! touches `(r, c ± 1)`, `(r ± 1, c)`, `(r − 1, c + 1)` and `(r + 1, c − 1)`. The one
+//! symmetry that keeps both goals is the 180° rotation (cell `i` ↔ `n² − 1 − i`);
+//! positions are merged under it.
+//!
+//! Tiers ([`Family::tiers`], n ≤ 6): tier k holds the positions with k stones, ⌈k/2⌉ of
+//! them X's. Within a tier a position is ranked by the combinatorial number system twice:
+//! `colex(occupied cells) · C(k, ⌈k/2⌉) + colex(which of the occupied cells are X's)`,
+//! so consecutive ranks are consecutive combinations (walked by Gosper's step, no
+//! unranking). Ranks whose rotation ranks lower are not canonical, and are skipped.
+
+use std::ops::Range;
+
+use super::family::{Bound, Family, Kind, Picture, Pos, Ranked, Tiers};
+use super::spec::{Args, Built, Entry, Param, SpecError};
+use crate::game::{Outcome, Player};
+use crate::tier::{Child, Node, TierGame};
+
+/// The largest side (two 64-bit bitboards).
+pub const MAX_SIDE: u32 = 8;
+
+/// The largest side whose tiers are offered (every tier's ranks fit in 64 bits).
+pub const MAX_TIERED_SIDE: u32 = 6;
+
+/// The largest side whose positions are ranked for the existing solver (`ranking`).
+const MAX_RANKED_SIDE: u32 = 4;
+
+/// `hex[n]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hex {
+    /// The side of the rhombus.
+    pub n: u32,
+    cells: u32,
+    full: u64,
+    top: u64,
+    bottom: u64,
+    left: u64,
+    right: u64,
+    /// `binomial[p][i]` = C(p, i) for p, i ≤ n² (saturating), a flat table.
+    binomial: Box<[[u64; 65]; 65]>,
+}
+
+impl Hex {
+    /// The game on an n × n board (1 ≤ n ≤ [`MAX_SIDE`]).
+    #[must_use]
+    pub fn new(n: u32) -> Hex {
+        assert!((1..=MAX_SIDE).contains(&n), "hex side {n} out of range");
+        let cells = n * n;
+        let full = if cells == 64 {
+            u64::MAX
+        } else {
+            (1u64 << cells) - 1
+        };
+        let row = (1u64 << n) - 1;
+        let top = row;
+        let bottom = row << (n * (n - 1));
+        let left = (0..n).fold(0u64, |acc, r| acc | 1 << (r * n));
+        let right = left << (n - 1);
+        let size = cells as usize + 1;
+        let mut binomial = Box::new([[0u64; 65]; 65]);
+        for p in 0..size {
+            binomial[p][0] = 1;
+            for i in 1..=p {
+                binomial[p][i] = binomial[p - 1][i - 1].saturating_add(binomial[p - 1][i]);
+            }
+        }
+        Hex {
+            n,
+            cells,
+            full,
+            top,
+            bottom,
+            left,
+            right,
+            binomial,
+        }
+    }
+
+    /// The cells next to any cell of `m`.
+    fn neighbours(&self, m: u64) -> u64 {
+        let n = self.n;
+        let (not_left, not_right) = (!self.left, !self.right);
+        let sideways = ((m << 1) & not_left) | ((m >> 1) & not_right);
+        let vertical = (m << n) | (m >> n);
+        // (r − 1, c + 1) is n − 1 cells back; (r + 1, c − 1) is n − 1 cells on.
+        let diagonal = ((m >> (n - 1)) & not_left) | ((m << (n - 1)) & not_right);
+        (sideways | vertical | if n > 1 { diagonal } else { 0 }) & self.full
+    }
+
+    /// Whether `stones` join the edges `from` and `to`.
+    fn joins(&self, stones: u64, from: u64, to: u64) -> bool {
+        let mut reached = stones & from;
+        loop {
+            if reached & to != 0 {
+                return true;
+            }
+            let next = reached | (self.neighbours(reached) & stones);
+            if next == reached {
+                return false;
+            }
+            reached = next;
+        }
+    }
+
+    /// Whether X joins the top and the bottom.
+    fn x_wins(&self, x: u64) -> bool {
+        self.joins(x, self.top, self.bottom)
+    }
+
+    /// Whether O joins the left and the right.
+    fn o_wins(&self, o: u64) -> bool {
+        self.joins(o, self.left, self.right)
+    }
+
+    /// The board turned by 180°.
+    fn rotate(&self, board: u64) -> u64 {
+        board.reverse_bits() >> (64 - self.cells)
+    }
+
+    /// The cell's name: column letter, row number from the top (`a1` is the top left).
+    fn cell_name(&self, cell: u32) -> String {
+        let (r, c) = (cell / self.n, cell % self.n);
+        format!("{}{}", (b'a' + c as u8) as char, r + 1)
+    }
+
+    /// X's stones in a tier of k stones.
+    fn xs(k: u32) -> u32 {
+        k.div_ceil(2)
+    }
+
+    /// The colex rank of a set of bits: `Σ C(p_i, i + 1)` over its bits `p_0 < p_1 < …`.
+    fn colex(&self, mut set: u64) -> u64 {
+        let mut rank = 0;
+        let mut i = 1;
+        while set != 0 {
+            rank += self.binomial[set.trailing_zeros() as usize][i];
+            set &= set - 1;
+            i += 1;
+        }
+        rank
+    }
+
+    /// The set of `k` bits of colex rank `rank`.
+    fn uncolex(&self, mut rank: u64, k: u32) -> u64 {
+        let mut set = 0u64;
+        let mut p = self.cells as usize;
+        for i in (1..=k as usize).rev() {
+            p -= 1;
+            while self.binomial[p][i] > rank {
+                p -= 1;
+            }
+            rank -= self.binomial[p][i];
+            set |= 1 << p;
+        }
+        set
+    }
+
+    /// Rank of a position (not reduced by symmetry) within its tier.
+    fn tier_rank(&self, x: u64, o: u64) -> u64 {
+        let occupied = x | o;
+        let k = occupied.count_ones() as usize;
+        let per = self.binomial[k][Self::xs(k as u32) as usize];
+        self.colex(occupied) * per + self.colex(extract(x, occupied))
+    }
+
+    /// The canonical rank (the lower of a position's and its rotation's) within its tier.
+    fn canonical_rank(&self, x: u64, o: u64) -> u64 {
+        self.tier_rank(x, o)
+            .min(self.tier_rank(self.rotate(x), self.rotate(o)))
+    }
+
+    /// The position of a rank of tier `k`.
+    fn unrank_in(&self, k: u32, rank: u64) -> (u64, u64) {
+        let a = Self::xs(k);
+        let per = self.binomial[k as usize][a as usize];
+        let occupied = self.uncolex(rank / per, k);
+        let x = deposit(self.uncolex(rank % per, a), occupied);
+        (x, occupied & !x)
+    }
+
+    fn tier_len(&self, k: u32) -> u64 {
+        self.binomial[self.cells as usize][k as usize]
+            .saturating_mul(self.binomial[k as usize][Self::xs(k) as usize])
+    }
+
+    /// Whether the position is a legal count of stones for its tier.
+    fn counts_fit(x: u64, o: u64) -> bool {
+        let (nx, no) = (x.count_ones(), o.count_ones());
+        x & o == 0 && (nx == no || nx == no + 1)
+    }
+}
+
+/// The bits of `value` at the places of `mask`'s bits, packed low (a software `pext`).
+fn extract(value: u64, mut mask: u64) -> u64 {
+    let mut out = 0u64;
+    let mut i = 0;
+    while mask != 0 {
+        let bit = mask & mask.wrapping_neg();
+        if value & bit != 0 {
+            out |= 1 << i;
+        }
+        mask &= mask - 1;
+        i += 1;
+    }
+    out
+}
+
+/// The low bits of `packed` spread onto the places of `mask`'s bits (a software `pdep`).
+fn deposit(packed: u64, mut mask: u64) -> u64 {
+    let mut out = 0u64;
+    let mut i = 0;
+    while mask != 0 {
+        let bit = mask & mask.wrapping_neg();
+        if packed >> i & 1 != 0 {
+            out |= bit;
+        }
+        mask &= mask - 1;
+        i += 1;
+    }
+    out
+}
+
+/// The next larger number with as many bits set (Gosper's step); `x` non-zero.
+fn next_combination(x: u64) -> u64 {
+    let low = x & x.wrapping_neg();
+    let ripple = x.wrapping_add(low);
+    (((ripple ^ x) >> 2) / low) | ripple
+}
+
+/// The tier ranks of the children of one position, each in O(1): the sums of the
+/// combinatorial numbers below and above every place a stone may go, laid out once.
+/// Putting a stone at occupied index j leaves the terms below j as they are and shifts
+/// the ones above by one place (and one term, when the stone is X's among the X's).
+struct Inserter<const CAP: usize> {
+    occupied: u64,
+    /// X's stones as a subset of the occupied indices.
+    xs: u64,
+    /// Whether the new stone is X's.
+    new_x: bool,
+    /// `C(k + 1, ⌈(k + 1)/2⌉)`: the X-subsets of the child's tier.
+    per_child: u64,
+    /// Over the occupied cells `p_t`: `below[j] = Σ_{t<j} C(p_t, t+1)`,
+    /// `above[j] = Σ_{t≥j} C(p_t, t+2)`.
+    below: [u64; CAP],
+    above: [u64; CAP],
+    /// Over the X indices `q_t`: `x_below[u] = Σ_{t<u} C(q_t, t+1)`,
+    /// `x_shifted[u] = Σ_{t≥u} C(q_t+1, t+1)`, `x_lifted[u] = Σ_{t≥u} C(q_t+1, t+2)`.
+    x_below: [u64; CAP],
+    x_shifted: [u64; CAP],
+    x_lifted: [u64; CAP],
+}
+
+impl<const CAP: usize> Inserter<CAP> {
+    fn new(hex: &Hex, x: u64, o: u64, new_x: bool) -> Inserter<CAP> {
+        let c = &hex.binomial;
+        let occupied = x | o;
+        let k = occupied.count_ones() as usize;
+        let xs = extract(x, occupied);
+        let a = xs.count_ones() as usize;
+        let mut me = Inserter {
+            occupied,
+            xs,
+            new_x,
+            per_child: c[k + 1][Hex::xs(k as u32 + 1) as usize],
+            below: [0; CAP],
+            above: [0; CAP],
+            x_below: [0; CAP],
+            x_shifted: [0; CAP],
+            x_lifted: [0; CAP],
+        };
+        let mut cells = [0usize; CAP];
+        let mut rest = occupied;
+        for cell in cells.iter_mut().take(k) {
+            *cell = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+        }
+        for t in 0..k {
+            me.below[t + 1] = me.below[t] + c[cells[t]][t + 1];
+        }
+        for t in (0..k).rev() {
+            me.above[t] = me.above[t + 1] + c[cells[t]][t + 2];
+        }
+        let mut indices = [0usize; CAP];
+        let mut rest = xs;
+        for index in indices.iter_mut().take(a) {
+            *index = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+        }
+        for t in 0..a {
+            me.x_below[t + 1] = me.x_below[t] + c[indices[t]][t + 1];
+        }
+        for t in (0..a).rev() {
+            me.x_shifted[t] = me.x_shifted[t + 1] + c[indices[t] + 1][t + 1];
+            me.x_lifted[t] = me.x_lifted[t + 1] + c[indices[t] + 1][t + 2];
+        }
+        me
+    }
+
+    /// The child's rank (in tier k + 1, not reduced by symmetry) with a stone on `cell`.
+    fn rank(&self, hex: &Hex, cell: u32) -> u64 {
+        let c = &hex.binomial;
+        let j = (self.occupied & ((1u64 << cell) - 1)).count_ones() as usize;
+        let occupied = self.below[j] + c[cell as usize][j + 1] + self.above[j];
+        let u = (self.xs & ((1u64 << j) - 1)).count_ones() as usize;
+        let xs = if self.new_x {
+            self.x_below[u] + c[j][u + 1] + self.x_lifted[u]
+        } else {
+            self.x_below[u] + self.x_shifted[u]
+        };
+        occupied * self.per_child + xs
+    }
+}
+
+/// The canonical ranks of the children of `(x, o)`, the new stone being X's if `new_x`,
+/// for every empty cell in increasing order.
+fn child_ranks(hex: &Hex, x: u64, o: u64, new_x: bool, each: impl FnMut(u64)) {
+    // Tables as small as the board allows: they are laid out twice per position.
+    if hex.cells <= 16 {
+        child_ranks_in::<17>(hex, x, o, new_x, each);
+    } else {
+        child_ranks_in::<{ (MAX_TIERED_SIDE * MAX_TIERED_SIDE) as usize + 1 }>(
+            hex, x, o, new_x, each,
+        );
+    }
+}
+
+fn child_ranks_in<const CAP: usize>(
+    hex: &Hex,
+    x: u64,
+    o: u64,
+    new_x: bool,
+    mut each: impl FnMut(u64),
+) {
+    let here = Inserter::<CAP>::new(hex, x, o, new_x);
+    let turned = Inserter::<CAP>::new(hex, hex.rotate(x), hex.rotate(o), new_x);
+    let mut empty = !(x | o) & hex.full;
+    while empty != 0 {
+        let cell = empty.trailing_zeros();
+        empty &= empty - 1;
+        each(
+            here.rank(hex, cell)
+                .min(turned.rank(hex, hex.cells - 1 - cell)),
+        );
+    }
+}
+
+impl Family for Hex {
+    fn name(&self) -> String {
+        format!("hex[{}]", self.n)
+    }
+
+    fn kind(&self) -> Kind {
+        Kind::Partizan
+    }
+
+    fn write_position(&self, pos: &Pos, out: &mut String) {
+        for cell in 0..self.cells {
+            if cell > 0 && cell % self.n == 0 {
+                out.push('/');
+            }
+            out.push(if pos[0] >> cell & 1 != 0 {
+                'x'
+            } else if pos[1] >> cell & 1 != 0 {
+                'o'
+            } else {
+                '.'
+            });
+        }
+    }
+
+    fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
+        let side = usize::from(self.to_move(pos) == Player::Second);
+        let mut empty = !(pos[0] | pos[1]) & self.full;
+        while empty != 0 {
+            let bit = empty & empty.wrapping_neg();
+            empty &= empty - 1;
+            let mut next = pos.clone();
+            next[side] |= bit;
+            out.push(next);
+        }
+    }
+
+    fn canonical(&self, pos: &Pos) -> Pos {
+        let turned = [self.rotate(pos[0]), self.rotate(pos[1])];
+        if self.tier_rank(turned[0], turned[1]) < self.tier_rank(pos[0], pos[1]) {
+            Pos::from_slice(&turned)
+        } else {
+            pos.clone()
+        }
+    }
+
+    fn to_move(&self, pos: &Pos) -> Player {
+        if pos[0].count_ones() > pos[1].count_ones() {
+            Player::Second
+        } else {
+            Player::First
+        }
+    }
+
+    fn terminal(&self, pos: &Pos) -> Option<Outcome> {
+        // The player who just moved may have completed a chain.
+        let done = match self.to_move(pos) {
+            Player::First => self.o_wins(pos[1]),
+            Player::Second => self.x_wins(pos[0]),
+        };
+        done.then_some(Outcome::Loss)
+    }
+
+    fn bound(&self, pos: &Pos) -> Bound {
+        let empty = u128::from((!(pos[0] | pos[1]) & self.full).count_ones());
+        Bound {
+            positions: (0..empty).fold(1u128, |acc, _| acc.saturating_mul(3)),
+            moves: empty,
+        }
+    }
+
+    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
+        (self.n <= MAX_RANKED_SIDE).then(|| Box::new(ByTier::new(self)) as Box<dyn Ranked>)
+    }
+
+    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
+        (self.n <= MAX_TIERED_SIDE).then(|| Box::new(HexTiers(self)) as Box<dyn Tiers>)
+    }
+
+    fn move_name(&self, from: &Pos, to: &Pos) -> String {
+        let added = (to[0] | to[1]) & !(from[0] | from[1]);
+        if added.count_ones() == 1 {
+            self.cell_name(added.trailing_zeros())
+        } else {
+            "no single stone".into()
+        }
+    }
+
+    fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
+        // "c3", or the column and row as numbers: "3,3".
+        let said = super::family::squash(text);
+        let added = (to[0] | to[1]) & !(from[0] | from[1]);
+        if added.count_ones() != 1 {
+            return false;
+        }
+        let cell = added.trailing_zeros();
+        let (r, c) = (cell / self.n, cell % self.n);
+        said == self.cell_name(cell) || said == format!("{},{}", c + 1, r + 1)
+    }
+
+    fn picture(&self, pos: &Pos) -> Option<Picture> {
+        let cells = (0..self.cells)
+            .map(|cell| {
+                if pos[0] >> cell & 1 != 0 {
+                    "X"
+                } else if pos[1] >> cell & 1 != 0 {
+                    "O"
+                } else {
+                    ""
+                }
+                .to_string()
+            })
+            .collect();
+        Some(Picture {
+            rows: self.n,
+            columns: self.n,
+            cells,
+            skew: true,
+        })
+    }
+
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        let added = (to[0] | to[1]) & !(from[0] | from[1]);
+        (added.count_ones() == 1).then(|| {
+            let cell = added.trailing_zeros();
+            (cell / self.n, cell % self.n)
+        })
+    }
+
+    fn draw(&self, pos: &Pos) -> Option<String> {
+        // Each row shifted half a cell right of the one above: the rhombus.
+        let mut s = String::from("   ");
+        for c in 0..self.n {
+            s.push((b'a' + c as u8) as char);
+            s.push(' ');
+        }
+        s.push_str("   (X joins top and bottom, O left and right)\n");
+        for r in 0..self.n {
+            s.push_str(&format!("{:>2} {}", r + 1, " ".repeat(r as usize)));
+            for c in 0..self.n {
+                let cell = r * self.n + c;
+                s.push(if pos[0] >> cell & 1 != 0 {
+                    'X'
+                } else if pos[1] >> cell & 1 != 0 {
+                    'O'
+                } else {
+                    '.'
+                });
+                s.push(' ');
+            }
+            s.push('\n');
+        }
+        Some(trim_lines(&s))
+    }
+}
+
+/// Every position ranked once for the existing solver: the tiers laid end to end,
+/// counted down from the empty board so that every move lowers the rank.
+struct ByTier<'a> {
+    hex: &'a Hex,
+    /// `offsets[k]`: the ranks of the tiers before k.
+    offsets: Vec<u64>,
+    size: u64,
+}
+
+impl<'a> ByTier<'a> {
+    fn new(hex: &'a Hex) -> ByTier<'a> {
+        let mut offsets = Vec::new();
+        let mut size = 0u64;
+        for k in 0..=hex.cells {
+            offsets.push(size);
+            size += hex.tier_len(k);
+        }
+        ByTier { hex, offsets, size }
+    }
+}
+
+impl Ranked for ByTier<'_> {
+    fn size(&self) -> u64 {
+        self.size
+    }
+
+    fn rank(&self, pos: &Pos) -> u64 {
+        let k = (pos[0] | pos[1]).count_ones() as usize;
+        self.size - 1 - (self.offsets[k] + self.hex.canonical_rank(pos[0], pos[1]))
+    }
+
+    fn unrank(&self, rank: u64) -> Pos {
+        let index = self.size - 1 - rank;
+        let k = self.offsets.partition_point(|&o| o <= index) - 1;
+        let (x, o) = self.hex.unrank_in(k as u32, index - self.offsets[k]);
+        Pos::from_slice(&[x, o])
+    }
+
+    /// Moves from a terminal rank are not asked for (as `Family::moves`).
+    fn moves(&self, rank: u64, out: &mut Vec<u64>) {
+        let pos = self.unrank(rank);
+        let k = (pos[0] | pos[1]).count_ones() as usize;
+        let base = self.size - 1 - self.offsets[k + 1];
+        let new_x = self.hex.to_move(&pos) == Player::First;
+        child_ranks(self.hex, pos[0], pos[1], new_x, |r| out.push(base - r));
+    }
+
+    fn terminal(&self, rank: u64) -> Option<Outcome> {
+        self.hex.terminal(&self.unrank(rank))
+    }
+
+    fn descending(&self) -> bool {
+        true
+    }
+}
+
+/// The tiers of `hex[n]` from the empty board.
+struct HexTiers<'a>(&'a Hex);
+
+impl TierGame for HexTiers<'_> {
+    fn id(&self) -> String {
+        self.0.name()
+    }
+
+    fn ranking_version(&self) -> u32 {
+        1
+    }
+
+    fn tier_count(&self) -> u32 {
+        self.0.cells + 1
+    }
+
+    fn tier_size(&self, tier: u32) -> u64 {
+        self.0.tier_len(tier)
+    }
+
+    fn child_tiers(&self, tier: u32) -> Vec<u32> {
+        if tier < self.0.cells {
+            vec![tier + 1]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn root(&self) -> (u32, u64) {
+        (0, 0)
+    }
+
+    fn visit(
+        &self,
+        tier: u32,
+        ranks: Range<u64>,
+        want: &(dyn Fn(u64) -> bool + Sync),
+        each: &mut dyn FnMut(u64, Node<'_>),
+    ) {
+        let hex = self.0;
+        let k = tier;
+        if k > hex.cells {
+            return;
+        }
+        let end = ranks.end.min(hex.tier_len(k));
+        if ranks.start >= end {
+            return;
+        }
+        let a = Hex::xs(k);
+        let per = hex.binomial[k as usize][a as usize];
+        // The combination pair of the first rank; later ranks step from it.
+        let mut occupied = hex.uncolex(ranks.start / per, k);
+        let mut sub = hex.uncolex(ranks.start % per, a);
+        let last_sub = if a == 0 {
+            0
+        } else {
+            ((1u64 << a) - 1) << (k - a)
+        };
+        let x_to_move = k % 2 == 0;
+        let mut children = Vec::with_capacity(hex.cells as usize);
+        for r in ranks.start..end {
+            if r > ranks.start {
+                if sub == last_sub {
+                    occupied = next_combination(occupied);
+                    sub = if a == 0 { 0 } else { (1u64 << a) - 1 };
+                } else {
+                    sub = next_combination(sub);
+                }
+            }
+            if !want(r) {
+                continue;
+            }
+            let x = deposit(sub, occupied);
+            let o = occupied & !x;
+            if hex.tier_rank(hex.rotate(x), hex.rotate(o)) < r {
+                continue;
+            }
+            let (mover_won, last_won) = if x_to_move {
+                (hex.x_wins(x), hex.o_wins(o))
+            } else {
+                (hex.o_wins(o), hex.x_wins(x))
+            };
+            if mover_won {
+                // Play stops at the first chain: not a position of the game.
+                continue;
+            }
+            if last_won {
+                each(r, Node::Over(Outcome::Loss));
+                continue;
+            }
+            children.clear();
+            child_ranks(hex, x, o, x_to_move, |rank| {
+                children.push(Child::to(k + 1, rank))
+            });
+            each(r, Node::Moves(&children));
+        }
+    }
+}
+
+impl Tiers for HexTiers<'_> {
+    fn game(&self) -> &dyn TierGame {
+        self
+    }
+
+    fn locate(&self, pos: &Pos) -> Option<(u32, u64)> {
+        let (x, o) = (*pos.first()?, *pos.get(1)?);
+        if pos.len() != 2 || (x | o) & !self.0.full != 0 || !Hex::counts_fit(x, o) {
+            return None;
+        }
+        Some(((x | o).count_ones(), self.0.canonical_rank(x, o)))
+    }
+
+    fn position(&self, tier: u32, rank: u64) -> Pos {
+        let (x, o) = self.0.unrank_in(tier, rank);
+        Pos::from_slice(&[x, o])
+    }
+}
+
+fn board(args: &Args<'_>, game: &Hex) -> Result<Pos, SpecError> {
+    let Some(items) = args.position() else {
+        return Ok(Pos::from_slice(&[0, 0]));
+    };
+    let example = "hex[3](x../.o./...)";
+    let [item] = items else {
+        return Err(args.error_at(
+            items.get(1).map_or(args.open_at(), Param::at),
+            format!("expected one board, rows separated by `/`, as in `{example}`"),
+        ));
+    };
+    let Param::Word { text, at } = item else {
+        return Err(args.error_at(item.at(), format!("expected a board such as `{example}`")));
+    };
+    let n = game.n as usize;
+    let rows: Vec<&str> = text.split('/').collect();
+    if rows.len() != n {
+        return Err(args.error_at(*at, format!("the board has {n} rows of {n} cells")));
+    }
+    let (mut x, mut o) = (0u64, 0u64);
+    let mut offset = *at;
+    for (r, row) in rows.iter().enumerate() {
+        if row.chars().count() != n {
+            return Err(args.error_at(offset, format!("row {} must have {n} cells", r + 1)));
+        }
+        for (c, ch) in row.chars().enumerate() {
+            let bit = 1u64 << (r * n + c);
+            match ch {
+                'x' | 'X' => x |= bit,
+                'o' | 'O' => o |= bit,
+                '.' => {}
+                other => {
+                    return Err(args.error_at(
+                        offset + c,
+                        format!("a cell is `x`, `o` or `.`, found `{other}`"),
+                    ))
+                }
+            }
+        }
+        offset += n + 1;
+    }
+    if !Hex::counts_fit(x, o) {
+        return Err(args.error_at(
+            *at,
+            format!(
+                "X moves first, so X has as many stones as O or one more (here {} and {})",
+                x.count_ones(),
+                o.count_ones()
+            ),
+        ));
+    }
+    Ok(Pos::from_slice(&[x, o]))
+}
+
+/// The text without spaces at the ends of its lines.
+fn trim_lines(text: &str) -> String {
+    text.lines()
+        .map(|l| l.trim_end().to_string() + "\n")
+        .collect()
+}
+
+fn build(args: &Args<'_>) -> Result<Built, SpecError> {
+    let param = args.one_param("hex[4]")?;
+    let n = args.positive(param, "the side")?;
+    if n > u64::from(MAX_SIDE) {
+        return Err(args.error_at(
+            param.at(),
+            format!("a side of 1 to {MAX_SIDE} cells, as in `hex[4]`"),
+        ));
+    }
+    let game = Hex::new(n as u32);
+    let position = board(args, &game)?;
+    Ok(Built::new(game, Some(position)))
+}
+
+/// The registry entries of this file.
+pub const ENTRIES: &[Entry] = &[Entry {
+    name: "hex",
+    examples: &["hex[3]"],
+    shape: "hex[n](board): Hex on an n × n rhombus (n ≤ 8), X first joins top and bottom, O left and right; no swap (rows top to bottom, `/` between them; no position: the empty board)",
+    build,
+}];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Spec;
+    use crate::report::{self, Limits};
+    use std::collections::HashMap;
+
+    fn pos(x: u64, o: u64) -> Pos {
+        Pos::from_slice(&[x, o])
+    }
+
+    /// Every board of the right counts, by brute force: tier → boards.
+    fn all_boards(hex: &Hex) -> Vec<Vec<(u64, u64)>> {
+        let mut tiers = vec![Vec::new(); hex.cells as usize + 1];
+        for code in 0..3u64.pow(hex.cells) {
+            let (mut x, mut o, mut c) = (0u64, 0u64, code);
+            for cell in 0..hex.cells {
+                match c % 3 {
+                    1 => x |= 1 << cell,
+                    2 => o |= 1 << cell,
+                    _ => {}
+                }
+                c /= 3;
+            }
+            if Hex::counts_fit(x, o) {
+                tiers[(x | o).count_ones() as usize].push((x, o));
+            }
+        }
+        tiers
+    }
+
+    #[test]
+    fn chains_are_found_on_the_rhombus() {
+        let hex = Hex::new(3);
+        // X down the middle column: a1..? cells 1, 4, 7.
+        assert!(hex.x_wins(0b010_010_010));
+        // A staircase on the diagonal that hex joins: (0,2), (1,1), (2,0).
+        assert!(hex.x_wins(1 << 2 | 1 << 4 | 1 << 6));
+        // The other diagonal does not touch: (0,0), (1,1), (2,2).
+        assert!(!hex.x_wins(1 | 1 << 4 | 1 << 8));
+        assert!(!hex.o_wins(1 | 1 << 4 | 1 << 8));
+        // O along the top row joins left and right; X does not join top and bottom.
+        assert!(hex.o_wins(0b111));
+        assert!(!hex.x_wins(0b111));
+        // No wrap-around from the end of one row to the start of the next.
+        assert!(!hex.o_wins(1 << 2 | 1 << 3 | 1 << 5));
+        assert!(Hex::new(1).x_wins(1));
+    }
+
+    #[test]
+    fn ranks_round_trip_over_every_tier() {
+        for n in 1..=3 {
+            let hex = Hex::new(n);
+            let tiers = HexTiers(&hex);
+            let boards = all_boards(&hex);
+            for k in 0..=hex.cells {
+                // Tier sizes as computed equal the boards counted.
+                assert_eq!(
+                    tiers.tier_size(k),
+                    boards[k as usize].len() as u64,
+                    "n {n} k {k}"
+                );
+                let mut seen = vec![false; tiers.tier_size(k) as usize];
+                for &(x, o) in &boards[k as usize] {
+                    let r = hex.tier_rank(x, o);
+                    assert!(!seen[r as usize], "rank {r} twice");
+                    seen[r as usize] = true;
+                    assert_eq!(hex.unrank_in(k, r), (x, o));
+                    let (t, c) = tiers.locate(&pos(x, o)).unwrap();
+                    assert_eq!(t, k);
+                    assert!(c <= r);
+                    assert_eq!(tiers.locate(&tiers.position(t, c)), Some((t, c)));
+                    assert_eq!(hex.canonical(&pos(x, o)), tiers.position(t, c));
+                }
+            }
+        }
+        let hex = Hex::new(2);
+        assert_eq!(HexTiers(&hex).locate(&pos(3, 0)), None);
+        assert_eq!(HexTiers(&hex).locate(&pos(1, 1)), None);
+    }
+
+    /// What `visit` says of every rank of every tier, by rank.
+    fn visited(
+        tiers: &HexTiers<'_>,
+        k: u32,
+        ranks: Range<u64>,
+    ) -> HashMap<u64, Option<Vec<Child>>> {
+        let mut out = HashMap::new();
+        tiers.visit(k, ranks, &|_| true, &mut |r, node| {
+            let v = match node {
+                Node::Over(Outcome::Loss) => None,
+                Node::Moves(children) => {
+                    let mut c = children.to_vec();
+                    c.sort();
+                    Some(c)
+                }
+                other => panic!("unexpected {other:?}"),
+            };
+            assert!(out.insert(r, v).is_none());
+        });
+        out
+    }
+
+    #[test]
+    fn visit_matches_the_family_moves() {
+        for n in 1..=3 {
+            let hex = Hex::new(n);
+            let tiers = HexTiers(&hex);
+            for k in 0..=hex.cells {
+                let size = tiers.tier_size(k);
+                let all = visited(&tiers, k, 0..size);
+                for r in 0..size {
+                    let p = tiers.position(k, r);
+                    let canonical = tiers.locate(&p) == Some((k, r));
+                    let mover_won = match hex.to_move(&p) {
+                        Player::First => hex.x_wins(p[0]),
+                        Player::Second => hex.o_wins(p[1]),
+                    };
+                    if !canonical || mover_won {
+                        assert!(!all.contains_key(&r), "n {n} tier {k} rank {r} visited");
+                        continue;
+                    }
+                    let node = all.get(&r).unwrap_or_else(|| panic!("rank {r} skipped"));
+                    match hex.terminal(&p) {
+                        Some(Outcome::Loss) => assert_eq!(node, &None),
+                        _ => {
+                            let mut moves = Vec::new();
+                            hex.moves(&p, &mut moves);
+                            let mut want: Vec<Child> = moves
+                                .iter()
+                                .map(|m| {
+                                    let (t, c) = tiers.locate(m).unwrap();
+                                    Child::to(t, c)
+                                })
+                                .collect();
+                            want.sort();
+                            assert_eq!(node.as_ref(), Some(&want), "n {n} tier {k} rank {r}");
+                        }
+                    }
+                }
+                // A walk started inside the tier says the same as the whole walk.
+                let from = size / 3;
+                let part = visited(&tiers, k, from..size);
+                for (r, v) in &part {
+                    assert_eq!(all.get(r), Some(v));
+                }
+                assert_eq!(part.len(), all.keys().filter(|&&r| r >= from).count());
+            }
+        }
+    }
+
+    /// The positions reachable from the root through `visit`, tier by tier.
+    fn reachable(game: &dyn TierGame) -> u64 {
+        let mut reached: Vec<Vec<bool>> = (0..game.tier_count())
+            .map(|t| vec![false; game.tier_size(t) as usize])
+            .collect();
+        let (t0, r0) = game.root();
+        reached[t0 as usize][r0 as usize] = true;
+        for t in 0..game.tier_count() {
+            let here = reached[t as usize].clone();
+            let mut found = Vec::new();
+            game.visit(
+                t,
+                0..game.tier_size(t),
+                &|r| here[r as usize],
+                &mut |_, node| {
+                    if let Node::Moves(children) = node {
+                        found.extend(children.iter().map(|c| (c.tier, c.rank)));
+                    }
+                },
+            );
+            for (ct, cr) in found {
+                assert_eq!(ct, t + 1);
+                reached[ct as usize][cr as usize] = true;
+            }
+        }
+        reached.iter().flatten().filter(|&&b| b).count() as u64
+    }
+
+    #[test]
+    fn the_tiers_reach_what_the_analyzer_explores() {
+        for n in 1..=3 {
+            let text = format!("hex[{n}]");
+            let spec: Spec = text.parse().unwrap();
+            let r = report::solve(&spec, &Limits::default()).unwrap();
+            let hex = Hex::new(n);
+            assert_eq!(Some(reachable(&HexTiers(&hex))), r.positions, "{text}");
+        }
+    }
+
+    fn tier_solve(hex: &Hex) -> (crate::tier::Solved, crate::tier::MemoryStore) {
+        use crate::explore::Control;
+        use crate::tier::{solve, MemoryStore, Options};
+        let tiers = HexTiers(hex);
+        let mut store = MemoryStore::default();
+        let solved = solve(
+            &tiers,
+            &mut store,
+            &Options::default(),
+            &|_| {},
+            &Control::default(),
+        )
+        .unwrap();
+        (solved, store)
+    }
+
+    /// The tier solver on these tiers: the first player wins, over the positions the
+    /// analyzer explores, and every record equals the analyzer's value of its board.
+    #[test]
+    fn the_tier_solver_agrees_with_the_analyzer() {
+        use crate::tier::record;
+        for n in 1..=3 {
+            let hex = Hex::new(n);
+            let (solved, store) = tier_solve(&hex);
+            let spec: Spec = format!("hex[{n}]").parse().unwrap();
+            let r = report::solve(&spec, &Limits::default()).unwrap();
+            assert_eq!(Some(solved.positions()), r.positions);
+            let root = record::value(solved.root).unwrap();
+            assert_eq!(
+                (root.outcome(), root.remoteness()),
+                (r.outcome, r.remoteness)
+            );
+            let tiers = HexTiers(&hex);
+            for (&t, (records, _)) in &store.tiers {
+                for (rank, &rec) in records.iter().enumerate().step_by(5) {
+                    let Some(value) = record::value(rec) else {
+                        continue;
+                    };
+                    let spec = Spec {
+                        parts: vec![crate::games::Part {
+                            family: std::sync::Arc::new(hex.clone()),
+                            position: tiers.position(t, rank as u64),
+                        }],
+                    };
+                    let r = report::solve(&spec, &Limits::default()).unwrap();
+                    assert_eq!(
+                        (value.outcome(), value.remoteness()),
+                        (r.outcome, r.remoteness),
+                        "{spec}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// hex[4] by the tier solver: a first-player win in 9 moves over 4 693 575 positions
+    /// (the analyzer's count, in the ignored test below).
+    #[test]
+    fn hex4_by_the_tier_solver() {
+        let (solved, _) = tier_solve(&Hex::new(4));
+        assert_eq!(solved.positions(), 4_693_575);
+        assert_eq!(
+            crate::tier::record::value(solved.root),
+            Some(crate::game::Value::Win(9))
+        );
+    }
+
+    #[test]
+    fn the_wanted_ranks_only_are_visited() {
+        let hex = Hex::new(3);
+        let tiers = HexTiers(&hex);
+        let mut got = Vec::new();
+        tiers.visit(4, 0..tiers.tier_size(4), &|r| r % 7 == 3, &mut |r, _| {
+            got.push(r)
+        });
+        assert!(!got.is_empty());
+        assert!(got.iter().all(|r| r % 7 == 3));
+        assert!(got.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    fn solve(text: &str) -> report::Report {
+        let spec: Spec = text.parse().unwrap();
+        report::solve(&spec, &Limits::default()).unwrap()
+    }
+
+    #[test]
+    fn the_first_player_wins_small_boards() {
+        // Strategy stealing: the first player wins every Hex board (Nash; Gardner 1957).
+        for n in 1..=3 {
+            let r = solve(&format!("hex[{n}]"));
+            assert_eq!(r.outcome, Outcome::Win, "hex[{n}]");
+        }
+        // On 2 × 2 the winning first stones are the obtuse corners b1 and a2 (the short
+        // diagonal), each touching both of its goal's edges' other cells.
+        let r = solve("hex[2]");
+        let mut winning: Vec<&str> = r
+            .moves
+            .iter()
+            .filter(|m| m.outcome == Outcome::Win)
+            .map(|m| m.name.as_str())
+            .collect();
+        winning.sort_unstable();
+        assert_eq!(winning, ["a2", "b1"]);
+        // On 3 × 3 the centre wins for X.
+        let r = solve("hex[3]");
+        let centre = r.moves.iter().find(|m| m.name == "b2").unwrap();
+        assert_eq!(centre.outcome, Outcome::Win);
+        // A finished game: O joined left and right; X to move has lost.
+        let r = solve("hex[3](xx./ooo/x..)");
+        assert_eq!((r.outcome, r.remoteness), (Outcome::Loss, Some(0)));
+    }
+
+    #[test]
+    fn the_picture_marks_the_cell_of_each_move() {
+        let hex = Hex::new(3);
+        let from = pos(1 << 4, 0);
+        let mut moves = Vec::new();
+        hex.moves(&from, &mut moves);
+        let before = hex.picture(&from).unwrap();
+        assert_eq!((before.rows, before.columns, before.skew), (3, 3, true));
+        assert_eq!(before.cells[4], "X");
+        for to in &moves {
+            let (r, c) = hex.move_cell(&from, to).unwrap();
+            let i = (r * 3 + c) as usize;
+            assert_eq!(before.cells[i], "");
+            assert_eq!(hex.picture(to).unwrap().cells[i], "O");
+            assert_eq!(hex.cell_name(r * 3 + c), hex.move_name(&from, to));
+        }
+    }
+
+    #[test]
+    fn positions_print_and_parse_back() {
+        let spec: Spec = "hex[3](x../.o./...)".parse().unwrap();
+        assert_eq!(spec.to_string(), "hex[3](x../.o./...)");
+        let spec: Spec = "hex[2]".parse().unwrap();
+        assert_eq!(spec.to_string(), "hex[2](../..)");
+        assert!("hex[3](xx./.../...)".parse::<Spec>().is_err());
+        assert!("hex[9]".parse::<Spec>().is_err());
+        let hex = Hex::new(3);
+        let from = pos(0, 0);
+        let to = pos(1 << 5, 0);
+        assert_eq!(hex.move_name(&from, &to), "c2");
+        assert!(hex.names_move(&from, &to, "C2"));
+        assert!(hex.names_move(&from, &to, "3,2"));
+        assert!(!hex.names_move(&from, &to, "b3"));
+        assert_eq!(
+            Hex::new(2).draw(&pos(1, 1 << 3)).unwrap(),
+            "   a b    (X joins top and bottom, O left and right)\n 1 X .\n 2  . O\n"
+        );
+    }
+}
+
+#[cfg(test)]
+mod larger {
+    use crate::game::Outcome;
+    use crate::games::Spec;
+    use crate::report::{self, Limits};
+
+    /// About 8 s in the test profile, so not by default:
+    /// `cargo test -p grundy --lib games::hex::larger -- --ignored`
+    #[test]
+    #[ignore]
+    fn hex4_is_a_first_player_win() {
+        let spec: Spec = "hex[4]".parse().unwrap();
+        let mut limits = Limits::default();
+        limits.control.max_positions = 10_000_000;
+        let r = report::solve(&spec, &limits).unwrap();
+        assert_eq!(r.outcome, Outcome::Win);
+        // Measured: 4 693 575 positions up to the rotation, won in 9 moves; the winning
+        // first stones are the short diagonal.
+        assert_eq!(r.positions, Some(4_693_575));
+        assert_eq!(r.remoteness, Some(9));
+        let winning: Vec<&str> = r
+            .moves
+            .iter()
+            .filter(|m| m.outcome == Outcome::Win)
+            .map(|m| m.name.as_str())
+            .collect();
+        assert_eq!(winning, ["d1", "c2", "b3", "a4"]);
+    }
+}
