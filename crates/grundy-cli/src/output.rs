@@ -163,6 +163,25 @@ pub fn report_text(r: &Report) -> String {
             let _ = writeln!(s, "  {m}");
         }
     }
+    if r.method == Method::Tablebase && !r.moves.is_empty() {
+        // A tablebase answers every move at once: list them with their values.
+        s.push_str("every move, for the player who makes it:\n");
+        for m in &r.moves {
+            let value = match (m.outcome, m.remoteness) {
+                (grundy::game::Outcome::Win, Some(n)) => format!(
+                    "wins, {}",
+                    count(n.into(), "move to the end", "moves to the end")
+                ),
+                (grundy::game::Outcome::Loss, Some(n)) => format!(
+                    "loses, {}",
+                    count(n.into(), "move to the end", "moves to the end")
+                ),
+                (grundy::game::Outcome::Draw, _) => "draws".to_string(),
+                (o, None) => o.as_str().to_string(),
+            };
+            let _ = writeln!(s, "  {:<12} {value}", m.name);
+        }
+    }
     match (r.method, r.positions) {
         (Method::Rule, _) => {
             let _ = writeln!(

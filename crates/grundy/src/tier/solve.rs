@@ -399,73 +399,65 @@ impl<'a> Solver<'a> {
         for t in root_tier..=top {
             let size = sizes[t as usize];
             let done = AtomicU64::new(0);
-            // Newly marked ranks of this tier, from moves inside it.
-            let mut frontier: Vec<u64> = Vec::new();
-            let mut first = true;
+            // Passes over the tier until moves inside it mark nothing new: each pass
+            // expands the marked ranks not yet expanded, walking the tier in order (a
+            // family's visit skips the others cheaply), so a tier with no move inside it
+            // takes one pass.
+            let expanded = Bits::new(size);
             loop {
-                let work: Vec<Range<u64>> = if first {
-                    chunks(0..size)
-                } else {
-                    frontier.iter().map(|&r| r..r + 1).collect()
-                };
-                first = false;
                 let own = reach[t as usize].as_ref().expect("allocated");
                 let later = &reach;
-                let found: Vec<u64> = work
-                    .into_par_iter()
-                    .flat_map_iter(|range| {
-                        let mut fresh = Vec::new();
-                        if self.stopping() {
-                            return fresh;
-                        }
-                        let len = range.end - range.start;
-                        game.visit(t, range, &|r| own.get(r), &mut |_, node| {
-                            let Node::Moves(children) = node else {
+                let fresh = AtomicBool::new(false);
+                chunks(0..size).into_par_iter().for_each(|range| {
+                    if self.stopping() {
+                        return;
+                    }
+                    let len = range.end - range.start;
+                    let want = |r: u64| own.get(r) && !expanded.get(r);
+                    game.visit(t, range, &want, &mut |r, node| {
+                        expanded.set(r);
+                        let Node::Moves(children) = node else {
+                            return;
+                        };
+                        for c in children {
+                            if c.tier < t || c.tier >= n {
+                                self.fail(Error::Unsupported(format!(
+                                    "{}: a move from tier {t} to tier {}: tiers must not go back",
+                                    game.id(),
+                                    c.tier
+                                )));
                                 return;
-                            };
-                            for c in children {
-                                if c.tier < t || c.tier >= n {
-                                    self.fail(Error::Unsupported(format!(
-                                        "{}: a move from tier {t} to tier {}: tiers must not go back",
-                                        game.id(),
-                                        c.tier
-                                    )));
-                                    return;
-                                }
-                                if c.tier > top {
-                                    continue;
-                                }
-                                let bits = later[c.tier as usize].as_ref().expect("allocated");
-                                if c.rank >= sizes[c.tier as usize] {
-                                    self.fail(Error::Unsupported(format!(
-                                        "{}: a move to rank {} of tier {}, which has {} ranks",
-                                        game.id(),
-                                        c.rank,
-                                        c.tier,
-                                        sizes[c.tier as usize]
-                                    )));
-                                    return;
-                                }
-                                if bits.set(c.rank) && c.tier == t {
-                                    fresh.push(c.rank);
-                                }
                             }
-                        });
-                        let so_far = done.fetch_add(len, Ordering::Relaxed) + len;
-                        (self.listen)(&Event::Reach {
-                            tier: t,
-                            done: so_far.min(size),
-                            total: size,
-                        });
-                        fresh
-                    })
-                    .collect();
+                            if c.tier > top {
+                                continue;
+                            }
+                            let bits = later[c.tier as usize].as_ref().expect("allocated");
+                            if c.rank >= sizes[c.tier as usize] {
+                                self.fail(Error::Unsupported(format!(
+                                    "{}: a move to rank {} of tier {}, which has {} ranks",
+                                    game.id(),
+                                    c.rank,
+                                    c.tier,
+                                    sizes[c.tier as usize]
+                                )));
+                                return;
+                            }
+                            if bits.set(c.rank) && c.tier == t {
+                                fresh.store(true, Ordering::Relaxed);
+                            }
+                        }
+                    });
+                    let so_far = done.fetch_add(len, Ordering::Relaxed) + len;
+                    (self.listen)(&Event::Reach {
+                        tier: t,
+                        done: so_far.min(size),
+                        total: size,
+                    });
+                });
                 self.outcome()?;
-                if found.is_empty() {
+                if !fresh.load(Ordering::Relaxed) {
                     break;
                 }
-                frontier = found;
-                frontier.sort_unstable();
             }
         }
         Ok(reach)
