@@ -200,6 +200,49 @@ struct Solver<'a> {
     error: Mutex<Option<Error>>,
 }
 
+/// The positions of a tier with moves inside it: for each, its moves out of the tier
+/// folded into an [`Outside`], and its moves inside the tier, `inside[ends[i - 1]..ends[i]]`
+/// for `ranks[i]`.
+#[derive(Default)]
+struct Pending {
+    ranks: Vec<u64>,
+    outside: Vec<Outside>,
+    ends: Vec<usize>,
+    /// Rank, gain, and whether the turn is kept (16 bytes a move; the tier is implied).
+    inside: Vec<(u64, i32, bool)>,
+}
+
+/// What a position's moves to final records come to: for win/loss games the quickest
+/// loss and the slowest win among the children (the engine needs no more: the mover wins
+/// through the first, and loses only after the last), and whether one is a draw; for
+/// score games the best margin through them.
+#[derive(Debug, Clone, Copy, Default)]
+struct Outside {
+    loss: Option<u32>,
+    win: Option<u32>,
+    draw: bool,
+    again: bool,
+    best: Option<i64>,
+}
+
+impl Outside {
+    /// Counts a move with `gain` (keeping the turn if `again`) into a child of record `rec`.
+    fn add(&mut self, rec: u16, again: bool, gain: i32, scored: bool) {
+        if scored {
+            let m = record::margin(rec).unwrap_or(0);
+            let here = i64::from(gain) + if again { m } else { -m };
+            self.best = Some(self.best.map_or(here, |b| b.max(here)));
+            return;
+        }
+        self.again |= again;
+        match record::value(rec) {
+            Some(Value::Loss(x)) => self.loss = Some(self.loss.map_or(x, |l| l.min(x))),
+            Some(Value::Win(x)) => self.win = Some(self.win.map_or(x, |w| w.max(x))),
+            _ => self.draw = true,
+        }
+    }
+}
+
 /// The ranks of `range` split into chunks of work.
 fn chunks(range: Range<u64>) -> Vec<Range<u64>> {
     (range.start..range.end)
@@ -477,14 +520,15 @@ impl<'a> Solver<'a> {
         let later: Vec<Option<&[u16]>> = (0..game.tier_count())
             .map(|t| held.get(&t).map(|r| r.as_slice()))
             .collect();
-        // Pass 1: every position whose moves all leave the tier; the others are pending.
-        let pending: Vec<u64> = records
+        // Pass 1: every position whose moves all leave the tier; the others are pending,
+        // kept with their moves for pass 2 (so the tier is walked once).
+        let parts: Vec<Pending> = records
             .par_chunks_mut(CHUNK as usize)
             .enumerate()
-            .flat_map_iter(|(i, out)| {
+            .map(|(i, out)| {
                 let start = i as u64 * CHUNK;
                 let range = start..start + out.len() as u64;
-                let mut pending = Vec::new();
+                let mut pending = Pending::default();
                 if self.stopping() {
                     return pending;
                 }
@@ -493,7 +537,33 @@ impl<'a> Solver<'a> {
                     let slot = &mut out[(rank - start) as usize];
                     match self.evaluate(tier, node, &later, None) {
                         Ok(Some(r)) => *slot = r,
-                        Ok(None) => pending.push(rank),
+                        Ok(None) => {
+                            if let Node::Moves(children) = node {
+                                let mut out = Outside::default();
+                                for c in children {
+                                    if c.tier == tier {
+                                        pending.inside.push((c.rank, c.gain, c.again));
+                                        continue;
+                                    }
+                                    // `evaluate` stopped at the first move inside the
+                                    // tier: check the others as it would have.
+                                    let rec = later[c.tier as usize]
+                                        .map_or(record::UNREACHED, |r| r[c.rank as usize]);
+                                    if rec == record::UNREACHED {
+                                        self.fail(Error::Unsupported(format!(
+                                            "{}: a move from tier {tier} leads to rank {} of tier {}, which the start never reached or the tier does not list",
+                                            game.id(),
+                                            c.rank,
+                                            c.tier
+                                        )));
+                                    }
+                                    out.add(rec, c.again, c.gain, self.scored);
+                                }
+                                pending.ranks.push(rank);
+                                pending.outside.push(out);
+                                pending.ends.push(pending.inside.len());
+                            }
+                        }
                         Err(e) => self.fail(e),
                     }
                 });
@@ -507,8 +577,8 @@ impl<'a> Solver<'a> {
             })
             .collect();
         self.outcome()?;
-        if !pending.is_empty() {
-            self.solve_inside(tier, &pending, &mut records, &later)?;
+        if parts.iter().any(|p| !p.ranks.is_empty()) {
+            self.solve_inside(tier, parts, &mut records)?;
         }
         debug_assert_eq!(
             records.iter().filter(|&&r| r != record::UNREACHED).count() as u64,
@@ -610,144 +680,114 @@ impl<'a> Solver<'a> {
     fn solve_inside(
         &self,
         tier: u32,
-        pending: &[u64],
+        parts: Vec<Pending>,
         records: &mut [u16],
-        later: &[Option<&[u16]>],
     ) -> Result<(), Error> {
         let game = self.game;
-        let id_of = |rank: u64| pending.binary_search(&rank).ok().map(|i| i as u32);
-        let span = pending[0]..pending[pending.len() - 1] + 1;
-        // Each pending position's moves: to pending ones (by id), and the records of the
-        // others (final already).
-        let mut inside: Vec<Vec<(u32, bool, i32)>> = Vec::with_capacity(pending.len());
-        let mut outside: Vec<Vec<(u16, bool, i32)>> = Vec::with_capacity(pending.len());
-        let mut failure = None;
-        game.visit(
-            tier,
-            span,
-            &|r| id_of(r).is_some(),
-            &mut |_, node| {
-                let mut ins = Vec::new();
-                let mut outs = Vec::new();
-                if let Node::Moves(children) = node {
-                    for c in children {
-                        let rec = if c.tier == tier {
-                            if let Some(id) = id_of(c.rank) {
-                                ins.push((id, c.again, c.gain));
-                                continue;
-                            }
-                            records[c.rank as usize]
-                        } else {
-                            later[c.tier as usize].map_or(record::UNREACHED, |r| r[c.rank as usize])
-                        };
-                        if rec == record::UNREACHED {
-                            failure.get_or_insert(Error::Unsupported(format!(
-                                "{}: a move inside tier {tier} to rank {}, which the start never reached",
-                                game.id(),
-                                c.rank
-                            )));
-                        }
-                        outs.push((rec, c.again, c.gain));
+        let ranks: Vec<u64> = parts.iter().flat_map(|p| p.ranks.iter().copied()).collect();
+        let id_of = |rank: u64| ranks.binary_search(&rank).ok().map(|i| i as u32);
+        // The subgraph of the pending positions, flat: the moves of position i to pending
+        // ones are targets[offsets[i]..offsets[i + 1]] (with the gain and whether the turn
+        // is kept alongside); the moves to final records are folded into its outside.
+        let mut offsets: Vec<u64> = Vec::with_capacity(ranks.len() + 1);
+        let mut targets: Vec<u32> = Vec::new();
+        let mut moves: Vec<(bool, i32)> = Vec::new();
+        let mut outside: Vec<Outside> = Vec::with_capacity(ranks.len());
+        offsets.push(0);
+        for part in parts {
+            let mut from = 0;
+            for (i, &end) in part.ends.iter().enumerate() {
+                let mut out = part.outside[i];
+                for &(rank, gain, again) in &part.inside[from..end] {
+                    if let Some(id) = id_of(rank) {
+                        targets.push(id);
+                        moves.push((again, gain));
+                        continue;
                     }
+                    let rec = records[rank as usize];
+                    if rec == record::UNREACHED {
+                        return Err(Error::Unsupported(format!(
+                            "{}: a move inside tier {tier} to rank {rank}, which the start never reached",
+                            game.id()
+                        )));
+                    }
+                    out.add(rec, again, gain, self.scored);
                 }
-                inside.push(ins);
-                outside.push(outs);
-            },
-        );
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        if inside.len() != pending.len() {
-            return Err(Error::Unsupported(format!(
-                "{}: visiting the {} positions with moves inside tier {tier} gave {}",
-                game.id(),
-                pending.len(),
-                inside.len()
-            )));
+                from = end;
+                outside.push(out);
+                offsets.push(targets.len() as u64);
+            }
         }
         self.control.check()?;
         if self.scored {
-            self.score_inside(pending, &inside, &outside, records)
+            let graph = Csr::from_parts(offsets, targets)
+                .map_err(|e| Error::Unsupported(format!("tier {tier}: {e}")))?;
+            self.score_inside(&ranks, &graph, &moves, &outside, records)
         } else {
-            self.label_inside(tier, pending, &inside, &outside, records)
+            if moves.iter().any(|&(again, _)| again) || outside.iter().any(|o| o.again) {
+                return Err(Error::Unsupported(format!(
+                    "{}: moves that keep the turn inside tier {tier} of a win/loss game",
+                    game.id()
+                )));
+            }
+            drop(moves);
+            self.label_inside(tier, &ranks, &offsets, &targets, &outside, records)
         }
     }
 
+    /// Labels the pending positions by the retrograde engine on their subgraph, each move
+    /// out of it an edge to a vertex decided at the child's distance: vertex `p` is a
+    /// declared draw, then two chains, `a_k = p + 1 + 2k` (lost at 0, then decided by
+    /// `a_{k-1}` alone: won at odd k, lost at even) and `b_k = p + 2 + 2k` (won at 0, then
+    /// lost at odd k, won at even), so the engine's FIFO order keeps every distance exact.
     fn label_inside(
         &self,
         tier: u32,
         pending: &[u64],
-        inside: &[Vec<(u32, bool, i32)>],
-        outside: &[Vec<(u16, bool, i32)>],
+        offsets: &[u64],
+        targets: &[u32],
+        outside: &[Outside],
         records: &mut [u16],
     ) -> Result<(), Error> {
-        if inside.iter().flatten().any(|&(_, again, _)| again)
-            || outside.iter().flatten().any(|&(_, again, _)| again)
-        {
-            return Err(Error::Unsupported(format!(
-                "{}: moves that keep the turn inside tier {tier} of a win/loss game",
-                self.game.id()
-            )));
-        }
         let p = pending.len() as u32;
-        // Each pending position's moves out of the tier count as at most three: the
-        // quickest loss (the mover wins through it), the slowest win (all wins together
-        // count once: the engine needs only the last), and a draw (which never counts off).
-        let mut summary = Vec::with_capacity(pending.len());
-        let mut longest = 0u32;
-        for outs in outside {
-            let mut loss: Option<u32> = None;
-            let mut win: Option<u32> = None;
-            let mut draw = false;
-            for &(rec, _, _) in outs {
-                match record::value(rec) {
-                    Some(Value::Loss(x)) => loss = Some(loss.map_or(x, |l| l.min(x))),
-                    Some(Value::Win(x)) => win = Some(win.map_or(x, |w| w.max(x))),
-                    _ => draw = true,
-                }
+        let longest = outside
+            .iter()
+            .map(|o| o.loss.unwrap_or(0).max(o.win.unwrap_or(0)))
+            .max()
+            .unwrap_or(0);
+        let draw_vertex = p;
+        let a = |k: u32| p + 1 + 2 * k;
+        let b = |k: u32| p + 2 + 2 * k;
+        // The vertex decided at distance x with value `won` for its mover.
+        let at = |won: bool, x: u32| if won == (x % 2 == 1) { a(x) } else { b(x) };
+        let total = p as usize + 1 + 2 * (longest as usize + 1);
+        let mut all_offsets: Vec<u64> = Vec::with_capacity(total + 1);
+        let mut all_targets: Vec<u32> = Vec::with_capacity(targets.len() + 3 * pending.len());
+        all_offsets.push(0);
+        for (v, o) in outside.iter().enumerate() {
+            all_targets.extend_from_slice(&targets[offsets[v] as usize..offsets[v + 1] as usize]);
+            if let Some(x) = o.loss {
+                all_targets.push(at(false, x));
             }
-            longest = longest.max(loss.unwrap_or(0)).max(win.unwrap_or(0));
-            summary.push((loss, win, draw));
+            if let Some(x) = o.win {
+                all_targets.push(at(true, x));
+            }
+            if o.draw {
+                all_targets.push(draw_vertex);
+            }
+            all_offsets.push(all_targets.len() as u64);
         }
-        // Chain A: a_0 lost, a_k decided by a_{k-1} alone (won at odd k, lost at even);
-        // chain B: b_0 won, then lost at odd k, won at even. Vertex ids after the pending
-        // ones: a_k = p + k, b_k = p + L + k, the draw vertex p + 2L.
-        let len = longest + 1;
-        let a = |k: u32| p + k;
-        let b = |k: u32| p + len + k;
-        let draw_vertex = p + 2 * len;
-        let at = |won: bool, x: u32| -> u32 {
-            // The vertex decided at distance x with value `won` for its mover.
-            if won == (x % 2 == 1) {
-                a(x)
-            } else {
-                b(x)
+        // The draw vertex and a_0, b_0 have no move; a_k and b_k one each.
+        all_offsets.push(all_targets.len() as u64); // the draw vertex
+        for v in p + 1..total as u32 {
+            let k = (v - p - 1) / 2;
+            if k > 0 {
+                all_targets.push(if v == a(k) { a(k - 1) } else { b(k - 1) });
             }
-        };
-        let total = draw_vertex as usize + 1;
-        let mut edges: Vec<(u32, u32)> = Vec::new();
-        for (v, ins) in inside.iter().enumerate() {
-            for &(c, _, _) in ins {
-                edges.push((v as u32, c));
-            }
-            let (loss, win, draw) = summary[v];
-            if let Some(x) = loss {
-                edges.push((v as u32, at(false, x)));
-            }
-            if let Some(x) = win {
-                edges.push((v as u32, at(true, x)));
-            }
-            if draw {
-                edges.push((v as u32, draw_vertex));
-            }
+            all_offsets.push(all_targets.len() as u64);
         }
-        for k in 1..len {
-            edges.push((a(k), a(k - 1)));
-            edges.push((b(k), b(k - 1)));
-        }
-        let graph = Csr::try_from_edges(total, &edges)
+        let graph = Csr::from_parts(all_offsets, all_targets)
             .map_err(|e| Error::Unsupported(format!("tier {tier}: {e}")))?;
-        drop(edges);
         let reverse = graph.reverse();
         let labels = label_by_degree(
             |v| graph.degree(v),
@@ -773,36 +813,30 @@ impl<'a> Solver<'a> {
         Ok(())
     }
 
+    /// Margins of the pending positions of a score game, in a topological order of their
+    /// subgraph (a cycle is refused).
     fn score_inside(
         &self,
         pending: &[u64],
-        inside: &[Vec<(u32, bool, i32)>],
-        outside: &[Vec<(u16, bool, i32)>],
+        graph: &Csr,
+        moves: &[(bool, i32)],
+        outside: &[Outside],
         records: &mut [u16],
     ) -> Result<(), Error> {
-        let edges: Vec<(u32, u32)> = inside
-            .iter()
-            .enumerate()
-            .flat_map(|(v, ins)| ins.iter().map(move |&(c, _, _)| (v as u32, c)))
-            .collect();
-        let graph = Csr::try_from_edges(pending.len(), &edges)
-            .map_err(|e| Error::Unsupported(e.to_string()))?;
-        let order = reverse_topological_order(&graph, &graph.reverse()).map_err(|_| {
+        let order = reverse_topological_order(graph, &graph.reverse()).map_err(|_| {
             Error::Unsupported(format!(
                 "{}: positions repeat inside a tier; margins of score games with cycles are not defined here",
                 self.game.id()
             ))
         })?;
+        let offsets = graph.offsets();
         let mut margin = vec![0i64; pending.len()];
         for &v in &order {
-            let mut best: Option<i64> = None;
-            for &(c, again, gain) in &inside[v as usize] {
+            let mut best: Option<i64> = outside[v as usize].best;
+            let first = offsets[v as usize] as usize;
+            for (j, &c) in graph.successors(v).iter().enumerate() {
+                let (again, gain) = moves[first + j];
                 let m = margin[c as usize];
-                let here = i64::from(gain) + if again { m } else { -m };
-                best = Some(best.map_or(here, |b| b.max(here)));
-            }
-            for &(rec, again, gain) in &outside[v as usize] {
-                let m = record::margin(rec).unwrap_or(0);
                 let here = i64::from(gain) + if again { m } else { -m };
                 best = Some(best.map_or(here, |b| b.max(here)));
             }
