@@ -177,3 +177,40 @@ fn specs_of_the_new_families_round_trip_and_err_with_columns() {
     let e = "mnk[9,9,3]".parse::<Spec>().unwrap_err();
     assert!(e.message.contains("64 cells"), "{e}");
 }
+
+/// The row of "A Game" and the pits of Ioiwari draw as one row of cells, each move at the
+/// number taken or the pit emptied.
+#[test]
+fn rows_and_pits_draw_with_each_move_at_its_cell() {
+    use grundy::games::Spec;
+    let spec: Spec = "ends(4,7,2,9,5,2)".parse().unwrap();
+    let part = spec.single().unwrap();
+    let picture = part.family.picture(&part.position).unwrap();
+    assert_eq!((picture.rows, picture.columns), (1, 6));
+    assert_eq!(picture.cells, ["4", "7", "2", "9", "5", "2"]);
+    let mut moves = Vec::new();
+    part.family.moves(&part.position, &mut moves);
+    let cells: Vec<_> = moves
+        .iter()
+        .map(|m| part.family.move_cell(&part.position, m))
+        .collect();
+    assert_eq!(cells, [Some((0, 0)), Some((0, 5))]);
+
+    let spec: Spec = "ioiwari(4,3,2,4,2,3,2)".parse().unwrap();
+    let part = spec.single().unwrap();
+    let picture = part.family.picture(&part.position).unwrap();
+    assert_eq!(picture.cells, ["4", "3", "2", "4", "2", "3", "2"]);
+    let mut moves = Vec::new();
+    part.family.moves(&part.position, &mut moves);
+    let mut cells: Vec<(u32, u32)> = moves
+        .iter()
+        .map(|m| part.family.move_cell(&part.position, m).unwrap())
+        .collect();
+    cells.sort_unstable();
+    cells.dedup();
+    assert_eq!(cells.len(), moves.len(), "each pit its own cell");
+    for (row, column) in cells {
+        assert_eq!(row, 0);
+        assert_ne!(picture.cells[column as usize], "0");
+    }
+}

@@ -67,6 +67,16 @@ impl Binomials {
     }
 }
 
+/// `binomials[n][k]` = `C(n, k)`, for tables read in hot loops.
+impl std::ops::Index<usize> for Binomials {
+    type Output = [u64; 65];
+
+    #[inline]
+    fn index(&self, n: usize) -> &[u64; 65] {
+        &self.0[n]
+    }
+}
+
 /// The next mask with as many bits, in colex order (Gosper's hack); 0 after the last.
 #[inline]
 #[must_use]

@@ -25,6 +25,7 @@
 
 use std::ops::Range;
 
+use super::combin::{next_combination, Binomials};
 use super::family::{squash, Bound, Family, Kind, Picture, Pos, Tiers};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::Player;
@@ -80,8 +81,8 @@ pub struct Dots {
     borders: Vec<Vec<u64>>,
     /// The symmetries other than the identity.
     symmetries: Vec<Symmetry>,
-    /// `binomial[p][i]` = C(p, i) for p, i ≤ the lines.
-    binomial: Vec<Vec<u64>>,
+    /// `binomial[p][i]` = C(p, i).
+    binomial: Binomials,
 }
 
 impl Dots {
@@ -165,14 +166,7 @@ impl Dots {
                 Symmetry::new(&image)
             })
             .collect();
-        let size = lines as usize + 1;
-        let mut binomial = vec![vec![0u64; size]; size];
-        for p in 0..size {
-            binomial[p][0] = 1;
-            for i in 1..=p {
-                binomial[p][i] = binomial[p - 1][i - 1].saturating_add(binomial[p - 1][i]);
-            }
-        }
+        let binomial = Binomials::new();
         Dots {
             rows,
             columns,
@@ -204,31 +198,6 @@ impl Dots {
         self.symmetries
             .iter()
             .fold(mask, |best, s| best.min(s.apply(mask)))
-    }
-
-    fn colex(&self, mut set: u64) -> u64 {
-        let mut rank = 0;
-        let mut i = 1;
-        while set != 0 {
-            rank += self.binomial[set.trailing_zeros() as usize][i];
-            set &= set - 1;
-            i += 1;
-        }
-        rank
-    }
-
-    fn uncolex(&self, mut rank: u64, k: u32) -> u64 {
-        let mut set = 0u64;
-        let mut p = self.lines as usize;
-        for i in (1..=k as usize).rev() {
-            p -= 1;
-            while self.binomial[p][i] > rank {
-                p -= 1;
-            }
-            rank -= self.binomial[p][i];
-            set |= 1 << p;
-        }
-        set
     }
 
     fn dot_name(x: u32, y: u32) -> String {
@@ -269,14 +238,6 @@ impl Dots {
                 || said == format!("{b}{a}")
         })
     }
-}
-
-/// The next larger number with as many bits set (Gosper's step); `x` non-zero and not
-/// the last such number below 2^64.
-fn next_combination(x: u64) -> u64 {
-    let low = x & x.wrapping_neg();
-    let ripple = x.wrapping_add(low);
-    (((ripple ^ x) >> 2) / low) | ripple
 }
 
 impl Family for Dots {
@@ -514,7 +475,7 @@ impl TierGame for DotsTiers<'_> {
         if ranks.start >= end {
             return;
         }
-        let mut mask = dots.uncolex(ranks.start, tier);
+        let mut mask = dots.binomial.uncolex(ranks.start, tier);
         let mut children = Vec::with_capacity(dots.lines as usize);
         for r in ranks.start..end {
             if r > ranks.start {
@@ -535,7 +496,7 @@ impl TierGame for DotsTiers<'_> {
                 let gain = dots.completed(mask, line);
                 children.push(Child {
                     tier: tier + 1,
-                    rank: dots.colex(dots.least(mask | 1 << line)),
+                    rank: dots.binomial.colex(dots.least(mask | 1 << line)),
                     gain,
                     again: gain > 0,
                 });
@@ -557,11 +518,14 @@ impl Tiers for DotsTiers<'_> {
         if lines & !self.0.full != 0 || mover > 1 {
             return None;
         }
-        Some((lines.count_ones(), self.0.colex(self.0.least(lines))))
+        Some((
+            lines.count_ones(),
+            self.0.binomial.colex(self.0.least(lines)),
+        ))
     }
 
     fn position(&self, tier: u32, rank: u64) -> Pos {
-        Pos::from_slice(&[self.0.uncolex(rank, tier), 0])
+        Pos::from_slice(&[self.0.binomial.uncolex(rank, tier), 0])
     }
 }
 
@@ -689,9 +653,9 @@ mod tests {
             for mask in 0..=dots.full {
                 let k = mask.count_ones();
                 counted[k as usize] += 1;
-                let rank = dots.colex(mask);
+                let rank = dots.binomial.colex(mask);
                 assert!(rank < tiers.tier_size(k));
-                assert_eq!(dots.uncolex(rank, k), mask);
+                assert_eq!(dots.binomial.uncolex(rank, k), mask);
                 let (t, canonical) = tiers.locate(&pos(mask, 1)).unwrap();
                 assert_eq!(t, k);
                 assert_eq!(

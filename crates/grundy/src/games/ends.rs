@@ -121,6 +121,27 @@ impl Family for EndsFamily {
         let cells: Vec<String> = numbers(pos).map(|x| x.to_string()).collect();
         Some(format!("[ {} ]", cells.join(" ")))
     }
+
+    /// The row, one number a cell.
+    fn picture(&self, pos: &Pos) -> Option<super::family::Picture> {
+        (!pos.is_empty()).then(|| super::family::Picture {
+            rows: 1,
+            columns: pos.len() as u32,
+            cells: numbers(pos).map(|x| x.to_string()).collect(),
+            skew: false,
+        })
+    }
+
+    /// The number taken: the left or the right end of the row.
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        if from.is_empty() || to.len() + 1 != from.len() {
+            None
+        } else if to[..] == from[1..] {
+            Some((0, 0))
+        } else {
+            Some((0, from.len() as u32 - 1))
+        }
+    }
 }
 
 fn build(args: &Args<'_>) -> Result<Built, SpecError> {

@@ -18,6 +18,7 @@
 
 use std::ops::Range;
 
+use super::combin::{next_combination, Binomials};
 use super::family::{Bound, Family, Kind, Picture, Pos, Ranked, Tiers};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
@@ -44,7 +45,7 @@ pub struct Hex {
     left: u64,
     right: u64,
     /// `binomial[p][i]` = C(p, i) for p, i ≤ n² (saturating), a flat table.
-    binomial: Box<[[u64; 65]; 65]>,
+    binomial: Binomials,
 }
 
 impl Hex {
@@ -63,14 +64,7 @@ impl Hex {
         let bottom = row << (n * (n - 1));
         let left = (0..n).fold(0u64, |acc, r| acc | 1 << (r * n));
         let right = left << (n - 1);
-        let size = cells as usize + 1;
-        let mut binomial = Box::new([[0u64; 65]; 65]);
-        for p in 0..size {
-            binomial[p][0] = 1;
-            for i in 1..=p {
-                binomial[p][i] = binomial[p - 1][i - 1].saturating_add(binomial[p - 1][i]);
-            }
-        }
+        let binomial = Binomials::new();
         Hex {
             n,
             cells,
@@ -135,39 +129,12 @@ impl Hex {
         k.div_ceil(2)
     }
 
-    /// The colex rank of a set of bits: `Σ C(p_i, i + 1)` over its bits `p_0 < p_1 < …`.
-    fn colex(&self, mut set: u64) -> u64 {
-        let mut rank = 0;
-        let mut i = 1;
-        while set != 0 {
-            rank += self.binomial[set.trailing_zeros() as usize][i];
-            set &= set - 1;
-            i += 1;
-        }
-        rank
-    }
-
-    /// The set of `k` bits of colex rank `rank`.
-    fn uncolex(&self, mut rank: u64, k: u32) -> u64 {
-        let mut set = 0u64;
-        let mut p = self.cells as usize;
-        for i in (1..=k as usize).rev() {
-            p -= 1;
-            while self.binomial[p][i] > rank {
-                p -= 1;
-            }
-            rank -= self.binomial[p][i];
-            set |= 1 << p;
-        }
-        set
-    }
-
     /// Rank of a position (not reduced by symmetry) within its tier.
     fn tier_rank(&self, x: u64, o: u64) -> u64 {
         let occupied = x | o;
         let k = occupied.count_ones() as usize;
         let per = self.binomial[k][Self::xs(k as u32) as usize];
-        self.colex(occupied) * per + self.colex(extract(x, occupied))
+        self.binomial.colex(occupied) * per + self.binomial.colex(extract(x, occupied))
     }
 
     /// The canonical rank (the lower of a position's and its rotation's) within its tier.
@@ -180,8 +147,8 @@ impl Hex {
     fn unrank_in(&self, k: u32, rank: u64) -> (u64, u64) {
         let a = Self::xs(k);
         let per = self.binomial[k as usize][a as usize];
-        let occupied = self.uncolex(rank / per, k);
-        let x = deposit(self.uncolex(rank % per, a), occupied);
+        let occupied = self.binomial.uncolex(rank / per, k);
+        let x = deposit(self.binomial.uncolex(rank % per, a), occupied);
         (x, occupied & !x)
     }
 
@@ -225,13 +192,6 @@ fn deposit(packed: u64, mut mask: u64) -> u64 {
         i += 1;
     }
     out
-}
-
-/// The next larger number with as many bits set (Gosper's step); `x` non-zero.
-fn next_combination(x: u64) -> u64 {
-    let low = x & x.wrapping_neg();
-    let ripple = x.wrapping_add(low);
-    (((ripple ^ x) >> 2) / low) | ripple
 }
 
 /// The tier ranks of the children of one position, each in O(1): the sums of the
@@ -613,8 +573,8 @@ impl TierGame for HexTiers<'_> {
         let a = Hex::xs(k);
         let per = hex.binomial[k as usize][a as usize];
         // The combination pair of the first rank; later ranks step from it.
-        let mut occupied = hex.uncolex(ranks.start / per, k);
-        let mut sub = hex.uncolex(ranks.start % per, a);
+        let mut occupied = hex.binomial.uncolex(ranks.start / per, k);
+        let mut sub = hex.binomial.uncolex(ranks.start % per, a);
         let last_sub = if a == 0 {
             0
         } else {

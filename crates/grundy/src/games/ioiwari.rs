@@ -212,6 +212,22 @@ impl Family for Ioiwari {
         }
     }
 
+    /// The seven pits in a row, pit 1 on the left, each with its beads (the banks are
+    /// the points taken, kept by the match).
+    fn picture(&self, pos: &Pos) -> Option<super::family::Picture> {
+        Some(super::family::Picture {
+            rows: 1,
+            columns: PITS as u32,
+            cells: pits_of(pos).iter().map(u64::to_string).collect(),
+            skew: false,
+        })
+    }
+
+    /// The pit emptied.
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        self.sowing(from, to).map(|(i, _)| (0, i as u32))
+    }
+
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
         match self.sowing(from, to) {
             Some((i, _)) => format!("pit {}", i + 1),
