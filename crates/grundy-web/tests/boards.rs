@@ -193,13 +193,23 @@ async fn connect_four_moves_land_at_the_bottom_of_their_column() {
 #[tokio::test]
 async fn games_that_are_not_boards_have_no_picture() {
     let app = app();
-    for spec in ["nim(3,4,5)", "chomp[3x4]", "ends(1,2,3)"] {
+    for spec in ["nim(3,4,5)", "chomp[3x4]"] {
         let r = solve(&app, spec).await;
         assert!(r.get("picture").is_none(), "{spec}: {r}");
         for m in r["moves"].as_array().unwrap() {
             assert!(m.get("cell").is_none(), "{spec}: {m}");
         }
     }
+    // A Game's row is drawn: a move takes the number at one end.
+    let r = solve(&app, "ends(1,2,3)").await;
+    assert_eq!(r["picture"]["cells"], json!(["1", "2", "3"]), "{r}");
+    let cells: Vec<&Value> = r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| &m["cell"])
+        .collect();
+    assert_eq!(cells, [&json!([0, 0]), &json!([0, 2])]);
 }
 
 /// Plays `start` to the end through the API, the person taking the first move listed
