@@ -790,8 +790,9 @@ function renderGame() {
     }));
   }
   board.hidden = !r.picture;
-  // A board where every move has its cell needs no buttons besides.
-  choices.hidden = Boolean(r.picture) && r.moves.every((m) => Array.isArray(m.cell));
+  // A board where every move has its cell needs no buttons besides, unless it is a
+  // score game: its buttons say which move is best and by how much the others fall short.
+  choices.hidden = Boolean(r.picture) && !r.scores && r.moves.every((m) => Array.isArray(m.cell));
   const history = $('history-box');
   const chart = $('history-chart');
   clear(chart);
