@@ -324,8 +324,7 @@ impl Tablebase {
 
 impl TierStore for Tablebase {
     fn summary(&mut self, tier: u32) -> Result<Option<TierSummary>, grundy::Error> {
-        self.check_tier(tier)?;
-        Ok(self.open_tier(tier)?.map(|f| {
+        Ok(self.reader(tier)?.map(|f| {
             let h = f.header();
             TierSummary {
                 tier,

@@ -19,6 +19,7 @@
 //! play (both players with four, play past a win); the solver marks them unreached.
 //! Mirror images are not merged (counts are of positions as they are).
 
+use super::board;
 use super::combin::{insert, next_combination, Binomials};
 use super::family::{Bound, Family, Kind, Picture, Pos, Ranked, Tiers};
 use super::spec::{Args, Built, Entry, Param, SpecError};
@@ -221,6 +222,17 @@ impl Connect4 {
             && occupied & !all == 0
             && self.occupancy(&self.heights(occupied)) == occupied
             && (x.count_ones() == o.count_ones() || x.count_ones() == o.count_ones() + 1)
+    }
+
+    /// The position after the player to move drops a disc in column `c` (from 0); `None`
+    /// if the column is full.
+    fn drop_in(&self, pos: &Pos, c: u32) -> Option<Pos> {
+        let height = ((pos[0] | pos[1]) >> (c * self.h) & self.column_mask()).count_ones();
+        (height < self.h).then(|| {
+            let mut next = pos.clone();
+            next[usize::from(self.to_move(pos) != Player::First)] |= 1 << (c * self.h + height);
+            next
+        })
     }
 
     fn column_name(c: u32) -> String {
@@ -437,29 +449,13 @@ impl Family for Connect4 {
             }
             for c in 0..self.w {
                 let cell = c * self.h + r;
-                out.push(if pos[0] >> cell & 1 != 0 {
-                    'x'
-                } else if pos[1] >> cell & 1 != 0 {
-                    'o'
-                } else {
-                    '.'
-                });
+                out.push(super::board::mark(pos, cell, ['x', 'o', '.']));
             }
         }
     }
 
     fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
-        let x_moves = self.to_move(pos) == Player::First;
-        let occupied = pos[0] | pos[1];
-        for c in 0..self.w {
-            let column = occupied >> (c * self.h) & self.column_mask();
-            let hc = column.count_ones();
-            if hc < self.h {
-                let mut next = pos.clone();
-                next[usize::from(!x_moves)] |= 1 << (c * self.h + hc);
-                out.push(next);
-            }
-        }
+        out.extend((0..self.w).filter_map(|c| self.drop_in(pos, c)));
     }
 
     fn to_move(&self, pos: &Pos) -> Player {
@@ -510,21 +506,18 @@ impl Family for Connect4 {
     }
 
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
-        let added = (to[0] | to[1]) & !(from[0] | from[1]);
-        if added.count_ones() == 1 {
-            Self::column_name(added.trailing_zeros() / self.h)
-        } else {
-            "no single disc".into()
-        }
+        board::placed(from, to).map_or_else(
+            || "no single disc".into(),
+            |cell| Self::column_name(cell / self.h),
+        )
     }
 
     fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
         let typed = super::family::squash(text);
-        let added = (to[0] | to[1]) & !(from[0] | from[1]);
-        if added.count_ones() != 1 {
+        let Some(cell) = board::placed(from, to) else {
             return false;
-        }
-        let column = (added.trailing_zeros() / self.h + 1).to_string();
+        };
+        let column = (cell / self.h + 1).to_string();
         typed == column
             || typed == format!("column{column}")
             || typed == format!("c{column}")
@@ -532,37 +525,15 @@ impl Family for Connect4 {
     }
 
     fn picture(&self, pos: &Pos) -> Option<Picture> {
-        let mut cells = Vec::with_capacity(self.cells() as usize);
-        for r in (0..self.h).rev() {
-            for c in 0..self.w {
-                let cell = c * self.h + r;
-                cells.push(
-                    if pos[0] >> cell & 1 != 0 {
-                        "X"
-                    } else if pos[1] >> cell & 1 != 0 {
-                        "O"
-                    } else {
-                        ""
-                    }
-                    .to_string(),
-                );
-            }
-        }
-        Some(Picture {
-            rows: self.h,
-            columns: self.w,
-            cells,
-            skew: false,
-        })
+        // Row 0 of the picture is the top row of the board.
+        Some(board::picture(pos, self.h, self.w, false, |r, c| {
+            c * self.h + (self.h - 1 - r)
+        }))
     }
 
     /// The cell the disc lands in.
     fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
-        let added = (to[0] | to[1]) & !(from[0] | from[1]);
-        (added.count_ones() == 1).then(|| {
-            let cell = added.trailing_zeros();
-            (self.h - 1 - cell % self.h, cell / self.h)
-        })
+        board::placed(from, to).map(|cell| (self.h - 1 - cell % self.h, cell / self.h))
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
@@ -571,13 +542,7 @@ impl Family for Connect4 {
             s.push('|');
             for c in 0..self.w {
                 let cell = c * self.h + r;
-                s.push(if pos[0] >> cell & 1 != 0 {
-                    'X'
-                } else if pos[1] >> cell & 1 != 0 {
-                    'O'
-                } else {
-                    '.'
-                });
+                s.push(board::mark(pos, cell, ['X', 'O', '.']));
                 s.push(if c + 1 < self.w { ' ' } else { '|' });
             }
             s.push('\n');
@@ -622,13 +587,9 @@ fn position(args: &Args<'_>, game: &Connect4) -> Result<Option<Pos>, SpecError> 
                 if game.terminal(&pos).is_some() {
                     return Err(args.error_at(n.at + i, "the game is over before this move"));
                 }
-                let mut next = Vec::new();
-                game.moves(&pos, &mut next);
-                let name = Connect4::column_name(c - 1);
-                let Some(to) = next.into_iter().find(|to| game.move_name(&pos, to) == name) else {
-                    return Err(args.error_at(n.at + i, format!("column {c} is full")));
-                };
-                pos = to;
+                pos = game
+                    .drop_in(&pos, c - 1)
+                    .ok_or_else(|| args.error_at(n.at + i, format!("column {c} is full")))?;
             }
             Ok(Some(pos))
         }

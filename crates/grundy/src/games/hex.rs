@@ -18,6 +18,7 @@
 
 use std::ops::Range;
 
+use super::board;
 use super::combin::{next_combination, Binomials};
 use super::family::{Bound, Family, Kind, Picture, Pos, Ranked, Tiers};
 use super::spec::{Args, Built, Entry, Param, SpecError};
@@ -325,13 +326,7 @@ impl Family for Hex {
             if cell > 0 && cell % self.n == 0 {
                 out.push('/');
             }
-            out.push(if pos[0] >> cell & 1 != 0 {
-                'x'
-            } else if pos[1] >> cell & 1 != 0 {
-                'o'
-            } else {
-                '.'
-            });
+            out.push(super::board::mark(pos, cell, ['x', 'o', '.']));
         }
     }
 
@@ -390,53 +385,27 @@ impl Family for Hex {
     }
 
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
-        let added = (to[0] | to[1]) & !(from[0] | from[1]);
-        if added.count_ones() == 1 {
-            self.cell_name(added.trailing_zeros())
-        } else {
-            "no single stone".into()
-        }
+        board::placed(from, to).map_or_else(|| "no single stone".into(), |c| self.cell_name(c))
     }
 
     fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
         // "c3", or the column and row as numbers: "3,3".
         let said = super::family::squash(text);
-        let added = (to[0] | to[1]) & !(from[0] | from[1]);
-        if added.count_ones() != 1 {
+        let Some(cell) = board::placed(from, to) else {
             return false;
-        }
-        let cell = added.trailing_zeros();
+        };
         let (r, c) = (cell / self.n, cell % self.n);
         said == self.cell_name(cell) || said == format!("{},{}", c + 1, r + 1)
     }
 
     fn picture(&self, pos: &Pos) -> Option<Picture> {
-        let cells = (0..self.cells)
-            .map(|cell| {
-                if pos[0] >> cell & 1 != 0 {
-                    "X"
-                } else if pos[1] >> cell & 1 != 0 {
-                    "O"
-                } else {
-                    ""
-                }
-                .to_string()
-            })
-            .collect();
-        Some(Picture {
-            rows: self.n,
-            columns: self.n,
-            cells,
-            skew: true,
-        })
+        Some(board::picture(pos, self.n, self.n, true, |r, c| {
+            r * self.n + c
+        }))
     }
 
     fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
-        let added = (to[0] | to[1]) & !(from[0] | from[1]);
-        (added.count_ones() == 1).then(|| {
-            let cell = added.trailing_zeros();
-            (cell / self.n, cell % self.n)
-        })
+        board::placed(from, to).map(|cell| (cell / self.n, cell % self.n))
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
@@ -451,13 +420,7 @@ impl Family for Hex {
             s.push_str(&format!("{:>2} {}", r + 1, " ".repeat(r as usize)));
             for c in 0..self.n {
                 let cell = r * self.n + c;
-                s.push(if pos[0] >> cell & 1 != 0 {
-                    'X'
-                } else if pos[1] >> cell & 1 != 0 {
-                    'O'
-                } else {
-                    '.'
-                });
+                s.push(board::mark(pos, cell, ['X', 'O', '.']));
                 s.push(' ');
             }
             s.push('\n');

@@ -7,6 +7,7 @@
 //! are merged under the board's symmetries (8 on a square board, 4 otherwise) and ranked
 //! in base 3 when 3^(m·n) is small enough to index.
 
+use super::board;
 use super::combin::{insert, next_combination, Binomials};
 use super::family::{Bound, Family, Kind, Picture, Pos, Ranked, Tiers};
 use super::spec::{Args, Built, Entry, Param, SpecError};
@@ -144,13 +145,7 @@ impl Family for Mnk {
             if cell > 0 && cell % self.n == 0 {
                 out.push('/');
             }
-            out.push(if pos[0] >> cell & 1 != 0 {
-                'x'
-            } else if pos[1] >> cell & 1 != 0 {
-                'o'
-            } else {
-                '.'
-            });
+            out.push(super::board::mark(pos, cell, ['x', 'o', '.']));
         }
     }
 
@@ -215,41 +210,17 @@ impl Family for Mnk {
     }
 
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
-        let added = (to[0] | to[1]) & !(from[0] | from[1]);
-        if added.count_ones() == 1 {
-            self.cell_name(added.trailing_zeros())
-        } else {
-            "no single mark".into()
-        }
+        board::placed(from, to).map_or_else(|| "no single mark".into(), |c| self.cell_name(c))
     }
 
     fn picture(&self, pos: &Pos) -> Option<Picture> {
-        let cells = (0..self.cells())
-            .map(|cell| {
-                if pos[0] >> cell & 1 != 0 {
-                    "X"
-                } else if pos[1] >> cell & 1 != 0 {
-                    "O"
-                } else {
-                    ""
-                }
-                .to_string()
-            })
-            .collect();
-        Some(Picture {
-            rows: self.m,
-            columns: self.n,
-            cells,
-            skew: false,
-        })
+        Some(board::picture(pos, self.m, self.n, false, |r, c| {
+            r * self.n + c
+        }))
     }
 
     fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
-        let added = (to[0] | to[1]) & !(from[0] | from[1]);
-        (added.count_ones() == 1).then(|| {
-            let cell = added.trailing_zeros();
-            (cell / self.n, cell % self.n)
-        })
+        board::placed(from, to).map(|cell| (cell / self.n, cell % self.n))
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
@@ -263,13 +234,7 @@ impl Family for Mnk {
             s.push_str(&format!("{:>2} ", r + 1));
             for c in 0..self.n {
                 let cell = r * self.n + c;
-                s.push(if pos[0] >> cell & 1 != 0 {
-                    'X'
-                } else if pos[1] >> cell & 1 != 0 {
-                    'O'
-                } else {
-                    '.'
-                });
+                s.push(board::mark(pos, cell, ['X', 'O', '.']));
                 s.push(' ');
             }
             s.push('\n');

@@ -10,6 +10,7 @@
 //! Adding a family is one new file (a type implementing [`Family`] and its registry
 //! [`Entry`]) plus one line in [`registry::FAMILIES`]; see `docs/ARCHITECTURE.md`.
 
+pub mod board;
 pub mod code;
 pub mod combin;
 pub mod family;

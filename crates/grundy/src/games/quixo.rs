@@ -434,13 +434,7 @@ impl Family for Quixo {
             if cell > 0 && cell % self.n == 0 {
                 out.push('/');
             }
-            out.push(if pos[0] >> cell & 1 != 0 {
-                'x'
-            } else if pos[1] >> cell & 1 != 0 {
-                'o'
-            } else {
-                '.'
-            });
+            out.push(super::board::mark(pos, cell, ['x', 'o', '.']));
         }
         out.push_str(if pos[2] == X_MOVES { ",x" } else { ",o" });
     }
@@ -523,13 +517,7 @@ impl Family for Quixo {
             s.push_str(&format!("{:>2} ", r + 1));
             for c in 0..self.n {
                 let cell = r * self.n + c;
-                s.push(if pos[0] >> cell & 1 != 0 {
-                    'X'
-                } else if pos[1] >> cell & 1 != 0 {
-                    'O'
-                } else {
-                    '.'
-                });
+                s.push(super::board::mark(pos, cell, ['X', 'O', '.']));
                 s.push(' ');
             }
             s.push('\n');
