@@ -167,6 +167,15 @@ pub fn report_text(r: &Report) -> String {
         // A tablebase answers every move at once: list them with their values.
         s.push_str("every move, for the player who makes it:\n");
         for m in &r.moves {
+            if let (Some([me, other]), Some(worse)) = (m.scores, m.worse_by) {
+                let quality = if worse == 0 {
+                    "best".to_string()
+                } else {
+                    format!("worse than the best by {worse}")
+                };
+                let _ = writeln!(s, "  {:<12} {quality}: {me} to {other} from here", m.name);
+                continue;
+            }
             let value = match (m.outcome, m.remoteness) {
                 (grundy::game::Outcome::Win, Some(n)) => format!(
                     "wins, {}",

@@ -82,6 +82,35 @@ fn a_tablebase_is_built_reused_and_queried() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A score game's tablebase answers with both totals and every move's, as minimax does.
+#[test]
+fn a_score_game_is_read_with_its_totals() {
+    let dir = scratch("kalah");
+    let d = dir.to_str().unwrap();
+    let built = grundy(&["solve", "kalah[3,2]", "--tablebase", d, "--json"]);
+    assert!(built.status.success(), "{}", text(&built));
+    let read: serde_json::Value = serde_json::from_slice(&built.stdout).unwrap();
+    let searched = grundy(&["solve", "kalah[3,2]", "--json"]);
+    let searched: serde_json::Value = serde_json::from_slice(&searched.stdout).unwrap();
+    assert_eq!(read["method"], "tablebase");
+    assert_eq!(searched["method"], "minimax");
+    for key in ["outcome", "scores", "winning_moves"] {
+        assert_eq!(read[key], searched[key], "{key}");
+    }
+    let query = grundy(&["query", "kalah[3,2]", "--tablebase", d]);
+    let shown = text(&query);
+    assert!(query.status.success(), "{shown}");
+    assert!(
+        shown.contains("pit 2        best: 8 to 4 from here"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("pit 1        worse than the best by 12: 2 to 10"),
+        "{shown}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_damaged_tier_file_is_refused_by_name() {
     let dir = scratch("damaged");

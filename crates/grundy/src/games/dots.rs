@@ -288,6 +288,11 @@ impl Family for Dots {
         true
     }
 
+    fn points_left(&self, pos: &Pos) -> Option<i64> {
+        // Every box is completed by someone before the last line is drawn.
+        Some(self.boxes.len() as i64 - self.taken(pos[0]))
+    }
+
     fn gain(&self, from: &Pos, to: &Pos) -> i64 {
         // Counted, not read off one line: `to` may be another orientation of the board.
         self.taken(to[0]) - self.taken(from[0])

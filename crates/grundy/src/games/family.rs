@@ -241,6 +241,15 @@ pub trait Family:
         0
     }
 
+    /// Score games whose points all end up taken by one player or the other, whatever the
+    /// play (Kalah's seeds, the boxes of dots and boxes): the points the two together
+    /// still take from `pos` to the end. A tablebase keeps only margins; with this its
+    /// reads give both totals. `None` (the default): not known, and a tablebase of the
+    /// game is not read for reports.
+    fn points_left(&self, _pos: &Pos) -> Option<i64> {
+        None
+    }
+
     /// Upper bounds on the positions reachable from `pos` and on the moves of each.
     fn bound(&self, pos: &Pos) -> Bound;
 

@@ -325,6 +325,11 @@ impl Family for Kalah {
         on_board(from) - on_board(to)
     }
 
+    fn points_left(&self, pos: &Pos) -> Option<i64> {
+        // Every seed on the board ends in one store or the other.
+        Some(i64::from(total(&unpack(pos[0])) + total(&unpack(pos[1]))))
+    }
+
     fn final_gain(&self, pos: &Pos) -> i64 {
         let (mine, theirs) = Self::sides(pos);
         if Self::over(&mine, &theirs) {

@@ -4,7 +4,7 @@
 use super::{too_large, Analysis, Context, Method, Move, Report};
 use crate::explore::explore;
 use crate::game::{Game, Outcome, ScoreGame};
-use crate::games::Kind;
+use crate::games::{Kind, Pos};
 use crate::solve::reverse_topological_order;
 use crate::Error;
 
@@ -73,52 +73,85 @@ impl Analysis for Minimax {
             totals[v] = t;
             depth[v] = d;
         }
-        let fit = |s: [i128; 2]| -> Result<[i64; 2], Error> {
-            Ok([
-                i64::try_from(s[0]).map_err(|_| Error::Overflow)?,
-                i64::try_from(s[1]).map_err(|_| Error::Overflow)?,
-            ])
-        };
         let root = totals[0];
-        let best = root[0] - root[1];
-        let outcome = Outcome::of_margin(best);
         let mut children = Vec::new();
         game.moves(&ctx.root, &mut children);
-        let mut moves = Vec::new();
-        for (child, &c) in children.iter().zip(graph.successors(0)) {
-            let t = after(&ctx.root, c as usize, &totals);
-            let margin = t[0] - t[1];
-            moves.push(Move {
-                outcome: Outcome::of_margin(margin),
-                remoteness: Some(depth[c as usize] + 1),
-                scores: Some(fit(t)?),
-                worse_by: Some(i64::try_from(best - margin).map_err(|_| Error::Overflow)?),
-                ..ctx.typed_move(child)
-            });
-        }
-        let winning_moves = if outcome == Outcome::Win {
-            moves
-                .iter()
-                .filter(|m| m.worse_by == Some(0))
-                .map(|m| m.spec.clone())
-                .collect()
-        } else {
-            Vec::new()
-        };
-        Ok(Some(Report {
-            spec: ctx.spec.to_string(),
-            outcome,
-            remoteness: Some(depth[0]),
-            winning_moves,
-            grundy: None,
-            components: Vec::new(),
-            scores: Some(fit(root)?),
+        let moves = children
+            .iter()
+            .zip(graph.successors(0))
+            .map(|(child, &c)| {
+                let c = c as usize;
+                (
+                    child.clone(),
+                    after(&ctx.root, c, &totals),
+                    Some(depth[c] + 1),
+                )
+            })
+            .collect();
+        scored_report(
+            ctx,
+            root,
+            Some(depth[0]),
             moves,
-            moves_truncated: false,
-            method: Method::Minimax,
-            positions: Some(explored.len() as u64),
-            rule: None,
-            winning_moves_truncated: false,
-        }))
+            explored.len() as u64,
+            Method::Minimax,
+        )
+        .map(Some)
     }
+}
+
+/// The report of a score game's position from its final totals `[mover, other]` from
+/// here on under best play, and each move's (with moves to the end, where known): one
+/// builder for every method that values score games (minimax, tablebase reads).
+pub(super) fn scored_report(
+    ctx: &Context<'_, '_>,
+    root: [i128; 2],
+    remoteness: Option<u32>,
+    children: Vec<(Vec<Pos>, [i128; 2], Option<u32>)>,
+    positions: u64,
+    method: Method,
+) -> Result<Report, Error> {
+    let fit = |s: [i128; 2]| -> Result<[i64; 2], Error> {
+        Ok([
+            i64::try_from(s[0]).map_err(|_| Error::Overflow)?,
+            i64::try_from(s[1]).map_err(|_| Error::Overflow)?,
+        ])
+    };
+    let best = root[0] - root[1];
+    let outcome = Outcome::of_margin(best);
+    let mut moves = Vec::new();
+    for (child, t, depth) in &children {
+        let margin = t[0] - t[1];
+        moves.push(Move {
+            outcome: Outcome::of_margin(margin),
+            remoteness: *depth,
+            scores: Some(fit(*t)?),
+            worse_by: Some(i64::try_from(best - margin).map_err(|_| Error::Overflow)?),
+            ..ctx.typed_move(child)
+        });
+    }
+    let winning_moves = if outcome == Outcome::Win {
+        moves
+            .iter()
+            .filter(|m| m.worse_by == Some(0))
+            .map(|m| m.spec.clone())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(Report {
+        spec: ctx.spec.to_string(),
+        outcome,
+        remoteness,
+        winning_moves,
+        grundy: None,
+        components: Vec::new(),
+        scores: Some(fit(root)?),
+        moves,
+        moves_truncated: false,
+        method,
+        positions: Some(positions),
+        rule: None,
+        winning_moves_truncated: false,
+    })
 }

@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use super::retrograde::{report, Labelled};
 use super::{Context, Limits, Method, Report};
+use crate::game::Game;
 use crate::games::{Kind, Spec, SumGame};
 use crate::tier::{record, TierGame, TierStore, TierSummary};
 use crate::Error;
@@ -126,7 +127,10 @@ pub fn lookup(
     let Some(part) = spec.single() else {
         return Ok(None);
     };
-    if part.family.kind() == Kind::Score {
+    let is_score = part.family.kind() == Kind::Score;
+    // A score game's records are margins; its totals need the points still to be taken.
+    let left = part.family.points_left(&part.position);
+    if is_score && left.is_none() {
         return Ok(None);
     }
     let Some(tiers) = part.family.tiers() else {
@@ -138,27 +142,33 @@ pub fn lookup(
             part.family.name()
         ))
     };
+    let damaged = || {
+        Error::Store(format!(
+            "the tablebase of {} holds a position but not one of its moves: it is incomplete or damaged",
+            part.family.name()
+        ))
+    };
     let (tier, rank) = tiers.locate(&part.position).ok_or_else(unreached)?;
     let Some(own) = store.record(tier, rank)? else {
         return Ok(None);
     };
-    let root = record::value(own).ok_or_else(unreached)?;
+    if own == record::UNREACHED {
+        return Err(unreached());
+    }
     let mut children = Vec::new();
     if part.family.terminal(&part.position).is_none() {
         part.family.moves(&part.position, &mut children);
     }
-    let mut values = Vec::with_capacity(children.len());
+    let mut records = Vec::with_capacity(children.len());
     for child in &children {
         let (t, r) = tiers.locate(child).ok_or_else(unreached)?;
         let Some(rec) = store.record(t, r)? else {
             return Ok(None);
         };
-        values.push(record::value(rec).ok_or_else(|| {
-            Error::Store(format!(
-                "the tablebase of {} holds a position but not one of its moves: it is incomplete or damaged",
-                part.family.name()
-            ))
-        })?);
+        if rec == record::UNREACHED {
+            return Err(damaged());
+        }
+        records.push(rec);
     }
     let game = tiers.game();
     let mut positions = 0u64;
@@ -173,6 +183,14 @@ pub fn lookup(
         root: start,
         oracles: None,
     };
+    if let Some(left) = left.filter(|_| is_score) {
+        return score_report(&ctx, part, left, own, &records, positions).map(Some);
+    }
+    let root = record::value(own).ok_or_else(unreached)?;
+    let values = records
+        .iter()
+        .map(|&r| record::value(r).ok_or_else(damaged))
+        .collect::<Result<_, _>>()?;
     report(
         &mut ctx,
         Labelled {
@@ -183,6 +201,54 @@ pub fn lookup(
         Method::Tablebase,
     )
     .map(Some)
+}
+
+/// A score game's report from margins: the position's and each child's record, with the
+/// points left to split them into the two totals (`(left ± margin) / 2`).
+fn score_report(
+    ctx: &Context<'_, '_>,
+    part: &crate::games::Part,
+    left: i64,
+    own: u16,
+    records: &[u16],
+    positions: u64,
+) -> Result<Report, Error> {
+    let bad = || {
+        Error::Store(format!(
+            "the tablebase of {} holds a margin that does not fit the points left: it is not a tablebase of this game",
+            part.family.name()
+        ))
+    };
+    let split = |left: i64, margin: i64| -> Result<[i128; 2], Error> {
+        let (left, margin) = (i128::from(left), i128::from(margin));
+        if (left + margin) % 2 != 0 || margin.abs() > left {
+            return Err(bad());
+        }
+        Ok([(left + margin) / 2, (left - margin) / 2])
+    };
+    let root = split(left, record::margin(own).ok_or_else(bad)?)?;
+    let mut children = Vec::new();
+    ctx.game.moves(&ctx.root, &mut children);
+    let mut moves = Vec::with_capacity(children.len());
+    for (child, &rec) in children.into_iter().zip(records) {
+        let m = &child[0];
+        let (gain, gift) = (
+            part.family.gain(&part.position, m),
+            part.family.gift(&part.position, m),
+        );
+        // The child's margin for whoever moves after this move.
+        let mine = if ctx.game.keeps_turn(&ctx.root, &child) {
+            record::margin(rec)
+        } else {
+            record::margin(rec).map(|r| -r)
+        }
+        .ok_or_else(bad)?;
+        let after = part.family.points_left(m).ok_or_else(bad)?;
+        // The totals from the child on, then what this move itself takes.
+        let [a, b] = split(after, mine)?;
+        moves.push((child, [a + i128::from(gain), b + i128::from(gift)], None));
+    }
+    super::minimax::scored_report(ctx, root, None, moves, positions, Method::Tablebase)
 }
 
 #[cfg(test)]
@@ -275,5 +341,58 @@ mod tests {
         let past_a_win: Spec = "connect4[4x3](o.../ooo./xxxx)".parse().unwrap();
         let e = lookup(&past_a_win, &limits, &mut store);
         assert!(matches!(e, Err(Error::Unsupported(_))), "{e:?}");
+    }
+
+    /// Score games: a read gives the totals, each move's totals and how far it falls short,
+    /// as minimax does, on every position of several lines of play (Kalah: moves that keep
+    /// the turn and captures; dots and boxes: boxes that keep the turn).
+    #[test]
+    fn score_lookups_equal_minimax() {
+        for game in ["kalah[2,2]", "kalah[3,1]", "dots[1x2]", "dots[2x2]"] {
+            let start: Spec = game.parse().unwrap();
+            let family = &start.single().unwrap().family;
+            let tiers = family.tiers().unwrap();
+            let mut store = MemoryStore::default();
+            solve(
+                tiers.game(),
+                &mut store,
+                &Options::default(),
+                &|_| {},
+                &Control::default(),
+            )
+            .unwrap();
+            let limits = Limits::default();
+            let mut checked = 0;
+            // The lines of play that take the (seed + step)-th move at each step.
+            for seed in 0..6usize {
+                let mut pos = start.single().unwrap().position.clone();
+                for step in 0.. {
+                    let spec = start.with_part(0, pos.clone());
+                    let read = lookup(&spec, &limits, &mut store).unwrap().expect("held");
+                    let searched = super::super::solve(&spec, &limits).unwrap();
+                    assert_eq!(read.method, Method::Tablebase);
+                    assert_eq!(
+                        (read.outcome, read.scores, &read.winning_moves),
+                        (searched.outcome, searched.scores, &searched.winning_moves),
+                        "{spec}"
+                    );
+                    let view = |r: &Report| {
+                        r.moves
+                            .iter()
+                            .map(|m| (m.spec.clone(), m.outcome, m.scores, m.worse_by))
+                            .collect::<Vec<_>>()
+                    };
+                    assert_eq!(view(&read), view(&searched), "{spec}");
+                    checked += 1;
+                    let mut children = Vec::new();
+                    family.moves(&pos, &mut children);
+                    if children.is_empty() {
+                        break;
+                    }
+                    pos = children[(seed + step) % children.len()].clone();
+                }
+            }
+            assert!(checked > 12, "{game}: {checked}");
+        }
     }
 }
