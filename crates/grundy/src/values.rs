@@ -138,6 +138,16 @@ pub fn build(
                 )?)));
             }
             // A large heap: a period proved within the budget answers any size.
+            if let Some(heaps) = octal::unproved_within(&rules).filter(|&h| h >= max_proof_heaps) {
+                // Known to fail: say so at once rather than compute it again.
+                return Err(Error::TooLarge {
+                    what: format!(
+                        "no period of {rules} can be proved within {}: grundy's search over its first {heaps} heaps finds none; heap {size} is past them: only a proved period answers there, or a table of every heap up to it",
+                        crate::number::count(u128::from(max_proof_heaps), "heap", "heaps")
+                    ),
+                    need: Some(size.saturating_add(1)),
+                });
+            }
             let mut solver = octal::Solver::new(&rules);
             // Progress says how far the proof may go.
             let outer = control.progress;

@@ -514,3 +514,59 @@ fn long_agreement_with_naive_mex() {
         }
     }
 }
+
+/// `octal::UNPROVED` says what the proof search finds: every listed game has no period
+/// proved within its heaps. Recomputed in full here (minutes in release).
+#[test]
+#[ignore = "long: cargo test -p grundy --release --test octal -- --ignored no_period_within"]
+fn no_period_within_the_listed_heaps() {
+    for &(code, heaps) in grundy::octal::UNPROVED {
+        let rules: Rules = code.parse().unwrap();
+        let found = Solver::new(&rules).prove(heaps, &Control::default());
+        assert!(
+            matches!(found, Err(Error::TooLarge { .. })),
+            "{code}: {found:?}"
+        );
+    }
+}
+
+/// A listed game is refused at once, with what is known, whatever the size asked; its
+/// first heaps (cheap to check here) hold no proof either, and a game not listed is
+/// still proved (Kayles, 0.77).
+#[test]
+fn listed_games_are_refused_at_once() {
+    use grundy::report::{self, Limits};
+    for &(code, heaps) in grundy::octal::UNPROVED {
+        let rules: Rules = code.parse().unwrap();
+        assert_eq!(grundy::octal::unproved_within(&rules), Some(heaps));
+        assert!(Solver::new(&rules)
+            .prove(1 << 12, &Control::default())
+            .is_err());
+        let spec: grundy::games::Spec = format!("octal[{code}](10^12)").parse().unwrap();
+        // No heap is computed: a search would report its progress.
+        let worked = std::sync::atomic::AtomicBool::new(false);
+        let progress = |_: &str, _: u64| worked.store(true, std::sync::atomic::Ordering::Relaxed);
+        let limits = Limits {
+            control: Control {
+                progress: Some(&progress),
+                ..Limits::default().control
+            },
+            ..Limits::default()
+        };
+        let refused = report::solve(&spec, &limits).unwrap_err();
+        let text = refused.to_string();
+        assert!(
+            text.contains(&format!(
+                "grundy's search over its first {heaps} heaps finds none"
+            )),
+            "{text}"
+        );
+        assert!(!worked.load(std::sync::atomic::Ordering::Relaxed), "{code}");
+    }
+    assert_eq!(
+        grundy::octal::unproved_within(&"0.77".parse().unwrap()),
+        None
+    );
+    let kayles: grundy::games::Spec = "octal[0.77](10^12)".parse().unwrap();
+    assert!(report::solve(&kayles, &Limits::default()).is_ok());
+}

@@ -199,6 +199,29 @@ enum Engine {
     Plain(Vec<u16>),
 }
 
+/// Heap games whose proof search grundy ran far without finding a period, each with the
+/// heaps it computed. A proof within fewer heaps would have been found there, so a budget
+/// of at most that many heaps is refused at once ([`unproved_within`]) instead of
+/// computing for seconds to fail again. Each entry is recomputed by
+/// `cargo test -p grundy --release --test octal -- --ignored no_period_within`.
+pub const UNPROVED: &[(&str, u64)] = &[
+    ("0.36", 1 << 22),
+    ("0.37", 1 << 22),
+    ("0.6", 1 << 22),
+    ("0.64", 1 << 22),
+    ("0.74", 1 << 22),
+];
+
+/// The heaps within which grundy's proof search is known to find no period of `rules`
+/// ([`UNPROVED`]), if it is listed.
+#[must_use]
+pub fn unproved_within(rules: &Rules) -> Option<u64> {
+    UNPROVED
+        .iter()
+        .find(|(code, _)| code.parse::<Rules>().is_ok_and(|r| r == *rules))
+        .map(|&(_, heaps)| heaps)
+}
+
 /// Computes a Grundy sequence incrementally, proving its period along the way (when
 /// allowed) and copying the rest once it is proved.
 ///
