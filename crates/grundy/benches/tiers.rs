@@ -1,12 +1,13 @@
-//! The tier solver on connect four: `cargo bench -p grundy --bench tiers -- [WxH] [threads]`
-//! solves the board from the start in memory and prints wall time, positions and
-//! positions per second (default 5x4 on every core). With `--discard`, solved tiers are
+//! The tier solver: `cargo bench -p grundy --bench tiers -- [WxH | SPEC] [threads]` solves
+//! connect four on a W×H board (or any tiered spec: `'quixo[4]'`, `'kalah[4,3]'`) from
+//! the start in memory and prints wall time, positions and positions per second (default
+//! 5x4 on every core). With `--discard`, solved tiers are
 //! dropped once no other tier needs them (for boards whose records do not fit in memory).
 
 use std::time::Instant;
 
 use grundy::explore::Control;
-use grundy::games::Connect4;
+use grundy::games::Spec;
 use grundy::tier::{record, solve, MemoryStore, Options, TierStore, TierSummary};
 
 /// Keeps summaries only: the solver holds the tiers it still needs itself.
@@ -34,8 +35,16 @@ fn main() {
         .collect();
     let dims = args.first().map_or("5x4", String::as_str);
     let threads: usize = args.get(1).and_then(|t| t.parse().ok()).unwrap_or(0);
-    let (w, h) = dims.split_once('x').expect("WxH");
-    let game = Connect4::new(w.parse().expect("W"), h.parse().expect("H"));
+    let text = match dims.split_once('x') {
+        Some((w, h)) if w.parse::<u32>().is_ok() && h.parse::<u32>().is_ok() => {
+            format!("connect4[{w}x{h}]")
+        }
+        _ => dims.to_string(),
+    };
+    let spec: Spec = text.parse().expect("a spec");
+    let family = &spec.single().expect("one board").family;
+    let tiers = family.tiers().expect("a tiered game");
+    let game = tiers.game();
     let discard = std::env::args().any(|a| a == "--discard");
     let mut memory = MemoryStore::default();
     let mut dropped = Discard::default();
@@ -45,10 +54,10 @@ fn main() {
         ..Options::default()
     };
     let start = Instant::now();
-    let solved = solve(&game, store, &options, &|_| {}, &Control::default()).expect("solved");
+    let solved = solve(game, store, &options, &|_| {}, &Control::default()).expect("solved");
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "connect4[{dims}] threads {}: {} positions, start {:?}, {secs:.2} s, {:.0} positions/s",
+        "{text} threads {}: {} positions, start {:?}, {secs:.2} s, {:.0} positions/s",
         if threads == 0 {
             rayon::current_num_threads()
         } else {

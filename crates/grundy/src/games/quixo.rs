@@ -64,6 +64,9 @@ pub const MAX_SIDE: u32 = 5;
 /// The most cells (a 5 × 5 board).
 const MAX_CELLS: usize = (MAX_SIDE * MAX_SIDE) as usize;
 
+/// Bytes of the largest bitboard.
+const BYTES: usize = MAX_CELLS.div_ceil(8);
+
 /// `quixo[n]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Quixo {
@@ -78,9 +81,9 @@ pub struct Quixo {
     /// Every way to take a border cube and push it back in, in the order a person reads
     /// them: by the cube taken (row by row), then left end, right end, top, bottom.
     pushes: Vec<Push>,
-    /// The seven symmetries other than the identity, each as the image of every row's
-    /// bits: `images[s][r][bits of row r]`.
-    images: Vec<[[u64; 32]; MAX_SIDE as usize]>,
+    /// The seven symmetries other than the identity, each as the image of every byte of
+    /// a bitboard: `images[s][k][bits k·8 .. k·8 + 8]` (a 4 × 4 board is two lookups).
+    images: Vec<[[u32; 256]; BYTES]>,
     /// `binomial[a][b]` = C(a, b) for a, b ≤ n².
     binomial: Vec<[u64; MAX_CELLS + 1]>,
 }
@@ -181,12 +184,13 @@ impl Quixo {
         let images = maps
             .iter()
             .map(|map| {
-                let mut table = [[0u64; 32]; MAX_SIDE as usize];
-                for (r, row) in table.iter_mut().enumerate().take(n as usize) {
-                    for (bits, image) in row.iter_mut().enumerate().take(1 << n) {
-                        for c in 0..n {
-                            if bits >> c & 1 != 0 {
-                                let (r2, c2) = map(last, r as u32, c);
+                let mut table = [[0u32; 256]; BYTES];
+                for (k, byte) in table.iter_mut().enumerate() {
+                    for (bits, image) in byte.iter_mut().enumerate() {
+                        for j in 0..8 {
+                            let at = k as u32 * 8 + j;
+                            if bits >> j & 1 != 0 && at < cells {
+                                let (r2, c2) = map(last, at / n, at % n);
                                 *image |= 1 << cell(r2, c2);
                             }
                         }
@@ -232,11 +236,14 @@ impl Quixo {
 
     /// The image of a bitboard under symmetry `s` (not the identity).
     fn image(&self, s: usize, board: u64) -> u64 {
-        let row = (1u64 << self.n) - 1;
         let table = &self.images[s];
-        (0..self.n as usize).fold(0, |acc, r| {
-            acc | table[r][(board >> (r as u32 * self.n) & row) as usize]
-        })
+        let mut image = u64::from(table[0][(board & 0xff) as usize])
+            | u64::from(table[1][(board >> 8 & 0xff) as usize]);
+        if self.n > 4 {
+            image |= u64::from(table[2][(board >> 16 & 0xff) as usize])
+                | u64::from(table[3][(board >> 24 & 0xff) as usize]);
+        }
+        image
     }
 
     /// The least `(x, o)` image of a board under the eight symmetries.
@@ -303,26 +310,26 @@ impl Quixo {
         let mut rest = set;
         let mut i = 1;
         while rest != 0 {
-            rank += self.choose(rest.trailing_zeros(), i);
+            // C(a, b) is 0 in the table for b > a: no branch.
+            rank += self.binomial[rest.trailing_zeros() as usize][i];
             rest &= rest - 1;
             i += 1;
         }
         rank
     }
 
-    /// The colex rank of `set` among the cells of `domain` (renumbered 0, 1, … in order).
+    /// The colex rank of `set` among the cells of `domain` (renumbered 0, 1, … in order),
+    /// for `set` within `domain`: each cell of `set` counts the cells of `domain` below it.
     fn colex_within(&self, set: u64, domain: u64) -> u64 {
+        debug_assert_eq!(set & !domain, 0);
         let mut rank = 0;
-        let mut rest = domain;
-        let (mut index, mut i) = (0, 1);
+        let mut rest = set;
+        let mut i = 1;
         while rest != 0 {
-            let bit = rest & rest.wrapping_neg();
-            if set & bit != 0 {
-                rank += self.choose(index, i);
-                i += 1;
-            }
+            let below = domain & (rest & rest.wrapping_neg()).wrapping_sub(1);
+            rank += self.binomial[below.count_ones() as usize][i];
             rest &= rest - 1;
-            index += 1;
+            i += 1;
         }
         rank
     }
