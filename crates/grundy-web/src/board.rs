@@ -1,17 +1,53 @@
 //! Boards for the page: a report's JSON with the position's picture
 //! ([`grundy::games::Family::picture`]) and, on each move, the cell it is clicked at
-//! ([`grundy::games::Family::move_cell`]). The page draws the grid and colours each move's
-//! cell by the move's value; it knows no game. Below the handlers, like `input`.
+//! ([`grundy::games::Family::move_cell`]); or, for a position that is not a grid, its figure
+//! ([`grundy::games::Family::figure`]: a token on a graph, a cut polygon) and on each move
+//! the vertex or triangle it is clicked at ([`grundy::games::Family::move_part`]). The page
+//! draws the grid or the figure and colours each move's place by the move's value; it knows
+//! no game. Below the handlers, like `input`.
 
-use grundy::games::{Part, Spec};
+use grundy::games::{Figure, Part, Spec};
 use grundy::report::{Move, Report};
 use serde_json::{json, Value};
 
 /// `report` (of the position `spec`) as JSON, with `"picture": {rows, columns, cells,
 /// skew}` when the position is one board that draws itself, and `"cell": [row, column]`
 /// on each move that has a cell in it.
-pub fn report_json(spec: &Spec, report: &Report) -> Value {
+///
+/// A figure comes as `"figure": {"kind": "graph" | "polygon", …}` with `"part": k` on each
+/// move (the vertex or triangle clicked), when it has at most `max_drawn` vertices (and a
+/// graph at most `8 · max_drawn` arrows); a larger one is left out, and
+/// `"not_drawn"` says why.
+pub fn report_json(spec: &Spec, report: &Report, max_drawn: usize) -> Value {
     let mut value = serde_json::to_value(report).expect("a report serializes");
+    if let Some(part) = spec.single() {
+        if let Some(figure) = part.family.figure(&part.position) {
+            let (vertices, arrows) = match &figure {
+                Figure::Graph { names, arrows, .. } => (names.len(), arrows.len()),
+                Figure::Polygon { vertices, .. } => (*vertices as usize, 0),
+            };
+            if vertices > max_drawn || arrows > 8 * max_drawn {
+                value["not_drawn"] = json!(format!(
+                    "{vertices} vertices{}: too many to draw here (at most {max_drawn})",
+                    if arrows > 0 {
+                        format!(" and {arrows} arrows")
+                    } else {
+                        String::new()
+                    }
+                ));
+                return value;
+            }
+            if let Some(moves) = value["moves"].as_array_mut() {
+                for (m, v) in report.moves.iter().zip(moves) {
+                    if let Some(k) = figure_part(part, m) {
+                        v["part"] = json!(k);
+                    }
+                }
+            }
+            value["figure"] = serde_json::to_value(figure).expect("a figure serializes");
+            return value;
+        }
+    }
     let Some((part, picture)) = picture(spec) else {
         return value;
     };
@@ -45,4 +81,16 @@ fn cell(part: &Part, picture: &grundy::games::Picture, m: &Move) -> Option<Value
 pub fn move_cell(spec: &Spec, m: &Move) -> Option<Value> {
     let (part, picture) = picture(spec)?;
     cell(part, &picture, m)
+}
+
+/// The vertex or triangle of the figure of `part` that move `m` is clicked at.
+fn figure_part(part: &Part, m: &Move) -> Option<u32> {
+    let to = m.to.single()?;
+    part.family.move_part(&part.position, &to.position)
+}
+
+/// The element of the figure of `spec` the move `m` is clicked at, for the record of a
+/// move played.
+pub fn move_part(spec: &Spec, m: &Move) -> Option<Value> {
+    figure_part(spec.single()?, m).map(|k| json!(k))
 }

@@ -93,6 +93,56 @@ impl Task {
         }
     }
 
+    /// The task's input as a game to solve and play like any other: the spec of its
+    /// start, one part, read by the same readers as contest mode. IOI 2001 "Score" and
+    /// POI 1999 "Polygons" build their family from the input (no registry entry: a spec
+    /// cannot carry a large board); a front end keeps the input and reads later
+    /// positions of the game back with [`Spec::at`].
+    ///
+    /// # Errors
+    /// An [`InputError`] at the line and column of what is wrong.
+    pub fn game(self, input: &str) -> Result<Spec, InputError> {
+        let one = |family: std::sync::Arc<dyn Family>, position: Pos| Spec {
+            parts: vec![crate::games::Part { family, position }],
+        };
+        let unsupported = |e: Error| InputError {
+            line: 1,
+            column: 1,
+            message: e.to_string(),
+        };
+        Ok(match self {
+            Task::Ioi1996Game => {
+                let game = AGame::new(input)?;
+                spec("ends", game.row.iter().map(ToString::to_string)).map_err(unsupported)?
+            }
+            Task::Ioi2001Ioiwari => {
+                let game = IoiwariGame::new(input)?;
+                spec("ioiwari", game.pits.iter().map(ToString::to_string)).map_err(unsupported)?
+            }
+            Task::Ioi2001Score => {
+                let family = ScoreBoard::new(Board::parse(input).map_err(|e| InputError {
+                    line: e.line,
+                    column: e.column,
+                    message: e.message,
+                })?);
+                let start = family.start();
+                one(std::sync::Arc::new(family), start)
+            }
+            Task::Poi1999Polygon => {
+                let shape = Triangulation::parse(input).map_err(|e| InputError {
+                    line: e.line,
+                    column: e.column,
+                    message: e.message,
+                })?;
+                let start = shape.start();
+                one(
+                    std::sync::Arc::new(crate::games::polygon::Polygon::new(shape)),
+                    start,
+                )
+            }
+        })
+    }
+
     /// Reads the task's input and solves what must be solved before the first move.
     ///
     /// # Errors
@@ -536,6 +586,36 @@ pub struct Analysis {
     pub rule: Option<String>,
 }
 
+/// The special method's rule on a triangulation, and what it says of the whole polygon.
+fn polygon_rule(shape: &Triangulation) -> String {
+    format!(
+        "the rule: the first player wins iff the black triangle can be cut at once (it has {} of 2 sides on the boundary) or the number of triangles is even (it is {}): {}",
+        shape.black_boundary_sides(),
+        shape.triangles().len(),
+        if shape.rule() { "TAK" } else { "NIE" }
+    )
+}
+
+impl Task {
+    /// The special method's rule on the task's input, where the task has one that is
+    /// read off the input at once (POI 1999 "Polygons"): the line `grundy olympiad NAME
+    /// --solve` ends with. `None` for the other tasks.
+    ///
+    /// # Errors
+    /// An [`InputError`] for a malformed input.
+    pub fn rule(self, input: &str) -> Result<Option<String>, InputError> {
+        if self != Task::Poi1999Polygon {
+            return Ok(None);
+        }
+        let shape = Triangulation::parse(input).map_err(|e| InputError {
+            line: e.line,
+            column: e.column,
+            message: e.message,
+        })?;
+        Ok(Some(polygon_rule(&shape)))
+    }
+}
+
 /// The most triangles `analyze` gives to the general method (2^k positions at most).
 pub const ANALYZED_TRIANGLES: usize = 24;
 
@@ -563,25 +643,10 @@ pub fn analyze(task: Task, input: &str) -> Result<Analysis, StartError> {
                 rule: None,
             }
         }
-        Task::Ioi2001Score => {
-            let board = Board::parse(input).map_err(|e| InputError {
-                line: e.line,
-                column: e.column,
-                message: e.message,
-            })?;
-            let family = ScoreBoard::new(board);
-            let position = family.start();
-            let spec = Spec {
-                parts: vec![crate::games::Part {
-                    family: std::sync::Arc::new(family),
-                    position,
-                }],
-            };
-            Analysis {
-                report: Some(report(&spec)?),
-                rule: None,
-            }
-        }
+        Task::Ioi2001Score => Analysis {
+            report: Some(report(&task.game(input)?)?),
+            rule: None,
+        },
         Task::Poi1999Polygon => {
             let shape = Triangulation::parse(input).map_err(|e| InputError {
                 line: e.line,
@@ -589,11 +654,7 @@ pub fn analyze(task: Task, input: &str) -> Result<Analysis, StartError> {
                 message: e.message,
             })?;
             let k = shape.triangles().len();
-            let sides = shape.black_boundary_sides();
-            let rule = format!(
-                "the rule: the first player wins iff the black triangle can be cut at once (it has {sides} of 2 sides on the boundary) or the number of triangles is even (it is {k}): {}",
-                if shape.rule() { "TAK" } else { "NIE" }
-            );
+            let rule = polygon_rule(&shape);
             let report = if k <= ANALYZED_TRIANGLES {
                 let family = crate::games::polygon::Polygon::new(shape);
                 let position = family.shape().start();
