@@ -207,7 +207,8 @@ fn entry(by: Winner, from: &Spec, m: &Move) -> Value {
 }
 
 /// `POST /api/olympiad`: a contest task's input, read by the library's reader of the task,
-/// as a game: `{"task", "name", "spec": the start (what `/api/play` takes with `"board"`),
+/// as a game: `{"task", "name", "input": the text read (gunzipped: what `/api/play` takes
+/// back as `"board": {"task", "text"}`), "spec": the start,
 /// "report": its report with the figure | null, "not_solved": why | null, "rule": the
 /// special method's line | null}`. A start too large for the general method within the
 /// limits still gets its rule (POI 1999 "Polygons" at any size) and `not_solved`.
@@ -227,6 +228,7 @@ pub fn olympiad(
     let mut out = json!({
         "task": task_name,
         "name": name,
+        "input": text,
         "spec": start.to_string(),
         "report": null,
         "not_solved": null,
