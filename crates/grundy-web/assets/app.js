@@ -588,7 +588,7 @@ function drawTokenGraph(f, moves, opts) {
   const at = movesByPart(moves);
   const edges = f.arrows.map(([from, to]) => ({ from, to, cls: from === f.token && at.has(to) ? 'live' : '' }));
   const { drawing, pos } = graphFrame(n, edges, f.start, {
-    id: 'play-drawing', label: `the board: ${n} positions, the token on ${f.names[f.token]}`,
+    id: opts.id || 'play-drawing', label: `the board: ${n} positions, the token on ${f.names[f.token]}`,
   });
   drawing.classList.add('token-graph');
   for (let v = 0; v < n; v++) {
@@ -608,7 +608,8 @@ function drawTokenGraph(f, moves, opts) {
     vertexShape(group, x, y, f.owners[v] === 2, f.names[v], f.labels[v]);
     drawing.append(group);
   }
-  return drawing;
+  // Drawn at its size, as the graph tab's arenas: a large board scrolls in its box.
+  return el('div', { class: 'drawing-box' }, drawing);
 }
 
 /** The side of the square a polygon is drawn in, and its margin for the vertex numbers. */
@@ -632,7 +633,7 @@ function drawPolygon(f, moves, opts) {
   };
   const left = f.left.filter(Boolean).length;
   const drawing = svg('svg', {
-    id: 'play-drawing', class: 'polygon-figure', viewBox: `0 0 ${POLYGON_SIZE} ${POLYGON_SIZE}`, role: 'group',
+    id: opts.id || 'play-drawing', class: 'polygon-figure', viewBox: `0 0 ${POLYGON_SIZE} ${POLYGON_SIZE}`, role: 'group',
     'aria-label': `a ${n}-gon, ${left} of its ${f.triangles.length} triangles left`,
   });
   drawing.style.maxWidth = `${POLYGON_SIZE + 120}px`;
@@ -677,7 +678,7 @@ function drawPolygon(f, moves, opts) {
 }
 
 /** One line under a figure: where the token is and the scores so far; or what is left. */
-function figureNote(f, you, over) {
+function figureNote(f, you, over, playable = true) {
   if (f.kind === 'graph') {
     const youAre = you ? ` You are player ${you}.` : '';
     const where = over
@@ -688,8 +689,9 @@ function figureNote(f, you, over) {
       + 'Circles are player 1\'s positions, squares player 2\'s; the lower number is the value.';
   }
   const left = f.left.filter(Boolean).length;
+  const click = playable ? '; click a triangle that can be cut off' : '';
   return left
-    ? `${f.vertices}-gon: ${left} of ${f.triangles.length} triangles left, the black one filled; click a triangle that can be cut off.`
+    ? `${f.vertices}-gon: ${left} of ${f.triangles.length} triangles left, the black one filled${click}.`
     : `${f.vertices}-gon: the black triangle is cut.`;
 }
 
@@ -898,7 +900,17 @@ function renderContestReport(a) {
   $('contest-rule').hidden = !a.rule;
   $('contest-not-solved').textContent = a.not_solved || '';
   $('contest-not-solved').hidden = !a.not_solved;
+  // Not solved, so not played: the start drawn all the same, with no moves.
+  const box = $('contest-figure');
+  clear(box);
+  if (!r && (a.figure || a.not_drawn)) {
+    if (a.figure) box.append(drawFigure(a.figure, [], { coloured: false, onMove: () => {}, last: null, id: 'contest-drawing' }));
+    box.append(el('p', { class: 'note', text: a.figure ? figureNote(a.figure, null, false, false) : a.not_drawn }));
+  }
+  box.hidden = Boolean(r) || !(a.figure || a.not_drawn);
   $('contest-report').hidden = false;
+  if (!box.hidden) fitLabels(box);
+  if (!r) $('game').hidden = true;
 }
 
 async function move(to) {

@@ -20,33 +20,21 @@ use serde_json::{json, Value};
 /// `"not_drawn"` says why.
 pub fn report_json(spec: &Spec, report: &Report, max_drawn: usize) -> Value {
     let mut value = serde_json::to_value(report).expect("a report serializes");
-    if let Some(part) = spec.single() {
-        if let Some(figure) = part.family.figure(&part.position) {
-            let (vertices, arrows) = match &figure {
-                Figure::Graph { names, arrows, .. } => (names.len(), arrows.len()),
-                Figure::Polygon { vertices, .. } => (*vertices as usize, 0),
-            };
-            if vertices > max_drawn || arrows > 8 * max_drawn {
-                value["not_drawn"] = json!(format!(
-                    "{vertices} vertices{}: too many to draw here (at most {max_drawn})",
-                    if arrows > 0 {
-                        format!(" and {arrows} arrows")
-                    } else {
-                        String::new()
-                    }
-                ));
-                return value;
-            }
-            if let Some(moves) = value["moves"].as_array_mut() {
-                for (m, v) in report.moves.iter().zip(moves) {
-                    if let Some(k) = figure_part(part, m) {
-                        v["part"] = json!(k);
+    if let Some((part, figure)) = figure(spec, max_drawn) {
+        match figure {
+            Ok(figure) => {
+                if let Some(moves) = value["moves"].as_array_mut() {
+                    for (m, v) in report.moves.iter().zip(moves) {
+                        if let Some(k) = figure_part(part, m) {
+                            v["part"] = json!(k);
+                        }
                     }
                 }
+                value["figure"] = serde_json::to_value(figure).expect("a figure serializes");
             }
-            value["figure"] = serde_json::to_value(figure).expect("a figure serializes");
-            return value;
+            Err(why) => value["not_drawn"] = json!(why),
         }
+        return value;
     }
     let Some((part, picture)) = picture(spec) else {
         return value;
@@ -60,6 +48,41 @@ pub fn report_json(spec: &Spec, report: &Report, max_drawn: usize) -> Value {
     }
     value["picture"] = serde_json::to_value(picture).expect("a picture serializes");
     value
+}
+
+/// The figure of a one-part position, if its family draws one: `Err` with why when it
+/// has more than `max_drawn` vertices (or a graph more than `8 · max_drawn` arrows).
+fn figure(spec: &Spec, max_drawn: usize) -> Option<(&Part, Result<Figure, String>)> {
+    let part = spec.single()?;
+    let figure = part.family.figure(&part.position)?;
+    let (vertices, arrows) = match &figure {
+        Figure::Graph { names, arrows, .. } => (names.len(), arrows.len()),
+        Figure::Polygon { vertices, .. } => (*vertices as usize, 0),
+    };
+    if vertices > max_drawn || arrows > 8 * max_drawn {
+        let arrows = if arrows > 0 {
+            format!(" and {arrows} arrows")
+        } else {
+            String::new()
+        };
+        return Some((
+            part,
+            Err(format!(
+                "{vertices} vertices{arrows}: too many to draw here (at most {max_drawn})"
+            )),
+        ));
+    }
+    Some((part, Ok(figure)))
+}
+
+/// The figure of `spec` alone, for a position not solved: `{"figure"}` or `{"not_drawn"}`
+/// (empty when the family draws none).
+pub fn figure_json(spec: &Spec, max_drawn: usize) -> Value {
+    match figure(spec, max_drawn) {
+        None => json!({}),
+        Some((_, Ok(f))) => json!({"figure": f}),
+        Some((_, Err(why))) => json!({"not_drawn": why}),
+    }
 }
 
 /// The board of a one-part position, if its family draws one.

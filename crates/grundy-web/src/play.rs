@@ -10,7 +10,7 @@ use grundy::report::{Limits, Move, Report};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::board::{move_cell, move_part, report_json};
+use crate::board::{figure_json, move_cell, move_part, report_json};
 use crate::error::ApiError;
 use crate::input::{parse_spec, read_game, GameFile};
 use crate::Config;
@@ -211,7 +211,8 @@ fn entry(by: Winner, from: &Spec, m: &Move) -> Value {
 /// back as `"board": {"task", "text"}`), "spec": the start,
 /// "report": its report with the figure | null, "not_solved": why | null, "rule": the
 /// special method's line | null}`. A start too large for the general method within the
-/// limits still gets its rule (POI 1999 "Polygons" at any size) and `not_solved`.
+/// limits still gets its rule (POI 1999 "Polygons" at any size), `not_solved`, and its
+/// `figure` (or `not_drawn`) with no moves.
 pub fn olympiad(
     task: grundy::contest::Task,
     text: &str,
@@ -238,6 +239,12 @@ pub fn olympiad(
         Ok(report) => out["report"] = report_json(&start, &report, config.max_drawn),
         Err(e @ grundy::Error::TooLarge { .. }) if out["rule"].is_string() => {
             out["not_solved"] = json!(format!("not solved by the general method: {e}"));
+            // Drawn all the same, with no moves.
+            if let Value::Object(drawn) = figure_json(&start, config.max_drawn) {
+                for (k, v) in drawn {
+                    out[k] = v;
+                }
+            }
         }
         Err(e) => return Err(ApiError::solve(e, name, config.timeout)),
     }

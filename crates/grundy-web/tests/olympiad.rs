@@ -321,6 +321,19 @@ async fn a_large_board_is_not_drawn_and_a_large_polygon_gets_its_rule() {
         a["rule"].as_str(),
         contest::Task::Poi1999Polygon.rule(&fan).unwrap().as_deref()
     );
+    assert!(
+        a["not_drawn"].as_str().unwrap().contains("42 vertices"),
+        "{a}"
+    );
+    // Not solved but drawn, with no moves, where it is small enough to draw.
+    let drawn = router(Config {
+        max_positions: 10_000,
+        ..Config::default()
+    });
+    let a = ok(&drawn, "poi1999-polygon", &fan).await;
+    assert!(a["report"].is_null());
+    assert_eq!(a["figure"]["kind"], "polygon");
+    assert_eq!(a["figure"]["left"], json!(vec![true; 40]));
     // A board of 25 positions in a ring through 1, drawn only under a larger limit.
     let n = 25;
     let mut ring = format!("{n}\n");
