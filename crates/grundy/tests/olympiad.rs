@@ -843,3 +843,35 @@ fn polygon_positions_read_back_and_are_drawn() {
         }
     }
 }
+
+proptest::proptest! {
+    /// Any text a front end brings back as a position of a board — or as the board
+    /// itself, as an upload — is read or refused with a reason, never a panic; what is
+    /// read writes back to itself.
+    #[test]
+    fn board_texts_are_read_or_refused(
+        position in "[a-z\\-\\[\\]]{0,12}\\(?[0-9,x ]{0,14}\\)?",
+        upload in "[0-9 \n]{0,40}",
+    ) {
+        for (task, text) in [
+            (grundy::contest::Task::Ioi2001Score, "3\n0 1 1\n1 0 1\n1 0 0\n1 2 2\n2 1 3\n"),
+            (grundy::contest::Task::Poi1999Polygon, "6\n0 2 4\n0 1 2\n2 3 4\n4 5 0\n"),
+        ] {
+            let start = task.game(text).unwrap();
+            let name = start.parts[0].family.name();
+            for candidate in [position.clone(), format!("{name}{position}")] {
+                match start.at(&candidate) {
+                    Ok(read) => {
+                        let again = start.at(&read.to_string()).unwrap();
+                        proptest::prop_assert_eq!(&again, &read);
+                    }
+                    Err(e) => proptest::prop_assert!(!e.message.is_empty()),
+                }
+            }
+            match task.game(&upload) {
+                Ok(spec) => proptest::prop_assert_eq!(spec.parts.len(), 1),
+                Err(e) => proptest::prop_assert!(e.line >= 1 && e.column >= 1 && !e.message.is_empty()),
+            }
+        }
+    }
+}
