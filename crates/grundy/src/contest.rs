@@ -52,6 +52,26 @@ pub struct InputError {
     pub message: String,
 }
 
+impl From<crate::games::score::BoardError> for InputError {
+    fn from(e: crate::games::score::BoardError) -> InputError {
+        InputError {
+            line: e.line,
+            column: e.column,
+            message: e.message,
+        }
+    }
+}
+
+impl From<crate::games::polygon::PolygonError> for InputError {
+    fn from(e: crate::games::polygon::PolygonError) -> InputError {
+        InputError {
+            line: e.line,
+            column: e.column,
+            message: e.message,
+        }
+    }
+}
+
 impl Task {
     /// Every task, with its name.
     pub const ALL: [(&'static str, Task); 4] = [
@@ -120,20 +140,12 @@ impl Task {
                 spec("ioiwari", game.pits.iter().map(ToString::to_string)).map_err(unsupported)?
             }
             Task::Ioi2001Score => {
-                let family = ScoreBoard::new(Board::parse(input).map_err(|e| InputError {
-                    line: e.line,
-                    column: e.column,
-                    message: e.message,
-                })?);
+                let family = ScoreBoard::new(Board::parse(input)?);
                 let start = family.start();
                 one(std::sync::Arc::new(family), start)
             }
             Task::Poi1999Polygon => {
-                let shape = Triangulation::parse(input).map_err(|e| InputError {
-                    line: e.line,
-                    column: e.column,
-                    message: e.message,
-                })?;
+                let shape = Triangulation::parse(input)?;
                 let start = shape.start();
                 one(
                     std::sync::Arc::new(crate::games::polygon::Polygon::new(shape)),
@@ -141,6 +153,20 @@ impl Task {
                 )
             }
         })
+    }
+
+    /// The special method's rule on the task's input, where the task has one that is
+    /// read off the input at once (POI 1999 "Polygons"): the line `grundy olympiad NAME
+    /// --solve` ends with. `None` for the other tasks.
+    ///
+    /// # Errors
+    /// An [`InputError`] for a malformed input.
+    pub fn rule(self, input: &str) -> Result<Option<String>, InputError> {
+        if self != Task::Poi1999Polygon {
+            return Ok(None);
+        }
+        let shape = Triangulation::parse(input)?;
+        Ok(Some(polygon_rule(&shape)))
     }
 
     /// Reads the task's input and solves what must be solved before the first move.
@@ -154,11 +180,7 @@ impl Task {
             Task::Ioi2001Ioiwari => Box::new(IoiwariGame::new(input)?),
             Task::Ioi2001Score => Box::new(ScoreGame::new(input)?),
             Task::Poi1999Polygon => {
-                let shape = Triangulation::parse(input).map_err(|e| InputError {
-                    line: e.line,
-                    column: e.column,
-                    message: e.message,
-                })?;
+                let shape = Triangulation::parse(input).map_err(InputError::from)?;
                 Box::new(PolygonAnswer {
                     answer: Some(if shape.rule() { "TAK" } else { "NIE" }),
                 })
@@ -480,11 +502,7 @@ struct ScoreGame {
 
 impl ScoreGame {
     fn new(input: &str) -> Result<ScoreGame, StartError> {
-        let board = Board::parse(input).map_err(|e| InputError {
-            line: e.line,
-            column: e.column,
-            message: e.message,
-        })?;
+        let board = Board::parse(input).map_err(InputError::from)?;
         let family = ScoreBoard::new(board);
         let start = family.start();
         let values = {
@@ -596,26 +614,6 @@ fn polygon_rule(shape: &Triangulation) -> String {
     )
 }
 
-impl Task {
-    /// The special method's rule on the task's input, where the task has one that is
-    /// read off the input at once (POI 1999 "Polygons"): the line `grundy olympiad NAME
-    /// --solve` ends with. `None` for the other tasks.
-    ///
-    /// # Errors
-    /// An [`InputError`] for a malformed input.
-    pub fn rule(self, input: &str) -> Result<Option<String>, InputError> {
-        if self != Task::Poi1999Polygon {
-            return Ok(None);
-        }
-        let shape = Triangulation::parse(input).map_err(|e| InputError {
-            line: e.line,
-            column: e.column,
-            message: e.message,
-        })?;
-        Ok(Some(polygon_rule(&shape)))
-    }
-}
-
 /// The most triangles `analyze` gives to the general method (2^k positions at most).
 pub const ANALYZED_TRIANGLES: usize = 24;
 
@@ -648,11 +646,7 @@ pub fn analyze(task: Task, input: &str) -> Result<Analysis, StartError> {
             rule: None,
         },
         Task::Poi1999Polygon => {
-            let shape = Triangulation::parse(input).map_err(|e| InputError {
-                line: e.line,
-                column: e.column,
-                message: e.message,
-            })?;
+            let shape = Triangulation::parse(input).map_err(InputError::from)?;
             let k = shape.triangles().len();
             let rule = polygon_rule(&shape);
             let report = if k <= ANALYZED_TRIANGLES {
