@@ -97,8 +97,8 @@ pub fn task(name: &str) -> Result<Task, ApiError> {
 
 /// The start of the game a task's input describes, read by the library's reader of that
 /// task (the command line's `grundy olympiad`): refused with the line and column of what
-/// is wrong, and past the library's limits (N ≤ 5000 positions, n ≤ 2^20 vertices) or the
-/// body limit with them.
+/// is wrong, and past the library's limits ([`grundy::games::score::MAX_POSITIONS`],
+/// [`grundy::games::polygon::MAX_VERTICES`]) or the body limit with them.
 pub fn read_game(task: Task, text: &str, name: &str, config: &Config) -> Result<Spec, ApiError> {
     if text.len() > config.max_body {
         return Err(ApiError::new(

@@ -222,12 +222,8 @@ pub fn olympiad(
 ) -> Result<Value, ApiError> {
     let start = read_game(task, text, name, config)?;
     let rule = task.rule(text).ok().flatten();
-    let task_name = grundy::contest::Task::ALL
-        .iter()
-        .find(|(_, t)| *t == task)
-        .map_or("", |(n, _)| *n);
     let mut out = json!({
-        "task": task_name,
+        "task": task.name(),
         "name": name,
         "input": text,
         "spec": start.to_string(),

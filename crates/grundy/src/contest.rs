@@ -90,6 +90,15 @@ impl Task {
             .map(|&(_, task)| task)
     }
 
+    /// The task's name, as [`Task::from_name`] reads it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        Task::ALL
+            .iter()
+            .find(|&&(_, task)| task == self)
+            .map_or("", |&(name, _)| name)
+    }
+
     /// The numbers the task's input holds in all, given its first one as written; `None`
     /// when the first is not a count (the input is then read as far as it goes and
     /// refused with its position).
