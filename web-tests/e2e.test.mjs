@@ -9,7 +9,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { connect } from 'node:net';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -869,6 +869,145 @@ test('at 390 px wide no tab scrolls sideways', async () => {
   await phone.waitForSelector('#graph-values-box:not([hidden])');
   assert.ok(await wide() <= 390, `Token game: ${await wide()} px`);
   await phone.screenshot({ path: join(shots, '13-phone-graph.png'), fullPage: true });
+  await narrow.close();
+});
+
+/** What `grundy olympiad TASK --solve` prints for `file` (a fixture), line by line. */
+function olympiadSolve(task, file) {
+  const run = spawnSync(binary(), ['olympiad', task, '--solve'], { input: readFileSync(join(here, 'fixtures', file)) });
+  assert.equal(run.status, 0, String(run.stderr));
+  return String(run.stdout).trim().split('\n');
+}
+
+/** Clicks the part of a figure `locator` names at its centroid (a thin triangle's box
+ * centre may lie in its neighbour). */
+async function clickFigurePart(locator) {
+  const at = await locator.evaluate((g) => {
+    const shape = g.querySelector('polygon, circle, rect');
+    let points;
+    if (shape.tagName === 'polygon') {
+      points = Array.from({ length: shape.points.numberOfItems }, (_, i) => shape.points.getItem(i));
+    } else {
+      const b = shape.getBBox();
+      points = [{ x: b.x + b.width / 2, y: b.y + b.height / 2 }];
+    }
+    const x = points.reduce((sum, q) => sum + q.x, 0) / points.length;
+    const y = points.reduce((sum, q) => sum + q.y, 0) / points.length;
+    const m = shape.getScreenCTM();
+    const box = g.getBoundingClientRect();
+    return { x: m.a * x + m.c * y + m.e - box.left, y: m.b * x + m.d * y + m.f - box.top };
+  });
+  await locator.click({ position: at });
+}
+
+/** Loads a contest fixture on `p`'s Play tab, from its file. */
+async function loadContest(p, task, file) {
+  await p.click('#tab-play');
+  if (!(await p.locator('#contest').evaluate((d) => d.open))) await p.click('#contest summary');
+  await p.selectOption('#contest-task', task);
+  await p.setInputFiles('#contest-file', {
+    name: file, mimeType: 'text/plain', buffer: readFileSync(join(here, 'fixtures', file)),
+  });
+  await p.waitForFunction((f) => document.getElementById('contest-summary').textContent.startsWith(`${f}:`)
+    && !document.getElementById('game').hidden, file);
+}
+
+test('contest: a Score board from a file, drawn, solved as `grundy olympiad` says, and played to a win', async () => {
+  await load();
+  const cli = olympiadSolve('ioi2001-score', 'score-board.txt');
+  await loadContest(page, 'ioi2001-score', 'score-board.txt');
+  // The report is the command line's: who wins, the winning move.
+  assert.equal(await page.textContent('#contest-summary'), `score-board.txt: ${cli[0]}`);
+  assert.equal(cli[1], 'winning moves (1), to:');
+  assert.equal(await page.textContent('#contest-best'), 'Winning move: to 3.');
+  // The graph: four positions with their owners and values, six arrows, the token on 1.
+  const vertices = page.locator('#play-drawing g.vertex');
+  assert.deepEqual(await vertices.evaluateAll((gs) => gs.map((g) => [g.dataset.id, g.dataset.owner, g.dataset.value])),
+    [['1', '1', '1'], ['2', '2', '3'], ['3', '1', '4'], ['4', '2', '2']]);
+  assert.equal(await page.locator('#play-drawing path.edge').count(), 6);
+  assert.equal(await page.getAttribute('#play-drawing g.vertex.token', 'data-id'), '1');
+  assert.equal(await page.locator('#play-drawing g.vertex.owner-2 rect').count(), 2, 'player 2\'s are squares');
+  assert.match(await page.textContent('#figure-note'), /Scores so far: player 1 0, player 2 0\. You are player 1\./);
+  // With hints, the winning move's vertex is green and leads where the command line says.
+  await page.check('#hint');
+  const winning = page.locator('#play-drawing g.vertex.move.win');
+  assert.equal(await winning.count(), 1);
+  assert.equal(await winning.getAttribute('data-spec'), cli[2].trim());
+  await shot('18-score-board.png');
+  // Play it: position 3 is player 1's too, so you move again; then to 4, player 2's,
+  // whose only arrow goes back to 1: the engine's move ends the game, 4 to 2.
+  await clickFigurePart(winning);
+  await page.waitForFunction(() => document.getElementById('position').textContent === 'score-board(3,1,0)');
+  assert.equal(await page.getAttribute('#play-drawing g.vertex.token', 'data-id'), '3');
+  assert.match(await page.textContent('#figure-note'), /Token on position 3 .*Scores so far: player 1 1, player 2 0\./);
+  await clickFigurePart(page.locator('#play-drawing g.vertex.move.win'));
+  await page.waitForFunction(() => document.querySelectorAll('#log li').length === 3);
+  assert.deepEqual(await texts('#log li code'), ['to 3', 'to 4', 'to 1']);
+  assert.equal(await page.textContent('#status'), 'the game is over: you won.');
+  assert.equal(await page.getAttribute('#play-drawing g.vertex.token', 'data-id'), '1');
+  assert.match(await page.textContent('#figure-note'), /back on position 1: the game is over\. Scores so far: player 1 4, player 2 2\./);
+  await shot('19-score-board-won.png');
+});
+
+test('contest: a Polygons triangulation from a file, the black triangle filled, a cut clicked', async () => {
+  await load();
+  const cli = olympiadSolve('poi1999-polygon', 'octagon.txt');
+  await loadContest(page, 'poi1999-polygon', 'octagon.txt');
+  assert.equal(await page.textContent('#contest-summary'), `octagon.txt: ${cli[0]}`);
+  assert.equal(await page.textContent('#contest-rule'), `Special method — ${cli[cli.length - 1]}`);
+  const triangles = page.locator('#play-drawing g.triangle');
+  assert.equal(await triangles.count(), 6);
+  assert.equal(await page.locator('#play-drawing g.triangle.left').count(), 6);
+  const black = page.locator('#play-drawing g.triangle.black');
+  assert.equal(await black.getAttribute('data-triangle'), '1');
+  assert.equal(await black.locator('polygon').evaluate((q) => getComputedStyle(q).fill), 'rgb(31, 41, 55)');
+  // The triangles that can be cut off are the moves; with hints the winning ones are
+  // green, each leading where the command line's winning moves do.
+  await page.check('#hint');
+  const cuttable = await page.locator('#play-drawing g.triangle.move').evaluateAll((gs) => gs.map((g) => g.dataset.triangle).sort());
+  assert.deepEqual(cuttable, ['2', '4', '5']);
+  const green = await page.locator('#play-drawing g.triangle.move.win').evaluateAll((gs) => gs.map((g) => g.dataset.spec).sort());
+  assert.deepEqual(green, cli.slice(3, 6).map((l) => l.trim()).sort());
+  await clickFigurePart(page.locator('#play-drawing g.triangle[data-triangle="4"]'));
+  await page.waitForFunction(() => document.querySelectorAll('#log li').length === 2);
+  assert.equal(await page.textContent('#log li:first-child code'), 'cut triangle 4 (3 4 5)');
+  // Your cut and the engine's are gone from the picture; four triangles are left.
+  assert.equal(await page.getAttribute('#play-drawing g.triangle[data-triangle="4"]', 'data-left'), 'false');
+  assert.equal(await page.locator('#play-drawing g.triangle.left').count(), 4);
+  assert.match(await page.textContent('#figure-note'), /^8-gon: 4 of 6 triangles left/);
+  await shot('20-polygon.png');
+});
+
+test('contest: a bad board is refused with its line and column; at 390 px the figures fit', async () => {
+  await load();
+  await page.click('#tab-play');
+  await page.click('#contest summary');
+  await page.fill('#contest-text', '4\n0 1 1 0\n1 0 x 1\n');
+  await page.click('#contest-first');
+  await page.waitForSelector('#play-error:not([hidden])');
+  assert.equal(await page.textContent('#play-error'),
+    'Cannot load pasted text: pasted text, line 3, column 5: expected an arrow (0 or 1), found `x`');
+  await page.fill('#contest-text', '5001\n');
+  await page.click('#contest-first');
+  await page.waitForFunction(() => document.getElementById('play-error').textContent.includes('5001'));
+  assert.match(await page.textContent('#play-error'), /line 1, column 1: the number of positions N must be at most 5000, found 5001$/);
+  const narrow = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const phone = await narrow.newPage();
+  phone.on('pageerror', (e) => pageErrors.push(e));
+  const wide = () => phone.evaluate(() => document.scrollingElement.scrollWidth);
+  await phone.goto(base);
+  await phone.waitForSelector('body[data-ready="true"]');
+  for (const [task, file] of [['ioi2001-score', 'score-board.txt'], ['poi1999-polygon', 'octagon.txt']]) {
+    await loadContest(phone, task, file);
+    await phone.check('#hint');
+    await clickFigurePart(phone.locator('#play-drawing [data-spec]').first());
+    await phone.waitForFunction(() => document.querySelectorAll('#log li').length >= 1);
+    assert.ok(await wide() <= 390, `${file}: ${await wide()} px`);
+    const figure = await phone.locator('#play-drawing').boundingBox();
+    assert.ok(figure.width >= 150 && figure.width <= 390, `${file}: the figure is ${figure.width} px wide`);
+    await phone.screenshot({ path: join(shots, `21-phone-${task}.png`), fullPage: true });
+    await phone.uncheck('#hint');
+  }
   await narrow.close();
 });
 

@@ -537,6 +537,164 @@ function drawBoard(picture, moves, { coloured, onMove, last, id }) {
   return box;
 }
 
+// ---------------------------------------------------------------------------------------
+// Figures: positions that are not grids, as the API draws them (`figure`), each move
+// clicked at the vertex or triangle the API names (`part`)
+// ---------------------------------------------------------------------------------------
+
+/** The moves of `moves` by the part of the figure they are clicked at: part → moves. */
+function movesByPart(moves) {
+  const at = new Map();
+  for (const m of moves) {
+    if (!Number.isInteger(m.part)) continue;
+    if (!at.has(m.part)) at.set(m.part, []);
+    at.get(m.part).push(m);
+  }
+  return at;
+}
+
+/**
+ * Makes `group` the button of the moves `here` (one part of a figure): clicked or typed
+ * (Enter, space), it plays the best of them; its title says each move's value with hints.
+ */
+function moveButton(group, here, tip, { coloured, onMove }) {
+  const best = here.reduce((b, m) => (b === null || better(m, b) ? m : b), null);
+  const says = here.map((m) => `${m.name || m.spec}${coloured ? `: ${moveValue(m)}` : ''}`).join('\n');
+  const full = `${tip}\n${says}`;
+  if (here.length === 1) group.setAttribute('data-spec', here[0].spec);
+  group.setAttribute('tabindex', '0');
+  group.setAttribute('role', 'button');
+  group.setAttribute('aria-label', full.replace(/\n/g, '; '));
+  group.addEventListener('click', () => onMove(best));
+  group.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onMove(best); }
+  });
+  return { best, tip: full };
+}
+
+/** A figure of the API: a token on a graph, or a polygon cut into triangles. */
+function drawFigure(figure, moves, opts) {
+  return figure.kind === 'graph' ? drawTokenGraph(figure, moves, opts) : drawPolygon(figure, moves, opts);
+}
+
+/**
+ * A token on a directed graph (IOI 2001 "Score"), laid out as the graph tab's arenas are:
+ * circles are player 1's positions, squares player 2's, each with its number and, below,
+ * its value; the token's position has a thick ring, the arrows it can take are dark, and
+ * each position the token can go to is a button (filled by the move's value with hints).
+ */
+function drawTokenGraph(f, moves, opts) {
+  const n = f.names.length;
+  const at = movesByPart(moves);
+  const edges = f.arrows.map(([from, to]) => ({ from, to, cls: from === f.token && at.has(to) ? 'live' : '' }));
+  const { drawing, pos } = graphFrame(n, edges, f.start, {
+    id: opts.id || 'play-drawing', label: `the board: ${n} positions, the token on ${f.names[f.token]}`,
+  });
+  drawing.classList.add('token-graph');
+  for (let v = 0; v < n; v++) {
+    const [x, y] = pos[v];
+    const here = at.get(v) || [];
+    const group = svg('g', { 'data-id': f.names[v], 'data-owner': f.owners[v], 'data-value': f.labels[v] });
+    let tip = `position ${f.names[v]}: player ${f.owners[v]}'s, value ${f.labels[v]}${v === f.token ? '; the token is here' : ''}`;
+    let value = '';
+    if (here.length) {
+      const b = moveButton(group, here, tip, opts);
+      tip = b.tip;
+      value = opts.coloured ? OUTCOME_CLASS[b.best.outcome] || '' : '';
+    }
+    group.setAttribute('class', ['vertex', `owner-${f.owners[v]}`, v === f.token ? 'token' : '',
+      here.length ? 'move' : '', value, opts.last === v ? 'last' : ''].filter(Boolean).join(' '));
+    group.append(svg('title', { text: tip }));
+    vertexShape(group, x, y, f.owners[v] === 2, f.names[v], f.labels[v]);
+    drawing.append(group);
+  }
+  // Drawn at its size, as the graph tab's arenas: a large board scrolls in its box.
+  return el('div', { class: 'drawing-box' }, drawing);
+}
+
+/** The side of the square a polygon is drawn in, and its margin for the vertex numbers. */
+const POLYGON_SIZE = 360;
+const POLYGON_MARGIN = 26;
+
+/**
+ * A convex polygon cut into triangles (POI 1999 "Polygons"): vertex 0 at the top, the
+ * others clockwise; the triangles left drawn with their diagonals, the black one filled,
+ * the ones cut off faint; each triangle that can be cut is a button (filled by the
+ * move's value with hints), and the last one cut is outlined.
+ */
+function drawPolygon(f, moves, opts) {
+  const n = f.vertices;
+  const at = movesByPart(moves);
+  const r = POLYGON_SIZE / 2 - POLYGON_MARGIN;
+  const c = POLYGON_SIZE / 2;
+  const point = (i) => {
+    const a = -Math.PI / 2 + (2 * Math.PI * i) / n;
+    return [c + r * Math.cos(a), c + r * Math.sin(a)];
+  };
+  const left = f.left.filter(Boolean).length;
+  const drawing = svg('svg', {
+    id: opts.id || 'play-drawing', class: 'polygon-figure', viewBox: `0 0 ${POLYGON_SIZE} ${POLYGON_SIZE}`, role: 'group',
+    'aria-label': `a ${n}-gon, ${left} of its ${f.triangles.length} triangles left`,
+  });
+  drawing.style.maxWidth = `${POLYGON_SIZE + 120}px`;
+  // The cut triangles first, under the ones left.
+  const order = f.triangles.map((_, t) => t).sort((a, b) => Number(f.left[a]) - Number(f.left[b]));
+  for (const t of order) {
+    const tri = f.triangles[t];
+    const corners = tri.map(point);
+    const here = f.left[t] ? at.get(t) || [] : [];
+    const group = svg('g', { 'data-triangle': t + 1, 'data-left': f.left[t] ? 'true' : 'false' });
+    let tip = `triangle ${t + 1} (${tri.join(' ')})${t === 0 ? ', the black one' : ''}${f.left[t] ? '' : ': cut off'}`;
+    let value = '';
+    if (here.length) {
+      const b = moveButton(group, here, tip, opts);
+      tip = b.tip;
+      value = opts.coloured ? OUTCOME_CLASS[b.best.outcome] || '' : '';
+    }
+    group.setAttribute('class', ['triangle', t === 0 ? 'black' : '', f.left[t] ? 'left' : 'cut',
+      here.length ? 'move' : '', value, opts.last === t ? 'last' : ''].filter(Boolean).join(' '));
+    group.append(svg('title', { text: tip }));
+    group.append(svg('polygon', { points: corners.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(' ') }));
+    if (f.left[t] || opts.last === t) {
+      const mx = corners.reduce((sum, [x]) => sum + x, 0) / 3;
+      const my = corners.reduce((sum, [, y]) => sum + y, 0) / 3;
+      group.append(svg('text', {
+        x: mx, y: my, class: 'number', 'text-anchor': 'middle', 'dominant-baseline': 'central',
+        'font-size': Math.max(7, Math.min(14, (4 * r) / n)).toFixed(1), text: t + 1,
+      }));
+    }
+    drawing.append(group);
+  }
+  const numbers = svg('g', { class: 'corners' });
+  for (let i = 0; i < n; i++) {
+    const a = -Math.PI / 2 + (2 * Math.PI * i) / n;
+    numbers.append(svg('text', {
+      x: c + (r + 13) * Math.cos(a), y: c + (r + 13) * Math.sin(a), 'text-anchor': 'middle',
+      'dominant-baseline': 'central', 'font-size': Math.max(7, Math.min(12, (3 * r) / n)).toFixed(1), text: i,
+    }));
+  }
+  drawing.append(numbers);
+  return drawing;
+}
+
+/** One line under a figure: where the token is and the scores so far; or what is left. */
+function figureNote(f, you, over, playable = true) {
+  if (f.kind === 'graph') {
+    const youAre = you ? ` You are player ${you}.` : '';
+    const where = over
+      ? `The token is back on position ${f.names[f.token]}: the game is over.`
+      : `Token on position ${f.names[f.token]} (player ${f.owners[f.token]}'s, value ${f.labels[f.token]}): player ${f.to_move} moves it.`;
+    return `${where} `
+      + `Scores so far: player 1 ${f.scores[0]}, player 2 ${f.scores[1]}.${youAre} `
+      + 'Circles are player 1\'s positions, squares player 2\'s; the lower number is the value.';
+  }
+  const left = f.left.filter(Boolean).length;
+  const click = playable ? '; click a triangle that can be cut off' : '';
+  return left
+    ? `${f.vertices}-gon: ${left} of ${f.triangles.length} triangles left, the black one filled${click}.`
+    : `${f.vertices}-gon: the black triangle is cut.`;
+}
+
 /** The most moves a value history draws one by one. */
 const HISTORY_POINTS = 400;
 
@@ -614,7 +772,7 @@ function drawHistory(values) {
  * The game in progress. `history` holds the earlier positions where it was your turn;
  * `values` the value of every move made so far, as the API judged it (`played`).
  */
-const game = { current: null, history: [], values: [], over: null, busy: false };
+const game = { current: null, history: [], values: [], over: null, busy: false, board: null, you: null };
 
 function logLine(who, text, extra, cls) {
   const item = el('li', { class: `log-${who}${cls ? ` ${cls}` : ''}` },
@@ -626,34 +784,49 @@ function logLine(who, text, extra, cls) {
 
 function setBusy(on) {
   game.busy = on;
-  for (const id of ['typed-move', 'play-first', 'play-second']) $(id).disabled = on;
+  for (const id of ['typed-move', 'play-first', 'play-second', 'contest-first', 'contest-second']) $(id).disabled = on;
   for (const b of $('choices').querySelectorAll('button')) b.disabled = on || Boolean(game.over);
   // Undo only when there is a move pair to take back.
   $('undo').disabled = on || game.history.length === 0;
 }
 
 async function startGame(engineFirst) {
-  const spec = $('play-spec').value.trim();
+  $('contest-report').hidden = true;
+  await begin($('play-spec').value.trim(), engineFirst, null, null);
+}
+
+/**
+ * Starts a game at `spec`: of the catalog, or (`board`: `{task, text}`) of a contest
+ * task's input, whose start's report `start` `/api/olympiad` gave.
+ */
+async function begin(spec, engineFirst, board, start) {
   showError($('play-error'), null);
   setBusy(true);
   try {
     let current;
     let first = null;
     if (engineFirst) {
+      const body = { spec };
+      if (board) body.board = board;
       const reply = await api('/api/play', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: toJson({ spec }),
+        body: toJson(body),
       });
       first = reply;
       current = reply.next
         ? { report: reply.next, taken: reply.taken }
         : { report: reply.report, taken: reply.taken };
     } else {
-      const report = await api(`/api/solve?spec=${encodeURIComponent(spec)}`);
+      const report = start || await api(`/api/solve?spec=${encodeURIComponent(spec)}`);
       current = { report, taken: report.scores ? [0, 0] : undefined };
     }
     game.current = current;
+    game.board = board;
+    // In a game on a graph whose players own its positions, you are the player who moves
+    // at the start, or the other one.
+    const figure = (start || (first && first.report) || {}).figure;
+    game.you = figure && figure.kind === 'graph' ? (engineFirst ? 3 - figure.to_move : figure.to_move) : null;
     game.history = [];
     game.values = first ? [...first.played] : [];
     game.over = null;
@@ -676,6 +849,70 @@ async function startGame(engineFirst) {
   }
 }
 
+/** The longest input put back in the paste box. */
+const MAX_PASTED = 200000;
+
+/**
+ * Reads a contest task's input (`bytes`, from a file or the paste box) on the server, by
+ * the library's reader of the task, shows its report, and starts a game of it.
+ */
+async function loadBoard(bytes, name, engineFirst) {
+  showError($('play-error'), null);
+  const task = $('contest-task').value;
+  let answer;
+  setBusy(true);
+  try {
+    answer = await api(`/api/olympiad?${new URLSearchParams({ task, name })}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: bytes,
+    });
+  } catch (e) {
+    $('contest-report').hidden = true;
+    showError($('play-error'), { message: `Cannot load ${name}: ${e.message}` });
+    return;
+  } finally {
+    setBusy(false);
+  }
+  if (answer.input.length <= MAX_PASTED) $('contest-text').value = answer.input;
+  renderContestReport(answer);
+  if (answer.report) await begin(answer.spec, engineFirst, { task: answer.task, text: answer.input }, answer.report);
+}
+
+/** What the library says of a contest board's start: who wins, the best moves, the rule. */
+function renderContestReport(a) {
+  const summary = $('contest-summary');
+  const r = a.report;
+  summary.textContent = r ? `${a.name}: ${positionSummary(r)}` : `${a.name}: ${a.spec}`;
+  summary.className = `summary ${r ? OUTCOME_CLASS[r.outcome] || '' : ''}`;
+  const best = $('contest-best');
+  if (r) {
+    const names = r.winning_moves.map((spec) => {
+      const m = r.moves.find((x) => x.spec === spec);
+      return m ? m.name || m.spec : spec;
+    });
+    best.textContent = names.length
+      ? `Winning move${names.length > 1 ? 's' : ''}: ${names.join(', ')}.`
+      : r.moves.length ? 'No winning move: every move loses against perfect play.' : 'No move.';
+  }
+  best.hidden = !r;
+  $('contest-rule').textContent = a.rule ? `Special method — ${a.rule}` : '';
+  $('contest-rule').hidden = !a.rule;
+  $('contest-not-solved').textContent = a.not_solved || '';
+  $('contest-not-solved').hidden = !a.not_solved;
+  // Not solved, so not played: the start drawn all the same, with no moves.
+  const box = $('contest-figure');
+  clear(box);
+  if (!r && (a.figure || a.not_drawn)) {
+    if (a.figure) box.append(drawFigure(a.figure, [], { coloured: false, onMove: () => {}, last: null, id: 'contest-drawing' }));
+    box.append(el('p', { class: 'note', text: a.figure ? figureNote(a.figure, null, false, false) : a.not_drawn }));
+  }
+  box.hidden = Boolean(r) || !(a.figure || a.not_drawn);
+  $('contest-report').hidden = false;
+  if (!box.hidden) fitLabels(box);
+  if (!r) $('game').hidden = true;
+}
+
 async function move(to) {
   if (game.busy || game.over || !game.current) return;
   showError($('play-error'), null);
@@ -684,6 +921,7 @@ async function move(to) {
   try {
     const body = { spec: before.report.spec, move: to };
     if (before.taken) body.taken = before.taken;
+    if (game.board) body.board = game.board;
     const reply = await api('/api/play', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -783,16 +1021,25 @@ function renderGame() {
   $('choices-note').textContent = note.trim();
   const board = $('play-board');
   clear(board);
-  if (r.picture) {
-    const lastMove = game.values.length ? game.values[game.values.length - 1] : null;
+  const lastMove = game.values.length ? game.values[game.values.length - 1] : null;
+  if (r.figure) {
+    board.append(drawFigure(r.figure, game.over ? [] : r.moves, {
+      coloured: hinted, onMove: (m) => move(m.spec), last: lastMove ? lastMove.part : null,
+    }));
+  } else if (r.picture) {
     board.append(drawBoard(r.picture, game.over ? [] : r.moves, {
       coloured: hinted, onMove: (m) => move(m.spec), last: lastMove && lastMove.cell, id: 'play-drawing',
     }));
   }
-  board.hidden = !r.picture;
+  board.hidden = !r.picture && !r.figure;
+  if (r.figure) fitLabels(board);
+  const figureText = $('figure-note');
+  figureText.textContent = r.figure ? figureNote(r.figure, game.you, Boolean(game.over)) : r.not_drawn || '';
+  figureText.hidden = !r.figure && !r.not_drawn;
   // A board where every move has its cell needs no buttons besides, unless it is a
   // score game: its buttons say which move is best and by how much the others fall short.
-  choices.hidden = Boolean(r.picture) && !r.scores && r.moves.every((m) => Array.isArray(m.cell));
+  choices.hidden = (Boolean(r.picture) && !r.scores && r.moves.every((m) => Array.isArray(m.cell)))
+    || (Boolean(r.figure) && r.moves.every((m) => Number.isInteger(m.part)));
   const history = $('history-box');
   const chart = $('history-chart');
   clear(chart);
@@ -1082,13 +1329,58 @@ function fitLabels(root) {
  */
 function drawArena(a) {
   const { vertices, edges, start } = a.arena;
-  const n = vertices.length;
+  const { drawing, pos } = graphFrame(vertices.length, edges, start, { id: 'graph-drawing', label: 'the arena' });
+  const unit = a.format === 'poi' ? 'field' : 'vertex';
+  vertices.forEach((v, i) => {
+    const [x, y] = pos[i];
+    const fill = a.objective === 'token' ? OUTCOME_CLASS[v.outcome] : `won-${v.winner}`;
+    const cls = `vertex ${fill}${v.accepting ? ' accepting' : ''}`;
+    const group = svg('g', { class: cls, 'data-id': v.id, 'data-winner': v.winner });
+    const name = v.name !== undefined ? v.name : String(v.id);
+    let tip = `${unit} ${name}${v.name !== undefined ? ` (id ${v.id})` : ''}`;
+    if (v.owner !== undefined) tip += ` (${a.players[v.owner]}'s, priority ${v.priority}${v.accepting ? ', accepting' : ''}): ${a.players[v.winner]} wins`;
+    if (v.outcome !== undefined) {
+      tip += `: ${v.outcome} for the player to move`;
+      if (v.remoteness !== undefined && v.remoteness !== null) tip += `, remoteness ${v.remoteness}`;
+      if (v.grundy !== undefined) tip += `, Grundy value ${v.grundy}`;
+    }
+    group.append(svg('title', { text: tip }));
+    let second = null;
+    if (a.format === 'pgsolver' && v.priority !== undefined) second = `p${v.priority}`;
+    if (a.objective === 'token' && v.grundy !== undefined) second = String(v.grundy);
+    vertexShape(group, x, y, v.owner === 1, name, second);
+    drawing.append(group);
+  });
+  return drawing;
+}
+
+/** A vertex at (x, y): a square (`square`) or a circle, its name and an optional second line. */
+function vertexShape(group, x, y, square, name, second) {
+  if (square) {
+    group.append(svg('rect', { x: x - NODE, y: y - NODE, width: 2 * NODE, height: 2 * NODE, rx: 3 }));
+  } else {
+    group.append(svg('circle', { cx: x, cy: y, r: NODE }));
+  }
+  if (second === null || second === undefined) {
+    group.append(label(name, x, y + 4, 'name', 2 * NODE - 8));
+  } else {
+    group.append(label(name, x, y - 2, 'name', 2 * NODE - 10));
+    group.append(label(second, x, y + 11, 'second', 2 * NODE - 12, true));
+  }
+}
+
+/**
+ * A graph laid out by `layout`, its edges drawn (each `{from, to, strategy?, cls?}`), as
+ * an <svg> to add the vertices to at `pos`. Edges are straight, bent only where u→v and
+ * v→u both exist; a loop is a small curl outside its vertex.
+ */
+function graphFrame(n, edges, start, { id, label: name }) {
   const { pos, width, height } = layout(n, edges, start);
   let cx = 0, cy = 0;
   for (const [x, y] of pos) { cx += x / Math.max(1, n); cy += y / Math.max(1, n); }
   const drawing = svg('svg', {
-    id: 'graph-drawing', class: 'arena', viewBox: `0 0 ${Math.ceil(width)} ${Math.ceil(height)}`,
-    width: Math.ceil(width), height: Math.ceil(height), role: 'img', 'aria-label': 'the arena',
+    id, class: 'arena', viewBox: `0 0 ${Math.ceil(width)} ${Math.ceil(height)}`,
+    width: Math.ceil(width), height: Math.ceil(height), role: 'img', 'aria-label': name,
   });
   // Drawn at its size; never shrunk below 60 % of it (the box scrolls instead).
   drawing.style.maxWidth = `max(100%, ${Math.ceil(width * 0.6)}px)`;
@@ -1103,7 +1395,7 @@ function drawArena(a) {
   const both = new Set(edges.map((e) => `${e.from} ${e.to}`));
   const edgeLayer = svg('g', { class: 'edges' });
   for (const e of edges) {
-    const cls = `edge${e.strategy ? ' strategy' : ''}`;
+    const cls = `edge${e.strategy ? ' strategy' : ''}${e.cls ? ` ${e.cls}` : ''}`;
     const marker = `url(#arrow-${e.strategy ? 'strategy' : 'plain'})`;
     const [x1, y1] = pos[e.from];
     const [x2, y2] = pos[e.to];
@@ -1132,38 +1424,7 @@ function drawArena(a) {
     }));
   }
   drawing.append(edgeLayer);
-  const unit = a.format === 'poi' ? 'field' : 'vertex';
-  vertices.forEach((v, i) => {
-    const [x, y] = pos[i];
-    const fill = a.objective === 'token' ? OUTCOME_CLASS[v.outcome] : `won-${v.winner}`;
-    const cls = `vertex ${fill}${v.accepting ? ' accepting' : ''}`;
-    const group = svg('g', { class: cls, 'data-id': v.id, 'data-winner': v.winner });
-    const name = v.name !== undefined ? v.name : String(v.id);
-    let tip = `${unit} ${name}${v.name !== undefined ? ` (id ${v.id})` : ''}`;
-    if (v.owner !== undefined) tip += ` (${a.players[v.owner]}'s, priority ${v.priority}${v.accepting ? ', accepting' : ''}): ${a.players[v.winner]} wins`;
-    if (v.outcome !== undefined) {
-      tip += `: ${v.outcome} for the player to move`;
-      if (v.remoteness !== undefined && v.remoteness !== null) tip += `, remoteness ${v.remoteness}`;
-      if (v.grundy !== undefined) tip += `, Grundy value ${v.grundy}`;
-    }
-    group.append(svg('title', { text: tip }));
-    if (v.owner === 1) {
-      group.append(svg('rect', { x: x - NODE, y: y - NODE, width: 2 * NODE, height: 2 * NODE, rx: 3 }));
-    } else {
-      group.append(svg('circle', { cx: x, cy: y, r: NODE }));
-    }
-    let second = null;
-    if (a.format === 'pgsolver' && v.priority !== undefined) second = `p${v.priority}`;
-    if (a.objective === 'token' && v.grundy !== undefined) second = String(v.grundy);
-    if (second === null) {
-      group.append(label(name, x, y + 4, 'name', 2 * NODE - 8));
-    } else {
-      group.append(label(name, x, y - 2, 'name', 2 * NODE - 10));
-      group.append(label(second, x, y + 11, 'second', 2 * NODE - 12, true));
-    }
-    drawing.append(group);
-  });
-  return drawing;
+  return { drawing, pos };
 }
 
 /** The most rows of the token game's table of values; the download has them all. */
@@ -1223,6 +1484,18 @@ async function init() {
     e.preventDefault();
     const to = $('typed').value.trim();
     if (to) move(to);
+  });
+  $('contest-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    loadBoard(new TextEncoder().encode($('contest-text').value), 'pasted text', false);
+  });
+  $('contest-second').addEventListener('click', () => {
+    loadBoard(new TextEncoder().encode($('contest-text').value), 'pasted text', true);
+  });
+  $('contest-file').addEventListener('change', async () => {
+    const file = $('contest-file').files[0];
+    if (!file) return;
+    loadBoard(await file.arrayBuffer(), file.name, false);
   });
   $('graph-form').addEventListener('submit', (e) => {
     e.preventDefault();

@@ -17,7 +17,7 @@ use grundy::report::{self, Limits, TableError};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-pub use crate::input::{parse_spec, GraphQuery, MAX_SPEC};
+pub use crate::input::{parse_spec, GraphQuery, OlympiadQuery, MAX_SPEC};
 
 use crate::error::ApiError;
 use crate::Config;
@@ -92,7 +92,7 @@ pub async fn not_found(request: Request) -> ApiError {
         StatusCode::NOT_FOUND,
         "not-found",
         format!(
-            "no such page or endpoint: {}; the API is under /api/ (catalog, solve, table, pattern, explore, play, graph)",
+            "no such page or endpoint: {}; the API is under /api/ (catalog, solve, table, pattern, explore, play, graph, olympiad)",
             echo(request.uri().path())
         ),
     )
@@ -248,7 +248,11 @@ fn required(spec: Option<String>) -> Result<String, ApiError> {
 pub fn solve_json(spec: &Spec, limits: &Limits<'_>, config: &Config) -> Answer {
     let report = grundy::report::solve(spec, limits)
         .map_err(|e| ApiError::solve(e, &spec.to_string(), config.timeout))?;
-    Ok(Json(crate::board::report_json(spec, &report)))
+    Ok(Json(crate::board::report_json(
+        spec,
+        &report,
+        config.max_drawn,
+    )))
 }
 
 /// `GET /api/solve?spec=S`: `grundy solve S --json`.
@@ -446,6 +450,25 @@ pub async fn graph(
     let cfg = Arc::clone(&config);
     blocking(&config, move |limits| {
         crate::graph::solve(&q, bytes.to_vec(), &limits.control, &cfg).map(Json)
+    })
+    .await
+}
+
+/// `POST /api/olympiad?task=&name=` with the task's input as the body: see
+/// [`crate::play::olympiad`].
+pub async fn olympiad(
+    State(config): AppState,
+    q: Result<Query<OlympiadQuery>, QueryRejection>,
+    b: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let q = query(q)?;
+    let task = crate::input::task(q.task.as_deref().unwrap_or(""))?;
+    let name = crate::input::file_name(q.name.as_deref());
+    let bytes = body(&config, b)?;
+    let cfg = Arc::clone(&config);
+    blocking(&config, move |limits| {
+        let text = crate::input::decode(bytes.to_vec(), &name, &cfg)?;
+        crate::play::olympiad(task, &text, &name, limits, &cfg).map(Json)
     })
     .await
 }

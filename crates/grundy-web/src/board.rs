@@ -1,17 +1,41 @@
 //! Boards for the page: a report's JSON with the position's picture
 //! ([`grundy::games::Family::picture`]) and, on each move, the cell it is clicked at
-//! ([`grundy::games::Family::move_cell`]). The page draws the grid and colours each move's
-//! cell by the move's value; it knows no game. Below the handlers, like `input`.
+//! ([`grundy::games::Family::move_cell`]); or, for a position that is not a grid, its figure
+//! ([`grundy::games::Family::figure`]: a token on a graph, a cut polygon) and on each move
+//! the vertex or triangle it is clicked at ([`grundy::games::Family::move_part`]). The page
+//! draws the grid or the figure and colours each move's place by the move's value; it knows
+//! no game. Below the handlers, like `input`.
 
-use grundy::games::{Part, Spec};
+use grundy::games::{Figure, Part, Spec};
 use grundy::report::{Move, Report};
 use serde_json::{json, Value};
 
 /// `report` (of the position `spec`) as JSON, with `"picture": {rows, columns, cells,
 /// skew}` when the position is one board that draws itself, and `"cell": [row, column]`
 /// on each move that has a cell in it.
-pub fn report_json(spec: &Spec, report: &Report) -> Value {
+///
+/// A figure comes as `"figure": {"kind": "graph" | "polygon", …}` with `"part": k` on each
+/// move (the vertex or triangle clicked), when it has at most `max_drawn` vertices (and a
+/// graph at most `8 · max_drawn` arrows); a larger one is left out, and
+/// `"not_drawn"` says why.
+pub fn report_json(spec: &Spec, report: &Report, max_drawn: usize) -> Value {
     let mut value = serde_json::to_value(report).expect("a report serializes");
+    if let Some((part, figure)) = figure(spec, max_drawn) {
+        match figure {
+            Ok(figure) => {
+                if let Some(moves) = value["moves"].as_array_mut() {
+                    for (m, v) in report.moves.iter().zip(moves) {
+                        if let Some(k) = figure_part(part, m) {
+                            v["part"] = json!(k);
+                        }
+                    }
+                }
+                value["figure"] = serde_json::to_value(figure).expect("a figure serializes");
+            }
+            Err(why) => value["not_drawn"] = json!(why),
+        }
+        return value;
+    }
     let Some((part, picture)) = picture(spec) else {
         return value;
     };
@@ -24,6 +48,41 @@ pub fn report_json(spec: &Spec, report: &Report) -> Value {
     }
     value["picture"] = serde_json::to_value(picture).expect("a picture serializes");
     value
+}
+
+/// The figure of a one-part position, if its family draws one: `Err` with why when it
+/// has more than `max_drawn` vertices (or a graph more than `8 · max_drawn` arrows).
+fn figure(spec: &Spec, max_drawn: usize) -> Option<(&Part, Result<Figure, String>)> {
+    let part = spec.single()?;
+    let figure = part.family.figure(&part.position)?;
+    let (vertices, arrows) = match &figure {
+        Figure::Graph { names, arrows, .. } => (names.len(), arrows.len()),
+        Figure::Polygon { vertices, .. } => (*vertices as usize, 0),
+    };
+    if vertices > max_drawn || arrows > 8 * max_drawn {
+        let arrows = if arrows > 0 {
+            format!(" and {arrows} arrows")
+        } else {
+            String::new()
+        };
+        return Some((
+            part,
+            Err(format!(
+                "{vertices} vertices{arrows}: too many to draw here (at most {max_drawn})"
+            )),
+        ));
+    }
+    Some((part, Ok(figure)))
+}
+
+/// The figure of `spec` alone, for a position not solved: `{"figure"}` or `{"not_drawn"}`
+/// (empty when the family draws none).
+pub fn figure_json(spec: &Spec, max_drawn: usize) -> Value {
+    match figure(spec, max_drawn) {
+        None => json!({}),
+        Some((_, Ok(f))) => json!({"figure": f}),
+        Some((_, Err(why))) => json!({"not_drawn": why}),
+    }
 }
 
 /// The board of a one-part position, if its family draws one.
@@ -45,4 +104,16 @@ fn cell(part: &Part, picture: &grundy::games::Picture, m: &Move) -> Option<Value
 pub fn move_cell(spec: &Spec, m: &Move) -> Option<Value> {
     let (part, picture) = picture(spec)?;
     cell(part, &picture, m)
+}
+
+/// The vertex or triangle of the figure of `part` that move `m` is clicked at.
+fn figure_part(part: &Part, m: &Move) -> Option<u32> {
+    let to = m.to.single()?;
+    part.family.move_part(&part.position, &to.position)
+}
+
+/// The element of the figure of `spec` the move `m` is clicked at, for the record of a
+/// move played.
+pub fn move_part(spec: &Spec, m: &Move) -> Option<Value> {
+    figure_part(spec.single()?, m).map(|k| json!(k))
 }

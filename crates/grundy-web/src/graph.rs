@@ -3,7 +3,6 @@
 //! priorities), a plain digraph (token game) — solved, with the arena for drawing when it is
 //! small and the solution file to download.
 
-use std::path::Path;
 use std::str::FromStr as _;
 
 use axum::http::StatusCode;
@@ -15,11 +14,8 @@ use grundy::graph::{self as g, Arena, Format, GREEN};
 use serde_json::{json, Value};
 
 use crate::error::ApiError;
-use crate::input::GraphQuery;
+use crate::input::{bad_file, decode, file_name, GraphQuery};
 use crate::Config;
-
-/// The longest file name echoed back, in characters.
-const MAX_NAME: usize = 200;
 
 /// What player 0 wants, as the request names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,23 +54,6 @@ impl Goal {
     }
 }
 
-fn bad_file(message: String) -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, "bad-file", message)
-}
-
-/// The text of an upload: gunzipped if it is gzip (never past `max_body`), UTF-8 checked —
-/// the edge's [`grundy_io::decode_text_limited`], its errors as 4xx.
-fn decode(bytes: Vec<u8>, name: &str, config: &Config) -> Result<String, ApiError> {
-    grundy_io::decode_text_limited(bytes, false, Path::new(name), config.max_body as u64).map_err(
-        |e| match e {
-            grundy_io::ReadError::TooLarge { .. } => {
-                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too-large", e.to_string())
-            }
-            other => bad_file(other.to_string()),
-        },
-    )
-}
-
 /// Solves the uploaded game; see the README for the JSON.
 pub fn solve(
     q: &GraphQuery,
@@ -82,10 +61,7 @@ pub fn solve(
     control: &Control<'_>,
     config: &Config,
 ) -> Result<Value, ApiError> {
-    let name: String = match q.name.as_deref().map(str::trim) {
-        Some(n) if !n.is_empty() => n.chars().take(MAX_NAME).collect(),
-        _ => "pasted text".to_string(),
-    };
+    let name = file_name(q.name.as_deref());
     let text = decode(bytes, &name, config)?;
     if text.trim().is_empty() {
         return Err(bad_file(format!("{name} is empty: give a game file")));

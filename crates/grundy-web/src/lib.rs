@@ -40,6 +40,7 @@
 //! | `GET /api/explore?spec=S` | the report and the tables of its one-heap families |
 //! | `POST /api/play` | the engine's reply to a move, with the reason in one line, and each move's value (the value history) |
 //! | `POST /api/graph?name=&format=&objective=` | a game on a graph (POI, PGSolver, digraph), solved |
+//! | `POST /api/olympiad?task=&name=` | a contest task's input (IOI 2001 "Score" board, POI 1999 "Polygons" triangulation) read by the library, solved, with its figure; played through `/api/play` with `"board"` |
 #![forbid(unsafe_code)]
 
 mod api;
@@ -131,9 +132,10 @@ impl Config {
 
 /// The routes that take `POST`; every other route takes `GET` (and `HEAD`). A 405 says so in
 /// its `Allow` header.
-const POST_ROUTES: &[&str] = &[PLAY, GRAPH];
+const POST_ROUTES: &[&str] = &[PLAY, GRAPH, OLYMPIAD];
 const PLAY: &str = "/api/play";
 const GRAPH: &str = "/api/graph";
+const OLYMPIAD: &str = "/api/olympiad";
 
 /// The application: the page and the API, with `config`'s limits.
 pub fn router(config: Config) -> Router {
@@ -147,6 +149,7 @@ pub fn router(config: Config) -> Router {
         .route("/api/explore", get(api::explore))
         .route(PLAY, post(api::play))
         .route(GRAPH, post(api::graph))
+        .route(OLYMPIAD, post(api::olympiad))
         .with_state(state)
         // The handlers take the body as bytes and refuse more than `max_body` themselves,
         // with a JSON reason; this outer limit only keeps a runaway body from being read.

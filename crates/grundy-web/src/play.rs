@@ -10,9 +10,9 @@ use grundy::report::{Limits, Move, Report};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::board::{move_cell, report_json};
+use crate::board::{figure_json, move_cell, move_part, report_json};
 use crate::error::ApiError;
-use crate::input::parse_spec;
+use crate::input::{parse_spec, read_game, GameFile};
 use crate::Config;
 
 /// The body of `POST /api/play`.
@@ -27,6 +27,10 @@ pub struct PlayRequest {
     pub to: Option<String>,
     /// Points taken so far in a score game, `[you, grundy]`.
     pub taken: Option<[i64; 2]>,
+    /// The contest task's input the game was built from (an IOI 2001 "Score" board, a POI
+    /// 1999 "Polygons" triangulation), when it is one: `spec` is then a position of that
+    /// game, as the replies write it, read back against the board.
+    pub board: Option<GameFile>,
 }
 
 /// The reply, as JSON:
@@ -52,7 +56,17 @@ pub struct PlayRequest {
 /// In a score game the reports count what is already taken: `scores` are the final
 /// totals `[mover, other]` under best play, and each move's outcome follows them.
 pub fn reply(req: &PlayRequest, limits: &Limits<'_>, config: &Config) -> Result<Value, ApiError> {
-    let from = parse_spec(&req.spec)?;
+    let from = match &req.board {
+        None => parse_spec(&req.spec)?,
+        Some(file) => {
+            let task = crate::input::task(&file.task)?;
+            let start = read_game(task, &file.text, "the board", config)?;
+            if req.spec.len() > config.max_body {
+                return Err(ApiError::bad_request("the position is too long"));
+            }
+            start.at(&req.spec).map_err(|e| ApiError::spec(&e))?
+        }
+    };
     let solve_error = |e, spec: &str| ApiError::solve(e, spec, config.timeout);
     let taken = req.taken.unwrap_or([0, 0]);
     let mut game = Match::resume(from.clone(), taken, req.to.is_some(), limits)
@@ -106,7 +120,7 @@ pub fn reply(req: &PlayRequest, limits: &Limits<'_>, config: &Config) -> Result<
     let position = game.position().clone();
     let view = game.view();
     out["position"] = json!(position.to_string());
-    out["report"] = report_json(&position, &view);
+    out["report"] = report_json(&position, &view, config.max_drawn);
     if let Some(done) = game
         .engine_move(limits)
         .map_err(|e| solve_error(e, &position.to_string()))?
@@ -117,14 +131,14 @@ pub fn reply(req: &PlayRequest, limits: &Limits<'_>, config: &Config) -> Result<
         out["explanation"] = json!(done.explanation);
     }
     if game.human_to_move() && game.verdict().is_none() {
-        out["next"] = report_json(game.position(), &game.view());
+        out["next"] = report_json(game.position(), &game.view(), config.max_drawn);
     }
     if let Some(verdict) = game.verdict() {
         out["over"] = json!(true);
         out["winner"] = json!(verdict.winner);
         out["message"] = json!(verdict.message);
         if out["next"].is_null() && game.human_to_move() {
-            out["next"] = report_json(game.position(), &game.view());
+            out["next"] = report_json(game.position(), &game.view(), config.max_drawn);
         }
     }
     out["played"] = Value::Array(played);
@@ -186,5 +200,49 @@ fn entry(by: Winner, from: &Spec, m: &Move) -> Value {
     if let Some(cell) = move_cell(from, m) {
         e["cell"] = cell;
     }
+    if let Some(part) = move_part(from, m) {
+        e["part"] = part;
+    }
     e
+}
+
+/// `POST /api/olympiad`: a contest task's input, read by the library's reader of the task,
+/// as a game: `{"task", "name", "input": the text read (gunzipped: what `/api/play` takes
+/// back as `"board": {"task", "text"}`), "spec": the start,
+/// "report": its report with the figure | null, "not_solved": why | null, "rule": the
+/// special method's line | null}`. A start too large for the general method within the
+/// limits still gets its rule (POI 1999 "Polygons" at any size), `not_solved`, and its
+/// `figure` (or `not_drawn`) with no moves.
+pub fn olympiad(
+    task: grundy::contest::Task,
+    text: &str,
+    name: &str,
+    limits: &Limits<'_>,
+    config: &Config,
+) -> Result<Value, ApiError> {
+    let start = read_game(task, text, name, config)?;
+    let rule = task.rule(text).ok().flatten();
+    let mut out = json!({
+        "task": task.name(),
+        "name": name,
+        "input": text,
+        "spec": start.to_string(),
+        "report": null,
+        "not_solved": null,
+        "rule": rule,
+    });
+    match grundy::report::solve(&start, limits) {
+        Ok(report) => out["report"] = report_json(&start, &report, config.max_drawn),
+        Err(e @ grundy::Error::TooLarge { .. }) if out["rule"].is_string() => {
+            out["not_solved"] = json!(format!("not solved by the general method: {e}"));
+            // Drawn all the same, with no moves.
+            if let Value::Object(drawn) = figure_json(&start, config.max_drawn) {
+                for (k, v) in drawn {
+                    out[k] = v;
+                }
+            }
+        }
+        Err(e) => return Err(ApiError::solve(e, name, config.timeout)),
+    }
+    Ok(out)
 }

@@ -52,6 +52,26 @@ pub struct InputError {
     pub message: String,
 }
 
+impl From<crate::games::score::BoardError> for InputError {
+    fn from(e: crate::games::score::BoardError) -> InputError {
+        InputError {
+            line: e.line,
+            column: e.column,
+            message: e.message,
+        }
+    }
+}
+
+impl From<crate::games::polygon::PolygonError> for InputError {
+    fn from(e: crate::games::polygon::PolygonError) -> InputError {
+        InputError {
+            line: e.line,
+            column: e.column,
+            message: e.message,
+        }
+    }
+}
+
 impl Task {
     /// Every task, with its name.
     pub const ALL: [(&'static str, Task); 4] = [
@@ -68,6 +88,15 @@ impl Task {
             .iter()
             .find(|(n, _)| *n == name)
             .map(|&(_, task)| task)
+    }
+
+    /// The task's name, as [`Task::from_name`] reads it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        Task::ALL
+            .iter()
+            .find(|&&(_, task)| task == self)
+            .map_or("", |&(name, _)| name)
     }
 
     /// The numbers the task's input holds in all, given its first one as written; `None`
@@ -93,6 +122,62 @@ impl Task {
         }
     }
 
+    /// The task's input as a game to solve and play like any other: the spec of its
+    /// start, one part, read by the same readers as contest mode. IOI 2001 "Score" and
+    /// POI 1999 "Polygons" build their family from the input (no registry entry: a spec
+    /// cannot carry a large board); a front end keeps the input and reads later
+    /// positions of the game back with [`Spec::at`].
+    ///
+    /// # Errors
+    /// An [`InputError`] at the line and column of what is wrong.
+    pub fn game(self, input: &str) -> Result<Spec, InputError> {
+        let one = |family: std::sync::Arc<dyn Family>, position: Pos| Spec {
+            parts: vec![crate::games::Part { family, position }],
+        };
+        let unsupported = |e: Error| InputError {
+            line: 1,
+            column: 1,
+            message: e.to_string(),
+        };
+        Ok(match self {
+            Task::Ioi1996Game => {
+                let game = AGame::new(input)?;
+                spec("ends", game.row.iter().map(ToString::to_string)).map_err(unsupported)?
+            }
+            Task::Ioi2001Ioiwari => {
+                let game = IoiwariGame::new(input)?;
+                spec("ioiwari", game.pits.iter().map(ToString::to_string)).map_err(unsupported)?
+            }
+            Task::Ioi2001Score => {
+                let family = ScoreBoard::new(Board::parse(input)?);
+                let start = family.start();
+                one(std::sync::Arc::new(family), start)
+            }
+            Task::Poi1999Polygon => {
+                let shape = Triangulation::parse(input)?;
+                let start = shape.start();
+                one(
+                    std::sync::Arc::new(crate::games::polygon::Polygon::new(shape)),
+                    start,
+                )
+            }
+        })
+    }
+
+    /// The special method's rule on the task's input, where the task has one that is
+    /// read off the input at once (POI 1999 "Polygons"): the line `grundy olympiad NAME
+    /// --solve` ends with. `None` for the other tasks.
+    ///
+    /// # Errors
+    /// An [`InputError`] for a malformed input.
+    pub fn rule(self, input: &str) -> Result<Option<String>, InputError> {
+        if self != Task::Poi1999Polygon {
+            return Ok(None);
+        }
+        let shape = Triangulation::parse(input)?;
+        Ok(Some(polygon_rule(&shape)))
+    }
+
     /// Reads the task's input and solves what must be solved before the first move.
     ///
     /// # Errors
@@ -104,11 +189,7 @@ impl Task {
             Task::Ioi2001Ioiwari => Box::new(IoiwariGame::new(input)?),
             Task::Ioi2001Score => Box::new(ScoreGame::new(input)?),
             Task::Poi1999Polygon => {
-                let shape = Triangulation::parse(input).map_err(|e| InputError {
-                    line: e.line,
-                    column: e.column,
-                    message: e.message,
-                })?;
+                let shape = Triangulation::parse(input).map_err(InputError::from)?;
                 Box::new(PolygonAnswer {
                     answer: Some(if shape.rule() { "TAK" } else { "NIE" }),
                 })
@@ -430,11 +511,7 @@ struct ScoreGame {
 
 impl ScoreGame {
     fn new(input: &str) -> Result<ScoreGame, StartError> {
-        let board = Board::parse(input).map_err(|e| InputError {
-            line: e.line,
-            column: e.column,
-            message: e.message,
-        })?;
+        let board = Board::parse(input).map_err(InputError::from)?;
         let family = ScoreBoard::new(board);
         let start = family.start();
         let values = {
@@ -536,6 +613,16 @@ pub struct Analysis {
     pub rule: Option<String>,
 }
 
+/// The special method's rule on a triangulation, and what it says of the whole polygon.
+fn polygon_rule(shape: &Triangulation) -> String {
+    format!(
+        "the rule: the first player wins iff the black triangle can be cut at once (it has {} of 2 sides on the boundary) or the number of triangles is even (it is {}): {}",
+        shape.black_boundary_sides(),
+        shape.triangles().len(),
+        if shape.rule() { "TAK" } else { "NIE" }
+    )
+}
+
 /// The most triangles `analyze` gives to the general method (2^k positions at most).
 pub const ANALYZED_TRIANGLES: usize = 24;
 
@@ -563,37 +650,14 @@ pub fn analyze(task: Task, input: &str) -> Result<Analysis, StartError> {
                 rule: None,
             }
         }
-        Task::Ioi2001Score => {
-            let board = Board::parse(input).map_err(|e| InputError {
-                line: e.line,
-                column: e.column,
-                message: e.message,
-            })?;
-            let family = ScoreBoard::new(board);
-            let position = family.start();
-            let spec = Spec {
-                parts: vec![crate::games::Part {
-                    family: std::sync::Arc::new(family),
-                    position,
-                }],
-            };
-            Analysis {
-                report: Some(report(&spec)?),
-                rule: None,
-            }
-        }
+        Task::Ioi2001Score => Analysis {
+            report: Some(report(&task.game(input)?)?),
+            rule: None,
+        },
         Task::Poi1999Polygon => {
-            let shape = Triangulation::parse(input).map_err(|e| InputError {
-                line: e.line,
-                column: e.column,
-                message: e.message,
-            })?;
+            let shape = Triangulation::parse(input).map_err(InputError::from)?;
             let k = shape.triangles().len();
-            let sides = shape.black_boundary_sides();
-            let rule = format!(
-                "the rule: the first player wins iff the black triangle can be cut at once (it has {sides} of 2 sides on the boundary) or the number of triangles is even (it is {k}): {}",
-                if shape.rule() { "TAK" } else { "NIE" }
-            );
+            let rule = polygon_rule(&shape);
             let report = if k <= ANALYZED_TRIANGLES {
                 let family = crate::games::polygon::Polygon::new(shape);
                 let position = family.shape().start();

@@ -1,7 +1,9 @@
 //! The seeds' olympiad games against brute force written here: Ioiwari's margins by a
 //! negamax of its own (and the table of every legal start in `docs/ioiwari-starts.md`),
 //! Score boards by a search over (position, both scores), the round table by coins on a
-//! circle, and the Polygons rule against the general method on every triangulation.
+//! circle, and the Polygons rule against the general method on every triangulation; and
+//! the positions of Score boards and triangulations read back from their text and drawn
+//! as figures (what the web page keeps and shows).
 //!
 //! `GRUNDY_BLESS=1 cargo test -p grundy --test olympiad` rewrites the table file from the
 //! solver; without it the test fails if the file differs.
@@ -713,4 +715,163 @@ fn the_parity_strategy_is_certified() {
     }
     assert!(better > 0);
     assert!(parity(&[1, 2, 3]).is_none());
+}
+
+/// Every position play reaches from `start` (raw, not merged), each once.
+fn reachable(family: &dyn Family, start: &Pos) -> Vec<Pos> {
+    let mut seen = vec![start.clone()];
+    let mut next = 0;
+    let mut out = Vec::new();
+    while next < seen.len() {
+        let pos = seen[next].clone();
+        next += 1;
+        if family.terminal(&pos).is_some() {
+            continue;
+        }
+        out.clear();
+        family.moves(&pos, &mut out);
+        for child in &out {
+            if !seen.contains(child) {
+                seen.push(child.clone());
+            }
+        }
+    }
+    seen
+}
+
+/// What the web page keeps of a game built from a file — the input and a position's text
+/// — reads back to the same position, and the figure shows it: on random Score boards,
+/// every position play reaches, with both scores; each move is clicked at the position
+/// the token goes to.
+#[test]
+fn score_positions_read_back_and_are_drawn() {
+    let mut rng = Rng(0xf16);
+    for round in 0..60 {
+        let n = 2 + round % 7;
+        let text = random_board(n, rng.below(2 * n), &mut rng);
+        let start = grundy::contest::Task::Ioi2001Score.game(&text).unwrap();
+        let part = start.single().unwrap();
+        let board = Board::parse(&text).unwrap();
+        for pos in reachable(&*part.family, &part.position) {
+            let written = start.with_part(0, pos.clone()).to_string();
+            let read = start
+                .at(&written)
+                .unwrap_or_else(|e| panic!("{written}: {e}"));
+            assert_eq!(read.parts[0].position, pos, "{written}");
+            let Some(grundy::games::Figure::Graph {
+                token,
+                scores,
+                arrows,
+                owners,
+                to_move,
+                ..
+            }) = part.family.figure(&pos)
+            else {
+                panic!("a Score board draws a graph");
+            };
+            assert_eq!((u64::from(token), scores), (pos[0], [pos[1], pos[2]]));
+            assert_eq!(arrows.len(), board.arrow_count());
+            assert_eq!(to_move, owners[token as usize]);
+            let mut children = Vec::new();
+            part.family.moves(&pos, &mut children);
+            for child in &children {
+                assert_eq!(
+                    part.family.move_part(&pos, child),
+                    Some(child[0] as u32),
+                    "{written}"
+                );
+            }
+        }
+        // A score no play makes is refused: the value of a position of the other player's.
+        let theirs = (0..n).find(|&c| board.owner(c) == grundy::game::Player::Second);
+        if let Some(c) = theirs {
+            let bad = format!("score-board(1,{},0)", board.value(c));
+            assert!(start.at(&bad).is_err(), "{bad}");
+        }
+    }
+}
+
+/// Likewise for triangulations: every position play reaches, on every triangulation of
+/// up to 7 vertices with every black triangle; each move is clicked at the triangle it
+/// cuts, which the position it leads to no longer holds.
+#[test]
+fn polygon_positions_read_back_and_are_drawn() {
+    for n in 4..=7u32 {
+        let vertices: Vec<u32> = (0..n).collect();
+        for triangles in triangulations(&vertices) {
+            for black in 0..triangles.len() {
+                let mut t = triangles.clone();
+                t.swap(0, black);
+                let mut text = format!("{n}\n");
+                for [a, b, c] in &t {
+                    text.push_str(&format!("{a} {b} {c}\n"));
+                }
+                let start = grundy::contest::Task::Poi1999Polygon.game(&text).unwrap();
+                let part = start.single().unwrap();
+                let figure_left = |pos: &Pos| match part.family.figure(pos) {
+                    Some(grundy::games::Figure::Polygon {
+                        left, triangles, ..
+                    }) => {
+                        assert_eq!(triangles, t);
+                        left
+                    }
+                    other => panic!("a polygon, not {other:?}"),
+                };
+                for pos in reachable(&*part.family, &part.position) {
+                    let written = start.with_part(0, pos.clone()).to_string();
+                    let read = start
+                        .at(&written)
+                        .unwrap_or_else(|e| panic!("{written}: {e}"));
+                    assert_eq!(read.parts[0].position, pos, "{written}");
+                    let left = figure_left(&pos);
+                    let mut children = Vec::new();
+                    part.family.moves(&pos, &mut children);
+                    for child in &children {
+                        let cut = part.family.move_part(&pos, child).unwrap() as usize;
+                        assert!(left[cut], "{written}: triangle {cut} is not there");
+                        let after = figure_left(child);
+                        if cut == 0 {
+                            assert!(after.iter().all(|&b| !b));
+                        } else {
+                            let mut want = left.clone();
+                            want[cut] = false;
+                            assert_eq!(after, want, "{written}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+proptest::proptest! {
+    /// Any text a front end brings back as a position of a board — or as the board
+    /// itself, as an upload — is read or refused with a reason, never a panic; what is
+    /// read writes back to itself.
+    #[test]
+    fn board_texts_are_read_or_refused(
+        position in "[a-z\\-\\[\\]]{0,12}\\(?[0-9,x ]{0,14}\\)?",
+        upload in "[0-9 \n]{0,40}",
+    ) {
+        for (task, text) in [
+            (grundy::contest::Task::Ioi2001Score, "3\n0 1 1\n1 0 1\n1 0 0\n1 2 2\n2 1 3\n"),
+            (grundy::contest::Task::Poi1999Polygon, "6\n0 2 4\n0 1 2\n2 3 4\n4 5 0\n"),
+        ] {
+            let start = task.game(text).unwrap();
+            let name = start.parts[0].family.name();
+            for candidate in [position.clone(), format!("{name}{position}")] {
+                match start.at(&candidate) {
+                    Ok(read) => {
+                        let again = start.at(&read.to_string()).unwrap();
+                        proptest::prop_assert_eq!(&again, &read);
+                    }
+                    Err(e) => proptest::prop_assert!(!e.message.is_empty()),
+                }
+            }
+            match task.game(&upload) {
+                Ok(spec) => proptest::prop_assert_eq!(spec.parts.len(), 1),
+                Err(e) => proptest::prop_assert!(e.line >= 1 && e.column >= 1 && !e.message.is_empty()),
+            }
+        }
+    }
 }

@@ -166,6 +166,45 @@ pub struct Picture {
     pub skew: bool,
 }
 
+/// A position drawn as a figure that is not a grid (the web page draws it): a token on a
+/// directed graph, or a convex polygon cut into triangles. Each move is clicked at one
+/// element of it ([`Family::move_part`]): a vertex of the graph, a triangle of the polygon.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
+pub enum Figure {
+    /// A token on a directed graph whose vertices are owned by a player (IOI 2001
+    /// "Score"). Vertices are 0-based here; `names` says how people number them.
+    Graph {
+        /// What each vertex is called (its number in the task's input).
+        names: Vec<String>,
+        /// The owner of each vertex: 1 or 2.
+        owners: Vec<u8>,
+        /// What each vertex holds (its value), as shown inside it.
+        labels: Vec<String>,
+        /// The arrows, `[from, to]`.
+        arrows: Vec<[u32; 2]>,
+        /// The vertex the game starts and ends on.
+        start: u32,
+        /// The token's vertex.
+        token: u32,
+        /// The scores of players 1 and 2 so far.
+        scores: [u64; 2],
+        /// The player to move: 1 or 2.
+        to_move: u8,
+    },
+    /// A convex polygon, vertices 0..n−1 clockwise, cut into triangles by diagonals
+    /// (POI 1999 "Polygons"); triangle 0 is the black one.
+    Polygon {
+        /// The polygon's vertices.
+        vertices: u32,
+        /// Every triangle of the triangulation, by its vertices.
+        triangles: Vec<[u32; 3]>,
+        /// Whether each triangle is still there.
+        left: Vec<bool>,
+    },
+}
+
 /// A family's game from its start, split into tiers for the tier solver and tablebases
 /// ([`crate::tier`]): the tiered game itself, and the map between positions and
 /// `(tier, rank)`.
@@ -397,6 +436,29 @@ pub trait Family:
     fn move_cell(&self, _from: &Pos, _to: &Pos) -> Option<(u32, u32)> {
         None
     }
+
+    /// The position as a [`Figure`] (a graph with a token, a cut polygon), for positions
+    /// that are not grids.
+    fn figure(&self, _pos: &Pos) -> Option<Figure> {
+        None
+    }
+
+    /// The element of [`Family::figure`] a person clicks to make the move `from` → `to`:
+    /// the vertex the token goes to, the triangle cut off.
+    fn move_part(&self, _from: &Pos, _to: &Pos) -> Option<u32> {
+        None
+    }
+
+    /// Reads a position as [`Family::write_position`] writes it. Families built from a
+    /// file have no registry entry, so no spec can name their positions: a front end that
+    /// keeps such a game as text between requests reads them back with this (through
+    /// [`Spec::at`]). `None` (the default) where the family offers no reader.
+    ///
+    /// # Errors
+    /// Inside `Some`: why `text` is not a position of this family.
+    fn read_position(&self, _text: &str) -> Option<Result<Pos, String>> {
+        None
+    }
 }
 
 /// Lowercase without spaces, for comparing what a person typed.
@@ -490,6 +552,59 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// The position `text` of this one-part spec's family, written as a spec of it is
+    /// (`family(position)`): how a game built from a file (IOI 2001 "Score", a large
+    /// triangulation) is read back between a front end's requests, the family kept by
+    /// the caller. The position is read by [`Family::read_position`] and must be one
+    /// the family reaches: the family's own check.
+    ///
+    /// # Errors
+    /// A [`SpecError`] at the column of what is wrong: another family's name, a
+    /// position the family does not read.
+    pub fn at(&self, text: &str) -> Result<Spec, super::SpecError> {
+        let error = |column: usize, message: String| super::SpecError {
+            line: 1,
+            column,
+            message,
+        };
+        let Some(part) = self.single() else {
+            return Err(error(1, "a sum's positions are read as specs".into()));
+        };
+        let name = part.family.name();
+        let text = text.trim();
+        let Some(inner) = text
+            .strip_prefix(name.as_str())
+            .and_then(|t| t.strip_prefix('('))
+        else {
+            let shown: String = text.chars().take(40).collect();
+            return Err(error(
+                1,
+                format!(
+                    "expected a position of this game, `{}(…)`, found `{}`",
+                    name.chars().take(40).collect::<String>(),
+                    shown.escape_debug()
+                ),
+            ));
+        };
+        let column = name.chars().count() + 2;
+        let Some(inner) = inner.strip_suffix(')') else {
+            return Err(error(
+                column + inner.chars().count(),
+                "expected `)` at the end of the position".into(),
+            ));
+        };
+        match part.family.read_position(inner) {
+            None => Err(error(
+                column,
+                format!("`{name}` does not read its positions back"),
+            )),
+            Some(Err(message)) => Err(error(column, message)),
+            Some(Ok(position)) => Ok(Spec {
+                parts: vec![part.with(position)],
+            }),
+        }
+    }
+
     /// Whether every part is impartial.
     #[must_use]
     pub fn is_impartial(&self) -> bool {

@@ -14,7 +14,7 @@
 //! other position has a safe cut, so play goes down one triangle a move to three, and
 //! parity decides.)
 
-use super::family::{Bound, Family, Kind, Pos};
+use super::family::{Bound, Family, Figure, Kind, Pos};
 use super::spec::{Args, Built, Entry, SpecError};
 use std::collections::HashMap;
 
@@ -299,6 +299,54 @@ impl Polygon {
         self.ear(pos, 0) || left % 2 == 0
     }
 
+    /// A position as [`Family::write_position`] writes it: the numbers (from 1) of the
+    /// triangles left, which play keeps one polygon holding the black triangle — or
+    /// none, once it is cut.
+    fn read(&self, text: &str) -> Result<Pos, String> {
+        let k = self.shape.triangles.len();
+        let mut pos = Pos::from_elem(0, k.div_ceil(64));
+        if text.trim().is_empty() {
+            return Ok(pos);
+        }
+        for word in text.split(',').map(str::trim) {
+            let t = word
+                .parse::<usize>()
+                .ok()
+                .filter(|t| (1..=k).contains(t))
+                .ok_or_else(|| {
+                    let cut: String = word.chars().take(20).collect();
+                    format!("triangles are 1 to {k}, found `{}`", cut.escape_debug())
+                })?
+                - 1;
+            pos[t / 64] |= 1 << (t % 64);
+        }
+        if !has(&pos, 0) {
+            return Err(
+                "the triangles left hold the black one (triangle 1) until it is cut".into(),
+            );
+        }
+        // What play leaves is one polygon: the triangles left are connected.
+        let mut seen = vec![false; k];
+        let mut stack = vec![0usize];
+        seen[0] = true;
+        while let Some(t) = stack.pop() {
+            for &u in &self.shape.neighbours[t] {
+                let u = u as usize;
+                if has(&pos, u) && !seen[u] {
+                    seen[u] = true;
+                    stack.push(u);
+                }
+            }
+        }
+        if let Some(t) = (0..k).find(|&t| has(&pos, t) && !seen[t]) {
+            return Err(format!(
+                "triangle {} is cut off from the black one: the triangles left are one polygon",
+                t + 1
+            ));
+        }
+        Ok(pos)
+    }
+
     /// Whether triangle `t` can be cut: it remains, with at most one remaining neighbour.
     fn ear(&self, pos: &Pos, t: usize) -> bool {
         has(pos, t)
@@ -399,6 +447,29 @@ impl Family for Polygon {
         let t = (0..self.shape.triangles.len()).find(|&t| has(from, t) && !has(to, t));
         t.is_some_and(|t| said == (t + 1).to_string())
             || said == super::family::squash(&self.move_name(from, to))
+    }
+
+    fn figure(&self, pos: &Pos) -> Option<Figure> {
+        let k = self.shape.triangles.len();
+        Some(Figure::Polygon {
+            vertices: self.shape.n as u32,
+            triangles: self.shape.triangles.clone(),
+            left: (0..k).map(|t| has(pos, t)).collect(),
+        })
+    }
+
+    fn move_part(&self, from: &Pos, to: &Pos) -> Option<u32> {
+        // The triangle cut off: the black one when nothing is left, else the one gone.
+        if has(from, 0) && !has(to, 0) {
+            return Some(0);
+        }
+        (1..self.shape.triangles.len())
+            .find(|&t| has(from, t) && !has(to, t))
+            .map(|t| t as u32)
+    }
+
+    fn read_position(&self, text: &str) -> Option<Result<Pos, String>> {
+        Some(self.read(text))
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {

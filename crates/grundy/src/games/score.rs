@@ -24,7 +24,7 @@
 
 use std::sync::Arc;
 
-use super::family::{Bound, Family, Kind, Pos, Ranked};
+use super::family::{Bound, Family, Figure, Kind, Pos, Ranked};
 use crate::game::{Outcome, Player};
 
 /// The most positions a board may have.
@@ -395,6 +395,53 @@ impl ScoreBoard {
         next
     }
 
+    /// A position as [`Family::write_position`] writes it, `C,s1,s2` (C from 1): each
+    /// score 0 or the value of a position of its player's, as play makes them.
+    fn read(&self, text: &str) -> Result<Pos, String> {
+        let b = &self.board;
+        let n = b.len();
+        let items: Vec<&str> = text.split(',').map(str::trim).collect();
+        let [c, s1, s2] = items[..] else {
+            return Err(format!(
+                "a position of a Score board is `C,s1,s2` (the token's position, then both scores), found {} items",
+                items.len()
+            ));
+        };
+        let number = |word: &str, what: &str, max: usize| {
+            word.parse::<usize>()
+                .ok()
+                .filter(|&v| v <= max)
+                .ok_or_else(|| {
+                    let cut: String = word.chars().take(20).collect();
+                    format!("{what} is 0 to {max}, found `{}`", cut.escape_debug())
+                })
+        };
+        let c = number(c, "the token's position", n)
+            .ok()
+            .filter(|&c| c > 0)
+            .ok_or_else(|| {
+                let cut: String = c.chars().take(20).collect();
+                format!(
+                    "the token's position is 1 to {n}, found `{}`",
+                    cut.escape_debug()
+                )
+            })?;
+        let mut pos = Pos::from_slice(&[c as u64 - 1, 0, 0]);
+        for (player, word) in [(Player::First, s1), (Player::Second, s2)] {
+            let s = number(word, "a score", n)?;
+            if s > 0 && b.owner(b.at_value[s] as usize) != player {
+                return Err(format!(
+                    "player {}'s score cannot be {s}: that is the value of position {}, player {}'s",
+                    player.index() + 1,
+                    b.at_value[s] + 1,
+                    2 - player.index()
+                ));
+            }
+            pos[1 + player.index()] = s as u64;
+        }
+        Ok(pos)
+    }
+
     /// The winner of a finished game with these scores.
     fn winner(s1: u64, s2: u64) -> Player {
         if s1 > s2 {
@@ -483,6 +530,32 @@ impl Family for ScoreBoard {
     fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
         let said = super::family::squash(text);
         said == (to[0] + 1).to_string() || said == super::family::squash(&self.move_name(from, to))
+    }
+
+    fn figure(&self, pos: &Pos) -> Option<Figure> {
+        let b = &self.board;
+        let n = b.len();
+        let owner = |p: Player| p.index() as u8 + 1;
+        Some(Figure::Graph {
+            names: (1..=n).map(|c| c.to_string()).collect(),
+            owners: (0..n).map(|c| owner(b.owner(c))).collect(),
+            labels: (0..n).map(|c| b.value(c).to_string()).collect(),
+            arrows: (0..n)
+                .flat_map(|c| b.arrows(c).iter().map(move |&d| [c as u32, d]))
+                .collect(),
+            start: 0,
+            token: pos[0] as u32,
+            scores: [pos[1], pos[2]],
+            to_move: owner(b.owner(pos[0] as usize)),
+        })
+    }
+
+    fn move_part(&self, _from: &Pos, to: &Pos) -> Option<u32> {
+        Some(to[0] as u32)
+    }
+
+    fn read_position(&self, text: &str) -> Option<Result<Pos, String>> {
+        Some(self.read(text))
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
