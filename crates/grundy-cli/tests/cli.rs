@@ -97,11 +97,22 @@ fn closed_forms_answer_at_any_size() {
 
 #[test]
 fn too_large_is_refused_with_an_estimate() {
-    // 0.6 has no known period: the proof attempt gives up, and the table is refused.
-    let err = fails(&["solve", "octal[0.6](10^12)", "--max-proof-heaps", "20000"]);
+    // 0.06 shows no period within 20 000 heaps: the proof attempt gives up, and the
+    // table is refused.
+    let err = fails(&["solve", "octal[0.06](10^12)", "--max-proof-heaps", "20000"]);
     assert!(err.contains("too large"), "{err}");
     assert!(err.contains("GiB"), "{err}");
-    assert!(err.contains("no period of 0.6 proved"), "{err}");
+    assert!(
+        err.contains("no period of 0.06 proved within 20000 heaps"),
+        "{err}"
+    );
+    // 0.6 is known to show none within 2^22 heaps: refused at once, saying so.
+    let err = fails(&["solve", "octal[0.6](10^12)", "--max-proof-heaps", "20000"]);
+    assert!(
+        err.contains("no period of 0.6 can be proved within 20000 heaps: grundy's search over its first 4194304 heaps finds none"),
+        "{err}"
+    );
+    assert!(err.contains("GiB"), "{err}");
 }
 
 #[test]

@@ -468,8 +468,8 @@ async fn oversized_requests_are_refused_as_too_large() {
         max_positions: 1_000,
         ..Config::default()
     });
-    // 0.6 has no known period: the proof attempt gives up (a small budget keeps this
-    // test quick on a loaded machine), and the table is refused.
+    // 0.6 shows no period within the heaps grundy computed (`octal::UNPROVED`): refused
+    // at once under this budget, and the table is refused.
     let short_proofs = router(Config {
         max_proof_heaps: 20_000,
         ..Config::default()
