@@ -13,29 +13,7 @@ use serde_json::{json, Value as Json};
 /// (os error 21)"). Control characters other than line breaks (from a file name, say) are
 /// escaped, so that no message writes raw binary to the terminal.
 pub fn error_chain(e: &anyhow::Error) -> String {
-    let mut out = String::new();
-    for cause in e.chain() {
-        let text = cause.to_string();
-        if !out.contains(&text) {
-            if !out.is_empty() {
-                out.push_str(": ");
-            }
-            out.push_str(&text);
-        }
-    }
-    if out.chars().any(|c| c.is_control() && c != '\n') {
-        out = out
-            .chars()
-            .map(|c| {
-                if c.is_control() && c != '\n' {
-                    format!("\\u{{{:x}}}", u32::from(c))
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect();
-    }
-    out
+    grundy_io::error_chain(e.as_ref())
 }
 
 /// The stable JSON of `grundy solve --json`: the library's serialization.

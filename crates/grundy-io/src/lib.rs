@@ -64,6 +64,40 @@ pub enum ReadError {
     },
 }
 
+/// An error and its causes, `: `-joined, but without a cause whose text the message already
+/// holds (errors that print their source and also return it as their `source()` would
+/// otherwise say it twice: "Is a directory (os error 21): Is a directory (os error 21)").
+/// Control characters other than line breaks (from a file name, say) are escaped, so that
+/// no message writes raw binary to a terminal. Every front end shows errors this way.
+#[must_use]
+pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = String::new();
+    let mut cause = Some(e);
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !out.contains(&text) {
+            if !out.is_empty() {
+                out.push_str(": ");
+            }
+            out.push_str(&text);
+        }
+        cause = c.source();
+    }
+    if out.chars().any(|c| c.is_control() && c != '\n') {
+        out = out
+            .chars()
+            .map(|c| {
+                if c.is_control() && c != '\n' {
+                    format!("\\u{{{:x}}}", u32::from(c))
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+    }
+    out
+}
+
 // ---------------------------------------------------------------------------------------------
 // Files
 // ---------------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 pyo3::create_exception!(
-    _grundy,
+    grundy,
     GrundyError,
     PyValueError,
     "A request grundy refuses: a bad spec or file (with `.line` and `.column` where there \
@@ -156,9 +156,13 @@ fn run<T: Send>(
     })
 }
 
-/// Solves a spec; returns the report as the JSON of `grundy solve --json`.
+/// Solves a spec; returns the report as the JSON of `grundy solve --json`. With a
+/// `tablebase` directory, as `grundy solve --tablebase DIR`: the board's missing tiers are
+/// solved there first (on `threads` threads, 0 for every core, within `max_tier_memory`
+/// MiB), and the answer is read from them.
 #[pyfunction]
-#[pyo3(signature = (spec, *, max_positions, max_memory, max_work, max_proof_heaps, progress=None))]
+#[pyo3(signature = (spec, *, max_positions, max_memory, max_work, max_proof_heaps, tablebase=None, threads=0, max_tier_memory=16384, progress=None))]
+#[allow(clippy::too_many_arguments)]
 fn solve_json(
     py: Python<'_>,
     spec: &str,
@@ -166,6 +170,9 @@ fn solve_json(
     max_memory: u64,
     max_work: u128,
     max_proof_heaps: u64,
+    tablebase: Option<PathBuf>,
+    threads: usize,
+    max_tier_memory: u64,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
     let parsed: grundy::games::Spec = spec.parse().map_err(|e| spec_error(py, spec, &e))?;
@@ -175,11 +182,50 @@ fn solve_json(
         max_work,
         max_proof_heaps,
     };
-    let report = run(py, progress, |control| {
-        report::solve(&parsed, &budget.limits(*control))
-    })?
-    .map_err(|e| error(py, format!("cannot solve `{parsed}`: {e}"), None))?;
+    let options = grundy::tier::Options {
+        threads,
+        max_bytes: max_tier_memory.saturating_mul(1 << 20),
+    };
+    let answer = run(py, progress, |control| {
+        let tablebases = match &tablebase {
+            None => Vec::new(),
+            Some(dir) => {
+                let events = |e: &grundy::tier::Event| {
+                    let (stage, tier, done) = match *e {
+                        grundy::tier::Event::Reach { tier, done, .. } => ("reach tier", tier, done),
+                        grundy::tier::Event::Solve { tier, done, .. } => ("solve tier", tier, done),
+                        grundy::tier::Event::Done { .. } => return,
+                    };
+                    if let Some(progress) = control.progress {
+                        progress(&format!("{stage} {tier}"), done);
+                    }
+                };
+                let opened =
+                    grundy_tablebase::open_spec(&parsed, dir, Some(&options), &events, control)
+                        .map_err(Refusal::Tablebase)?;
+                vec![opened.0]
+            }
+        };
+        let mut limits = budget.limits(*control);
+        limits.tablebases = &tablebases;
+        report::solve(&parsed, &limits).map_err(Refusal::Solve)
+    })?;
+    let report = answer.map_err(|e| match e {
+        Refusal::Tablebase(grundy_tablebase::OpenError::Sum) => error(
+            py,
+            "tablebase= is for one board, not a sum of games".into(),
+            None,
+        ),
+        Refusal::Tablebase(e) => error(py, grundy_io::error_chain(&e), None),
+        Refusal::Solve(e) => error(py, format!("cannot solve `{parsed}`: {e}"), None),
+    })?;
     Ok(serde_json::to_string(&report).expect("a report serializes"))
+}
+
+/// What stops a solve: its tablebase, or the solve itself.
+enum Refusal {
+    Tablebase(grundy_tablebase::OpenError),
+    Solve(grundy::Error),
 }
 
 /// Tabulates a one-heap family: its name as the library writes it, the Grundy values

@@ -104,6 +104,31 @@ def test_reports_read_as_typed_objects():
     assert ends.scores == [18, 11]
 
 
+def test_tablebase_solves_and_reads_as_the_cli(tmp_path):
+    spec = "connect4[4x4](12)"
+    seen = []
+    report = grundy.solve(spec, tablebase=tmp_path, progress=lambda stage, done: seen.append(stage))
+    assert report.method == "tablebase"
+    assert any(stage.startswith("solve tier ") for stage in seen), seen[:5]
+    assert any(p.name.startswith("tier-") for p in tmp_path.iterdir())
+    # The CLI reads the same directory, tiers solved by Python, and says the same.
+    assert report.to_dict() == cli_json("query", spec, "--tablebase", str(tmp_path))
+    assert report.to_dict() == cli_json("solve", spec, "--tablebase", str(tmp_path))
+    assert grundy.solve(spec, tablebase=str(tmp_path)).to_dict() == report.to_dict()
+    with pytest.raises(grundy.GrundyError, match="tablebase= is for one board"):
+        grundy.solve("nim(3) + nim(4)", tablebase=tmp_path)
+    message = cli_error("solve", "nim(3)", "--tablebase", str(tmp_path))
+    with pytest.raises(grundy.GrundyError) as e:
+        grundy.solve("nim(3)", tablebase=tmp_path)
+    assert str(e.value) == message
+    other = tmp_path / "other"
+    grundy.solve("tictactoe", tablebase=other)
+    message = cli_error("solve", spec, "--tablebase", str(other))
+    with pytest.raises(grundy.GrundyError) as e:
+        grundy.solve(spec, tablebase=other)
+    assert str(e.value) == message
+
+
 # -- table ------------------------------------------------------------------------------
 
 TABLES = [
@@ -200,7 +225,8 @@ def test_spec_errors_are_the_clis_with_line_and_column(spec):
     with pytest.raises(grundy.GrundyError) as e:
         grundy.solve(spec)
     assert str(e.value) == message
-    assert isinstance(e.value, ValueError)
+    assert isinstance(e.value, ValueError) and type(e.value) is grundy.GrundyError
+    assert repr(e.value).startswith("GrundyError(") and grundy.GrundyError.__module__ == "grundy"
     head = message.splitlines()[0]
     assert head.startswith(f"bad spec at line {e.value.line}, column {e.value.column}:")
     # The caret stands under the column (a long line is shown as a window, marked by …).

@@ -16,6 +16,7 @@ raises :class:`GrundyError` (a ``ValueError``) with the CLI's message, and ``.li
 
 import array as _array
 import json as _json
+import os as _os
 
 from . import _grundy, _progress
 from . import graph
@@ -53,11 +54,18 @@ def solve(
     max_memory=LIMITS["max_memory"],
     max_work=LIMITS["max_work"],
     max_proof_heaps=LIMITS["max_proof_heaps"],
+    tablebase=None,
+    threads=0,
+    max_tier_memory=16384,
     progress=None,
 ):
     """Solves a position given as a spec, such as ``"nim(3,4,5)"`` or
     ``"nim(3) + octal[0.77](12)"`` (``grundy solve SPEC --json``): outcome, remoteness,
-    every winning move, Grundy values, scores. Returns a :class:`Report`."""
+    every winning move, Grundy values, scores. Returns a :class:`Report`.
+
+    ``tablebase``: a directory (``grundy solve --tablebase DIR``) where a board's tiers
+    are kept: those missing are solved first, on ``threads`` threads (0: every core)
+    within ``max_tier_memory`` MiB, and the answer is read from them."""
     text = _progress.call(
         _grundy.solve_json,
         spec,
@@ -65,6 +73,9 @@ def solve(
         max_memory=max_memory,
         max_work=max_work,
         max_proof_heaps=max_proof_heaps,
+        tablebase=None if tablebase is None else _os.fspath(tablebase),
+        threads=threads,
+        max_tier_memory=max_tier_memory,
         progress=progress,
     )
     return Report.from_dict(_json.loads(text))
