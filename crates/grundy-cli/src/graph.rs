@@ -7,11 +7,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use grundy::explore::Control;
+use grundy::graph::answer::{self, Regions, TokenValues};
 use grundy::graph::objectives::{self, Objective, Solution};
 use grundy::graph::parity::{self, ParityAlgorithm, UnknownAlgorithm};
-use grundy::graph::token::{self, Loopy};
 use grundy::graph::{self as g, Arena, Format};
-use serde_json::{json, Value as Json};
 
 #[derive(Args)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -116,22 +115,21 @@ fn read(path: &Path, input: InputArgs) -> Result<String> {
             grundy::human_bytes(limit)
         )
     };
-    let mut bytes = Vec::new();
-    let cap = limit.saturating_add(1);
     let got = if path == Path::new("-") {
-        std::io::stdin().lock().take(cap).read_to_end(&mut bytes)
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .lock()
+            .take(limit.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(|e| anyhow!("cannot read {}: {e}", path.display()))?;
+        if bytes.len() as u64 > limit {
+            return Err(too_large());
+        }
+        grundy_io::decode_text_limited(bytes, false, path, limit)
     } else {
-        std::fs::File::open(path).and_then(|f| f.take(cap).read_to_end(&mut bytes))
+        grundy_io::read_text_limited(path, limit)
     };
-    got.map_err(|e| anyhow!("cannot read {}: {e}", path.display()))?;
-    if bytes.len() as u64 > limit {
-        return Err(too_large());
-    }
-    let gzip = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
-        || grundy_io::is_gzip(&bytes);
-    grundy_io::decode_text_limited(bytes, gzip, path, limit).map_err(|e| match e {
+    got.map_err(|e| match e {
         grundy_io::ReadError::TooLarge { .. } => too_large(),
         other => anyhow!("{other}"),
     })
@@ -186,17 +184,7 @@ pub fn run(args: GraphArgs, control: &Control<'_>) -> Result<i32> {
         print_solution(&arena, format, &solution, a.strategy, a.json)?;
         return Ok(0);
     }
-    let accepting: Vec<bool> = arena
-        .priorities()
-        .iter()
-        .map(|p| {
-            if a.accepting.is_empty() {
-                p % 2 == 0
-            } else {
-                a.accepting.contains(p)
-            }
-        })
-        .collect();
+    let accepting = answer::accepting(&arena, &a.accepting);
     let objective = match objective {
         ObjectiveArg::Reach => Objective::Reachability,
         ObjectiveArg::Safety => Objective::Safety,
@@ -216,31 +204,14 @@ fn print_solution(
     strategy: bool,
     json: bool,
 ) -> Result<()> {
-    let ids = |p: u8| -> Vec<u64> {
-        solution
-            .won_by(p)
-            .into_iter()
-            .map(|v| arena.file_id(v))
-            .collect()
-    };
-    let chosen: Vec<Option<u32>> = arena
-        .vertices()
-        .map(|v| {
-            solution.strategy[v as usize].filter(|_| arena.owner(v) == solution.winner[v as usize])
-        })
-        .collect();
     if json {
-        let mut o = json!({"won_by_0": ids(0), "won_by_1": ids(1)});
-        if strategy {
-            o["strategy"] = chosen
-                .iter()
-                .enumerate()
-                .filter_map(|(v, s)| s.map(|w| json!([arena.file_id(v as u32), arena.file_id(w)])))
-                .collect();
-        }
-        outln!("{o}");
+        outln!(
+            "{}",
+            serde_json::to_value(Regions::new(arena, solution, strategy))?
+        );
         return Ok(());
     }
+    let chosen = answer::winners_moves(arena, solution);
     let none = vec![None; arena.len()];
     let shown = if strategy { &chosen } else { &none };
     match format {
@@ -257,89 +228,47 @@ fn print_solution(
 }
 
 fn token_game(arena: &Arena, a: &SolveArgs, control: &Control<'_>) -> Result<i32> {
-    let succ = arena.successor_csr();
-    let reverse = arena.reverse();
-    let labels = token::outcomes(succ, reverse, control)?;
-    let gamma = token::generalized_grundy(succ, reverse, control)?;
-    let dense: Vec<u32> = a
-        .sum
-        .iter()
-        .map(|&v| {
-            arena
-                .dense_id(u64::from(v))
-                .ok_or_else(|| anyhow!("--sum: no vertex {v}"))
-        })
-        .collect::<Result<_>>()?;
-    let total = (!dense.is_empty()).then(|| {
-        token::sum(
-            &dense
-                .iter()
-                .map(|&v| gamma[v as usize].clone())
-                .collect::<Vec<Loopy>>(),
-        )
-    });
+    let sum: Vec<u64> = a.sum.iter().map(|&v| u64::from(v)).collect();
+    let values = TokenValues::solve(arena, &sum, control).map_err(|e| match e {
+        grundy::Error::Unsupported(why) => anyhow!("--sum: {why}"),
+        other => other.into(),
+    })?;
     if a.json {
-        let mut o = json!({
-            "outcome": arena.vertices().map(|v| labels.value(v).outcome().as_str()).collect::<Vec<_>>(),
-            "remoteness": arena.vertices().map(|v| labels.value(v).remoteness()).collect::<Vec<_>>(),
-            "grundy": gamma.iter().map(loopy_json).collect::<Vec<_>>(),
-        });
-        if let Some(t) = &total {
-            o["sum"] = json!({"vertices": a.sum, "grundy": loopy_json(t), "outcome": t.outcome().as_str()});
-        }
-        outln!("{o}");
+        outln!("{}", serde_json::to_value(&values)?);
         return Ok(0);
     }
     outln!("vertex outcome remoteness grundy");
     for v in arena.vertices() {
-        let value = labels.value(v);
-        let rem = value
-            .remoteness()
-            .map_or("-".to_string(), |r| r.to_string());
+        let rem = values.remoteness[v as usize].map_or("-".to_string(), |r| r.to_string());
         outln!(
             "{} {} {} {}",
             arena.file_id(v),
-            value.outcome(),
+            values.outcome[v as usize],
             rem,
-            gamma[v as usize]
+            values.grundy[v as usize]
         );
     }
-    if let Some(t) = total {
-        let list: Vec<String> = a.sum.iter().map(ToString::to_string).collect();
+    if let Some(t) = values.sum {
+        let list: Vec<String> = t.vertices.iter().map(ToString::to_string).collect();
         outln!(
-            "sum of tokens on {}: value {t}, a {} for the player to move",
+            "sum of tokens on {}: value {}, a {} for the player to move",
             list.join(", "),
-            t.outcome()
+            t.grundy,
+            t.outcome
         );
     }
     Ok(0)
 }
 
-fn loopy_json(v: &Loopy) -> Json {
-    match v {
-        Loopy::Finite(g) => json!(g),
-        Loopy::Infinite(_) => json!(v.to_string()),
-    }
-}
-
 fn verify(game: &Path, solution: &Path, format: Option<Format>, input: InputArgs) -> Result<i32> {
     let (format, arena) = load(game, format, input)?;
     let text = read(solution, input)?;
-    let result = match format {
-        Format::Poi => {
-            let (winner, strategy) = g::parse_poi_solution(&text, &arena).map_err(|e| {
-                anyhow!("{}:{}:{}: {}", solution.display(), e.line, e.column, e.kind)
-            })?;
-            g::verify_buchi(&arena, &winner, &strategy)
+    let result = answer::verify_solution(&arena, format, &text).map_err(|e| match e {
+        answer::SolutionError::Parse(e) => {
+            anyhow!("{}:{}:{}: {}", solution.display(), e.line, e.column, e.kind)
         }
-        Format::PgSolver => {
-            let claimed = g::parse_pgsolver_solution(&text, &arena).map_err(|e| {
-                anyhow!("{}:{}:{}: {}", solution.display(), e.line, e.column, e.kind)
-            })?;
-            g::verify_pg_solution(&arena, &claimed)
-        }
-        Format::Digraph => bail!("token games on digraphs have no solution file to verify"),
-    };
+        other => anyhow!("{other}"),
+    })?;
     match result {
         Ok(()) => {
             outln!(

@@ -26,7 +26,6 @@ mod graph;
 mod olympiad;
 mod output;
 mod play;
-mod plot;
 mod seq;
 mod tablebase;
 
@@ -271,12 +270,12 @@ impl Common {
 
 fn parse_spec(text: &str) -> Result<Spec> {
     text.parse::<Spec>()
-        .map_err(|e| anyhow::anyhow!("{}", output::spec_error(text, &e)))
+        .map_err(|e| anyhow::anyhow!("{}", e.render(text)))
 }
 
 fn table_error(family: &str, e: report::TableError) -> anyhow::Error {
     match e {
-        report::TableError::Spec(e) => anyhow::anyhow!("{}", output::spec_error(family, &e)),
+        report::TableError::Spec(e) => anyhow::anyhow!("{}", e.render(family)),
         report::TableError::Solve(e) => anyhow::anyhow!("cannot tabulate `{family}`: {e}"),
     }
 }
@@ -311,7 +310,7 @@ fn run(cli: Cli) -> Result<u8> {
             common,
         } => {
             let parsed = grundy::games::parse_family(&family)
-                .map_err(|e| anyhow::anyhow!("{}", output::spec_error(&family, &e)))?;
+                .map_err(|e| anyhow::anyhow!("{}", e.render(&family)))?;
             let grundy::games::GrundySource::Heaps(rules) = parsed.grundy() else {
                 anyhow::bail!("--write is for octal and subtraction games");
             };
@@ -465,16 +464,8 @@ found on {} positions by the general method, checked on {} more",
             let table = report::table(&family, up_to, &common.limits());
             finish_progress();
             let table = table.map_err(|e| table_error(&family, e))?;
-            let search = grundy::pattern::default_up_to(&family);
-            let marked = grundy::pattern::discover(&family, search, &common.limits().control)
-                .ok()
-                .and_then(|p| {
-                    Some(plot::Marked {
-                        preperiod: p.preperiod?,
-                        period: p.period?,
-                    })
-                });
-            plot::plot(&table, marked, &out)?;
+            let marked = grundy_plot::marked(&family, &common.limits().control);
+            grundy_plot::write(&table, marked, &out)?;
             outln!("wrote {}", out.display());
         }
         Command::Serve {

@@ -2,47 +2,10 @@
 
 use std::fmt::Write as _;
 
-use grundy::games::{Spec, SpecError};
+use grundy::games::Spec;
 use grundy::number::count;
 use grundy::report::{self, Limits, Method, Report, Table};
 use serde_json::{json, Value as Json};
-
-/// A spec error with the offending line and a caret under the column.
-pub fn spec_error(text: &str, e: &SpecError) -> String {
-    let line: Vec<char> = text
-        .lines()
-        .nth(e.line.saturating_sub(1))
-        .unwrap_or("")
-        .chars()
-        .collect();
-    // A window of the line around the column, so that a 100 000-character spec is not
-    // repeated whole; control characters shown as one replacement character each, so the
-    // caret stays under its column.
-    let col = e.column.saturating_sub(1).min(line.len());
-    let end = (col + WINDOW / 2).max(WINDOW).min(line.len());
-    let start = end.saturating_sub(WINDOW).min(col);
-    let mut shown: String = if start > 0 {
-        "…".into()
-    } else {
-        String::new()
-    };
-    shown.extend(
-        line[start..end]
-            .iter()
-            .map(|&c| if c.is_control() { '\u{fffd}' } else { c }),
-    );
-    if end < line.len() {
-        shown.push('…');
-    }
-    let caret = col - start + usize::from(start > 0);
-    format!(
-        "bad spec at line {}, column {}: {}\n  {shown}\n  {}^",
-        e.line,
-        e.column,
-        cut_echoes(&e.message),
-        " ".repeat(caret)
-    )
-}
 
 /// An error and its causes, `: `-joined as `{:#}` would, but without a cause whose text the
 /// message already holds (errors that print their source and also return it as their
@@ -50,55 +13,7 @@ pub fn spec_error(text: &str, e: &SpecError) -> String {
 /// (os error 21)"). Control characters other than line breaks (from a file name, say) are
 /// escaped, so that no message writes raw binary to the terminal.
 pub fn error_chain(e: &anyhow::Error) -> String {
-    let mut out = String::new();
-    for cause in e.chain() {
-        let text = cause.to_string();
-        if !out.contains(&text) {
-            if !out.is_empty() {
-                out.push_str(": ");
-            }
-            out.push_str(&text);
-        }
-    }
-    if out.chars().any(|c| c.is_control() && c != '\n') {
-        out = out
-            .chars()
-            .map(|c| {
-                if c.is_control() && c != '\n' {
-                    format!("\\u{{{:x}}}", u32::from(c))
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect();
-    }
-    out
-}
-
-/// The most characters of a spec line an error shows.
-const WINDOW: usize = 72;
-/// The most characters of a `quoted` echo an error shows.
-const ECHO: usize = 40;
-
-/// Cuts every `backquoted` span of `message` longer than [`ECHO`] characters, and replaces
-/// control characters, so that no message repeats a huge or binary input.
-pub fn cut_echoes(message: &str) -> String {
-    let mut out = String::with_capacity(message.len().min(1024));
-    for (i, part) in message.split('`').enumerate() {
-        if i > 0 {
-            out.push('`');
-        }
-        let clean = part
-            .chars()
-            .map(|c| if c.is_control() { '\u{fffd}' } else { c });
-        if i % 2 == 1 && part.chars().nth(ECHO).is_some() {
-            out.extend(clean.take(ECHO - 1));
-            out.push('…');
-        } else {
-            out.extend(clean);
-        }
-    }
-    out
+    grundy_io::error_chain(e.as_ref())
 }
 
 /// The stable JSON of `grundy solve --json`: the library's serialization.
@@ -440,18 +355,6 @@ mod tests {
         assert_eq!(
             error_chain(&raw),
             "cannot read a\\u{1b}[2Jb\\u{0}:\nnext line"
-        );
-    }
-
-    #[test]
-    fn echoes_are_cut() {
-        let long = format!("found `{}` here", "x".repeat(1000));
-        let cut = cut_echoes(&long);
-        assert!(cut.len() < 80, "{cut}");
-        assert!(cut.ends_with("…` here"), "{cut}");
-        assert_eq!(
-            cut_echoes("found `x` and `\u{0}`"),
-            "found `x` and `\u{fffd}`"
         );
     }
 }

@@ -8,12 +8,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::Args;
 use grundy::explore::Control;
 use grundy::games::Spec;
 use grundy::tier::{self, Event};
-use grundy_tablebase::Tablebase;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Where a board's solved tiers are kept.
@@ -41,44 +40,41 @@ pub fn open(
     build: bool,
     control: &Control<'_>,
 ) -> Result<grundy::report::Tablebase> {
-    let Some(part) = spec.single() else {
-        bail!("--tablebase is for one board, not a sum of games");
+    let started = Instant::now();
+    let bars = Bars::new();
+    let options = tier::Options {
+        threads: args.threads as usize,
+        max_bytes: args.max_tier_memory.saturating_mul(1 << 20),
     };
-    let Some(tiers) = part.family.tiers() else {
-        bail!(
-            "`{}` is not split into tiers, so it has no tablebase (boards are: connect4[w x h], tictactoe, mnk[m,n,k] and the other board games of `grundy help solve`)",
-            part.family.name()
-        );
-    };
-    let game = tiers.game();
-    let mut store = Tablebase::open(dir, game)?;
-    if build {
-        let started = Instant::now();
-        let bars = Bars::new();
-        let options = tier::Options {
-            threads: args.threads as usize,
-            max_bytes: args.max_tier_memory.saturating_mul(1 << 20),
-        };
-        let solved = tier::solve(game, &mut store, &options, &|e| bars.event(e), control);
-        bars.clear();
-        let solved = solved.with_context(|| format!("cannot solve the tiers of {}", game.id()))?;
-        let fresh = bars.solved();
-        let bytes = store.disk_bytes()?;
-        let positions = solved.positions();
+    let opened = grundy_tablebase::open_spec(
+        spec,
+        dir,
+        build.then_some(&options),
+        &|e| bars.event(e),
+        control,
+    );
+    bars.clear();
+    let (tablebase, built) = opened.map_err(|e| match e {
+        grundy_tablebase::OpenError::Sum => {
+            anyhow::anyhow!("--tablebase is for one board, not a sum of games")
+        }
+        other => anyhow::Error::new(other),
+    })?;
+    if let Some(b) = built {
         eprintln!(
             "tablebase {}: {} tiers of {} ({} solved now in {:.1} s, {} read), {} positions, {} on disk ({:.2} bytes a position)",
             dir.display(),
-            solved.tiers.len(),
-            game.id(),
-            fresh,
+            b.tiers,
+            tablebase.game(),
+            b.fresh,
             started.elapsed().as_secs_f64(),
-            solved.tiers.len() - fresh,
-            positions,
-            grundy::human_bytes(bytes),
-            bytes as f64 / positions.max(1) as f64
+            b.tiers - b.fresh,
+            b.positions,
+            grundy::human_bytes(b.disk_bytes),
+            b.disk_bytes as f64 / b.positions.max(1) as f64
         );
     }
-    Ok(grundy::report::Tablebase::new(game, store))
+    Ok(tablebase)
 }
 
 /// Opens a tablebase directory for the game its tier files say, without solving.
@@ -114,7 +110,6 @@ pub fn open_dir(dir: &Path) -> Result<grundy::report::Tablebase> {
 struct Bars {
     multi: Option<MultiProgress>,
     bars: Mutex<BTreeMap<(bool, u32), ProgressBar>>,
-    solved: Mutex<usize>,
 }
 
 impl Bars {
@@ -124,7 +119,6 @@ impl Bars {
                 .is_terminal()
                 .then(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr())),
             bars: Mutex::new(BTreeMap::new()),
-            solved: Mutex::new(0),
         }
     }
 
@@ -132,13 +126,7 @@ impl Bars {
         let (solving, tier, done, total) = match *event {
             Event::Reach { tier, done, total } => (false, tier, done, total),
             Event::Solve { tier, done, total } => (true, tier, done, total),
-            Event::Done { summary, loaded } => {
-                if !loaded {
-                    *self
-                        .solved
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner) += 1;
-                }
+            Event::Done { summary, .. } => {
                 if let Some(bar) = self
                     .bars
                     .lock()
@@ -186,12 +174,5 @@ impl Bars {
         for (_, bar) in std::mem::take(&mut *bars) {
             bar.finish_and_clear();
         }
-    }
-
-    fn solved(&self) -> usize {
-        *self
-            .solved
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }

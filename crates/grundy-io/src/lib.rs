@@ -64,6 +64,40 @@ pub enum ReadError {
     },
 }
 
+/// An error and its causes, `: `-joined, but without a cause whose text the message already
+/// holds (errors that print their source and also return it as their `source()` would
+/// otherwise say it twice: "Is a directory (os error 21): Is a directory (os error 21)").
+/// Control characters other than line breaks (from a file name, say) are escaped, so that
+/// no message writes raw binary to a terminal. Every front end shows errors this way.
+#[must_use]
+pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = String::new();
+    let mut cause = Some(e);
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !out.contains(&text) {
+            if !out.is_empty() {
+                out.push_str(": ");
+            }
+            out.push_str(&text);
+        }
+        cause = c.source();
+    }
+    if out.chars().any(|c| c.is_control() && c != '\n') {
+        out = out
+            .chars()
+            .map(|c| {
+                if c.is_control() && c != '\n' {
+                    format!("\\u{{{:x}}}", u32::from(c))
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+    }
+    out
+}
+
 // ---------------------------------------------------------------------------------------------
 // Files
 // ---------------------------------------------------------------------------------------------
@@ -86,6 +120,34 @@ pub fn read_text(path: impl AsRef<Path>) -> Result<String, ReadError> {
         .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
         || is_gzip(&bytes);
     decode_text(bytes, gz, path)
+}
+
+/// [`read_text`] that never reads or inflates more than `max_bytes`: a file larger than
+/// that, or a gzip file that inflates past it, is refused with [`ReadError::TooLarge`]
+/// before it is held whole.
+///
+/// # Errors
+/// As [`decode_text_limited`]; [`ReadError::Io`] if the file cannot be read.
+pub fn read_text_limited(path: impl AsRef<Path>, max_bytes: u64) -> Result<String, ReadError> {
+    let path = path.as_ref();
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(max_bytes.saturating_add(1)).read_to_end(&mut bytes))
+        .map_err(|source| ReadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(ReadError::TooLarge {
+            path: path.to_path_buf(),
+            limit: max_bytes,
+        });
+    }
+    let gz = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
+        || is_gzip(&bytes);
+    decode_text_limited(bytes, gz, path, max_bytes)
 }
 
 /// Turns bytes (from a file or standard input) into text, gunzipping first if `gzip` is set or
@@ -145,6 +207,24 @@ pub fn decode_text_limited(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_past_the_limit_are_refused() {
+        let dir = std::env::temp_dir().join(format!("grundy-io-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("game.txt");
+        std::fs::write(&path, "parity 0;\n").unwrap();
+        assert_eq!(read_text_limited(&path, 100).unwrap(), "parity 0;\n");
+        assert!(matches!(
+            read_text_limited(&path, 5),
+            Err(ReadError::TooLarge { limit: 5, .. })
+        ));
+        assert!(matches!(
+            read_text_limited(dir.join("absent"), 5),
+            Err(ReadError::Io { .. })
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn gzip_bytes() {

@@ -86,6 +86,91 @@ impl From<Error> for grundy::Error {
     }
 }
 
+/// Why a spec's tablebase could not be opened or built.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum OpenError {
+    /// A sum of games: a tablebase holds one board.
+    #[error("a tablebase is for one board, not a sum of games")]
+    Sum,
+    /// The family is not split into tiers.
+    #[error("`{0}` is not split into tiers, so it has no tablebase (boards are: connect4[w x h], tictactoe, mnk[m,n,k] and the other board games of `grundy help solve`)")]
+    NotTiered(String),
+    /// The directory or a tier file failed.
+    #[error("{0}")]
+    Store(#[from] Error),
+    /// The tier solver failed or was stopped.
+    #[error("cannot solve the tiers of {game}: {source}")]
+    Solve {
+        /// The game.
+        game: String,
+        /// Why.
+        #[source]
+        source: grundy::Error,
+    },
+}
+
+/// What [`open_spec`] did to complete a tablebase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Built {
+    /// The tiers the start reaches.
+    pub tiers: usize,
+    /// Those solved now (the others were read from the directory).
+    pub fresh: usize,
+    /// Positions in them.
+    pub positions: u64,
+    /// Bytes of tier files in the directory.
+    pub disk_bytes: u64,
+}
+
+/// Opens the tablebase of `spec`'s board in `dir` for [`grundy::report::solve`] to read
+/// first; with `build`, first solves the tiers it is missing (on `build`'s threads, in its
+/// memory), telling `events` how far each tier is. Tiers already in `dir` are reused.
+///
+/// # Errors
+/// [`OpenError`]: not one tiered board, a directory of another game or a damaged file,
+/// the solver refused or stopped.
+pub fn open_spec(
+    spec: &grundy::games::Spec,
+    dir: &Path,
+    build: Option<&grundy::tier::Options>,
+    events: &grundy::tier::Listener<'_>,
+    control: &grundy::explore::Control<'_>,
+) -> Result<(grundy::report::Tablebase, Option<Built>), OpenError> {
+    let part = spec.single().ok_or(OpenError::Sum)?;
+    let tiers = part
+        .family
+        .tiers()
+        .ok_or_else(|| OpenError::NotTiered(part.family.name()))?;
+    let game = tiers.game();
+    let mut store = Tablebase::open(dir, game)?;
+    let built = match build {
+        None => None,
+        Some(options) => {
+            let fresh = std::sync::atomic::AtomicUsize::new(0);
+            let listen = |e: &grundy::tier::Event| {
+                if let grundy::tier::Event::Done { loaded: false, .. } = e {
+                    fresh.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                events(e);
+            };
+            let solved = grundy::tier::solve(game, &mut store, options, &listen, control).map_err(
+                |source| OpenError::Solve {
+                    game: game.id(),
+                    source,
+                },
+            )?;
+            Some(Built {
+                tiers: solved.tiers.len(),
+                fresh: fresh.into_inner(),
+                positions: solved.positions(),
+                disk_bytes: store.disk_bytes()?,
+            })
+        }
+    };
+    Ok((grundy::report::Tablebase::new(game, store), built))
+}
+
 /// The file name of a tier.
 #[must_use]
 pub fn tier_file_name(tier: u32) -> String {

@@ -30,6 +30,82 @@ pub struct SpecError {
     pub message: String,
 }
 
+impl SpecError {
+    /// The error as every front end shows it: where it is, what was wrong, then the
+    /// offending line of `text` (the spec that was parsed) with a caret under the column.
+    /// A long line is shown as a window around the column, and a long `quoted` echo in the
+    /// message is cut, so that a 100 000-character spec is not repeated whole; control
+    /// characters are shown as one replacement character each, so the caret stays under
+    /// its column.
+    ///
+    /// ```
+    /// let e = "nim(3,x)".parse::<grundy::games::Spec>().unwrap_err();
+    /// assert_eq!(
+    ///     e.render("nim(3,x)").lines().nth(2),
+    ///     Some("        ^")
+    /// );
+    /// ```
+    #[must_use]
+    pub fn render(&self, text: &str) -> String {
+        let line: Vec<char> = text
+            .lines()
+            .nth(self.line.saturating_sub(1))
+            .unwrap_or("")
+            .chars()
+            .collect();
+        let col = self.column.saturating_sub(1).min(line.len());
+        let end = (col + WINDOW / 2).max(WINDOW).min(line.len());
+        let start = end.saturating_sub(WINDOW).min(col);
+        let mut shown: String = if start > 0 {
+            "…".into()
+        } else {
+            String::new()
+        };
+        shown.extend(
+            line[start..end]
+                .iter()
+                .map(|&c| if c.is_control() { '\u{fffd}' } else { c }),
+        );
+        if end < line.len() {
+            shown.push('…');
+        }
+        let caret = col - start + usize::from(start > 0);
+        format!(
+            "bad spec at line {}, column {}: {}\n  {shown}\n  {}^",
+            self.line,
+            self.column,
+            cut_echoes(&self.message),
+            " ".repeat(caret)
+        )
+    }
+}
+
+/// The most characters of a spec line an error shows.
+const WINDOW: usize = 72;
+/// The most characters of a `quoted` echo an error shows.
+const ECHO: usize = 40;
+
+/// Cuts every `backquoted` span of `message` longer than [`ECHO`] characters, and replaces
+/// control characters, so that no message repeats a huge or binary input.
+fn cut_echoes(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(1024));
+    for (i, part) in message.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        let clean = part
+            .chars()
+            .map(|c| if c.is_control() { '\u{fffd}' } else { c });
+        if i % 2 == 1 && part.chars().nth(ECHO).is_some() {
+            out.extend(clean.take(ECHO - 1));
+            out.push('…');
+        } else {
+            out.extend(clean);
+        }
+    }
+    out
+}
+
 /// A number as written, with where it starts.
 #[derive(Debug, Clone, Copy)]
 pub struct Number {
@@ -661,6 +737,35 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn echoes_are_cut() {
+        let long = format!("found `{}` here", "x".repeat(1000));
+        let cut = cut_echoes(&long);
+        assert!(cut.len() < 80, "{cut}");
+        assert!(cut.ends_with("…` here"), "{cut}");
+        assert_eq!(
+            cut_echoes("found `x` and `\u{0}`"),
+            "found `x` and `\u{fffd}`"
+        );
+    }
+
+    #[test]
+    fn errors_render_with_a_caret() {
+        let text = "nim(3)\n + octal[0.7q](1)";
+        let e = text.parse::<Spec>().unwrap_err();
+        let shown = e.render(text);
+        let lines: Vec<&str> = shown.lines().collect();
+        assert!(lines[0].starts_with(&format!("bad spec at line 2, column {}", e.column)));
+        assert_eq!(lines[1], "   + octal[0.7q](1)");
+        assert_eq!(lines[2].len(), 2 + e.column);
+        // A long line is shown as a window around the column.
+        let long = format!("nim({}x)", "1,".repeat(50_000));
+        let e = long.parse::<Spec>().unwrap_err();
+        let shown = e.render(&long);
+        assert!(shown.len() < 400, "{shown}");
+        assert!(shown.lines().nth(1).unwrap().contains("1,x)"), "{shown}");
+    }
     use super::*;
 
     fn err(text: &str) -> SpecError {

@@ -14,6 +14,8 @@
 //!   strategies; the seed's iterated-trap method as a reference.
 //! - [`token`]: token games on digraphs — win/loss/draw with remoteness, generalised
 //!   Sprague–Grundy values (∞ included) and sums of loopy components.
+//! - [`answer`]: what front ends report of a solved graph game (regions and strategies in
+//!   the file's ids, a token game's values), the stable JSON of `grundy graph --json`.
 //! - [`brute`]: exponential reference solvers for tiny arenas (tests only).
 //!
 //! Conventions: parity is max-even (player 0 wins a play whose highest priority seen infinitely
@@ -30,6 +32,7 @@
 //! assert_eq!(write_poi_answer(&winner), "2\n1\n2\n");
 //! ```
 
+pub mod answer;
 pub mod arena;
 pub mod attractor;
 pub mod brute;
