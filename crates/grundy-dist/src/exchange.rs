@@ -83,7 +83,9 @@ pub struct Outcome {
 pub struct Rounds {
     input: InputHandle<u64, Msg>,
     probe: ProbeHandle<u64>,
-    inbox: Rc<RefCell<Vec<Msg>>>,
+    /// What has arrived, with its round: a worker that has seen a round end may send the
+    /// next round's messages before this one has seen it.
+    inbox: Rc<RefCell<Vec<(u64, Msg)>>>,
     pub me: u32,
     pub peers: u32,
     threads: u32,
@@ -94,7 +96,7 @@ pub struct Rounds {
 impl Rounds {
     pub fn new(worker: &mut Worker, threads: usize, timeout: Duration) -> Rounds {
         let mut input = InputHandle::new();
-        let inbox: Rc<RefCell<Vec<Msg>>> = Rc::new(RefCell::new(Vec::new()));
+        let inbox: Rc<RefCell<Vec<(u64, Msg)>>> = Rc::new(RefCell::new(Vec::new()));
         let sink = Rc::clone(&inbox);
         let probe = worker.dataflow::<u64, _, _>(|scope| {
             scope
@@ -104,8 +106,9 @@ impl Rounds {
                     "inbox",
                     move |_, _| {
                         move |input, _output| {
-                            input.for_each(|_, data| {
-                                sink.borrow_mut().append(data);
+                            input.for_each(|cap, data| {
+                                let time = cap.least().copied().unwrap_or_default();
+                                sink.borrow_mut().extend(data.drain(..).map(|m| (time, m)));
                             });
                         }
                     },
@@ -172,8 +175,8 @@ impl Rounds {
             self.send(to, status.clone());
         }
         self.traffic.rounds += 1;
-        let next = *self.input.time() + 1;
-        self.input.advance_to(next);
+        let this = *self.input.time();
+        self.input.advance_to(this + 1);
         let started = Instant::now();
         while self.probe.less_than(self.input.time()) {
             worker.step_or_park(Some(Duration::from_millis(100)));
@@ -194,7 +197,15 @@ impl Rounds {
                 )));
             }
         }
-        let mut got = std::mem::take(&mut *self.inbox.borrow_mut());
+        let mut got: Vec<Msg> = Vec::new();
+        self.inbox.borrow_mut().retain_mut(|(time, m)| {
+            if *time == this {
+                got.push(std::mem::take(m));
+                false
+            } else {
+                true
+            }
+        });
         got.sort_by_key(|m| m.1);
         let mut outcome = Outcome::default();
         let mut first_error: Option<(u32, String)> = None;

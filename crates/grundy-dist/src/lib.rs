@@ -162,6 +162,9 @@ pub struct Config {
     /// Ranks a worker visits between two rounds while reaching and solving (a multiple
     /// of [`SLICE`]; default 16 slices): bounds the messages held at once.
     pub batch_slices: usize,
+    /// Ranks a slice: the tablebase's records per block (default [`SLICE`]; smaller
+    /// only to test many workers on small games, since the files' blocks change).
+    pub slice: u64,
 }
 
 impl Default for Config {
@@ -172,6 +175,7 @@ impl Default for Config {
             max_bytes: 16 << 30,
             round_timeout: Duration::from_secs(600),
             batch_slices: 16,
+            slice: SLICE,
         }
     }
 }
@@ -261,6 +265,16 @@ pub fn solve(
     config: &Config,
     listen: Arc<dyn Fn(&Event) + Send + Sync>,
 ) -> Result<Solved, Error> {
+    if config.slice == 0
+        || config.slice % 64 != 0
+        || config.slice > u64::from(grundy_tablebase::format::MAX_BLOCK_RECORDS)
+    {
+        return Err(Error::Config(format!(
+            "slices of {} ranks (a multiple of 64, at most {})",
+            config.slice,
+            grundy_tablebase::format::MAX_BLOCK_RECORDS
+        )));
+    }
     if config.workers == 0 {
         return Err(Error::Config("--workers must be at least 1".into()));
     }

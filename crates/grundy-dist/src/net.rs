@@ -18,7 +18,7 @@ use timely::worker::Worker;
 use timely::WorkerConfig;
 
 use crate::exchange::{LOST, LOST_WHY};
-use crate::{Config, Error, SLICE};
+use crate::{Config, Error};
 
 /// The protocol's version: bump it when a message changes.
 const PROTOCOL: u32 = 1;
@@ -58,7 +58,7 @@ impl Fingerprint {
             shape: xxhash_rust::xxh3::xxh3_64(&shape),
             processes: config.cluster.processes() as u32,
             workers: config.workers as u32,
-            slice: SLICE,
+            slice: config.slice,
             build: format!("protocol {PROTOCOL}, grundy-dist {}", env!("CARGO_PKG_VERSION")),
         }
     }

@@ -16,7 +16,7 @@ use timely::worker::Worker;
 
 use crate::codec::{self, Malformed, Reader};
 use crate::exchange::{Outcome, Rounds, Traffic, SUMS};
-use crate::{Config, Error, Solved, TierCost, SLICE};
+use crate::{Config, Error, Solved, TierCost};
 
 /// Runs one worker to the end; every worker of every process returns the same.
 pub fn run(
@@ -57,33 +57,34 @@ impl Bits {
 struct Layout {
     workers: u64,
     me: u64,
+    slice: u64,
 }
 
 impl Layout {
     #[inline]
     fn owner(&self, rank: u64) -> u32 {
-        ((rank / SLICE) % self.workers) as u32
+        ((rank / self.slice) % self.workers) as u32
     }
     /// The place of a rank in its owner's arrays.
     #[inline]
     fn local(&self, rank: u64) -> usize {
-        ((rank / SLICE / self.workers) * SLICE + rank % SLICE) as usize
+        ((rank / self.slice / self.workers) * self.slice + rank % self.slice) as usize
     }
     fn slices_of(&self, worker: u64, size: u64) -> impl Iterator<Item = u64> {
-        (worker..size.div_ceil(SLICE)).step_by(self.workers as usize)
+        (worker..size.div_ceil(self.slice)).step_by(self.workers as usize)
     }
     fn mine(&self, size: u64) -> Vec<u64> {
         self.slices_of(self.me, size).collect()
     }
     fn local_len_of(&self, worker: u64, size: u64) -> usize {
-        self.slices_of(worker, size).count() * SLICE as usize
+        self.slices_of(worker, size).count() * self.slice as usize
     }
-    fn range(k: u64, size: u64) -> Range<u64> {
-        k * SLICE..((k + 1) * SLICE).min(size)
+    fn range(&self, k: u64, size: u64) -> Range<u64> {
+        k * self.slice..((k + 1) * self.slice).min(size)
     }
     /// Rounds every worker takes over a tier of `size` ranks, `batch` slices a round.
     fn rounds(&self, size: u64, batch: usize) -> usize {
-        (size.div_ceil(SLICE).div_ceil(self.workers) as usize).div_ceil(batch)
+        (size.div_ceil(self.slice).div_ceil(self.workers) as usize).div_ceil(batch)
     }
 }
 
@@ -115,8 +116,12 @@ struct Me<'a> {
     edges: u64,
 }
 
+/// The error of a message from `from` that does not decode (naming the line of the
+/// reader, for a bug report).
+#[track_caller]
 fn malformed(from: u32) -> impl Fn(Malformed) -> Error {
-    move |_| Error::Lost(format!("worker {from} sent a message that does not decode"))
+    let at = std::panic::Location::caller().line();
+    move |_| Error::Lost(format!("worker {from} sent a message that does not decode (read at line {at})"))
 }
 
 impl<'a> Me<'a> {
@@ -134,6 +139,7 @@ impl<'a> Me<'a> {
             lay: Layout {
                 workers: u64::from(rounds.peers),
                 me: u64::from(rounds.me),
+                slice: config.slice,
             },
             process: rounds.me / threads,
             processes: rounds.peers / threads,
@@ -196,7 +202,9 @@ impl<'a> Me<'a> {
         let n = game.tier_count();
         // The store: one per process, held by its first worker.
         let opened = if self.me() % self.threads == 0 {
-            Tablebase::open(dir, game).map(|tb| self.store = Some(tb))
+            Tablebase::open(dir, game)
+                .and_then(|tb| tb.with_block_records(self.lay.slice as u32))
+                .map(|tb| self.store = Some(tb))
         } else {
             Ok(())
         };
@@ -426,7 +434,7 @@ impl<'a> Me<'a> {
                             let i = lay.local(x);
                             own.get(i) && !expanded.get(i)
                         };
-                        game.visit(t, Layout::range(k, size), &want, &mut |x, node| {
+                        game.visit(t, lay.range(k, size), &want, &mut |x, node| {
                             expanded.set(lay.local(x));
                             let Node::Moves(children) = node else {
                                 return;
@@ -494,7 +502,7 @@ impl<'a> Me<'a> {
                             }
                         }
                     }
-                    let done = (((r + 1) * self.batch) as u64 * SLICE * lay.workers).min(size);
+                    let done = (((r + 1) * self.batch) as u64 * lay.slice * lay.workers).min(size);
                     self.tell(&Event::Reach {
                         tier: t,
                         done,
@@ -524,8 +532,8 @@ impl<'a> Me<'a> {
                         .map(|v| {
                             let mut bytes = Vec::with_capacity(lay.local_len_of(v, size) * 2);
                             for k in lay.slices_of(v, size) {
-                                for &r in &records[Layout::range(k, size).start as usize
-                                    ..Layout::range(k, size).end as usize]
+                                for &r in &records[lay.range(k, size).start as usize
+                                    ..lay.range(k, size).end as usize]
                                 {
                                     bytes.extend_from_slice(&r.to_le_bytes());
                                 }
@@ -545,8 +553,8 @@ impl<'a> Me<'a> {
         for (from, bytes) in got.inbox {
             let mut i = 0;
             for k in lay.mine(size) {
-                let len = (Layout::range(k, size).end - Layout::range(k, size).start) as usize;
-                let at = lay.local(k * SLICE);
+                let len = (lay.range(k, size).end - lay.range(k, size).start) as usize;
+                let at = lay.local(k * lay.slice);
                 let part = bytes.get(2 * i..2 * (i + len)).ok_or_else(|| malformed(from)(Malformed))?;
                 for (j, b) in part.chunks_exact(2).enumerate() {
                     records[at + j] = u16::from_le_bytes([b[0], b[1]]);
@@ -584,7 +592,7 @@ impl<'a> Me<'a> {
             let mut kids: Vec<Child> = Vec::new();
             let mut error: Option<Error> = None;
             for &k in &mine[from..to] {
-                game.visit(t, Layout::range(k, size), &|x| reach.get(lay.local(x)), &mut |x, node| {
+                game.visit(t, lay.range(k, size), &|x| reach.get(lay.local(x)), &mut |x, node| {
                     match node {
                         Node::Moves(children) if !children.is_empty() => {
                             positions.push((x, kids.len()));
@@ -736,7 +744,7 @@ impl<'a> Me<'a> {
                     }
                 }
             }
-            let done = (((r + 1) * self.batch) as u64 * SLICE * lay.workers).min(size);
+            let done = (((r + 1) * self.batch) as u64 * lay.slice * lay.workers).min(size);
             self.tell(&Event::Solve {
                 tier: t,
                 done,
@@ -1106,7 +1114,7 @@ impl<'a> Me<'a> {
             Ok(mut enc) => {
                 let b = &mut out[writer as usize];
                 for k in lay.mine(size) {
-                    let range = Layout::range(k, size);
+                    let range = lay.range(k, size);
                     let at = lay.local(range.start);
                     let slice = &records[at..at + (range.end - range.start) as usize];
                     let s = summarise(self.scored, t, slice);
@@ -1167,7 +1175,7 @@ impl<'a> Me<'a> {
         });
         let mut local = Ok(());
         if self.me() == writer {
-            let slices = size.div_ceil(SLICE) as usize;
+            let slices = size.div_ceil(lay.slice) as usize;
             let mut blocks: Vec<Option<Vec<u8>>> = vec![None; slices];
             for (from, bytes) in got.inbox {
                 let mut rd = Reader::new(&bytes);
@@ -1176,7 +1184,7 @@ impl<'a> Me<'a> {
                     let k = rd.get().map_err(&bad)? as usize;
                     let len = rd.get().map_err(&bad)? as usize;
                     let b = rd.bytes(len).map_err(&bad)?;
-                    if k >= slices || lay.owner(k as u64 * SLICE) != from {
+                    if k >= slices || lay.owner(k as u64 * lay.slice) != from {
                         return Err(bad(Malformed));
                     }
                     blocks[k] = Some(b.to_vec());

@@ -69,3 +69,28 @@ pub fn same_bytes(spec: &str, workers: &[usize]) {
 fn tictactoe() {
     same_bytes("tictactoe", &[1, 2, 3]);
 }
+
+#[test]
+fn connect_four_4x4() {
+    same_bytes("connect4[4x4]", &[1, 3]);
+}
+
+#[test]
+fn quixo_3() {
+    same_bytes("quixo[3]", &[1, 2, 4]);
+}
+
+#[test]
+fn dots_2x2() {
+    same_bytes("dots[2x2]", &[1, 3]);
+}
+
+#[test]
+fn kalah_3_3() {
+    same_bytes("kalah[3,3]", &[1, 2]);
+}
+
+#[test]
+fn hex_3() {
+    same_bytes("hex[3]", &[1, 2]);
+}
