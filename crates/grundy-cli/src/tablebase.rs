@@ -137,25 +137,43 @@ pub fn solve_distributed(spec: &Spec, dir: &Path, args: &StoreArgs) -> Result<gr
         }
     };
     let family = std::sync::Arc::clone(&part.family);
-    let id = part.family.tiers().map(|t| t.game().id()).unwrap_or_default();
-    let solved = grundy_dist::solve(std::sync::Arc::new(family), dir, &config, std::sync::Arc::new(listen))
-        .map_err(|e| anyhow::anyhow!("{e}"))
-        .with_context(|| format!("cannot solve the tiers of {id}"))?;
+    let id = part
+        .family
+        .tiers()
+        .map(|t| t.game().id())
+        .unwrap_or_default();
+    let solved = grundy_dist::solve(
+        std::sync::Arc::new(family),
+        dir,
+        &config,
+        std::sync::Arc::new(listen),
+    )
+    .map_err(|e| anyhow::anyhow!("{e}"))
+    .with_context(|| format!("cannot solve the tiers of {id}"))?;
     let traffic = solved.traffic();
     let fresh = solved.tiers.len();
     let positions = solved.solved.positions();
+    let solving = traffic.bytes - solved.reach.bytes;
     eprintln!(
-        "tablebase {}: {} tiers of {id} ({fresh} solved now in {:.1} s by {} workers in {} processes, {} read), {positions} positions; {} messages, {} ({} between processes), {:.2} bytes an edge, {:.2} a position",
+        "tablebase {}: {} tiers of {id} ({fresh} solved now in {:.1} s by {} workers in {} processes, {} read), {positions} positions, {} moves",
         dir.display(),
         solved.solved.tiers.len(),
         started.elapsed().as_secs_f64(),
         solved.workers,
         args.processes,
         solved.solved.tiers.len() - fresh,
+        solved.edges,
+    );
+    eprintln!(
+        "messages: {} in {} rounds, {} ({} between processes): reaching {} ({:.2} bytes a move), solving {} ({:.2} bytes a move); {:.2} bytes a position",
         traffic.messages,
+        traffic.rounds,
         grundy::human_bytes(traffic.bytes),
         grundy::human_bytes(traffic.remote_bytes),
-        traffic.bytes as f64 / solved.edges.max(1) as f64,
+        grundy::human_bytes(solved.reach.bytes),
+        solved.reach.bytes as f64 / solved.edges.max(1) as f64,
+        grundy::human_bytes(solving),
+        solving as f64 / solved.edges.max(1) as f64,
         traffic.bytes as f64 / positions.max(1) as f64,
     );
     Ok(solved)

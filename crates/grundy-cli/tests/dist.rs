@@ -36,7 +36,15 @@ fn start(spec: &str, dir: &Path, hosts: &Path, n: usize, i: usize, extra: &[&str
     Command::new(GRUNDY)
         .args(["solve", spec, "--tablebase"])
         .arg(dir.join(format!("p{i}")))
-        .args(["--workers", "1", "--processes", &n.to_string(), "--process", &i.to_string(), "--hosts"])
+        .args([
+            "--workers",
+            "1",
+            "--processes",
+            &n.to_string(),
+            "--process",
+            &i.to_string(),
+            "--hosts",
+        ])
         .arg(hosts)
         .args(["--peer-timeout", "20"])
         .args(extra)
@@ -85,7 +93,11 @@ fn single(spec: &str, dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .arg(dir)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     files(&[dir.to_owned()])
 }
 
@@ -93,7 +105,9 @@ fn single(spec: &str, dir: &Path) -> BTreeMap<String, Vec<u8>> {
 /// output and every process's standard error.
 fn cluster(spec: &str, dir: &Path, n: usize) -> (String, Vec<String>) {
     let hosts = hosts(dir, n);
-    let children: Vec<Child> = (0..n).map(|i| start(spec, dir, &hosts, n, i, &[])).collect();
+    let children: Vec<Child> = (0..n)
+        .map(|i| start(spec, dir, &hosts, n, i, &[]))
+        .collect();
     let mut first = String::new();
     let mut errs = Vec::new();
     for (i, c) in children.into_iter().enumerate() {
@@ -115,15 +129,29 @@ fn same_as_single(spec: &str, n: usize) {
     assert!(out.contains(spec.split('[').next().unwrap()), "{out}");
     let dirs: Vec<PathBuf> = (0..n).map(|i| tmp.path().join(format!("p{i}"))).collect();
     let got = files(&dirs);
-    assert_eq!(got.keys().collect::<Vec<_>>(), want.keys().collect::<Vec<_>>(), "{spec}");
+    assert_eq!(
+        got.keys().collect::<Vec<_>>(),
+        want.keys().collect::<Vec<_>>(),
+        "{spec}"
+    );
     for (name, bytes) in &want {
-        assert!(got[name] == *bytes, "{spec} on {n} processes: {name} differs");
+        assert!(
+            got[name] == *bytes,
+            "{spec} on {n} processes: {name} differs"
+        );
     }
 }
 
 #[test]
 fn two_processes_write_the_single_machine_tablebase() {
-    for spec in ["tictactoe", "connect4[4x4]", "quixo[3]", "dots[2x2]", "kalah[3,3]", "hex[3]"] {
+    for spec in [
+        "tictactoe",
+        "connect4[4x4]",
+        "quixo[3]",
+        "dots[2x2]",
+        "kalah[3,3]",
+        "hex[3]",
+    ] {
         same_as_single(spec, 2);
     }
 }
@@ -140,7 +168,11 @@ fn process_zero_reports_each_tier_and_the_start() {
     let tmp = tempfile::tempdir().unwrap();
     let (out, errs) = cluster("tictactoe", tmp.path(), 2);
     assert!(out.contains("draw (5478 positions)"), "{out}");
-    assert!(errs[0].contains("tier 0 solved: 1 positions"), "{}", errs[0]);
+    assert!(
+        errs[0].contains("tier 0 solved: 1 positions"),
+        "{}",
+        errs[0]
+    );
     assert!(!errs[1].contains("tier 0 solved"), "{}", errs[1]);
 }
 
@@ -189,12 +221,19 @@ fn a_killed_process_stops_the_others_and_the_rerun_resumes() {
     let started = Instant::now();
     loop {
         let written = std::fs::read_dir(tmp.path().join("p1"))
-            .map(|d| d.filter_map(Result::ok).filter(|e| e.file_name().to_string_lossy().ends_with(".gtb")).count())
+            .map(|d| {
+                d.filter_map(Result::ok)
+                    .filter(|e| e.file_name().to_string_lossy().ends_with(".gtb"))
+                    .count()
+            })
             .unwrap_or(0);
         if written >= 2 {
             break;
         }
-        assert!(started.elapsed() < Duration::from_secs(120), "no tier written");
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "no tier written"
+        );
         std::thread::sleep(Duration::from_millis(5));
     }
     b.kill().unwrap();
@@ -204,10 +243,18 @@ fn a_killed_process_stops_the_others_and_the_rerun_resumes() {
     assert!(!out.status.success(), "process 0 went on: {err}");
     assert!(err.contains("lost") || err.contains("no answer"), "{err}");
     let kept = files(&[tmp.path().join("p0"), tmp.path().join("p1")]).len();
-    assert!(kept >= 2 && kept < want.len(), "{kept} tiers kept of {}", want.len());
+    assert!(
+        kept >= 2 && kept < want.len(),
+        "{kept} tiers kept of {}",
+        want.len()
+    );
     // The rerun reads what both kept and solves the rest.
     let (_, errs) = cluster(spec, tmp.path(), 2);
-    assert!(errs[0].contains(&format!("{} solved now", want.len() - kept)) || errs[0].contains("read)"), "{}", errs[0]);
+    assert!(
+        errs[0].contains(&format!("{} solved now", want.len() - kept)) || errs[0].contains("read)"),
+        "{}",
+        errs[0]
+    );
     let got = files(&[tmp.path().join("p0"), tmp.path().join("p1")]);
     assert!(got == want, "the resumed tablebase differs");
 }

@@ -140,7 +140,11 @@ impl Cluster {
         }
         Ok(Cluster {
             process,
-            addresses: if processes == 1 { Vec::new() } else { addresses },
+            addresses: if processes == 1 {
+                Vec::new()
+            } else {
+                addresses
+            },
             ..Cluster::default()
         })
     }

@@ -59,7 +59,10 @@ impl Fingerprint {
             processes: config.cluster.processes() as u32,
             workers: config.workers as u32,
             slice: config.slice,
-            build: format!("protocol {PROTOCOL}, grundy-dist {}", env!("CARGO_PKG_VERSION")),
+            build: format!(
+                "protocol {PROTOCOL}, grundy-dist {}",
+                env!("CARGO_PKG_VERSION")
+            ),
         }
     }
 
@@ -93,7 +96,9 @@ impl Fingerprint {
             .map_err(|e| format!("no handshake: {e}"))?;
         let len = u32::from_le_bytes(len) as usize;
         if !(36..=1 << 16).contains(&len) {
-            return Err(format!("a handshake of {len} bytes: not a grundy-dist process"));
+            return Err(format!(
+                "a handshake of {len} bytes: not a grundy-dist process"
+            ));
         }
         let mut b = vec![0u8; len];
         stream
@@ -139,7 +144,10 @@ impl Fingerprint {
     /// Why a peer's fingerprint is not this run's, if it is not.
     fn differs(&self, other: &Fingerprint) -> Option<String> {
         if other.game != self.game {
-            return Some(format!("it solves {}, this process {}", other.game, self.game));
+            return Some(format!(
+                "it solves {}, this process {}",
+                other.game, self.game
+            ));
         }
         if other.ranking_version != self.ranking_version || other.shape != self.shape {
             return Some(format!(
@@ -179,7 +187,11 @@ fn watch_networking() {
                     .payload()
                     .downcast_ref::<String>()
                     .cloned()
-                    .or_else(|| info.payload().downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                    .or_else(|| {
+                        info.payload()
+                            .downcast_ref::<&str>()
+                            .map(|s| (*s).to_owned())
+                    })
                     .unwrap_or_default();
                 let mut why = LOST_WHY
                     .lock()

@@ -88,6 +88,9 @@ impl Layout {
     }
 }
 
+/// What one owner answered, by tier: the ranks asked (sorted) and their records.
+type Told = BTreeMap<u32, (Vec<u64>, Vec<u16>)>;
+
 /// The positions of a tier with moves inside it, as `tier::solve` keeps them: each one's
 /// moves out of the tier folded, and its moves inside.
 #[derive(Default)]
@@ -121,7 +124,11 @@ struct Me<'a> {
 #[track_caller]
 fn malformed(from: u32) -> impl Fn(Malformed) -> Error {
     let at = std::panic::Location::caller().line();
-    move |_| Error::Lost(format!("worker {from} sent a message that does not decode (read at line {at})"))
+    move |_| {
+        Error::Lost(format!(
+            "worker {from} sent a message that does not decode (read at line {at})"
+        ))
+    }
 }
 
 impl<'a> Me<'a> {
@@ -297,8 +304,7 @@ impl<'a> Me<'a> {
             summaries[t as usize] = Some(summary);
             self.held.insert(t, records);
             let keep = needed(t, &summaries);
-            self.held
-                .retain(|t, _| keep.contains(t) || *t == root_tier);
+            self.held.retain(|t, _| keep.contains(t) || *t == root_tier);
         }
         // The start's record: from its owner if its tier is held, else from the writer's
         // file.
@@ -405,7 +411,9 @@ impl<'a> Me<'a> {
         let lay = self.lay;
         let me = self.me();
         let reach: Vec<Option<Bits>> = (0..n)
-            .map(|t| (t <= top).then(|| Bits::new(lay.local_len_of(lay.me, self.sizes[t as usize]))))
+            .map(|t| {
+                (t <= top).then(|| Bits::new(lay.local_len_of(lay.me, self.sizes[t as usize])))
+            })
             .collect();
         if root_tier > top {
             return Ok(reach);
@@ -544,7 +552,8 @@ impl<'a> Me<'a> {
                 }
                 Some(Err(e)) => local = Err(e.into()),
                 _ => {
-                    local = Err(grundy::Error::Store(format!("tier {c} of {id} went missing")).into())
+                    local =
+                        Err(grundy::Error::Store(format!("tier {c} of {id} went missing")).into())
                 }
             }
         }
@@ -555,7 +564,9 @@ impl<'a> Me<'a> {
             for k in lay.mine(size) {
                 let len = (lay.range(k, size).end - lay.range(k, size).start) as usize;
                 let at = lay.local(k * lay.slice);
-                let part = bytes.get(2 * i..2 * (i + len)).ok_or_else(|| malformed(from)(Malformed))?;
+                let part = bytes
+                    .get(2 * i..2 * (i + len))
+                    .ok_or_else(|| malformed(from)(Malformed))?;
                 for (j, b) in part.chunks_exact(2).enumerate() {
                     records[at + j] = u16::from_le_bytes([b[0], b[1]]);
                 }
@@ -592,8 +603,11 @@ impl<'a> Me<'a> {
             let mut kids: Vec<Child> = Vec::new();
             let mut error: Option<Error> = None;
             for &k in &mine[from..to] {
-                game.visit(t, lay.range(k, size), &|x| reach.get(lay.local(x)), &mut |x, node| {
-                    match node {
+                game.visit(
+                    t,
+                    lay.range(k, size),
+                    &|x| reach.get(lay.local(x)),
+                    &mut |x, node| match node {
                         Node::Moves(children) if !children.is_empty() => {
                             positions.push((x, kids.len()));
                             kids.extend_from_slice(children);
@@ -605,8 +619,8 @@ impl<'a> Me<'a> {
                                 error.get_or_insert(e.into());
                             }
                         },
-                    }
-                });
+                    },
+                );
             }
             edges += kids.len() as u64;
             // Ask the owners of the children in later tiers for their records.
@@ -636,7 +650,13 @@ impl<'a> Me<'a> {
                     b
                 })
                 .collect();
-            let got = self.sync(w, out, [0; SUMS], 0, carried.take().or(error).map_or(Ok(()), Err))?;
+            let got = self.sync(
+                w,
+                out,
+                [0; SUMS],
+                0,
+                carried.take().or(error).map_or(Ok(()), Err),
+            )?;
             // Answer: the records asked for, in the order asked.
             let mut answers = self.empty();
             let mut local = Ok(());
@@ -665,8 +685,7 @@ impl<'a> Me<'a> {
                 }
             }
             let got = self.sync(w, answers, [0; SUMS], 0, local)?;
-            let mut told: Vec<BTreeMap<u32, (Vec<u64>, Vec<u16>)>> =
-                (0..self.peers()).map(|_| BTreeMap::new()).collect();
+            let mut told: Vec<Told> = (0..self.peers()).map(|_| BTreeMap::new()).collect();
             for (from, bytes) in got.inbox {
                 let mut rd = Reader::new(&bytes);
                 let asked = std::mem::take(&mut ask[from as usize]);
@@ -809,9 +828,7 @@ impl<'a> Me<'a> {
             from = end;
         }
         let mut local = Ok(());
-        if !scored
-            && (p.inside.iter().any(|m| m.2) || p.outside.iter().any(|o| o.again))
-        {
+        if !scored && (p.inside.iter().any(|m| m.2) || p.outside.iter().any(|o| o.again)) {
             local = Err(grundy::Error::Unsupported(format!(
                 "{}: moves that keep the turn inside tier {t} of a win/loss game",
                 game.id()
@@ -823,7 +840,12 @@ impl<'a> Me<'a> {
         let mut finals = self.empty();
         let mut home_finals: Vec<(u64, u16, i32, bool)> = Vec::new();
         let mut local = Ok(());
-        let mut take = |c: u64, parent: u64, gain: i32, again: bool, finals: &mut Vec<Vec<u8>>, home: &mut Vec<(u64, u16, i32, bool)>| {
+        let mut take = |c: u64,
+                        parent: u64,
+                        gain: i32,
+                        again: bool,
+                        finals: &mut Vec<Vec<u8>>,
+                        home: &mut Vec<(u64, u16, i32, bool)>| {
             if let Some(ci) = index(&p.ranks, c) {
                 edges.push((ci as u32, parent, gain, again));
                 return;
@@ -857,7 +879,8 @@ impl<'a> Me<'a> {
                 let bad = malformed(from);
                 let c = rd.get().map_err(&bad)?;
                 let parent = rd.get().map_err(&bad)?;
-                let gain = i32::try_from(rd.get_signed().map_err(&bad)?).map_err(|_| bad(Malformed))?;
+                let gain =
+                    i32::try_from(rd.get_signed().map_err(&bad)?).map_err(|_| bad(Malformed))?;
                 let again = rd.get().map_err(&bad)? != 0;
                 if lay.owner(c) != me || c >= self.sizes[t as usize] {
                     return Err(bad(Malformed));
@@ -881,7 +904,8 @@ impl<'a> Me<'a> {
                 let bad = malformed(from);
                 let parent = rd.get().map_err(&bad)?;
                 let rec = u16::try_from(rd.get().map_err(&bad)?).map_err(|_| bad(Malformed))?;
-                let gain = i32::try_from(rd.get_signed().map_err(&bad)?).map_err(|_| bad(Malformed))?;
+                let gain =
+                    i32::try_from(rd.get_signed().map_err(&bad)?).map_err(|_| bad(Malformed))?;
                 let again = rd.get().map_err(&bad)? != 0;
                 fold(parent, rec, gain, again).map_err(&bad)?;
             }
@@ -953,7 +977,11 @@ impl<'a> Me<'a> {
                 };
                 let value = if loss == Some(level - 1) {
                     Value::Win(level)
-                } else if count[i] == 0 && loss.is_none() && !o.draw && o.win.max(inner_win[i]) == Some(level - 1) {
+                } else if count[i] == 0
+                    && loss.is_none()
+                    && !o.draw
+                    && o.win.max(inner_win[i]) == Some(level - 1)
+                {
                     Value::Loss(level)
                 } else {
                     continue;
@@ -1129,7 +1157,8 @@ impl<'a> Me<'a> {
                             b.extend_from_slice(&bytes);
                         }
                         Err(e) => {
-                            local = Err(grundy::Error::Store(format!("cannot compress: {e}")).into());
+                            local =
+                                Err(grundy::Error::Store(format!("cannot compress: {e}")).into());
                             break;
                         }
                     }
@@ -1137,7 +1166,17 @@ impl<'a> Me<'a> {
             }
             Err(e) => local = Err(grundy::Error::Store(format!("cannot compress: {e}")).into()),
         }
-        let mine = self.rounds.traffic.since(&start);
+        // This round's blocks count with the tier (its counters cannot: they travel in it).
+        let mut mine = self.rounds.traffic.since(&start);
+        let blocks = &out[writer as usize];
+        if !blocks.is_empty() {
+            let len = blocks.len() as u64 + 17;
+            mine.messages += 1;
+            mine.bytes += len;
+            if self.rounds.process_of(writer) != self.rounds.process_of(self.me()) {
+                mine.remote_bytes += len;
+            }
+        }
         let got = self.sync(
             w,
             out,
@@ -1196,7 +1235,9 @@ impl<'a> Me<'a> {
                     .save_encoded(t, &blocks, &summary)
                     .map(|_| ())
                     .map_err(Error::from),
-                _ => Err(Error::Lost(format!("the blocks of tier {t} did not all arrive"))),
+                _ => Err(Error::Lost(format!(
+                    "the blocks of tier {t} did not all arrive"
+                ))),
             };
         }
         self.sync(w, Vec::new(), [0; SUMS], 0, local)?;

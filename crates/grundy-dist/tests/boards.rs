@@ -58,7 +58,11 @@ pub fn same_bytes(spec: &str, workers: &[usize]) {
         let solved = solve(Arc::new(family(spec)), &dir, &config, Arc::new(|_| {})).unwrap();
         assert_eq!(solved.solved, expected, "{spec} on {w} workers");
         let got = files(&dir);
-        assert_eq!(got.keys().collect::<Vec<_>>(), want.keys().collect::<Vec<_>>(), "{spec} on {w} workers");
+        assert_eq!(
+            got.keys().collect::<Vec<_>>(),
+            want.keys().collect::<Vec<_>>(),
+            "{spec} on {w} workers"
+        );
         for (name, bytes) in &want {
             assert!(got[name] == *bytes, "{spec} on {w} workers: {name} differs");
         }

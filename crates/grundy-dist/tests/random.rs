@@ -54,7 +54,9 @@ impl TierGame for Random {
                 Err(x) if self.scored => each(r, Node::Final(*x)),
                 Err(x) => each(
                     r,
-                    Node::Over([Outcome::Loss, Outcome::Win, Outcome::Draw][x.rem_euclid(3) as usize]),
+                    Node::Over(
+                        [Outcome::Loss, Outcome::Win, Outcome::Draw][x.rem_euclid(3) as usize],
+                    ),
                 ),
             }
         }
@@ -64,8 +66,12 @@ impl TierGame for Random {
 /// Up to 4 tiers of up to 300 ranks, each position an end (one in six) or up to 4 moves,
 /// mostly to a nearby rank so that the start reaches many.
 fn random(scored: bool) -> impl Strategy<Value = Random> {
-    (1usize..5, proptest::collection::vec(1usize..300, 4), any::<u64>()).prop_map(
-        move |(tiers, sizes, seed)| {
+    (
+        1usize..5,
+        proptest::collection::vec(1usize..300, 4),
+        any::<u64>(),
+    )
+        .prop_map(move |(tiers, sizes, seed)| {
             let mut x = seed | 1;
             let mut next = move || {
                 x ^= x << 13;
@@ -105,8 +111,7 @@ fn random(scored: bool) -> impl Strategy<Value = Random> {
                 nodes.push(tier);
             }
             Random { scored, nodes }
-        },
-    )
+        })
 }
 
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -114,7 +119,10 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .unwrap()
         .map(|e| {
             let e = e.unwrap();
-            (e.file_name().into_string().unwrap(), std::fs::read(e.path()).unwrap())
+            (
+                e.file_name().into_string().unwrap(),
+                std::fs::read(e.path()).unwrap(),
+            )
         })
         .collect()
 }
@@ -122,26 +130,47 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 fn check(game: Random) -> Result<(), TestCaseError> {
     let tmp = tempfile::tempdir().unwrap();
     let one = tmp.path().join("single");
-    let mut store = Tablebase::open(&one, &game).unwrap().with_block_records(64).unwrap();
+    let mut store = Tablebase::open(&one, &game)
+        .unwrap()
+        .with_block_records(64)
+        .unwrap();
     let expected = grundy::tier::solve(
         &game,
         &mut store,
-        &grundy::tier::Options { threads: 1, ..Default::default() },
+        &grundy::tier::Options {
+            threads: 1,
+            ..Default::default()
+        },
         &|_| {},
         &Control::default(),
     );
     let game = Arc::new(game);
     for workers in 1..=4 {
         let dir = tmp.path().join(format!("w{workers}"));
-        let config = Config { workers, slice: 64, batch_slices: 1 + workers % 2, ..Config::default() };
+        let config = Config {
+            workers,
+            slice: 64,
+            batch_slices: 1 + workers % 2,
+            ..Config::default()
+        };
         let got = solve(Arc::new(Arc::clone(&game)), &dir, &config, Arc::new(|_| {}));
         match (&expected, got) {
             (Ok(e), Ok(g)) => {
                 prop_assert_eq!(e, &g.solved, "{} workers", workers);
-                prop_assert!(files(&one) == files(&dir), "{} workers: the files differ", workers);
+                prop_assert!(
+                    files(&one) == files(&dir),
+                    "{} workers: the files differ",
+                    workers
+                );
             }
             (Err(_), Err(_)) => {}
-            (e, g) => prop_assert!(false, "{} workers: single {:?}, distributed {:?}", workers, e, g.map(|g| g.solved)),
+            (e, g) => prop_assert!(
+                false,
+                "{} workers: single {:?}, distributed {:?}",
+                workers,
+                e,
+                g.map(|g| g.solved)
+            ),
         }
     }
     Ok(())

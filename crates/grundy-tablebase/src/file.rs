@@ -102,10 +102,7 @@ fn check_writable(path: &Path, header: &Header, records: u64) -> Result<(), Erro
     if records != header.records {
         return Err(Error::Refused {
             path: path.to_owned(),
-            what: format!(
-                "{records} records given for a header of {}",
-                header.records
-            ),
+            what: format!("{records} records given for a header of {}", header.records),
         });
     }
     if header.game.len() > format::MAX_GAME_ID || header.game.is_empty() {
