@@ -258,3 +258,116 @@ fn a_killed_process_stops_the_others_and_the_rerun_resumes() {
     let got = files(&[tmp.path().join("p0"), tmp.path().join("p1")]);
     assert!(got == want, "the resumed tablebase differs");
 }
+
+/// Two network namespaces of the test's own joined by a veth pair, removed on drop.
+struct Namespaces {
+    names: [String; 2],
+}
+
+impl Namespaces {
+    /// `None` (with the reason) where the machine refuses them (not root, no `ip`).
+    fn new() -> Result<Namespaces, String> {
+        let id = std::process::id() % 10_000;
+        let names = [format!("grundy-a{id}"), format!("grundy-b{id}")];
+        let ip = |args: &[&str]| -> Result<(), String> {
+            let out = Command::new("ip")
+                .args(args)
+                .output()
+                .map_err(|e| format!("cannot run ip: {e}"))?;
+            if out.status.success() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "ip {}: {}",
+                    args.join(" "),
+                    String::from_utf8_lossy(&out.stderr).trim()
+                ))
+            }
+        };
+        let ns = Namespaces {
+            names: names.clone(),
+        };
+        let [a, b] = &names;
+        let (va, vb) = (format!("gva{id}"), format!("gvb{id}"));
+        ip(&["netns", "add", a])?;
+        ip(&["netns", "add", b])?;
+        ip(&["link", "add", &va, "type", "veth", "peer", "name", &vb])?;
+        ip(&["link", "set", &va, "netns", a])?;
+        ip(&["link", "set", &vb, "netns", b])?;
+        for (n, v, addr) in [(a, &va, "10.213.7.1/24"), (b, &vb, "10.213.7.2/24")] {
+            ip(&["-n", n, "addr", "add", addr, "dev", v])?;
+            ip(&["-n", n, "link", "set", v, "up"])?;
+            ip(&["-n", n, "link", "set", "lo", "up"])?;
+        }
+        Ok(ns)
+    }
+}
+
+impl Drop for Namespaces {
+    fn drop(&mut self) {
+        for n in &self.names {
+            let _ = Command::new("ip").args(["netns", "del", n]).output();
+        }
+    }
+}
+
+#[test]
+fn two_processes_in_network_namespaces_talk_over_veth() {
+    let ns = match Namespaces::new() {
+        Ok(ns) => ns,
+        Err(why) => {
+            eprintln!("skipped: network namespaces are refused here ({why})");
+            return;
+        }
+    };
+    let spec = "connect4[4x4]";
+    let tmp = tempfile::tempdir().unwrap();
+    let want = single(spec, &tmp.path().join("single"));
+    let hosts = tmp.path().join("hosts");
+    std::fs::write(&hosts, "10.213.7.1:2101\n10.213.7.2:2101\n").unwrap();
+    let children: Vec<Child> = (0..2)
+        .map(|i| {
+            Command::new("ip")
+                .args([
+                    "netns",
+                    "exec",
+                    &ns.names[i],
+                    GRUNDY,
+                    "solve",
+                    spec,
+                    "--tablebase",
+                ])
+                .arg(tmp.path().join(format!("p{i}")))
+                .args([
+                    "--workers",
+                    "1",
+                    "--processes",
+                    "2",
+                    "--process",
+                    &i.to_string(),
+                    "--hosts",
+                ])
+                .arg(&hosts)
+                .args(["--peer-timeout", "20"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for (i, c) in children.into_iter().enumerate() {
+        let out = wait(c, Duration::from_secs(120));
+        assert!(
+            out.status.success(),
+            "process {i}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let got = files(&[tmp.path().join("p0"), tmp.path().join("p1")]);
+    assert!(
+        got == want,
+        "the tablebase over veth differs from the single machine's"
+    );
+    drop(ns);
+}

@@ -35,13 +35,24 @@ fn main() {
     let cpu = number(2, "CPU_US") * 1e-6;
     let wire = number(3, "WIRE_BYTES");
     let disk = number(4, "DISK_BYTES");
-    let cores = if args.len() > 5 { number(5, "CORES") } else { 16.0 };
-    let gbit = if args.len() > 6 { number(6, "GBIT") } else { 10.0 };
+    let cores = if args.len() > 5 {
+        number(5, "CORES")
+    } else {
+        16.0
+    };
+    let gbit = if args.len() > 6 {
+        number(6, "GBIT")
+    } else {
+        10.0
+    };
     let family = &spec.single().expect("one board").family;
     let tiers = family.tiers().expect("a board with tiers");
     let game = tiers.game();
     let ranks: u64 = (0..game.tier_count()).map(|t| game.tier_size(t)).sum();
-    let largest = (0..game.tier_count()).map(|t| game.tier_size(t)).max().unwrap_or(0);
+    let largest = (0..game.tier_count())
+        .map(|t| game.tier_size(t))
+        .max()
+        .unwrap_or(0);
     let memory = grundy::tier::solve::memory_needed(game) as f64;
     println!(
         "{}: {} tiers, {ranks} ranks (largest tier {largest}), {positions:.3e} positions; the solver holds at most {:.1} GB at once",
