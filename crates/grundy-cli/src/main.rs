@@ -289,6 +289,35 @@ fn run(cli: Cli) -> Result<u8> {
         } => {
             let spec = parse_spec(&spec)?;
             let mut limits = common.limits();
+            if store.processes > 1 {
+                // This process holds only its share of the tier files: it answers the
+                // start alone, from the solve.
+                let Some(dir) = &store.tablebase else {
+                    anyhow::bail!("--processes needs --tablebase DIR");
+                };
+                let solved = tablebase::solve_distributed(&spec, dir, &store)?;
+                if store.process == 0 {
+                    let value = tablebase::record_text(&spec, solved.solved.root);
+                    if common.json {
+                        outln!(
+                            "{}",
+                            serde_json::json!({
+                                "spec": spec.to_string(),
+                                "value": value,
+                                "record": solved.solved.root,
+                                "positions": solved.solved.positions(),
+                                "tiers": solved.solved.tiers.len(),
+                            })
+                        );
+                    } else {
+                        outln!("{spec}: {value} ({} positions)", solved.solved.positions());
+                    }
+                }
+                return Ok(0);
+            }
+            if store.workers.is_some() && store.tablebase.is_none() {
+                anyhow::bail!("--workers solves into a tablebase: give --tablebase DIR");
+            }
             let tablebases: Vec<grundy::report::Tablebase> = match &store.tablebase {
                 Some(dir) => vec![tablebase::open(&spec, dir, &store, true, &limits.control)?],
                 None => Vec::new(),

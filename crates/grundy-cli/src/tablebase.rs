@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use grundy::explore::Control;
 use grundy::games::Spec;
@@ -26,9 +26,156 @@ pub struct StoreArgs {
     /// Worker threads for solving tiers (0: every core).
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = crate::args::u32_arg)]
     pub threads: u32,
-    /// Most memory the tier solver may hold, in MiB.
+    /// Most memory the tier solver may hold, in MiB (with --workers or --processes: each
+    /// worker).
     #[arg(long, value_name = "MIB", default_value_t = 16384, value_parser = crate::args::u64_arg)]
     pub max_tier_memory: u64,
+    /// Solve on timely dataflow (grundy-dist) with W worker threads in this process (and
+    /// as many in every other process of --processes); the tablebase is the same, byte
+    /// for byte.
+    #[arg(long, value_name = "W", value_parser = crate::args::u32_arg)]
+    pub workers: Option<u32>,
+    /// Run process --process of N (timely's conventions), connected to the others at the
+    /// addresses of --hosts; each writes the tier files whose tier is its index modulo N.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::args::u32_arg)]
+    pub processes: u32,
+    /// This process, 0 to N - 1 (process 0 reports the progress and the start's value).
+    #[arg(long, value_name = "I", default_value_t = 0, value_parser = crate::args::u32_arg)]
+    pub process: u32,
+    /// A text file of one host:port a line, one line a process (blank lines and # comments
+    /// skipped).
+    #[arg(long, value_name = "FILE")]
+    pub hosts: Option<PathBuf>,
+    /// Seconds to wait for the other processes to connect, and for a round of messages
+    /// during the run, before stopping with an error.
+    #[arg(long, value_name = "S", default_value_t = 60, value_parser = crate::args::u64_arg)]
+    pub peer_timeout: u64,
+}
+
+impl StoreArgs {
+    /// Whether the solve runs on grundy-dist.
+    pub fn distributed(&self) -> bool {
+        self.workers.is_some() || self.processes > 1
+    }
+
+    fn dist_config(&self) -> Result<grundy_dist::Config> {
+        let processes = self.processes as usize;
+        let process = self.process as usize;
+        let mut cluster = if processes > 1 {
+            let Some(hosts) = &self.hosts else {
+                bail!("--processes {processes} needs --hosts FILE (one host:port a line)");
+            };
+            let text = grundy_io::read_text(hosts)
+                .with_context(|| format!("cannot read the hosts file {}", hosts.display()))?;
+            grundy_dist::Cluster::from_hosts(&text, processes, process)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", hosts.display()))?
+        } else {
+            if process != 0 {
+                bail!("--process {process} is not below --processes 1");
+            }
+            grundy_dist::Cluster::default()
+        };
+        cluster.connect_timeout = std::time::Duration::from_secs(self.peer_timeout.max(1));
+        Ok(grundy_dist::Config {
+            workers: self.workers.unwrap_or(1).max(1) as usize,
+            cluster,
+            max_bytes: self.max_tier_memory.saturating_mul(1 << 20),
+            round_timeout: std::time::Duration::from_secs(self.peer_timeout.max(1)),
+            ..grundy_dist::Config::default()
+        })
+    }
+}
+
+/// What a record of `spec`'s board says, for the player to move: `win in 7`, `draw`, or
+/// a score game's `margin +3`.
+pub fn record_text(spec: &Spec, record: u16) -> String {
+    let scored = spec
+        .single()
+        .and_then(|p| p.family.tiers().map(|t| t.game().scored()))
+        .unwrap_or(false);
+    if scored {
+        grundy::tier::record::margin(record).map_or("unreached".into(), |m| format!("margin {m:+}"))
+    } else {
+        grundy::tier::record::value(record).map_or("unreached".into(), |v| v.to_string())
+    }
+}
+
+/// Solves `spec`'s board on grundy-dist into `dir` (this process's share of the tier
+/// files); process 0 prints a line a tier and the summary on standard error. Returns the
+/// solve.
+pub fn solve_distributed(spec: &Spec, dir: &Path, args: &StoreArgs) -> Result<grundy_dist::Solved> {
+    let Some(part) = spec.single() else {
+        bail!("--tablebase is for one board, not a sum of games");
+    };
+    if part.family.tiers().is_none() {
+        bail!(
+            "`{}` is not split into tiers, so it has no tablebase",
+            part.family.name()
+        );
+    }
+    let config = args.dist_config()?;
+    let started = Instant::now();
+    let first = args.process == 0;
+    let listen = move |e: &Event| {
+        if let Event::Done {
+            summary,
+            loaded: false,
+        } = e
+        {
+            if first {
+                eprintln!(
+                    "tier {} solved: {} positions ({} won, {} lost, {} drawn) at {:.1} s",
+                    summary.tier,
+                    summary.positions,
+                    summary.outcomes[0],
+                    summary.outcomes[1],
+                    summary.outcomes[2],
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        }
+    };
+    let family = std::sync::Arc::clone(&part.family);
+    let id = part
+        .family
+        .tiers()
+        .map(|t| t.game().id())
+        .unwrap_or_default();
+    let solved = grundy_dist::solve(
+        std::sync::Arc::new(family),
+        dir,
+        &config,
+        std::sync::Arc::new(listen),
+    )
+    .map_err(|e| anyhow::anyhow!("{e}"))
+    .with_context(|| format!("cannot solve the tiers of {id}"))?;
+    let traffic = solved.traffic();
+    let fresh = solved.tiers.len();
+    let positions = solved.solved.positions();
+    let solving = traffic.bytes - solved.reach.bytes;
+    eprintln!(
+        "tablebase {}: {} tiers of {id} ({fresh} solved now in {:.1} s by {} workers in {} processes, {} read), {positions} positions, {} moves",
+        dir.display(),
+        solved.solved.tiers.len(),
+        started.elapsed().as_secs_f64(),
+        solved.workers,
+        args.processes,
+        solved.solved.tiers.len() - fresh,
+        solved.edges,
+    );
+    eprintln!(
+        "messages: {} in {} rounds, {} ({} between processes): reaching {} ({:.2} bytes a move), solving {} ({:.2} bytes a move); {:.2} bytes a position",
+        traffic.messages,
+        traffic.rounds,
+        grundy::human_bytes(traffic.bytes),
+        grundy::human_bytes(traffic.remote_bytes),
+        grundy::human_bytes(solved.reach.bytes),
+        solved.reach.bytes as f64 / solved.edges.max(1) as f64,
+        grundy::human_bytes(solving),
+        solving as f64 / solved.edges.max(1) as f64,
+        traffic.bytes as f64 / positions.max(1) as f64,
+    );
+    Ok(solved)
 }
 
 /// Opens the tablebase of `spec`'s board in `dir`; with `build`, solves the tiers it is
@@ -46,10 +193,15 @@ pub fn open(
         threads: args.threads as usize,
         max_bytes: args.max_tier_memory.saturating_mul(1 << 20),
     };
+    // On timely workers, the tiers are solved first; the files are then only read here.
+    let distributed = build && args.distributed();
+    if distributed {
+        solve_distributed(spec, dir, args)?;
+    }
     let opened = grundy_tablebase::open_spec(
         spec,
         dir,
-        build.then_some(&options),
+        (build && !distributed).then_some(&options),
         &|e| bars.event(e),
         control,
     );

@@ -36,14 +36,73 @@ pub fn temporary(path: &Path) -> PathBuf {
 /// a tier past the tiers), or records of another number than the header's, are refused
 /// before anything is written.
 pub fn write(path: &Path, header: &Header, records: &[u16]) -> Result<u64, Error> {
-    if records.len() as u64 != header.records {
+    check_writable(path, header, records.len() as u64)?;
+    durably(path, |tmp| write_temporary(tmp, header, records))
+}
+
+/// Writes a tier file at `path` from its blocks already encoded ([`format::encode_block`]
+/// of the records `i·B .. (i+1)·B`, in order), as [`write`] does from the records: the same
+/// bytes, for a writer that was handed the blocks by those who hold the records (the
+/// distributed solver). Returns the file's length in bytes.
+///
+/// # Errors
+/// As [`write`]; also a number of blocks other than the header's.
+pub fn write_encoded(path: &Path, header: &Header, blocks: &[Vec<u8>]) -> Result<u64, Error> {
+    check_writable(path, header, header.records)?;
+    if blocks.len() as u64 != header.blocks() {
         return Err(Error::Refused {
             path: path.to_owned(),
             what: format!(
-                "{} records given for a header of {}",
-                records.len(),
-                header.records
+                "{} blocks given for a tier of {}",
+                blocks.len(),
+                header.blocks()
             ),
+        });
+    }
+    durably(path, |tmp| {
+        let fail = |e| Error::io(tmp, "cannot write", e);
+        let file = File::create(tmp).map_err(fail)?;
+        let head = header.encode();
+        let mut out = io::BufWriter::with_capacity(1 << 20, file);
+        let lens: Vec<(u32, u64)> = blocks
+            .iter()
+            .map(|b| (b.len() as u32, format::checksum(b)))
+            .collect();
+        out.write_all(&head).map_err(fail)?;
+        out.write_all(&format::encode_index(head.len() as u64, &lens))
+            .map_err(fail)?;
+        for b in blocks {
+            out.write_all(b).map_err(fail)?;
+        }
+        let mut file = out.into_inner().map_err(|e| fail(e.into_error()))?;
+        let end = file.stream_position().map_err(fail)?;
+        file.sync_all().map_err(fail)?;
+        Ok(end)
+    })
+}
+
+/// Writes through `tmp` = [`temporary`]`(path)`, then renames it into place and syncs the
+/// directory; removes the temporary file on an error.
+fn durably(path: &Path, write: impl FnOnce(&Path) -> Result<u64, Error>) -> Result<u64, Error> {
+    let tmp = temporary(path);
+    let written = write(&tmp).and_then(|len| {
+        fs::rename(&tmp, path)
+            .map_err(|e| Error::io(path, "cannot rename the temporary file into place", e))?;
+        sync_dir(path)?;
+        Ok(len)
+    });
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written
+}
+
+/// Refuses a header a reader would refuse, or a number of records other than its own.
+fn check_writable(path: &Path, header: &Header, records: u64) -> Result<(), Error> {
+    if records != header.records {
+        return Err(Error::Refused {
+            path: path.to_owned(),
+            what: format!("{records} records given for a header of {}", header.records),
         });
     }
     if header.game.len() > format::MAX_GAME_ID || header.game.is_empty() {
@@ -72,17 +131,7 @@ pub fn write(path: &Path, header: &Header, records: &[u16]) -> Result<u64, Error
             what: format!("tier {} of {} cannot be written", header.tier, header.tiers),
         });
     }
-    let tmp = temporary(path);
-    let written = write_temporary(&tmp, header, records).and_then(|len| {
-        fs::rename(&tmp, path)
-            .map_err(|e| Error::io(path, "cannot rename the temporary file into place", e))?;
-        sync_dir(path)?;
-        Ok(len)
-    });
-    if written.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    written
+    Ok(())
 }
 
 fn write_temporary(tmp: &Path, header: &Header, records: &[u16]) -> Result<u64, Error> {

@@ -411,6 +411,41 @@ pub fn encode_block(
     zstd.compress(planes).map_err(|e| e.to_string())
 }
 
+/// Encodes blocks one after another with one zstd context: [`encode_block`] for a caller
+/// that does not hold zstd itself (the distributed solver compresses the blocks of the
+/// ranks it owns and hands them to the tier's writer).
+pub struct Encoder {
+    zstd: zstd::bulk::Compressor<'static>,
+    planes: Vec<u8>,
+}
+
+impl std::fmt::Debug for Encoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Encoder").finish_non_exhaustive()
+    }
+}
+
+impl Encoder {
+    /// An encoder at the level files are written with.
+    ///
+    /// # Errors
+    /// zstd's own failure, as text.
+    pub fn new() -> Result<Encoder, String> {
+        Ok(Encoder {
+            zstd: zstd::bulk::Compressor::new(LEVEL).map_err(|e| e.to_string())?,
+            planes: Vec::new(),
+        })
+    }
+
+    /// The bytes of one block of `records`, as a file holds them.
+    ///
+    /// # Errors
+    /// zstd's own failure, as text.
+    pub fn encode(&mut self, records: &[u16]) -> Result<Vec<u8>, String> {
+        encode_block(records, &mut self.planes, &mut self.zstd)
+    }
+}
+
 /// Decodes block `block` of a parsed file into `out` (exactly the block's records), after
 /// checking its checksum; `planes` is scratch space, grown to at most twice
 /// [`MAX_BLOCK_RECORDS`] bytes.

@@ -407,6 +407,55 @@ impl Tablebase {
     }
 }
 
+impl Tablebase {
+    /// The header a file of `tier` gets, with `summary`.
+    fn header(&self, tier: u32, summary: &TierSummary) -> Header {
+        let want = self.expected(tier);
+        Header {
+            game: want.game,
+            ranking_version: want.ranking_version,
+            scored: want.scored,
+            tier,
+            tiers: want.tiers,
+            records: want.records,
+            block_records: self.block_records,
+            summary: Summary {
+                positions: summary.positions,
+                outcomes: summary.outcomes,
+            },
+        }
+    }
+
+    /// Records per block of the files written from now on.
+    #[must_use]
+    pub fn block_records(&self) -> u32 {
+        self.block_records
+    }
+
+    /// Keeps a solved tier given as its encoded blocks ([`format::encode_block`] of ranks
+    /// `i·B .. (i+1)·B` for `B` = [`Tablebase::block_records`], in order) with its
+    /// summary: the same file, byte for byte, as [`TierStore::save`] writes from the
+    /// records. For a writer handed the blocks by the processes that hold the records.
+    ///
+    /// # Errors
+    /// A tier past the game, another number of blocks, or the system's.
+    pub fn save_encoded(
+        &mut self,
+        tier: u32,
+        blocks: &[Vec<u8>],
+        summary: &TierSummary,
+    ) -> Result<u64, Error> {
+        self.check_tier(tier)?;
+        let header = self.header(tier, summary);
+        let written = file::write_encoded(&self.path(tier), &header, blocks);
+        self.readers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&tier);
+        written
+    }
+}
+
 impl TierStore for Tablebase {
     fn summary(&mut self, tier: u32) -> Result<Option<TierSummary>, grundy::Error> {
         Ok(self.reader(tier)?.map(|f| {
@@ -449,19 +498,7 @@ impl TierStore for Tablebase {
             }
             .into());
         }
-        let header = Header {
-            game: want.game,
-            ranking_version: want.ranking_version,
-            scored: want.scored,
-            tier,
-            tiers: want.tiers,
-            records: want.records,
-            block_records: self.block_records,
-            summary: Summary {
-                positions: summary.positions,
-                outcomes: summary.outcomes,
-            },
-        };
+        let header = self.header(tier, summary);
         let written = file::write(&path, &header, records);
         // A reader kept open maps the old file (a query on another thread may have opened
         // it while this one wrote): the next query opens the new one.

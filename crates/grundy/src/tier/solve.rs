@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 
 use super::record;
-use super::{Node, TierGame, TierStore, TierSummary};
+use super::{Child, Node, TierGame, TierStore, TierSummary};
 use crate::csr::Csr;
 use crate::explore::Control;
 use crate::game::{Outcome, Value};
@@ -216,18 +216,23 @@ struct Pending {
 /// loss and the slowest win among the children (the engine needs no more: the mover wins
 /// through the first, and loses only after the last), and whether one is a draw; for
 /// score games the best margin through them.
-#[derive(Debug, Clone, Copy, Default)]
-struct Outside {
-    loss: Option<u32>,
-    win: Option<u32>,
-    draw: bool,
-    again: bool,
-    best: Option<i64>,
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Outside {
+    /// The quickest loss among the children (a win for the mover through it).
+    pub loss: Option<u32>,
+    /// The slowest win among the children.
+    pub win: Option<u32>,
+    /// Whether a child is a draw.
+    pub draw: bool,
+    /// Whether a move keeps the turn (refused inside a win/loss tier).
+    pub again: bool,
+    /// Score games: the best margin through the moves counted.
+    pub best: Option<i64>,
 }
 
 impl Outside {
     /// Counts a move with `gain` (keeping the turn if `again`) into a child of record `rec`.
-    fn add(&mut self, rec: u16, again: bool, gain: i32, scored: bool) {
+    pub fn add(&mut self, rec: u16, again: bool, gain: i32, scored: bool) {
         if scored {
             let m = record::margin(rec).unwrap_or(0);
             let here = i64::from(gain) + if again { m } else { -m };
@@ -392,30 +397,7 @@ impl<'a> Solver<'a> {
     }
 
     fn summarise(&self, tier: u32, records: &[u16]) -> TierSummary {
-        let mut outcomes = [0u64; 3];
-        let mut positions = 0;
-        for &r in records {
-            if r == record::UNREACHED {
-                continue;
-            }
-            positions += 1;
-            let outcome = if self.scored {
-                Outcome::of_margin(i128::from(record::margin(r).unwrap_or(0)))
-            } else {
-                record::value(r).map_or(Outcome::Draw, Value::outcome)
-            };
-            outcomes[match outcome {
-                Outcome::Win => 0,
-                Outcome::Loss => 1,
-                Outcome::Draw => 2,
-            }] += 1;
-        }
-        TierSummary {
-            tier,
-            ranks: records.len() as u64,
-            positions,
-            outcomes,
-        }
+        summarise(self.scored, tier, records)
     }
 
     /// Marks the positions the start reaches in tiers `0..=top`, tier by tier; moves inside
@@ -597,82 +579,27 @@ impl<'a> Solver<'a> {
         later: &[Option<&[u16]>],
         same: Option<&dyn Fn(u64) -> Option<u16>>,
     ) -> Result<Option<u16>, Error> {
-        let children = match node {
-            Node::Over(outcome) => {
-                return Ok(Some(if self.scored {
-                    record::of_margin(0).expect("0 fits")
-                } else {
-                    record::of_value(match outcome {
-                        Outcome::Win => Value::Win(0),
-                        Outcome::Loss => Value::Loss(0),
-                        Outcome::Draw => Value::Draw,
-                    })
-                    .expect("remoteness 0 fits")
-                }))
+        evaluate(self.game, self.scored, tier, node, |c| {
+            if c.tier == tier {
+                return Ok(same.and_then(|f| f(c.rank)));
             }
-            Node::Final(points) => return self.margin_record(i64::from(points)).map(Some),
-            Node::Moves(children) => children,
-        };
-        let mut best_value: Option<Value> = None;
-        let mut best_margin: Option<i64> = None;
-        for c in children {
-            let child = if c.tier == tier {
-                match same.and_then(|f| f(c.rank)) {
-                    Some(r) => r,
-                    None => return Ok(None),
-                }
-            } else {
-                let records = later
-                    .get(c.tier as usize)
-                    .copied()
-                    .flatten()
-                    .ok_or_else(|| {
-                        Error::Unsupported(format!(
-                            "{}: a move from tier {tier} to tier {}, which it does not list among its child tiers",
-                            self.game.id(),
-                            c.tier
-                        ))
-                    })?;
-                records[c.rank as usize]
-            };
-            if child == record::UNREACHED {
-                return Err(Error::Unsupported(format!(
-                    "{}: a move from tier {tier} leads to rank {} of tier {}, which the start never reached",
-                    self.game.id(),
-                    c.rank,
-                    c.tier
-                )));
-            }
-            if self.scored {
-                let m = record::margin(child).expect("reached");
-                let here = i64::from(c.gain) + if c.again { m } else { -m };
-                best_margin = Some(best_margin.map_or(here, |b| b.max(here)));
-            } else {
-                let v = record::value(child).expect("reached");
-                let here = through(v, c.again);
-                if best_value.is_none_or(|b| here.preference() > b.preference()) {
-                    best_value = Some(here);
-                }
-            }
-        }
-        if self.scored {
-            self.margin_record(best_margin.unwrap_or(0)).map(Some)
-        } else {
-            let value = best_value.unwrap_or(Value::Loss(0));
-            record::of_value(value)
-                .map(Some)
-                .ok_or_else(|| too_remote(value))
-        }
+            let records = later
+                .get(c.tier as usize)
+                .copied()
+                .flatten()
+                .ok_or_else(|| {
+                    Error::Unsupported(format!(
+                        "{}: a move from tier {tier} to tier {}, which it does not list among its child tiers",
+                        self.game.id(),
+                        c.tier
+                    ))
+                })?;
+            Ok(Some(records[c.rank as usize]))
+        })
     }
 
     fn margin_record(&self, margin: i64) -> Result<u16, Error> {
-        record::of_margin(margin).ok_or_else(|| Error::TooLarge {
-            what: format!(
-                "a margin of {margin} (records hold at most {})",
-                record::MAX_MARGIN
-            ),
-            need: None,
-        })
+        margin_record(margin)
     }
 
     /// Pass 2: the positions of `tier` with moves inside it, labelled on the subgraph they
@@ -844,6 +771,123 @@ impl<'a> Solver<'a> {
             records[pending[v as usize] as usize] = self.margin_record(margin[v as usize])?;
         }
         Ok(())
+    }
+}
+
+/// The record of a position of `tier` from its children's records, as the tier solver
+/// gives it: `child` says a child's record, or `None` if it is not final yet (a child in
+/// the same tier), and then the position's record is `None` too. A distributed solver calls
+/// this with the records it was sent.
+///
+/// # Errors
+/// A child whose record is [`record::UNREACHED`] (the game breaks the tier contract), an
+/// error of `child`, or a remoteness or margin a record cannot hold.
+#[inline]
+pub fn evaluate(
+    game: &dyn TierGame,
+    scored: bool,
+    tier: u32,
+    node: Node<'_>,
+    mut child: impl FnMut(&Child) -> Result<Option<u16>, Error>,
+) -> Result<Option<u16>, Error> {
+    let children = match node {
+        Node::Over(outcome) => {
+            return Ok(Some(if scored {
+                record::of_margin(0).expect("0 fits")
+            } else {
+                record::of_value(match outcome {
+                    Outcome::Win => Value::Win(0),
+                    Outcome::Loss => Value::Loss(0),
+                    Outcome::Draw => Value::Draw,
+                })
+                .expect("remoteness 0 fits")
+            }))
+        }
+        Node::Final(points) => return margin_record(i64::from(points)).map(Some),
+        Node::Moves(children) => children,
+    };
+    let mut best_value: Option<Value> = None;
+    let mut best_margin: Option<i64> = None;
+    for c in children {
+        let Some(rec) = child(c)? else {
+            return Ok(None);
+        };
+        if rec == record::UNREACHED {
+            return Err(Error::Unsupported(format!(
+                "{}: a move from tier {tier} leads to rank {} of tier {}, which the start never reached",
+                game.id(),
+                c.rank,
+                c.tier
+            )));
+        }
+        if scored {
+            let m = record::margin(rec).expect("reached");
+            let here = i64::from(c.gain) + if c.again { m } else { -m };
+            best_margin = Some(best_margin.map_or(here, |b| b.max(here)));
+        } else {
+            let v = record::value(rec).expect("reached");
+            let here = through(v, c.again);
+            if best_value.is_none_or(|b| here.preference() > b.preference()) {
+                best_value = Some(here);
+            }
+        }
+    }
+    if scored {
+        margin_record(best_margin.unwrap_or(0)).map(Some)
+    } else {
+        value_record(best_value.unwrap_or(Value::Loss(0))).map(Some)
+    }
+}
+
+/// The record of a value.
+///
+/// # Errors
+/// [`Error::TooLarge`] past [`record::MAX_REMOTENESS`].
+pub fn value_record(value: Value) -> Result<u16, Error> {
+    record::of_value(value).ok_or_else(|| too_remote(value))
+}
+
+/// The record of a score game's margin.
+///
+/// # Errors
+/// [`Error::TooLarge`] past [`record::MAX_MARGIN`].
+pub fn margin_record(margin: i64) -> Result<u16, Error> {
+    record::of_margin(margin).ok_or_else(|| Error::TooLarge {
+        what: format!(
+            "a margin of {margin} (records hold at most {})",
+            record::MAX_MARGIN
+        ),
+        need: None,
+    })
+}
+
+/// What `records` of `tier` hold (ranks, positions reached, won, lost, drawn); the
+/// summaries of parts of a tier add up field by field.
+#[must_use]
+pub fn summarise(scored: bool, tier: u32, records: &[u16]) -> TierSummary {
+    let mut outcomes = [0u64; 3];
+    let mut positions = 0;
+    for &r in records {
+        if r == record::UNREACHED {
+            continue;
+        }
+        positions += 1;
+        let outcome = if scored {
+            Outcome::of_margin(i128::from(record::margin(r).unwrap_or(0)))
+        } else {
+            record::value(r).map_or(Outcome::Draw, Value::outcome)
+        };
+        outcomes[match outcome {
+            Outcome::Win => 0,
+            Outcome::Loss => 1,
+            Outcome::Draw => 2,
+        }] += 1;
+    }
+    TierSummary {
+        tier,
+        ranks: records.len() as u64,
+        positions,
+        outcomes,
     }
 }
 

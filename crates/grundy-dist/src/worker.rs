@@ -1,0 +1,1263 @@
+//! One worker of a run: its share of every tier (the slices `k` with `k mod W` its
+//! number), forward reachability, the tiers from the last, in-tier rounds, and the blocks
+//! it hands to each tier's writer.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use grundy::game::Value;
+use grundy::tier::solve::{evaluate, margin_record, summarise, value_record, Outside};
+use grundy::tier::{self, record, Child, Event, Node, TierGame, TierStore, TierSummary};
+use grundy_tablebase::format::Encoder;
+use grundy_tablebase::Tablebase;
+use timely::worker::Worker;
+
+use crate::codec::{self, Malformed, Reader};
+use crate::exchange::{Outcome, Rounds, Traffic, SUMS};
+use crate::{Config, Error, Solved, TierCost};
+
+/// Runs one worker to the end; every worker of every process returns the same.
+pub fn run(
+    w: &mut Worker,
+    game: &dyn TierGame,
+    dir: &Path,
+    config: &Config,
+    listen: &(dyn Fn(&Event) + Send + Sync),
+) -> Result<Solved, Error> {
+    let rounds = Rounds::new(w, config.workers, config.round_timeout);
+    let mut me = Me::new(game, config, rounds, listen);
+    let result = me.solve(w, dir);
+    me.rounds.close(w, result.is_err());
+    result
+}
+
+/// One bit per rank of a worker's slices.
+struct Bits(Vec<AtomicU64>);
+
+impl Bits {
+    fn new(len: usize) -> Bits {
+        Bits((0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    }
+    #[inline]
+    fn get(&self, i: usize) -> bool {
+        self.0[i / 64].load(Ordering::Relaxed) >> (i % 64) & 1 != 0
+    }
+    /// Sets bit `i`; whether it was clear.
+    #[inline]
+    fn set(&self, i: usize) -> bool {
+        let bit = 1u64 << (i % 64);
+        self.0[i / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0
+    }
+}
+
+/// Which worker owns a rank, and where it keeps it.
+#[derive(Clone, Copy)]
+struct Layout {
+    workers: u64,
+    me: u64,
+    slice: u64,
+}
+
+impl Layout {
+    #[inline]
+    fn owner(&self, rank: u64) -> u32 {
+        ((rank / self.slice) % self.workers) as u32
+    }
+    /// The place of a rank in its owner's arrays.
+    #[inline]
+    fn local(&self, rank: u64) -> usize {
+        ((rank / self.slice / self.workers) * self.slice + rank % self.slice) as usize
+    }
+    fn slices_of(&self, worker: u64, size: u64) -> impl Iterator<Item = u64> {
+        (worker..size.div_ceil(self.slice)).step_by(self.workers as usize)
+    }
+    fn mine(&self, size: u64) -> Vec<u64> {
+        self.slices_of(self.me, size).collect()
+    }
+    fn local_len_of(&self, worker: u64, size: u64) -> usize {
+        self.slices_of(worker, size).count() * self.slice as usize
+    }
+    fn range(&self, k: u64, size: u64) -> Range<u64> {
+        k * self.slice..((k + 1) * self.slice).min(size)
+    }
+    /// Rounds every worker takes over a tier of `size` ranks, `batch` slices a round.
+    fn rounds(&self, size: u64, batch: usize) -> usize {
+        (size.div_ceil(self.slice).div_ceil(self.workers) as usize).div_ceil(batch)
+    }
+}
+
+/// What one owner answered, by tier: the ranks asked (sorted) and their records.
+type Told = BTreeMap<u32, (Vec<u64>, Vec<u16>)>;
+
+/// The positions of a tier with moves inside it, as `tier::solve` keeps them: each one's
+/// moves out of the tier folded, and its moves inside.
+#[derive(Default)]
+struct Pending {
+    ranks: Vec<u64>,
+    outside: Vec<Outside>,
+    ends: Vec<usize>,
+    inside: Vec<(u64, i32, bool)>,
+}
+
+struct Me<'a> {
+    game: &'a dyn TierGame,
+    scored: bool,
+    sizes: Vec<u64>,
+    lay: Layout,
+    rounds: Rounds,
+    threads: u32,
+    processes: u32,
+    process: u32,
+    batch: usize,
+    max_bytes: u64,
+    listen: &'a (dyn Fn(&Event) + Send + Sync),
+    store: Option<Tablebase>,
+    held: BTreeMap<u32, Vec<u16>>,
+    costs: Vec<TierCost>,
+    edges: u64,
+}
+
+/// The error of a message from `from` that does not decode (naming the line of the
+/// reader, for a bug report).
+#[track_caller]
+fn malformed(from: u32) -> impl Fn(Malformed) -> Error {
+    let at = std::panic::Location::caller().line();
+    move |_| {
+        Error::Lost(format!(
+            "worker {from} sent a message that does not decode (read at line {at})"
+        ))
+    }
+}
+
+impl<'a> Me<'a> {
+    fn new(
+        game: &'a dyn TierGame,
+        config: &Config,
+        rounds: Rounds,
+        listen: &'a (dyn Fn(&Event) + Send + Sync),
+    ) -> Me<'a> {
+        let threads = config.workers as u32;
+        Me {
+            game,
+            scored: game.scored(),
+            sizes: (0..game.tier_count()).map(|t| game.tier_size(t)).collect(),
+            lay: Layout {
+                workers: u64::from(rounds.peers),
+                me: u64::from(rounds.me),
+                slice: config.slice,
+            },
+            process: rounds.me / threads,
+            processes: rounds.peers / threads,
+            threads,
+            rounds,
+            batch: config.batch_slices.max(1),
+            max_bytes: config.max_bytes,
+            listen,
+            store: None,
+            held: BTreeMap::new(),
+            costs: Vec::new(),
+            edges: 0,
+        }
+    }
+
+    fn me(&self) -> u32 {
+        self.rounds.me
+    }
+
+    /// The worker that writes `tier`'s file: the first of process `tier mod N`.
+    fn writer(&self, tier: u32) -> u32 {
+        (tier % self.processes) * self.threads
+    }
+
+    fn peers(&self) -> usize {
+        self.rounds.peers as usize
+    }
+
+    fn empty(&self) -> Vec<Vec<u8>> {
+        vec![Vec::new(); self.peers()]
+    }
+
+    /// A round that also carries this worker's error, if it has one: every worker leaves
+    /// with the first error of any.
+    fn sync(
+        &mut self,
+        w: &mut Worker,
+        out: Vec<Vec<u8>>,
+        sums: [u64; SUMS],
+        max: u64,
+        local: Result<(), Error>,
+    ) -> Result<Outcome, Error> {
+        match local {
+            Ok(()) => self.rounds.round(w, out, sums, max, None),
+            Err(e) => {
+                let _ = self.rounds.round(w, Vec::new(), sums, max, Some(&e));
+                Err(e)
+            }
+        }
+    }
+
+    fn tell(&self, e: &Event) {
+        if self.me() == 0 {
+            (self.listen)(e);
+        }
+    }
+
+    fn solve(&mut self, w: &mut Worker, dir: &Path) -> Result<Solved, Error> {
+        let game = self.game;
+        let n = game.tier_count();
+        // The store: one per process, held by its first worker.
+        let opened = if self.me() % self.threads == 0 {
+            Tablebase::open(dir, game)
+                .and_then(|tb| tb.with_block_records(self.lay.slice as u32))
+                .map(|tb| self.store = Some(tb))
+        } else {
+            Ok(())
+        };
+        self.sync(w, Vec::new(), [0; SUMS], 0, opened.map_err(Error::from))?;
+        let (root_tier, root_rank) = game.root();
+        if root_tier >= n || root_rank >= self.sizes[root_tier as usize] {
+            return Err(grundy::Error::Unsupported(format!(
+                "{}: the start ({root_tier}, {root_rank}) is outside the tiers",
+                game.id()
+            ))
+            .into());
+        }
+        let need = tier::solve::memory_needed(game) / u128::from(self.rounds.peers);
+        if need > u128::from(self.max_bytes) {
+            return Err(grundy::Error::TooLarge {
+                what: format!(
+                    "solving {} on {} workers needs about {} of memory a worker (limit {})",
+                    game.id(),
+                    self.rounds.peers,
+                    grundy::human_bytes(u64::try_from(need).unwrap_or(u64::MAX)),
+                    grundy::human_bytes(self.max_bytes)
+                ),
+                need: Some(u64::try_from(need).unwrap_or(u64::MAX)),
+            }
+            .into());
+        }
+        let mut summaries = self.complete_tiers(w)?;
+        for s in summaries.iter().flatten() {
+            self.tell(&Event::Done {
+                summary: *s,
+                loaded: true,
+            });
+        }
+        let missing_top = (0..n).rev().find(|&t| summaries[t as usize].is_none());
+        let start = self.rounds.traffic;
+        let mut reach = match missing_top {
+            Some(top) => self.reach(w, top, root_tier, root_rank)?,
+            None => Vec::new(),
+        };
+        let mine = self.rounds.traffic.since(&start);
+        let got = self.sync(
+            w,
+            Vec::new(),
+            [mine.messages, mine.bytes, mine.remote_bytes, 0, 0, 0, 0, 0],
+            0,
+            Ok(()),
+        )?;
+        let reach_traffic = Traffic {
+            rounds: mine.rounds,
+            messages: got.sums[0],
+            bytes: got.sums[1],
+            remote_bytes: got.sums[2],
+        };
+        let needed = |below: u32, summaries: &[Option<TierSummary>]| -> Vec<u32> {
+            let mut need: Vec<u32> = (0..below)
+                .filter(|&s| summaries[s as usize].is_none())
+                .flat_map(|s| game.child_tiers(s))
+                .collect();
+            need.sort_unstable();
+            need.dedup();
+            need
+        };
+        for t in (0..n).rev() {
+            if summaries[t as usize].is_some() {
+                continue;
+            }
+            let start = self.rounds.traffic;
+            let mut local = Ok(());
+            for c in game.child_tiers(t) {
+                if c <= t || c >= n {
+                    local = Err(grundy::Error::Unsupported(format!(
+                        "{}: tier {t} lists tier {c} among the tiers it moves into; they must be later",
+                        game.id()
+                    ))
+                    .into());
+                }
+            }
+            self.sync(w, Vec::new(), [0; SUMS], 0, local)?;
+            for c in game.child_tiers(t) {
+                if !self.held.contains_key(&c) {
+                    self.scatter(w, c)?;
+                }
+            }
+            let bits = reach[t as usize]
+                .take()
+                .expect("reachability is marked for every missing tier");
+            let (records, edges) = self.solve_tier(w, t, &bits)?;
+            drop(bits);
+            let summary = self.finish(w, t, &records, edges, start)?;
+            summaries[t as usize] = Some(summary);
+            self.held.insert(t, records);
+            let keep = needed(t, &summaries);
+            self.held.retain(|t, _| keep.contains(t) || *t == root_tier);
+        }
+        // The start's record: from its owner if its tier is held, else from the writer's
+        // file.
+        let mut root = 0u64;
+        let mut local = Ok(());
+        if let Some(records) = self.held.get(&root_tier) {
+            if self.lay.owner(root_rank) == self.me() {
+                root = u64::from(records[self.lay.local(root_rank)]);
+            }
+        } else if self.me() == self.writer(root_tier) {
+            match self.store.as_mut().map(|s| s.record(root_tier, root_rank)) {
+                Some(Ok(Some(r))) => root = u64::from(r),
+                Some(Err(e)) => local = Err(e.into()),
+                _ => {
+                    local = Err(grundy::Error::Store(format!(
+                        "tier {root_tier} of {} went missing",
+                        game.id()
+                    ))
+                    .into())
+                }
+            }
+        }
+        let got = self.sync(w, Vec::new(), [0; SUMS], root, local)?;
+        Ok(Solved {
+            solved: tier::Solved {
+                tiers: summaries.into_iter().flatten().collect(),
+                root: got.max as u16,
+            },
+            tiers: std::mem::take(&mut self.costs),
+            reach: reach_traffic,
+            edges: self.edges,
+            workers: self.peers(),
+        })
+    }
+
+    /// The tiers whose writer holds their file, whole and undamaged (every block's
+    /// checksum checked), with their summaries, as every worker learns them.
+    fn complete_tiers(&mut self, w: &mut Worker) -> Result<Vec<Option<TierSummary>>, Error> {
+        let mut list = Vec::new();
+        let mut local = Ok(());
+        if let Some(store) = self.store.as_mut() {
+            let found = (|| -> Result<(), Error> {
+                for t in store.complete_tiers()? {
+                    if t % self.processes != self.process {
+                        continue;
+                    }
+                    if let Some(file) = store.reader(t)? {
+                        file.verify()?;
+                    }
+                    if let Some(s) = TierStore::summary(store, t)? {
+                        codec::put(&mut list, u64::from(t));
+                        codec::put(&mut list, s.positions);
+                        for o in s.outcomes {
+                            codec::put(&mut list, o);
+                        }
+                    }
+                }
+                Ok(())
+            })();
+            local = found;
+        }
+        let out = if list.is_empty() {
+            Vec::new()
+        } else {
+            vec![list; self.peers()]
+        };
+        let got = self.sync(w, out, [0; SUMS], 0, local)?;
+        let mut summaries = vec![None; self.sizes.len()];
+        for (from, bytes) in got.inbox {
+            let mut r = Reader::new(&bytes);
+            while !r.done() {
+                let bad = malformed(from);
+                let t = r.get().map_err(&bad)? as usize;
+                let positions = r.get().map_err(&bad)?;
+                let mut outcomes = [0u64; 3];
+                for o in &mut outcomes {
+                    *o = r.get().map_err(&bad)?;
+                }
+                if t < summaries.len() {
+                    summaries[t] = Some(TierSummary {
+                        tier: t as u32,
+                        ranks: self.sizes[t],
+                        positions,
+                        outcomes,
+                    });
+                }
+            }
+        }
+        Ok(summaries)
+    }
+
+    /// Marks the positions the start reaches in tiers `0..=top`, tier by tier, each child
+    /// sent to its owner; moves inside a tier are followed in passes until nothing new
+    /// is marked anywhere.
+    fn reach(
+        &mut self,
+        w: &mut Worker,
+        top: u32,
+        root_tier: u32,
+        root_rank: u64,
+    ) -> Result<Vec<Option<Bits>>, Error> {
+        let game = self.game;
+        let n = game.tier_count();
+        let lay = self.lay;
+        let me = self.me();
+        let reach: Vec<Option<Bits>> = (0..n)
+            .map(|t| {
+                (t <= top).then(|| Bits::new(lay.local_len_of(lay.me, self.sizes[t as usize])))
+            })
+            .collect();
+        if root_tier > top {
+            return Ok(reach);
+        }
+        if lay.owner(root_rank) == me {
+            reach[root_tier as usize]
+                .as_ref()
+                .expect("allocated")
+                .set(lay.local(root_rank));
+        }
+        for t in root_tier..=top {
+            let size = self.sizes[t as usize];
+            let mine = lay.mine(size);
+            let expanded = Bits::new(lay.local_len_of(lay.me, size));
+            let rounds = lay.rounds(size, self.batch);
+            loop {
+                let mut fresh = 0u64;
+                for r in 0..rounds {
+                    let own = reach[t as usize].as_ref().expect("allocated");
+                    let mut out: Vec<BTreeMap<u32, Vec<u64>>> = vec![BTreeMap::new(); self.peers()];
+                    let mut error: Option<Error> = None;
+                    let from = (r * self.batch).min(mine.len());
+                    let to = ((r + 1) * self.batch).min(mine.len());
+                    for &k in &mine[from..to] {
+                        let want = |x: u64| {
+                            let i = lay.local(x);
+                            own.get(i) && !expanded.get(i)
+                        };
+                        game.visit(t, lay.range(k, size), &want, &mut |x, node| {
+                            expanded.set(lay.local(x));
+                            let Node::Moves(children) = node else {
+                                return;
+                            };
+                            for c in children {
+                                if c.tier < t || c.tier >= n {
+                                    error.get_or_insert_with(|| {
+                                        grundy::Error::Unsupported(format!(
+                                            "{}: a move from tier {t} to tier {}: tiers must not go back",
+                                            game.id(),
+                                            c.tier
+                                        ))
+                                        .into()
+                                    });
+                                    return;
+                                }
+                                if c.tier > top {
+                                    continue;
+                                }
+                                if c.rank >= self.sizes[c.tier as usize] {
+                                    error.get_or_insert_with(|| {
+                                        grundy::Error::Unsupported(format!(
+                                            "{}: a move to rank {} of tier {}, which has {} ranks",
+                                            game.id(),
+                                            c.rank,
+                                            c.tier,
+                                            self.sizes[c.tier as usize]
+                                        ))
+                                        .into()
+                                    });
+                                    return;
+                                }
+                                let o = lay.owner(c.rank);
+                                if o == me {
+                                    let bits = reach[c.tier as usize].as_ref().expect("allocated");
+                                    if bits.set(lay.local(c.rank)) && c.tier == t {
+                                        fresh += 1;
+                                    }
+                                } else {
+                                    out[o as usize].entry(c.tier).or_default().push(c.rank);
+                                }
+                            }
+                        });
+                    }
+                    let out: Vec<Vec<u8>> = out.into_iter().map(encode_ranks).collect();
+                    let local = error.map_or(Ok(()), Err);
+                    let got = self.sync(w, out, [0; SUMS], 0, local)?;
+                    let mut ranks = Vec::new();
+                    for (from, bytes) in got.inbox {
+                        let mut rd = Reader::new(&bytes);
+                        while !rd.done() {
+                            let bad = malformed(from);
+                            let c = rd.get().map_err(&bad)? as u32;
+                            codec::get_ranks(&mut rd, &mut ranks).map_err(&bad)?;
+                            let Some(bits) = reach.get(c as usize).and_then(Option::as_ref) else {
+                                return Err(malformed(from)(Malformed));
+                            };
+                            for &x in &ranks {
+                                if lay.owner(x) != me || x >= self.sizes[c as usize] {
+                                    return Err(malformed(from)(Malformed));
+                                }
+                                if bits.set(lay.local(x)) && c == t {
+                                    fresh += 1;
+                                }
+                            }
+                        }
+                    }
+                    let done = (((r + 1) * self.batch) as u64 * lay.slice * lay.workers).min(size);
+                    self.tell(&Event::Reach {
+                        tier: t,
+                        done,
+                        total: size,
+                    });
+                }
+                let got = self.sync(w, Vec::new(), [fresh, 0, 0, 0, 0, 0, 0, 0], 0, Ok(()))?;
+                if got.sums[0] == 0 {
+                    break;
+                }
+            }
+        }
+        Ok(reach)
+    }
+
+    /// The writer of a tier held in its file hands every worker its slices.
+    fn scatter(&mut self, w: &mut Worker, c: u32) -> Result<(), Error> {
+        let size = self.sizes[c as usize];
+        let lay = self.lay;
+        let mut out = Vec::new();
+        let mut local = Ok(());
+        if self.me() == self.writer(c) {
+            let id = self.game.id();
+            match self.store.as_mut().map(|s| s.load(c)) {
+                Some(Ok(Some(records))) => {
+                    out = (0..lay.workers)
+                        .map(|v| {
+                            let mut bytes = Vec::with_capacity(lay.local_len_of(v, size) * 2);
+                            for k in lay.slices_of(v, size) {
+                                for &r in &records[lay.range(k, size).start as usize
+                                    ..lay.range(k, size).end as usize]
+                                {
+                                    bytes.extend_from_slice(&r.to_le_bytes());
+                                }
+                            }
+                            bytes
+                        })
+                        .collect();
+                }
+                Some(Err(e)) => local = Err(e.into()),
+                _ => {
+                    local =
+                        Err(grundy::Error::Store(format!("tier {c} of {id} went missing")).into())
+                }
+            }
+        }
+        let got = self.sync(w, out, [0; SUMS], 0, local)?;
+        let mut records = vec![record::UNREACHED; lay.local_len_of(lay.me, size)];
+        for (from, bytes) in got.inbox {
+            let mut i = 0;
+            for k in lay.mine(size) {
+                let len = (lay.range(k, size).end - lay.range(k, size).start) as usize;
+                let at = lay.local(k * lay.slice);
+                let part = bytes
+                    .get(2 * i..2 * (i + len))
+                    .ok_or_else(|| malformed(from)(Malformed))?;
+                for (j, b) in part.chunks_exact(2).enumerate() {
+                    records[at + j] = u16::from_le_bytes([b[0], b[1]]);
+                }
+                i += len;
+            }
+        }
+        self.held.insert(c, records);
+        Ok(())
+    }
+
+    /// The records of this worker's slices of `tier`: every reached rank labelled.
+    fn solve_tier(
+        &mut self,
+        w: &mut Worker,
+        t: u32,
+        reach: &Bits,
+    ) -> Result<(Vec<u16>, u64), Error> {
+        let game = self.game;
+        let lay = self.lay;
+        let me = self.me();
+        let size = self.sizes[t as usize];
+        let scored = self.scored;
+        let mine = lay.mine(size);
+        let mut records = vec![record::UNREACHED; lay.local_len_of(lay.me, size)];
+        let mut pending = Pending::default();
+        let mut edges = 0u64;
+        // An error met labelling a batch, told in the next round every worker takes.
+        let mut carried: Option<Error> = None;
+        for r in 0..lay.rounds(size, self.batch) {
+            let from = (r * self.batch).min(mine.len());
+            let to = ((r + 1) * self.batch).min(mine.len());
+            // The batch's positions with moves, and their moves.
+            let mut positions: Vec<(u64, usize)> = Vec::new();
+            let mut kids: Vec<Child> = Vec::new();
+            let mut error: Option<Error> = None;
+            for &k in &mine[from..to] {
+                game.visit(
+                    t,
+                    lay.range(k, size),
+                    &|x| reach.get(lay.local(x)),
+                    &mut |x, node| match node {
+                        Node::Moves(children) if !children.is_empty() => {
+                            positions.push((x, kids.len()));
+                            kids.extend_from_slice(children);
+                        }
+                        node => match evaluate(game, scored, t, node, |_| Ok(None)) {
+                            Ok(Some(rec)) => records[lay.local(x)] = rec,
+                            Ok(None) => unreachable!("a position without moves is final"),
+                            Err(e) => {
+                                error.get_or_insert(e.into());
+                            }
+                        },
+                    },
+                );
+            }
+            edges += kids.len() as u64;
+            // Ask the owners of the children in later tiers for their records.
+            let mut ask: Vec<BTreeMap<u32, Vec<u64>>> = vec![BTreeMap::new(); self.peers()];
+            for c in &kids {
+                if c.tier != t && c.rank < self.sizes.get(c.tier as usize).copied().unwrap_or(0) {
+                    let o = lay.owner(c.rank);
+                    if o != me {
+                        ask[o as usize].entry(c.tier).or_default().push(c.rank);
+                    }
+                }
+            }
+            for per in &mut ask {
+                for ranks in per.values_mut() {
+                    ranks.sort_unstable();
+                    ranks.dedup();
+                }
+            }
+            let out: Vec<Vec<u8>> = ask
+                .iter()
+                .map(|per| {
+                    let mut b = Vec::new();
+                    for (tier, ranks) in per {
+                        codec::put(&mut b, u64::from(*tier));
+                        codec::put_ranks(&mut b, ranks);
+                    }
+                    b
+                })
+                .collect();
+            let got = self.sync(
+                w,
+                out,
+                [0; SUMS],
+                0,
+                carried.take().or(error).map_or(Ok(()), Err),
+            )?;
+            // Answer: the records asked for, in the order asked.
+            let mut answers = self.empty();
+            let mut local = Ok(());
+            let mut ranks = Vec::new();
+            'requests: for (from, bytes) in got.inbox {
+                let mut rd = Reader::new(&bytes);
+                let answer = &mut answers[from as usize];
+                while !rd.done() {
+                    let bad = malformed(from);
+                    let c = rd.get().map_err(&bad)? as u32;
+                    codec::get_ranks(&mut rd, &mut ranks).map_err(&bad)?;
+                    let Some(held) = self.held.get(&c) else {
+                        local = Err(grundy::Error::Unsupported(format!(
+                            "{}: a move from tier {t} to tier {c}, which it does not list among its child tiers",
+                            game.id()
+                        ))
+                        .into());
+                        break 'requests;
+                    };
+                    for &x in &ranks {
+                        if lay.owner(x) != me || x >= self.sizes[c as usize] {
+                            return Err(bad(Malformed));
+                        }
+                        answer.extend_from_slice(&held[lay.local(x)].to_le_bytes());
+                    }
+                }
+            }
+            let got = self.sync(w, answers, [0; SUMS], 0, local)?;
+            let mut told: Vec<Told> = (0..self.peers()).map(|_| BTreeMap::new()).collect();
+            for (from, bytes) in got.inbox {
+                let mut rd = Reader::new(&bytes);
+                let asked = std::mem::take(&mut ask[from as usize]);
+                for (tier, ranks) in asked {
+                    let mut recs = Vec::with_capacity(ranks.len());
+                    for _ in 0..ranks.len() {
+                        recs.push(rd.get_u16().map_err(malformed(from))?);
+                    }
+                    told[from as usize].insert(tier, (ranks, recs));
+                }
+            }
+            // Label each position from its children's records.
+            let held = &self.held;
+            let sizes = &self.sizes;
+            let record_of = |c: &Child| -> Result<Option<u16>, grundy::Error> {
+                if c.tier == t {
+                    return Ok(None);
+                }
+                let not_listed = || {
+                    grundy::Error::Unsupported(format!(
+                        "{}: a move from tier {t} to tier {}, which it does not list among its child tiers",
+                        game.id(),
+                        c.tier
+                    ))
+                };
+                if c.rank >= sizes.get(c.tier as usize).copied().unwrap_or(0) {
+                    return Err(not_listed());
+                }
+                let o = lay.owner(c.rank);
+                if o == me {
+                    let records = held.get(&c.tier).ok_or_else(not_listed)?;
+                    Ok(Some(records[lay.local(c.rank)]))
+                } else {
+                    let (ranks, recs) = told[o as usize].get(&c.tier).ok_or_else(not_listed)?;
+                    let i = ranks.binary_search(&c.rank).map_err(|_| not_listed())?;
+                    Ok(Some(recs[i]))
+                }
+            };
+            let mut error: Option<Error> = None;
+            for (i, &(x, start)) in positions.iter().enumerate() {
+                let end = positions.get(i + 1).map_or(kids.len(), |p| p.1);
+                let children = &kids[start..end];
+                match evaluate(game, scored, t, Node::Moves(children), record_of) {
+                    Ok(Some(rec)) => records[lay.local(x)] = rec,
+                    Ok(None) => {
+                        let mut out = Outside::default();
+                        for c in children {
+                            if c.tier == t {
+                                pending.inside.push((c.rank, c.gain, c.again));
+                                continue;
+                            }
+                            match record_of(c) {
+                                Ok(Some(rec)) if rec != record::UNREACHED => {
+                                    out.add(rec, c.again, c.gain, scored);
+                                }
+                                Ok(_) => {
+                                    error.get_or_insert_with(|| grundy::Error::Unsupported(format!(
+                                        "{}: a move from tier {t} leads to rank {} of tier {}, which the start never reached or the tier does not list",
+                                        game.id(),
+                                        c.rank,
+                                        c.tier
+                                    )).into());
+                                }
+                                Err(e) => {
+                                    error.get_or_insert(e.into());
+                                }
+                            }
+                        }
+                        pending.ranks.push(x);
+                        pending.outside.push(out);
+                        pending.ends.push(pending.inside.len());
+                    }
+                    Err(e) => {
+                        error.get_or_insert(e.into());
+                    }
+                }
+            }
+            let done = (((r + 1) * self.batch) as u64 * lay.slice * lay.workers).min(size);
+            self.tell(&Event::Solve {
+                tier: t,
+                done,
+                total: size,
+            });
+            carried = error;
+        }
+        let got = self.sync(
+            w,
+            Vec::new(),
+            [pending.ranks.len() as u64, 0, 0, 0, 0, 0, 0, 0],
+            0,
+            carried.map_or(Ok(()), Err),
+        )?;
+        if got.sums[0] > 0 {
+            self.inside(w, t, pending, &mut records)?;
+        }
+        Ok((records, edges))
+    }
+
+    /// The positions of `t` with moves inside it, in rounds: first each move inside is
+    /// told to the child's owner (which keeps it reversed if the child is pending, or
+    /// answers with the child's final record); then one round a remoteness (score games:
+    /// a round per level of the acyclic subgraph), each position decided in a round
+    /// telling its parents' owners.
+    fn inside(
+        &mut self,
+        w: &mut Worker,
+        t: u32,
+        mut p: Pending,
+        records: &mut [u16],
+    ) -> Result<(), Error> {
+        let game = self.game;
+        let lay = self.lay;
+        let me = self.me();
+        let scored = self.scored;
+        let np = p.ranks.len();
+        let index = |ranks: &[u64], x: u64| ranks.binary_search(&x).ok();
+        let mut count: Vec<u32> = Vec::with_capacity(np);
+        let mut from = 0;
+        for &end in &p.ends {
+            count.push((end - from) as u32);
+            from = end;
+        }
+        // Moves inside the tier, to the children's owners.
+        let mut out = self.empty();
+        let mut at_home: Vec<(u64, u64, i32, bool)> = Vec::new();
+        let mut from = 0;
+        for (i, &end) in p.ends.iter().enumerate() {
+            for &(c, gain, again) in &p.inside[from..end] {
+                let o = lay.owner(c);
+                if o == me {
+                    at_home.push((c, p.ranks[i], gain, again));
+                } else {
+                    let b = &mut out[o as usize];
+                    codec::put(b, c);
+                    codec::put(b, p.ranks[i]);
+                    codec::put_signed(b, i64::from(gain));
+                    codec::put(b, u64::from(again));
+                }
+            }
+            from = end;
+        }
+        let mut local = Ok(());
+        if !scored && (p.inside.iter().any(|m| m.2) || p.outside.iter().any(|o| o.again)) {
+            local = Err(grundy::Error::Unsupported(format!(
+                "{}: moves that keep the turn inside tier {t} of a win/loss game",
+                game.id()
+            ))
+            .into());
+        }
+        let got = self.sync(w, out, [0; SUMS], 0, local)?;
+        let mut edges: Vec<(u32, u64, i32, bool)> = Vec::new();
+        let mut finals = self.empty();
+        let mut home_finals: Vec<(u64, u16, i32, bool)> = Vec::new();
+        let mut local = Ok(());
+        let mut take = |c: u64,
+                        parent: u64,
+                        gain: i32,
+                        again: bool,
+                        finals: &mut Vec<Vec<u8>>,
+                        home: &mut Vec<(u64, u16, i32, bool)>| {
+            if let Some(ci) = index(&p.ranks, c) {
+                edges.push((ci as u32, parent, gain, again));
+                return;
+            }
+            let rec = records[lay.local(c)];
+            if rec == record::UNREACHED {
+                local = Err(grundy::Error::Unsupported(format!(
+                    "{}: a move inside tier {t} to rank {c}, which the start never reached",
+                    game.id()
+                ))
+                .into());
+                return;
+            }
+            let o = lay.owner(parent);
+            if o == me {
+                home.push((parent, rec, gain, again));
+            } else {
+                let b = &mut finals[o as usize];
+                codec::put(b, parent);
+                codec::put(b, u64::from(rec));
+                codec::put_signed(b, i64::from(gain));
+                codec::put(b, u64::from(again));
+            }
+        };
+        for (c, parent, gain, again) in at_home {
+            take(c, parent, gain, again, &mut finals, &mut home_finals);
+        }
+        for (from, bytes) in got.inbox {
+            let mut rd = Reader::new(&bytes);
+            while !rd.done() {
+                let bad = malformed(from);
+                let c = rd.get().map_err(&bad)?;
+                let parent = rd.get().map_err(&bad)?;
+                let gain =
+                    i32::try_from(rd.get_signed().map_err(&bad)?).map_err(|_| bad(Malformed))?;
+                let again = rd.get().map_err(&bad)? != 0;
+                if lay.owner(c) != me || c >= self.sizes[t as usize] {
+                    return Err(bad(Malformed));
+                }
+                take(c, parent, gain, again, &mut finals, &mut home_finals);
+            }
+        }
+        let got = self.sync(w, finals, [0; SUMS], 0, local)?;
+        let mut fold = |parent: u64, rec: u16, gain: i32, again: bool| -> Result<(), Malformed> {
+            let pi = index(&p.ranks, parent).ok_or(Malformed)?;
+            p.outside[pi].add(rec, again, gain, scored);
+            count[pi] -= 1;
+            Ok(())
+        };
+        for (parent, rec, gain, again) in home_finals {
+            fold(parent, rec, gain, again).map_err(malformed(me))?;
+        }
+        for (from, bytes) in got.inbox {
+            let mut rd = Reader::new(&bytes);
+            while !rd.done() {
+                let bad = malformed(from);
+                let parent = rd.get().map_err(&bad)?;
+                let rec = u16::try_from(rd.get().map_err(&bad)?).map_err(|_| bad(Malformed))?;
+                let gain =
+                    i32::try_from(rd.get_signed().map_err(&bad)?).map_err(|_| bad(Malformed))?;
+                let again = rd.get().map_err(&bad)? != 0;
+                fold(parent, rec, gain, again).map_err(&bad)?;
+            }
+        }
+        // The moves into each pending position, reversed: parents of position i are
+        // rev[off[i]..off[i + 1]].
+        edges.sort_unstable_by_key(|e| e.0);
+        let mut off = vec![0usize; np + 1];
+        for e in &edges {
+            off[e.0 as usize + 1] += 1;
+        }
+        for i in 0..np {
+            off[i + 1] += off[i];
+        }
+        let rev: Vec<(u64, i32, bool)> = edges.into_iter().map(|e| (e.1, e.2, e.3)).collect();
+        let mut decided = vec![record::UNREACHED; np];
+        if scored {
+            self.score_rounds(w, t, &p, &mut count, &off, &rev, &mut decided)?;
+        } else {
+            self.level_rounds(w, &p, &mut count, &off, &rev, &mut decided)?;
+        }
+        for (i, &x) in p.ranks.iter().enumerate() {
+            records[lay.local(x)] = decided[i];
+        }
+        Ok(())
+    }
+
+    /// Win/loss/draw inside a tier: in round `L` a pending position is won in `L` if a
+    /// child is lost in `L − 1`, lost in `L` if every child is won and the slowest in
+    /// `L − 1`; whatever is undecided when no round can decide more is drawn. This is
+    /// the order of the library's engine on its chains of virtual vertices, by rounds.
+    #[allow(clippy::too_many_arguments)]
+    fn level_rounds(
+        &mut self,
+        w: &mut Worker,
+        p: &Pending,
+        count: &mut [u32],
+        off: &[usize],
+        rev: &[(u64, i32, bool)],
+        decided: &mut [u16],
+    ) -> Result<(), Error> {
+        let lay = self.lay;
+        let me = self.me();
+        let np = p.ranks.len();
+        let mut inner_loss: Vec<Option<u32>> = vec![None; np];
+        let mut inner_win: Vec<Option<u32>> = vec![None; np];
+        let longest = p
+            .outside
+            .iter()
+            .map(|o| u64::from(o.loss.unwrap_or(0).max(o.win.unwrap_or(0))))
+            .max()
+            .unwrap_or(0);
+        let got = self.sync(w, Vec::new(), [0; SUMS], longest, Ok(()))?;
+        let longest = got.max;
+        let mut level: u32 = 1;
+        loop {
+            let mut out = self.empty();
+            let mut home: Vec<(u64, bool)> = Vec::new();
+            let mut newly = 0u64;
+            let mut local = Ok(());
+            for i in 0..np {
+                if decided[i] != record::UNREACHED {
+                    continue;
+                }
+                let o = &p.outside[i];
+                let loss = match (o.loss, inner_loss[i]) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                let value = if loss == Some(level - 1) {
+                    Value::Win(level)
+                } else if count[i] == 0
+                    && loss.is_none()
+                    && !o.draw
+                    && o.win.max(inner_win[i]) == Some(level - 1)
+                {
+                    Value::Loss(level)
+                } else {
+                    continue;
+                };
+                match value_record(value) {
+                    Ok(r) => decided[i] = r,
+                    Err(e) => {
+                        local = Err(e.into());
+                        break;
+                    }
+                }
+                newly += 1;
+                let won = matches!(value, Value::Win(_));
+                for &(parent, _, _) in &rev[off[i]..off[i + 1]] {
+                    let o = lay.owner(parent);
+                    if o == me {
+                        home.push((parent, won));
+                    } else {
+                        codec::put(&mut out[o as usize], parent * 2 + u64::from(won));
+                    }
+                }
+            }
+            let got = self.sync(w, out, [newly, 0, 0, 0, 0, 0, 0, 0], 0, local)?;
+            let mut tell = |parent: u64, won: bool| -> Result<(), Malformed> {
+                let qi = p.ranks.binary_search(&parent).map_err(|_| Malformed)?;
+                if decided[qi] != record::UNREACHED {
+                    return Ok(());
+                }
+                if won {
+                    count[qi] -= 1;
+                    inner_win[qi] = inner_win[qi].max(Some(level));
+                } else {
+                    inner_loss[qi] = Some(inner_loss[qi].map_or(level, |l| l.min(level)));
+                }
+                Ok(())
+            };
+            for (parent, won) in home {
+                tell(parent, won).map_err(malformed(me))?;
+            }
+            for (from, bytes) in got.inbox {
+                let mut rd = Reader::new(&bytes);
+                while !rd.done() {
+                    let v = rd.get().map_err(malformed(from))?;
+                    tell(v / 2, v % 2 == 1).map_err(malformed(from))?;
+                }
+            }
+            if got.sums[0] == 0 && u64::from(level) > longest {
+                break;
+            }
+            level += 1;
+        }
+        for d in decided.iter_mut() {
+            if *d == record::UNREACHED {
+                *d = record::DRAW;
+            }
+        }
+        Ok(())
+    }
+
+    /// Score games inside a tier (acyclic there): a position is decided once all its
+    /// children inside are, its margin the best over every move.
+    #[allow(clippy::too_many_arguments)]
+    fn score_rounds(
+        &mut self,
+        w: &mut Worker,
+        t: u32,
+        p: &Pending,
+        count: &mut [u32],
+        off: &[usize],
+        rev: &[(u64, i32, bool)],
+        decided: &mut [u16],
+    ) -> Result<(), Error> {
+        let lay = self.lay;
+        let me = self.me();
+        let np = p.ranks.len();
+        let mut best: Vec<Option<i64>> = p.outside.iter().map(|o| o.best).collect();
+        let mut left = np;
+        loop {
+            let mut out = self.empty();
+            let mut home: Vec<(u64, i64)> = Vec::new();
+            let mut newly = 0u64;
+            let mut local = Ok(());
+            for i in 0..np {
+                if decided[i] != record::UNREACHED || count[i] != 0 {
+                    continue;
+                }
+                let m = best[i].unwrap_or(0);
+                match margin_record(m) {
+                    Ok(r) => decided[i] = r,
+                    Err(e) => {
+                        local = Err(e.into());
+                        break;
+                    }
+                }
+                newly += 1;
+                left -= 1;
+                for &(parent, gain, again) in &rev[off[i]..off[i + 1]] {
+                    let here = i64::from(gain) + if again { m } else { -m };
+                    let o = lay.owner(parent);
+                    if o == me {
+                        home.push((parent, here));
+                    } else {
+                        let b = &mut out[o as usize];
+                        codec::put(b, parent);
+                        codec::put_signed(b, here);
+                    }
+                }
+            }
+            let got = self.sync(w, out, [newly, left as u64, 0, 0, 0, 0, 0, 0], 0, local)?;
+            let mut tell = |parent: u64, here: i64| -> Result<(), Malformed> {
+                let qi = p.ranks.binary_search(&parent).map_err(|_| Malformed)?;
+                count[qi] -= 1;
+                best[qi] = Some(best[qi].map_or(here, |b| b.max(here)));
+                Ok(())
+            };
+            for (parent, here) in home {
+                tell(parent, here).map_err(malformed(me))?;
+            }
+            for (from, bytes) in got.inbox {
+                let mut rd = Reader::new(&bytes);
+                while !rd.done() {
+                    let parent = rd.get().map_err(malformed(from))?;
+                    let here = rd.get_signed().map_err(malformed(from))?;
+                    tell(parent, here).map_err(malformed(from))?;
+                }
+            }
+            if got.sums[0] == 0 {
+                if got.sums[1] > 0 {
+                    return Err(grundy::Error::Unsupported(format!(
+                        "{}: positions repeat inside tier {t}; margins of score games with cycles are not defined here",
+                        self.game.id()
+                    ))
+                    .into());
+                }
+                return Ok(());
+            }
+        }
+    }
+
+    /// Counts what the tier holds over all workers, and hands its writer the blocks of
+    /// this worker's slices, compressed; the writer writes the file.
+    fn finish(
+        &mut self,
+        w: &mut Worker,
+        t: u32,
+        records: &[u16],
+        edges: u64,
+        start: Traffic,
+    ) -> Result<TierSummary, Error> {
+        let lay = self.lay;
+        let size = self.sizes[t as usize];
+        let mut positions = 0;
+        let mut outcomes = [0u64; 3];
+        let mut out = self.empty();
+        let writer = self.writer(t);
+        let mut local = Ok(());
+        match Encoder::new() {
+            Ok(mut enc) => {
+                let b = &mut out[writer as usize];
+                for k in lay.mine(size) {
+                    let range = lay.range(k, size);
+                    let at = lay.local(range.start);
+                    let slice = &records[at..at + (range.end - range.start) as usize];
+                    let s = summarise(self.scored, t, slice);
+                    positions += s.positions;
+                    for (o, c) in outcomes.iter_mut().zip(s.outcomes) {
+                        *o += c;
+                    }
+                    match enc.encode(slice) {
+                        Ok(bytes) => {
+                            codec::put(b, k);
+                            codec::put(b, bytes.len() as u64);
+                            b.extend_from_slice(&bytes);
+                        }
+                        Err(e) => {
+                            local =
+                                Err(grundy::Error::Store(format!("cannot compress: {e}")).into());
+                            break;
+                        }
+                    }
+                }
+            }
+            Err(e) => local = Err(grundy::Error::Store(format!("cannot compress: {e}")).into()),
+        }
+        // This round's blocks count with the tier (its counters cannot: they travel in it).
+        let mut mine = self.rounds.traffic.since(&start);
+        let blocks = &out[writer as usize];
+        if !blocks.is_empty() {
+            let len = blocks.len() as u64 + 17;
+            mine.messages += 1;
+            mine.bytes += len;
+            if self.rounds.process_of(writer) != self.rounds.process_of(self.me()) {
+                mine.remote_bytes += len;
+            }
+        }
+        let got = self.sync(
+            w,
+            out,
+            [
+                positions,
+                outcomes[0],
+                outcomes[1],
+                outcomes[2],
+                edges,
+                mine.messages,
+                mine.bytes,
+                mine.remote_bytes,
+            ],
+            0,
+            local,
+        )?;
+        let s = got.sums;
+        let summary = TierSummary {
+            tier: t,
+            ranks: size,
+            positions: s[0],
+            outcomes: [s[1], s[2], s[3]],
+        };
+        self.edges += s[4];
+        self.costs.push(TierCost {
+            tier: t,
+            traffic: Traffic {
+                rounds: mine.rounds,
+                messages: s[5],
+                bytes: s[6],
+                remote_bytes: s[7],
+            },
+            edges: s[4],
+            positions: s[0],
+        });
+        let mut local = Ok(());
+        if self.me() == writer {
+            let slices = size.div_ceil(lay.slice) as usize;
+            let mut blocks: Vec<Option<Vec<u8>>> = vec![None; slices];
+            for (from, bytes) in got.inbox {
+                let mut rd = Reader::new(&bytes);
+                while !rd.done() {
+                    let bad = malformed(from);
+                    let k = rd.get().map_err(&bad)? as usize;
+                    let len = rd.get().map_err(&bad)? as usize;
+                    let b = rd.bytes(len).map_err(&bad)?;
+                    if k >= slices || lay.owner(k as u64 * lay.slice) != from {
+                        return Err(bad(Malformed));
+                    }
+                    blocks[k] = Some(b.to_vec());
+                }
+            }
+            let blocks: Option<Vec<Vec<u8>>> = blocks.into_iter().collect();
+            local = match (blocks, self.store.as_mut()) {
+                (Some(blocks), Some(store)) => store
+                    .save_encoded(t, &blocks, &summary)
+                    .map(|_| ())
+                    .map_err(Error::from),
+                _ => Err(Error::Lost(format!(
+                    "the blocks of tier {t} did not all arrive"
+                ))),
+            };
+        }
+        self.sync(w, Vec::new(), [0; SUMS], 0, local)?;
+        self.tell(&Event::Done {
+            summary,
+            loaded: false,
+        });
+        Ok(summary)
+    }
+}
+
+/// The ranks for one worker, tier by tier: each tier's number, then its ranks sorted,
+/// distinct, as gaps.
+fn encode_ranks(mut per: BTreeMap<u32, Vec<u64>>) -> Vec<u8> {
+    let mut b = Vec::new();
+    for (tier, ranks) in &mut per {
+        ranks.sort_unstable();
+        ranks.dedup();
+        codec::put(&mut b, u64::from(*tier));
+        codec::put_ranks(&mut b, ranks);
+    }
+    b
+}
