@@ -262,6 +262,7 @@ pub fn label_explored<G: Game>(
 /// Minimax values of a score game: for each position, the most the player to move can get
 /// *more than the opponent* from there on, both playing to maximise their own total
 /// (negamax: `v(p) = max over moves (gain(p, c) − v(c))`, `final_gain(p)` without moves).
+/// Built on [`minimax_graph`].
 ///
 /// # Complexity
 /// O(V + E) after exploration.
@@ -274,31 +275,191 @@ pub fn minimax<G: ScoreGame>(
     explored: &Explored<G::Position>,
 ) -> Result<Vec<i64>, Error> {
     let graph = &explored.graph;
-    let order = reverse_topological_order(graph, &graph.reverse())?;
-    let mut value = vec![0i64; graph.len()];
-    for &v in &order {
-        let pos = &explored.positions[v as usize];
-        let successors = graph.successors(v);
-        value[v as usize] = if successors.is_empty() || game.terminal(pos).is_some() {
-            game.final_gain(pos)
-        } else {
-            let mut best = i64::MIN;
-            for &c in successors {
-                let child = &explored.positions[c as usize];
-                let gain = game
-                    .gain(pos, child)
+    let positions = &explored.positions;
+    let mut gain = Vec::with_capacity(graph.edge_count());
+    for v in 0..graph.len() as u32 {
+        let pos = &positions[v as usize];
+        for &c in graph.successors(v) {
+            let child = &positions[c as usize];
+            gain.push(
+                game.gain(pos, child)
                     .checked_sub(game.gift(pos, child))
-                    .ok_or(Error::Overflow)?;
-                let here = if game.alternates() || game.to_move(child) != game.to_move(pos) {
-                    gain.checked_sub(value[c as usize])
-                } else {
-                    gain.checked_add(value[c as usize])
-                }
-                .ok_or(Error::Overflow)?;
-                best = best.max(here);
-            }
-            best
-        };
+                    .ok_or(Error::Overflow)?,
+            );
+        }
     }
-    Ok(value)
+    let mover: Option<Vec<u8>> = (!game.alternates()).then(|| {
+        positions
+            .iter()
+            .map(|p| game.to_move(p).index() as u8)
+            .collect()
+    });
+    let stop = |v: u32| {
+        let pos = &positions[v as usize];
+        (graph.degree(v) == 0 || game.terminal(pos).is_some()).then(|| game.final_gain(pos))
+    };
+    Ok(minimax_graph(graph, &gain, stop, mover.as_deref())?.margin)
+}
+
+/// Minimax values on an explicit move graph, as [`minimax`] computes them for a
+/// [`ScoreGame`]: the margin of each vertex for the player to move there, and the number
+/// of moves to the end along the first best move (the depth).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Margins {
+    /// The most the player to move at each vertex can get more than the opponent.
+    pub margin: Vec<i64>,
+    /// The moves to the end along the first move (in successor order) that reaches the
+    /// margin; 0 where the game ends.
+    pub depth: Vec<u32>,
+}
+
+/// Negamax over an acyclic graph whose edges carry points: `gain[e]` is what the mover
+/// collects along edge `e` (edges numbered as [`Csr::targets`] lists them); `stop(v)` is
+/// `Some(points)` when the game ends at `v` (the player to move there collects them),
+/// whatever successors `v` has; a vertex with no successors and `None` ends with 0.
+/// `mover` (`0` first, `1` second) is for games whose moves may keep the turn: a child's
+/// margin is added rather than subtracted when its mover is the parent's. Without it,
+/// every move passes the turn.
+///
+/// # Complexity
+/// O(V + E): one reverse topological order, then one pass.
+///
+/// # Errors
+/// [`Error::Cycle`] if the graph has a cycle; [`Error::Overflow`] if a margin leaves
+/// `i64`; [`Error::Unsupported`] if `gain` or `mover` have the wrong length.
+pub fn minimax_graph(
+    graph: &Csr,
+    gain: &[i64],
+    stop: impl Fn(u32) -> Option<i64>,
+    mover: Option<&[u8]>,
+) -> Result<Margins, Error> {
+    let n = graph.len();
+    if gain.len() != graph.edge_count() {
+        return Err(Error::Unsupported(format!(
+            "{} gains for {} edges",
+            gain.len(),
+            graph.edge_count()
+        )));
+    }
+    if mover.is_some_and(|m| m.len() != n) {
+        return Err(Error::Unsupported(format!(
+            "movers for {} vertices, the graph has {n}",
+            mover.map_or(0, <[u8]>::len)
+        )));
+    }
+    let order = reverse_topological_order(graph, &graph.reverse())?;
+    let mut margin = vec![0i64; n];
+    let mut depth = vec![0u32; n];
+    let offsets = graph.offsets();
+    for &v in &order {
+        let vi = v as usize;
+        let successors = graph.successors(v);
+        if let Some(points) = stop(v) {
+            margin[vi] = points;
+            continue;
+        }
+        if successors.is_empty() {
+            continue;
+        }
+        let mut best: Option<(i64, u32)> = None;
+        for (i, &c) in successors.iter().enumerate() {
+            let e = offsets[vi] as usize + i;
+            let ci = c as usize;
+            let stays = mover.is_some_and(|m| m[ci] == m[vi]);
+            let here = if stays {
+                gain[e].checked_add(margin[ci])
+            } else {
+                gain[e].checked_sub(margin[ci])
+            }
+            .ok_or(Error::Overflow)?;
+            if best.is_none_or(|(b, _)| here > b) {
+                best = Some((here, depth[ci].saturating_add(1)));
+            }
+        }
+        let (m, d) = best.expect("a vertex with successors");
+        margin[vi] = m;
+        depth[vi] = d;
+    }
+    Ok(Margins { margin, depth })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A random acyclic graph (edges only to higher ids), its gains, stops and movers.
+    fn graphs() -> impl Strategy<Value = (Csr, Vec<i64>, Vec<Option<i64>>, Vec<u8>)> {
+        (1usize..12).prop_flat_map(|n| {
+            let edges = proptest::collection::vec((0..n as u32, 0..n as u32), 0..30);
+            (
+                edges,
+                proptest::collection::vec(-5i64..6, 30),
+                proptest::collection::vec(proptest::option::weighted(0.2, -5i64..6), n),
+                proptest::collection::vec(0u8..2, n),
+            )
+                .prop_map(move |(edges, gains, stops, movers)| {
+                    let edges: Vec<(u32, u32)> = edges.into_iter().filter(|(a, b)| a < b).collect();
+                    let graph = Csr::from_edges(n, &edges);
+                    let gain = gains[..graph.edge_count()].to_vec();
+                    (graph, gain, stops, movers)
+                })
+        })
+    }
+
+    /// Negamax by plain recursion, with the same tie rule (the first best move).
+    fn brute(
+        g: &Csr,
+        gain: &[i64],
+        stops: &[Option<i64>],
+        mover: Option<&[u8]>,
+        v: u32,
+    ) -> (i64, u32) {
+        if let Some(p) = stops[v as usize] {
+            return (p, 0);
+        }
+        let start = g.offsets()[v as usize] as usize;
+        let mut best: Option<(i64, u32)> = None;
+        for (i, &c) in g.successors(v).iter().enumerate() {
+            let (m, d) = brute(g, gain, stops, mover, c);
+            let stays = mover.is_some_and(|o| o[c as usize] == o[v as usize]);
+            let here = if stays {
+                gain[start + i] + m
+            } else {
+                gain[start + i] - m
+            };
+            if best.is_none_or(|(b, _)| here > b) {
+                best = Some((here, d + 1));
+            }
+        }
+        best.unwrap_or((0, 0))
+    }
+
+    proptest! {
+        #[test]
+        fn minimax_graph_equals_plain_negamax((graph, gain, stops, movers) in graphs(), turns in any::<bool>()) {
+            let mover = turns.then_some(&movers[..]);
+            let got = minimax_graph(&graph, &gain, |v| stops[v as usize], mover).unwrap();
+            for v in 0..graph.len() as u32 {
+                let (m, d) = brute(&graph, &gain, &stops, mover, v);
+                prop_assert_eq!(got.margin[v as usize], m, "vertex {}", v);
+                prop_assert_eq!(got.depth[v as usize], d, "vertex {}", v);
+            }
+        }
+    }
+
+    #[test]
+    fn minimax_graph_refuses_cycles_and_bad_lengths() {
+        let cyclic = Csr::from_edges(2, &[(0, 1), (1, 0)]);
+        assert!(matches!(
+            minimax_graph(&cyclic, &[0, 0], |_| None, None),
+            Err(Error::Cycle { .. })
+        ));
+        let line = Csr::from_edges(2, &[(0, 1)]);
+        assert!(minimax_graph(&line, &[], |_| None, None).is_err());
+        assert!(minimax_graph(&line, &[1], |_| None, Some(&[0])).is_err());
+        // One move worth 3 into a position worth 2 to the opponent: 1 for the mover.
+        let m = minimax_graph(&line, &[3], |v| (v == 1).then_some(2), None).unwrap();
+        assert_eq!((m.margin, m.depth), (vec![1, 2], vec![1, 0]));
+    }
 }

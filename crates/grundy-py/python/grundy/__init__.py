@@ -177,11 +177,18 @@ __all__ = [
     "TokenSum",
     "TokenValues",
     "Verification",
+    "Game",
+    "GameError",
+    "GameTable",
+    "Value",
     "examples",
     "graph",
     "pattern",
+    "pattern_game",
     "solve",
+    "solve_game",
     "table",
 ]
 
-# Games defined in Python and the OpenSpiel adapter follow.
+# Games defined in Python (grundy.openspiel is imported on its own: it needs pyspiel).
+from .game import Game, GameError, GameTable, Value, pattern_game, solve_game  # noqa: E402
