@@ -265,15 +265,6 @@ impl<'a> Me<'a> {
             bytes: got.sums[1],
             remote_bytes: got.sums[2],
         };
-        let needed = |below: u32, summaries: &[Option<TierSummary>]| -> Vec<u32> {
-            let mut need: Vec<u32> = (0..below)
-                .filter(|&s| summaries[s as usize].is_none())
-                .flat_map(|s| game.child_tiers(s))
-                .collect();
-            need.sort_unstable();
-            need.dedup();
-            need
-        };
         for t in (0..n).rev() {
             if summaries[t as usize].is_some() {
                 continue;
@@ -303,7 +294,7 @@ impl<'a> Me<'a> {
             let summary = self.finish(w, t, &records, edges, start)?;
             summaries[t as usize] = Some(summary);
             self.held.insert(t, records);
-            let keep = needed(t, &summaries);
+            let keep = tier::solve::needed(game, t, &summaries);
             self.held.retain(|t, _| keep.contains(t) || *t == root_tier);
         }
         // The start's record: from its owner if its tier is held, else from the writer's

@@ -416,16 +416,7 @@ impl Solved {
     fn move_value(&self, v: u32, i: usize) -> Value {
         let labels = self.labels.as_ref().expect("a win/loss/draw game");
         let c = self.graph.successors(v)[i];
-        let child = labels.value(c);
-        if self.stays(v, c) {
-            match child {
-                Value::Win(r) => Value::Win(r + 1),
-                Value::Loss(r) => Value::Loss(r + 1),
-                Value::Draw => Value::Draw,
-            }
-        } else {
-            child.parent()
-        }
+        labels.value(c).through(self.stays(v, c))
     }
 
     /// The margin, for the mover at `v`, of the `i`-th move from `v`.

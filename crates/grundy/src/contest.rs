@@ -16,7 +16,7 @@
 //! equally good moves the first in the family's move order.
 
 use crate::explore::Control;
-use crate::game::{Player, Value};
+use crate::game::Player;
 use crate::games::ioiwari::{sow, PITS};
 use crate::games::polygon::Triangulation;
 use crate::games::score::{Board, ScoreBoard};
@@ -545,15 +545,7 @@ impl Contestant for ScoreGame {
                 .values
                 .value(ranked.rank(&child))
                 .ok_or_else(|| Error::Unsupported("a position the pass did not reach".into()))?;
-            let mine = if self.family.to_move(&child) == me {
-                match value {
-                    Value::Win(x) => Value::Win(x + 1),
-                    Value::Loss(x) => Value::Loss(x + 1),
-                    Value::Draw => Value::Draw,
-                }
-            } else {
-                value.parent()
-            };
+            let mine = value.through(self.family.to_move(&child) == me);
             if choice.is_none_or(|(p, _)| mine.preference() > p) {
                 choice = Some((mine.preference(), d as usize));
             }

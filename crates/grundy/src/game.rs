@@ -170,6 +170,21 @@ impl Value {
         }
     }
 
+    /// The value of a move into a position of value `self`, seen by the mover: negated
+    /// with one more move ([`Value::parent`]), or, when the move keeps the turn (`again`:
+    /// the same player moves next), the same value one move further.
+    #[must_use]
+    pub fn through(self, again: bool) -> Value {
+        if !again {
+            return self.parent();
+        }
+        match self {
+            Value::Win(r) => Value::Win(r + 1),
+            Value::Loss(r) => Value::Loss(r + 1),
+            Value::Draw => Value::Draw,
+        }
+    }
+
     /// A total order by preference of the player to move: quick wins first, then draws,
     /// then slow losses. Higher is better.
     #[must_use]

@@ -86,15 +86,7 @@ pub(super) fn report(
         for (i, child) in children.iter().enumerate() {
             let child_value = labelled.children[i];
             let again = ctx.game.keeps_turn(&ctx.root, child);
-            let mine = if again {
-                match child_value {
-                    Value::Win(r) => Value::Win(r + 1),
-                    Value::Loss(r) => Value::Loss(r + 1),
-                    Value::Draw => Value::Draw,
-                }
-            } else {
-                child_value.parent()
-            };
+            let mine = child_value.through(again);
             if mine.outcome() == Outcome::Win {
                 winning_moves.push(ctx.game.spec(child).to_string());
             }

@@ -257,12 +257,9 @@ mod tests {
     use crate::explore::Control;
     use crate::tier::{solve, MemoryStore, Options};
 
-    /// A lookup says what the search says: value, remoteness, every move's value.
-    #[test]
-    fn lookups_equal_the_search() {
-        let start: Spec = "connect4[4x3]".parse().unwrap();
-        let family = &start.single().unwrap().family;
-        let tiers = family.tiers().unwrap();
+    /// Every tier of `start`'s board, solved in memory.
+    fn solved(start: &Spec) -> MemoryStore {
+        let tiers = start.single().unwrap().family.tiers().unwrap();
         let mut store = MemoryStore::default();
         solve(
             tiers.game(),
@@ -272,6 +269,16 @@ mod tests {
             &Control::default(),
         )
         .unwrap();
+        store
+    }
+
+    /// A lookup says what the search says: value, remoteness, every move's value.
+    #[test]
+    fn lookups_equal_the_search() {
+        let start: Spec = "connect4[4x3]".parse().unwrap();
+        let family = &start.single().unwrap().family;
+        let tiers = family.tiers().unwrap();
+        let mut store = solved(&start);
         let limits = Limits::default();
         for text in [
             "connect4[4x3]",
@@ -351,16 +358,7 @@ mod tests {
         for game in ["kalah[2,2]", "kalah[3,1]", "dots[1x2]", "dots[2x2]"] {
             let start: Spec = game.parse().unwrap();
             let family = &start.single().unwrap().family;
-            let tiers = family.tiers().unwrap();
-            let mut store = MemoryStore::default();
-            solve(
-                tiers.game(),
-                &mut store,
-                &Options::default(),
-                &|_| {},
-                &Control::default(),
-            )
-            .unwrap();
+            let mut store = solved(&start);
             let limits = Limits::default();
             let mut checked = 0;
             // The lines of play that take the (seed + step)-th move at each step.

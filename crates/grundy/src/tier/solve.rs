@@ -103,6 +103,19 @@ impl Solved {
     }
 }
 
+/// The tiers that the tiers below `below` still unsolved (no summary yet) move into, in
+/// order: what a solver going from the last tier down must keep in memory.
+#[must_use]
+pub fn needed(game: &dyn TierGame, below: u32, summaries: &[Option<TierSummary>]) -> Vec<u32> {
+    let mut need: Vec<u32> = (0..below)
+        .filter(|&s| summaries[s as usize].is_none())
+        .flat_map(|s| game.child_tiers(s))
+        .collect();
+    need.sort_unstable();
+    need.dedup();
+    need
+}
+
 /// Memory the solver needs at most for `game`, in bytes: reachability bits for every
 /// tier, and the largest tier held with the tiers it moves into.
 #[must_use]
@@ -341,15 +354,6 @@ impl<'a> Solver<'a> {
         };
         // The tiers in memory: the one just solved and those a missing tier moves into.
         let mut held: BTreeMap<u32, Arc<Vec<u16>>> = BTreeMap::new();
-        let needed = |below: u32, summaries: &[Option<TierSummary>]| -> Vec<u32> {
-            let mut need: Vec<u32> = (0..below)
-                .filter(|&s| summaries[s as usize].is_none())
-                .flat_map(|s| game.child_tiers(s))
-                .collect();
-            need.sort_unstable();
-            need.dedup();
-            need
-        };
         for t in (0..n).rev() {
             if summaries[t as usize].is_some() {
                 continue;
@@ -381,7 +385,7 @@ impl<'a> Solver<'a> {
             });
             summaries[t as usize] = Some(summary);
             held.insert(t, Arc::new(records));
-            let keep = needed(t, &summaries);
+            let keep = needed(game, t, &summaries);
             held.retain(|t, _| keep.contains(t) || *t == root_tier);
         }
         let root = match held.get(&root_tier) {
@@ -826,7 +830,7 @@ pub fn evaluate(
             best_margin = Some(best_margin.map_or(here, |b| b.max(here)));
         } else {
             let v = record::value(rec).expect("reached");
-            let here = through(v, c.again);
+            let here = v.through(c.again);
             if best_value.is_none_or(|b| here.preference() > b.preference()) {
                 best_value = Some(here);
             }
@@ -888,21 +892,6 @@ pub fn summarise(scored: bool, tier: u32, records: &[u16]) -> TierSummary {
         ranks: records.len() as u64,
         positions,
         outcomes,
-    }
-}
-
-/// The value of a move into a child of value `child`, for the mover: negated with one
-/// more move, or (the same player moving again) kept with one more move.
-#[must_use]
-pub fn through(child: Value, again: bool) -> Value {
-    if again {
-        match child {
-            Value::Win(r) => Value::Win(r + 1),
-            Value::Loss(r) => Value::Loss(r + 1),
-            Value::Draw => Value::Draw,
-        }
-    } else {
-        child.parent()
     }
 }
 
