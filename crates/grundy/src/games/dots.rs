@@ -814,24 +814,7 @@ mod tests {
             if r * c > 4 {
                 continue;
             }
-            for (&t, (records, _)) in &store.tiers {
-                for (rank, &rec) in records.iter().enumerate().step_by(3) {
-                    let Some(m) = record::margin(rec) else {
-                        continue;
-                    };
-                    let spec = Spec {
-                        parts: vec![crate::games::Part {
-                            family: std::sync::Arc::new(dots.clone()),
-                            position: tiers.position(t, rank as u64),
-                        }],
-                    };
-                    let [a, b] = report::solve(&spec, &Limits::default())
-                        .unwrap()
-                        .scores
-                        .unwrap();
-                    assert_eq!(m, a - b, "{spec}");
-                }
-            }
+            crate::games::testing::records_equal_the_search(dots.clone(), &store, 3, false);
         }
     }
 

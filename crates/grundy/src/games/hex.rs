@@ -908,26 +908,7 @@ mod tests {
                 (root.outcome(), root.remoteness()),
                 (r.outcome, r.remoteness)
             );
-            let tiers = HexTiers(&hex);
-            for (&t, (records, _)) in &store.tiers {
-                for (rank, &rec) in records.iter().enumerate().step_by(5) {
-                    let Some(value) = record::value(rec) else {
-                        continue;
-                    };
-                    let spec = Spec {
-                        parts: vec![crate::games::Part {
-                            family: std::sync::Arc::new(hex.clone()),
-                            position: tiers.position(t, rank as u64),
-                        }],
-                    };
-                    let r = report::solve(&spec, &Limits::default()).unwrap();
-                    assert_eq!(
-                        (value.outcome(), value.remoteness()),
-                        (r.outcome, r.remoteness),
-                        "{spec}"
-                    );
-                }
-            }
+            crate::games::testing::records_equal_the_search(hex.clone(), &store, 5, false);
         }
     }
 

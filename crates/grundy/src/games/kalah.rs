@@ -939,24 +939,7 @@ mod tests {
                 continue;
             }
             assert_eq!(solved.positions(), positions);
-            for (&t, (records, _)) in &store.tiers {
-                for (rank, &rec) in records.iter().enumerate().step_by(11) {
-                    let Some(want) = record::margin(rec) else {
-                        continue;
-                    };
-                    let spec = Spec {
-                        parts: vec![crate::games::Part {
-                            family: std::sync::Arc::new(k.clone()),
-                            position: tiers.position(t, rank as u64),
-                        }],
-                    };
-                    let [a, b] = report::solve(&spec, &Limits::default())
-                        .unwrap()
-                        .scores
-                        .unwrap();
-                    assert_eq!(want, a - b, "{spec}");
-                }
-            }
+            crate::games::testing::records_equal_the_search(k.clone(), &store, 11, false);
         }
     }
 

@@ -585,27 +585,6 @@ mod tests {
         .unwrap();
         assert_eq!(solved.positions(), 5478);
         assert_eq!(record::value(solved.root), Some(crate::game::Value::Draw));
-        let limits = crate::report::Limits::default();
-        for (&t, (records, _)) in &store.tiers {
-            for (r, &rec) in records.iter().enumerate().step_by(7) {
-                let Some(value) = record::value(rec) else {
-                    continue;
-                };
-                let pos = tiers.position(t, r as u64);
-                assert_eq!(tiers.locate(&pos), Some((t, r as u64)));
-                let spec = crate::games::Spec {
-                    parts: vec![crate::games::Part {
-                        family: std::sync::Arc::new(game.clone()),
-                        position: pos,
-                    }],
-                };
-                let searched = crate::report::solve(&spec, &limits).unwrap();
-                assert_eq!(
-                    (searched.outcome, searched.remoteness),
-                    (value.outcome(), value.remoteness()),
-                    "{spec}"
-                );
-            }
-        }
+        crate::games::testing::records_equal_the_search(game.clone(), &store, 7, true);
     }
 }

@@ -108,3 +108,61 @@ pub fn examples() -> Vec<&'static str> {
 pub fn families() -> impl Iterator<Item = (&'static str, &'static str)> {
     registry::entries().map(|e| (e.name, e.shape))
 }
+
+/// What the board families' tests share.
+#[cfg(test)]
+pub(crate) mod testing {
+    use std::sync::Arc;
+
+    use super::{Family, Part, Spec};
+    use crate::report::{self, Limits};
+    use crate::tier::{record, MemoryStore};
+
+    /// Checks every `step`-th record that `store` (the tiers of `family`, solved) holds
+    /// against the analyzer on the same board: the outcome and remoteness, or a score
+    /// game's margin (the difference of the two totals). With `locate`, each board must
+    /// also locate back to its tier and rank. Returns how many records were checked.
+    pub(crate) fn records_equal_the_search(
+        family: impl Family + 'static,
+        store: &MemoryStore,
+        step: usize,
+        locate: bool,
+    ) -> usize {
+        let family: Arc<dyn Family> = Arc::new(family);
+        let tiers = family.tiers().expect("a tiered family");
+        let scored = tiers.game().scored();
+        let limits = Limits::default();
+        let mut checked = 0;
+        for (&t, (records, _)) in &store.tiers {
+            for (rank, &rec) in records.iter().enumerate().step_by(step) {
+                if rec == record::UNREACHED {
+                    continue;
+                }
+                let position = tiers.position(t, rank as u64);
+                if locate {
+                    assert_eq!(tiers.locate(&position), Some((t, rank as u64)));
+                }
+                let spec = Spec {
+                    parts: vec![Part {
+                        family: Arc::clone(&family),
+                        position,
+                    }],
+                };
+                let searched = report::solve(&spec, &limits).unwrap();
+                if scored {
+                    let [a, b] = searched.scores.expect("a score game");
+                    assert_eq!(record::margin(rec), Some(a - b), "{spec}");
+                } else {
+                    let value = record::value(rec).expect("a reached record");
+                    assert_eq!(
+                        (value.outcome(), value.remoteness()),
+                        (searched.outcome, searched.remoteness),
+                        "{spec}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+        checked
+    }
+}

@@ -1001,28 +1001,8 @@ mod tests {
         .unwrap();
         assert_eq!(solved.positions(), 4433);
         assert_eq!(record::value(solved.root), Some(crate::game::Value::Win(7)));
-        let limits = crate::report::Limits::default();
-        let mut checked = 0;
-        for (&t, (records, _)) in &store.tiers {
-            for (r, &rec) in records.iter().enumerate().step_by(5) {
-                let Some(value) = record::value(rec) else {
-                    continue;
-                };
-                let spec = crate::games::Spec {
-                    parts: vec![crate::games::Part {
-                        family: std::sync::Arc::new(game.clone()),
-                        position: tiers.position(t, r as u64),
-                    }],
-                };
-                let searched = crate::report::solve(&spec, &limits).unwrap();
-                assert_eq!(
-                    (searched.outcome, searched.remoteness),
-                    (value.outcome(), value.remoteness()),
-                    "{spec}"
-                );
-                checked += 1;
-            }
-        }
+        let checked =
+            crate::games::testing::records_equal_the_search(game.clone(), &store, 5, false);
         assert!(checked > 500, "{checked}");
     }
 
