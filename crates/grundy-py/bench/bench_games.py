@@ -46,9 +46,12 @@ class BatchedFibonacciNim(FibonacciNim):
         return offsets, left * self.shape[1] + np.minimum(left, 2 * k)
 
 
-def report(what, positions, seconds, answer):
+def report(what, positions, seconds, answer, cpu=None):
     rate = positions / seconds if seconds else float("inf")
-    print(f"{what}: {positions} positions in {seconds:.2f} s, {rate:,.0f} positions/s; {answer}")
+    line = f"{what}: {positions} positions in {seconds:.2f} s, {rate:,.0f} positions/s"
+    if cpu is not None:
+        line += f" ({cpu:.2f} s CPU, {positions / cpu if cpu else float('inf'):,.0f} positions/CPU s)"
+    print(f"{line}; {answer}")
 
 
 def main(argv):
@@ -56,23 +59,23 @@ def main(argv):
     if case in ("python-fibonacci", "batched-fibonacci"):
         n = int(argv[2])
         game = FibonacciNim(n) if case == "python-fibonacci" else BatchedFibonacciNim(n)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         table = grundy.solve_game(game, max_positions=50_000_000)
-        dt = time.perf_counter() - t
+        dt, cpu = time.perf_counter() - t, time.process_time() - c
         want = grundy.solve(f"fibonacci({n})")
         want = want.to_dict() if hasattr(want, "to_dict") else want
         assert (table.outcome, table.remoteness) == (want["outcome"], want["remoteness"])
         assert len(table) == want["positions"], (len(table), want["positions"])
         assert table.grundy() == want["grundy"]
-        report(f"{case.split('-')[0]} fibonacci({n})", len(table), dt, table.value())
+        report(f"{case.split('-')[0]} fibonacci({n})", len(table), dt, table.value(), cpu)
     elif case == "builtin-fibonacci":
         n = int(argv[2])
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         r = grundy.solve(f"fibonacci({n})")
-        dt = time.perf_counter() - t
+        dt, cpu = time.perf_counter() - t, time.process_time() - c
         r = r.to_dict() if hasattr(r, "to_dict") else r
         assert r["method"] == "retrograde"
-        report(f"built-in fibonacci({n})", r["positions"], dt, (r["outcome"], r["remoteness"]))
+        report(f"built-in fibonacci({n})", r["positions"], dt, (r["outcome"], r["remoteness"]), cpu)
     elif case == "openspiel":
         import pyspiel
         from grundy import openspiel

@@ -600,3 +600,108 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(explore_batched, m)?)?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (no dependency needed for these checks).
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            self.0 >> 11
+        }
+    }
+
+    #[test]
+    fn each_reads_every_layout_as_get_does() {
+        let mut rng = Lcg(7);
+        for width in [1, 2, 4, 8] {
+            for signed in [false, true] {
+                for little in [false, true] {
+                    let bytes: Vec<u8> = (0..width * 37).map(|_| rng.next() as u8).collect();
+                    let ints = Ints {
+                        bytes: &bytes,
+                        width,
+                        signed,
+                        little,
+                    };
+                    // The reference: the bytes as a number, by hand.
+                    let want: Vec<i128> = bytes
+                        .chunks(width)
+                        .map(|c| {
+                            let mut be = c.to_vec();
+                            if little {
+                                be.reverse();
+                            }
+                            let raw = be.iter().fold(0u128, |acc, &b| acc << 8 | u128::from(b));
+                            let bits = 8 * width as u32;
+                            if signed && raw >> (bits - 1) == 1 {
+                                raw as i128 - (1i128 << bits)
+                            } else {
+                                raw as i128
+                            }
+                        })
+                        .collect();
+                    let got: Vec<i128> = (0..ints.len()).map(|i| ints.get(i)).collect();
+                    assert_eq!(
+                        got, want,
+                        "get, width {width} signed {signed} little {little}"
+                    );
+                    let mut each = Vec::new();
+                    ints.each(3, 30, |v| {
+                        each.push(v);
+                        Ok::<(), ()>(())
+                    })
+                    .unwrap();
+                    assert_eq!(each, want[3..30], "each, width {width} signed {signed}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn dense_and_hashed_indexes_intern_alike() {
+        let mut rng = Lcg(13);
+        for case in 0..200 {
+            let size = 1 + rng.next() % 300;
+            let limit = 1 + rng.next() % 100;
+            let sequence: Vec<u64> = (0..rng.next() % 500).map(|_| rng.next() % size).collect();
+            let mut dense = (Index::Dense(vec![0; size as usize]), Vec::new());
+            let mut hashed = (Index::Hashed(FxHashMap::default()), Vec::new());
+            // The reference: ids by first appearance, refused past the limit.
+            let mut seen: Vec<u64> = Vec::new();
+            for &code in &sequence {
+                let want = match seen.iter().position(|&c| c == code) {
+                    Some(i) => Some(i as u32),
+                    None if (seen.len() as u64) < limit => {
+                        seen.push(code);
+                        Some(seen.len() as u32 - 1)
+                    }
+                    None => None,
+                };
+                assert_eq!(
+                    dense.0.intern(code, &mut dense.1, limit),
+                    want,
+                    "case {case}"
+                );
+                assert_eq!(
+                    hashed.0.intern(code, &mut hashed.1, limit),
+                    want,
+                    "case {case}"
+                );
+            }
+            assert_eq!(dense.1, seen);
+            assert_eq!(hashed.1, seen);
+            for code in 0..size + 2 {
+                let want = seen.iter().position(|&c| c == code).map(|i| i as u32);
+                assert_eq!(dense.0.get(code), want);
+                assert_eq!(hashed.0.get(code), want);
+            }
+        }
+    }
+}

@@ -7,7 +7,9 @@
 //! and declared ends, per-edge gains. Then `solve::label_by_degree` labels win / loss /
 //! draw with remoteness (cycles are draws), `solve::minimax_graph` gives score games'
 //! margins, and `impartial::grundy_values` the Grundy values. [`solve_graph`] takes the
-//! same arrays from Python directly (the OpenSpiel adapter builds them itself).
+//! same arrays from Python directly (the OpenSpiel adapter builds them itself). Games
+//! whose positions are integer codes can take the batched path instead (`batched.rs`),
+//! which makes no Python object per move.
 //!
 //! A bug in a game is a `grundy.GameError` naming the position, with the user's
 //! exception as its cause; Ctrl-C (`KeyboardInterrupt`) passes through untouched.
