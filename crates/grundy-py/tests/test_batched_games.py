@@ -4,6 +4,7 @@ catalog and a brute-force labelling; and every way a batched game can be wrong."
 import array
 import random
 import signal
+import sys
 import threading
 
 import pytest
@@ -330,6 +331,23 @@ def test_any_buffer_of_integers_and_any_integer_dtype():
     want = solve_game(Subtraction(takes, 60), batched=False)
     for moves_many in (as_array, narrow, big_endian, strided):
         same_table(solve_game(start=60, moves_many=moves_many, batch_size=4), want)
+
+
+def test_without_numpy_the_codes_come_as_an_array(monkeypatch):
+    monkeypatch.setitem(sys.modules, "numpy", None)  # `import numpy` now fails
+    seen = set()
+
+    def moves_many(codes):
+        seen.add(type(codes))
+        lists = [[c - k for k in (1, 3, 4) if k <= c] for c in codes]
+        offsets = [0]
+        for children in lists:
+            offsets.append(offsets[-1] + len(children))
+        return array.array("q", offsets), array.array("q", [c for cs in lists for c in cs])
+
+    table = solve_game(start=30, moves_many=moves_many, batch_size=4, max_moves=2**70)
+    assert seen == {array.array}
+    same_table(table, solve_game(Subtraction((1, 3, 4), 30), batched=False))
 
 
 def test_cycles_are_draws_and_table_lookups():

@@ -483,7 +483,8 @@ def _solve_batched(
         raise GameError(f"the start position has no code: {e}") from e
     coded, solved = _grundy.explore_batched(
         code, codec.size, moves_many, to_move_many, terminal_many, _as_codes(), codec.show,
-        max_positions, max_moves, batch_size,
+        # No batch holds more than the positions; a bound past 2**64 - 1 is no bound.
+        max_positions, min(max_moves, 2**64 - 1), min(batch_size, max_positions),
     )
     return GameTable(_CodedPositions(coded, codec), _CodedIds(coded, codec), solved, start)
 
