@@ -438,6 +438,8 @@ def solve_game(
             shape = getattr(game, "shape", None)
     if batched is None:
         batched = moves_many is not None
+    if not batched and moves is None:
+        raise TypeError("solve_game needs moves(position): a method of the game or moves=...")
     if start is None:
         raise TypeError("solve_game needs a start position: the game's start, or start=...")
     if not isinstance(max_positions, int) or not 1 <= max_positions < 2**32 - 1:
@@ -449,8 +451,6 @@ def solve_game(
             start, moves_many, to_move, to_move_many, terminal, terminal_many, gain, shape,
             batch_size, max_positions, max_moves,
         )
-    if moves is None:
-        raise TypeError("solve_game needs moves(position): a method of the game or moves=...")
     positions, ids, solved = _grundy.explore_game(
         start, moves, to_move, terminal, gain, gain is not None, max_positions, max_moves
     )
