@@ -2,6 +2,7 @@
 answer it times. Run one case per process (for whole-process timings and peak memory):
 
     python bench/bench_games.py python-fibonacci 3000   # a Python-defined game
+    python bench/bench_games.py batched-fibonacci 3000  # the same, batched with NumPy
     python bench/bench_games.py builtin-fibonacci 3000  # the same game built in
     python bench/bench_games.py openspiel 4 5           # the adapter on connect_four 4x5
     python bench/bench_games.py value-iteration 4 4     # OpenSpiel's own exact search
@@ -25,31 +26,56 @@ class FibonacciNim(grundy.Game):
         return [(m - k, min(m - k, 2 * k)) for k in range(1, min(m, limit) + 1)]
 
 
-def report(what, positions, seconds, answer):
+class BatchedFibonacciNim(FibonacciNim):
+    """The same game on the batched path: (stones, limit) coded as stones * n + limit
+    (the shape (n + 1, n)), every move of a batch computed by NumPy at once."""
+
+    def __init__(self, n):
+        super().__init__(n)
+        self.shape = (n + 1, n)
+
+    def moves_many(self, codes):
+        import numpy as np
+
+        m, limit = np.divmod(codes, self.shape[1])
+        counts = np.minimum(m, limit)
+        offsets = np.zeros(len(codes) + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        k = np.arange(1, offsets[-1] + 1) - np.repeat(offsets[:-1], counts)
+        left = np.repeat(m, counts) - k
+        return offsets, left * self.shape[1] + np.minimum(left, 2 * k)
+
+
+def report(what, positions, seconds, answer, cpu=None):
     rate = positions / seconds if seconds else float("inf")
-    print(f"{what}: {positions} positions in {seconds:.2f} s, {rate:,.0f} positions/s; {answer}")
+    line = f"{what}: {positions} positions in {seconds:.2f} s, {rate:,.0f} positions/s"
+    if cpu is not None:
+        line += f" ({cpu:.2f} s CPU, {positions / cpu if cpu else float('inf'):,.0f} positions/CPU s)"
+    print(f"{line}; {answer}")
 
 
 def main(argv):
     case = argv[1]
-    if case == "python-fibonacci":
+    if case in ("python-fibonacci", "batched-fibonacci"):
         n = int(argv[2])
-        t = time.perf_counter()
-        table = grundy.solve_game(FibonacciNim(n), max_positions=50_000_000)
-        dt = time.perf_counter() - t
+        game = FibonacciNim(n) if case == "python-fibonacci" else BatchedFibonacciNim(n)
+        t, c = time.perf_counter(), time.process_time()
+        table = grundy.solve_game(game, max_positions=50_000_000)
+        dt, cpu = time.perf_counter() - t, time.process_time() - c
         want = grundy.solve(f"fibonacci({n})")
         want = want.to_dict() if hasattr(want, "to_dict") else want
         assert (table.outcome, table.remoteness) == (want["outcome"], want["remoteness"])
         assert len(table) == want["positions"], (len(table), want["positions"])
-        report(f"python fibonacci({n})", len(table), dt, table.value())
+        assert table.grundy() == want["grundy"]
+        report(f"{case.split('-')[0]} fibonacci({n})", len(table), dt, table.value(), cpu)
     elif case == "builtin-fibonacci":
         n = int(argv[2])
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         r = grundy.solve(f"fibonacci({n})")
-        dt = time.perf_counter() - t
+        dt, cpu = time.perf_counter() - t, time.process_time() - c
         r = r.to_dict() if hasattr(r, "to_dict") else r
         assert r["method"] == "retrograde"
-        report(f"built-in fibonacci({n})", r["positions"], dt, (r["outcome"], r["remoteness"]))
+        report(f"built-in fibonacci({n})", r["positions"], dt, (r["outcome"], r["remoteness"]), cpu)
     elif case == "openspiel":
         import pyspiel
         from grundy import openspiel

@@ -7,7 +7,9 @@
 //! and declared ends, per-edge gains. Then `solve::label_by_degree` labels win / loss /
 //! draw with remoteness (cycles are draws), `solve::minimax_graph` gives score games'
 //! margins, and `impartial::grundy_values` the Grundy values. [`solve_graph`] takes the
-//! same arrays from Python directly (the OpenSpiel adapter builds them itself).
+//! same arrays from Python directly (the OpenSpiel adapter builds them itself). Games
+//! whose positions are integer codes can take the batched path instead (`batched.rs`),
+//! which makes no Python object per move.
 //!
 //! A bug in a game is a `grundy.GameError` naming the position, with the user's
 //! exception as its cause; Ctrl-C (`KeyboardInterrupt`) passes through untouched.
@@ -28,10 +30,10 @@ create_exception!(
 );
 
 /// How a position ends by the game's own rule, as the arrays carry it.
-const PLAY_ON: u8 = 0;
-const WIN: u8 = 1;
-const LOSS: u8 = 2;
-const DRAW: u8 = 3;
+pub(crate) const PLAY_ON: u8 = 0;
+pub(crate) const WIN: u8 = 1;
+pub(crate) const LOSS: u8 = 2;
+pub(crate) const DRAW: u8 = 3;
 /// A score game's end: the points are in the stops array.
 const STOP: u8 = 4;
 
@@ -39,7 +41,7 @@ const STOP: u8 = 4;
 const SIGNAL_EVERY: usize = 1024;
 
 /// `repr(obj)`, cut to a readable length, for messages.
-fn show(obj: &Bound<'_, PyAny>) -> String {
+pub(crate) fn show(obj: &Bound<'_, PyAny>) -> String {
     let text = obj
         .repr()
         .map(|r| r.to_string())
@@ -54,7 +56,7 @@ fn show(obj: &Bound<'_, PyAny>) -> String {
 
 /// The user's exception `cause`, wrapped in a `GameError` saying where it happened.
 /// `KeyboardInterrupt`, `SystemExit` and the like (not `Exception`s) pass through.
-fn wrap(py: Python<'_>, cause: PyErr, context: String) -> PyErr {
+pub(crate) fn wrap(py: Python<'_>, cause: PyErr, context: String) -> PyErr {
     if !cause.is_instance_of::<PyException>(py) || cause.is_instance_of::<PyKeyboardInterrupt>(py) {
         return cause;
     }
@@ -74,11 +76,11 @@ fn wrap(py: Python<'_>, cause: PyErr, context: String) -> PyErr {
 }
 
 /// What a Python game gave for one position, as the arrays carry it.
-struct Ends {
+pub(crate) struct Ends {
     /// PLAY_ON, WIN, LOSS, DRAW or STOP per vertex.
-    code: Vec<u8>,
+    pub(crate) code: Vec<u8>,
     /// The points a score game's end gives the player to move (0 elsewhere).
-    stop: Vec<i64>,
+    pub(crate) stop: Vec<i64>,
 }
 
 /// The value of a declared end: an outcome word for win/loss/draw games, points for
@@ -308,7 +310,7 @@ fn explore_game<'py>(
 
 /// A `TypeError` or other error of a bad value from the game, turned into a `GameError`
 /// (with the original kept as its cause).
-trait IntoGameError {
+pub(crate) trait IntoGameError {
     fn into_game_error(self, py: Python<'_>) -> PyErr;
 }
 
@@ -337,7 +339,7 @@ pub struct Solved {
 }
 
 impl Solved {
-    fn new(
+    pub(crate) fn new(
         graph: Csr,
         ends: Ends,
         mover: Option<Vec<u8>>,
@@ -348,12 +350,14 @@ impl Solved {
             max_positions: u64::from(u32::MAX) - 1,
             ..Control::default()
         };
+        // Built once: the labelling and the Grundy values both walk it.
+        let mut reverse = None;
         let (labels, margins) = match gains {
             None => {
-                let reverse = graph.reverse();
+                let reverse = reverse.insert(graph.reverse());
                 let labels = grundy::solve::label_by_degree(
                     |v| graph.degree(v),
-                    &reverse,
+                    reverse,
                     |v| match ends.code[v as usize] {
                         WIN => Some(Outcome::Win),
                         LOSS => Some(Outcome::Loss),
@@ -376,7 +380,8 @@ impl Solved {
             }
         };
         let grundy = if impartial {
-            grundy::impartial::grundy_values(&graph).map_err(|e| match e {
+            let reverse = reverse.unwrap_or_else(|| graph.reverse());
+            grundy::impartial::grundy_values_with_reverse(&graph, &reverse).map_err(|e| match e {
                 grundy::Error::Cycle { .. } => {
                     "the game has a cycle: Grundy values need an acyclic game".to_string()
                 }

@@ -5,6 +5,7 @@
 
 use pyo3::prelude::*;
 
+mod batched;
 mod core;
 mod games;
 
@@ -14,5 +15,6 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     core::register(m)?;
     games::register(m)?;
+    batched::register(m)?;
     Ok(())
 }

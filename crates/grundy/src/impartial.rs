@@ -34,7 +34,20 @@ pub fn mex(values: impl IntoIterator<Item = u32>, seen: &mut Vec<bool>) -> u32 {
 /// # Errors
 /// [`Error::Cycle`] if the graph has a cycle: loopy games need generalised values.
 pub fn grundy_values(graph: &Csr) -> Result<Vec<u32>, Error> {
-    let order = reverse_topological_order(graph, &graph.reverse())?;
+    grundy_values_with_reverse(graph, &graph.reverse())
+}
+
+/// [`grundy_values`] for a caller that holds the reverse graph already
+/// (`reverse == graph.reverse()`), which spares building it again.
+///
+/// # Complexity
+/// O(V + E).
+///
+/// # Errors
+/// [`Error::Cycle`] if the graph has a cycle.
+pub fn grundy_values_with_reverse(graph: &Csr, reverse: &Csr) -> Result<Vec<u32>, Error> {
+    debug_assert!(reverse.len() == graph.len() && reverse.edge_count() == graph.edge_count());
+    let order = reverse_topological_order(graph, reverse)?;
     let mut value = vec![0u32; graph.len()];
     let mut seen = Vec::new();
     for v in order {

@@ -28,6 +28,43 @@ included (a pass); a score game must be acyclic. ``moves`` may give at most
 ``max_positions`` positions. A game that raises, returns an unhashable position or a
 value of the wrong type gets a :class:`GameError` naming the position (the original
 exception is its ``__cause__``); Ctrl-C stops the exploration.
+
+**The batched path**, for games whose positions are integers (or tuples of small ints)
+and whose moves can be computed for many positions at once, with NumPy say: define
+``moves_many(codes)`` instead of (or beside) ``moves``. It gets a batch of positions as
+a one-dimensional ``int64`` array of *codes* and returns ``(offsets, children)``: the
+children of ``codes[j]`` are ``children[offsets[j]:offsets[j + 1]]``, codes too, in move
+order (``offsets`` has one entry more than ``codes``, 0 first, ``len(children)`` last).
+Both may be NumPy integer arrays or any one-dimensional buffer of integers
+(``array.array``); exploration calls ``moves_many`` once per batch of up to
+``batch_size`` positions and keeps every code in a Rust hash map, so no Python object
+is made per move. A code is the position itself when positions are ints from 0 to
+2**63 - 1; when the game sets ``shape = (n_1, ..., n_k)``, positions are tuples
+``(a_1, ..., a_k)`` with ``0 <= a_i < n_i`` and the code is
+``numpy.ravel_multi_index(position, shape)`` (the last entry varies fastest:
+``(a, b)`` has code ``a * n_2 + b``), undone by ``numpy.unravel_index``; the product of
+the shape must be at most 2**63. ``to_move_many(codes)`` (0 or 1 each) and
+``terminal_many(codes)`` (0 play on, 1 win, 2 loss, 3 draw for the player to move: the
+constants ``PLAY_ON``, ``WIN``, ``LOSS``, ``DRAW``) give one value per position of the
+batch, as arrays too; a position with a declared end is not passed to ``moves_many``.
+Score games (``gain``) take the plain path. The tables are the same as the plain path's:
+looked up by positions (ints, or tuples for a shape).
+
+    >>> import numpy as np
+    >>> class FastSubtraction(grundy.Game):
+    ...     def __init__(self, n): self.start = n
+    ...     def moves_many(self, codes):
+    ...         takes = np.array([1, 3, 4])
+    ...         ok = codes[:, None] >= takes            # which moves each position has
+    ...         offsets = np.concatenate(([0], np.cumsum(ok.sum(axis=1))))
+    ...         return offsets, (codes[:, None] - takes)[ok]
+    >>> grundy.solve_game(FastSubtraction(10)).value(10)
+    Value(outcome='win', remoteness=5)
+
+A game defining both ``moves`` and ``moves_many`` is solved through ``moves_many``
+unless ``batched=False``. A batched game's bugs raise :class:`GameError` too: an array
+of the wrong dtype or dimension, a code out of range, ragged offsets, a start that is no
+code, each naming the position where there is one.
 """
 
 from dataclasses import dataclass
@@ -42,12 +79,24 @@ GameError = _grundy.GameError
 MAX_POSITIONS = 2_000_000
 #: The most moves one position may list.
 MAX_MOVES = 100_000
+#: Positions per call of a batched game's ``moves_many`` (and ``terminal_many``,
+#: ``to_move_many``) unless told otherwise: larger batches mean fewer calls and larger
+#: arrays (any size from 1 works).
+BATCH_SIZE = 1024
+
+#: What ``terminal_many`` gives for each position: play on, or the game's end and what it
+#: is for the player to move.
+PLAY_ON, WIN, LOSS, DRAW = 0, 1, 2, 3
+#: Codes of a batched game run from 0 to ``CODES - 1`` (NumPy's ``int64``, non-negative).
+CODES = 2**63
 
 
 class Game:
     """A base for games defined in Python: set ``start`` (or a ``start()`` method) and
     define ``moves``; define ``to_move``, ``terminal`` and ``gain`` where the game needs
-    them. Nothing here is required: any object with these attributes will do."""
+    them. For the batched path define ``moves_many`` (and ``to_move_many``,
+    ``terminal_many``, and ``shape`` for tuple positions) instead. Nothing here is
+    required: any object with these attributes will do."""
 
     start: Any = None
 
@@ -213,6 +262,130 @@ class GameTable:
         return f"<GameTable of {len(self)} positions; start {self.start!r}: {self.value()!r}>"
 
 
+class _Codec:
+    """How a batched game's positions map to codes: the ints themselves (``shape`` None),
+    or tuples by mixed radix, the last entry fastest (``numpy.ravel_multi_index``)."""
+
+    def __init__(self, shape):
+        if shape is None:
+            self.shape, self.size = None, CODES
+            return
+        if isinstance(shape, int) and not isinstance(shape, bool):
+            shape = (shape,)
+        try:
+            shape = tuple(shape)
+        except TypeError:
+            raise ValueError(f"shape must be a tuple of positive ints, not {shape!r}") from None
+        if not shape or not all(
+            isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in shape
+        ):
+            raise ValueError(f"shape must be a tuple of positive ints, not {shape!r}")
+        size = 1
+        for n in shape:
+            size *= n
+        if size > CODES:
+            raise ValueError(
+                f"shape {shape} has {size} positions: a batched game's codes must fit int64 (at most 2**63)"
+            )
+        self.shape, self.size = shape, size
+
+    def encode(self, position):
+        """The code of ``position``; ``ValueError`` or ``TypeError`` saying why it has none."""
+        if self.shape is None:
+            if isinstance(position, bool) or not hasattr(position, "__index__"):
+                raise TypeError(f"{position!r} is not an int: this game's positions are ints")
+            code = position.__index__()
+            if not 0 <= code < CODES:
+                raise ValueError(f"{position!r} is not an int from 0 to 2**63 - 1")
+            return code
+        if not isinstance(position, tuple) or len(position) != len(self.shape):
+            raise TypeError(
+                f"{position!r} is not a tuple of {len(self.shape)} ints (the game's shape is {self.shape})"
+            )
+        code = 0
+        for a, n in zip(position, self.shape):
+            if isinstance(a, bool) or not hasattr(a, "__index__"):
+                raise TypeError(f"{position!r} holds {a!r}, which is not an int")
+            a = a.__index__()
+            if not 0 <= a < n:
+                raise ValueError(f"{position!r} is outside the game's shape {self.shape}")
+            code = code * n + a
+        return code
+
+    def decode(self, code):
+        """The position of ``code``."""
+        if self.shape is None:
+            return code
+        out = []
+        for n in reversed(self.shape):
+            code, a = divmod(code, n)
+            out.append(a)
+        return tuple(reversed(out))
+
+    def show(self, code):
+        """The repr of the position of ``code``, for messages."""
+        return repr(self.decode(code))
+
+
+def _as_codes():
+    """The function making the array a batched game is handed, from ``int64`` bytes:
+    a read-only NumPy array where NumPy is installed, else an ``array.array``."""
+    try:
+        import numpy
+    except ImportError:
+        import array
+
+        def as_codes(raw):
+            a = array.array("q")
+            a.frombytes(raw)
+            return a
+
+        return as_codes
+    return lambda raw: numpy.frombuffer(raw, dtype=numpy.int64)
+
+
+class _CodedPositions:
+    """A batched game's positions by id, decoded on demand."""
+
+    def __init__(self, coded, codec):
+        self._coded, self._codec = coded, codec
+
+    def __len__(self):
+        return len(self._coded)
+
+    def __getitem__(self, i):
+        return self._codec.decode(self._coded.code(i))
+
+    def __iter__(self):
+        decode, code = self._codec.decode, self._coded.code
+        return (decode(code(i)) for i in range(len(self._coded)))
+
+
+class _CodedIds:
+    """Position → id for a batched game (``KeyError`` for a position it never reached or
+    that has no code)."""
+
+    def __init__(self, coded, codec):
+        self._coded, self._codec = coded, codec
+
+    def __getitem__(self, position):
+        try:
+            code = self._codec.encode(position)
+        except (TypeError, ValueError):
+            raise KeyError(position) from None
+        i = self._coded.id(code)
+        if i is None:
+            raise KeyError(position)
+        return i
+
+    def __contains__(self, position):
+        try:
+            self[position]
+        except KeyError:
+            return False
+        return True
+
+
 def _callable(game, name):
     f = getattr(game, name, None)
     if f is None:
@@ -230,12 +403,22 @@ def solve_game(
     to_move: Optional[Callable] = None,
     terminal: Optional[Callable] = None,
     gain: Optional[Callable] = None,
+    moves_many: Optional[Callable] = None,
+    to_move_many: Optional[Callable] = None,
+    terminal_many: Optional[Callable] = None,
+    shape=None,
+    batched: Optional[bool] = None,
+    batch_size: int = BATCH_SIZE,
     max_positions: int = MAX_POSITIONS,
     max_moves: int = MAX_MOVES,
 ) -> GameTable:
     """Explores and solves a game defined in Python: an object with ``start`` and
     ``moves`` (and optionally ``to_move``, ``terminal``, ``gain``), or those given as
     keywords (which override the object's). Returns a :class:`GameTable`.
+
+    A game with ``moves_many`` (and optionally ``to_move_many``, ``terminal_many``,
+    ``shape``: see the module's doc) takes the batched path, ``batch_size`` positions a
+    call, unless ``batched=False``; ``batched=True`` insists on it.
 
     Raises :class:`GameError` for a game that misbehaves (naming the position) or has
     more than ``max_positions`` positions."""
@@ -248,7 +431,14 @@ def solve_game(
         to_move = to_move or _callable(game, "to_move")
         terminal = terminal or _callable(game, "terminal")
         gain = gain or _callable(game, "gain")
-    if moves is None:
+        moves_many = moves_many or _callable(game, "moves_many")
+        to_move_many = to_move_many or _callable(game, "to_move_many")
+        terminal_many = terminal_many or _callable(game, "terminal_many")
+        if shape is None:
+            shape = getattr(game, "shape", None)
+    if batched is None:
+        batched = moves_many is not None
+    if not batched and moves is None:
         raise TypeError("solve_game needs moves(position): a method of the game or moves=...")
     if start is None:
         raise TypeError("solve_game needs a start position: the game's start, or start=...")
@@ -256,10 +446,47 @@ def solve_game(
         raise ValueError(f"max_positions must be an int from 1 to {2**32 - 2}, not {max_positions!r}")
     if not isinstance(max_moves, int) or max_moves < 1:
         raise ValueError(f"max_moves must be a positive int, not {max_moves!r}")
+    if batched:
+        return _solve_batched(
+            start, moves_many, to_move, to_move_many, terminal, terminal_many, gain, shape,
+            batch_size, max_positions, max_moves,
+        )
     positions, ids, solved = _grundy.explore_game(
         start, moves, to_move, terminal, gain, gain is not None, max_positions, max_moves
     )
     return GameTable(positions, ids, solved, start)
+
+
+def _solve_batched(
+    start, moves_many, to_move, to_move_many, terminal, terminal_many, gain, shape,
+    batch_size, max_positions, max_moves,
+):
+    if moves_many is None:
+        raise TypeError("the batched path needs moves_many(codes): a method of the game or moves_many=...")
+    for name, one, many in (
+        ("to_move", to_move, to_move_many),
+        ("terminal", terminal, terminal_many),
+    ):
+        if one is not None and many is None:
+            raise TypeError(
+                f"the game has {name} but no {name}_many: the batched path calls {name}_many(codes) "
+                f"(or solve it with batched=False)"
+            )
+    if gain is not None:
+        raise TypeError("a score game (gain) has no batched path: solve it with batched=False")
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise ValueError(f"batch_size must be a positive int, not {batch_size!r}")
+    codec = _Codec(shape)
+    try:
+        code = codec.encode(start)
+    except (TypeError, ValueError) as e:
+        raise GameError(f"the start position has no code: {e}") from e
+    coded, solved = _grundy.explore_batched(
+        code, codec.size, moves_many, to_move_many, terminal_many, _as_codes(), codec.show,
+        # No batch holds more than the positions; a bound past 2**64 - 1 is no bound.
+        max_positions, min(max_moves, 2**64 - 1), min(batch_size, max_positions),
+    )
+    return GameTable(_CodedPositions(coded, codec), _CodedIds(coded, codec), solved, start)
 
 
 @dataclass(frozen=True)
