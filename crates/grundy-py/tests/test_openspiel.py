@@ -254,3 +254,117 @@ def test_importing_does_not_import_pyspiel():
     code = "import sys, grundy.openspiel; print('pyspiel' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# A constant-sum game with fractional utilities, defined through OpenSpiel's Python game
+# API: a heap of tokens, each move takes one or two; whoever takes the last token wins a
+# share of 1 that depends on the heap's parity when the game started and on the last
+# move (0.75 after taking one, 0.625 after taking two), the other player the rest. The
+# shares are binary fractions whose margins take several sizes (0.5 and 0.25), so the
+# adapter must solve the utilities, not only win / loss.
+_SHARES_TYPE = pyspiel.GameType(
+    short_name="grundy_test_shares",
+    long_name="grundy test: heap shares",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=2,
+    min_num_players=2,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=False,
+    provides_observation_tensor=False,
+    parameter_specification={"heap": 7},
+)
+
+
+class _SharesGame(pyspiel.Game):
+    def __init__(self, params=None):
+        params = params or {"heap": 7}
+        self.heap = params["heap"]
+        info = pyspiel.GameInfo(
+            num_distinct_actions=2,
+            max_chance_outcomes=0,
+            num_players=2,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=self.heap,
+        )
+        super().__init__(_SHARES_TYPE, info, params)
+
+    def new_initial_state(self):
+        return _SharesState(self)
+
+
+class _SharesState(pyspiel.State):
+    def __init__(self, game):
+        super().__init__(game)
+        self.left = game.heap
+        self.player = 0
+        self.last = None  # (player, tokens taken) of the last move
+
+    def current_player(self):
+        return pyspiel.PlayerId.TERMINAL if self.left == 0 else self.player
+
+    def _legal_actions(self, player):
+        return [a for a in (0, 1) if a + 1 <= self.left]
+
+    def _apply_action(self, action):
+        self.left -= action + 1
+        self.last = (self.player, action + 1)
+        self.player = 1 - self.player
+
+    def _action_to_string(self, player, action):
+        return f"take {action + 1}"
+
+    def is_terminal(self):
+        return self.left == 0
+
+    def returns(self):
+        if self.left:
+            return [0.0, 0.0]
+        who, took = self.last
+        share = 0.75 if took == 1 else 0.625
+        return [share, 1 - share] if who == 0 else [1 - share, share]
+
+    def __str__(self):
+        return f"{self.left} left, player {self.player}"
+
+
+pyspiel.register_game(_SHARES_TYPE, _SharesGame)
+
+
+def _best_utility(state):
+    """(utility of the player to move, of player 0) by plain minimax over the tree."""
+    if state.is_terminal():
+        return state.returns()[0], state.returns()[0]
+    me = state.current_player()
+    zero = [_best_utility(state.child(a))[1] for a in state.legal_actions()]
+    u0 = max(zero) if me == 0 else min(zero)
+    return (u0 if me == 0 else 1 - u0), u0
+
+
+@pytest.mark.parametrize("heap", [1, 2, 5, 8])
+def test_constant_sum_fractional_utilities_every_node(heap):
+    game = pyspiel.load_game("grundy_test_shares", {"heap": heap})
+    table = gos.solve(game)
+    for state in every_node(game.new_initial_state()):
+        mine, u0 = _best_utility(state)
+        returns = table.returns(state)
+        assert returns[0] == u0 and returns[0] + returns[1] == 1.0, state.history()
+        if state.is_terminal():
+            continue
+        # One margin size at every end (a heap of 1) is win / loss without scores.
+        score = table.value(state).score
+        assert score == mine if heap > 1 else score is None, state.history()
+        # The best actions are exactly those keeping the mover's utility.
+        me = state.current_player()
+        keeps = {
+            a
+            for a in state.legal_actions()
+            if (_best_utility(state.child(a))[1] if me == 0 else 1 - _best_utility(state.child(a))[1]) == mine
+        }
+        assert set(table.best_actions(state)) == keeps, state.history()

@@ -265,6 +265,7 @@ class SpielTable:
     _scores: Optional[object]
     _scale: int
     _constant: float
+    _unit: float  # the largest |r0 - r1| at an end (the only one when _scores is None)
 
     @property
     def merged(self) -> bool:
@@ -309,10 +310,11 @@ class SpielTable:
         if self._scores is not None:
             mine = self._utility_of_mover(v)
         else:
+            # One size of margin at every end: a win is worth (sum + margin) / 2, which
+            # is the game's max_utility only when the ends reach it.
             outcome = self._labels.value(v)[0]
-            top = self.game.max_utility()
-            low = self.game.min_utility()
-            mine = {"win": top, "loss": low, "draw": self._constant / 2}[outcome]
+            half = self._unit / 2
+            mine = {"win": self._constant / 2 + half, "loss": self._constant / 2 - half, "draw": self._constant / 2}[outcome]
         other = self._constant - mine
         return [mine, other] if player == 0 else [other, mine]
 
@@ -388,7 +390,8 @@ def solve(game, *, key: Optional[Callable] = None, max_positions: int = MAX_POSI
             stops[v] = m
         gains = array("q", bytes(8 * len(targets)))
         scores = _grundy.solve_graph(o, tg, ends, mv, stops.tobytes(), gains.tobytes())
-    return SpielTable(game, k, ids, actions, offsets, labels, scores, scale, constant)
+    unit = max((abs(m) for m in margins), default=0) / scale
+    return SpielTable(game, k, ids, actions, offsets, labels, scores, scale, constant, unit)
 
 
 def _make_bot():
