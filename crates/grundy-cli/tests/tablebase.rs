@@ -203,3 +203,39 @@ fn killed_solves_resume_to_the_same_bytes() {
     let _ = std::fs::remove_dir_all(&whole);
     let _ = std::fs::remove_dir_all(&killed);
 }
+
+#[test]
+fn a_second_writer_of_a_directory_is_refused_and_readers_go_on() {
+    let dir = scratch("writer");
+    let d = dir.to_str().unwrap();
+    assert!(grundy(&["solve", "connect4[4x3]", "--tablebase", d])
+        .status
+        .success());
+    let whole = files(&dir);
+    // Another process writing: it holds the directory's writer lock.
+    let lock = std::fs::File::open(dir.join("writer.lock")).expect("the writer left its lock file");
+    lock.lock().unwrap();
+    let tier = dir.join("tier-00005.gtb");
+    std::fs::remove_file(&tier).unwrap();
+    let refused = grundy(&["solve", "connect4[4x3]", "--tablebase", d]);
+    let said = text(&refused);
+    assert!(!refused.status.success(), "{said}");
+    assert!(
+        said.contains("another process is writing this tablebase") && said.contains(d),
+        "{said}"
+    );
+    assert!(
+        !tier.exists(),
+        "the refused solver wrote {}",
+        tier.display()
+    );
+    // Reading goes on: the query needs only the tiers that are there.
+    let read = grundy(&["query", "connect4[4x3](12)", "--tablebase", d]);
+    assert!(read.status.success(), "{}", text(&read));
+    drop(lock);
+    assert!(grundy(&["solve", "connect4[4x3]", "--tablebase", d])
+        .status
+        .success());
+    assert_eq!(files(&dir), whole);
+    let _ = std::fs::remove_dir_all(&dir);
+}

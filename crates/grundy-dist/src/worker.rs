@@ -211,6 +211,7 @@ impl<'a> Me<'a> {
         let opened = if self.me() % self.threads == 0 {
             Tablebase::open(dir, game)
                 .and_then(|tb| tb.with_block_records(self.lay.slice as u32))
+                .and_then(|mut tb| tb.lock_for_writing().map(|()| tb))
                 .map(|tb| self.store = Some(tb))
         } else {
             Ok(())

@@ -37,7 +37,7 @@ pub mod file;
 pub mod format;
 
 use std::collections::BTreeMap;
-use std::fs;
+use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -147,6 +147,9 @@ pub fn open_spec(
     let built = match build {
         None => None,
         Some(options) => {
+            // Before the first tier, so that a second solver of this directory is refused
+            // at once rather than after solving a tier.
+            store.lock_for_writing()?;
             let fresh = std::sync::atomic::AtomicUsize::new(0);
             let listen = |e: &grundy::tier::Event| {
                 if let grundy::tier::Event::Done { loaded: false, .. } = e {
@@ -205,7 +208,14 @@ pub struct Tablebase {
     game: Game,
     block_records: u32,
     readers: Mutex<BTreeMap<u32, Arc<TierFile>>>,
+    /// The open lock file once this tablebase has written (or is about to write): see
+    /// [`Tablebase::lock_for_writing`].
+    writer: Option<File>,
 }
+
+/// The file a writer of a tablebase holds locked while it writes (it is never removed;
+/// an unlocked one is no writer).
+pub const WRITER_LOCK: &str = "writer.lock";
 
 impl Tablebase {
     /// Opens (creating it if missing) the tablebase of `game` in `dir`.
@@ -227,6 +237,7 @@ impl Tablebase {
             },
             block_records: format::DEFAULT_BLOCK_RECORDS,
             readers: Mutex::new(BTreeMap::new()),
+            writer: None,
         };
         for (tier, path) in tb.tier_files()? {
             let Ok(header) = file::read_header(&path) else {
@@ -250,6 +261,43 @@ impl Tablebase {
             }
         }
         Ok(tb)
+    }
+
+    /// Makes this the one writer of the directory: locks [`WRITER_LOCK`] in it (an
+    /// advisory lock the system drops when the process ends, however it ends) and keeps it
+    /// until this tablebase is dropped. Every write takes it first, so two processes never
+    /// write the same directory at once (they would share a tier's temporary name); a
+    /// solver calls it before its first tier so that a second one is refused at once.
+    /// Readers take no lock. Calling it again is free.
+    ///
+    /// # Errors
+    /// Another process holds the lock ([`Error::Refused`], saying so), or the system's.
+    pub fn lock_for_writing(&mut self) -> Result<(), Error> {
+        if self.writer.is_some() {
+            return Ok(());
+        }
+        let path = self.dir.join(WRITER_LOCK);
+        let file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| Error::io(&path, "cannot open the writer's lock", e))?;
+        match file.try_lock() {
+            Ok(()) => {
+                self.writer = Some(file);
+                Ok(())
+            }
+            Err(fs::TryLockError::WouldBlock) => Err(Error::Refused {
+                path: self.dir.clone(),
+                what: format!(
+                    "another process is writing this tablebase (it holds {WRITER_LOCK}); one writer a directory at a time: wait for it to finish, or write into another directory"
+                ),
+            }),
+            Err(fs::TryLockError::Error(e)) => {
+                Err(Error::io(&path, "cannot lock the writer's lock", e))
+            }
+        }
     }
 
     /// Writes blocks of `records` records from now on (default
@@ -446,6 +494,7 @@ impl Tablebase {
         summary: &TierSummary,
     ) -> Result<u64, Error> {
         self.check_tier(tier)?;
+        self.lock_for_writing()?;
         let header = self.header(tier, summary);
         let written = file::write_encoded(&self.path(tier), &header, blocks);
         self.readers
@@ -485,6 +534,7 @@ impl TierStore for Tablebase {
         summary: &TierSummary,
     ) -> Result<(), grundy::Error> {
         self.check_tier(tier)?;
+        self.lock_for_writing()?;
         let path = self.path(tier);
         let want = self.expected(tier);
         if records.len() as u64 != want.records {

@@ -771,3 +771,47 @@ fn the_writer_refuses_what_it_cannot_write_and_leaves_nothing() {
     assert_eq!(f.header(), &h);
     assert_eq!(f.read_all().unwrap(), [5, 6]);
 }
+
+#[test]
+fn one_writer_a_directory_and_readers_take_no_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = game(&[10, 20]);
+    let mut first = Tablebase::open(dir.path(), &g).unwrap();
+    first
+        .save(0, &records(10, 1), &TierSummary::default())
+        .unwrap();
+    // A second writer, in this process or another (the lock is the open file's), is
+    // refused before it writes anything, by a save or by asking for the lock.
+    let mut second = Tablebase::open(dir.path(), &g).unwrap();
+    let refused = second
+        .save(1, &records(20, 2), &TierSummary::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        refused.contains("another process is writing this tablebase")
+            && refused.contains(grundy_tablebase::WRITER_LOCK),
+        "{refused}"
+    );
+    assert!(second.lock_for_writing().is_err());
+    assert!(!dir.path().join(tier_file_name(1)).exists());
+    assert!(!dir
+        .path()
+        .join(format!("{}.tmp", tier_file_name(1)))
+        .exists());
+    // Reading needs no lock, while the writer writes.
+    assert_eq!(second.load(0).unwrap(), Some(records(10, 1)));
+    first
+        .save(1, &records(20, 2), &TierSummary::default())
+        .unwrap();
+    // The lock goes with the writer (and with its process, however that ends).
+    drop(first);
+    second.lock_for_writing().unwrap();
+    second
+        .save(1, &records(20, 3), &TierSummary::default())
+        .unwrap();
+    assert_eq!(second.load(1).unwrap(), Some(records(20, 3)));
+    // The lock file is not a tier file: the directory still opens and lists its tiers.
+    drop(second);
+    let third = Tablebase::open(dir.path(), &g).unwrap();
+    assert_eq!(third.complete_tiers().unwrap(), [0, 1]);
+}
