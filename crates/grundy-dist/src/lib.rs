@@ -270,7 +270,7 @@ pub fn solve(
     listen: Arc<dyn Fn(&Event) + Send + Sync>,
 ) -> Result<Solved, Error> {
     if config.slice == 0
-        || config.slice % 64 != 0
+        || !config.slice.is_multiple_of(64)
         || config.slice > u64::from(grundy_tablebase::format::MAX_BLOCK_RECORDS)
     {
         return Err(Error::Config(format!(

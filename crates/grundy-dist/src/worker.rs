@@ -208,7 +208,7 @@ impl<'a> Me<'a> {
         let game = self.game;
         let n = game.tier_count();
         // The store: one per process, held by its first worker.
-        let opened = if self.me() % self.threads == 0 {
+        let opened = if self.me().is_multiple_of(self.threads) {
             Tablebase::open(dir, game)
                 .and_then(|tb| tb.with_block_records(self.lay.slice as u32))
                 .and_then(|mut tb| tb.lock_for_writing().map(|()| tb))

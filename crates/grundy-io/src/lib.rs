@@ -15,7 +15,7 @@ use thiserror::Error;
 
 /// A limit in bytes as a person reads it: whole MiB where it is one, else bytes.
 fn limit_text(bytes: u64) -> String {
-    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
         format!("{} MiB", bytes >> 20)
     } else {
         format!("{bytes} bytes")

@@ -181,7 +181,7 @@ fn explore_game<'py>(
     let mut mover: Vec<u8> = Vec::new();
     let mut v = 0usize;
     while v < positions.len() {
-        if v % SIGNAL_EVERY == 0 {
+        if v.is_multiple_of(SIGNAL_EVERY) {
             py.check_signals()?;
         }
         let pos = positions.get_item(v)?;
@@ -591,7 +591,7 @@ impl Solved {
 
 /// Little-endian numbers from bytes (an `array.array(...).tobytes()`).
 fn words<const N: usize, T>(bytes: &[u8], what: &str, from: fn([u8; N]) -> T) -> PyResult<Vec<T>> {
-    if bytes.len() % N != 0 {
+    if !bytes.len().is_multiple_of(N) {
         return Err(PyValueError::new_err(format!(
             "{what}: {} bytes is not a whole number of {N}-byte values",
             bytes.len()

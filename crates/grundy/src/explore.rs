@@ -162,7 +162,7 @@ fn breadth_first<G: Game>(
     let mut children = Vec::new();
     let mut next = 0usize;
     while next < positions.len() {
-        if next % CHECK_EVERY == 0 {
+        if next.is_multiple_of(CHECK_EVERY) {
             control.check()?;
             control.report("explore", next as u64);
         }
@@ -303,7 +303,7 @@ pub fn explore_ranked(
     let mut edges = 0u64;
     let mut next = 0usize;
     while next < ranks.len() {
-        if next % CHECK_EVERY == 0 {
+        if next.is_multiple_of(CHECK_EVERY) {
             control.check()?;
             control.report("explore", next as u64);
         }

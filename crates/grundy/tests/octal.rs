@@ -302,7 +302,7 @@ fn find_period_on_computed_sequences() {
     // Move to any smaller heap of the same parity: G(n) = ⌊n/2⌋, period 2 with saltus 1.
     // (No finite octal code is arithmetic periodic: Horrocks & Nowakowski 2003.)
     let halves = |n: u64, out: &mut Vec<(u64, u64)>| {
-        out.extend((0..n).filter(|h| (n - h) % 2 == 0).map(|h| (h, 0)));
+        out.extend((0..n).filter(|h| (n - h).is_multiple_of(2)).map(|h| (h, 0)));
     };
     let g = grundy_of_game(&halves, 200, &Control::default())
         .unwrap()

@@ -86,7 +86,7 @@ impl Circular {
             return Some(m);
         }
         (0..=self.code.max_removal().min(m))
-            .find(|&k| self.code.digit(k) & 4 != 0 && (m - k) % 2 == 0 && m - k >= 2)
+            .find(|&k| self.code.digit(k) & 4 != 0 && (m - k).is_multiple_of(2) && m - k >= 2)
     }
 
     /// Whether the mirror argument decides every circle of 3 or more tokens (then such a

@@ -291,7 +291,7 @@ impl TierGame for Connect4 {
             return;
         }
         let block = self.block(t);
-        let x_moves = t % 2 == 0;
+        let x_moves = t.is_multiple_of(2);
         let child_block = if t < self.cells() {
             self.block(t + 1)
         } else {

@@ -543,7 +543,7 @@ impl TierGame for HexTiers<'_> {
         } else {
             ((1u64 << a) - 1) << (k - a)
         };
-        let x_to_move = k % 2 == 0;
+        let x_to_move = k.is_multiple_of(2);
         let mut children = Vec::with_capacity(hex.cells as usize);
         for r in ranks.start..end {
             if r > ranks.start {

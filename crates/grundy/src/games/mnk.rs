@@ -371,7 +371,7 @@ impl TierGame for Placed<'_> {
         each: &mut dyn FnMut(u64, Node<'_>),
     ) {
         let block = self.block(t);
-        let x_moves = t % 2 == 0;
+        let x_moves = t.is_multiple_of(2);
         let child_block = self.block(t + 1);
         let full = self.game.full();
         let mut children = Vec::with_capacity(self.game.cells() as usize);

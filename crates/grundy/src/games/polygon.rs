@@ -176,7 +176,7 @@ impl Triangulation {
     /// The special method's rule on the whole polygon: whether the first player wins.
     #[must_use]
     pub fn rule(&self) -> bool {
-        self.black_boundary_sides() >= 2 || self.triangles.len() % 2 == 0
+        self.black_boundary_sides() >= 2 || self.triangles.len().is_multiple_of(2)
     }
 
     /// The whole polygon as a position of [`Polygon`]: every triangle's bit set.

@@ -573,7 +573,7 @@ fn run<V: sparse::Nimber>(
 ) -> Result<Result<(), NeedsWider>, Error> {
     while e.g.len() < len {
         let n = e.g.len();
-        if n % CHECK_EVERY == 0 {
+        if n.is_multiple_of(CHECK_EVERY) {
             control.check()?;
             control.report("grundy sequence", n as u64);
         }

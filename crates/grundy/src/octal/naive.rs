@@ -104,7 +104,7 @@ pub(crate) fn subtraction(
     g.reserve(len.saturating_sub(g.len()));
     while g.len() < len {
         let n = g.len();
-        if n % CHECK_EVERY == 0 {
+        if n.is_multiple_of(CHECK_EVERY) {
             control.check()?;
             control.report("grundy sequence", n as u64);
         }
@@ -131,7 +131,7 @@ pub(crate) fn game<G: HeapGame + ?Sized>(
     let mut out = Vec::new();
     while g.len() < len {
         let n = g.len();
-        if n % CHECK_EVERY == 0 {
+        if n.is_multiple_of(CHECK_EVERY) {
             control.check()?;
             control.report("grundy sequence", n as u64);
         }
@@ -182,7 +182,7 @@ impl Direct {
         let mut set = Vec::new();
         while self.g.len() < len {
             let n = self.g.len();
-            if n % 4096 == 0 {
+            if n.is_multiple_of(4096) {
                 control.check()?;
                 control.report("grundy sequence", n as u64);
             }

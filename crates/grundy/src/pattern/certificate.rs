@@ -158,7 +158,7 @@ pub fn parity(row: &[i64]) -> Option<Parity> {
         if let Some(&v) = memo.get(&(l, r)) {
             return v;
         }
-        let v = if (r - l) % 2 == 0 {
+        let v = if (r - l).is_multiple_of(2) {
             // The ends differ in parity: take the one of the chosen class.
             if l % 2 == want {
                 let (a, b) = walk(row, want, l + 1, r, memo);

@@ -97,7 +97,7 @@ pub fn least_period_by(
     let mut start_of = |p: usize| -> usize {
         let mut s = len - p;
         if let Some((p0, s0)) = longest {
-            if p % p0 == 0 {
+            if p.is_multiple_of(p0) {
                 s = s.min(s0);
             }
         }

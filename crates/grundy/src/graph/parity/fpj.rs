@@ -107,7 +107,7 @@ fn run(
     let mut steps = 0u32;
     loop {
         steps = steps.wrapping_add(1);
-        if steps % 65_536 == 0 {
+        if steps.is_multiple_of(65_536) {
             control.check()?;
         }
         if i == len || parity[order[i] as usize] != block_parity {

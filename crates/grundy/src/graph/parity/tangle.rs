@@ -695,7 +695,7 @@ impl Solver<'_> {
                 break;
             }
             count = count.wrapping_add(1);
-            if count % 1024 == 0 {
+            if count.is_multiple_of(1024) {
                 control.check()?;
             }
             let alpha = (self.arena.priority(self.order[ptr]) & 1) as u8;

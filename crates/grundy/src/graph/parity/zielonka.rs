@@ -362,7 +362,7 @@ fn run<'a>(
         region,
         in_play: {
             let mut bits = vec![!0u64; len.div_ceil(64)];
-            if len % 64 != 0 {
+            if !len.is_multiple_of(64) {
                 bits[len / 64] = (1u64 << (len % 64)) - 1;
             }
             bits
@@ -390,7 +390,7 @@ fn run<'a>(
     let mut steps = 0u32;
     while let Some(f) = stack.last_mut() {
         steps = steps.wrapping_add(1);
-        if steps % 256 == 0 {
+        if steps.is_multiple_of(256) {
             control.check()?;
         }
         let mut a = s.levels.pop().expect("a level per frame");
