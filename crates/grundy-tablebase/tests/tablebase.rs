@@ -454,7 +454,7 @@ fn truncation_messages_say_what_the_file_lacks() {
         TierFile::open(&path, &want).unwrap_err().to_string()
     };
     let header = 72 + "connect4[6x5]".len() + 8;
-    let index = header + 3 * 20 + 8;
+    let index = header + 3 * 12 + 8;
     assert_eq!(
         cut(10),
         format!("{name}: truncated (the header needs at least 80 bytes, the file holds 10)")
@@ -563,28 +563,28 @@ fn forged_files_whose_checksums_hold_are_refused_by_their_structure() {
     assert!(
         matches!(with(&|b| b[48..56].copy_from_slice(&(u64::MAX).to_le_bytes())), Invalid::HeaderDamaged(m) if m.contains("summary"))
     );
-    assert_eq!(with(&|b| b[8] = 2), Invalid::Version(2));
+    assert_eq!(with(&|b| b[8] = 3), Invalid::Version(3));
+    assert_eq!(with(&|b| b[8] = 0), Invalid::Version(0));
     assert_eq!(with(&|b| b[0] = b'X'), Invalid::NotTablebase);
-    // A block said to start one byte later, or to be empty.
+    // A block said to be one byte longer (the blocks then pass the file's end), or empty.
     assert!(matches!(
-        with(&|b| b[header + 20] = b[header + 20].wrapping_add(1)),
-        Invalid::IndexDamaged {
-            block: 1,
-            blocks: 3,
+        with(&|b| b[header] = b[header].wrapping_add(1)),
+        Invalid::Truncated {
+            part: Part::Blocks,
             ..
         }
     ));
     assert!(matches!(
-        with(&|b| b[header + 8..header + 12].copy_from_slice(&0u32.to_le_bytes())),
+        with(&|b| b[header..header + 4].copy_from_slice(&0u32.to_le_bytes())),
         Invalid::IndexDamaged {
             block: 0,
             blocks: 3,
             ..
         }
     ));
-    // Longer than zstd could ever make 32 bytes.
+    // Longer than zstd could ever make 16 records.
     assert!(matches!(
-        with(&|b| b[header + 8..header + 12].copy_from_slice(&5000u32.to_le_bytes())),
+        with(&|b| b[header..header + 4].copy_from_slice(&5000u32.to_le_bytes())),
         Invalid::IndexDamaged { block: 0, .. }
     ));
     assert_eq!(
@@ -610,30 +610,65 @@ fn forged_files_whose_checksums_hold_are_refused_by_their_structure() {
         })
     ));
 
-    // A block replaced by a valid zstd frame of the wrong size: its checksum holds, its
-    // records do not.
+    // A block replaced by valid zstd frames that are not its records: its checksum holds,
+    // its contents do not.
     let layout = format::Layout::parse(&bytes, None).unwrap();
     let e = layout.index[1];
-    let short = zstd::bulk::compress(&[7u8; 30], 1).unwrap();
-    assert!(short.len() <= e.len as usize);
-    let mut b = bytes.clone();
-    let at = e.offset as usize;
-    b.splice(at..at + e.len as usize, short.iter().copied());
-    let len = short.len() as u32;
-    let entry = header + 20 + 8;
-    b[entry..entry + 4].copy_from_slice(&len.to_le_bytes());
-    let shift = e.len - len;
-    let next = header + 40;
-    let off = u64::from_le_bytes(b[next..next + 8].try_into().unwrap()) - u64::from(shift);
-    b[next..next + 8].copy_from_slice(&off.to_le_bytes());
-    let file = open_forged(&path, &g, b).unwrap();
-    assert_eq!(file.get(0).unwrap(), r[0]);
-    let err = file.get(16).unwrap_err().to_string();
-    assert!(
-        err.ends_with("block 1 of 3 is invalid: 30 bytes decompressed, not 32"),
-        "{err}"
-    );
-    assert!(file.read_all().is_err() && file.verify().is_err());
+    let replace = |with: &[u8]| {
+        let mut b = bytes.clone();
+        let at = e.offset as usize;
+        b.splice(at..at + e.len as usize, with.iter().copied());
+        let entry = header + 12;
+        b[entry..entry + 4].copy_from_slice(&(with.len() as u32).to_le_bytes());
+        open_forged(&path, &g, b).unwrap()
+    };
+    let frame = |content: &[u8]| zstd::bulk::compress(content, 1).unwrap();
+    for (forged, says) in [
+        (frame(&[7u8; 30]), "groups of 7 ranks (1 or 2)"),
+        (frame(&[1, 0xff, 0xff]), "no values frame"),
+        (
+            [frame(&[1, 0xff, 0xff]), frame(&[0; 4]), frame(&[0; 4])].concat(),
+            "bytes after its values frame",
+        ),
+        (
+            [frame(&[1, 0xff, 0xff]), frame(&[0; 4])].concat(),
+            "a table of 0 entries for 16 reached groups",
+        ),
+        (
+            // One value, 2, with a code for each of the 16 reached ranks: none, since a
+            // table of one entry needs none; a byte of codes is one too many.
+            [frame(&[1, 0xff, 0xff]), frame(&[1, 0, 0, 0, 2, 0, 0])].concat(),
+            "a values frame of 7 bytes, not 6 for 1 entries and 16 codes",
+        ),
+        (
+            // Three values (2-bit codes), and a code of 3.
+            [
+                frame(&[1, 0xff, 0xff]),
+                frame(&[3, 0, 0, 0, 2, 0, 3, 0, 4, 0, 0, 0, 0, 0xc0]),
+            ]
+            .concat(),
+            "code 3 of a table of 3 entries",
+        ),
+        (
+            [frame(&[1, 0x01, 0x00]), frame(&[1, 0, 0, 0, 0, 0])].concat(),
+            "table entry 0 is unreached",
+        ),
+        (
+            [frame(&[1, 0xff]), frame(&[])].concat(),
+            "a bitmap of 1 bytes, not 2 for 16 groups",
+        ),
+        (
+            [frame(&[3, 0xff, 0xff]), frame(&[])].concat(),
+            "groups of 3 ranks (1 or 2)",
+        ),
+    ] {
+        let file = replace(&forged);
+        assert_eq!(file.get(0).unwrap(), r[0]);
+        let err = file.get(16).unwrap_err().to_string();
+        assert!(err.contains("block 1 of 3 is invalid: "), "{err}");
+        assert!(err.contains(says), "{err}");
+        assert!(file.read_all().is_err() && file.verify().is_err());
+    }
 }
 
 #[test]
@@ -659,7 +694,7 @@ fn readers_share_a_file_across_threads() {
 /// The parts of a file of `blocks` blocks: header, index, blocks (byte ranges).
 fn parts(bytes: &[u8]) -> [Range<usize>; 3] {
     let (h, start) = Header::parse(bytes).unwrap();
-    let index = start + h.blocks() as usize * 20 + 8;
+    let index = start + format::index_len(format::VERSION, h.blocks() as usize);
     [0..start, start..index, index..bytes.len()]
 }
 
