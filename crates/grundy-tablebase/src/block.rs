@@ -54,15 +54,15 @@ pub fn max_len(records: u64) -> u64 {
 pub struct Encoder {
     zstd: zstd::bulk::Compressor<'static>,
     /// Occurrences of each record value (groups of one), zeroed after each block.
-    counts: Vec<u32>,
+    counts: Box<[u32; 1 << 16]>,
     /// Each value's code (groups of one).
-    codes: Vec<u16>,
-    /// Groups of two as `a | b << 16`, then sorted, for counting.
-    keys: Vec<u32>,
+    codes: Box<[u16; 1 << 16]>,
+    /// Groups of two as `a | b << 16`: their counts, then their codes.
+    pairs: PairTable,
     /// `(count, key)` of each distinct group.
     table: Vec<(u32, u32)>,
-    /// `(key, code)` of each distinct group of two, by key.
-    by_key: Vec<(u32, u16)>,
+    /// The table of groups of one, kept while groups of two are counted.
+    kept: Vec<(u32, u32)>,
     /// The code of each reached group, in order.
     list: Vec<u16>,
     bitmap: Vec<u8>,
@@ -81,13 +81,22 @@ impl Encoder {
     /// # Errors
     /// zstd's own failure, as text.
     pub fn new() -> Result<Encoder, String> {
+        Encoder::with_level(LEVEL)
+    }
+
+    /// An encoder at another zstd level: for measurements (`examples/models.rs`); files
+    /// are written at [`LEVEL`], so that a block is the same bytes whoever writes it.
+    ///
+    /// # Errors
+    /// zstd's own failure, as text.
+    pub fn with_level(level: i32) -> Result<Encoder, String> {
         Ok(Encoder {
-            zstd: zstd::bulk::Compressor::new(LEVEL).map_err(|e| e.to_string())?,
-            counts: vec![0; 1 << 16],
-            codes: vec![0; 1 << 16],
-            keys: Vec::new(),
+            zstd: zstd::bulk::Compressor::new(level).map_err(|e| e.to_string())?,
+            counts: boxed(),
+            codes: boxed(),
+            pairs: PairTable::new(),
             table: Vec::new(),
-            by_key: Vec::new(),
+            kept: Vec::new(),
             list: Vec::new(),
             bitmap: Vec::new(),
             values: Vec::new(),
@@ -104,26 +113,42 @@ impl Encoder {
         // when their table would pass 2^16 entries (single values never do).
         self.singles(records);
         let one = estimate(&self.table, 1);
-        self.pairs(records);
-        let group = if self.table.len() <= 1 << 16 && estimate(&self.table, 2) < one {
+        std::mem::swap(&mut self.table, &mut self.kept);
+        let group = if self.pairs(records) && estimate(&self.table, 2) < one {
             2
         } else {
+            std::mem::swap(&mut self.table, &mut self.kept);
             1
         };
-        self.encode_in(records, group)
+        self.compress(records, group)
     }
 
     /// The bytes of one block of `records` in groups of `group` ranks (`2` only when the
-    /// block has at most 2^16 distinct pairs).
+    /// block has at most 2^16 distinct pairs), whatever the estimate says.
+    #[cfg(test)]
     fn encode_in(&mut self, records: &[u16], group: usize) -> Result<Vec<u8>, String> {
         if group == 1 {
             self.singles(records);
         } else {
-            self.pairs(records);
+            assert!(
+                self.pairs(records),
+                "groups of two with at most 2^16 distinct"
+            );
         }
+        self.compress(records, group)
+    }
+
+    /// Lays out and compresses `records` in groups of `group`, whose table is ready.
+    fn compress(&mut self, records: &[u16], group: usize) -> Result<Vec<u8>, String> {
         self.lay_out(records, group);
-        let mut out = self.zstd.compress(&self.bitmap).map_err(|e| e.to_string())?;
-        let values = self.zstd.compress(&self.values).map_err(|e| e.to_string())?;
+        let mut out = self
+            .zstd
+            .compress(&self.bitmap)
+            .map_err(|e| e.to_string())?;
+        let values = self
+            .zstd
+            .compress(&self.values)
+            .map_err(|e| e.to_string())?;
         out.extend_from_slice(&values);
         Ok(out)
     }
@@ -147,19 +172,23 @@ impl Encoder {
         sort_table(&mut self.table);
     }
 
-    /// The distinct groups of two ranks in `self.table`, as [`Encoder::singles`].
-    fn pairs(&mut self, records: &[u16]) {
-        self.keys.clear();
-        self.keys.extend(records.chunks(2).map(pair_key).filter(|&k| k != 0));
-        self.keys.sort_unstable();
+    /// The distinct groups of two ranks in `self.table`, as [`Encoder::singles`], each
+    /// key's code left in `self.pairs`; `false` (and no table) past 2^16 of them.
+    fn pairs(&mut self, records: &[u16]) -> bool {
+        self.pairs.clear();
         self.table.clear();
-        for &k in &self.keys {
-            match self.table.last_mut() {
-                Some(last) if last.1 == k => last.0 += 1,
-                _ => self.table.push((1, k)),
+        for chunk in records.chunks(2) {
+            let key = pair_key(chunk);
+            if key != 0 && !self.pairs.add(key) {
+                return false;
             }
         }
+        self.table.extend(self.pairs.entries());
         sort_table(&mut self.table);
+        for (code, &(_, key)) in self.table.iter().enumerate() {
+            self.pairs.set(key, code as u32);
+        }
+        true
     }
 
     /// The bitmap and values frames' contents for groups of `group` ranks, whose table
@@ -175,51 +204,52 @@ impl Encoder {
         for &(_, key) in &self.table {
             self.values.extend_from_slice(&(key as u16).to_le_bytes());
             if group == 2 {
-                self.values.extend_from_slice(&((key >> 16) as u16).to_le_bytes());
+                self.values
+                    .extend_from_slice(&((key >> 16) as u16).to_le_bytes());
             }
         }
-        // Each group's code: by a table indexed by value for groups of one, by binary
-        // search among the entries sorted by key for groups of two.
-        self.by_key.clear();
+        // Each group's code: by a table indexed by value for groups of one, from the
+        // hash table of pairs for groups of two.
         if group == 1 {
             for (code, &(_, v)) in self.table.iter().enumerate() {
                 self.codes[v as usize] = code as u16;
             }
-        } else {
-            self.by_key.extend(
-                self.table
-                    .iter()
-                    .enumerate()
-                    .map(|(code, &(_, key))| (key, code as u16)),
-            );
-            self.by_key.sort_unstable();
         }
-        self.list.clear();
-        for (i, chunk) in records.chunks(group).enumerate() {
-            let key = if group == 1 {
-                u32::from(chunk[0])
+        let Encoder {
+            bitmap,
+            list,
+            codes,
+            pairs,
+            ..
+        } = self;
+        list.clear();
+        // Eight groups a byte of the bitmap.
+        for (byte, eight) in bitmap[1..].iter_mut().zip(records.chunks(8 * group)) {
+            let mut b = 0u8;
+            if group == 1 {
+                for (x, &r) in eight.iter().enumerate() {
+                    if r != 0 {
+                        b |= 1 << x;
+                        list.push(codes[usize::from(r)]);
+                    }
+                }
             } else {
-                pair_key(chunk)
-            };
-            if key == 0 {
-                continue;
+                for (x, pair) in eight.chunks(2).enumerate() {
+                    let key = pair_key(pair);
+                    if key != 0 {
+                        b |= 1 << x;
+                        list.push(pairs.get(key) as u16);
+                    }
+                }
             }
-            self.bitmap[1 + i / 8] |= 1 << (i % 8);
-            self.list.push(if group == 1 {
-                self.codes[key as usize]
-            } else {
-                let at = self
-                    .by_key
-                    .binary_search_by_key(&key, |e| e.0)
-                    .expect("every group is in the table");
-                self.by_key[at].1
-            });
+            *byte = b;
         }
         match code_bits(k) {
             0 => {}
             16 => {
                 self.values.extend(self.list.iter().map(|&c| c as u8));
-                self.values.extend(self.list.iter().map(|&c| (c >> 8) as u8));
+                self.values
+                    .extend(self.list.iter().map(|&c| (c >> 8) as u8));
             }
             bits => {
                 for codes in self.list.chunks(8 / bits as usize) {
@@ -231,6 +261,87 @@ impl Encoder {
                 }
             }
         }
+    }
+}
+
+/// A zeroed array on the heap, indexed by a record value without a bounds check.
+fn boxed<T: Copy + Default>() -> Box<[T; 1 << 16]> {
+    vec![T::default(); 1 << 16]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("2^16 entries"))
+}
+
+/// A hash table from the nonzero keys of pairs to a number (a count, then a code), of at
+/// most 2^16 keys: open addressing in 2^17 slots, so never more than half full.
+struct PairTable {
+    slots: Box<[(u32, u32); 1 << PairTable::BITS]>,
+    /// The slots in use, to clear them (a block touches few of them).
+    used: Vec<u32>,
+}
+
+impl PairTable {
+    const BITS: u32 = 17;
+
+    fn new() -> PairTable {
+        PairTable {
+            slots: vec![(0, 0); 1 << Self::BITS]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("2^17 slots")),
+            used: Vec::new(),
+        }
+    }
+
+    fn clear(&mut self) {
+        for &i in &self.used {
+            self.slots[i as usize] = (0, 0);
+        }
+        self.used.clear();
+    }
+
+    /// The slot of `key`: where it is, or the empty one where it goes.
+    fn slot(&self, key: u32) -> usize {
+        let mask = (1 << Self::BITS) - 1;
+        let mut i = (key.wrapping_mul(0x9E37_79B1) >> (32 - Self::BITS)) as usize;
+        loop {
+            let k = self.slots[i & mask].0;
+            if k == key || k == 0 {
+                return i & mask;
+            }
+            i += 1;
+        }
+    }
+
+    /// Counts one more `key`; `false`, counting nothing, if it would be key 2^16 + 1.
+    fn add(&mut self, key: u32) -> bool {
+        let i = self.slot(key);
+        if self.slots[i].0 == 0 {
+            if self.used.len() == 1 << 16 {
+                return false;
+            }
+            self.slots[i].0 = key;
+            self.used.push(i as u32);
+        }
+        self.slots[i].1 += 1;
+        true
+    }
+
+    /// `(count, key)` of every key.
+    fn entries(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.used.iter().map(|&i| {
+            let (key, n) = self.slots[i as usize];
+            (n, key)
+        })
+    }
+
+    fn set(&mut self, key: u32, value: u32) {
+        let i = self.slot(key);
+        self.slots[i].1 = value;
+    }
+
+    fn get(&self, key: u32) -> u32 {
+        self.slots[self.slot(key)].1
     }
 }
 
@@ -270,8 +381,8 @@ pub struct Block {
     /// The table: `group` records an entry.
     table: Vec<u16>,
     bits: u32,
-    /// The codes as stored.
-    codes: Vec<u8>,
+    /// The code of each reached group, in order.
+    codes: Vec<u16>,
     /// The number of codes.
     reached: usize,
 }
@@ -355,11 +466,13 @@ impl Block {
             return Err(format!("a values frame of {got} bytes"));
         }
         let k = u32::from_le_bytes(scratch[..COUNT].try_into().expect("4 bytes")) as usize;
-        let most_k = if group == 1 { m.min((1 << 16) - 1) } else { m.min(1 << 16) };
+        let most_k = if group == 1 {
+            m.min((1 << 16) - 1)
+        } else {
+            m.min(1 << 16)
+        };
         if k > most_k || (k == 0) != (m == 0) {
-            return Err(format!(
-                "a table of {k} entries for {m} reached groups"
-            ));
+            return Err(format!("a table of {k} entries for {m} reached groups"));
         }
         let bits = code_bits(k);
         let want = COUNT + 2 * group * k + codes_len(m, bits);
@@ -374,45 +487,50 @@ impl Block {
                 .chunks_exact(2)
                 .map(|b| u16::from_le_bytes([b[0], b[1]])),
         );
-        if let Some(e) = into.table.chunks(group).position(|e| e.iter().all(|&r| r == 0)) {
+        if let Some(e) = into
+            .table
+            .chunks(group)
+            .position(|e| e.iter().all(|&r| r == 0))
+        {
             return Err(format!("table entry {e} is unreached"));
         }
         into.bits = bits;
-        into.codes.clear();
-        into.codes.extend_from_slice(&scratch[COUNT + 2 * group * k..]);
         // Every code names an entry; padding bits of the last byte are zero.
-        if bits != 0 {
-            for j in 0..m {
-                let c = into.code(j);
-                if c >= k {
-                    return Err(format!("code {c} of a table of {k} entries"));
-                }
+        let packed = &scratch[COUNT + 2 * group * k..];
+        into.codes.clear();
+        match bits {
+            0 => into.codes.resize(m, 0),
+            16 => {
+                let (low, high) = packed.split_at(m);
+                into.codes.extend(
+                    low.iter()
+                        .zip(high)
+                        .map(|(&l, &h)| u16::from_le_bytes([l, h])),
+                );
             }
-            if bits < 8 && m % (8 / bits as usize) != 0 {
-                let last = into.codes.last().copied().unwrap_or(0);
-                let used = (m % (8 / bits as usize)) as u32 * bits;
-                if last >> used != 0 {
+            b => {
+                let per = 8 / b as usize;
+                let mask = ((1u16 << b) - 1) as u8;
+                for &byte in packed {
+                    for x in 0..per as u32 {
+                        into.codes.push(u16::from(byte >> (x * b) & mask));
+                    }
+                }
+                if into.codes[m..].iter().any(|&c| c != 0) {
                     return Err("bits set past the last code".into());
                 }
+                into.codes.truncate(m);
             }
+        }
+        if let Some(&c) = into.codes.iter().find(|&&c| usize::from(c) >= k.max(1)) {
+            return Err(format!("code {c} of a table of {k} entries"));
         }
         Ok(())
     }
 
     /// The code of the `j`th reached group.
     fn code(&self, j: usize) -> usize {
-        match self.bits {
-            0 => 0,
-            16 => usize::from(u16::from_le_bytes([
-                self.codes[j],
-                self.codes[self.reached + j],
-            ])),
-            b => {
-                let per = 8 / b as usize;
-                let byte = self.codes[j / per];
-                usize::from((byte >> ((j % per) as u32 * b)) & ((1u16 << b) - 1) as u8)
-            }
-        }
+        usize::from(self.codes[j])
     }
 
     /// The number of records.
@@ -438,26 +556,26 @@ impl Block {
     pub fn expand(&self, out: &mut [u16]) {
         assert_eq!(out.len(), self.records);
         out.fill(0);
-        let mut j = 0;
+        let mut codes = self.codes.iter();
         for (w, &word) in self.words.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let g = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let entry = self.code(j) * self.group;
-                j += 1;
-                for (x, o) in out[g * self.group..]
-                    .iter_mut()
-                    .take(self.group)
-                    .enumerate()
-                {
-                    *o = self.table[entry + x];
+                let code = usize::from(*codes.next().expect("a code for each reached group"));
+                if self.group == 1 {
+                    out[g] = self.table[code];
+                } else {
+                    let entry = &self.table[2 * code..2 * code + 2];
+                    out[2 * g] = entry[0];
+                    if let Some(o) = out.get_mut(2 * g + 1) {
+                        *o = entry[1];
+                    }
                 }
             }
         }
     }
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -478,9 +596,7 @@ mod tests {
             prop::collection::vec(any::<u16>(), 1..=usize::from(distinct)),
             prop::collection::vec(any::<prop::sample::Index>(), 0..600),
         )
-            .prop_map(|(alphabet, picks)| {
-                picks.into_iter().map(|i| *i.get(&alphabet)).collect()
-            })
+            .prop_map(|(alphabet, picks)| picks.into_iter().map(|i| *i.get(&alphabet)).collect())
     }
 
     proptest! {
@@ -524,9 +640,19 @@ mod tests {
     #[test]
     fn every_width_of_code_is_written_and_read() {
         let mut enc = Encoder::new().unwrap();
-        for (distinct, bits) in [(1u16, 0), (2, 1), (4, 2), (16, 4), (256, 8), (257, 16), (65_535, 16)] {
+        for (distinct, bits) in [
+            (1u16, 0),
+            (2, 1),
+            (4, 2),
+            (16, 4),
+            (256, 8),
+            (257, 16),
+            (65_535, 16),
+        ] {
             // Each value 1..=distinct, one after another, then again: every one reached.
-            let r: Vec<u16> = (0..2 * u32::from(distinct)).map(|i| (i % u32::from(distinct)) as u16 + 1).collect();
+            let r: Vec<u16> = (0..2 * u32::from(distinct))
+                .map(|i| (i % u32::from(distinct)) as u16 + 1)
+                .collect();
             let bytes = enc.encode_in(&r, 1).unwrap();
             let block = decode(&bytes, r.len()).unwrap();
             assert_eq!(block.bits, bits, "{distinct} values");

@@ -310,6 +310,12 @@ impl TierFile {
         self.layout.blocks()
     }
 
+    /// The format version the file was written in (one of [`format::READS`]).
+    #[must_use]
+    pub fn version(&self) -> u32 {
+        self.layout.version
+    }
+
     /// The file's length in bytes.
     #[must_use]
     pub fn file_bytes(&self) -> u64 {

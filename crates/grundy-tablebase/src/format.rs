@@ -531,7 +531,11 @@ pub fn decode_block(
         }
         let (low, high) = planes.split_at(n);
         records.clear();
-        records.extend(low.iter().zip(high).map(|(&l, &h)| u16::from_le_bytes([l, h])));
+        records.extend(
+            low.iter()
+                .zip(high)
+                .map(|(&l, &h)| u16::from_le_bytes([l, h])),
+        );
         *into = Decoded::Records(records);
     } else {
         let mut coded = match std::mem::take(into) {

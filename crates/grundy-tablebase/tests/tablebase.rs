@@ -806,3 +806,68 @@ fn the_writer_refuses_what_it_cannot_write_and_leaves_nothing() {
     assert_eq!(f.header(), &h);
     assert_eq!(f.read_all().unwrap(), [5, 6]);
 }
+
+/// A version-1 file (byte planes, 20-byte index entries), written by the build before
+/// version 2 with the records below: read, queried, verified, refused when damaged, and
+/// replaced by a version-2 file when the tier is saved again.
+#[test]
+fn version_1_files_are_still_read() {
+    let v1 = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/v1");
+    let records: Vec<u16> = vec![
+        0, 0, 57, 15, 0, 4, 1, 0, 0, 15, 0, 1, 0, 0, 41, 46, 37, 0, 0, 0, 59, 5, 1, 0, 23, 49, 34,
+        0, 0, 22, 13, 17, 53, 53, 58, 0, 0, 60, 0, 36,
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let g = game(&[40]);
+    let path = dir.path().join(tier_file_name(0));
+    let bytes = fs::read(v1.join("tier-00000.gtb")).unwrap();
+    put(&path, &bytes);
+    let file = TierFile::open(&path, &expected(&g, 0)).unwrap();
+    assert_eq!((file.version(), file.blocks()), (1, 3));
+    assert_eq!(file.read_all().unwrap(), records);
+    file.verify().unwrap();
+    for (rank, &r) in records.iter().enumerate() {
+        assert_eq!(file.get(rank as u64).unwrap(), r);
+    }
+    let mut tb = open(dir.path(), &g, 16);
+    assert_eq!(tb.load(0).unwrap(), Some(records.clone()));
+    assert_eq!(tb.verify().unwrap(), [0]);
+    // Every bit of it is under a checksum, as in version 2.
+    let want = expected(&g, 0);
+    for bit in 0..bytes.len() * 8 {
+        let mut damaged = bytes.clone();
+        damaged[bit / 8] ^= 1 << (bit % 8);
+        assert!(refuses(&path, &want, &damaged, &records), "bit {bit}");
+    }
+    put(&path, &bytes);
+    // Saved again, the tier is written in version 2.
+    let mut tb = open(dir.path(), &g, 16);
+    tb.save(0, &records, &TierSummary::default()).unwrap();
+    let file = tb.reader(0).unwrap().unwrap();
+    assert_eq!(file.version(), format::VERSION);
+    assert_eq!(file.read_all().unwrap(), records);
+
+    // A score game's file, with its summary.
+    let mut s = game(&[100]);
+    s.scored = true;
+    let dir = tempfile::tempdir().unwrap();
+    fs::copy(
+        v1.join("scored-tier-00000.gtb"),
+        dir.path().join(tier_file_name(0)),
+    )
+    .unwrap();
+    let mut tb = open(dir.path(), &s, 16);
+    let margins: Vec<u16> = (0..100)
+        .map(|i| if i % 3 == 0 { 0 } else { 32768 + i * 300 })
+        .collect();
+    assert_eq!(tb.load(0).unwrap(), Some(margins));
+    assert_eq!(
+        tb.summary(0).unwrap(),
+        Some(TierSummary {
+            tier: 0,
+            ranks: 100,
+            positions: 66,
+            outcomes: [40, 20, 6]
+        })
+    );
+}
