@@ -187,26 +187,29 @@ fn tier_layout(data: &[u8]) {
     let (h, start) = header.expect("a file that parses has a header that parses");
     assert_eq!(h, layout.header);
     assert_eq!(layout.blocks(), h.blocks());
-    let mut at = (start + format::index_len(layout.index.len())) as u64;
+    let mut at = (start + format::index_len(layout.version, layout.index.len())) as u64;
     for e in &layout.index {
         assert_eq!(e.offset, at, "{e:?}");
         assert!(e.len > 0);
         at += u64::from(e.len);
     }
     assert_eq!(at, data.len() as u64, "bytes outside the blocks");
-    // Decoding allocates two bytes a record for a block and as much again for its byte
-    // planes: only blocks that stay proportional to the input are decoded.
+    // Decoding allocates a few bytes a record of a block (its records, its planes or its
+    // bitmap, codes and table): only blocks that stay proportional to the input are decoded.
     let records = h.block_records as usize;
     if 4 * records > 256 * data.len() {
         return;
     }
-    let mut zstd = zstd::bulk::Decompressor::new().expect("a zstd context");
-    let (mut planes, mut out) = (Vec::new(), Vec::new());
+    let mut decoder = format::Decoder::new().expect("a zstd context");
+    let (mut decoded, mut out) = (format::Decoded::default(), Vec::new());
     for block in 0..layout.blocks().min(64) {
         let ranks = h.block_ranks(block);
         out.resize((ranks.end - ranks.start) as usize, 0);
-        if let Err(e) = format::decode_block(&layout, data, block, &mut zstd, &mut planes, &mut out)
-        {
+        let result = format::decode_block(&layout, data, block, &mut decoder, &mut decoded);
+        if result.is_ok() {
+            decoded.expand(&mut out);
+        }
+        if let Err(e) = result {
             let shown = e.to_string();
             assert!(
                 shown.contains(&format!("block {block} of {}", layout.blocks())),

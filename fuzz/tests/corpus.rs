@@ -173,8 +173,9 @@ fn tablebase_corpus() {
     // Headers whose checksums hold (the property reseals) and that promise u64::MAX
     // records, or 2^32 blocks of one record, in a few bytes: the index they imply is
     // refused before anything is allocated for it.
-    let header = |records: u64, block: u32| {
-        let mut h = b"GRUNDYTB\x01\0\0\0".to_vec();
+    let header = |version: u8, records: u64, block: u32| {
+        let mut h = b"GRUNDYTB".to_vec();
+        h.extend_from_slice(&u32::from(version).to_le_bytes());
         h.extend_from_slice(&1u32.to_le_bytes()); // ranking version
         h.extend_from_slice(&0u32.to_le_bytes()); // tier
         h.extend_from_slice(&1u32.to_le_bytes()); // tiers
@@ -198,24 +199,31 @@ fn tablebase_corpus() {
         );
         h
     };
-    // The seeds are whole tier files of the current layout (regenerate them when it
-    // changes): findings kept beside them need not be.
+    // The seeds are whole tier files of both versions the reader knows (regenerate them
+    // when the layout changes): findings kept beside them need not be.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/tablebase");
-    let whole = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter(|e| {
-            let bytes = std::fs::read(e.as_ref().unwrap().path()).unwrap();
-            grundy_tablebase::format::Layout::parse(&bytes, None).is_ok()
-        })
-        .count();
-    assert!(whole >= 7, "{whole} whole tier files in {}", dir.display());
+    let mut whole = [0; 3];
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let bytes = std::fs::read(e.unwrap().path()).unwrap();
+        if let Ok(layout) = grundy_tablebase::format::Layout::parse(&bytes, None) {
+            whole[layout.version as usize] += 1;
+        }
+    }
+    assert!(
+        whole[1] >= 7 && whole[2] >= 5,
+        "{whole:?} whole tier files of versions 0, 1, 2 in {}",
+        dir.display()
+    );
     replay(
         "tablebase",
         grundy_fuzz::tablebase,
         &[
-            header(u64::MAX, 1),
-            header(1 << 32, 1),
-            header(u64::MAX, 1 << 20),
+            header(1, u64::MAX, 1),
+            header(1, 1 << 32, 1),
+            header(1, u64::MAX, 1 << 20),
+            header(2, u64::MAX, 1),
+            header(2, 1 << 32, 1),
+            header(2, u64::MAX, 1 << 20),
         ],
     );
 }

@@ -164,7 +164,7 @@ pub struct Config {
     /// error (a process that hangs rather than dies); default 10 minutes.
     pub round_timeout: Duration,
     /// Ranks a worker visits between two rounds while reaching and solving (a multiple
-    /// of [`SLICE`]; default 16 slices): bounds the messages held at once.
+    /// of [`SLICE`]; default 2 slices, 512 Ki ranks): bounds the messages held at once.
     pub batch_slices: usize,
     /// Ranks a slice: the tablebase's records per block (default [`SLICE`]; smaller
     /// only to test many workers on small games, since the files' blocks change).
@@ -178,7 +178,7 @@ impl Default for Config {
             cluster: Cluster::default(),
             max_bytes: 16 << 30,
             round_timeout: Duration::from_secs(600),
-            batch_slices: 16,
+            batch_slices: 2,
             slice: SLICE,
         }
     }

@@ -9,12 +9,12 @@ use std::sync::Mutex;
 use memmap2::Mmap;
 use rayon::prelude::*;
 
-use crate::format::{self, Expected, Header, Invalid, Layout};
+use crate::format::{self, Decoded, Decoder, Expected, Header, Invalid, Layout};
 use crate::Error;
 
 /// Blocks compressed together before they are written: bounds the compressed bytes held
-/// in memory while writing (256 blocks of 32 Ki records: 16 MiB of records a batch).
-const BATCH: usize = 256;
+/// in memory while writing (32 blocks of 256 Ki records: 16 MiB of records a batch).
+const BATCH: usize = 32;
 
 /// The temporary name a tier file is written under before it is renamed to `path`.
 #[must_use]
@@ -40,7 +40,7 @@ pub fn write(path: &Path, header: &Header, records: &[u16]) -> Result<u64, Error
     durably(path, |tmp| write_temporary(tmp, header, records))
 }
 
-/// Writes a tier file at `path` from its blocks already encoded ([`format::encode_block`]
+/// Writes a tier file at `path` from its blocks already encoded ([`format::Encoder::encode`]
 /// of the records `i·B .. (i+1)·B`, in order), as [`write`] does from the records: the same
 /// bytes, for a writer that was handed the blocks by those who hold the records (the
 /// distributed solver). Returns the file's length in bytes.
@@ -69,8 +69,7 @@ pub fn write_encoded(path: &Path, header: &Header, blocks: &[Vec<u8>]) -> Result
             .map(|b| (b.len() as u32, format::checksum(b)))
             .collect();
         out.write_all(&head).map_err(fail)?;
-        out.write_all(&format::encode_index(head.len() as u64, &lens))
-            .map_err(fail)?;
+        out.write_all(&format::encode_index(&lens)).map_err(fail)?;
         for b in blocks {
             out.write_all(b).map_err(fail)?;
         }
@@ -142,7 +141,7 @@ fn write_temporary(tmp: &Path, header: &Header, records: &[u16]) -> Result<u64, 
     let blocks = records.len().div_ceil(chunk);
     file.write_all(&head).map_err(fail)?;
     // The index is written last, once the blocks' lengths are known: its place is kept.
-    let index_len = format::index_len(blocks);
+    let index_len = format::index_len(format::VERSION, blocks);
     file.seek(SeekFrom::Start((head.len() + index_len) as u64))
         .map_err(fail)?;
     let mut out = io::BufWriter::with_capacity(1 << 20, file);
@@ -150,15 +149,11 @@ fn write_temporary(tmp: &Path, header: &Header, records: &[u16]) -> Result<u64, 
     for batch in records.chunks(chunk * BATCH) {
         let compressed = batch
             .par_chunks(chunk)
-            .map_init(
-                || (zstd::bulk::Compressor::new(format::LEVEL), Vec::new()),
-                |(zstd, planes), block| {
-                    let zstd = zstd.as_mut().map_err(|e| e.to_string())?;
-                    let bytes = format::encode_block(block, planes, zstd)?;
-                    let sum = format::checksum(&bytes);
-                    Ok((bytes, sum))
-                },
-            )
+            .map(|block| {
+                let bytes = with_encoder(|e| e.encode(block))?;
+                let sum = format::checksum(&bytes);
+                Ok((bytes, sum))
+            })
             .collect::<Result<Vec<_>, String>>()
             .map_err(|e| Error::io(tmp, "cannot compress", io::Error::other(e)))?;
         for (bytes, sum) in compressed {
@@ -168,13 +163,30 @@ fn write_temporary(tmp: &Path, header: &Header, records: &[u16]) -> Result<u64, 
     }
     let mut file = out.into_inner().map_err(|e| fail(e.into_error()))?;
     let end = file.stream_position().map_err(fail)?;
-    let index = format::encode_index(head.len() as u64, &lens);
+    let index = format::encode_index(&lens);
     debug_assert_eq!(index.len(), index_len);
     file.seek(SeekFrom::Start(head.len() as u64))
         .map_err(fail)?;
     file.write_all(&index).map_err(fail)?;
     file.sync_all().map_err(fail)?;
     Ok(end)
+}
+
+thread_local! {
+    /// Each thread's encoder, made when it first writes a block and kept: a zstd context
+    /// at the level files are written with is costly to make for every batch.
+    static ENCODER: std::cell::RefCell<Option<format::Encoder>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's encoder.
+fn with_encoder<T>(f: impl FnOnce(&mut format::Encoder) -> Result<T, String>) -> Result<T, String> {
+    ENCODER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(format::Encoder::new()?);
+        }
+        f(slot.as_mut().expect("made above"))
+    })
 }
 
 /// Makes a rename in `path`'s directory durable.
@@ -216,10 +228,10 @@ pub struct TierFile {
     cache: Mutex<Cache>,
 }
 
-/// The last blocks read by [`TierFile::get`], newest first, and scratch to decode with.
+/// The last blocks read by [`TierFile::get`], newest first, and a decoder.
 #[derive(Default)]
 struct Cache {
-    recent: Vec<(u64, Vec<u16>)>,
+    recent: Vec<(u64, Decoded)>,
     scratch: Option<Scratch>,
 }
 
@@ -234,18 +246,16 @@ impl std::fmt::Debug for Cache {
 const CACHED: usize = 2;
 
 struct Scratch {
-    zstd: zstd::bulk::Decompressor<'static>,
-    planes: Vec<u8>,
-    /// The records of the block last evicted from the cache, to decode the next into.
-    spare: Vec<u16>,
+    decoder: Decoder,
+    /// The block last evicted from the cache, to decode the next into.
+    spare: Decoded,
 }
 
 impl Scratch {
     fn new() -> io::Result<Scratch> {
         Ok(Scratch {
-            zstd: zstd::bulk::Decompressor::new()?,
-            planes: Vec::new(),
-            spare: Vec::new(),
+            decoder: Decoder::new()?,
+            spare: Decoded::default(),
         })
     }
 }
@@ -300,6 +310,12 @@ impl TierFile {
         self.layout.blocks()
     }
 
+    /// The format version the file was written in (one of [`format::READS`]).
+    #[must_use]
+    pub fn version(&self) -> u32 {
+        self.layout.version
+    }
+
     /// The file's length in bytes.
     #[must_use]
     pub fn file_bytes(&self) -> u64 {
@@ -326,7 +342,7 @@ impl TierFile {
             let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(i) = cache.recent.iter().position(|(b, _)| *b == block) {
                 let hit = cache.recent.remove(i);
-                let record = hit.1[at];
+                let record = hit.1.get(at);
                 cache.recent.insert(0, hit);
                 return Ok(record);
             }
@@ -337,20 +353,19 @@ impl TierFile {
             Some(s) => s,
             None => Scratch::new().map_err(|e| Error::io(&self.path, "cannot decompress", e))?,
         };
-        let ranks = header.block_ranks(block);
-        let mut records = std::mem::take(&mut scratch.spare);
-        records.resize((ranks.end - ranks.start) as usize, 0);
-        let decoded = self.decode(block, &mut scratch, &mut records);
-        let record = records[at];
+        let mut decoded = std::mem::take(&mut scratch.spare);
+        let result = self.decode(block, &mut scratch.decoder, &mut decoded);
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
-        if decoded.is_ok() {
-            cache.recent.insert(0, (block, records));
+        let record = result.map(|()| {
+            let record = decoded.get(at);
+            cache.recent.insert(0, (block, decoded));
             if cache.recent.len() > CACHED {
-                scratch.spare = cache.recent.pop().map(|(_, r)| r).unwrap_or_default();
+                scratch.spare = cache.recent.pop().map(|(_, d)| d).unwrap_or_default();
             }
-        }
+            record
+        });
         cache.scratch = Some(scratch);
-        decoded.map(|()| record)
+        record
     }
 
     /// Maps the whole file in before it is all read: one call instead of a page fault for
@@ -360,16 +375,9 @@ impl TierFile {
         let _ = self.map.advise(memmap2::Advice::PopulateRead);
     }
 
-    fn decode(&self, block: u64, scratch: &mut Scratch, out: &mut [u16]) -> Result<(), Error> {
-        format::decode_block(
-            &self.layout,
-            &self.map,
-            block,
-            &mut scratch.zstd,
-            &mut scratch.planes,
-            out,
-        )
-        .map_err(|e| Error::invalid(&self.path, e))
+    fn decode(&self, block: u64, decoder: &mut Decoder, into: &mut Decoded) -> Result<(), Error> {
+        format::decode_block(&self.layout, &self.map, block, decoder, into)
+            .map_err(|e| Error::invalid(&self.path, e))
     }
 
     /// Every record, decompressing the blocks in parallel, each checked.
@@ -393,7 +401,9 @@ impl TierFile {
                 let scratch = scratch
                     .as_mut()
                     .map_err(|e| Error::io(&self.path, "cannot decompress", clone_io(e)))?;
-                self.decode(block as u64, scratch, out)
+                self.decode(block as u64, &mut scratch.decoder, &mut scratch.spare)?;
+                scratch.spare.expand(out);
+                Ok(())
             })?;
         Ok(records)
     }
@@ -404,18 +414,14 @@ impl TierFile {
     /// The first bad block found (blocks are checked in parallel).
     pub fn verify(&self) -> Result<(), Error> {
         self.populate();
-        let b = self.layout.header.block_records as usize;
-        (0..self.blocks()).into_par_iter().try_for_each_init(
-            || (Scratch::new(), Vec::with_capacity(b)),
-            |(scratch, out), block| {
+        (0..self.blocks())
+            .into_par_iter()
+            .try_for_each_init(Scratch::new, |scratch, block| {
                 let scratch = scratch
                     .as_mut()
                     .map_err(|e| Error::io(&self.path, "cannot decompress", clone_io(e)))?;
-                let ranks = self.layout.header.block_ranks(block);
-                out.resize((ranks.end - ranks.start) as usize, 0);
-                self.decode(block, scratch, out)
-            },
-        )
+                self.decode(block, &mut scratch.decoder, &mut scratch.spare)
+            })
     }
 }
 

@@ -8,26 +8,33 @@ use std::ops::Range;
 
 use xxhash_rust::xxh3::xxh3_64;
 
+use crate::block::{self, Block};
+
 /// The first eight bytes of every tier file.
 pub const MAGIC: [u8; 8] = *b"GRUNDYTB";
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The format version this build writes.
+pub const VERSION: u32 = 2;
+/// The format versions this build reads: version 1's blocks are byte planes, version 2's
+/// the record model of [`crate::block`].
+pub const READS: [u32; 2] = [1, VERSION];
 /// Bytes per record.
 pub const RECORD_WIDTH: u8 = 2;
 /// Records per block written by default; see the measurements in `docs/tablebase-format.md`.
-pub const DEFAULT_BLOCK_RECORDS: u32 = 1 << 15;
+pub const DEFAULT_BLOCK_RECORDS: u32 = 1 << 18;
 /// The most records a block may hold (2 MiB decompressed): a reader never decompresses more
 /// than this at once, whatever a header says.
 pub const MAX_BLOCK_RECORDS: u32 = 1 << 20;
 /// The longest game id, in bytes.
 pub const MAX_GAME_ID: usize = 1024;
-/// The zstd level blocks are written with (read: any).
-pub const LEVEL: i32 = 1;
+pub use crate::block::{Encoder, LEVEL};
 
 /// Bytes of the header before the game id.
 const FIXED: usize = 72;
-/// Bytes of one index entry: offset (8), compressed length (4), checksum (8).
-const ENTRY: usize = 20;
+/// Bytes of one index entry of version 1: offset (8), compressed length (4), checksum (8).
+const ENTRY_V1: usize = 20;
+/// Bytes of one index entry of version 2: compressed length (4), checksum (8); a block
+/// starts where the one before ends.
+const ENTRY: usize = 12;
 /// Bytes of a checksum.
 const SUM: usize = 8;
 /// The flag bit of a score game's records.
@@ -168,7 +175,7 @@ impl Header {
             return Err(short(FIXED + SUM));
         }
         let version = u32_at(bytes, 8);
-        if version != VERSION {
+        if !READS.contains(&version) {
             return Err(Invalid::Version(version));
         }
         if bytes.len() < FIXED {
@@ -307,6 +314,8 @@ pub struct Entry {
 /// or one block, each under its own checksum.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Layout {
+    /// The format version the file was written in (one of [`READS`]).
+    pub version: u32,
     /// The header.
     pub header: Header,
     /// The blocks, in order.
@@ -328,16 +337,19 @@ impl Layout {
         if let Some(want) = want {
             header.check(want)?;
         }
+        // `Header::parse` read the version and knows it.
+        let version = u32_at(bytes, 8);
+        let entry_len = entry_len(version) as u64;
         let len = bytes.len() as u64;
         let blocks = header.blocks();
         let index_end = blocks
-            .checked_mul(ENTRY as u64)
+            .checked_mul(entry_len)
             .and_then(|b| b.checked_add((index_start + SUM) as u64))
             .filter(|&end| end <= len)
             .ok_or(Invalid::Truncated {
                 part: Part::Index(blocks),
                 needs: blocks
-                    .saturating_mul(ENTRY as u64)
+                    .saturating_mul(entry_len)
                     .saturating_add((index_start + SUM) as u64),
                 holds: len,
             })?;
@@ -349,17 +361,23 @@ impl Layout {
         }
         let mut index = Vec::with_capacity(blocks as usize);
         let mut at = index_end;
-        for (i, e) in raw.chunks_exact(ENTRY).enumerate() {
-            let entry = Entry {
-                offset: u64_at(e, 0),
-                len: u32_at(e, 8),
-                checksum: u64_at(e, 12),
+        for (i, e) in raw.chunks_exact(entry_len as usize).enumerate() {
+            let entry = if version == 1 {
+                Entry {
+                    offset: u64_at(e, 0),
+                    len: u32_at(e, 8),
+                    checksum: u64_at(e, 12),
+                }
+            } else {
+                Entry {
+                    offset: at,
+                    len: u32_at(e, 0),
+                    checksum: u64_at(e, 4),
+                }
             };
             let block = i as u64;
-            let most = compress_bound(
-                (header.block_ranks(block).end - header.block_ranks(block).start)
-                    * u64::from(RECORD_WIDTH),
-            );
+            let ranks = header.block_ranks(block);
+            let most = max_block_len(version, ranks.end - ranks.start);
             if entry.offset != at || entry.len == 0 || u64::from(entry.len) > most {
                 return Err(Invalid::IndexDamaged {
                     block,
@@ -385,7 +403,11 @@ impl Layout {
         if at < len {
             return Err(Invalid::Trailing(len - at));
         }
-        Ok(Layout { header, index })
+        Ok(Layout {
+            version,
+            header,
+            index,
+        })
     }
 
     /// The number of blocks.
@@ -395,79 +417,91 @@ impl Layout {
     }
 }
 
-/// Encodes one block: the records' low bytes, then their high bytes (records are mostly
-/// small, so the second half is mostly zeros and compresses better apart), through zstd.
-///
-/// # Errors
-/// zstd's own failure, as text.
-pub fn encode_block(
-    records: &[u16],
-    planes: &mut Vec<u8>,
-    zstd: &mut zstd::bulk::Compressor<'_>,
-) -> Result<Vec<u8>, String> {
-    planes.clear();
-    planes.extend(records.iter().map(|&r| r as u8));
-    planes.extend(records.iter().map(|&r| (r >> 8) as u8));
-    zstd.compress(planes).map_err(|e| e.to_string())
-}
-
-/// Encodes blocks one after another with one zstd context: [`encode_block`] for a caller
-/// that does not hold zstd itself (the distributed solver compresses the blocks of the
-/// ranks it owns and hands them to the tier's writer).
-pub struct Encoder {
-    zstd: zstd::bulk::Compressor<'static>,
-    planes: Vec<u8>,
-}
-
-impl std::fmt::Debug for Encoder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Encoder").finish_non_exhaustive()
+/// The most bytes a block of `records` records may take in a file of `version`.
+fn max_block_len(version: u32, records: u64) -> u64 {
+    if version == 1 {
+        compress_bound(records * u64::from(RECORD_WIDTH))
+    } else {
+        block::max_len(records)
     }
 }
 
-impl Encoder {
-    /// An encoder at the level files are written with.
+/// Decodes blocks of either version one after another with one zstd context.
+pub struct Decoder {
+    zstd: zstd::bulk::Decompressor<'static>,
+    scratch: Vec<u8>,
+}
+
+impl std::fmt::Debug for Decoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Decoder").finish_non_exhaustive()
+    }
+}
+
+impl Decoder {
+    /// A decoder.
     ///
     /// # Errors
-    /// zstd's own failure, as text.
-    pub fn new() -> Result<Encoder, String> {
-        Ok(Encoder {
-            zstd: zstd::bulk::Compressor::new(LEVEL).map_err(|e| e.to_string())?,
-            planes: Vec::new(),
+    /// zstd's own failure.
+    pub fn new() -> std::io::Result<Decoder> {
+        Ok(Decoder {
+            zstd: zstd::bulk::Decompressor::new()?,
+            scratch: Vec::new(),
         })
     }
+}
 
-    /// The bytes of one block of `records`, as a file holds them.
-    ///
-    /// # Errors
-    /// zstd's own failure, as text.
-    pub fn encode(&mut self, records: &[u16]) -> Result<Vec<u8>, String> {
-        encode_block(records, &mut self.planes, &mut self.zstd)
+/// A block decoded: version 1's records, or version 2's bitmap, table and codes, which
+/// answer for one rank without expanding the block.
+#[derive(Debug, Clone)]
+pub enum Decoded {
+    /// The records (version 1).
+    Records(Vec<u16>),
+    /// The model's parts (version 2).
+    Coded(Block),
+}
+
+impl Default for Decoded {
+    fn default() -> Decoded {
+        Decoded::Records(Vec::new())
     }
 }
 
-/// Decodes block `block` of a parsed file into `out` (exactly the block's records), after
-/// checking its checksum; `planes` is scratch space, grown to at most twice
-/// [`MAX_BLOCK_RECORDS`] bytes.
+impl Decoded {
+    /// The record at `i` of the block (below its number of records).
+    #[must_use]
+    pub fn get(&self, i: usize) -> u16 {
+        match self {
+            Decoded::Records(r) => r[i],
+            Decoded::Coded(b) => b.get(i),
+        }
+    }
+
+    /// Every record of the block, into `out` (exactly the block's number of records).
+    pub fn expand(&self, out: &mut [u16]) {
+        match self {
+            Decoded::Records(r) => out.copy_from_slice(r),
+            Decoded::Coded(b) => b.expand(out),
+        }
+    }
+}
+
+/// Decodes block `block` of a parsed file into `into`, after checking its checksum.
+/// Nothing is allocated past what the block's number of records bounds (at most
+/// [`MAX_BLOCK_RECORDS`]).
 ///
 /// # Errors
-/// A bad checksum, a frame zstd refuses, or one of another size than the block's.
+/// A bad checksum, a frame zstd refuses, or contents that are not the block's records.
 pub fn decode_block(
     layout: &Layout,
     bytes: &[u8],
     block: u64,
-    zstd: &mut zstd::bulk::Decompressor<'_>,
-    planes: &mut Vec<u8>,
-    out: &mut [u16],
+    decoder: &mut Decoder,
+    into: &mut Decoded,
 ) -> Result<(), Invalid> {
     let blocks = layout.blocks();
     let ranks = layout.header.block_ranks(block);
     let n = (ranks.end - ranks.start) as usize;
-    assert_eq!(
-        out.len(),
-        n,
-        "the caller gives room for block {block}'s records"
-    );
     let entry = layout.index[block as usize];
     // Layout::parse put every block inside `bytes`.
     let start = entry.offset as usize;
@@ -475,25 +509,42 @@ pub fn decode_block(
     if checksum(raw) != entry.checksum {
         return Err(Invalid::BlockChecksum { block, blocks });
     }
-    planes.clear();
-    planes.resize(2 * n, 0);
-    let got = zstd
-        .decompress_to_buffer(raw, &mut planes[..])
-        .map_err(|e| Invalid::BlockDamaged {
-            block,
-            blocks,
-            what: format!("zstd refuses it: {e}"),
-        })?;
-    if got != 2 * n {
-        return Err(Invalid::BlockDamaged {
-            block,
-            blocks,
-            what: format!("{got} bytes decompressed, not {}", 2 * n),
-        });
-    }
-    let (low, high) = planes.split_at(n);
-    for ((r, &l), &h) in out.iter_mut().zip(low).zip(high) {
-        *r = u16::from_le_bytes([l, h]);
+    let damaged = |what: String| Invalid::BlockDamaged {
+        block,
+        blocks,
+        what,
+    };
+    if layout.version == 1 {
+        let mut records = match std::mem::take(into) {
+            Decoded::Records(r) => r,
+            Decoded::Coded(_) => Vec::new(),
+        };
+        let planes = &mut decoder.scratch;
+        planes.clear();
+        planes.resize(2 * n, 0);
+        let got = decoder
+            .zstd
+            .decompress_to_buffer(raw, &mut planes[..])
+            .map_err(|e| damaged(format!("zstd refuses it: {e}")))?;
+        if got != 2 * n {
+            return Err(damaged(format!("{got} bytes decompressed, not {}", 2 * n)));
+        }
+        let (low, high) = planes.split_at(n);
+        records.clear();
+        records.extend(
+            low.iter()
+                .zip(high)
+                .map(|(&l, &h)| u16::from_le_bytes([l, h])),
+        );
+        *into = Decoded::Records(records);
+    } else {
+        let mut coded = match std::mem::take(into) {
+            Decoded::Coded(b) => b,
+            Decoded::Records(_) => Block::default(),
+        };
+        Block::decode(raw, n, &mut decoder.zstd, &mut decoder.scratch, &mut coded)
+            .map_err(damaged)?;
+        *into = Decoded::Coded(coded);
     }
     Ok(())
 }
@@ -514,22 +565,31 @@ pub fn reseal(bytes: &mut [u8]) {
     let Ok((header, start)) = Header::parse(bytes) else {
         return;
     };
+    let version = u32_at(bytes, 8);
+    let entry_len = entry_len(version);
     let Some(index_end) = header
         .blocks()
-        .checked_mul(ENTRY as u64)
+        .checked_mul(entry_len as u64)
         .and_then(|l| l.checked_add(start as u64))
         .filter(|&e| e + SUM as u64 <= bytes.len() as u64)
     else {
         return;
     };
     let index_end = index_end as usize;
-    for e in (start..index_end).step_by(ENTRY) {
-        let offset = u64_at(bytes, e);
-        let end = offset.checked_add(u64::from(u32_at(bytes, e + 8)));
+    // Version 2 has no offsets: its blocks follow one another after the index.
+    let mut at = (index_end + SUM) as u64;
+    for e in (start..index_end).step_by(entry_len) {
+        let (offset, len, sum_at) = if version == 1 {
+            (u64_at(bytes, e), u32_at(bytes, e + 8), e + 12)
+        } else {
+            (at, u32_at(bytes, e), e + 4)
+        };
+        let end = offset.checked_add(u64::from(len));
         if let Some(end) = end.filter(|&end| end <= bytes.len() as u64) {
             let sum = checksum(&bytes[offset as usize..end as usize]);
-            bytes[e + 12..e + 20].copy_from_slice(&sum.to_le_bytes());
+            bytes[sum_at..sum_at + SUM].copy_from_slice(&sum.to_le_bytes());
         }
+        at = at.saturating_add(u64::from(len));
     }
     let sum = checksum(&bytes[start..index_end]);
     bytes[index_end..index_end + SUM].copy_from_slice(&sum.to_le_bytes());
@@ -542,45 +602,52 @@ pub fn reseal(bytes: &mut [u8]) {
 /// zstd's own failure, as text.
 pub fn encode(header: &Header, records: &[u16]) -> Result<Vec<u8>, String> {
     assert_eq!(records.len() as u64, header.records);
-    let mut zstd = zstd::bulk::Compressor::new(LEVEL).map_err(|e| e.to_string())?;
-    let mut planes = Vec::new();
+    let mut encoder = Encoder::new()?;
     let blocks = records
         .chunks(header.block_records as usize)
-        .map(|c| encode_block(c, &mut planes, &mut zstd))
+        .map(|c| encoder.encode(c))
         .collect::<Result<Vec<_>, _>>()?;
     let mut out = header.encode();
     let entries: Vec<(u32, u64)> = blocks
         .iter()
         .map(|b| (b.len() as u32, checksum(b)))
         .collect();
-    out.extend_from_slice(&encode_index(out.len() as u64, &entries));
+    out.extend_from_slice(&encode_index(&entries));
     for b in &blocks {
         out.extend_from_slice(b);
     }
     Ok(out)
 }
 
-/// The index (with its checksum) of blocks of these `(length, checksum)`, in order, for a
-/// header `header_len` bytes long.
+/// The index (with its checksum) of blocks of these `(length, checksum)`, in order, as
+/// this build writes it (version [`VERSION`]).
 #[must_use]
-pub fn encode_index(header_len: u64, blocks: &[(u32, u64)]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(index_len(blocks.len()));
-    let mut at = header_len + index_len(blocks.len()) as u64;
+pub fn encode_index(blocks: &[(u32, u64)]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(index_len(VERSION, blocks.len()));
     for &(len, sum) in blocks {
-        out.extend_from_slice(&at.to_le_bytes());
         out.extend_from_slice(&len.to_le_bytes());
         out.extend_from_slice(&sum.to_le_bytes());
-        at += u64::from(len);
     }
     let sum = checksum(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
 }
 
-/// The index's length in bytes (its checksum included) for `blocks` blocks.
+/// Bytes of one index entry in a file of `version`.
 #[must_use]
-pub const fn index_len(blocks: usize) -> usize {
-    blocks * ENTRY + SUM
+pub const fn entry_len(version: u32) -> usize {
+    if version == 1 {
+        ENTRY_V1
+    } else {
+        ENTRY
+    }
+}
+
+/// The index's length in bytes (its checksum included) for `blocks` blocks in a file of
+/// `version`.
+#[must_use]
+pub const fn index_len(version: u32, blocks: usize) -> usize {
+    blocks * entry_len(version) + SUM
 }
 
 /// Which part of a file a truncation cuts.
@@ -603,7 +670,7 @@ pub enum Invalid {
     #[error("not a grundy tablebase file (no GRUNDYTB magic)")]
     NotTablebase,
     /// Another version of the format.
-    #[error("format version {0}; this build reads version {VERSION}")]
+    #[error("format version {0}; this build reads versions 1 and 2 (a newer grundy wrote it, or the file is damaged)")]
     Version(u32),
     /// The file stops early.
     #[error("truncated ({}, the file holds {holds})", match part {
@@ -775,10 +842,13 @@ mod tests {
         let bytes = encode(&h, &records).unwrap();
         let layout = Layout::parse(&bytes, None).unwrap();
         assert_eq!(layout.blocks(), 16);
-        let mut zstd = zstd::bulk::Decompressor::new().unwrap();
-        let (mut planes, mut out) = (Vec::new(), vec![0; 40]);
-        decode_block(&layout, &bytes, 15, &mut zstd, &mut planes, &mut out).unwrap();
+        assert_eq!(layout.version, VERSION);
+        let mut decoder = Decoder::new().unwrap();
+        let (mut decoded, mut out) = (Decoded::default(), vec![0; 40]);
+        decode_block(&layout, &bytes, 15, &mut decoder, &mut decoded).unwrap();
+        decoded.expand(&mut out);
         assert_eq!(out, records[960..]);
+        assert_eq!(decoded.get(39), records[999]);
     }
 
     #[test]

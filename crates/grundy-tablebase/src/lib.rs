@@ -33,6 +33,7 @@
 //! ```
 #![deny(unsafe_code)]
 
+pub mod block;
 pub mod file;
 pub mod format;
 
@@ -480,7 +481,7 @@ impl Tablebase {
         self.block_records
     }
 
-    /// Keeps a solved tier given as its encoded blocks ([`format::encode_block`] of ranks
+    /// Keeps a solved tier given as its encoded blocks ([`format::Encoder::encode`] of ranks
     /// `i·B .. (i+1)·B` for `B` = [`Tablebase::block_records`], in order) with its
     /// summary: the same file, byte for byte, as [`TierStore::save`] writes from the
     /// records. For a writer handed the blocks by the processes that hold the records.

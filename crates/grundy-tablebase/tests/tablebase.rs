@@ -296,6 +296,8 @@ fn a_leftover_temporary_file_is_ignored_and_overwritten() {
     let whole = fs::read(&path).unwrap();
     fs::remove_file(&path).unwrap();
     fs::write(&tmp, &whole[..whole.len() / 2]).unwrap();
+    // The writer is gone (killed), and with it its lock.
+    drop(tb);
 
     let mut tb = open(dir.path(), &g, 8);
     assert_eq!(tb.complete_tiers().unwrap(), Vec::<u32>::new());
@@ -454,7 +456,7 @@ fn truncation_messages_say_what_the_file_lacks() {
         TierFile::open(&path, &want).unwrap_err().to_string()
     };
     let header = 72 + "connect4[6x5]".len() + 8;
-    let index = header + 3 * 20 + 8;
+    let index = header + 3 * 12 + 8;
     assert_eq!(
         cut(10),
         format!("{name}: truncated (the header needs at least 80 bytes, the file holds 10)")
@@ -563,28 +565,28 @@ fn forged_files_whose_checksums_hold_are_refused_by_their_structure() {
     assert!(
         matches!(with(&|b| b[48..56].copy_from_slice(&(u64::MAX).to_le_bytes())), Invalid::HeaderDamaged(m) if m.contains("summary"))
     );
-    assert_eq!(with(&|b| b[8] = 2), Invalid::Version(2));
+    assert_eq!(with(&|b| b[8] = 3), Invalid::Version(3));
+    assert_eq!(with(&|b| b[8] = 0), Invalid::Version(0));
     assert_eq!(with(&|b| b[0] = b'X'), Invalid::NotTablebase);
-    // A block said to start one byte later, or to be empty.
+    // A block said to be one byte longer (the blocks then pass the file's end), or empty.
     assert!(matches!(
-        with(&|b| b[header + 20] = b[header + 20].wrapping_add(1)),
-        Invalid::IndexDamaged {
-            block: 1,
-            blocks: 3,
+        with(&|b| b[header] = b[header].wrapping_add(1)),
+        Invalid::Truncated {
+            part: Part::Blocks,
             ..
         }
     ));
     assert!(matches!(
-        with(&|b| b[header + 8..header + 12].copy_from_slice(&0u32.to_le_bytes())),
+        with(&|b| b[header..header + 4].copy_from_slice(&0u32.to_le_bytes())),
         Invalid::IndexDamaged {
             block: 0,
             blocks: 3,
             ..
         }
     ));
-    // Longer than zstd could ever make 32 bytes.
+    // Longer than zstd could ever make 16 records.
     assert!(matches!(
-        with(&|b| b[header + 8..header + 12].copy_from_slice(&5000u32.to_le_bytes())),
+        with(&|b| b[header..header + 4].copy_from_slice(&5000u32.to_le_bytes())),
         Invalid::IndexDamaged { block: 0, .. }
     ));
     assert_eq!(
@@ -610,30 +612,65 @@ fn forged_files_whose_checksums_hold_are_refused_by_their_structure() {
         })
     ));
 
-    // A block replaced by a valid zstd frame of the wrong size: its checksum holds, its
-    // records do not.
+    // A block replaced by valid zstd frames that are not its records: its checksum holds,
+    // its contents do not.
     let layout = format::Layout::parse(&bytes, None).unwrap();
     let e = layout.index[1];
-    let short = zstd::bulk::compress(&[7u8; 30], 1).unwrap();
-    assert!(short.len() <= e.len as usize);
-    let mut b = bytes.clone();
-    let at = e.offset as usize;
-    b.splice(at..at + e.len as usize, short.iter().copied());
-    let len = short.len() as u32;
-    let entry = header + 20 + 8;
-    b[entry..entry + 4].copy_from_slice(&len.to_le_bytes());
-    let shift = e.len - len;
-    let next = header + 40;
-    let off = u64::from_le_bytes(b[next..next + 8].try_into().unwrap()) - u64::from(shift);
-    b[next..next + 8].copy_from_slice(&off.to_le_bytes());
-    let file = open_forged(&path, &g, b).unwrap();
-    assert_eq!(file.get(0).unwrap(), r[0]);
-    let err = file.get(16).unwrap_err().to_string();
-    assert!(
-        err.ends_with("block 1 of 3 is invalid: 30 bytes decompressed, not 32"),
-        "{err}"
-    );
-    assert!(file.read_all().is_err() && file.verify().is_err());
+    let replace = |with: &[u8]| {
+        let mut b = bytes.clone();
+        let at = e.offset as usize;
+        b.splice(at..at + e.len as usize, with.iter().copied());
+        let entry = header + 12;
+        b[entry..entry + 4].copy_from_slice(&(with.len() as u32).to_le_bytes());
+        open_forged(&path, &g, b).unwrap()
+    };
+    let frame = |content: &[u8]| zstd::bulk::compress(content, 1).unwrap();
+    for (forged, says) in [
+        (frame(&[7u8; 30]), "groups of 7 ranks (1 or 2)"),
+        (frame(&[1, 0xff, 0xff]), "no values frame"),
+        (
+            [frame(&[1, 0xff, 0xff]), frame(&[0; 4]), frame(&[0; 4])].concat(),
+            "bytes after its values frame",
+        ),
+        (
+            [frame(&[1, 0xff, 0xff]), frame(&[0; 4])].concat(),
+            "a table of 0 entries for 16 reached groups",
+        ),
+        (
+            // One value, 2, with a code for each of the 16 reached ranks: none, since a
+            // table of one entry needs none; a byte of codes is one too many.
+            [frame(&[1, 0xff, 0xff]), frame(&[1, 0, 0, 0, 2, 0, 0])].concat(),
+            "a values frame of 7 bytes, not 6 for 1 entries and 16 codes",
+        ),
+        (
+            // Three values (2-bit codes), and a code of 3.
+            [
+                frame(&[1, 0xff, 0xff]),
+                frame(&[3, 0, 0, 0, 2, 0, 3, 0, 4, 0, 0, 0, 0, 0xc0]),
+            ]
+            .concat(),
+            "code 3 of a table of 3 entries",
+        ),
+        (
+            [frame(&[1, 0x01, 0x00]), frame(&[1, 0, 0, 0, 0, 0])].concat(),
+            "table entry 0 is unreached",
+        ),
+        (
+            [frame(&[1, 0xff]), frame(&[])].concat(),
+            "a bitmap of 1 bytes, not 2 for 16 groups",
+        ),
+        (
+            [frame(&[3, 0xff, 0xff]), frame(&[])].concat(),
+            "groups of 3 ranks (1 or 2)",
+        ),
+    ] {
+        let file = replace(&forged);
+        assert_eq!(file.get(0).unwrap(), r[0]);
+        let err = file.get(16).unwrap_err().to_string();
+        assert!(err.contains("block 1 of 3 is invalid: "), "{err}");
+        assert!(err.contains(says), "{err}");
+        assert!(file.read_all().is_err() && file.verify().is_err());
+    }
 }
 
 #[test]
@@ -659,7 +696,7 @@ fn readers_share_a_file_across_threads() {
 /// The parts of a file of `blocks` blocks: header, index, blocks (byte ranges).
 fn parts(bytes: &[u8]) -> [Range<usize>; 3] {
     let (h, start) = Header::parse(bytes).unwrap();
-    let index = start + h.blocks() as usize * 20 + 8;
+    let index = start + format::index_len(format::VERSION, h.blocks() as usize);
     [0..start, start..index, index..bytes.len()]
 }
 
@@ -814,4 +851,69 @@ fn one_writer_a_directory_and_readers_take_no_lock() {
     drop(second);
     let third = Tablebase::open(dir.path(), &g).unwrap();
     assert_eq!(third.complete_tiers().unwrap(), [0, 1]);
+}
+
+/// A version-1 file (byte planes, 20-byte index entries), written by the build before
+/// version 2 with the records below: read, queried, verified, refused when damaged, and
+/// replaced by a version-2 file when the tier is saved again.
+#[test]
+fn version_1_files_are_still_read() {
+    let v1 = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/v1");
+    let records: Vec<u16> = vec![
+        0, 0, 57, 15, 0, 4, 1, 0, 0, 15, 0, 1, 0, 0, 41, 46, 37, 0, 0, 0, 59, 5, 1, 0, 23, 49, 34,
+        0, 0, 22, 13, 17, 53, 53, 58, 0, 0, 60, 0, 36,
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let g = game(&[40]);
+    let path = dir.path().join(tier_file_name(0));
+    let bytes = fs::read(v1.join("tier-00000.gtb")).unwrap();
+    put(&path, &bytes);
+    let file = TierFile::open(&path, &expected(&g, 0)).unwrap();
+    assert_eq!((file.version(), file.blocks()), (1, 3));
+    assert_eq!(file.read_all().unwrap(), records);
+    file.verify().unwrap();
+    for (rank, &r) in records.iter().enumerate() {
+        assert_eq!(file.get(rank as u64).unwrap(), r);
+    }
+    let mut tb = open(dir.path(), &g, 16);
+    assert_eq!(tb.load(0).unwrap(), Some(records.clone()));
+    assert_eq!(tb.verify().unwrap(), [0]);
+    // Every bit of it is under a checksum, as in version 2.
+    let want = expected(&g, 0);
+    for bit in 0..bytes.len() * 8 {
+        let mut damaged = bytes.clone();
+        damaged[bit / 8] ^= 1 << (bit % 8);
+        assert!(refuses(&path, &want, &damaged, &records), "bit {bit}");
+    }
+    put(&path, &bytes);
+    // Saved again, the tier is written in version 2.
+    let mut tb = open(dir.path(), &g, 16);
+    tb.save(0, &records, &TierSummary::default()).unwrap();
+    let file = tb.reader(0).unwrap().unwrap();
+    assert_eq!(file.version(), format::VERSION);
+    assert_eq!(file.read_all().unwrap(), records);
+
+    // A score game's file, with its summary.
+    let mut s = game(&[100]);
+    s.scored = true;
+    let dir = tempfile::tempdir().unwrap();
+    fs::copy(
+        v1.join("scored-tier-00000.gtb"),
+        dir.path().join(tier_file_name(0)),
+    )
+    .unwrap();
+    let mut tb = open(dir.path(), &s, 16);
+    let margins: Vec<u16> = (0..100)
+        .map(|i| if i % 3 == 0 { 0 } else { 32768 + i * 300 })
+        .collect();
+    assert_eq!(tb.load(0).unwrap(), Some(margins));
+    assert_eq!(
+        tb.summary(0).unwrap(),
+        Some(TierSummary {
+            tier: 0,
+            ranks: 100,
+            positions: 66,
+            outcomes: [40, 20, 6]
+        })
+    );
 }
