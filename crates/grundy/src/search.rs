@@ -60,6 +60,20 @@ pub struct Options {
     /// bytes). It starts at about 1.5 MiB and doubles when half full while the old and
     /// the new array fit in this together; then it replaces entries, and grows no more.
     pub memory: u64,
+    /// How the search goes (default [`Method::ProofNumber`]).
+    pub method: Method,
+}
+
+/// The two searches the engine has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Method {
+    /// Depth-first proof-number search (df-pn, Nagai 2002, with the 1 + ε threshold of
+    /// Pawlewicz and Lew): a position is asked "does its player win?", then, if not and
+    /// the answer met a draw, "does the other?".
+    #[default]
+    ProofNumber,
+    /// Alpha-beta on win / draw / loss (fail-soft, table bounds), one pass per position.
+    AlphaBeta,
 }
 
 impl Default for Options {
@@ -67,6 +81,7 @@ impl Default for Options {
         Options {
             max_nodes: 100_000_000,
             memory: 1 << 30,
+            method: Method::default(),
         }
     }
 }
@@ -119,7 +134,8 @@ fn outcome(score: i8) -> Outcome {
     }
 }
 
-/// What the table holds of a position: bounds on its value, and the move that was best.
+/// What the table holds of a position for alpha-beta: bounds on its value, and the move
+/// that was best.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Bounds {
     lo: i8,
@@ -128,10 +144,25 @@ struct Bounds {
     best: Option<u8>,
 }
 
+impl Bounds {
+    fn word(self) -> u64 {
+        (self.lo + 1) as u64 | ((self.hi + 1) as u64) << 2 | u64::from(self.best.unwrap_or(0xff)) << 4
+    }
+
+    fn of(word: u64) -> Bounds {
+        let best = (word >> 4 & 0xff) as u8;
+        Bounds {
+            lo: (word & 3) as i8 - 1,
+            hi: (word >> 2 & 3) as i8 - 1,
+            best: (best != 0xff).then_some(best),
+        }
+    }
+}
+
 /// The transposition table: buckets of [`WAYS`] slots in one flat array of words, each
-/// slot the key's words then one word of meta (bit 0 used, bits 1–2 lower bound + 1, bits
-/// 3–4 upper bound + 1, bits 5–12 best move (255 none), bits 13–18 log2 of the work
-/// below, bits 19–22 the key's length). A full bucket gives up its slot of least work.
+/// slot the key's words, one word of meta (bit 0 used, bit 1 the class — which player a
+/// proof is for —, bits 2–7 log2 of the work below, bits 8–11 the key's length) and one
+/// word of data, the engine's. A full bucket gives up its slot of least work.
 ///
 /// It starts small and doubles when half full, while the old and the new array fit in the
 /// memory given together (so a small search touches little memory: a hash spreads its
@@ -145,13 +176,13 @@ struct Table {
     stored: u64,
 }
 
-/// Buckets a table starts with (about 1.5 MiB for keys of two words).
+/// Buckets a table starts with (2 MiB for keys of two words).
 const FIRST_BUCKETS: usize = 1 << 14;
 
 impl Table {
     fn new(width: usize, bytes: u64) -> Result<Table, Error> {
         let width = width.clamp(1, MAX_WIDTH);
-        let bucket_bytes = ((width + 1) * WAYS * 8) as u64;
+        let bucket_bytes = ((width + 2) * WAYS * 8) as u64;
         let most = bytes / bucket_bytes;
         if most == 0 {
             return Err(Error::TooLarge {
@@ -174,7 +205,11 @@ impl Table {
     }
 
     fn array(width: usize, buckets: usize) -> Vec<u64> {
-        vec![0; buckets * (width + 1) * WAYS]
+        vec![0; buckets * (width + 2) * WAYS]
+    }
+
+    fn stride(&self) -> usize {
+        self.width + 2
     }
 
     /// Doubles the table if it is half full and both arrays fit in its memory.
@@ -183,7 +218,7 @@ impl Table {
         if self.stored * 2 < slots {
             return;
         }
-        let bucket_bytes = ((self.width + 1) * WAYS * 8) as u64;
+        let bucket_bytes = (self.stride() * WAYS * 8) as u64;
         let Some(next) = self.buckets.checked_mul(2) else {
             return;
         };
@@ -193,14 +228,14 @@ impl Table {
         let old = std::mem::replace(&mut self.words, Self::array(self.width, next));
         self.buckets = next;
         self.stored = 0;
-        let stride = self.width + 1;
+        let stride = self.stride();
         for slot in old.chunks_exact(stride) {
             let meta = slot[self.width];
             if meta & 1 == 0 {
                 continue;
             }
-            let key = &slot[..(meta >> 19 & 0xf) as usize];
-            let at = self.slot_for(key, hash(key));
+            let key = &slot[..(meta >> 8 & 0xf) as usize];
+            let at = self.slot_for(key, hash(key), meta >> 1 & 1);
             if self.words[at + self.width] & 1 == 0 {
                 self.stored += 1;
             }
@@ -214,41 +249,34 @@ impl Table {
 
     fn bucket(&self, hash: u64) -> usize {
         // Lemire's multiply-shift: any number of buckets.
-        ((u128::from(hash) * self.buckets as u128) >> 64) as usize * (self.width + 1) * WAYS
+        ((u128::from(hash) * self.buckets as u128) >> 64) as usize * self.stride() * WAYS
     }
 
-    fn matches(&self, slot: usize, key: &[u64]) -> bool {
+    fn matches(&self, slot: usize, key: &[u64], class: u64) -> bool {
         let meta = self.words[slot + self.width];
-        meta & 1 == 1
-            && (meta >> 19 & 0xf) as usize == key.len()
+        meta & 3 == 1 | class << 1
+            && (meta >> 8 & 0xf) as usize == key.len()
             && self.words[slot..slot + key.len()] == *key
     }
 
-    fn probe(&self, key: &[u64], hash: u64) -> Option<Bounds> {
+    /// The data kept for `key` in `class`, if any.
+    fn probe(&self, key: &[u64], hash: u64, class: u64) -> Option<u64> {
         if key.len() > self.width {
             return None;
         }
         let start = self.bucket(hash);
         (0..WAYS)
-            .map(|w| start + w * (self.width + 1))
-            .find(|&slot| self.matches(slot, key))
-            .map(|slot| {
-                let meta = self.words[slot + self.width];
-                let best = (meta >> 5 & 0xff) as u8;
-                Bounds {
-                    lo: (meta >> 1 & 3) as i8 - 1,
-                    hi: (meta >> 3 & 3) as i8 - 1,
-                    best: (best != 0xff).then_some(best),
-                }
-            })
+            .map(|w| start + w * self.stride())
+            .find(|&slot| self.matches(slot, key, class))
+            .map(|slot| self.words[slot + self.width + 1])
     }
 
     /// The slot for `key`: its own, else a free one, else the one of least work.
-    fn slot_for(&self, key: &[u64], hash: u64) -> usize {
-        let stride = self.width + 1;
+    fn slot_for(&self, key: &[u64], hash: u64, class: u64) -> usize {
+        let stride = self.stride();
         let start = self.bucket(hash);
         let slots = (0..WAYS).map(|w| start + w * stride);
-        if let Some(s) = slots.clone().find(|&s| self.matches(s, key)) {
+        if let Some(s) = slots.clone().find(|&s| self.matches(s, key, class)) {
             return s;
         }
         if let Some(s) = slots
@@ -258,29 +286,24 @@ impl Table {
             return s;
         }
         slots
-            .min_by_key(|&s| self.words[s + self.width] >> 13 & 0x3f)
+            .min_by_key(|&s| self.words[s + self.width] >> 2 & 0x3f)
             .expect("a bucket has slots")
     }
 
-    fn store(&mut self, key: &[u64], hash: u64, bounds: Bounds, work: u64) {
+    fn store(&mut self, key: &[u64], hash: u64, class: u64, data: u64, work: u64) {
         if key.len() > self.width {
             return;
         }
-        let slot = self.slot_for(key, hash);
+        let slot = self.slot_for(key, hash, class);
         if self.words[slot + self.width] & 1 == 0 {
             self.stored += 1;
         }
         let log_work = u64::from(64 - work.leading_zeros()).min(0x3f);
-        let best = bounds.best.map_or(0xff, u64::from);
-        let meta = 1
-            | ((bounds.lo + 1) as u64) << 1
-            | ((bounds.hi + 1) as u64) << 3
-            | best << 5
-            | log_work << 13
-            | (key.len() as u64) << 19;
+        let meta = 1 | class << 1 | log_work << 2 | (key.len() as u64) << 8;
         self.words[slot..slot + key.len()].copy_from_slice(key);
         self.words[slot + key.len()..slot + self.width].fill(0);
         self.words[slot + self.width] = meta;
+        self.words[slot + self.width + 1] = data;
         self.grow();
     }
 }
@@ -359,11 +382,14 @@ impl<G: Keyed> Searcher<'_, '_, G> {
         let key = self.game.key(pos);
         let hash = hash(&key);
         // What the table knows holds on any path, so it is asked first.
-        let known = self.table.probe(&key, hash).unwrap_or(Bounds {
-            lo: -1,
-            hi: 1,
-            best: None,
-        });
+        let known = self.table.probe(&key, hash, 0).map_or(
+            Bounds {
+                lo: -1,
+                hi: 1,
+                best: None,
+            },
+            Bounds::of,
+        );
         if known.lo == known.hi || known.lo >= beta {
             return Ok((known.lo, ANY_PATH));
         }
@@ -400,7 +426,7 @@ impl<G: Keyed> Searcher<'_, '_, G> {
                     hi: 1,
                     best: u8::try_from(i).ok().filter(|&b| b != 0xff),
                 };
-                self.table.store(&key, hash, bounds, 1);
+                self.table.store(&key, hash, 0, bounds.word(), 1);
                 self.scratch.push(children);
                 return Ok((1, ANY_PATH));
             }
@@ -461,10 +487,271 @@ impl<G: Keyed> Searcher<'_, '_, G> {
                     .filter(|&b| b != 0xff),
             };
             if bounds.lo <= bounds.hi {
-                self.table.store(&key, hash, bounds, self.nodes - before);
+                self.table.store(&key, hash, 0, bounds.word(), self.nodes - before);
             }
         }
         Ok((best.clamp(known.lo, known.hi), low))
+    }
+}
+
+/// Proof and disproof numbers at or past this mean proven or disproven.
+const INF: u32 = 1 << 30;
+
+/// What df-pn knows of a position for one prover: the proof and disproof numbers (0 and
+/// [`INF`] when solved), whether a disproof is *clean* — every leaf of it a win of the
+/// other player, so that it proves the other player's win —, and the least depth of a
+/// position on the path it rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Proof {
+    pn: u32,
+    dn: u32,
+    clean: bool,
+    low: u32,
+}
+
+impl Proof {
+    const OPEN: Proof = Proof {
+        pn: 1,
+        dn: 1,
+        clean: false,
+        low: ANY_PATH,
+    };
+    const PROVEN: Proof = Proof {
+        pn: 0,
+        dn: INF,
+        clean: true,
+        low: ANY_PATH,
+    };
+
+    fn disproven(clean: bool) -> Proof {
+        Proof {
+            pn: INF,
+            dn: 0,
+            clean,
+            low: ANY_PATH,
+        }
+    }
+
+    fn word(self) -> u64 {
+        u64::from(self.pn) | u64::from(self.dn) << 31 | u64::from(self.clean) << 62
+    }
+
+    fn of(word: u64) -> Proof {
+        Proof {
+            pn: (word & 0x7fff_ffff) as u32,
+            dn: (word >> 31 & 0x7fff_ffff) as u32,
+            clean: word >> 62 & 1 == 1,
+            low: ANY_PATH,
+        }
+    }
+}
+
+/// A sum of proof numbers: [`INF`] if one is, else at most `INF - 1`.
+fn add(a: u32, b: u32) -> u32 {
+    if a >= INF || b >= INF {
+        INF
+    } else {
+        (a + b).min(INF - 1)
+    }
+}
+
+/// The threshold a child gets when the second best is `second`: 1 + ε with ε = 1/4.
+fn above(second: u32) -> u32 {
+    if second >= INF {
+        INF
+    } else {
+        (second + 1).max(second + second / 4).min(INF)
+    }
+}
+
+impl<G: Keyed> Searcher<'_, '_, G> {
+    /// What the table knows of `key` for a prover (class 1: the player to move there; 0:
+    /// the other): its own entry, or the other prover's solved one read across (a proof
+    /// for one is a clean disproof for the other, and the reverse).
+    fn known(&self, key: &[u64], hash: u64, class: u64) -> Option<Proof> {
+        if let Some(w) = self.table.probe(key, hash, class) {
+            return Some(Proof::of(w));
+        }
+        let other = Proof::of(self.table.probe(key, hash, 1 - class)?);
+        if other.pn == 0 {
+            Some(Proof::disproven(true))
+        } else if other.dn == 0 && other.clean {
+            Some(Proof::PROVEN)
+        } else {
+            None
+        }
+    }
+
+    /// A declared end, for the prover (`mine`: the player to move there).
+    fn ended(&self, pos: &G::Position, mine: bool) -> Option<Proof> {
+        let o = self.game.terminal(pos)?;
+        Some(match if mine { o } else { o.negate() } {
+            Outcome::Win => Proof::PROVEN,
+            Outcome::Loss => Proof::disproven(true),
+            Outcome::Draw => Proof::disproven(false),
+        })
+    }
+
+    /// df-pn's multiple iterative deepening at `pos` (not ended) for the prover — the
+    /// player to move there if `mine` —: works below it until its proof number reaches
+    /// `th_pn` or its disproof number `th_dn`.
+    fn prove(
+        &mut self,
+        pos: &G::Position,
+        mine: bool,
+        depth: u32,
+        th_pn: u32,
+        th_dn: u32,
+    ) -> Result<Proof, Error> {
+        self.nodes += 1;
+        if self.nodes % CHECK_EVERY == 0 {
+            self.control.check()?;
+            self.control.report("search", self.nodes);
+        }
+        if self.nodes > self.options.max_nodes {
+            return Err(self.out_of_nodes());
+        }
+        if depth >= MAX_DEPTH {
+            return Err(Error::TooLarge {
+                what: format!("the proof search went deeper than {MAX_DEPTH} moves"),
+                need: None,
+            });
+        }
+        let class = u64::from(mine);
+        let key = self.game.key(pos);
+        let hash = hash(&key);
+        if let Some(known) = self.known(&key, hash, class) {
+            if known.pn >= th_pn || known.dn >= th_dn {
+                return Ok(known);
+            }
+        }
+        if let Some(&at) = self.path.get(&key) {
+            // Met again on the path: no win by going round; a draw, resting on the path.
+            return Ok(Proof {
+                low: at,
+                ..Proof::disproven(false)
+            });
+        }
+        let mut children = self.scratch.pop().unwrap_or_default();
+        children.clear();
+        self.game.moves(pos, &mut children);
+        if children.is_empty() {
+            self.scratch.push(children);
+            // No move: the player to move loses.
+            let done = if mine {
+                Proof::disproven(true)
+            } else {
+                Proof::PROVEN
+            };
+            self.table.store(&key, hash, class, done.word(), 1);
+            return Ok(done);
+        }
+        let order = ordered(self.game, pos, &children);
+        // Whether the prover moves at each child: the turn passes, or the game says.
+        let alternates = self.game.alternates();
+        let mover = self.game.to_move(pos);
+        let theirs: SmallVec<[bool; 32]> = order
+            .iter()
+            .map(|&i| {
+                let same = !alternates && self.game.to_move(&children[i as usize]) == mover;
+                same == mine
+            })
+            .collect();
+        let mut values: Vec<Proof> = order
+            .iter()
+            .zip(&theirs)
+            .map(|(&i, &at)| {
+                let c = &children[i as usize];
+                self.ended(c, at).unwrap_or_else(|| {
+                    let k = self.game.key(c);
+                    self.known(&k, self::hash(&k), u64::from(at))
+                        .unwrap_or(Proof::OPEN)
+                })
+            })
+            .collect();
+        self.path.insert(key.clone(), depth);
+        let before = self.nodes;
+        let mut low = ANY_PATH;
+        let (pn, dn) = loop {
+            // Mine (OR): proof the least child's, disproof the sum; theirs (AND): the reverse.
+            let (mut first, mut second) = (usize::MAX, INF);
+            let mut least = INF;
+            let mut sum = 0u32;
+            for (j, v) in values.iter().enumerate() {
+                let (small, big) = if mine { (v.pn, v.dn) } else { (v.dn, v.pn) };
+                sum = add(sum, big);
+                if small < least {
+                    second = least;
+                    least = small;
+                    first = j;
+                } else if small < second {
+                    second = small;
+                }
+            }
+            let (pn, dn) = if mine { (least, sum) } else { (sum, least) };
+            if pn >= th_pn || dn >= th_dn {
+                break (pn, dn);
+            }
+            let v = values[first];
+            let (c_pn, c_dn) = if mine {
+                (th_pn.min(above(second)), sub(th_dn, dn, v.dn))
+            } else {
+                (sub(th_pn, pn, v.pn), th_dn.min(above(second)))
+            };
+            let child = &children[order[first] as usize];
+            let got = self.prove(child, theirs[first], depth + 1, c_pn, c_dn)?;
+            low = low.min(got.low);
+            values[first] = got;
+        };
+        self.path.remove(&key);
+        self.scratch.push(children);
+        let clean = dn == 0
+            && if mine {
+                values.iter().all(|v| v.clean)
+            } else {
+                values.iter().any(|v| v.dn == 0 && v.clean)
+            };
+        // A proof, and a clean disproof, are strategies seen to their ends: any path.
+        if pn == 0 || clean {
+            low = ANY_PATH;
+        }
+        let result = Proof { pn, dn, clean, low };
+        if dn != 0 || low >= depth {
+            self.table
+                .store(&key, hash, class, result.word(), self.nodes - before);
+        }
+        Ok(result)
+    }
+
+    /// The exact value of `pos` for its player to move, by one or two proofs.
+    fn value(&mut self, pos: &G::Position) -> Result<Outcome, Error> {
+        if let Some(o) = self.game.terminal(pos) {
+            return Ok(o);
+        }
+        let mine = self.prove(pos, true, 0, INF, INF)?;
+        self.path.clear();
+        if mine.pn == 0 {
+            return Ok(Outcome::Win);
+        }
+        if mine.clean {
+            return Ok(Outcome::Loss);
+        }
+        let theirs = self.prove(pos, false, 0, INF, INF)?;
+        self.path.clear();
+        Ok(if theirs.pn == 0 {
+            Outcome::Loss
+        } else {
+            Outcome::Draw
+        })
+    }
+}
+
+/// `th − (total − part)`, the threshold left for one child: [`INF`] stays.
+fn sub(th: u32, total: u32, part: u32) -> u32 {
+    if th >= INF {
+        INF
+    } else {
+        th.saturating_sub(total.saturating_sub(part))
     }
 }
 
@@ -500,7 +787,7 @@ pub fn search<G: Keyed>(
     }
     let mut searcher = Searcher {
         game,
-        table: table,
+        table,
         path: FxHashMap::default(),
         nodes: 1,
         options: *options,
@@ -513,8 +800,14 @@ pub fn search<G: Keyed>(
     for i in ordered(game, root, &children) {
         let i = i as usize;
         let child = &children[i];
-        let (value, _) = searcher.search(child, 0, -1, 1)?;
-        searcher.path.clear();
+        let value = match options.method {
+            Method::ProofNumber => score(searcher.value(child)?),
+            Method::AlphaBeta => {
+                let (value, _) = searcher.search(child, 0, -1, 1)?;
+                searcher.path.clear();
+                value
+            }
+        };
         let same = !game.alternates() && game.to_move(child) == mover;
         moves[i] = outcome(if same { value } else { -value });
     }
@@ -579,59 +872,68 @@ mod tests {
         Options {
             max_nodes: u64::MAX,
             memory: 1 << 16,
+            method: Method::ProofNumber,
         }
     }
 
     #[test]
-    fn the_table_keeps_bounds_and_gives_up_the_slot_of_least_work() {
-        let mut t = Table::new(2, 4 * 3 * 8).unwrap();
-        assert_eq!((t.buckets, t.bytes()), (1, 96));
-        let b = |lo, hi, best| Bounds { lo, hi, best };
-        for (i, work) in [(1u64, 100u64), (2, 3), (3, 1000), (4, 50)] {
-            t.store(&[i, 7], hash(&[i, 7]), b(-1, 0, Some(i as u8)), work);
+    fn the_table_keeps_data_by_class_and_gives_up_the_slot_of_least_work() {
+        // One bucket of 4 slots of keys of two words (4 words a slot).
+        let mut t = Table::new(2, 4 * 4 * 8).unwrap();
+        assert_eq!((t.buckets, t.bytes()), (1, 128));
+        for (i, work) in [(1u64, 100u64), (2, 3), (3, 1000)] {
+            t.store(&[i, 7], hash(&[i, 7]), 0, 10 + i, work);
         }
+        // The same key in the other class is another entry.
+        t.store(&[1, 7], hash(&[1, 7]), 1, 99, 50);
         assert_eq!(t.stored, 4);
-        assert_eq!(t.probe(&[2, 7], hash(&[2, 7])), Some(b(-1, 0, Some(2))));
+        assert_eq!(t.probe(&[2, 7], hash(&[2, 7]), 0), Some(12));
+        assert_eq!(t.probe(&[1, 7], hash(&[1, 7]), 0), Some(11));
+        assert_eq!(t.probe(&[1, 7], hash(&[1, 7]), 1), Some(99));
         // A shorter key with the same first word is another key.
-        assert_eq!(t.probe(&[2], hash(&[2])), None);
+        assert_eq!(t.probe(&[2], hash(&[2]), 0), None);
         // Full: the new key takes the slot of least work (key 2).
-        t.store(&[5, 7], hash(&[5, 7]), b(1, 1, None), 10);
-        assert_eq!(t.probe(&[2, 7], hash(&[2, 7])), None);
-        assert_eq!(t.probe(&[5, 7], hash(&[5, 7])), Some(b(1, 1, None)));
-        assert_eq!(t.probe(&[3, 7], hash(&[3, 7])), Some(b(-1, 0, Some(3))));
+        t.store(&[5, 7], hash(&[5, 7]), 0, 15, 10);
+        assert_eq!(t.probe(&[2, 7], hash(&[2, 7]), 0), None);
+        assert_eq!(t.probe(&[5, 7], hash(&[5, 7]), 0), Some(15));
+        assert_eq!(t.probe(&[3, 7], hash(&[3, 7]), 0), Some(13));
         // Updating a key keeps its slot.
-        t.store(&[3, 7], hash(&[3, 7]), b(0, 0, None), 1);
-        assert_eq!(t.probe(&[3, 7], hash(&[3, 7])), Some(b(0, 0, None)));
+        t.store(&[3, 7], hash(&[3, 7]), 0, 33, 1);
+        assert_eq!(t.probe(&[3, 7], hash(&[3, 7]), 0), Some(33));
+        assert_eq!(t.stored, 4);
         // Keys longer than the table's are neither kept nor found.
-        t.store(&[1, 2, 3], hash(&[1, 2, 3]), b(1, 1, None), 1 << 40);
-        assert_eq!(t.probe(&[1, 2, 3], hash(&[1, 2, 3])), None);
-        assert!(matches!(Table::new(2, 95), Err(Error::TooLarge { .. })));
+        t.store(&[1, 2, 3], hash(&[1, 2, 3]), 0, 1, 1 << 40);
+        assert_eq!(t.probe(&[1, 2, 3], hash(&[1, 2, 3]), 0), None);
+        assert!(matches!(Table::new(2, 127), Err(Error::TooLarge { .. })));
+        // Bounds round-trip through a data word.
+        for b in [
+            Bounds { lo: -1, hi: 1, best: None },
+            Bounds { lo: 0, hi: 0, best: Some(254) },
+            Bounds { lo: 1, hi: 1, best: Some(0) },
+        ] {
+            assert_eq!(Bounds::of(b.word()), b);
+        }
     }
 
     #[test]
     fn the_table_doubles_within_its_memory_and_keeps_what_it_holds() {
-        let memory = 1 << 23;
+        let memory = 3 << 22;
         let mut t = Table::new(1, memory).unwrap();
         assert_eq!(t.buckets, FIRST_BUCKETS);
-        let b = Bounds {
-            lo: 0,
-            hi: 1,
-            best: None,
-        };
         for k in 0..100_000u64 {
-            t.store(&[k], hash(&[k]), b, k);
+            t.store(&[k], hash(&[k]), 0, k, k);
         }
-        // Doubled twice (16 Ki → 64 Ki buckets of 64 bytes); a third doubling would hold
-        // 4 + 8 MiB at once, past the 8 MiB given.
+        // Doubled twice (16 Ki → 64 Ki buckets of 96 bytes); a third doubling would hold
+        // 6 + 12 MiB at once, past the 12 MiB given.
         assert_eq!(t.buckets, FIRST_BUCKETS * 4);
         assert!(t.bytes() <= memory);
         let kept = (0..100_000u64)
-            .filter(|&k| t.probe(&[k], hash(&[k])) == Some(b))
+            .filter(|&k| t.probe(&[k], hash(&[k]), 0) == Some(k))
             .count() as u64;
         assert_eq!(kept, t.stored);
         assert!(kept > 99_000, "{kept}");
         for k in 100_000..300_000u64 {
-            t.store(&[k], hash(&[k]), b, k);
+            t.store(&[k], hash(&[k]), 0, k, k);
         }
         assert_eq!(t.buckets, FIRST_BUCKETS * 4, "no growth past the memory");
         assert!(t.stored <= (t.buckets * WAYS) as u64);

@@ -1237,20 +1237,22 @@ proptest! {
     #[test]
     fn the_proof_search_values_a_root_and_its_moves_as_the_labelling(
         (game, root) in arena_game(),
-        memory in 64u64..4096,
+        memory in 96u64..4096,
     ) {
         let want = reference_labels(&game.arena);
         let value = |v: u32| want[game.class[v as usize] as usize].outcome();
-        let options = search::Options { max_nodes: 10_000_000, memory };
-        let got = search::search(&game, &root, &options, &Control::default()).unwrap();
-        prop_assert_eq!(got.outcome, value(root), "root {}", root);
-        if game.terminal(&root).is_some() {
-            prop_assert!(got.moves.is_empty());
-        } else {
-            let moves = &game.moves[root as usize];
-            prop_assert_eq!(got.moves.len(), moves.len());
-            for (m, &c) in got.moves.iter().zip(moves) {
-                prop_assert_eq!(*m, value(c).negate(), "root {} move to {}", root, c);
+        for method in [search::Method::ProofNumber, search::Method::AlphaBeta] {
+            let options = search::Options { max_nodes: 10_000_000, memory, method };
+            let got = search::search(&game, &root, &options, &Control::default()).unwrap();
+            prop_assert_eq!(got.outcome, value(root), "{:?} root {}", method, root);
+            if game.terminal(&root).is_some() {
+                prop_assert!(got.moves.is_empty());
+            } else {
+                let moves = &game.moves[root as usize];
+                prop_assert_eq!(got.moves.len(), moves.len());
+                for (m, &c) in got.moves.iter().zip(moves) {
+                    prop_assert_eq!(*m, value(c).negate(), "{:?} root {} move to {}", method, root, c);
+                }
             }
         }
     }

@@ -166,10 +166,12 @@ proptest! {
     #[test]
     fn the_proof_search_with_turns_kept_matches_brute_force(g in game(false)) {
         let want = brute(&g);
-        for root in 0..g.owner.len() as u32 {
-            let got = search::search(&g, &root, &search::Options { max_nodes: 10_000_000, memory: 1 << 12 }, &Control::default())
-                .unwrap();
-            prop_assert_eq!(got.outcome, want[root as usize], "root {}: {:?}", root, g);
+        for (root, method) in (0..g.owner.len() as u32)
+            .flat_map(|r| [(r, search::Method::ProofNumber), (r, search::Method::AlphaBeta)])
+        {
+            let options = search::Options { max_nodes: 10_000_000, memory: 1 << 12, method };
+            let got = search::search(&g, &root, &options, &Control::default()).unwrap();
+            prop_assert_eq!(got.outcome, want[root as usize], "{:?} root {}: {:?}", method, root, g);
             let moves = &g.moves[root as usize];
             prop_assert_eq!(got.moves.len(), moves.len());
             for (m, &c) in got.moves.iter().zip(moves) {

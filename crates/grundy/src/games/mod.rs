@@ -177,16 +177,17 @@ pub(crate) mod testing {
     ) -> usize {
         use crate::explore::Control;
         use crate::game::Game;
-        use crate::search::{search, Options};
+        use crate::search::{search, Method, Options};
         let family: Arc<dyn Family> = Arc::new(family);
         let tiers = family.tiers().expect("a tiered family");
         let record_of = |position: &super::Pos| {
             let (t, r) = tiers.locate(position).expect("a position of the game");
             record::value(store.tiers[&t].0[r as usize]).expect("a reached record")
         };
-        let options = Options {
+        let options = |method| Options {
             max_nodes: u64::MAX,
             memory: 1 << 20,
+            method,
         };
         let mut checked = 0;
         for (&t, (records, _)) in &store.tiers {
@@ -202,18 +203,21 @@ pub(crate) mod testing {
                     }],
                 };
                 let (game, root) = super::SumGame::new(&spec).unwrap();
-                let got = search(&game, &root, &options, &Control::default()).unwrap();
-                let want = record::value(rec).expect("a reached record");
-                assert_eq!(got.outcome, want.outcome(), "{spec}");
                 let mut children = Vec::new();
                 if game.terminal(&root).is_none() {
                     game.moves(&root, &mut children);
                 }
-                assert_eq!(got.moves.len(), children.len(), "{spec}");
-                for (got, child) in got.moves.iter().zip(&children) {
-                    let again = game.keeps_turn(&root, child);
-                    let want = record_of(&child[0]).through(again).outcome();
-                    assert_eq!(*got, want, "{spec} → {}", game.spec(child));
+                let want = record::value(rec).expect("a reached record");
+                for method in [Method::ProofNumber, Method::AlphaBeta] {
+                    let got =
+                        search(&game, &root, &options(method), &Control::default()).unwrap();
+                    assert_eq!(got.outcome, want.outcome(), "{method:?} {spec}");
+                    assert_eq!(got.moves.len(), children.len(), "{spec}");
+                    for (got, child) in got.moves.iter().zip(&children) {
+                        let again = game.keeps_turn(&root, child);
+                        let want = record_of(&child[0]).through(again).outcome();
+                        assert_eq!(*got, want, "{method:?} {spec} → {}", game.spec(child));
+                    }
                 }
                 checked += 1;
             }

@@ -26,6 +26,7 @@ impl Analysis for Search {
         let options = Options {
             max_nodes: ctx.limits.max_search_nodes,
             memory: ctx.limits.search_memory,
+            ..Options::default()
         };
         let searched = match search(&ctx.game, &ctx.root, &options, &ctx.limits.control) {
             Ok(s) => s,
