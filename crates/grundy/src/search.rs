@@ -146,7 +146,9 @@ struct Bounds {
 
 impl Bounds {
     fn word(self) -> u64 {
-        (self.lo + 1) as u64 | ((self.hi + 1) as u64) << 2 | u64::from(self.best.unwrap_or(0xff)) << 4
+        (self.lo + 1) as u64
+            | ((self.hi + 1) as u64) << 2
+            | u64::from(self.best.unwrap_or(0xff)) << 4
     }
 
     fn of(word: u64) -> Bounds {
@@ -279,10 +281,7 @@ impl Table {
         if let Some(s) = slots.clone().find(|&s| self.matches(s, key, class)) {
             return s;
         }
-        if let Some(s) = slots
-            .clone()
-            .find(|&s| self.words[s + self.width] & 1 == 0)
-        {
+        if let Some(s) = slots.clone().find(|&s| self.words[s + self.width] & 1 == 0) {
             return s;
         }
         slots
@@ -334,8 +333,7 @@ impl<G: Keyed> Searcher<'_, '_, G> {
         Error::TooLarge {
             what: format!(
                 "the proof search visited {} positions without an answer (limit {})",
-                self.nodes,
-                self.options.max_nodes
+                self.nodes, self.options.max_nodes
             ),
             need: None,
         }
@@ -433,7 +431,10 @@ impl<G: Keyed> Searcher<'_, '_, G> {
             ends.push(end);
         }
         // The move found best before first, then the game's order.
-        let first = known.best.map(u32::from).filter(|&b| (b as usize) < children.len());
+        let first = known
+            .best
+            .map(u32::from)
+            .filter(|&b| (b as usize) < children.len());
         let order: SmallVec<[u32; 32]> = first
             .into_iter()
             .chain(
@@ -487,7 +488,8 @@ impl<G: Keyed> Searcher<'_, '_, G> {
                     .filter(|&b| b != 0xff),
             };
             if bounds.lo <= bounds.hi {
-                self.table.store(&key, hash, 0, bounds.word(), self.nodes - before);
+                self.table
+                    .store(&key, hash, 0, bounds.word(), self.nodes - before);
             }
         }
         Ok((best.clamp(known.lo, known.hi), low))
@@ -907,9 +909,21 @@ mod tests {
         assert!(matches!(Table::new(2, 127), Err(Error::TooLarge { .. })));
         // Bounds round-trip through a data word.
         for b in [
-            Bounds { lo: -1, hi: 1, best: None },
-            Bounds { lo: 0, hi: 0, best: Some(254) },
-            Bounds { lo: 1, hi: 1, best: Some(0) },
+            Bounds {
+                lo: -1,
+                hi: 1,
+                best: None,
+            },
+            Bounds {
+                lo: 0,
+                hi: 0,
+                best: Some(254),
+            },
+            Bounds {
+                lo: 1,
+                hi: 1,
+                best: Some(0),
+            },
         ] {
             assert_eq!(Bounds::of(b.word()), b);
         }

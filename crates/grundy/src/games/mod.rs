@@ -209,8 +209,7 @@ pub(crate) mod testing {
                 }
                 let want = record::value(rec).expect("a reached record");
                 for method in [Method::ProofNumber, Method::AlphaBeta] {
-                    let got =
-                        search(&game, &root, &options(method), &Control::default()).unwrap();
+                    let got = search(&game, &root, &options(method), &Control::default()).unwrap();
                     assert_eq!(got.outcome, want.outcome(), "{method:?} {spec}");
                     assert_eq!(got.moves.len(), children.len(), "{spec}");
                     for (got, child) in got.moves.iter().zip(&children) {

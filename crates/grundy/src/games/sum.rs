@@ -167,9 +167,7 @@ impl Keyed for SumGame {
         (0..from.len().min(to.len()))
             .find(|&i| from[i] != to[i])
             .map_or(0, |i| {
-                self.spec.parts[i]
-                    .family
-                    .move_priority(&from[i], &to[i])
+                self.spec.parts[i].family.move_priority(&from[i], &to[i])
             })
     }
 }
