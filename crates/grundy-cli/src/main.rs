@@ -215,7 +215,7 @@ struct Common {
     max_proof_heaps: u64,
     /// Most positions the proof search may visit on a board too large to explore, before
     /// it gives up (0: no proof search).
-    #[arg(long, value_name = "N", default_value_t = 100_000_000, value_parser = args::u64_arg)]
+    #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = args::u64_arg)]
     max_nodes: u64,
     /// Memory of the proof search's transposition table, in MiB (allocated once, never
     /// grown).

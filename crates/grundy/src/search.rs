@@ -59,7 +59,7 @@ fn ordered<G: Keyed>(game: &G, pos: &G::Position, children: &[G::Position]) -> S
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
     /// Positions the search may visit, repeats counted, before it gives up (default
-    /// 10^8, some minutes; any number).
+    /// 2·10^6; any number).
     pub max_nodes: u64,
     /// Bytes the transposition table may take (default 1 GiB; at least a few hundred
     /// bytes). It starts at about 1.5 MiB and doubles when half full while the old and
@@ -84,7 +84,7 @@ pub enum Method {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            max_nodes: 100_000_000,
+            max_nodes: 2_000_000,
             memory: 1 << 30,
             method: Method::default(),
         }

@@ -51,7 +51,7 @@ pub struct Limits<'a> {
     /// Solved tiers to answer boards from before any search (tablebases, one per game).
     pub tablebases: &'a [Tablebase],
     /// Positions the proof search may visit (repeats counted) on a board too large to
-    /// explore, before it gives up (default 10^8, some minutes; 0: no proof search).
+    /// explore, before it gives up (default 2·10^6, seconds to a minute; 0: no proof search).
     pub max_search_nodes: u64,
     /// Bytes of the proof search's transposition table, allocated once, never grown
     /// (default 1 GiB).
