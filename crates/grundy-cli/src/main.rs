@@ -213,6 +213,14 @@ struct Common {
     /// tabulate.
     #[arg(long, value_name = "HEAPS", default_value_t = 1 << 20, value_parser = args::u64_arg)]
     max_proof_heaps: u64,
+    /// Most positions the proof search may visit on a board too large to explore, before
+    /// it gives up (0: no proof search).
+    #[arg(long, value_name = "N", default_value_t = grundy::search::Options::default().max_nodes, value_parser = args::u64_arg)]
+    max_nodes: u64,
+    /// Most memory of the proof search's transposition table, in MiB (it starts small and
+    /// doubles up to this).
+    #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = args::u64_arg)]
+    search_memory: u64,
 }
 
 static CANCEL: AtomicBool = AtomicBool::new(false);
@@ -264,6 +272,8 @@ impl Common {
             max_work: self.max_work,
             max_proof_heaps: self.max_proof_heaps,
             tablebases: &[],
+            max_search_nodes: self.max_nodes,
+            search_memory: self.search_memory.saturating_mul(1 << 20),
         }
     }
 }

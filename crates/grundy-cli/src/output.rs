@@ -78,8 +78,9 @@ pub fn report_text(r: &Report) -> String {
             let _ = writeln!(s, "  {m}");
         }
     }
-    if r.method == Method::Tablebase && !r.moves.is_empty() {
-        // A tablebase answers every move at once: list them with their values.
+    if matches!(r.method, Method::Tablebase | Method::Search) && !r.moves.is_empty() {
+        // A tablebase answers every move at once, and the proof search values each move:
+        // list them with their values.
         s.push_str("every move, for the player who makes it:\n");
         for m in &r.moves {
             if let (Some([me, other]), Some(worse)) = (m.scores, m.worse_by) {
@@ -117,6 +118,13 @@ pub fn report_text(r: &Report) -> String {
         (Method::SpragueGrundy, _) => s.push_str(
             "(judged by Sprague–Grundy values: too large to explore whole, so no remoteness)\n",
         ),
+        (Method::Search, _) => {
+            let _ = writeln!(
+                s,
+                "(a weak solution by proof search over {}: too large to explore whole, so the value of this position and of each move, without remoteness)",
+                count(r.nodes.unwrap_or(0).into(), "node", "nodes")
+            );
+        }
         (method, Some(p)) => {
             let _ = writeln!(
                 s,

@@ -70,6 +70,7 @@ impl Budget {
             max_work: self.max_work,
             max_proof_heaps: self.max_proof_heaps,
             tablebases: &[],
+            ..Limits::default()
         }
     }
 }

@@ -86,9 +86,9 @@ def test_limits_are_the_clis():
     assert small.method == "sprague-grundy"
     assert small.to_dict() == cli_json("solve", spec, "--max-positions", "1000")
     assert grundy.solve(spec).method == "retrograde"
-    message = cli_error("solve", "mnk[4,4,3]", "--max-memory", "1")
+    message = cli_error("solve", "octal[0.6](10^13)", "--max-memory", "1")
     with pytest.raises(grundy.GrundyError) as e:
-        grundy.solve("mnk[4,4,3]", max_memory=1)
+        grundy.solve("octal[0.6](10^13)", max_memory=1)
     assert str(e.value) == message
 
 
@@ -238,7 +238,7 @@ def test_spec_errors_are_the_clis_with_line_and_column(spec):
 
 def test_errors_without_a_place_have_none():
     with pytest.raises(grundy.GrundyError) as e:
-        grundy.solve("mnk[4,4,3]")
+        grundy.solve("octal[0.6](10^13)")
     assert e.value.line is None and e.value.column is None
     assert "too large" in str(e.value)
 

@@ -249,7 +249,8 @@ function renderExplore(answer) {
   if (r.scores) fact('scores', `${r.scores[0]} (player to move), ${r.scores[1]} (other)`);
   if (r.scores) fact('best moves', r.moves.filter((m) => m.worse_by === 0).length);
   else fact('winning moves', r.winning_moves.length);
-  fact('method', r.method + (r.positions !== undefined ? ` over ${r.positions} positions` : ''));
+  fact('method', r.method + (r.positions !== undefined ? ` over ${r.positions} positions` : '')
+    + (r.nodes !== undefined ? ` over ${r.nodes} nodes: a weak solution (this position and its moves)` : ''));
   if (r.rule) fact('rule', r.rule);
 
   const compBox = $('components-box');

@@ -126,6 +126,8 @@ impl Config {
             max_work: self.max_work,
             max_proof_heaps: self.max_proof_heaps,
             tablebases: &self.tablebases,
+            // The proof search stops at the request's timeout, if not before.
+            ..Limits::default()
         }
     }
 }

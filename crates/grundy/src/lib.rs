@@ -32,6 +32,7 @@ pub mod octal;
 pub mod pattern;
 pub mod play;
 pub mod report;
+pub mod search;
 pub mod sequence;
 pub mod solve;
 pub mod tier;

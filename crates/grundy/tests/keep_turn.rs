@@ -4,6 +4,7 @@
 
 use grundy::explore::{explore, Control};
 use grundy::game::{Game, Outcome, Player, ScoreGame, Value};
+use grundy::search::{self, Key, Keyed};
 use grundy::solve::{label_explored, minimax};
 use proptest::prelude::*;
 
@@ -26,6 +27,12 @@ impl Game for Random {
     }
     fn alternates(&self) -> bool {
         false
+    }
+}
+
+impl Keyed for Random {
+    fn key(&self, p: &u32) -> Key {
+        Key::from_slice(&[u64::from(*p)])
     }
 }
 
@@ -150,6 +157,27 @@ proptest! {
             // moves, which is lost).
             if let Value::Win(r) = solution.root_value() {
                 prop_assert!(r >= 1);
+            }
+        }
+    }
+
+    /// The proof search on games whose moves may keep the turn, with cycles: the root's
+    /// value and each move's (for the player who makes it) as the fixpoint says.
+    #[test]
+    fn the_proof_search_with_turns_kept_matches_brute_force(g in game(false)) {
+        let want = brute(&g);
+        for (root, method) in (0..g.owner.len() as u32)
+            .flat_map(|r| [(r, search::Method::ProofNumber), (r, search::Method::AlphaBeta)])
+        {
+            let options = search::Options { max_nodes: 10_000_000, memory: 1 << 12, method };
+            let got = search::search(&g, &root, &options, &Control::default()).unwrap();
+            prop_assert_eq!(got.outcome, want[root as usize], "{:?} root {}: {:?}", method, root, g);
+            let moves = &g.moves[root as usize];
+            prop_assert_eq!(got.moves.len(), moves.len());
+            for (m, &c) in got.moves.iter().zip(moves) {
+                let same = g.owner[c as usize] == g.owner[root as usize];
+                let mine = if same { want[c as usize] } else { want[c as usize].negate() };
+                prop_assert_eq!(*m, mine, "root {} move to {}: {:?}", root, c, g);
             }
         }
     }

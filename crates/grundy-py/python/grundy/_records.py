@@ -129,6 +129,7 @@ class Report(Record):
     moves_truncated: bool = False
     method: str = ""
     positions: Optional[int] = _omit()
+    nodes: Optional[int] = _omit()
     winning_moves_truncated: bool = dataclasses.field(default=False, metadata=_OMIT)
     rule: Optional[str] = _omit()
 

@@ -239,6 +239,14 @@ pub trait Family:
     /// them. Moves from a terminal position are not asked for.
     fn moves(&self, pos: &Pos, out: &mut Vec<Pos>);
 
+    /// How promising the move `from` → `to` looks to a search that tries the best moves
+    /// first (the proof search, [`crate::search`]): higher first, ties in the order of
+    /// [`Family::moves`]. The default, 0 for every move, keeps that order. Hex and connect
+    /// four try the centre first.
+    fn move_priority(&self, _from: &Pos, _to: &Pos) -> i32 {
+        0
+    }
+
     /// The canonical form of `pos` (heaps sorted, boards reduced by symmetry), used to
     /// merge positions while exploring.
     fn canonical(&self, pos: &Pos) -> Pos {

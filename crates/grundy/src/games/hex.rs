@@ -342,6 +342,17 @@ impl Family for Hex {
         }
     }
 
+    fn move_priority(&self, from: &Pos, to: &Pos) -> i32 {
+        // The centre first: minus the hex distance from the centre, in half cells (axial
+        // coordinates, doubled so that an even side's centre falls on whole numbers).
+        board::placed(from, to).map_or(0, |cell| {
+            let centre = self.n as i32 - 1;
+            let a = 2 * (cell / self.n) as i32 - centre;
+            let b = 2 * (cell % self.n) as i32 - centre;
+            -(a.abs() + b.abs() + (a + b).abs())
+        })
+    }
+
     fn canonical(&self, pos: &Pos) -> Pos {
         let turned = [self.rotate(pos[0]), self.rotate(pos[1])];
         if self.tier_rank(turned[0], turned[1]) < self.tier_rank(pos[0], pos[1]) {
@@ -909,6 +920,13 @@ mod tests {
                 (r.outcome, r.remoteness)
             );
             crate::games::testing::records_equal_the_search(hex.clone(), &store, 5, false);
+            // The proof search says the same at every third record: the board's value
+            // and each move's.
+            let checked = crate::games::testing::searches_equal_the_records(hex.clone(), &store, 3);
+            assert!(
+                checked * 3 + 3 >= solved.positions() as usize / 2,
+                "{checked}"
+            );
         }
     }
 
@@ -916,12 +934,54 @@ mod tests {
     /// (the analyzer's count, in the ignored test below).
     #[test]
     fn hex4_by_the_tier_solver() {
-        let (solved, _) = tier_solve(&Hex::new(4));
+        let (solved, store) = tier_solve(&Hex::new(4));
         assert_eq!(solved.positions(), 4_693_575);
         assert_eq!(
             crate::tier::record::value(solved.root),
             Some(crate::game::Value::Win(9))
         );
+        // The proof search from the first position of every tier (the empty board
+        // included) and each of its moves, against the records.
+        let checked =
+            crate::games::testing::searches_equal_the_records(Hex::new(4), &store, 1 << 40);
+        assert!(checked >= 10, "{checked}");
+    }
+
+    /// Where exploring refuses (a budget of 1000 positions), `solve` answers hex[4] by the
+    /// proof search: the value and every move's, as the tier solver has them (the test
+    /// above), marked as a weak solution without remoteness.
+    #[test]
+    fn the_proof_search_answers_past_the_exploring_budget() {
+        let spec: Spec = "hex[4]".parse().unwrap();
+        let mut limits = Limits::default();
+        limits.control.max_positions = 1000;
+        let r = report::solve(&spec, &limits).unwrap();
+        assert_eq!(r.method, report::Method::Search);
+        assert_eq!(
+            (r.outcome, r.remoteness, r.positions),
+            (Outcome::Win, None, None)
+        );
+        assert!(r.nodes.is_some_and(|n| n > 0));
+        let winning: Vec<&str> = r
+            .moves
+            .iter()
+            .filter(|m| m.outcome == Outcome::Win)
+            .map(|m| m.name.as_str())
+            .collect();
+        // The short diagonal, as the exhaustive solve finds (`larger::hex4_…` below).
+        assert_eq!(winning, ["d1", "c2", "b3", "a4"]);
+        assert_eq!(r.winning_moves.len(), 4);
+        assert!(r.moves.iter().all(|m| m.remoteness.is_none()));
+        // With no proof search allowed, the refusal is the exhaustive method's, as before.
+        limits.max_search_nodes = 0;
+        let e = report::solve(&spec, &limits).unwrap_err().to_string();
+        assert!(e.contains("positions to explore (limit 1000)"), "{e}");
+        // A budget of nodes too small: refused, saying both what exploring would need and
+        // how far the search went.
+        limits.max_search_nodes = 500;
+        let e = report::solve(&spec, &limits).unwrap_err().to_string();
+        assert!(e.contains("(limit 1000)"), "{e}");
+        assert!(e.contains("without an answer (limit 500)"), "{e}");
     }
 
     #[test]
@@ -1036,5 +1096,46 @@ mod larger {
             .map(|m| m.name.as_str())
             .collect();
         assert_eq!(winning, ["d1", "c2", "b3", "a4"]);
+    }
+
+    /// hex[5] by the proof search, past the exhaustive method (3^25 boards): a
+    /// first-player win (strategy stealing: Nash; Gardner 1957) with the centre c3 among
+    /// the winning openings (the winning cells of the 5 × 5 board are those shaded red in
+    /// HexWiki's "Small boards" and Queenbee's opening table, www.cs.ualberta.ca/~queenbee/
+    /// openings.html; their text gives no list to compare cell by cell). Measured in
+    /// release (README): 111 219 139 nodes, 12 min of CPU, 6.3 GiB peak with 8 GiB for the
+    /// table (1 GiB is too little: no answer in 20 min), 13 winning openings.
+    /// `cargo test --release -p grundy --lib games::hex::larger -- --ignored`
+    #[test]
+    #[ignore]
+    fn hex5_is_a_first_player_win_by_the_proof_search() {
+        let spec: Spec = "hex[5]".parse().unwrap();
+        let limits = Limits {
+            max_search_nodes: 10_000_000_000,
+            search_memory: 8 << 30,
+            ..Limits::default()
+        };
+        let r = report::solve(&spec, &limits).unwrap();
+        assert_eq!(r.method, report::Method::Search);
+        assert_eq!(r.outcome, Outcome::Win);
+        let winning: Vec<&str> = r
+            .moves
+            .iter()
+            .filter(|m| m.outcome == Outcome::Win)
+            .map(|m| m.name.as_str())
+            .collect();
+        assert!(winning.contains(&"c3"), "{winning:?}");
+        // As measured: a band along the short diagonal, both obtuse corners included.
+        assert_eq!(
+            winning,
+            ["e1", "b2", "c2", "d2", "e2", "b3", "c3", "d3", "a4", "b4", "c4", "d4", "a5"]
+        );
+        // The 180° rotation maps winning openings to winning openings.
+        for m in &winning {
+            let (c, r) = (m.as_bytes()[0] - b'a', m.as_bytes()[1] - b'1');
+            let turned = format!("{}{}", (b'a' + 4 - c) as char, 5 - r);
+            assert!(winning.contains(&turned.as_str()), "{m} but not {turned}");
+        }
+        eprintln!("hex[5] winning openings: {winning:?}, {:?} nodes", r.nodes);
     }
 }

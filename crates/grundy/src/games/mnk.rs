@@ -586,5 +586,6 @@ mod tests {
         assert_eq!(solved.positions(), 5478);
         assert_eq!(record::value(solved.root), Some(crate::game::Value::Draw));
         crate::games::testing::records_equal_the_search(game.clone(), &store, 7, true);
+        crate::games::testing::searches_equal_the_records(game.clone(), &store, 3);
     }
 }

@@ -165,4 +165,62 @@ pub(crate) mod testing {
         }
         checked
     }
+
+    /// Checks the proof search ([`crate::search`]) against solved tiers: at every
+    /// `step`-th record `store` holds (the tiers of `family`, a win/loss/draw game), the
+    /// search's value of the position and of each of its moves equal the records'.
+    /// Returns how many positions were checked.
+    pub(crate) fn searches_equal_the_records(
+        family: impl Family + 'static,
+        store: &MemoryStore,
+        step: usize,
+    ) -> usize {
+        use crate::explore::Control;
+        use crate::game::Game;
+        use crate::search::{search, Method, Options};
+        let family: Arc<dyn Family> = Arc::new(family);
+        let tiers = family.tiers().expect("a tiered family");
+        let record_of = |position: &super::Pos| {
+            let (t, r) = tiers.locate(position).expect("a position of the game");
+            record::value(store.tiers[&t].0[r as usize]).expect("a reached record")
+        };
+        let options = |method| Options {
+            max_nodes: u64::MAX,
+            memory: 1 << 20,
+            method,
+        };
+        let mut checked = 0;
+        for (&t, (records, _)) in &store.tiers {
+            for (rank, &rec) in records.iter().enumerate().step_by(step) {
+                if rec == record::UNREACHED {
+                    continue;
+                }
+                let position = tiers.position(t, rank as u64);
+                let spec = Spec {
+                    parts: vec![Part {
+                        family: Arc::clone(&family),
+                        position: position.clone(),
+                    }],
+                };
+                let (game, root) = super::SumGame::new(&spec).unwrap();
+                let mut children = Vec::new();
+                if game.terminal(&root).is_none() {
+                    game.moves(&root, &mut children);
+                }
+                let want = record::value(rec).expect("a reached record");
+                for method in [Method::ProofNumber, Method::AlphaBeta] {
+                    let got = search(&game, &root, &options(method), &Control::default()).unwrap();
+                    assert_eq!(got.outcome, want.outcome(), "{method:?} {spec}");
+                    assert_eq!(got.moves.len(), children.len(), "{spec}");
+                    for (got, child) in got.moves.iter().zip(&children) {
+                        let again = game.keeps_turn(&root, child);
+                        let want = record_of(&child[0]).through(again).outcome();
+                        assert_eq!(*got, want, "{method:?} {spec} → {}", game.spec(child));
+                    }
+                }
+                checked += 1;
+            }
+        }
+        checked
+    }
 }

@@ -1004,6 +1004,10 @@ mod tests {
         let checked =
             crate::games::testing::records_equal_the_search(game.clone(), &store, 5, false);
         assert!(checked > 500, "{checked}");
+        // The proof search on a game with cycles and draws: every seventh record's board
+        // and each of its moves.
+        let checked = crate::games::testing::searches_equal_the_records(game, &store, 7);
+        assert!(checked > 300, "{checked}");
     }
 
     #[test]
@@ -1249,7 +1253,12 @@ mod tests {
         // 2020, arXiv:2007.15895): far beyond exploring with a hash map, so refused with
         // the bound (2 · 3²⁵ boards with their turn) before any work.
         let spec: Spec = "quixo".parse().unwrap();
-        match report::solve(&spec, &Limits::default()) {
+        // No proof search (it would take its budget of nodes first, and then refuse).
+        let limits = Limits {
+            max_search_nodes: 0,
+            ..Limits::default()
+        };
+        match report::solve(&spec, &limits) {
             Err(crate::Error::TooLarge { what, .. }) => assert!(what.contains("1.7e12"), "{what}"),
             other => panic!("expected a refusal for size, got {other:?}"),
         }

@@ -3,6 +3,7 @@
 
 use super::family::{Family, Kind, Pos, Spec};
 use crate::game::{Game, ImpartialGame, Outcome, Player, ScoreGame};
+use crate::search::{Key, Keyed};
 use crate::Error;
 
 /// The game of a spec: its parts' rules; a position holds one [`Pos`] per part.
@@ -143,6 +144,33 @@ impl Game for SumGame {
 }
 
 impl ImpartialGame for SumGame {}
+
+/// The proof search's view: a one-part position's key is its canonical words; a sum's,
+/// each part's canonical words after their count.
+impl Keyed for SumGame {
+    fn key(&self, position: &Vec<Pos>) -> Key {
+        match self.spec.parts.as_slice() {
+            [part] => part.family.canonical(&position[0]),
+            parts => {
+                let mut key = Key::new();
+                for (part, p) in parts.iter().zip(position) {
+                    let words = part.family.canonical(p);
+                    key.push(words.len() as u64);
+                    key.extend_from_slice(&words);
+                }
+                key
+            }
+        }
+    }
+
+    fn priority(&self, from: &Vec<Pos>, to: &Vec<Pos>) -> i32 {
+        (0..from.len().min(to.len()))
+            .find(|&i| from[i] != to[i])
+            .map_or(0, |i| {
+                self.spec.parts[i].family.move_priority(&from[i], &to[i])
+            })
+    }
+}
 
 impl ScoreGame for SumGame {
     fn gain(&self, from: &Vec<Pos>, to: &Vec<Pos>) -> i64 {

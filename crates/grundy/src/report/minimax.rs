@@ -151,6 +151,7 @@ pub(super) fn scored_report(
         moves_truncated: false,
         method,
         positions: Some(positions),
+        nodes: None,
         rule: None,
         winning_moves_truncated: false,
     })

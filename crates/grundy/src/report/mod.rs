@@ -9,6 +9,7 @@
 //! | retrograde | any game small enough to explore whole: labels with remoteness | `retrograde.rs` |
 //! | Sprague–Grundy | impartial sums too large to explore, by their components' values | `sprague_grundy.rs` |
 //! | rule | a proved rule of the special method, at any size | `rule.rs` |
+//! | search | boards too large to explore: the value of the position and of each move by a proof search, no remoteness | `search.rs` |
 //!
 //! A method returns `Ok(None)` when it does not apply, or an error (say, too large)
 //! that the next method may overcome; the first answer wins.
@@ -16,6 +17,7 @@
 mod minimax;
 mod retrograde;
 mod rule;
+mod search;
 mod sprague_grundy;
 mod table;
 mod tablebase;
@@ -48,6 +50,13 @@ pub struct Limits<'a> {
     pub max_proof_heaps: u64,
     /// Solved tiers to answer boards from before any search (tablebases, one per game).
     pub tablebases: &'a [Tablebase],
+    /// Positions the proof search may visit (repeats counted) on a board too large to
+    /// explore, before it gives up (default `search::Options::default().max_nodes`, 2.5·10^5:
+    /// a second or two; 0: no proof search).
+    pub max_search_nodes: u64,
+    /// Most bytes of the proof search's transposition table, which starts small and doubles
+    /// up to this (default 1 GiB).
+    pub search_memory: u64,
 }
 
 impl std::fmt::Debug for Limits<'_> {
@@ -58,6 +67,8 @@ impl std::fmt::Debug for Limits<'_> {
             .field("max_work", &self.max_work)
             .field("max_proof_heaps", &self.max_proof_heaps)
             .field("tablebases", &self.tablebases)
+            .field("max_search_nodes", &self.max_search_nodes)
+            .field("search_memory", &self.search_memory)
             .finish()
     }
 }
@@ -73,6 +84,8 @@ impl Default for Limits<'_> {
             max_work: 20_000_000_000,
             max_proof_heaps: 1 << 20,
             tablebases: &[],
+            max_search_nodes: crate::search::Options::default().max_nodes,
+            search_memory: crate::search::Options::default().memory,
         }
     }
 }
@@ -100,6 +113,9 @@ pub enum Method {
     Rule,
     /// Read from solved tiers (a tablebase), with no search.
     Tablebase,
+    /// Too large to explore whole: the position's value and each move's by a proof search
+    /// (a weak solution, no remoteness).
+    Search,
 }
 
 /// One method of the chain: it answers, declines (`Ok(None)`), or fails.
@@ -120,6 +136,7 @@ pub static CHAIN: &[&dyn Analysis] = &[
     &retrograde::Retrograde,
     &sprague_grundy::SpragueGrundy,
     &rule::ByRule,
+    &search::Search,
 ];
 
 impl Method {
@@ -132,6 +149,7 @@ impl Method {
             Method::Minimax => "minimax",
             Method::Rule => "rule",
             Method::Tablebase => "tablebase",
+            Method::Search => "search",
         }
     }
 }
@@ -218,6 +236,9 @@ pub struct Report {
     /// Positions explored, if the game was explored.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub positions: Option<u64>,
+    /// Positions the proof search visited, repeats counted (method `search`).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub nodes: Option<u64>,
     /// Whether `winning_moves` lists only some winning moves: splits of a heap too large
     /// to list, one per class of equal values.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
@@ -350,6 +371,8 @@ pub struct Context<'s, 'l> {
     /// The root position of [`Context::game`].
     pub root: Vec<Pos>,
     oracles: Option<Result<Oracles, Error>>,
+    /// What the last method refused for size said it would need, if one did.
+    refused: Option<String>,
 }
 
 impl Context<'_, '_> {
@@ -486,6 +509,7 @@ pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
         game,
         root,
         oracles: None,
+        refused: None,
     };
     let mut refusal: Option<Error> = None;
     for method in CHAIN {
@@ -495,6 +519,9 @@ pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
             Err(e @ Error::TooLarge { .. }) => {
                 // The later methods are the fallbacks for size: the last refusal says
                 // what the answer would need.
+                if let Error::TooLarge { what, .. } = &e {
+                    ctx.refused = Some(what.clone());
+                }
                 refusal = Some(e);
             }
             Err(e @ Error::Unsupported(_)) => {

@@ -117,6 +117,7 @@ pub(super) fn report(
             moves,
             method,
             positions: Some(labelled.positions),
+            nodes: None,
             rule: None,
             winning_moves_truncated: false,
         })

@@ -49,6 +49,7 @@ impl Analysis for ByRule {
             moves_truncated: true,
             method: Method::Rule,
             positions: None,
+            nodes: None,
             rule: Some(rule.theorem()),
             winning_moves_truncated: false,
         }))

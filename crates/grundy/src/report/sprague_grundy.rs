@@ -77,6 +77,7 @@ impl Analysis for SpragueGrundy {
             moves_truncated,
             method: Method::SpragueGrundy,
             positions: None,
+            nodes: None,
             rule: None,
             winning_moves_truncated: truncated,
         }))

@@ -182,6 +182,7 @@ pub fn lookup(
         game: sum,
         root: start,
         oracles: None,
+        refused: None,
     };
     if let Some(left) = left.filter(|_| is_score) {
         return score_report(&ctx, part, left, own, &records, positions).map(Some);
