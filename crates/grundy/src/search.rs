@@ -336,6 +336,26 @@ struct Searcher<'a, 'c, G: Keyed> {
 }
 
 impl<G: Keyed> Searcher<'_, '_, G> {
+    /// Counts a node at `depth` for both searches: Ctrl-C and progress every
+    /// `CHECK_EVERY` nodes, then the node budget and the depth limit.
+    fn count_node(&mut self, depth: u32) -> Result<(), Error> {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
+            self.control.check()?;
+            self.control.report("search", self.nodes);
+        }
+        if self.nodes > self.options.max_nodes {
+            return Err(self.out_of_nodes());
+        }
+        if depth >= MAX_DEPTH {
+            return Err(Error::TooLarge {
+                what: format!("the proof search went deeper than {MAX_DEPTH} moves"),
+                need: None,
+            });
+        }
+        Ok(())
+    }
+
     fn out_of_nodes(&self) -> Error {
         Error::TooLarge {
             what: format!(
@@ -370,20 +390,7 @@ impl<G: Keyed> Searcher<'_, '_, G> {
         alpha: i8,
         beta: i8,
     ) -> Result<(i8, u32), Error> {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_EVERY) {
-            self.control.check()?;
-            self.control.report("search", self.nodes);
-        }
-        if self.nodes > self.options.max_nodes {
-            return Err(self.out_of_nodes());
-        }
-        if depth >= MAX_DEPTH {
-            return Err(Error::TooLarge {
-                what: format!("the proof search went deeper than {MAX_DEPTH} moves"),
-                need: None,
-            });
-        }
+        self.count_node(depth)?;
         let key = self.game.key(pos);
         let hash = hash(&key);
         // What the table knows holds on any path, so it is asked first.
@@ -612,20 +619,7 @@ impl<G: Keyed> Searcher<'_, '_, G> {
         th_pn: u32,
         th_dn: u32,
     ) -> Result<Proof, Error> {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_EVERY) {
-            self.control.check()?;
-            self.control.report("search", self.nodes);
-        }
-        if self.nodes > self.options.max_nodes {
-            return Err(self.out_of_nodes());
-        }
-        if depth >= MAX_DEPTH {
-            return Err(Error::TooLarge {
-                what: format!("the proof search went deeper than {MAX_DEPTH} moves"),
-                need: None,
-            });
-        }
+        self.count_node(depth)?;
         let class = u64::from(mine);
         let key = self.game.key(pos);
         let hash = hash(&key);
