@@ -8,7 +8,17 @@
 //! Everything depends on the block's records alone, so a block is the same bytes whoever
 //! encodes it (the distributed solver's workers encode the blocks of the ranks they own).
 
-use crate::format::compress_bound;
+/// The most bytes zstd may take for `raw` bytes of input (its `ZSTD_COMPRESSBOUND`); a block
+/// longer than this was not written by zstd.
+#[must_use]
+pub const fn compress_bound(raw: u64) -> u64 {
+    raw + (raw >> 8)
+        + if raw < (128 << 10) {
+            ((128 << 10) - raw) >> 11
+        } else {
+            0
+        }
+}
 
 /// The zstd level blocks are written with (read: any); see the measurements in
 /// `docs/tablebase-format.md`.

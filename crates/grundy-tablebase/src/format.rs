@@ -26,7 +26,7 @@ pub const DEFAULT_BLOCK_RECORDS: u32 = 1 << 18;
 pub const MAX_BLOCK_RECORDS: u32 = 1 << 20;
 /// The longest game id, in bytes.
 pub const MAX_GAME_ID: usize = 1024;
-pub use crate::block::{Encoder, LEVEL};
+pub use crate::block::{compress_bound, Encoder, LEVEL};
 
 /// Bytes of the header before the game id.
 const FIXED: usize = 72;
@@ -44,18 +44,6 @@ const SCORED: u8 = 1;
 #[must_use]
 pub fn checksum(bytes: &[u8]) -> u64 {
     xxh3_64(bytes)
-}
-
-/// The most bytes zstd may take for `raw` bytes of input (its `ZSTD_COMPRESSBOUND`); a block
-/// longer than this was not written by zstd.
-#[must_use]
-pub const fn compress_bound(raw: u64) -> u64 {
-    raw + (raw >> 8)
-        + if raw < (128 << 10) {
-            ((128 << 10) - raw) >> 11
-        } else {
-            0
-        }
 }
 
 /// What a tier file says it holds.
