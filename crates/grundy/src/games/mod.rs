@@ -118,6 +118,33 @@ pub(crate) mod testing {
     use crate::report::{self, Limits};
     use crate::tier::{record, MemoryStore};
 
+    /// Every `step`-th reached record of `store`: `(tier, rank, record, the spec of the
+    /// board at that rank)`, a board of `family` (whose tiers `store` holds).
+    fn reached<'a>(
+        family: &'a Arc<dyn Family>,
+        store: &'a MemoryStore,
+        step: usize,
+    ) -> impl Iterator<Item = (u32, u64, u16, Spec)> + 'a {
+        let tiers: Arc<dyn super::Tiers> = family.tiers().expect("a tiered family").into();
+        store.tiers.iter().flat_map(move |(&t, (records, _))| {
+            let tiers = Arc::clone(&tiers);
+            records
+                .iter()
+                .enumerate()
+                .step_by(step)
+                .filter(|&(_, &rec)| rec != record::UNREACHED)
+                .map(move |(rank, &rec)| {
+                    let spec = Spec {
+                        parts: vec![Part {
+                            family: Arc::clone(family),
+                            position: tiers.position(t, rank as u64),
+                        }],
+                    };
+                    (t, rank as u64, rec, spec)
+                })
+        })
+    }
+
     /// Checks every `step`-th record that `store` (the tiers of `family`, solved) holds
     /// against the analyzer on the same board: the outcome and remoteness, or a score
     /// game's margin (the difference of the two totals). With `locate`, each board must
@@ -133,35 +160,23 @@ pub(crate) mod testing {
         let scored = tiers.game().scored();
         let limits = Limits::default();
         let mut checked = 0;
-        for (&t, (records, _)) in &store.tiers {
-            for (rank, &rec) in records.iter().enumerate().step_by(step) {
-                if rec == record::UNREACHED {
-                    continue;
-                }
-                let position = tiers.position(t, rank as u64);
-                if locate {
-                    assert_eq!(tiers.locate(&position), Some((t, rank as u64)));
-                }
-                let spec = Spec {
-                    parts: vec![Part {
-                        family: Arc::clone(&family),
-                        position,
-                    }],
-                };
-                let searched = report::solve(&spec, &limits).unwrap();
-                if scored {
-                    let [a, b] = searched.scores.expect("a score game");
-                    assert_eq!(record::margin(rec), Some(a - b), "{spec}");
-                } else {
-                    let value = record::value(rec).expect("a reached record");
-                    assert_eq!(
-                        (value.outcome(), value.remoteness()),
-                        (searched.outcome, searched.remoteness),
-                        "{spec}"
-                    );
-                }
-                checked += 1;
+        for (t, rank, rec, spec) in reached(&family, store, step) {
+            if locate {
+                assert_eq!(tiers.locate(&spec.parts[0].position), Some((t, rank)));
             }
+            let searched = report::solve(&spec, &limits).unwrap();
+            if scored {
+                let [a, b] = searched.scores.expect("a score game");
+                assert_eq!(record::margin(rec), Some(a - b), "{spec}");
+            } else {
+                let value = record::value(rec).expect("a reached record");
+                assert_eq!(
+                    (value.outcome(), value.remoteness()),
+                    (searched.outcome, searched.remoteness),
+                    "{spec}"
+                );
+            }
+            checked += 1;
         }
         checked
     }
@@ -190,36 +205,24 @@ pub(crate) mod testing {
             method,
         };
         let mut checked = 0;
-        for (&t, (records, _)) in &store.tiers {
-            for (rank, &rec) in records.iter().enumerate().step_by(step) {
-                if rec == record::UNREACHED {
-                    continue;
-                }
-                let position = tiers.position(t, rank as u64);
-                let spec = Spec {
-                    parts: vec![Part {
-                        family: Arc::clone(&family),
-                        position: position.clone(),
-                    }],
-                };
-                let (game, root) = super::SumGame::new(&spec).unwrap();
-                let mut children = Vec::new();
-                if game.terminal(&root).is_none() {
-                    game.moves(&root, &mut children);
-                }
-                let want = record::value(rec).expect("a reached record");
-                for method in [Method::ProofNumber, Method::AlphaBeta] {
-                    let got = search(&game, &root, &options(method), &Control::default()).unwrap();
-                    assert_eq!(got.outcome, want.outcome(), "{method:?} {spec}");
-                    assert_eq!(got.moves.len(), children.len(), "{spec}");
-                    for (got, child) in got.moves.iter().zip(&children) {
-                        let again = game.keeps_turn(&root, child);
-                        let want = record_of(&child[0]).through(again).outcome();
-                        assert_eq!(*got, want, "{method:?} {spec} → {}", game.spec(child));
-                    }
-                }
-                checked += 1;
+        for (_, _, rec, spec) in reached(&family, store, step) {
+            let (game, root) = super::SumGame::new(&spec).unwrap();
+            let mut children = Vec::new();
+            if game.terminal(&root).is_none() {
+                game.moves(&root, &mut children);
             }
+            let want = record::value(rec).expect("a reached record");
+            for method in [Method::ProofNumber, Method::AlphaBeta] {
+                let got = search(&game, &root, &options(method), &Control::default()).unwrap();
+                assert_eq!(got.outcome, want.outcome(), "{method:?} {spec}");
+                assert_eq!(got.moves.len(), children.len(), "{spec}");
+                for (got, child) in got.moves.iter().zip(&children) {
+                    let again = game.keeps_turn(&root, child);
+                    let want = record_of(&child[0]).through(again).outcome();
+                    assert_eq!(*got, want, "{method:?} {spec} → {}", game.spec(child));
+                }
+            }
+            checked += 1;
         }
         checked
     }
