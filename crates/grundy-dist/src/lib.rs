@@ -166,8 +166,14 @@ pub struct Config {
     /// Ranks a worker visits between two rounds while reaching and solving (a multiple
     /// of [`SLICE`]; default 2 slices, 512 Ki ranks): bounds the messages held at once.
     pub batch_slices: usize,
-    /// Ranks a slice: the tablebase's records per block (default [`SLICE`]; smaller
-    /// only to test many workers on small games, since the files' blocks change).
+    /// Whether the workers of a process read each other's records and reachability bits
+    /// in place (default). Off, every rank another worker owns travels as a message, as
+    /// it does between processes: for tests of that path in one process, and to measure
+    /// a cluster's traffic on one machine.
+    pub share: bool,
+    /// Ranks a slice, a power of two from 64: the tablebase's records per block (default
+    /// [`SLICE`]; smaller only to test many workers on small games, since the files'
+    /// blocks change).
     pub slice: u64,
 }
 
@@ -179,6 +185,7 @@ impl Default for Config {
             max_bytes: 16 << 30,
             round_timeout: Duration::from_secs(600),
             batch_slices: 2,
+            share: true,
             slice: SLICE,
         }
     }
@@ -269,12 +276,12 @@ pub fn solve(
     config: &Config,
     listen: Arc<dyn Fn(&Event) + Send + Sync>,
 ) -> Result<Solved, Error> {
-    if config.slice == 0
-        || !config.slice.is_multiple_of(64)
+    if config.slice < 64
+        || !config.slice.is_power_of_two()
         || config.slice > u64::from(grundy_tablebase::format::MAX_BLOCK_RECORDS)
     {
         return Err(Error::Config(format!(
-            "slices of {} ranks (a multiple of 64, at most {})",
+            "slices of {} ranks (a power of two, 64 to {})",
             config.slice,
             grundy_tablebase::format::MAX_BLOCK_RECORDS
         )));
@@ -289,10 +296,11 @@ pub fn solve(
     })?;
     let dir: PathBuf = dir.to_owned();
     let config2 = config.clone();
+    let shared = Arc::new(worker::Shared::default());
     let run = move |w: &mut timely::worker::Worker| {
         let mut out = None;
         game.with(&mut |g| {
-            out = Some(worker::run(w, g, &dir, &config2, &*listen));
+            out = Some(worker::run(w, g, &dir, &config2, &shared, &*listen));
         });
         out.unwrap_or_else(|| Err(Error::Config("the game has no tiers".into())))
     };

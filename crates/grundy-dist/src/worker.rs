@@ -2,10 +2,11 @@
 //! number), forward reachability, the tiers from the last, in-tier rounds, and the blocks
 //! it hands to each tier's writer.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use grundy::game::Value;
 use grundy::tier::solve::{evaluate, margin_record, summarise, value_record, Outside};
@@ -18,23 +19,48 @@ use crate::codec::{self, Malformed, Reader};
 use crate::exchange::{Outcome, Rounds, Traffic, SUMS};
 use crate::{Config, Error, Solved, TierCost};
 
+/// What the workers of one process share, so that a worker reads a rank owned by another
+/// worker of its own process in place, where it would otherwise send a message: each
+/// worker's records of the tiers it holds (published once the tier is complete, read
+/// only after a round every worker takes), and its reachability bits (atomic, set in
+/// place by any worker of the process). Only ranks owned in other processes travel.
+#[derive(Default)]
+pub struct Shared {
+    /// By tier and worker.
+    held: Mutex<HashMap<(u32, u32), Records>>,
+    /// By worker: its bits of every tier reached.
+    reach: Mutex<HashMap<u32, Reach>>,
+}
+
+/// One worker's records of one tier.
+type Records = Arc<Vec<u16>>;
+/// One worker's reachability bits, by tier.
+type Reach = Arc<Vec<Option<Bits>>>;
+
+/// A lock of a table of `Shared`; a worker that panicked while holding it left nothing
+/// half-written (every entry is one insert or remove), so its poison is ignored.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Runs one worker to the end; every worker of every process returns the same.
 pub fn run(
     w: &mut Worker,
     game: &dyn TierGame,
     dir: &Path,
     config: &Config,
+    shared: &Shared,
     listen: &(dyn Fn(&Event) + Send + Sync),
 ) -> Result<Solved, Error> {
     let rounds = Rounds::new(w, config.workers, config.round_timeout);
-    let mut me = Me::new(game, config, rounds, listen);
+    let mut me = Me::new(game, config, rounds, shared, listen);
     let result = me.solve(w, dir);
     me.rounds.close(w, result.is_err());
     result
 }
 
 /// One bit per rank of a worker's slices.
-struct Bits(Vec<AtomicU64>);
+pub struct Bits(Vec<AtomicU64>);
 
 impl Bits {
     fn new(len: usize) -> Bits {
@@ -54,21 +80,49 @@ impl Bits {
 
 /// Which worker owns a rank, and where it keeps it.
 #[derive(Clone, Copy)]
+///
+/// Both are computed for every move followed, so they shift and mask where they can: a
+/// slice is a power of two of ranks, and so is the number of workers in most runs (a
+/// division costs tens of cycles; it made one worker 1.3× the library's time at 1.08×
+/// its instructions).
 struct Layout {
     workers: u64,
     me: u64,
     slice: u64,
+    /// `slice = 1 << slice_bits`.
+    slice_bits: u32,
+    /// `workers = 1 << worker_bits`, if it is a power of two.
+    worker_bits: Option<u32>,
 }
 
 impl Layout {
+    fn new(workers: u64, me: u64, slice: u64) -> Layout {
+        debug_assert!(slice.is_power_of_two());
+        Layout {
+            workers,
+            me,
+            slice,
+            slice_bits: slice.trailing_zeros(),
+            worker_bits: workers.is_power_of_two().then(|| workers.trailing_zeros()),
+        }
+    }
+    /// The slice of a rank, and its owner's number for it (the slice among the owner's).
+    #[inline]
+    fn split(&self, rank: u64) -> (u64, u64) {
+        let k = rank >> self.slice_bits;
+        match self.worker_bits {
+            Some(b) => (k & (self.workers - 1), k >> b),
+            None => (k % self.workers, k / self.workers),
+        }
+    }
     #[inline]
     fn owner(&self, rank: u64) -> u32 {
-        ((rank / self.slice) % self.workers) as u32
+        self.split(rank).0 as u32
     }
     /// The place of a rank in its owner's arrays.
     #[inline]
     fn local(&self, rank: u64) -> usize {
-        ((rank / self.slice / self.workers) * self.slice + rank % self.slice) as usize
+        ((self.split(rank).1 << self.slice_bits) | (rank & (self.slice - 1))) as usize
     }
     fn slices_of(&self, worker: u64, size: u64) -> impl Iterator<Item = u64> {
         (worker..size.div_ceil(self.slice)).step_by(self.workers as usize)
@@ -88,6 +142,27 @@ impl Layout {
     }
 }
 
+/// The workers whose arrays a worker reads in place: those of its process, or (not
+/// sharing) itself alone.
+#[derive(Clone, Copy)]
+struct Home {
+    me: u32,
+    threads: u32,
+    process: u32,
+    share: bool,
+}
+
+impl Home {
+    #[inline]
+    fn has(self, o: u32) -> bool {
+        if self.share {
+            o / self.threads == self.process
+        } else {
+            o == self.me
+        }
+    }
+}
+
 /// What one owner answered, by tier: the ranks asked (sorted) and their records.
 type Told = BTreeMap<u32, (Vec<u64>, Vec<u16>)>;
 
@@ -101,6 +176,36 @@ struct Pending {
     inside: Vec<(u64, i32, bool)>,
 }
 
+impl Pending {
+    /// Position `i`'s moves inside the tier.
+    fn moves(&self, i: usize) -> &[(u64, i32, bool)] {
+        let from = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.inside[from..self.ends[i]]
+    }
+
+    fn push_from(&mut self, other: &Pending, i: usize) {
+        self.ranks.push(other.ranks[i]);
+        self.outside.push(other.outside[i]);
+        self.inside.extend_from_slice(other.moves(i));
+        self.ends.push(self.inside.len());
+    }
+
+    /// Appends the positions of `a` and `b`, each in increasing rank, merged in order
+    /// (the in-tier rounds look positions up by rank).
+    fn append_merged(&mut self, a: &Pending, b: &Pending) {
+        let (mut i, mut j) = (0, 0);
+        while i < a.ranks.len() || j < b.ranks.len() {
+            if j == b.ranks.len() || (i < a.ranks.len() && a.ranks[i] < b.ranks[j]) {
+                self.push_from(a, i);
+                i += 1;
+            } else {
+                self.push_from(b, j);
+                j += 1;
+            }
+        }
+    }
+}
+
 struct Me<'a> {
     game: &'a dyn TierGame,
     scored: bool,
@@ -111,10 +216,12 @@ struct Me<'a> {
     processes: u32,
     process: u32,
     batch: usize,
+    share: bool,
     max_bytes: u64,
     listen: &'a (dyn Fn(&Event) + Send + Sync),
+    shared: &'a Shared,
     store: Option<Tablebase>,
-    held: BTreeMap<u32, Vec<u16>>,
+    held: BTreeMap<u32, Records>,
     costs: Vec<TierCost>,
     edges: u64,
 }
@@ -136,6 +243,7 @@ impl<'a> Me<'a> {
         game: &'a dyn TierGame,
         config: &Config,
         rounds: Rounds,
+        shared: &'a Shared,
         listen: &'a (dyn Fn(&Event) + Send + Sync),
     ) -> Me<'a> {
         let threads = config.workers as u32;
@@ -143,18 +251,16 @@ impl<'a> Me<'a> {
             game,
             scored: game.scored(),
             sizes: (0..game.tier_count()).map(|t| game.tier_size(t)).collect(),
-            lay: Layout {
-                workers: u64::from(rounds.peers),
-                me: u64::from(rounds.me),
-                slice: config.slice,
-            },
+            lay: Layout::new(u64::from(rounds.peers), u64::from(rounds.me), config.slice),
             process: rounds.me / threads,
             processes: rounds.peers / threads,
             threads,
             rounds,
             batch: config.batch_slices.max(1),
+            share: config.share,
             max_bytes: config.max_bytes,
             listen,
+            shared,
             store: None,
             held: BTreeMap::new(),
             costs: Vec::new(),
@@ -164,6 +270,59 @@ impl<'a> Me<'a> {
 
     fn me(&self) -> u32 {
         self.rounds.me
+    }
+
+    /// The workers whose arrays this one reads in place.
+    fn home(&self) -> Home {
+        Home {
+            me: self.me(),
+            threads: self.threads,
+            process: self.process,
+            share: self.share,
+        }
+    }
+
+    /// Holds `records` as this worker's part of tier `t`, for the workers of this process
+    /// too (they read it after their next round).
+    fn hold(&mut self, t: u32, records: Vec<u16>) {
+        let records = Arc::new(records);
+        lock(&self.shared.held).insert((t, self.me()), Arc::clone(&records));
+        self.held.insert(t, records);
+    }
+
+    /// Keeps only the tiers in `keep` (and the start's).
+    fn release(&mut self, keep: &[u32], root_tier: u32) {
+        let me = self.me();
+        let mut shared = lock(&self.shared.held);
+        self.held.retain(|t, _| {
+            let kept = keep.contains(t) || *t == root_tier;
+            if !kept {
+                shared.remove(&(*t, me));
+            }
+            kept
+        });
+    }
+
+    /// Every held tier's parts in this process, by tier and worker (`None` for the
+    /// workers of other processes), as published before the last round.
+    fn home_records(&self) -> Vec<Vec<Option<Records>>> {
+        let shared = lock(&self.shared.held);
+        (0..self.sizes.len() as u32)
+            .map(|t| {
+                if !self.held.contains_key(&t) {
+                    return Vec::new();
+                }
+                (0..self.rounds.peers)
+                    .map(|o| {
+                        if self.home().has(o) {
+                            shared.get(&(t, o)).cloned()
+                        } else {
+                            None
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     /// The worker that writes `tier`'s file: the first of process `tier mod N`.
@@ -248,9 +407,9 @@ impl<'a> Me<'a> {
         }
         let missing_top = (0..n).rev().find(|&t| summaries[t as usize].is_none());
         let start = self.rounds.traffic;
-        let mut reach = match missing_top {
+        let reach = match missing_top {
             Some(top) => self.reach(w, top, root_tier, root_rank)?,
-            None => Vec::new(),
+            None => Arc::new(Vec::new()),
         };
         let mine = self.rounds.traffic.since(&start);
         let got = self.sync(
@@ -260,6 +419,10 @@ impl<'a> Me<'a> {
             0,
             Ok(()),
         )?;
+        // Past that round no other worker holds these bits.
+        let mut reach = Arc::try_unwrap(reach).map_err(|_| {
+            Error::Lost("a worker of this process still holds reachability bits".into())
+        })?;
         let reach_traffic = Traffic {
             rounds: mine.rounds,
             messages: got.sums[0],
@@ -294,9 +457,9 @@ impl<'a> Me<'a> {
             drop(bits);
             let summary = self.finish(w, t, &records, edges, start)?;
             summaries[t as usize] = Some(summary);
-            self.held.insert(t, records);
+            self.hold(t, records);
             let keep = tier::solve::needed(game, t, &summaries);
-            self.held.retain(|t, _| keep.contains(t) || *t == root_tier);
+            self.release(&keep, root_tier);
         }
         // The start's record: from its owner if its tier is held, else from the writer's
         // file.
@@ -389,15 +552,16 @@ impl<'a> Me<'a> {
     }
 
     /// Marks the positions the start reaches in tiers `0..=top`, tier by tier, each child
-    /// sent to its owner; moves inside a tier are followed in passes until nothing new
-    /// is marked anywhere.
+    /// marked in place if its owner is in this process, else sent to it; moves inside a
+    /// tier are followed in passes until nothing new is marked anywhere. The bits are
+    /// every worker's of this process until the caller's next round (then its own).
     fn reach(
         &mut self,
         w: &mut Worker,
         top: u32,
         root_tier: u32,
         root_rank: u64,
-    ) -> Result<Vec<Option<Bits>>, Error> {
+    ) -> Result<Reach, Error> {
         let game = self.game;
         let n = game.tier_count();
         let lay = self.lay;
@@ -408,8 +572,23 @@ impl<'a> Me<'a> {
             })
             .collect();
         if root_tier > top {
-            return Ok(reach);
+            return Ok(Arc::new(reach));
         }
+        let reach = Arc::new(reach);
+        lock(&self.shared.reach).insert(me, Arc::clone(&reach));
+        self.sync(w, Vec::new(), [0; SUMS], 0, Ok(()))?;
+        let home: Vec<Option<Reach>> = {
+            let shared = lock(&self.shared.reach);
+            (0..self.rounds.peers)
+                .map(|o| {
+                    if self.home().has(o) {
+                        shared.get(&o).cloned()
+                    } else {
+                        None
+                    }
+                })
+                .collect()
+        };
         if lay.owner(root_rank) == me {
             reach[root_tier as usize]
                 .as_ref()
@@ -468,8 +647,10 @@ impl<'a> Me<'a> {
                                     return;
                                 }
                                 let o = lay.owner(c.rank);
-                                if o == me {
-                                    let bits = reach[c.tier as usize].as_ref().expect("allocated");
+                                let there = home[o as usize]
+                                    .as_ref()
+                                    .and_then(|parts| parts[c.tier as usize].as_ref());
+                                if let Some(bits) = there {
                                     if bits.set(lay.local(c.rank)) && c.tier == t {
                                         fresh += 1;
                                     }
@@ -515,6 +696,8 @@ impl<'a> Me<'a> {
                 }
             }
         }
+        drop(home);
+        lock(&self.shared.reach).remove(&me);
         Ok(reach)
     }
 
@@ -565,17 +748,25 @@ impl<'a> Me<'a> {
                 i += len;
             }
         }
-        self.held.insert(c, records);
+        self.hold(c, records);
         Ok(())
     }
 
     /// The records of this worker's slices of `tier`: every reached rank labelled.
+    ///
+    /// A position whose children are all owned in this process is labelled as it is
+    /// visited, from the arrays the process shares; only one with a child owned in
+    /// another process is kept, with its moves, until that child's record is asked for
+    /// and told (one round a batch).
     fn solve_tier(
         &mut self,
         w: &mut Worker,
         t: u32,
         reach: &Bits,
     ) -> Result<(Vec<u16>, u64), Error> {
+        // Every worker of this process has published the tiers it holds.
+        self.sync(w, Vec::new(), [0; SUMS], 0, Ok(()))?;
+        let home = self.home_records();
         let game = self.game;
         let lay = self.lay;
         let me = self.me();
@@ -585,14 +776,49 @@ impl<'a> Me<'a> {
         let mut records = vec![record::UNREACHED; lay.local_len_of(lay.me, size)];
         let mut pending = Pending::default();
         let mut edges = 0u64;
+        // Copies, so that the closures below do not hold `self` across its rounds.
+        let sizes = self.sizes.clone();
+        let here = self.home();
+        let not_listed = |c: &Child| {
+            grundy::Error::Unsupported(format!(
+                "{}: a move from tier {t} to tier {}, which it does not list among its child tiers",
+                game.id(),
+                c.tier
+            ))
+        };
+        // A child's record if its owner is in this process (`Ok(None)` if not; a move
+        // inside the tier is the caller's to tell apart).
+        let at_home = |c: &Child| -> Result<Option<u16>, grundy::Error> {
+            if c.rank >= sizes.get(c.tier as usize).copied().unwrap_or(0) {
+                return Err(not_listed(c));
+            }
+            let o = lay.owner(c.rank);
+            if !here.has(o) {
+                return Ok(None);
+            }
+            let records = home
+                .get(c.tier as usize)
+                .and_then(|parts| parts.get(o as usize))
+                .and_then(Option::as_ref)
+                .ok_or_else(|| not_listed(c))?;
+            Ok(Some(records[lay.local(c.rank)]))
+        };
+        let abroad = |c: &Child| {
+            c.tier != t
+                && c.rank < sizes.get(c.tier as usize).copied().unwrap_or(0)
+                && !here.has(lay.owner(c.rank))
+        };
         // An error met labelling a batch, told in the next round every worker takes.
         let mut carried: Option<Error> = None;
         for r in 0..lay.rounds(size, self.batch) {
             let from = (r * self.batch).min(mine.len());
             let to = ((r + 1) * self.batch).min(mine.len());
-            // The batch's positions with moves, and their moves.
+            // The batch's positions with a child abroad, and their moves; those with moves
+            // inside the tier and none abroad are kept as they are visited.
             let mut positions: Vec<(u64, usize)> = Vec::new();
             let mut kids: Vec<Child> = Vec::new();
+            let mut early = Pending::default();
+            let mut late = Pending::default();
             let mut error: Option<Error> = None;
             for &k in &mine[from..to] {
                 game.visit(
@@ -600,29 +826,42 @@ impl<'a> Me<'a> {
                     lay.range(k, size),
                     &|x| reach.get(lay.local(x)),
                     &mut |x, node| match node {
-                        Node::Moves(children) if !children.is_empty() => {
+                        Node::Moves(children) if children.iter().any(abroad) => {
                             positions.push((x, kids.len()));
                             kids.extend_from_slice(children);
                         }
-                        node => match evaluate(game, scored, t, node, |_| Ok(None)) {
-                            Ok(Some(rec)) => records[lay.local(x)] = rec,
-                            Ok(None) => unreachable!("a position without moves is final"),
-                            Err(e) => {
-                                error.get_or_insert(e.into());
+                        node => {
+                            let inside_or_home =
+                                |c: &Child| if c.tier == t { Ok(None) } else { at_home(c) };
+                            match evaluate(game, scored, t, node, inside_or_home) {
+                                Ok(Some(rec)) => records[lay.local(x)] = rec,
+                                Ok(None) => {
+                                    let Node::Moves(children) = node else {
+                                        unreachable!("a position without moves is final")
+                                    };
+                                    if let Err(e) =
+                                        pend(&mut early, game, scored, t, x, children, &at_home)
+                                    {
+                                        error.get_or_insert(e);
+                                    }
+                                }
+                                Err(e) => {
+                                    error.get_or_insert(e.into());
+                                }
                             }
-                        },
+                        }
                     },
                 );
             }
             edges += kids.len() as u64;
-            // Ask the owners of the children in later tiers for their records.
+            // Ask the owners abroad of the children in later tiers for their records.
             let mut ask: Vec<BTreeMap<u32, Vec<u64>>> = vec![BTreeMap::new(); self.peers()];
             for c in &kids {
-                if c.tier != t && c.rank < self.sizes.get(c.tier as usize).copied().unwrap_or(0) {
-                    let o = lay.owner(c.rank);
-                    if o != me {
-                        ask[o as usize].entry(c.tier).or_default().push(c.rank);
-                    }
+                if abroad(c) {
+                    ask[lay.owner(c.rank) as usize]
+                        .entry(c.tier)
+                        .or_default()
+                        .push(c.rank);
                 }
             }
             for per in &mut ask {
@@ -689,32 +928,19 @@ impl<'a> Me<'a> {
                     told[from as usize].insert(tier, (ranks, recs));
                 }
             }
-            // Label each position from its children's records.
-            let held = &self.held;
-            let sizes = &self.sizes;
+            // Label each kept position from its children's records, at home or told.
             let record_of = |c: &Child| -> Result<Option<u16>, grundy::Error> {
                 if c.tier == t {
                     return Ok(None);
                 }
-                let not_listed = || {
-                    grundy::Error::Unsupported(format!(
-                        "{}: a move from tier {t} to tier {}, which it does not list among its child tiers",
-                        game.id(),
-                        c.tier
-                    ))
-                };
-                if c.rank >= sizes.get(c.tier as usize).copied().unwrap_or(0) {
-                    return Err(not_listed());
+                if let Some(rec) = at_home(c)? {
+                    return Ok(Some(rec));
                 }
-                let o = lay.owner(c.rank);
-                if o == me {
-                    let records = held.get(&c.tier).ok_or_else(not_listed)?;
-                    Ok(Some(records[lay.local(c.rank)]))
-                } else {
-                    let (ranks, recs) = told[o as usize].get(&c.tier).ok_or_else(not_listed)?;
-                    let i = ranks.binary_search(&c.rank).map_err(|_| not_listed())?;
-                    Ok(Some(recs[i]))
-                }
+                let (ranks, recs) = told[lay.owner(c.rank) as usize]
+                    .get(&c.tier)
+                    .ok_or_else(|| not_listed(c))?;
+                let i = ranks.binary_search(&c.rank).map_err(|_| not_listed(c))?;
+                Ok(Some(recs[i]))
             };
             let mut error: Option<Error> = None;
             for (i, &(x, start)) in positions.iter().enumerate() {
@@ -723,38 +949,16 @@ impl<'a> Me<'a> {
                 match evaluate(game, scored, t, Node::Moves(children), record_of) {
                     Ok(Some(rec)) => records[lay.local(x)] = rec,
                     Ok(None) => {
-                        let mut out = Outside::default();
-                        for c in children {
-                            if c.tier == t {
-                                pending.inside.push((c.rank, c.gain, c.again));
-                                continue;
-                            }
-                            match record_of(c) {
-                                Ok(Some(rec)) if rec != record::UNREACHED => {
-                                    out.add(rec, c.again, c.gain, scored);
-                                }
-                                Ok(_) => {
-                                    error.get_or_insert_with(|| grundy::Error::Unsupported(format!(
-                                        "{}: a move from tier {t} leads to rank {} of tier {}, which the start never reached or the tier does not list",
-                                        game.id(),
-                                        c.rank,
-                                        c.tier
-                                    )).into());
-                                }
-                                Err(e) => {
-                                    error.get_or_insert(e.into());
-                                }
-                            }
+                        if let Err(e) = pend(&mut late, game, scored, t, x, children, &record_of) {
+                            error.get_or_insert(e);
                         }
-                        pending.ranks.push(x);
-                        pending.outside.push(out);
-                        pending.ends.push(pending.inside.len());
                     }
                     Err(e) => {
                         error.get_or_insert(e.into());
                     }
                 }
             }
+            pending.append_merged(&early, &late);
             let done = (((r + 1) * self.batch) as u64 * lay.slice * lay.workers).min(size);
             self.tell(&Event::Solve {
                 tier: t,
@@ -763,6 +967,7 @@ impl<'a> Me<'a> {
             });
             carried = error;
         }
+        drop(home);
         let got = self.sync(
             w,
             Vec::new(),
@@ -1239,6 +1444,46 @@ impl<'a> Me<'a> {
         });
         Ok(summary)
     }
+}
+
+/// Keeps position `x` of tier `t`, some of whose moves stay in the tier, for the in-tier
+/// rounds: its moves out of the tier folded (their records from `record_of`), its moves
+/// inside listed.
+fn pend(
+    pending: &mut Pending,
+    game: &dyn TierGame,
+    scored: bool,
+    t: u32,
+    x: u64,
+    children: &[Child],
+    record_of: &dyn Fn(&Child) -> Result<Option<u16>, grundy::Error>,
+) -> Result<(), Error> {
+    let mut out = Outside::default();
+    let mut error = None;
+    for c in children {
+        if c.tier == t {
+            pending.inside.push((c.rank, c.gain, c.again));
+            continue;
+        }
+        match record_of(c) {
+            Ok(Some(rec)) if rec != record::UNREACHED => out.add(rec, c.again, c.gain, scored),
+            Ok(_) => {
+                error.get_or_insert_with(|| grundy::Error::Unsupported(format!(
+                    "{}: a move from tier {t} leads to rank {} of tier {}, which the start never reached or the tier does not list",
+                    game.id(),
+                    c.rank,
+                    c.tier
+                )));
+            }
+            Err(e) => {
+                error.get_or_insert(e);
+            }
+        }
+    }
+    pending.ranks.push(x);
+    pending.outside.push(out);
+    pending.ends.push(pending.inside.len());
+    error.map_or(Ok(()), |e| Err(e.into()))
 }
 
 /// The ranks for one worker, tier by tier: each tier's number, then its ranks sorted,

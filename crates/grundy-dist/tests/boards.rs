@@ -48,15 +48,23 @@ pub fn same_bytes(spec: &str, workers: &[usize]) {
     let one = tmp.path().join("single");
     let expected = single(spec, &one);
     let want = files(&one);
-    for &w in workers {
-        let dir = tmp.path().join(format!("w{w}"));
+    // Sharing arrays in place, and not (every rank of another worker a message).
+    for (w, share) in workers.iter().flat_map(|&w| [(w, true), (w, false)]) {
+        if w == 1 && !share {
+            continue;
+        }
+        let dir = tmp.path().join(format!("w{w}-{share}"));
         let config = Config {
             workers: w,
             batch_slices: 1,
+            share,
             ..Config::default()
         };
         let solved = solve(Arc::new(family(spec)), &dir, &config, Arc::new(|_| {})).unwrap();
-        assert_eq!(solved.solved, expected, "{spec} on {w} workers");
+        assert_eq!(
+            solved.solved, expected,
+            "{spec} on {w} workers, sharing {share}"
+        );
         let got = files(&dir);
         assert_eq!(
             got.keys().collect::<Vec<_>>(),

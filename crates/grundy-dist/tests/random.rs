@@ -145,29 +145,37 @@ fn check(game: Random) -> Result<(), TestCaseError> {
         &Control::default(),
     );
     let game = Arc::new(game);
-    for workers in 1..=4 {
-        let dir = tmp.path().join(format!("w{workers}"));
+    // Workers sharing their arrays in place, and (every rank of another worker a
+    // message, as between processes) not.
+    for (workers, share) in (1..=4).flat_map(|w| [(w, true), (w, false)]) {
+        if workers == 1 && !share {
+            continue;
+        }
+        let dir = tmp.path().join(format!("w{workers}-{share}"));
         let config = Config {
             workers,
             slice: 64,
             batch_slices: 1 + workers % 2,
+            share,
             ..Config::default()
         };
         let got = solve(Arc::new(Arc::clone(&game)), &dir, &config, Arc::new(|_| {}));
         match (&expected, got) {
             (Ok(e), Ok(g)) => {
-                prop_assert_eq!(e, &g.solved, "{} workers", workers);
+                prop_assert_eq!(e, &g.solved, "{} workers, sharing {}", workers, share);
                 prop_assert!(
                     files(&one) == files(&dir),
-                    "{} workers: the files differ",
-                    workers
+                    "{} workers, sharing {}: the files differ",
+                    workers,
+                    share
                 );
             }
             (Err(_), Err(_)) => {}
             (e, g) => prop_assert!(
                 false,
-                "{} workers: single {:?}, distributed {:?}",
+                "{} workers, sharing {}: single {:?}, distributed {:?}",
                 workers,
+                share,
                 e,
                 g.map(|g| g.solved)
             ),
