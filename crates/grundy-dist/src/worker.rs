@@ -827,10 +827,14 @@ impl<'a> Me<'a> {
                     &|x| reach.get(lay.local(x)),
                     &mut |x, node| match node {
                         Node::Moves(children) if children.iter().any(abroad) => {
+                            edges += children.len() as u64;
                             positions.push((x, kids.len()));
                             kids.extend_from_slice(children);
                         }
                         node => {
+                            if let Node::Moves(children) = node {
+                                edges += children.len() as u64;
+                            }
                             let inside_or_home =
                                 |c: &Child| if c.tier == t { Ok(None) } else { at_home(c) };
                             match evaluate(game, scored, t, node, inside_or_home) {
@@ -853,7 +857,6 @@ impl<'a> Me<'a> {
                     },
                 );
             }
-            edges += kids.len() as u64;
             // Ask the owners abroad of the children in later tiers for their records.
             let mut ask: Vec<BTreeMap<u32, Vec<u64>>> = vec![BTreeMap::new(); self.peers()];
             for c in &kids {

@@ -127,7 +127,25 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
+/// The moves of the positions the start reaches, by a plain search of the game's lists.
+fn reached_moves(game: &Random) -> u64 {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![(0u32, 0u64)];
+    let mut moves = 0;
+    while let Some((t, r)) = stack.pop() {
+        if !seen.insert((t, r)) {
+            continue;
+        }
+        if let Ok(children) = &game.nodes[t as usize][r as usize] {
+            moves += children.len() as u64;
+            stack.extend(children.iter().map(|c| (c.tier, c.rank)));
+        }
+    }
+    moves
+}
+
 fn check(game: Random) -> Result<(), TestCaseError> {
+    let moves = reached_moves(&game);
     let tmp = tempfile::tempdir().unwrap();
     let one = tmp.path().join("single");
     let mut store = Tablebase::open(&one, &game)
@@ -163,6 +181,13 @@ fn check(game: Random) -> Result<(), TestCaseError> {
         match (&expected, got) {
             (Ok(e), Ok(g)) => {
                 prop_assert_eq!(e, &g.solved, "{} workers, sharing {}", workers, share);
+                prop_assert_eq!(
+                    g.edges,
+                    moves,
+                    "{} workers, sharing {}: moves",
+                    workers,
+                    share
+                );
                 prop_assert!(
                     files(&one) == files(&dir),
                     "{} workers, sharing {}: the files differ",
