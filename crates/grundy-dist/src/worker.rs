@@ -122,7 +122,12 @@ impl Layout {
     /// The place of a rank in its owner's arrays.
     #[inline]
     fn local(&self, rank: u64) -> usize {
-        ((self.split(rank).1 << self.slice_bits) | (rank & (self.slice - 1))) as usize
+        self.place(self.split(rank).1, rank)
+    }
+    /// The place of `rank`, the owner's slice `i` by [`Layout::split`].
+    #[inline]
+    fn place(&self, i: u64, rank: u64) -> usize {
+        ((i << self.slice_bits) | (rank & (self.slice - 1))) as usize
     }
     fn slices_of(&self, worker: u64, size: u64) -> impl Iterator<Item = u64> {
         (worker..size.div_ceil(self.slice)).step_by(self.workers as usize)
@@ -146,20 +151,16 @@ impl Layout {
 /// sharing) itself alone.
 #[derive(Clone, Copy)]
 struct Home {
-    me: u32,
-    threads: u32,
-    process: u32,
-    share: bool,
+    /// The first of them.
+    from: u32,
+    /// Past the last.
+    to: u32,
 }
 
 impl Home {
     #[inline]
     fn has(self, o: u32) -> bool {
-        if self.share {
-            o / self.threads == self.process
-        } else {
-            o == self.me
-        }
+        self.from <= o && o < self.to
     }
 }
 
@@ -274,11 +275,16 @@ impl<'a> Me<'a> {
 
     /// The workers whose arrays this one reads in place.
     fn home(&self) -> Home {
-        Home {
-            me: self.me(),
-            threads: self.threads,
-            process: self.process,
-            share: self.share,
+        if self.share {
+            Home {
+                from: self.process * self.threads,
+                to: (self.process + 1) * self.threads,
+            }
+        } else {
+            Home {
+                from: self.me(),
+                to: self.me() + 1,
+            }
         }
     }
 
@@ -609,12 +615,15 @@ impl<'a> Me<'a> {
                     let from = (r * self.batch).min(mine.len());
                     let to = ((r + 1) * self.batch).min(mine.len());
                     for &k in &mine[from..to] {
+                        // A slice is one run of this worker's arrays.
+                        let range = lay.range(k, size);
+                        let (start, base) = (range.start, lay.local(range.start));
                         let want = |x: u64| {
-                            let i = lay.local(x);
+                            let i = base + (x - start) as usize;
                             own.get(i) && !expanded.get(i)
                         };
-                        game.visit(t, lay.range(k, size), &want, &mut |x, node| {
-                            expanded.set(lay.local(x));
+                        game.visit(t, range, &want, &mut |x, node| {
+                            expanded.set(base + (x - start) as usize);
                             let Node::Moves(children) = node else {
                                 return;
                             };
@@ -646,12 +655,12 @@ impl<'a> Me<'a> {
                                     });
                                     return;
                                 }
-                                let o = lay.owner(c.rank);
+                                let (o, i) = lay.split(c.rank);
                                 let there = home[o as usize]
                                     .as_ref()
                                     .and_then(|parts| parts[c.tier as usize].as_ref());
                                 if let Some(bits) = there {
-                                    if bits.set(lay.local(c.rank)) && c.tier == t {
+                                    if bits.set(lay.place(i, c.rank)) && c.tier == t {
                                         fresh += 1;
                                     }
                                 } else {
@@ -788,20 +797,33 @@ impl<'a> Me<'a> {
         };
         // A child's record if its owner is in this process (`Ok(None)` if not; a move
         // inside the tier is the caller's to tell apart).
+        // By tier, the records of each worker at home (empty for the others, and for a
+        // tier not held).
+        let view: Vec<Vec<&[u16]>> = home
+            .iter()
+            .map(|parts| {
+                parts
+                    .iter()
+                    .map(|p| p.as_ref().map_or(&[][..], |r| r.as_slice()))
+                    .collect()
+            })
+            .collect();
         let at_home = |c: &Child| -> Result<Option<u16>, grundy::Error> {
             if c.rank >= sizes.get(c.tier as usize).copied().unwrap_or(0) {
                 return Err(not_listed(c));
             }
-            let o = lay.owner(c.rank);
-            if !here.has(o) {
+            let (o, i) = lay.split(c.rank);
+            if !here.has(o as u32) {
                 return Ok(None);
             }
-            let records = home
+            let at = lay.place(i, c.rank);
+            match view
                 .get(c.tier as usize)
                 .and_then(|parts| parts.get(o as usize))
-                .and_then(Option::as_ref)
-                .ok_or_else(|| not_listed(c))?;
-            Ok(Some(records[lay.local(c.rank)]))
+            {
+                Some(records) if at < records.len() => Ok(Some(records[at])),
+                _ => Err(not_listed(c)),
+            }
         };
         let abroad = |c: &Child| {
             c.tier != t
@@ -821,37 +843,37 @@ impl<'a> Me<'a> {
             let mut late = Pending::default();
             let mut error: Option<Error> = None;
             for &k in &mine[from..to] {
+                // A slice is one run of this worker's arrays.
+                let range = lay.range(k, size);
+                let (start, base) = (range.start, lay.local(range.start));
                 game.visit(
                     t,
-                    lay.range(k, size),
-                    &|x| reach.get(lay.local(x)),
-                    &mut |x, node| match node {
-                        Node::Moves(children) if children.iter().any(abroad) => {
+                    range,
+                    &|x| reach.get(base + (x - start) as usize),
+                    &mut |x, node| {
+                        let at = base + (x - start) as usize;
+                        if let Node::Moves(children) = node {
                             edges += children.len() as u64;
-                            positions.push((x, kids.len()));
-                            kids.extend_from_slice(children);
                         }
-                        node => {
-                            if let Node::Moves(children) = node {
-                                edges += children.len() as u64;
+                        let inside_or_home =
+                            |c: &Child| if c.tier == t { Ok(None) } else { at_home(c) };
+                        match evaluate(game, scored, t, node, inside_or_home) {
+                            Ok(Some(rec)) => records[at] = rec,
+                            Ok(None) => {
+                                let Node::Moves(children) = node else {
+                                    unreachable!("a position without moves is final")
+                                };
+                                if children.iter().any(abroad) {
+                                    positions.push((x, kids.len()));
+                                    kids.extend_from_slice(children);
+                                } else if let Err(e) =
+                                    pend(&mut early, game, scored, t, x, children, &at_home)
+                                {
+                                    error.get_or_insert(e);
+                                }
                             }
-                            let inside_or_home =
-                                |c: &Child| if c.tier == t { Ok(None) } else { at_home(c) };
-                            match evaluate(game, scored, t, node, inside_or_home) {
-                                Ok(Some(rec)) => records[lay.local(x)] = rec,
-                                Ok(None) => {
-                                    let Node::Moves(children) = node else {
-                                        unreachable!("a position without moves is final")
-                                    };
-                                    if let Err(e) =
-                                        pend(&mut early, game, scored, t, x, children, &at_home)
-                                    {
-                                        error.get_or_insert(e);
-                                    }
-                                }
-                                Err(e) => {
-                                    error.get_or_insert(e.into());
-                                }
+                            Err(e) => {
+                                error.get_or_insert(e.into());
                             }
                         }
                     },
