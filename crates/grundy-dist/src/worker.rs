@@ -191,16 +191,20 @@ impl Pending {
         self.ends.push(self.inside.len());
     }
 
-    /// Appends the positions of `a` and `b`, each in increasing rank, merged in order
-    /// (the in-tier rounds look positions up by rank).
-    fn append_merged(&mut self, a: &Pending, b: &Pending) {
+    /// Appends the positions of `a` and `b`, each in increasing rank (and past this
+    /// one's), merged in order: the in-tier rounds look positions up by rank.
+    fn append_merged(&mut self, a: Pending, b: Pending) {
+        if b.ranks.is_empty() && self.ranks.is_empty() {
+            *self = a;
+            return;
+        }
         let (mut i, mut j) = (0, 0);
         while i < a.ranks.len() || j < b.ranks.len() {
             if j == b.ranks.len() || (i < a.ranks.len() && a.ranks[i] < b.ranks[j]) {
-                self.push_from(a, i);
+                self.push_from(&a, i);
                 i += 1;
             } else {
-                self.push_from(b, j);
+                self.push_from(&b, j);
                 j += 1;
             }
         }
@@ -271,6 +275,19 @@ impl<'a> Me<'a> {
 
     fn me(&self) -> u32 {
         self.rounds.me
+    }
+
+    /// Slices a worker visits between two rounds while reaching and solving a tier of
+    /// `size` ranks: the configured batch, or, in a run of one process sharing its arrays,
+    /// all of them: no rank then travels, and a round would only wait for the slowest.
+    fn visit_batch(&self, size: u64) -> usize {
+        if self.processes == 1 && self.share {
+            usize::try_from(size.div_ceil(self.lay.slice))
+                .unwrap_or(usize::MAX)
+                .max(1)
+        } else {
+            self.batch
+        }
     }
 
     /// The workers whose arrays this one reads in place.
@@ -605,16 +622,17 @@ impl<'a> Me<'a> {
             let size = self.sizes[t as usize];
             let mine = lay.mine(size);
             let expanded = Bits::new(lay.local_len_of(lay.me, size));
-            let rounds = lay.rounds(size, self.batch);
+            let batch = self.visit_batch(size);
+            let rounds = lay.rounds(size, batch);
             loop {
                 let mut fresh = 0u64;
                 for r in 0..rounds {
                     let own = reach[t as usize].as_ref().expect("allocated");
                     let mut out: Vec<BTreeMap<u32, Vec<u64>>> = vec![BTreeMap::new(); self.peers()];
                     let mut error: Option<Error> = None;
-                    let from = (r * self.batch).min(mine.len());
-                    let to = ((r + 1) * self.batch).min(mine.len());
-                    for &k in &mine[from..to] {
+                    let from = (r * batch).min(mine.len());
+                    let to = ((r + 1) * batch).min(mine.len());
+                    for (j, &k) in mine[from..to].iter().enumerate() {
                         // A slice is one run of this worker's arrays.
                         let range = lay.range(k, size);
                         let (start, base) = (range.start, lay.local(range.start));
@@ -668,6 +686,11 @@ impl<'a> Me<'a> {
                                 }
                             }
                         });
+                        self.tell(&Event::Reach {
+                            tier: t,
+                            done: ((from + j + 1) as u64 * lay.slice * lay.workers).min(size),
+                            total: size,
+                        });
                     }
                     let out: Vec<Vec<u8>> = out.into_iter().map(encode_ranks).collect();
                     let local = error.map_or(Ok(()), Err);
@@ -692,12 +715,6 @@ impl<'a> Me<'a> {
                             }
                         }
                     }
-                    let done = (((r + 1) * self.batch) as u64 * lay.slice * lay.workers).min(size);
-                    self.tell(&Event::Reach {
-                        tier: t,
-                        done,
-                        total: size,
-                    });
                 }
                 let got = self.sync(w, Vec::new(), [fresh, 0, 0, 0, 0, 0, 0, 0], 0, Ok(()))?;
                 if got.sums[0] == 0 {
@@ -710,30 +727,20 @@ impl<'a> Me<'a> {
         Ok(reach)
     }
 
-    /// The writer of a tier held in its file hands every worker its slices.
+    /// The writer of a tier held in its file hands every worker its slices, a round's
+    /// blocks at a time (slices r·b·W .. (r+1)·b·W in round r, so that no worker reads or
+    /// holds more of the tier than its own part and one round's blocks).
     fn scatter(&mut self, w: &mut Worker, c: u32) -> Result<(), Error> {
         let size = self.sizes[c as usize];
         let lay = self.lay;
-        let mut out = Vec::new();
+        let writer = self.writer(c);
+        let slices = size.div_ceil(lay.slice);
+        let mut reader = None;
         let mut local = Ok(());
-        if self.me() == self.writer(c) {
+        if self.me() == writer {
             let id = self.game.id();
-            match self.store.as_mut().map(|s| s.load(c)) {
-                Some(Ok(Some(records))) => {
-                    out = (0..lay.workers)
-                        .map(|v| {
-                            let mut bytes = Vec::with_capacity(lay.local_len_of(v, size) * 2);
-                            for k in lay.slices_of(v, size) {
-                                for &r in &records[lay.range(k, size).start as usize
-                                    ..lay.range(k, size).end as usize]
-                                {
-                                    bytes.extend_from_slice(&r.to_le_bytes());
-                                }
-                            }
-                            bytes
-                        })
-                        .collect();
-                }
+            match self.store.as_ref().map(|s| s.reader(c)) {
+                Some(Ok(Some(file))) => reader = Some(file),
                 Some(Err(e)) => local = Err(e.into()),
                 _ => {
                     local =
@@ -741,20 +748,45 @@ impl<'a> Me<'a> {
                 }
             }
         }
-        let got = self.sync(w, out, [0; SUMS], 0, local)?;
+        self.sync(w, Vec::new(), [0; SUMS], 0, local)?;
         let mut records = vec![record::UNREACHED; lay.local_len_of(lay.me, size)];
-        for (from, bytes) in got.inbox {
-            let mut i = 0;
-            for k in lay.mine(size) {
-                let len = (lay.range(k, size).end - lay.range(k, size).start) as usize;
-                let at = lay.local(k * lay.slice);
-                let part = bytes
-                    .get(2 * i..2 * (i + len))
-                    .ok_or_else(|| malformed(from)(Malformed))?;
-                for (j, b) in part.chunks_exact(2).enumerate() {
-                    records[at + j] = u16::from_le_bytes([b[0], b[1]]);
+        let per_round = self.batch as u64 * lay.workers;
+        for r in 0..lay.rounds(size, self.batch) as u64 {
+            let mut out = self.empty();
+            let mut local = Ok(());
+            if let Some(file) = &reader {
+                let blocks = r * per_round..((r + 1) * per_round).min(slices);
+                match file.read_blocks(blocks.clone()) {
+                    Ok(recs) => {
+                        for k in blocks {
+                            let range = lay.range(k, size);
+                            let from = (range.start - r * per_round * lay.slice) as usize;
+                            let part = &recs[from..from + (range.end - range.start) as usize];
+                            let b = &mut out[lay.owner(range.start) as usize];
+                            codec::put(b, k);
+                            for &rec in part {
+                                b.extend_from_slice(&rec.to_le_bytes());
+                            }
+                        }
+                    }
+                    Err(e) => local = Err(e.into()),
                 }
-                i += len;
+            }
+            let got = self.sync(w, out, [0; SUMS], 0, local)?;
+            for (from, bytes) in got.inbox {
+                let bad = malformed(from);
+                let mut rd = Reader::new(&bytes);
+                while !rd.done() {
+                    let k = rd.get().map_err(&bad)?;
+                    if from != writer || k >= slices || lay.owner(k * lay.slice) != self.me() {
+                        return Err(bad(Malformed));
+                    }
+                    let range = lay.range(k, size);
+                    let at = lay.local(range.start);
+                    for slot in &mut records[at..at + (range.end - range.start) as usize] {
+                        *slot = rd.get_u16().map_err(&bad)?;
+                    }
+                }
             }
         }
         self.hold(c, records);
@@ -832,9 +864,10 @@ impl<'a> Me<'a> {
         };
         // An error met labelling a batch, told in the next round every worker takes.
         let mut carried: Option<Error> = None;
-        for r in 0..lay.rounds(size, self.batch) {
-            let from = (r * self.batch).min(mine.len());
-            let to = ((r + 1) * self.batch).min(mine.len());
+        let batch = self.visit_batch(size);
+        for r in 0..lay.rounds(size, batch) {
+            let from = (r * batch).min(mine.len());
+            let to = ((r + 1) * batch).min(mine.len());
             // The batch's positions with a child abroad, and their moves; those with moves
             // inside the tier and none abroad are kept as they are visited.
             let mut positions: Vec<(u64, usize)> = Vec::new();
@@ -842,7 +875,7 @@ impl<'a> Me<'a> {
             let mut early = Pending::default();
             let mut late = Pending::default();
             let mut error: Option<Error> = None;
-            for &k in &mine[from..to] {
+            for (j, &k) in mine[from..to].iter().enumerate() {
                 // A slice is one run of this worker's arrays.
                 let range = lay.range(k, size);
                 let (start, base) = (range.start, lay.local(range.start));
@@ -878,6 +911,11 @@ impl<'a> Me<'a> {
                         }
                     },
                 );
+                self.tell(&Event::Solve {
+                    tier: t,
+                    done: ((from + j + 1) as u64 * lay.slice * lay.workers).min(size),
+                    total: size,
+                });
             }
             // Ask the owners abroad of the children in later tiers for their records.
             let mut ask: Vec<BTreeMap<u32, Vec<u64>>> = vec![BTreeMap::new(); self.peers()];
@@ -983,13 +1021,7 @@ impl<'a> Me<'a> {
                     }
                 }
             }
-            pending.append_merged(&early, &late);
-            let done = (((r + 1) * self.batch) as u64 * lay.slice * lay.workers).min(size);
-            self.tell(&Event::Solve {
-                tier: t,
-                done,
-                total: size,
-            });
+            pending.append_merged(early, late);
             carried = error;
         }
         drop(home);
@@ -1355,15 +1387,42 @@ impl<'a> Me<'a> {
     ) -> Result<TierSummary, Error> {
         let lay = self.lay;
         let size = self.sizes[t as usize];
+        let slices = size.div_ceil(lay.slice);
+        let writer = self.writer(t);
+        let mine = lay.mine(size);
         let mut positions = 0;
         let mut outcomes = [0u64; 3];
-        let mut out = self.empty();
-        let writer = self.writer(t);
-        let mut local = Ok(());
-        match Encoder::new() {
-            Ok(mut enc) => {
+        // The writer opens the file first; each round then brings it the next blocks in
+        // order (round r: every worker's slices r·b .. (r+1)·b, which are the slices
+        // r·b·W .. (r+1)·b·W of the tier), so it holds one round's blocks at a time.
+        let mut file = None;
+        let mut local: Result<(), Error> = Ok(());
+        if self.me() == writer {
+            local = match self.store.as_mut() {
+                Some(store) => store
+                    .begin_encoded(t)
+                    .map(|f| file = Some(f))
+                    .map_err(Error::from),
+                None => Err(Error::Lost(format!(
+                    "the writer of tier {t} has no tablebase"
+                ))),
+            };
+        }
+        let mut encoder = Encoder::new().map_err(|e| format!("cannot compress: {e}"));
+        if let (Err(e), Ok(())) = (&encoder, &local) {
+            local = Err(grundy::Error::Store(e.clone()).into());
+        }
+        self.sync(w, Vec::new(), [0; SUMS], 0, local)?;
+        let mut next = 0u64;
+        let mut carried: Result<(), Error> = Ok(());
+        for r in 0..lay.rounds(size, self.batch) {
+            let from = (r * self.batch).min(mine.len());
+            let to = ((r + 1) * self.batch).min(mine.len());
+            let mut out = self.empty();
+            let mut local = std::mem::replace(&mut carried, Ok(()));
+            if let Ok(enc) = encoder.as_mut() {
                 let b = &mut out[writer as usize];
-                for k in lay.mine(size) {
+                for &k in &mine[from..to] {
                     let range = lay.range(k, size);
                     let at = lay.local(range.start);
                     let slice = &records[at..at + (range.end - range.start) as usize];
@@ -1386,22 +1445,43 @@ impl<'a> Me<'a> {
                     }
                 }
             }
-            Err(e) => local = Err(grundy::Error::Store(format!("cannot compress: {e}")).into()),
-        }
-        // This round's blocks count with the tier (its counters cannot: they travel in it).
-        let mut mine = self.rounds.traffic.since(&start);
-        let blocks = &out[writer as usize];
-        if !blocks.is_empty() {
-            let len = blocks.len() as u64 + 17;
-            mine.messages += 1;
-            mine.bytes += len;
-            if self.rounds.process_of(writer) != self.rounds.process_of(self.me()) {
-                mine.remote_bytes += len;
+            let got = self.sync(w, out, [0; SUMS], 0, local)?;
+            if let Some(file) = file.as_mut() {
+                let mut blocks: BTreeMap<u64, &[u8]> = BTreeMap::new();
+                for (from, bytes) in &got.inbox {
+                    let mut rd = Reader::new(bytes);
+                    while !rd.done() {
+                        let bad = malformed(*from);
+                        let k = rd.get().map_err(&bad)?;
+                        let len = rd.get().map_err(&bad)? as usize;
+                        let b = rd.bytes(len).map_err(&bad)?;
+                        if k >= slices || lay.owner(k * lay.slice) != *from {
+                            return Err(bad(Malformed));
+                        }
+                        blocks.insert(k, b);
+                    }
+                }
+                for (k, b) in blocks {
+                    if k != next {
+                        carried = Err(Error::Lost(format!(
+                            "block {next} of tier {t} did not arrive in its round"
+                        )));
+                        break;
+                    }
+                    if let Err(e) = file.push(b) {
+                        carried = Err(e.into());
+                        break;
+                    }
+                    next += 1;
+                }
             }
         }
+        // The blocks' rounds count with the tier (these counters cannot: they travel in
+        // the round that sums them).
+        let mine = self.rounds.traffic.since(&start);
         let got = self.sync(
             w,
-            out,
+            Vec::new(),
             [
                 positions,
                 outcomes[0],
@@ -1413,7 +1493,7 @@ impl<'a> Me<'a> {
                 mine.remote_bytes,
             ],
             0,
-            local,
+            carried,
         )?;
         let s = got.sums;
         let summary = TierSummary {
@@ -1435,31 +1515,21 @@ impl<'a> Me<'a> {
             positions: s[0],
         });
         let mut local = Ok(());
-        if self.me() == writer {
-            let slices = size.div_ceil(lay.slice) as usize;
-            let mut blocks: Vec<Option<Vec<u8>>> = vec![None; slices];
-            for (from, bytes) in got.inbox {
-                let mut rd = Reader::new(&bytes);
-                while !rd.done() {
-                    let bad = malformed(from);
-                    let k = rd.get().map_err(&bad)? as usize;
-                    let len = rd.get().map_err(&bad)? as usize;
-                    let b = rd.bytes(len).map_err(&bad)?;
-                    if k >= slices || lay.owner(k as u64 * lay.slice) != from {
-                        return Err(bad(Malformed));
-                    }
-                    blocks[k] = Some(b.to_vec());
-                }
-            }
-            let blocks: Option<Vec<Vec<u8>>> = blocks.into_iter().collect();
-            local = match (blocks, self.store.as_mut()) {
-                (Some(blocks), Some(store)) => store
-                    .save_encoded(t, &blocks, &summary)
-                    .map(|_| ())
-                    .map_err(Error::from),
-                _ => Err(Error::Lost(format!(
+        if let Some(file) = file {
+            local = if next != slices {
+                Err(Error::Lost(format!(
                     "the blocks of tier {t} did not all arrive"
-                ))),
+                )))
+            } else {
+                match self.store.as_mut() {
+                    Some(store) => store
+                        .finish_encoded(file, &summary)
+                        .map(|_| ())
+                        .map_err(Error::from),
+                    None => Err(Error::Lost(format!(
+                        "the writer of tier {t} has no tablebase"
+                    ))),
+                }
             };
         }
         self.sync(w, Vec::new(), [0; SUMS], 0, local)?;

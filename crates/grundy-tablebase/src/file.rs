@@ -37,7 +37,19 @@ pub fn temporary(path: &Path) -> PathBuf {
 /// before anything is written.
 pub fn write(path: &Path, header: &Header, records: &[u16]) -> Result<u64, Error> {
     check_writable(path, header, records.len() as u64)?;
-    durably(path, |tmp| write_temporary(tmp, header, records))
+    let mut file = BlockWriter::create(path, header)?;
+    let chunk = header.block_records as usize;
+    for batch in records.chunks(chunk * BATCH) {
+        let compressed = batch
+            .par_chunks(chunk)
+            .map(|block| with_encoder(|e| e.encode(block)))
+            .collect::<Result<Vec<_>, String>>()
+            .map_err(|e| Error::io(&file.tmp, "cannot compress", io::Error::other(e)))?;
+        for bytes in &compressed {
+            file.push(bytes)?;
+        }
+    }
+    file.finish(header)
 }
 
 /// Writes a tier file at `path` from its blocks already encoded ([`format::Encoder::encode`]
@@ -48,52 +60,150 @@ pub fn write(path: &Path, header: &Header, records: &[u16]) -> Result<u64, Error
 /// # Errors
 /// As [`write`]; also a number of blocks other than the header's.
 pub fn write_encoded(path: &Path, header: &Header, blocks: &[Vec<u8>]) -> Result<u64, Error> {
-    check_writable(path, header, header.records)?;
-    if blocks.len() as u64 != header.blocks() {
-        return Err(Error::Refused {
-            path: path.to_owned(),
-            what: format!(
-                "{} blocks given for a tier of {}",
-                blocks.len(),
-                header.blocks()
-            ),
-        });
+    let mut file = BlockWriter::create(path, header)?;
+    for b in blocks {
+        file.push(b)?;
     }
-    durably(path, |tmp| {
-        let fail = |e| Error::io(tmp, "cannot write", e);
-        let file = File::create(tmp).map_err(fail)?;
-        let head = header.encode();
-        let mut out = io::BufWriter::with_capacity(1 << 20, file);
-        let lens: Vec<(u32, u64)> = blocks
-            .iter()
-            .map(|b| (b.len() as u32, format::checksum(b)))
-            .collect();
-        out.write_all(&head).map_err(fail)?;
-        out.write_all(&format::encode_index(&lens)).map_err(fail)?;
-        for b in blocks {
-            out.write_all(b).map_err(fail)?;
-        }
-        let mut file = out.into_inner().map_err(|e| fail(e.into_error()))?;
-        let end = file.stream_position().map_err(fail)?;
-        file.sync_all().map_err(fail)?;
-        Ok(end)
-    })
+    file.finish(header)
 }
 
-/// Writes through `tmp` = [`temporary`]`(path)`, then renames it into place and syncs the
-/// directory; removes the temporary file on an error.
-fn durably(path: &Path, write: impl FnOnce(&Path) -> Result<u64, Error>) -> Result<u64, Error> {
-    let tmp = temporary(path);
-    let written = write(&tmp).and_then(|len| {
-        fs::rename(&tmp, path)
-            .map_err(|e| Error::io(path, "cannot rename the temporary file into place", e))?;
-        sync_dir(path)?;
-        Ok(len)
-    });
-    if written.is_err() {
-        let _ = fs::remove_file(&tmp);
+/// A tier file written one encoded block at a time, in order, without holding the blocks:
+/// under the [`temporary`] name, with room kept at the start for the header and the index,
+/// which [`BlockWriter::finish`] writes once every block is in (so that the header may
+/// carry a summary known only then); then synced and renamed into place as [`write`] does.
+/// Dropped unfinished (an error, a worker lost), it removes the temporary file: `path` is
+/// the old file or absent, never part of the new one.
+#[derive(Debug)]
+pub struct BlockWriter {
+    path: PathBuf,
+    tmp: PathBuf,
+    header_len: usize,
+    records: u64,
+    blocks: u64,
+    out: Option<io::BufWriter<File>>,
+    lens: Vec<(u32, u64)>,
+}
+
+impl BlockWriter {
+    /// Starts the file of `header` (its summary may still be empty: [`BlockWriter::finish`]
+    /// is given the final header).
+    ///
+    /// # Errors
+    /// A header a reader would refuse (as [`write`]), or the system's.
+    pub fn create(path: &Path, header: &Header) -> Result<BlockWriter, Error> {
+        check_writable(path, header, header.records)?;
+        let tmp = temporary(path);
+        let fail = |e| Error::io(&tmp, "cannot write", e);
+        let blocks = header.blocks();
+        let index_len = usize::try_from(blocks)
+            .ok()
+            .map(|b| format::index_len(format::VERSION, b))
+            .ok_or_else(|| Error::Refused {
+                path: path.to_owned(),
+                what: format!("an index of {blocks} blocks does not fit in memory here"),
+            })?;
+        let header_len = header.encode().len();
+        let mut file = File::create(&tmp).map_err(fail)?;
+        // The header and the index are written last: their place is kept.
+        if let Err(e) = file.seek(SeekFrom::Start((header_len + index_len) as u64)) {
+            let _ = fs::remove_file(&tmp);
+            return Err(fail(e));
+        }
+        Ok(BlockWriter {
+            path: path.to_owned(),
+            tmp,
+            header_len,
+            records: header.records,
+            blocks,
+            out: Some(io::BufWriter::with_capacity(1 << 20, file)),
+            lens: Vec::new(),
+        })
     }
-    written
+
+    /// Appends the next block.
+    ///
+    /// # Errors
+    /// More blocks than the header's, or the system's.
+    pub fn push(&mut self, block: &[u8]) -> Result<(), Error> {
+        if self.lens.len() as u64 >= self.blocks {
+            return Err(Error::Refused {
+                path: self.path.clone(),
+                what: format!("more than the {} blocks of the tier given", self.blocks),
+            });
+        }
+        let len = u32::try_from(block.len()).map_err(|_| Error::Refused {
+            path: self.path.clone(),
+            what: format!("a block of {} bytes cannot be written", block.len()),
+        })?;
+        let out = self
+            .out
+            .as_mut()
+            .expect("a writer is open until it is finished");
+        out.write_all(block)
+            .map_err(|e| Error::io(&self.tmp, "cannot write", e))?;
+        self.lens.push((len, format::checksum(block)));
+        Ok(())
+    }
+
+    /// Writes `header` (the one given to [`BlockWriter::create`], with its final summary)
+    /// and the index, syncs the file, renames it into place and syncs the directory.
+    /// Returns the file's length in bytes.
+    ///
+    /// # Errors
+    /// Fewer blocks than the header's, a header of another size or tier length, or the
+    /// system's; the temporary file is removed.
+    pub fn finish(mut self, header: &Header) -> Result<u64, Error> {
+        let head = header.encode();
+        if head.len() != self.header_len || header.records != self.records {
+            return Err(Error::Refused {
+                path: self.path.clone(),
+                what: "the header to finish with is not the one the file was started with".into(),
+            });
+        }
+        if self.lens.len() as u64 != self.blocks {
+            return Err(Error::Refused {
+                path: self.path.clone(),
+                what: format!(
+                    "{} blocks given for a tier of {}",
+                    self.lens.len(),
+                    self.blocks
+                ),
+            });
+        }
+        let out = self
+            .out
+            .take()
+            .expect("a writer is open until it is finished");
+        let tmp = self.tmp.clone();
+        let fail = |e| Error::io(&tmp, "cannot write", e);
+        let written = (|| {
+            let mut file = out.into_inner().map_err(|e| fail(e.into_error()))?;
+            let end = file.stream_position().map_err(fail)?;
+            file.seek(SeekFrom::Start(0)).map_err(fail)?;
+            file.write_all(&head).map_err(fail)?;
+            file.write_all(&format::encode_index(&self.lens))
+                .map_err(fail)?;
+            file.sync_all().map_err(fail)?;
+            drop(file);
+            fs::rename(&tmp, &self.path).map_err(|e| {
+                Error::io(&self.path, "cannot rename the temporary file into place", e)
+            })?;
+            sync_dir(&self.path)?;
+            Ok(end)
+        })();
+        if written.is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+        written
+    }
+}
+
+impl Drop for BlockWriter {
+    fn drop(&mut self) {
+        if self.out.take().is_some() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 /// Refuses a header a reader would refuse, or a number of records other than its own.
@@ -131,45 +241,6 @@ fn check_writable(path: &Path, header: &Header, records: u64) -> Result<(), Erro
         });
     }
     Ok(())
-}
-
-fn write_temporary(tmp: &Path, header: &Header, records: &[u16]) -> Result<u64, Error> {
-    let fail = |e| Error::io(tmp, "cannot write", e);
-    let mut file = File::create(tmp).map_err(fail)?;
-    let head = header.encode();
-    let chunk = header.block_records as usize;
-    let blocks = records.len().div_ceil(chunk);
-    file.write_all(&head).map_err(fail)?;
-    // The index is written last, once the blocks' lengths are known: its place is kept.
-    let index_len = format::index_len(format::VERSION, blocks);
-    file.seek(SeekFrom::Start((head.len() + index_len) as u64))
-        .map_err(fail)?;
-    let mut out = io::BufWriter::with_capacity(1 << 20, file);
-    let mut lens = Vec::with_capacity(blocks);
-    for batch in records.chunks(chunk * BATCH) {
-        let compressed = batch
-            .par_chunks(chunk)
-            .map(|block| {
-                let bytes = with_encoder(|e| e.encode(block))?;
-                let sum = format::checksum(&bytes);
-                Ok((bytes, sum))
-            })
-            .collect::<Result<Vec<_>, String>>()
-            .map_err(|e| Error::io(tmp, "cannot compress", io::Error::other(e)))?;
-        for (bytes, sum) in compressed {
-            out.write_all(&bytes).map_err(fail)?;
-            lens.push((bytes.len() as u32, sum));
-        }
-    }
-    let mut file = out.into_inner().map_err(|e| fail(e.into_error()))?;
-    let end = file.stream_position().map_err(fail)?;
-    let index = format::encode_index(&lens);
-    debug_assert_eq!(index.len(), index_len);
-    file.seek(SeekFrom::Start(head.len() as u64))
-        .map_err(fail)?;
-    file.write_all(&index).map_err(fail)?;
-    file.sync_all().map_err(fail)?;
-    Ok(end)
 }
 
 thread_local! {
@@ -386,22 +457,50 @@ impl TierFile {
     /// A block that fails its checksum or does not decompress to its records.
     pub fn read_all(&self) -> Result<Vec<u16>, Error> {
         self.populate();
+        self.read_blocks(0..self.blocks())
+    }
+
+    /// The records of blocks `blocks` (a range of [`TierFile::blocks`]), one after the
+    /// other, decompressed in parallel, each checked: a tier read a part at a time.
+    ///
+    /// # Errors
+    /// A range past the file's blocks, or a block that fails its checksum or does not
+    /// decompress to its records.
+    pub fn read_blocks(&self, blocks: std::ops::Range<u64>) -> Result<Vec<u16>, Error> {
         let header = &self.layout.header;
+        if blocks.start > blocks.end || blocks.end > self.blocks() {
+            return Err(Error::Refused {
+                path: self.path.clone(),
+                what: format!(
+                    "blocks {}..{} asked of a file of {}",
+                    blocks.start,
+                    blocks.end,
+                    self.blocks()
+                ),
+            });
+        }
+        let per = u64::from(header.block_records);
+        let first = blocks.start * per;
+        let end = (blocks.end * per).min(header.records);
         // The size was checked against the caller's expectation (or, for `inspect`, is at
         // most `MAX_BLOCK_RECORDS` for each 20-byte index entry the file holds).
-        let n = usize::try_from(header.records).map_err(|_| Error::Refused {
+        let n = usize::try_from(end.saturating_sub(first)).map_err(|_| Error::Refused {
             path: self.path.clone(),
-            what: format!("{} records do not fit in memory here", header.records),
+            what: format!("{} records do not fit in memory here", end - first),
         })?;
         let mut records = vec![0u16; n];
         records
             .par_chunks_mut(header.block_records as usize)
             .enumerate()
-            .try_for_each_init(Scratch::new, |scratch, (block, out)| {
+            .try_for_each_init(Scratch::new, |scratch, (i, out)| {
                 let scratch = scratch
                     .as_mut()
                     .map_err(|e| Error::io(&self.path, "cannot decompress", clone_io(e)))?;
-                self.decode(block as u64, &mut scratch.decoder, &mut scratch.spare)?;
+                self.decode(
+                    blocks.start + i as u64,
+                    &mut scratch.decoder,
+                    &mut scratch.spare,
+                )?;
                 scratch.spare.expand(out);
                 Ok(())
             })?;

@@ -494,15 +494,71 @@ impl Tablebase {
         blocks: &[Vec<u8>],
         summary: &TierSummary,
     ) -> Result<u64, Error> {
+        let mut file = self.begin_encoded(tier)?;
+        for b in blocks {
+            file.push(b)?;
+        }
+        self.finish_encoded(file, summary)
+    }
+
+    /// Starts the file of `tier` from its encoded blocks, handed one at a time in order
+    /// ([`TierWriter::push`]) and finished with the tier's summary
+    /// ([`Tablebase::finish_encoded`]): [`Tablebase::save_encoded`] without holding the
+    /// blocks. Until it is finished the tier's old file (if any) stays as it was; a writer
+    /// dropped unfinished leaves nothing.
+    ///
+    /// # Errors
+    /// A tier past the game, another writer holding the directory, or the system's.
+    pub fn begin_encoded(&mut self, tier: u32) -> Result<TierWriter, Error> {
         self.check_tier(tier)?;
         self.lock_for_writing()?;
-        let header = self.header(tier, summary);
-        let written = file::write_encoded(&self.path(tier), &header, blocks);
+        let empty = TierSummary {
+            tier,
+            ranks: 0,
+            positions: 0,
+            outcomes: [0; 3],
+        };
+        let header = self.header(tier, &empty);
+        Ok(TierWriter {
+            tier,
+            file: file::BlockWriter::create(&self.path(tier), &header)?,
+        })
+    }
+
+    /// Finishes a file [`Tablebase::begin_encoded`] started: its header gets `summary`,
+    /// and it is synced and renamed into place. Returns its length in bytes.
+    ///
+    /// # Errors
+    /// Fewer blocks than the tier's, or the system's.
+    pub fn finish_encoded(
+        &mut self,
+        file: TierWriter,
+        summary: &TierSummary,
+    ) -> Result<u64, Error> {
+        let header = self.header(file.tier, summary);
+        let written = file.file.finish(&header);
         self.readers
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .remove(&tier);
+            .remove(&file.tier);
         written
+    }
+}
+
+/// A tier file being written from its encoded blocks ([`Tablebase::begin_encoded`]).
+#[derive(Debug)]
+pub struct TierWriter {
+    tier: u32,
+    file: file::BlockWriter,
+}
+
+impl TierWriter {
+    /// Appends the tier's next block.
+    ///
+    /// # Errors
+    /// More blocks than the tier's, or the system's.
+    pub fn push(&mut self, block: &[u8]) -> Result<(), Error> {
+        self.file.push(block)
     }
 }
 

@@ -917,3 +917,62 @@ fn version_1_files_are_still_read() {
         })
     );
 }
+
+#[test]
+fn a_tier_written_a_block_at_a_time_is_the_file_save_writes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game(&[1000, 70]);
+    let r = records(1000, 5);
+    let summary = TierSummary {
+        tier: 0,
+        ranks: 1000,
+        positions: 990,
+        outcomes: [500, 400, 90],
+    };
+    // Reference: the file from the records.
+    let one = tmp.path().join("one");
+    let mut tb = open(&one, &g, 64);
+    tb.save(0, &r, &summary).unwrap();
+    let want = fs::read(tb.path(0)).unwrap();
+    // The same blocks, streamed.
+    let two = tmp.path().join("two");
+    let mut tb = open(&two, &g, 64);
+    let mut enc = format::Encoder::new().unwrap();
+    let blocks: Vec<Vec<u8>> = r.chunks(64).map(|c| enc.encode(c).unwrap()).collect();
+    let mut file = tb.begin_encoded(0).unwrap();
+    for b in &blocks {
+        file.push(b).unwrap();
+    }
+    // Nothing is in place until it is finished.
+    assert!(!tb.path(0).exists());
+    tb.finish_encoded(file, &summary).unwrap();
+    assert!(fs::read(tb.path(0)).unwrap() == want);
+    // Read back a part at a time.
+    let f = tb.reader(0).unwrap().unwrap();
+    assert_eq!(f.read_blocks(3..7).unwrap(), r[3 * 64..7 * 64]);
+    assert_eq!(f.read_blocks(15..16).unwrap(), r[15 * 64..]);
+    assert!(f.read_blocks(0..0).unwrap().is_empty());
+    assert!(f.read_blocks(10..17).is_err());
+    // Too many blocks, too few, and a writer dropped unfinished: the old file stays, no
+    // temporary file is left.
+    let mut file = tb.begin_encoded(0).unwrap();
+    for b in &blocks {
+        file.push(b).unwrap();
+    }
+    let e = file.push(&blocks[0]).unwrap_err().to_string();
+    assert!(e.contains("more than the 16 blocks"), "{e}");
+    drop(file);
+    let mut file = tb.begin_encoded(0).unwrap();
+    file.push(&blocks[0]).unwrap();
+    let e = tb.finish_encoded(file, &summary).unwrap_err().to_string();
+    assert!(e.contains("1 blocks given for a tier of 16"), "{e}");
+    let mut file = tb.begin_encoded(0).unwrap();
+    file.push(&blocks[0]).unwrap();
+    drop(file);
+    assert!(fs::read(tb.path(0)).unwrap() == want);
+    let names: Vec<_> = fs::read_dir(&two)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+}
