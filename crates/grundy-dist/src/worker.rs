@@ -1062,15 +1062,49 @@ impl<'a> Me<'a> {
             count.push((end - from) as u32);
             from = end;
         }
-        // Moves inside the tier, to the children's owners.
+        // Moves inside the tier: one to a child at home is taken at once, the others are
+        // told to the children's owners.
         let mut out = self.empty();
-        let mut at_home: Vec<(u64, u64, i32, bool)> = Vec::new();
+        let mut edges: Vec<(u32, u64, i32, bool)> = Vec::new();
+        let mut finals = self.empty();
+        let mut home_finals: Vec<(u64, u16, i32, bool)> = Vec::new();
+        let mut taken = Ok(());
+        let mut take = |c: u64,
+                        parent: u64,
+                        gain: i32,
+                        again: bool,
+                        finals: &mut Vec<Vec<u8>>,
+                        home: &mut Vec<(u64, u16, i32, bool)>| {
+            if let Some(ci) = index(&p.ranks, c) {
+                edges.push((ci as u32, parent, gain, again));
+                return;
+            }
+            let rec = records[lay.local(c)];
+            if rec == record::UNREACHED {
+                taken = Err(grundy::Error::Unsupported(format!(
+                    "{}: a move inside tier {t} to rank {c}, which the start never reached",
+                    game.id()
+                ))
+                .into());
+                return;
+            }
+            let o = lay.owner(parent);
+            if o == me {
+                home.push((parent, rec, gain, again));
+            } else {
+                let b = &mut finals[o as usize];
+                codec::put(b, parent);
+                codec::put(b, u64::from(rec));
+                codec::put_signed(b, i64::from(gain));
+                codec::put(b, u64::from(again));
+            }
+        };
         let mut from = 0;
         for (i, &end) in p.ends.iter().enumerate() {
             for &(c, gain, again) in &p.inside[from..end] {
                 let o = lay.owner(c);
                 if o == me {
-                    at_home.push((c, p.ranks[i], gain, again));
+                    take(c, p.ranks[i], gain, again, &mut finals, &mut home_finals);
                 } else {
                     let b = &mut out[o as usize];
                     codec::put(b, c);
@@ -1089,44 +1123,9 @@ impl<'a> Me<'a> {
             ))
             .into());
         }
+        // Each move is in `edges` or a message now.
+        p.inside = Vec::new();
         let got = self.sync(w, out, [0; SUMS], 0, local)?;
-        let mut edges: Vec<(u32, u64, i32, bool)> = Vec::new();
-        let mut finals = self.empty();
-        let mut home_finals: Vec<(u64, u16, i32, bool)> = Vec::new();
-        let mut local = Ok(());
-        let mut take = |c: u64,
-                        parent: u64,
-                        gain: i32,
-                        again: bool,
-                        finals: &mut Vec<Vec<u8>>,
-                        home: &mut Vec<(u64, u16, i32, bool)>| {
-            if let Some(ci) = index(&p.ranks, c) {
-                edges.push((ci as u32, parent, gain, again));
-                return;
-            }
-            let rec = records[lay.local(c)];
-            if rec == record::UNREACHED {
-                local = Err(grundy::Error::Unsupported(format!(
-                    "{}: a move inside tier {t} to rank {c}, which the start never reached",
-                    game.id()
-                ))
-                .into());
-                return;
-            }
-            let o = lay.owner(parent);
-            if o == me {
-                home.push((parent, rec, gain, again));
-            } else {
-                let b = &mut finals[o as usize];
-                codec::put(b, parent);
-                codec::put(b, u64::from(rec));
-                codec::put_signed(b, i64::from(gain));
-                codec::put(b, u64::from(again));
-            }
-        };
-        for (c, parent, gain, again) in at_home {
-            take(c, parent, gain, again, &mut finals, &mut home_finals);
-        }
         for (from, bytes) in got.inbox {
             let mut rd = Reader::new(&bytes);
             while !rd.done() {
@@ -1142,7 +1141,7 @@ impl<'a> Me<'a> {
                 take(c, parent, gain, again, &mut finals, &mut home_finals);
             }
         }
-        let got = self.sync(w, finals, [0; SUMS], 0, local)?;
+        let got = self.sync(w, finals, [0; SUMS], 0, taken)?;
         let mut fold = |parent: u64, rec: u16, gain: i32, again: bool| -> Result<(), Malformed> {
             let pi = index(&p.ranks, parent).ok_or(Malformed)?;
             p.outside[pi].add(rec, again, gain, scored);
@@ -1165,7 +1164,7 @@ impl<'a> Me<'a> {
             }
         }
         // The moves into each pending position, reversed: parents of position i are
-        // rev[off[i]..off[i + 1]].
+        // rev[off[i]..off[i + 1]] (each the child's index, the parent, gain, again).
         edges.sort_unstable_by_key(|e| e.0);
         let mut off = vec![0usize; np + 1];
         for e in &edges {
@@ -1174,7 +1173,7 @@ impl<'a> Me<'a> {
         for i in 0..np {
             off[i + 1] += off[i];
         }
-        let rev: Vec<(u64, i32, bool)> = edges.into_iter().map(|e| (e.1, e.2, e.3)).collect();
+        let rev = edges;
         let mut decided = vec![record::UNREACHED; np];
         if scored {
             self.score_rounds(w, t, &p, &mut count, &off, &rev, &mut decided)?;
@@ -1198,7 +1197,7 @@ impl<'a> Me<'a> {
         p: &Pending,
         count: &mut [u32],
         off: &[usize],
-        rev: &[(u64, i32, bool)],
+        rev: &[(u32, u64, i32, bool)],
         decided: &mut [u16],
     ) -> Result<(), Error> {
         let lay = self.lay;
@@ -1249,7 +1248,7 @@ impl<'a> Me<'a> {
                 }
                 newly += 1;
                 let won = matches!(value, Value::Win(_));
-                for &(parent, _, _) in &rev[off[i]..off[i + 1]] {
+                for &(_, parent, _, _) in &rev[off[i]..off[i + 1]] {
                     let o = lay.owner(parent);
                     if o == me {
                         home.push((parent, won));
@@ -1305,7 +1304,7 @@ impl<'a> Me<'a> {
         p: &Pending,
         count: &mut [u32],
         off: &[usize],
-        rev: &[(u64, i32, bool)],
+        rev: &[(u32, u64, i32, bool)],
         decided: &mut [u16],
     ) -> Result<(), Error> {
         let lay = self.lay;
@@ -1332,7 +1331,7 @@ impl<'a> Me<'a> {
                 }
                 newly += 1;
                 left -= 1;
-                for &(parent, gain, again) in &rev[off[i]..off[i + 1]] {
+                for &(_, parent, gain, again) in &rev[off[i]..off[i + 1]] {
                     let here = i64::from(gain) + if again { m } else { -m };
                     let o = lay.owner(parent);
                     if o == me {
