@@ -76,6 +76,10 @@ enum Command {
         /// The tablebase directory.
         #[arg(long, value_name = "DIR")]
         tablebase: PathBuf,
+        /// Read the tier files of DIR too (repeatable): the directories the other processes
+        /// of a distributed solve wrote, queried as one tablebase without copying them.
+        #[arg(long, value_name = "DIR")]
+        also: Vec<PathBuf>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -390,6 +394,7 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Query {
             spec,
             tablebase: dir,
+            also,
             json,
         } => {
             let spec = parse_spec(&spec)?;
@@ -398,12 +403,13 @@ fn run(cli: Cli) -> Result<u8> {
                     "`{spec}` is not one board split into tiers, so no tablebase holds it"
                 );
             };
-            let mut store = grundy_tablebase::Tablebase::open(&dir, tiers.game())?;
+            let mut store =
+                grundy_tablebase::Tablebase::open(&dir, tiers.game())?.reading_also(&also)?;
             let report = report::lookup(&spec, &Limits::default(), &mut store)
                 .with_context(|| format!("cannot read `{spec}` from {}", dir.display()))?
                 .with_context(|| {
                     format!(
-                        "the tablebase in {} does not hold `{spec}` yet: `grundy solve '{spec}' --tablebase {}` builds it",
+                        "the tablebase in {} does not hold `{spec}` yet: `grundy solve '{spec}' --tablebase {}` builds it (the directories of a distributed solve's other processes are read with --also DIR)",
                         dir.display(),
                         dir.display()
                     )

@@ -140,6 +140,41 @@ fn same_as_single(spec: &str, n: usize) {
             "{spec} on {n} processes: {name} differs"
         );
     }
+    // The processes' directories queried as one (`--also`) answer as the single one.
+    let single_answer = query(spec, &tmp.path().join("single"), &[]);
+    assert_eq!(query(spec, &dirs[0], &dirs[1..]), single_answer, "{spec}");
+    if n > 1 {
+        // Without the others' files the start's tier or a tier it needs may be missing:
+        // then the answer is refused, never different.
+        let alone = Command::new(GRUNDY)
+            .args(["query", spec, "--json", "--tablebase"])
+            .arg(&dirs[0])
+            .output()
+            .unwrap();
+        if alone.status.success() {
+            assert_eq!(
+                String::from_utf8_lossy(&alone.stdout),
+                single_answer,
+                "{spec}"
+            );
+        }
+    }
+}
+
+/// `grundy query SPEC --json` on `dir`, reading `also` too.
+fn query(spec: &str, dir: &Path, also: &[PathBuf]) -> String {
+    let mut cmd = Command::new(GRUNDY);
+    cmd.args(["query", spec, "--json", "--tablebase"]).arg(dir);
+    for d in also {
+        cmd.arg("--also").arg(d);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{spec}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]

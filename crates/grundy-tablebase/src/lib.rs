@@ -206,12 +206,31 @@ struct Game {
 #[derive(Debug)]
 pub struct Tablebase {
     dir: PathBuf,
+    /// Directories whose tier files are read too, after `dir`'s (never written).
+    also: Vec<PathBuf>,
     game: Game,
     block_records: u32,
     readers: Mutex<BTreeMap<u32, Arc<TierFile>>>,
     /// The open lock file once this tablebase has written (or is about to write): see
     /// [`Tablebase::lock_for_writing`].
     writer: Option<File>,
+}
+
+/// The tier files in `dirs` (by name; temporary files are not), by tier: for a tier in
+/// several, the first directory's.
+fn tier_files_in(dirs: &[&Path]) -> Result<Vec<(u32, PathBuf)>, Error> {
+    let mut found: BTreeMap<u32, PathBuf> = BTreeMap::new();
+    for dir in dirs {
+        for entry in
+            fs::read_dir(dir).map_err(|e| Error::io(dir, "cannot read the directory", e))?
+        {
+            let entry = entry.map_err(|e| Error::io(dir, "cannot read the directory", e))?;
+            if let Some(tier) = entry.file_name().to_str().and_then(tier_of_file_name) {
+                found.entry(tier).or_insert_with(|| entry.path());
+            }
+        }
+    }
+    Ok(found.into_iter().collect())
 }
 
 /// The file a writer of a tablebase holds locked while it writes (it is never removed;
@@ -230,6 +249,7 @@ impl Tablebase {
         let tiers = game.tier_count();
         let tb = Tablebase {
             dir: dir.to_owned(),
+            also: Vec::new(),
             game: Game {
                 id: game.id(),
                 ranking_version: game.ranking_version(),
@@ -240,16 +260,22 @@ impl Tablebase {
             readers: Mutex::new(BTreeMap::new()),
             writer: None,
         };
-        for (tier, path) in tb.tier_files()? {
+        tb.check_game(dir)?;
+        Ok(tb)
+    }
+
+    /// Refuses `dir` if it holds a tier file of another game. Checks what is the game's,
+    /// not what is the tier's: a file under another tier's name is refused when that tier
+    /// is read.
+    fn check_game(&self, dir: &Path) -> Result<(), Error> {
+        for (tier, path) in tier_files_in(&[dir])? {
             let Ok(header) = file::read_header(&path) else {
                 continue;
             };
-            // Check what is the game's, not what is the tier's: a file under another
-            // tier's name is refused when that tier is read.
             let want = Expected {
                 tier: header.tier,
                 records: header.records,
-                ..tb.expected(0)
+                ..self.expected(0)
             };
             if let Err(invalid) = header.check(&want) {
                 return Err(Error::Refused {
@@ -261,7 +287,32 @@ impl Tablebase {
                 });
             }
         }
-        Ok(tb)
+        Ok(())
+    }
+
+    /// Reads the tier files of `dirs` too, a tier from the first directory that has its
+    /// file (this one first): the union of the directories the processes of a distributed
+    /// solve wrote, without copying them. They are only read; writes go to this
+    /// tablebase's own directory.
+    ///
+    /// # Errors
+    /// A directory that cannot be read or holds tier files of another game.
+    pub fn reading_also(mut self, dirs: &[PathBuf]) -> Result<Tablebase, Error> {
+        for d in dirs {
+            if !d.is_dir() {
+                return Err(Error::Refused {
+                    path: d.clone(),
+                    what: "is not a directory".into(),
+                });
+            }
+            self.check_game(d)?;
+        }
+        self.also = dirs.to_vec();
+        self.readers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clear();
+        Ok(self)
     }
 
     /// Makes this the one writer of the directory: locks [`WRITER_LOCK`] in it (an
@@ -359,20 +410,25 @@ impl Tablebase {
         }
     }
 
-    /// The tier files in the directory (by name; temporary files are not), by tier.
+    /// The tier files in the directory and those read too (by name; temporary files are
+    /// not), by tier: for a tier in several, the first directory's.
     fn tier_files(&self) -> Result<Vec<(u32, PathBuf)>, Error> {
-        let dir = &self.dir;
-        let mut found = Vec::new();
-        for entry in
-            fs::read_dir(dir).map_err(|e| Error::io(dir, "cannot read the directory", e))?
-        {
-            let entry = entry.map_err(|e| Error::io(dir, "cannot read the directory", e))?;
-            if let Some(tier) = entry.file_name().to_str().and_then(tier_of_file_name) {
-                found.push((tier, entry.path()));
-            }
-        }
-        found.sort();
-        Ok(found)
+        let dirs: Vec<&Path> = std::iter::once(&self.dir)
+            .chain(&self.also)
+            .map(PathBuf::as_path)
+            .collect();
+        tier_files_in(&dirs)
+    }
+
+    /// Where `tier` is read from: this directory's file, else the first directory read too
+    /// that has one, else this directory's name (which does not exist).
+    fn read_path(&self, tier: u32) -> PathBuf {
+        let name = tier_file_name(tier);
+        std::iter::once(&self.dir)
+            .chain(&self.also)
+            .map(|d| d.join(&name))
+            .find(|p| p.exists())
+            .unwrap_or_else(|| self.path(tier))
     }
 
     /// The tiers of the game whose files are in the directory. A file is only ever there
@@ -411,7 +467,7 @@ impl Tablebase {
     }
 
     fn open_tier(&self, tier: u32) -> Result<Option<TierFile>, Error> {
-        match TierFile::open(&self.path(tier), &self.expected(tier)) {
+        match TierFile::open(&self.read_path(tier), &self.expected(tier)) {
             Ok(f) => Ok(Some(f)),
             Err(Error::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(e),

@@ -976,3 +976,50 @@ fn a_tier_written_a_block_at_a_time_is_the_file_save_writes() {
         .collect();
     assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
 }
+
+#[test]
+fn directories_read_too_are_one_tablebase_with_this_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game(&[100, 200, 300]);
+    let rs: Vec<Vec<u16>> = (0..3).map(|t| records(g.sizes[t], t as u64)).collect();
+    // Tier 0 and 2 in `a`, tier 1 in `b`, tier 2 (other records) in `c` too.
+    let dir = |name: &str| tmp.path().join(name);
+    for (name, tiers) in [("a", vec![0, 2]), ("b", vec![1])] {
+        let mut tb = open(&dir(name), &g, 64);
+        for t in tiers {
+            tb.save(t, &rs[t as usize], &TierSummary::default())
+                .unwrap();
+        }
+    }
+    let mut tb = open(&dir("c"), &g, 64);
+    tb.save(2, &records(300, 99), &TierSummary::default())
+        .unwrap();
+    let union = open(&dir("a"), &g, 64)
+        .reading_also(&[dir("b"), dir("c")])
+        .unwrap();
+    assert_eq!(union.complete_tiers().unwrap(), vec![0, 1, 2]);
+    for t in 0..3u32 {
+        let f = union.reader(t).unwrap().unwrap();
+        assert_eq!(
+            f.read_all().unwrap(),
+            rs[t as usize],
+            "tier {t}: the first directory's"
+        );
+    }
+    // Alone, `a` lacks tier 1.
+    assert!(open(&dir("a"), &g, 64).reader(1).unwrap().is_none());
+    // A directory of another game, or none, is refused.
+    let other = game(&[7]);
+    let mut tb = open(&dir("d"), &other, 64);
+    tb.save(0, &records(7, 1), &TierSummary::default()).unwrap();
+    let e = open(&dir("a"), &g, 64)
+        .reading_also(&[dir("d")])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("another game"), "{e}");
+    let e = open(&dir("a"), &g, 64)
+        .reading_also(&[dir("missing")])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not a directory"), "{e}");
+}
