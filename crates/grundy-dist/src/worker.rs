@@ -79,12 +79,12 @@ impl Bits {
 }
 
 /// Which worker owns a rank, and where it keeps it.
-#[derive(Clone, Copy)]
 ///
 /// Both are computed for every move followed, so they shift and mask where they can: a
 /// slice is a power of two of ranks, and so is the number of workers in most runs (a
 /// division costs tens of cycles; it made one worker 1.3× the library's time at 1.08×
 /// its instructions).
+#[derive(Clone, Copy)]
 struct Layout {
     workers: u64,
     me: u64,
@@ -326,24 +326,25 @@ impl<'a> Me<'a> {
         });
     }
 
+    /// By worker, what `get` gives of each worker at home; `None` for the others.
+    fn by_worker<T>(&self, get: impl Fn(u32) -> Option<T>) -> Vec<Option<T>> {
+        let home = self.home();
+        (0..self.rounds.peers)
+            .map(|o| if home.has(o) { get(o) } else { None })
+            .collect()
+    }
+
     /// Every held tier's parts in this process, by tier and worker (`None` for the
     /// workers of other processes), as published before the last round.
     fn home_records(&self) -> Vec<Vec<Option<Records>>> {
         let shared = lock(&self.shared.held);
         (0..self.sizes.len() as u32)
             .map(|t| {
-                if !self.held.contains_key(&t) {
-                    return Vec::new();
+                if self.held.contains_key(&t) {
+                    self.by_worker(|o| shared.get(&(t, o)).cloned())
+                } else {
+                    Vec::new()
                 }
-                (0..self.rounds.peers)
-                    .map(|o| {
-                        if self.home().has(o) {
-                            shared.get(&(t, o)).cloned()
-                        } else {
-                            None
-                        }
-                    })
-                    .collect()
             })
             .collect()
     }
@@ -602,15 +603,7 @@ impl<'a> Me<'a> {
         self.sync(w, Vec::new(), [0; SUMS], 0, Ok(()))?;
         let home: Vec<Option<Reach>> = {
             let shared = lock(&self.shared.reach);
-            (0..self.rounds.peers)
-                .map(|o| {
-                    if self.home().has(o) {
-                        shared.get(&o).cloned()
-                    } else {
-                        None
-                    }
-                })
-                .collect()
+            self.by_worker(|o| shared.get(&o).cloned())
         };
         if lay.owner(root_rank) == me {
             reach[root_tier as usize]
@@ -827,8 +820,6 @@ impl<'a> Me<'a> {
                 c.tier
             ))
         };
-        // A child's record if its owner is in this process (`Ok(None)` if not; a move
-        // inside the tier is the caller's to tell apart).
         // By tier, the records of each worker at home (empty for the others, and for a
         // tier not held).
         let view: Vec<Vec<&[u16]>> = home
@@ -840,6 +831,8 @@ impl<'a> Me<'a> {
                     .collect()
             })
             .collect();
+        // A child's record if its owner is in this process (`Ok(None)` if not; a move
+        // inside the tier is the caller's to tell apart).
         let at_home = |c: &Child| -> Result<Option<u16>, grundy::Error> {
             if c.rank >= sizes.get(c.tier as usize).copied().unwrap_or(0) {
                 return Err(not_listed(c));

@@ -52,21 +52,6 @@ pub fn write(path: &Path, header: &Header, records: &[u16]) -> Result<u64, Error
     file.finish(header)
 }
 
-/// Writes a tier file at `path` from its blocks already encoded ([`format::Encoder::encode`]
-/// of the records `i·B .. (i+1)·B`, in order), as [`write`] does from the records: the same
-/// bytes, for a writer that was handed the blocks by those who hold the records (the
-/// distributed solver). Returns the file's length in bytes.
-///
-/// # Errors
-/// As [`write`]; also a number of blocks other than the header's.
-pub fn write_encoded(path: &Path, header: &Header, blocks: &[Vec<u8>]) -> Result<u64, Error> {
-    let mut file = BlockWriter::create(path, header)?;
-    for b in blocks {
-        file.push(b)?;
-    }
-    file.finish(header)
-}
-
 /// A tier file written one encoded block at a time, in order, without holding the blocks:
 /// under the [`temporary`] name, with room kept at the start for the header and the index,
 /// which [`BlockWriter::finish`] writes once every block is in (so that the header may

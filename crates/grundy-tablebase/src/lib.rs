@@ -537,31 +537,13 @@ impl Tablebase {
         self.block_records
     }
 
-    /// Keeps a solved tier given as its encoded blocks ([`format::Encoder::encode`] of ranks
-    /// `i·B .. (i+1)·B` for `B` = [`Tablebase::block_records`], in order) with its
-    /// summary: the same file, byte for byte, as [`TierStore::save`] writes from the
-    /// records. For a writer handed the blocks by the processes that hold the records.
-    ///
-    /// # Errors
-    /// A tier past the game, another number of blocks, or the system's.
-    pub fn save_encoded(
-        &mut self,
-        tier: u32,
-        blocks: &[Vec<u8>],
-        summary: &TierSummary,
-    ) -> Result<u64, Error> {
-        let mut file = self.begin_encoded(tier)?;
-        for b in blocks {
-            file.push(b)?;
-        }
-        self.finish_encoded(file, summary)
-    }
-
-    /// Starts the file of `tier` from its encoded blocks, handed one at a time in order
-    /// ([`TierWriter::push`]) and finished with the tier's summary
-    /// ([`Tablebase::finish_encoded`]): [`Tablebase::save_encoded`] without holding the
-    /// blocks. Until it is finished the tier's old file (if any) stays as it was; a writer
-    /// dropped unfinished leaves nothing.
+    /// Starts the file of `tier` from its encoded blocks ([`format::Encoder::encode`] of
+    /// ranks `i·B .. (i+1)·B` for `B` = [`Tablebase::block_records`]), handed one at a
+    /// time in order ([`TierWriter::push`]) and finished with the tier's summary
+    /// ([`Tablebase::finish_encoded`]): the same file, byte for byte, as
+    /// [`TierStore::save`] writes from the records, for a writer handed the blocks by the
+    /// processes that hold the records. Until it is finished the tier's old file (if any)
+    /// stays as it was; a writer dropped unfinished leaves nothing.
     ///
     /// # Errors
     /// A tier past the game, another writer holding the directory, or the system's.
