@@ -60,8 +60,15 @@ enum Command {
     /// bounded-nim[3](10), subtraction[1,2,3](10), octal[0.77](12), multiple[2](20),
     /// multiple[2](20,5), wythoff(3,5), ends(4,7,2,9,5,2), nim(3) + octal[0.77](12).
     Solve {
-        /// The position.
+        /// The position (with --positions: the game, and FILE its positions).
         spec: String,
+        /// Solve each line of FILE (`-`: standard input) as a position of the game SPEC,
+        /// written as inside a spec's parentheses (connect four: the columns played; any
+        /// words after the first are ignored, so Pons' test sets are read as they are),
+        /// with one search table kept for all: a line each, `position outcome remoteness`
+        /// (`-` for none), or with --json an object a line.
+        #[arg(long, value_name = "FILE")]
+        positions: Option<PathBuf>,
         #[command(flatten)]
         common: Common,
         #[command(flatten)]
@@ -222,9 +229,17 @@ struct Common {
     #[arg(long, value_name = "N", default_value_t = grundy::search::Options::default().max_nodes, value_parser = args::u64_arg)]
     max_nodes: u64,
     /// Most memory of the proof search's transposition table, in MiB (it starts small and
-    /// doubles up to this).
+    /// doubles up to this); the exact search's table takes this much at once, up to 128.
     #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = args::u64_arg)]
     search_memory: u64,
+    /// Most positions the exact search may visit (every thread together), on a board whose
+    /// family offers it (connect four), before it gives up (0: no exact search).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_exact_nodes, value_parser = args::u64_arg)]
+    max_exact_nodes: u64,
+    /// The exact search proves only win, draw or loss, not how far the end is (a weak
+    /// solution: faster).
+    #[arg(long)]
+    weak: bool,
 }
 
 static CANCEL: AtomicBool = AtomicBool::new(false);
@@ -278,8 +293,66 @@ impl Common {
             tablebases: &[],
             max_search_nodes: self.max_nodes,
             search_memory: self.search_memory.saturating_mul(1 << 20),
+            max_exact_nodes: self.max_exact_nodes,
+            weak: self.weak,
+            ..Limits::default()
         }
     }
+}
+
+/// `grundy solve GAME --positions FILE`: the value of each line's position, one table kept
+/// for every line.
+fn solve_lines(
+    game: &str,
+    file: &std::path::Path,
+    common: &Common,
+    store: &tablebase::StoreArgs,
+) -> Result<u8> {
+    use std::io::BufRead;
+    let family =
+        grundy::games::parse_family(game).map_err(|e| anyhow::anyhow!("{}", e.render(game)))?;
+    let name = family.name();
+    let cache = report::SearchCache::new();
+    let mut limits = common.limits();
+    limits.search_threads = store.threads as usize;
+    limits.search_cache = Some(&cache);
+    let input: Box<dyn BufRead> = if file.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(std::io::BufReader::new(
+            std::fs::File::open(file).with_context(|| format!("cannot read {}", file.display()))?,
+        ))
+    };
+    for (i, line) in input.lines().enumerate() {
+        let line = line.with_context(|| format!("cannot read {}", file.display()))?;
+        let position = line.split_whitespace().next().unwrap_or("");
+        let text = format!("{name}({position})");
+        let spec = parse_spec(&text).with_context(|| format!("line {}", i + 1))?;
+        let value = report::evaluate(&spec, &limits);
+        finish_progress();
+        let value = value.with_context(|| format!("line {}: cannot solve `{spec}`", i + 1))?;
+        if common.json {
+            outln!(
+                "{}",
+                serde_json::json!({
+                    "position": position,
+                    "outcome": value.outcome.as_str(),
+                    "remoteness": value.remoteness,
+                    "method": value.method.as_str(),
+                    "nodes": value.nodes,
+                })
+            );
+        } else {
+            outln!(
+                "{position} {} {}",
+                value.outcome.as_str(),
+                value
+                    .remoteness
+                    .map_or_else(|| "-".to_string(), |r| r.to_string())
+            );
+        }
+    }
+    Ok(0)
 }
 
 fn parse_spec(text: &str) -> Result<Spec> {
@@ -298,11 +371,19 @@ fn run(cli: Cli) -> Result<u8> {
     match cli.command {
         Command::Solve {
             spec,
+            positions: Some(file),
+            common,
+            store,
+        } => return solve_lines(&spec, &file, &common, &store),
+        Command::Solve {
+            spec,
+            positions: None,
             common,
             store,
         } => {
             let spec = parse_spec(&spec)?;
             let mut limits = common.limits();
+            limits.search_threads = store.threads as usize;
             if store.processes > 1 {
                 // This process holds only its share of the tier files: it answers the
                 // start alone, from the solve.

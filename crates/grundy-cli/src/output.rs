@@ -118,10 +118,17 @@ pub fn report_text(r: &Report) -> String {
         (Method::SpragueGrundy, _) => s.push_str(
             "(judged by Sprague–Grundy values: too large to explore whole, so no remoteness)\n",
         ),
+        (Method::Search, _) if r.weak => {
+            let _ = writeln!(
+                s,
+                "(a weak solution by search over {}: too large to explore whole, so the value of this position and of each move, without remoteness)",
+                count(r.nodes.unwrap_or(0).into(), "node", "nodes")
+            );
+        }
         (Method::Search, _) => {
             let _ = writeln!(
                 s,
-                "(a weak solution by proof search over {}: too large to explore whole, so the value of this position and of each move, without remoteness)",
+                "(exact search over {}: too large to explore whole, so the value of this position and of each move, with remoteness)",
                 count(r.nodes.unwrap_or(0).into(), "node", "nodes")
             );
         }

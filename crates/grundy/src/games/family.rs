@@ -15,6 +15,7 @@ use smallvec::SmallVec;
 use super::code;
 use crate::explore::Control;
 use crate::game::{Outcome, Player};
+use crate::search::exact::{self, Searchable, Table};
 use crate::sequence::period::Period;
 use crate::tier::TierGame;
 use crate::Error;
@@ -205,6 +206,80 @@ pub enum Figure {
     },
 }
 
+/// A family's positions for the exact search ([`crate::search::exact`]), object-safe:
+/// what [`Family::exact`] offers. A family implements [`Boards`] on its own boards and
+/// gets this for free.
+pub trait Exact: Send + Sync {
+    /// A fresh transposition table of about `entries` entries for this game. A table
+    /// belongs to the game that made it: the caller keeps it between searches of the
+    /// same game (a game in progress, a list of positions) and so keeps what was proved.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] when the memory cannot be had.
+    fn table(&self, entries: u64) -> Result<Table, Error>;
+
+    /// The value of `pos` and of each of its moves, `children` (the family's moves from
+    /// it, in its order).
+    ///
+    /// # Errors
+    /// As [`crate::search::exact::analyse`].
+    fn analyse(
+        &self,
+        pos: &Pos,
+        children: &[Pos],
+        table: &Table,
+        options: &exact::Options,
+        control: &Control<'_>,
+    ) -> Result<exact::Analysis, Error>;
+
+    /// The value of `pos` alone, and the nodes visited.
+    ///
+    /// # Errors
+    /// As [`crate::search::exact::solve`].
+    fn solve(
+        &self,
+        pos: &Pos,
+        table: &Table,
+        options: &exact::Options,
+        control: &Control<'_>,
+    ) -> Result<(exact::Found, u64), Error>;
+}
+
+/// A family's boards for the exact search: its [`Searchable`] game and the board of each
+/// of its positions.
+pub trait Boards: Searchable + Send {
+    /// The board of a position of the family.
+    fn board(&self, pos: &Pos) -> Self::Board;
+}
+
+impl<B: Boards> Exact for B {
+    fn table(&self, entries: u64) -> Result<Table, Error> {
+        Table::new(entries, self.key_bits(), self.score_range())
+    }
+
+    fn analyse(
+        &self,
+        pos: &Pos,
+        children: &[Pos],
+        table: &Table,
+        options: &exact::Options,
+        control: &Control<'_>,
+    ) -> Result<exact::Analysis, Error> {
+        let boards: Vec<B::Board> = children.iter().map(|c| self.board(c)).collect();
+        exact::analyse(self, &self.board(pos), &boards, table, options, control)
+    }
+
+    fn solve(
+        &self,
+        pos: &Pos,
+        table: &Table,
+        options: &exact::Options,
+        control: &Control<'_>,
+    ) -> Result<(exact::Found, u64), Error> {
+        exact::solve(self, &self.board(pos), table, options, control)
+    }
+}
+
 /// A family's game from its start, split into tiers for the tier solver and tablebases
 /// ([`crate::tier`]): the tiered game itself, and the map between positions and
 /// `(tier, rank)`.
@@ -302,6 +377,14 @@ pub trait Family:
 
     /// A dense ranking of every position reachable from `root`, when the family has one.
     fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
+        None
+    }
+
+    /// The exact search of this family's positions (optional; [`Exact`]): the value of a
+    /// position and of each move with its remoteness, by negamax on the family's own
+    /// boards, where the game is too large to explore. `None` (the default): the proof
+    /// search answers, with outcomes only.
+    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
         None
     }
 

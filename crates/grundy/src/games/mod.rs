@@ -39,8 +39,8 @@ pub use connect4::Connect4;
 pub use dots::Dots;
 pub use ends::Ends;
 pub use family::{
-    is_move, Bound, Cost, Discovery, Family, Figure, GrundySource, Kind, Part, PatternSource,
-    Picture, Pos, ProvedRule, Ranked, Spec, Tiers, Values,
+    is_move, Boards, Bound, Cost, Discovery, Exact, Family, Figure, GrundySource, Kind, Part,
+    PatternSource, Picture, Pos, ProvedRule, Ranked, Spec, Tiers, Values,
 };
 pub use heap::{HeapFamily, Heaps, MAX_LISTED_SPLITS};
 pub use hex::Hex;

@@ -106,6 +106,9 @@ fn cut_echoes(message: &str) -> String {
     out
 }
 
+/// What a number too large for a spec is told.
+const TOO_LARGE: &str = "number too large (at most 2^64 - 1)";
+
 /// A number as written, with where it starts.
 #[derive(Debug, Clone, Copy)]
 pub struct Number {
@@ -136,6 +139,15 @@ pub enum Param {
         /// Where it starts.
         at: usize,
     },
+    /// A run of digits too long for a number (a position item only): a list of moves,
+    /// one digit each, as connect four's columns played. Read as a number, it is too
+    /// large.
+    Digits {
+        /// The digits.
+        text: String,
+        /// Where they start.
+        at: usize,
+    },
     /// A word of letters, dots and slashes: a board.
     Word {
         /// The text.
@@ -151,7 +163,10 @@ impl Param {
     pub fn at(&self) -> usize {
         match self {
             Param::Number(n) => n.at,
-            Param::Code { at, .. } | Param::Dims { at, .. } | Param::Word { at, .. } => *at,
+            Param::Code { at, .. }
+            | Param::Dims { at, .. }
+            | Param::Digits { at, .. }
+            | Param::Word { at, .. } => *at,
         }
     }
 }
@@ -288,6 +303,7 @@ impl Args<'_> {
     pub fn integer(&self, p: &Param) -> Result<i128, SpecError> {
         match p {
             Param::Number(n) => Ok(n.value),
+            Param::Digits { at, .. } => Err(self.error_at(*at, TOO_LARGE)),
             other => Err(self.error_at(other.at(), "expected a whole number")),
         }
     }
@@ -487,7 +503,7 @@ impl Parser<'_> {
             .chars()
             .filter(|&c| c != '_')
             .collect();
-        let too_big = |p: &Self| p.error_at(at, "number too large (at most 2^64 - 1)");
+        let too_big = |p: &Self| p.error_at(at, TOO_LARGE);
         let mut value: i128 = mantissa_text.parse().map_err(|_| too_big(self))?;
         if matches!(self.peek(), Some('^' | 'e' | 'E')) {
             let base_is_ten = self.peek() != Some('^');
@@ -531,6 +547,24 @@ impl Parser<'_> {
                 self.pos += 1;
             }
             return Ok(Param::Word {
+                text: self.slice(at, self.pos).to_string(),
+                at,
+            });
+        }
+        // Digits past a number's width, with no exponent after them: moves, one a digit.
+        let run = self.chars[at..]
+            .iter()
+            .take_while(|(_, c)| c.is_ascii_digit())
+            .count();
+        if run >= 20
+            && self.slice(at, at + run).parse::<u64>().is_err()
+            && !matches!(
+                self.chars.get(at + run),
+                Some((_, '^' | 'e' | 'E' | '_' | '.'))
+            )
+        {
+            self.pos = at + run;
+            return Ok(Param::Digits {
                 text: self.slice(at, self.pos).to_string(),
                 at,
             });

@@ -140,6 +140,7 @@ pub(super) fn scored_report(
         Vec::new()
     };
     Ok(Report {
+        weak: false,
         spec: ctx.spec.to_string(),
         outcome,
         remoteness,

@@ -6,6 +6,7 @@
 //! | method | answers | file |
 //! | --- | --- | --- |
 //! | minimax | score games, explored whole | `minimax.rs` |
+//! | exact search | boards whose family offers it ([`crate::games::Family::exact`]) and whose bound passes the positions an exploration may make: values with remoteness | `search.rs` |
 //! | retrograde | any game small enough to explore whole: labels with remoteness | `retrograde.rs` |
 //! | Sprague–Grundy | impartial sums too large to explore, by their components' values | `sprague_grundy.rs` |
 //! | rule | a proved rule of the special method, at any size | `rule.rs` |
@@ -55,9 +56,76 @@ pub struct Limits<'a> {
     /// a second or two; 0: no proof search).
     pub max_search_nodes: u64,
     /// Most bytes of the proof search's transposition table, which starts small and doubles
-    /// up to this (default 1 GiB).
+    /// up to this (default 1 GiB); the exact search's table takes this much at once, up to
+    /// [`EXACT_TABLE_BYTES`].
     pub search_memory: u64,
+    /// Positions the exact search may visit (every thread together) on a board whose
+    /// family offers it ([`crate::games::Family::exact`]), before it gives up (default
+    /// 2·10^10: some twenty minutes; 0: no exact search, the proof search answers).
+    pub max_exact_nodes: u64,
+    /// Threads of the exact search (default 1; 0: every core).
+    pub search_threads: usize,
+    /// Whether the exact search proves only win, draw or loss, not the remoteness (a weak
+    /// solution, faster; default `false`).
+    pub weak: bool,
+    /// The exact search's tables kept between requests (a game in progress, a list of
+    /// positions), owned by the caller; `None` (the default): a fresh table each request.
+    pub search_cache: Option<&'a SearchCache>,
 }
+
+/// The exact search's transposition tables, kept by a caller between requests so that
+/// what one search proved serves the next: one table a game (by its name), the last
+/// [`SearchCache::GAMES`] games used.
+#[derive(Default)]
+pub struct SearchCache {
+    tables: std::sync::Mutex<Vec<(String, Arc<crate::search::exact::Table>)>>,
+}
+
+impl std::fmt::Debug for SearchCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchCache").finish_non_exhaustive()
+    }
+}
+
+impl SearchCache {
+    /// Games whose tables are kept; the one used longest ago gives way.
+    pub const GAMES: usize = 2;
+
+    /// An empty cache.
+    #[must_use]
+    pub fn new() -> SearchCache {
+        SearchCache::default()
+    }
+
+    /// The table of `game`, made by `make` the first time.
+    fn table(
+        &self,
+        game: &str,
+        make: impl FnOnce() -> Result<crate::search::exact::Table, Error>,
+    ) -> Result<Arc<crate::search::exact::Table>, Error> {
+        let mut tables = self
+            .tables
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(i) = tables.iter().position(|(g, _)| g == game) {
+            let entry = tables.remove(i);
+            let table = Arc::clone(&entry.1);
+            tables.push(entry);
+            return Ok(table);
+        }
+        if tables.len() >= Self::GAMES {
+            tables.remove(0);
+        }
+        let table = Arc::new(make()?);
+        tables.push((game.to_string(), Arc::clone(&table)));
+        Ok(table)
+    }
+}
+
+/// The most bytes of the exact search's table (128 MiB: 2^24 entries), whatever
+/// [`Limits::search_memory`] allows: the table is made whole at the start, and a larger
+/// one costs more to clear than it saves on the boards measured.
+pub const EXACT_TABLE_BYTES: u64 = 1 << 27;
 
 impl std::fmt::Debug for Limits<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -69,6 +137,10 @@ impl std::fmt::Debug for Limits<'_> {
             .field("tablebases", &self.tablebases)
             .field("max_search_nodes", &self.max_search_nodes)
             .field("search_memory", &self.search_memory)
+            .field("max_exact_nodes", &self.max_exact_nodes)
+            .field("search_threads", &self.search_threads)
+            .field("weak", &self.weak)
+            .field("search_cache", &self.search_cache)
             .finish()
     }
 }
@@ -86,6 +158,10 @@ impl Default for Limits<'_> {
             tablebases: &[],
             max_search_nodes: crate::search::Options::default().max_nodes,
             search_memory: crate::search::Options::default().memory,
+            max_exact_nodes: 20_000_000_000,
+            search_threads: 1,
+            weak: false,
+            search_cache: None,
         }
     }
 }
@@ -113,8 +189,9 @@ pub enum Method {
     Rule,
     /// Read from solved tiers (a tablebase), with no search.
     Tablebase,
-    /// Too large to explore whole: the position's value and each move's by a proof search
-    /// (a weak solution, no remoteness).
+    /// Too large to explore whole: the position's value and each move's by a search — the
+    /// exact search (with remoteness, unless weak) where the family offers it, else the
+    /// proof search (a weak solution, no remoteness).
     Search,
 }
 
@@ -133,6 +210,7 @@ pub trait Analysis: Sync {
 /// The methods, in the order they are tried.
 pub static CHAIN: &[&dyn Analysis] = &[
     &minimax::Minimax,
+    &search::Exact,
     &retrograde::Retrograde,
     &sprague_grundy::SpragueGrundy,
     &rule::ByRule,
@@ -243,6 +321,9 @@ pub struct Report {
     /// to list, one per class of equal values.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
     pub winning_moves_truncated: bool,
+    /// Whether only the outcomes were proved (a weak solution by search: no remoteness).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
+    pub weak: bool,
     /// The proved rule that answered, with its theorem (method `rule`).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub rule: Option<String>,
@@ -535,6 +616,38 @@ pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
     Err(refusal.unwrap_or_else(|| {
         Error::Unsupported(format!("no method of the analyzer answers `{spec}`"))
     }))
+}
+
+/// The value of a position alone, without its moves: what a list of positions asks
+/// (`grundy solve GAME --positions FILE`, Pons' test sets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Evaluation {
+    /// The outcome for the player to move.
+    pub outcome: Outcome,
+    /// Moves to the end under perfect play, when known.
+    pub remoteness: Option<u32>,
+    /// How it was found.
+    pub method: Method,
+    /// Positions the search visited, when it searched.
+    pub nodes: Option<u64>,
+}
+
+/// The value of `spec`'s position alone: by the exact search where its family offers it
+/// and no tablebase is given (the moves are not searched); else the outcome of [`solve`].
+///
+/// # Errors
+/// As [`solve`].
+pub fn evaluate(spec: &Spec, limits: &Limits<'_>) -> Result<Evaluation, Error> {
+    if let Some(found) = search::exact_value(spec, limits)? {
+        return Ok(found);
+    }
+    let report = solve(spec, limits)?;
+    Ok(Evaluation {
+        outcome: report.outcome,
+        remoteness: report.remoteness,
+        method: report.method,
+        nodes: report.nodes,
+    })
 }
 
 /// The value a labelled move has for its mover, as a [`Value`].

@@ -102,6 +102,7 @@ pub(super) fn report(
             }
         }
         Ok(Report {
+            weak: false,
             spec: ctx.spec.to_string(),
             outcome: value.outcome(),
             remoteness: value.remoteness(),

@@ -38,6 +38,7 @@ impl Analysis for ByRule {
             }
         }
         Ok(Some(Report {
+            weak: false,
             spec: ctx.spec.to_string(),
             outcome: if lost { Outcome::Loss } else { Outcome::Win },
             remoteness: None,

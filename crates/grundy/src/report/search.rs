@@ -1,15 +1,98 @@
-//! The proof search ([`crate::search`]) where the general method refuses for size: the
-//! value of a board and of each of its moves, without remoteness — a weak solution. It
-//! answers win/loss/draw boards (partizan games); impartial games too large to explore are
-//! judged by their Grundy values or a proved rule, whose refusals say what they would need.
+//! The searches where the general method refuses for size: the value of a board and of
+//! each of its moves. A family that offers the exact search ([`crate::games::Exact`])
+//! is answered by it, with remoteness (unless the limits ask for a weak answer); any other
+//! board by the proof search ([`crate::search`]), without remoteness — a weak solution.
+//! Both answer win/loss/draw boards (partizan games); impartial games too large to explore
+//! are judged by their Grundy values or a proved rule, whose refusals say what they would
+//! need.
 
 use super::{Analysis, Context, Method, Move, Report, MAX_LISTED_MOVES};
 use crate::game::{Game, Outcome};
-use crate::games::Kind;
-use crate::search::{search, Options};
+use crate::games::{Exact as Exact_, Kind, Pos};
+use crate::search::{exact, search, Options};
 use crate::Error;
 
 pub(super) struct Search;
+
+/// The exact search, tried before exploring: it answers a board whose family offers it
+/// when the bound on the positions passes what an exploration may make (a board that fits
+/// is left to the general method, which counts its positions).
+pub(super) struct Exact;
+
+impl Analysis for Exact {
+    fn name(&self) -> &'static str {
+        "exact search"
+    }
+
+    fn answer(&self, ctx: &mut Context<'_, '_>) -> Result<Option<Report>, Error> {
+        let Some(part) = ctx.spec.single() else {
+            return Ok(None);
+        };
+        if part.family.kind() != Kind::Partizan || ctx.limits.max_exact_nodes == 0 {
+            return Ok(None);
+        }
+        let bound = part.family.bound(&part.position).positions;
+        if bound <= u128::from(ctx.limits.control.max_positions) {
+            return Ok(None);
+        }
+        match part.family.exact() {
+            Some(exact) => by_exact(ctx, &*exact).map(Some),
+            None => Ok(None),
+        }
+    }
+}
+
+/// The value of a one-part spec's position alone by its family's exact search, when it
+/// offers one (and no tablebase is given, which would answer first).
+pub(super) fn exact_value(
+    spec: &crate::games::Spec,
+    limits: &super::Limits<'_>,
+) -> Result<Option<super::Evaluation>, Error> {
+    let Some(part) = spec.single() else {
+        return Ok(None);
+    };
+    if !limits.tablebases.is_empty() || limits.max_exact_nodes == 0 {
+        return Ok(None);
+    }
+    let Some(exact) = part.family.exact() else {
+        return Ok(None);
+    };
+    let table = table_for(limits, &part.family.name(), &*exact)?;
+    let (found, nodes) = exact.solve(
+        &part.position,
+        &table,
+        &exact_options(limits),
+        &limits.control,
+    )?;
+    Ok(Some(super::Evaluation {
+        outcome: found.outcome(),
+        remoteness: found.remoteness(),
+        method: Method::Search,
+        nodes: Some(nodes),
+    }))
+}
+
+/// The table of a game's exact search: the caller's, kept in its cache, or a fresh one.
+fn table_for(
+    limits: &super::Limits<'_>,
+    game: &str,
+    exact: &dyn Exact_,
+) -> Result<std::sync::Arc<exact::Table>, Error> {
+    let make = || exact.table(limits.search_memory.min(super::EXACT_TABLE_BYTES) / 8);
+    match limits.search_cache {
+        Some(cache) => cache.table(game, make),
+        None => make().map(std::sync::Arc::new),
+    }
+}
+
+fn exact_options(limits: &super::Limits<'_>) -> exact::Options {
+    exact::Options {
+        max_nodes: limits.max_exact_nodes,
+        table_entries: 0,
+        threads: limits.search_threads,
+        weak: limits.weak,
+    }
+}
 
 impl Analysis for Search {
     fn name(&self) -> &'static str {
@@ -20,7 +103,15 @@ impl Analysis for Search {
         let Some(part) = ctx.spec.single() else {
             return Ok(None);
         };
-        if part.family.kind() != Kind::Partizan || ctx.limits.max_search_nodes == 0 {
+        if part.family.kind() != Kind::Partizan {
+            return Ok(None);
+        }
+        if ctx.limits.max_exact_nodes > 0 {
+            if let Some(exact) = part.family.exact() {
+                return by_exact(ctx, &*exact).map(Some);
+            }
+        }
+        if ctx.limits.max_search_nodes == 0 {
             return Ok(None);
         }
         let options = Options {
@@ -30,17 +121,7 @@ impl Analysis for Search {
         };
         let searched = match search(&ctx.game, &ctx.root, &options, &ctx.limits.control) {
             Ok(s) => s,
-            // What the exhaustive method would need, then what the search tried.
-            Err(Error::TooLarge { what, need }) => {
-                return Err(Error::TooLarge {
-                    what: match &ctx.refused {
-                        Some(before) => format!("{before}; {what}"),
-                        None => what,
-                    },
-                    need,
-                })
-            }
-            Err(e) => return Err(e),
+            Err(e) => return Err(after_refusal(ctx, e)),
         };
         let mut children = Vec::new();
         if ctx.game.terminal(&ctx.root).is_none() {
@@ -60,6 +141,7 @@ impl Analysis for Search {
             }
         }
         Ok(Some(Report {
+            weak: true,
             spec: ctx.spec.to_string(),
             outcome: searched.outcome,
             remoteness: None,
@@ -76,4 +158,65 @@ impl Analysis for Search {
             rule: None,
         }))
     }
+}
+
+/// A search's error, after what the exhaustive method would have needed.
+fn after_refusal(ctx: &Context<'_, '_>, e: Error) -> Error {
+    match e {
+        Error::TooLarge { what, need } => Error::TooLarge {
+            what: match &ctx.refused {
+                Some(before) => format!("{before}; {what}"),
+                None => what,
+            },
+            need,
+        },
+        e => e,
+    }
+}
+
+/// The board and each of its moves valued by the family's exact search.
+fn by_exact(ctx: &mut Context<'_, '_>, exact: &dyn Exact_) -> Result<Report, Error> {
+    let limits = ctx.limits;
+    let name = ctx.spec.parts[0].family.name();
+    let table = table_for(limits, &name, exact)?;
+    let options = exact_options(limits);
+    let mut children = Vec::new();
+    if ctx.game.terminal(&ctx.root).is_none() {
+        ctx.game.moves(&ctx.root, &mut children);
+    }
+    let boards: Vec<Pos> = children.iter().map(|c| c[0].clone()).collect();
+    let analysis = exact
+        .analyse(&ctx.root[0], &boards, &table, &options, &limits.control)
+        .map_err(|e| after_refusal(ctx, e))?;
+    let mut moves = Vec::new();
+    let mut winning_moves = Vec::new();
+    for (child, found) in children.iter().zip(&analysis.moves) {
+        if found.outcome() == Outcome::Win {
+            winning_moves.push(ctx.game.spec(child).to_string());
+        }
+        if moves.len() < MAX_LISTED_MOVES {
+            moves.push(Move {
+                outcome: found.outcome(),
+                remoteness: found.remoteness(),
+                ..ctx.typed_move(child)
+            });
+        }
+    }
+    Ok(Report {
+        weak: options.weak,
+        spec: ctx.spec.to_string(),
+        outcome: analysis.root.outcome(),
+        remoteness: analysis.root.remoteness(),
+        winning_moves,
+        grundy: None,
+        components: Vec::new(),
+        scores: None,
+        moves_truncated: children.len() > moves.len(),
+        moves,
+        method: Method::Search,
+        positions: None,
+        nodes: Some(analysis.nodes),
+        winning_moves_truncated: false,
+        rule: None,
+    })
 }

@@ -55,6 +55,7 @@ impl Analysis for SpragueGrundy {
             (listed, true)
         };
         Ok(Some(Report {
+            weak: false,
             spec: ctx.spec.to_string(),
             outcome: if total == 0 {
                 Outcome::Loss

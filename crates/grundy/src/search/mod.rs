@@ -20,6 +20,8 @@
 //! Exponential in the worst case (a tree search); memory: the table (at most the bytes the
 //! caller gives, [`Options::memory`]) and the path (one key per move of depth).
 
+pub mod exact;
+
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 

@@ -19,9 +19,11 @@
 //! play (both players with four, play past a win); the solver marks them unreached.
 //! Mirror images are not merged (counts are of positions as they are).
 
+mod bits;
+
 use super::board;
 use super::combin::{insert, next_combination, Binomials};
-use super::family::{Bound, Family, Kind, Picture, Pos, Ranked, Tiers};
+use super::family::{Bound, Exact, Family, Kind, Picture, Pos, Ranked, Tiers};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Node, TierGame};
@@ -512,6 +514,10 @@ impl Family for Connect4 {
         Some(Box::new(self.clone()))
     }
 
+    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
+        bits::exact(self)
+    }
+
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
         board::placed(from, to).map_or_else(
             || "no single disc".into(),
@@ -580,26 +586,8 @@ fn position(args: &Args<'_>, game: &Connect4) -> Result<Option<Pos>, SpecError> 
         ));
     };
     match item {
-        Param::Number(n) => {
-            let digits = n.value.to_string();
-            let mut pos = Pos::from_slice(&[0, 0]);
-            for (i, ch) in digits.chars().enumerate() {
-                let c = ch.to_digit(10).unwrap_or(0);
-                if c == 0 || c > game.w {
-                    return Err(args.error_at(
-                        n.at + i,
-                        format!("columns are 1 to {} (digits, one per move)", game.w),
-                    ));
-                }
-                if game.terminal(&pos).is_some() {
-                    return Err(args.error_at(n.at + i, "the game is over before this move"));
-                }
-                pos = game
-                    .drop_in(&pos, c - 1)
-                    .ok_or_else(|| args.error_at(n.at + i, format!("column {c} is full")))?;
-            }
-            Ok(Some(pos))
-        }
+        Param::Number(n) => columns_played(args, game, &n.value.to_string(), n.at),
+        Param::Digits { text, at } => columns_played(args, game, text, *at),
         Param::Word { text, at } => {
             let rows: Vec<&str> = text.split('/').collect();
             if rows.len() != game.h as usize {
@@ -654,6 +642,33 @@ fn position(args: &Args<'_>, game: &Connect4) -> Result<Option<Pos>, SpecError> 
         }
         other => Err(args.error_at(other.at(), format!("expected a position, as in {example}"))),
     }
+}
+
+/// The position after the columns played, one digit a move from 1 (Pons' and Tromp's
+/// notation), at any length.
+fn columns_played(
+    args: &Args<'_>,
+    game: &Connect4,
+    digits: &str,
+    at: usize,
+) -> Result<Option<Pos>, SpecError> {
+    let mut pos = Pos::from_slice(&[0, 0]);
+    for (i, ch) in digits.chars().enumerate() {
+        let c = ch.to_digit(10).unwrap_or(0);
+        if c == 0 || c > game.w {
+            return Err(args.error_at(
+                at + i,
+                format!("columns are 1 to {} (digits, one per move)", game.w),
+            ));
+        }
+        if game.terminal(&pos).is_some() {
+            return Err(args.error_at(at + i, "the game is over before this move"));
+        }
+        pos = game
+            .drop_in(&pos, c - 1)
+            .ok_or_else(|| args.error_at(at + i, format!("column {c} is full")))?;
+    }
+    Ok(Some(pos))
 }
 
 fn build(args: &Args<'_>) -> Result<Built, SpecError> {

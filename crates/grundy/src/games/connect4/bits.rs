@@ -1,0 +1,368 @@
+//! Connect four for the exact search ([`crate::search::exact`]): Pons-grade bitboards.
+//!
+//! A board is two words: `mask`, every disc, and `mine`, the discs of the player to move,
+//! over cells `c·(h+1) + r` — each column has one spare bit on top, so that a shift never
+//! carries a line of four from one column into the next. A move is `mine ^= mask` (the
+//! other player's discs become the mover's) and `mask |= cell`.
+//!
+//! What the search is told (Pascal Pons, "Solving Connect 4", parts 8–12):
+//! - the score: a win with the mover's k-th disc from the end (counting the cells left)
+//!   scores `(cells + 2 − m) / 2`, where m is the number of discs on the board after the
+//!   winning one; a draw 0; a loss its negation. So the fastest win scores most, and the
+//!   remoteness is the score read back;
+//! - the moves worth trying: a threat of the opponent's to complete four next move must be
+//!   blocked (two of them lose), and a disc under such a threat is never played; a board
+//!   with none of these left is lost at once;
+//! - bounds: the player to move cannot win with their next disc (the search never lists
+//!   such a board), nor lose before the opponent's next disc but one;
+//! - order: the moves that make the most new threats of the mover's first, the middle
+//!   columns breaking ties.
+//!
+//! Mirror images have one key (the smaller of the two), so a position and its mirror share
+//! a table entry.
+
+use super::Connect4;
+use crate::game::Value;
+use crate::games::family::{Boards, Exact, Pos};
+use crate::search::exact::{Node, Searchable};
+
+/// The bitboards of one position: every disc, and the discs of the player to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Board {
+    /// The discs of the player to move.
+    pub mine: u64,
+    /// Every disc.
+    pub mask: u64,
+}
+
+/// A board's size as the bit operations read it: known when compiled ([`Fixed`], the
+/// 7 × 6 board, whose shifts are then constants) or when run ([`Sized`]).
+pub trait Shape: Copy + Send + Sync + std::fmt::Debug + 'static {
+    /// Columns.
+    fn w(self) -> u32;
+    /// Rows.
+    fn h(self) -> u32;
+}
+
+/// A size known when run.
+#[derive(Debug, Clone, Copy)]
+pub struct Sized {
+    w: u32,
+    h: u32,
+}
+
+impl Shape for Sized {
+    #[inline]
+    fn w(self) -> u32 {
+        self.w
+    }
+    #[inline]
+    fn h(self) -> u32 {
+        self.h
+    }
+}
+
+/// A size known when compiled.
+#[derive(Debug, Clone, Copy)]
+pub struct Fixed<const W: u32, const H: u32>;
+
+impl<const W: u32, const H: u32> Shape for Fixed<W, H> {
+    #[inline]
+    fn w(self) -> u32 {
+        W
+    }
+    #[inline]
+    fn h(self) -> u32 {
+        H
+    }
+}
+
+/// Connect four on a board of w columns of h rows with w·(h + 1) ≤ 64 and h ≤ 19 (so
+/// that every shift of a line of four stays inside the word), for the exact search.
+#[derive(Debug, Clone)]
+pub struct Bits<S: Shape> {
+    shape: S,
+    /// Cells on the board.
+    cells: i32,
+    /// The bottom cell of each column.
+    bottom: u64,
+    /// Every cell of the board (no spare bits).
+    board: u64,
+    /// The columns to try first to last: the middle out.
+    order: Vec<u32>,
+    /// Whether a key is the smaller of a board's and its mirror image's.
+    mirrored: bool,
+}
+
+/// The exact search of `game`, when its boards fit the bit operations: 7 × 6 with its
+/// shifts compiled in, other sizes read when run.
+pub(super) fn exact(game: &Connect4) -> Option<Box<dyn Exact + '_>> {
+    if (game.w, game.h) == (7, 6) {
+        return Some(Box::new(Bits::new(Fixed::<7, 6>)));
+    }
+    (game.w * (game.h + 1) <= 64 && game.h <= 19).then(|| {
+        Box::new(Bits::new(Sized {
+            w: game.w,
+            h: game.h,
+        })) as Box<dyn Exact>
+    })
+}
+
+impl<S: Shape> Bits<S> {
+    /// The bitboards of a board of this shape.
+    fn new(shape: S) -> Bits<S> {
+        let (w, h) = (shape.w(), shape.h());
+        assert!(w * (h + 1) <= 64 && h <= 19, "{w} x {h}");
+        let column = (1u64 << h) - 1;
+        let (mut bottom, mut board) = (0u64, 0u64);
+        for c in 0..w {
+            bottom |= 1 << (c * (h + 1));
+            board |= column << (c * (h + 1));
+        }
+        let mut order: Vec<u32> = (0..w).collect();
+        order.sort_by_key(|&c| ((2 * c as i32 - (w as i32 - 1)).abs(), c));
+        Bits {
+            shape,
+            cells: (w * h) as i32,
+            bottom,
+            board,
+            order,
+            mirrored: w > 1 && std::env::var_os("NOMIRROR").is_none(),
+        }
+    }
+
+    /// The board of the family's position `[x, o]` (cells `c·h + r`).
+    #[must_use]
+    pub fn board(&self, x: u64, o: u64) -> Board {
+        let (w, h) = (self.shape.w(), self.shape.h());
+        let (mut xs, mut all) = (0u64, 0u64);
+        let column = (1u64 << h) - 1;
+        for c in 0..w {
+            let xc = x >> (c * h) & column;
+            let oc = o >> (c * h) & column;
+            xs |= xc << (c * (h + 1));
+            all |= (xc | oc) << (c * (h + 1));
+        }
+        let x_moves = (x | o).count_ones() % 2 == 0;
+        Board {
+            mine: if x_moves { xs } else { all ^ xs },
+            mask: all,
+        }
+    }
+
+    /// The board after the player to move drops a disc into `cell` (a bit of
+    /// [`Bits::possible`]).
+    #[inline(always)]
+    fn play(b: &Board, cell: u64) -> Board {
+        Board {
+            mine: b.mine ^ b.mask,
+            mask: b.mask | cell,
+        }
+    }
+
+    /// The cells a disc may drop into now, one a column not full.
+    #[inline(always)]
+    fn possible(&self, b: &Board) -> u64 {
+        (b.mask + self.bottom) & self.board
+    }
+
+    /// The empty cells where a disc would complete four of `discs`.
+    #[inline(always)]
+    fn winning(&self, discs: u64, mask: u64) -> u64 {
+        let h = self.shape.h();
+        // Vertical: three below.
+        let mut r = (discs << 1) & (discs << 2) & (discs << 3);
+        // Across, then the two diagonals.
+        for step in [h + 1, h, h + 2] {
+            let p = (discs << step) & (discs << (2 * step));
+            r |= p & (discs << (3 * step));
+            r |= p & (discs >> step);
+            let p = (discs >> step) & (discs >> (2 * step));
+            r |= p & (discs << step);
+            r |= p & (discs >> (3 * step));
+        }
+        r & (self.board ^ mask)
+    }
+
+    /// Whether `discs` hold four in a row.
+    fn four(&self, discs: u64) -> bool {
+        let h = self.shape.h();
+        [1, h + 1, h, h + 2].iter().any(|&s| {
+            let p = discs & (discs >> s);
+            p & (p >> (2 * s)) != 0
+        })
+    }
+
+    /// The moves that do not hand the opponent a win next move: a threat to block if
+    /// there is one (none if two), never a disc right under an opponent's threat.
+    #[inline(always)]
+    fn non_losing(&self, b: &Board) -> u64 {
+        let mut possible = self.possible(b);
+        let theirs = self.winning(b.mine ^ b.mask, b.mask);
+        let forced = possible & theirs;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0;
+            }
+            possible = forced;
+        }
+        possible & !(theirs >> 1)
+    }
+
+    #[inline(always)]
+    fn column(&self, c: u32) -> u64 {
+        let h = self.shape.h();
+        ((1u64 << h) - 1) << (c * (h + 1))
+    }
+
+    /// A key seen in a mirror (columns reversed; a key's columns never carry into each
+    /// other).
+    #[inline(always)]
+    fn mirror(&self, x: u64) -> u64 {
+        let (w, h) = (self.shape.w(), self.shape.h());
+        let column = (1u64 << (h + 1)) - 1;
+        let mut m = 0u64;
+        for c in 0..w {
+            m |= (x >> (c * (h + 1)) & column) << ((w - 1 - c) * (h + 1));
+        }
+        m
+    }
+}
+
+impl<S: Shape> Searchable for Bits<S> {
+    type Board = Board;
+
+    fn key_bits(&self) -> u32 {
+        self.shape.w() * (self.shape.h() + 1)
+    }
+
+    /// `mine + mask` is unique (each column's discs sit on the bottom, so the sum's top
+    /// bit in a column marks its height); the smaller of it and its mirror's.
+    #[inline(always)]
+    fn key(&self, b: &Board) -> u64 {
+        let key = b.mine + b.mask;
+        if !self.mirrored {
+            return key;
+        }
+        key.min(self.mirror(key))
+    }
+
+    fn score_range(&self) -> (i32, i32) {
+        (-self.cells / 2, (self.cells + 1) / 2)
+    }
+
+    #[inline]
+    fn settled(&self, b: &Board) -> Option<i32> {
+        let n = b.mask.count_ones() as i32;
+        // Already over: the last disc made four (a board no search lists).
+        if self.four(b.mine ^ b.mask) {
+            return Some(-(self.cells + 2 - n) / 2);
+        }
+        if self.winning(b.mine, b.mask) & self.possible(b) != 0 {
+            return Some((self.cells + 1 - n) / 2);
+        }
+        (n >= self.cells).then_some(0)
+    }
+
+    #[inline(always)]
+    fn expand(&self, b: &Board) -> Node {
+        let next = self.non_losing(b);
+        let n = b.mask.count_ones() as i32;
+        if next == 0 {
+            return Node::Exact(-(self.cells - n) / 2);
+        }
+        if n >= self.cells - 2 {
+            return Node::Exact(0);
+        }
+        Node::Open {
+            lo: -(self.cells - 2 - n) / 2,
+            hi: (self.cells - 1 - n) / 2,
+            hint: next,
+        }
+    }
+
+    #[inline(always)]
+    fn children(&self, b: &Board, next: u64, out: &mut Vec<Board>) {
+        // Each move as (threats made) << 8 | 255 − (its column's place in the order), kept
+        // sorted largest first: the most threats first, ties in column order.
+        let mut sorted = [0u16; 64];
+        let mut len = 0;
+        for (i, &c) in self.order.iter().enumerate() {
+            let cell = next & self.column(c);
+            if cell != 0 {
+                let threats = self.winning(b.mine | cell, b.mask).count_ones() as u16;
+                let entry = threats << 8 | (255 - i as u16);
+                let mut at = len;
+                while at > 0 && sorted[at - 1] < entry {
+                    sorted[at] = sorted[at - 1];
+                    at -= 1;
+                }
+                sorted[at] = entry;
+                len += 1;
+            }
+        }
+        out.extend(sorted[..len].iter().map(|&e| {
+            let c = self.order[usize::from(255 - (e & 0xff))];
+            Self::play(b, next & self.column(c))
+        }));
+    }
+
+    fn value(&self, b: &Board, score: i32) -> Value {
+        let n = b.mask.count_ones() as i32;
+        // The discs on the board once the winner's last is down: of the two m with
+        // (cells + 2 − m) / 2 = |score|, the one of the winner's parity.
+        let m_of = |s: i32, parity: i32| {
+            let m = self.cells + 2 - 2 * s;
+            if (m - parity).rem_euclid(2) == 0 {
+                m
+            } else {
+                m + 1
+            }
+        };
+        match score {
+            0 => Value::Draw,
+            s if s > 0 => Value::Win((m_of(s, n + 1) - n) as u32),
+            s => Value::Loss((m_of(-s, n) - n) as u32),
+        }
+    }
+}
+
+impl<S: Shape> Boards for Bits<S> {
+    fn board(&self, pos: &Pos) -> Board {
+        Bits::board(self, pos[0], pos[1])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::family::Family;
+    use crate::games::Pos;
+
+    #[test]
+    fn boards_and_positions_are_inverse_and_keys_merge_mirrors() {
+        let game = Connect4::new(7, 6);
+        let bits = Bits::new(Fixed::<7, 6>);
+        let mut pos = Pos::from_slice(&[0, 0]);
+        for c in [3u32, 3, 4, 2, 6, 0, 0] {
+            pos = game.drop_in(&pos, c).unwrap();
+            let b = bits.board(pos[0], pos[1]);
+            let mut mirrored = Pos::from_slice(&[0, 0]);
+            for cell in 0..42 {
+                let (c, r) = (cell / 6, cell % 6);
+                let to = (6 - c) * 6 + r;
+                for i in 0..2 {
+                    if pos[i] >> cell & 1 != 0 {
+                        mirrored[i] |= 1 << to;
+                    }
+                }
+            }
+            let m = bits.board(mirrored[0], mirrored[1]);
+            assert_eq!(bits.key(&b), bits.key(&m));
+        }
+        assert!(exact(&Connect4::new(8, 8)).is_none());
+        assert!(exact(&Connect4::new(8, 7)).is_some());
+        assert!(exact(&Connect4::new(3, 20)).is_none());
+        let _ = game.name();
+    }
+}

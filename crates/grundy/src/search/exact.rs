@@ -1,0 +1,631 @@
+//! The exact search: the value of a position — not only won, drawn or lost, but how far
+//! from the end — by negamax alpha-beta on a game's own scores, for games too large to
+//! tabulate. The game says what it knows ([`Searchable`]): an exact key, bounds on the
+//! value still reachable, the moves worth trying (those that do not lose at once) in order
+//! of promise. The engine owns the rest: the null-window probes of a binary search on the
+//! value (Pons' "iterative" solve), a transposition table of lower and upper bounds packed
+//! one word an entry and shared by every thread without locks ([`Table`]), and the threads
+//! themselves (lazy SMP: every thread runs the same probe, the helpers with their first
+//! moves turned, the first to finish answers).
+//!
+//! Scores are integers for the player to move, consistent under negamax (a position's
+//! value is the largest of its children's values negated), within
+//! [`Searchable::score_range`] (at most [`MAX_RANGE`] values). A game with remoteness
+//! scores a win by how early it ends (connect four: Pons' score, the winner's stones left
+//! after the winning one, plus one), so the greatest score is the fastest win, and
+//! [`Searchable::value`] turns a score back into an outcome with its remoteness.
+//!
+//! The game must be acyclic (every move brings the end nearer): the engine keeps no path,
+//! and a value is stored whatever path reached it.
+//!
+//! # Complexity
+//! Exponential in the worst case (a tree search); memory: the table (the entries the
+//! caller asks for, 8 bytes each), plus a move list per ply of depth per thread.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use crate::explore::Control;
+use crate::game::{Outcome, Value};
+use crate::Error;
+
+/// The most distinct scores a game may have (the table codes a bound in one byte).
+pub const MAX_RANGE: i32 = 127;
+
+/// What a game offers the exact search. Every method but [`Searchable::children`] is
+/// called once a node; keep them cheap.
+pub trait Searchable: Sync {
+    /// A position, small and copied freely (bitboards).
+    type Board: Copy + Send + Sync;
+
+    /// Bits of [`Searchable::key`] (1 to 64).
+    fn key_bits(&self) -> u32;
+
+    /// An exact key: two boards with the same key have the same value. A family that
+    /// merges mirror images returns the smaller of the two keys.
+    fn key(&self, board: &Self::Board) -> u64;
+
+    /// The least and the greatest score of any board (at most [`MAX_RANGE`] values).
+    fn score_range(&self) -> (i32, i32);
+
+    /// The score of `board` when the player to move wins with their next move, or the game
+    /// is over; `None` otherwise. Asked of the position searched (and of each of its moves
+    /// by [`analyse`]); below them the game keeps the promise of
+    /// [`Searchable::expand`].
+    fn settled(&self, board: &Self::Board) -> Option<i32>;
+
+    /// What is known of `board` (for which [`Searchable::settled`] is `None`, as for every
+    /// child [`Searchable::children`] lists) before searching below it: its exact value,
+    /// or bounds on it and a word the game passes itself to [`Searchable::children`].
+    fn expand(&self, board: &Self::Board) -> Node;
+
+    /// The children of an open board worth searching, the most promising first; each is a
+    /// board for whose player to move [`Searchable::settled`] is `None`, and any move not
+    /// listed is worth no more than the `lo` that [`Searchable::expand`] gave.
+    fn children(&self, board: &Self::Board, hint: u64, out: &mut Vec<Self::Board>);
+
+    /// A score of `board` as an outcome with its remoteness (moves to the end, the winner
+    /// hurrying), for the player to move.
+    fn value(&self, board: &Self::Board, score: i32) -> Value;
+}
+
+/// What a game knows of a board before searching it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Node {
+    /// Its value, without search (every move loses at once, or a draw is forced).
+    Exact(i32),
+    /// Bounds on its value, and a word for [`Searchable::children`].
+    Open {
+        /// No less than this.
+        lo: i32,
+        /// No more than this.
+        hi: i32,
+        /// What the game found while bounding (its moves worth trying, say).
+        hint: u64,
+    },
+}
+
+/// How far the search may go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Nodes every thread together may visit before the search gives up (default
+    /// `u64::MAX`: no limit; Ctrl-C still stops it).
+    pub max_nodes: u64,
+    /// Entries of the transposition table, 8 bytes each (default 2^24: 128 MiB; at least
+    /// 1024).
+    pub table_entries: u64,
+    /// Threads (default 1; 0: every core).
+    pub threads: usize,
+    /// Whether to find only win, draw or loss (a weak solution: the window is the sign),
+    /// not the exact score (default `false`).
+    pub weak: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_nodes: u64::MAX,
+            table_entries: 1 << 24,
+            threads: 1,
+            weak: false,
+        }
+    }
+}
+
+/// The value found for one position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Found {
+    /// The score, for the player to move. In a weak search only its sign is proved, and it
+    /// is then −1, 0 or 1 in the game's units of the nearest score (see [`Found::weak`]).
+    pub score: i32,
+    /// The outcome for the player to move, and (strong searches) its remoteness.
+    pub value: Value,
+    /// Whether only the outcome was proved: then `value`'s remoteness is not proved.
+    pub weak: bool,
+}
+
+impl Found {
+    /// The outcome for the player to move.
+    #[must_use]
+    pub fn outcome(&self) -> Outcome {
+        self.value.outcome()
+    }
+
+    /// The remoteness, when proved (a strong search, and not a draw).
+    #[must_use]
+    pub fn remoteness(&self) -> Option<u32> {
+        match (self.weak, self.value) {
+            (false, Value::Win(r) | Value::Loss(r)) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+/// The transposition table: one `u64` an entry, written and read whole with relaxed
+/// atomics, so threads share it without locks and never read a torn entry. An entry is
+/// the key's part the index does not give (the key itself when it has at most 56 bits,
+/// else the quotient of the key by the prime number of entries — unique by the Chinese
+/// remainder theorem, as in Pons' table) above a byte coding a bound: `1..=R` an upper
+/// bound, `R+1..=2R` a lower bound, 0 an empty entry. A new entry always replaces the
+/// old.
+pub struct Table {
+    entries: Vec<AtomicU64>,
+    /// Scores above this minimum are coded from 1.
+    min: i32,
+    range: i32,
+    /// Whether the index is `key mod len` (the entry holding the quotient): keys past 56
+    /// bits.
+    modular: bool,
+}
+
+/// The bound a table entry holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Upper(i32),
+    Lower(i32),
+}
+
+impl Table {
+    /// A table of about `entries` entries for keys of `key_bits` bits and scores in
+    /// `range`.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] when the memory cannot be had, [`Error::Unsupported`] for a
+    /// range past [`MAX_RANGE`] or keys too wide for the entries asked.
+    pub fn new(entries: u64, key_bits: u32, (min, max): (i32, i32)) -> Result<Table, Error> {
+        let range = max - min + 1;
+        if !(1..=MAX_RANGE).contains(&range) {
+            return Err(Error::Unsupported(format!(
+                "the exact search codes at most {MAX_RANGE} scores, not {range}"
+            )));
+        }
+        let entries = entries.max(1024);
+        let modular = key_bits > 56;
+        let len = if modular {
+            previous_prime(entries)
+        } else {
+            entries
+        };
+        if modular && u64::from(key_bits).saturating_sub(u64::from(63 - len.leading_zeros())) > 55 {
+            return Err(Error::Unsupported(format!(
+                "keys of {key_bits} bits need a table of at least 2^{} entries",
+                key_bits - 55
+            )));
+        }
+        let len = usize::try_from(len).map_err(|_| too_many(entries))?;
+        let mut v = Vec::new();
+        v.try_reserve_exact(len).map_err(|_| too_many(entries))?;
+        v.resize_with(len, || AtomicU64::new(0));
+        Ok(Table {
+            entries: v,
+            min,
+            range,
+            modular,
+        })
+    }
+
+    /// Bytes the table takes.
+    #[must_use]
+    pub fn bytes(&self) -> u64 {
+        self.entries.len() as u64 * 8
+    }
+
+    /// Entries in use.
+    #[must_use]
+    pub fn used(&self) -> u64 {
+        self.entries
+            .iter()
+            .filter(|e| e.load(Ordering::Relaxed) & 0xff != 0)
+            .count() as u64
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&self) {
+        for e in &self.entries {
+            e.store(0, Ordering::Relaxed);
+        }
+    }
+
+    #[inline]
+    fn place(&self, key: u64) -> (usize, u64) {
+        let len = self.entries.len() as u64;
+        if self.modular {
+            ((key % len) as usize, key / len)
+        } else {
+            // Multiply-shift of a mixed key: any number of entries, no division.
+            let mixed = key.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            (((u128::from(mixed) * u128::from(len)) >> 64) as usize, key)
+        }
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<Bound> {
+        let (at, tag) = self.place(key);
+        let e = self.entries[at].load(Ordering::Relaxed);
+        let code = (e & 0xff) as i32;
+        if code == 0 || e >> 8 != tag {
+            return None;
+        }
+        Some(if code > self.range {
+            Bound::Lower(code - self.range - 1 + self.min)
+        } else {
+            Bound::Upper(code - 1 + self.min)
+        })
+    }
+
+    #[inline]
+    fn put(&self, key: u64, bound: Bound) {
+        let (at, tag) = self.place(key);
+        let code = match bound {
+            Bound::Upper(v) => v - self.min + 1,
+            Bound::Lower(v) => v - self.min + 1 + self.range,
+        };
+        debug_assert!((1..=2 * self.range).contains(&code), "{bound:?}");
+        self.entries[at].store(tag << 8 | code as u64, Ordering::Relaxed);
+    }
+}
+
+fn too_many(entries: u64) -> Error {
+    Error::TooLarge {
+        what: format!("a search table of {entries} entries"),
+        need: Some(entries.saturating_mul(8)),
+    }
+}
+
+/// The largest prime at most `n` (n ≥ 2).
+fn previous_prime(n: u64) -> u64 {
+    let prime = |m: u64| m >= 2 && (2..).take_while(|d| d * d <= m).all(|d| m % d != 0);
+    (2..=n).rev().find(|&m| prime(m)).unwrap_or(2)
+}
+
+/// Nodes between two looks at the clock, the stop flags and the node budget.
+const CHECK_EVERY: u64 = 1 << 12;
+
+/// Why a search stopped before its answer (the error itself waits in
+/// [`Searcher::failed`], so that the recursion passes a small value).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// Another thread answered the probe.
+    Answered,
+    /// The caller's error: Ctrl-C, or the budget.
+    Failed,
+}
+
+/// What threads share while they search.
+struct Shared<'a, 'c> {
+    table: &'a Table,
+    control: &'a Control<'c>,
+    /// Nodes counted by every thread, at each check.
+    nodes: AtomicU64,
+    max_nodes: u64,
+}
+
+/// One thread's search.
+struct Searcher<'a, 'c, G: Searchable> {
+    game: &'a G,
+    shared: &'a Shared<'a, 'c>,
+    /// Set when the probe this thread works on is answered.
+    done: &'a AtomicBool,
+    /// Moves by ply, reused.
+    lists: Vec<Vec<G::Board>>,
+    /// Nodes since the last check.
+    pending: u64,
+    /// The helper's number: 0 searches in the game's order; helper `k` turns the first
+    /// moves of the shallow plies by `k`.
+    turn: usize,
+    /// What stopped the search, when it was [`Stop::Failed`].
+    failed: Option<Error>,
+}
+
+/// Plies from the root where a helper turns its move order.
+const TURNED_PLIES: usize = 3;
+
+impl<G: Searchable> Searcher<'_, '_, G> {
+    #[inline]
+    fn count(&mut self) -> Result<(), Stop> {
+        self.pending += 1;
+        if self.pending < CHECK_EVERY {
+            return Ok(());
+        }
+        self.flush()
+    }
+
+    fn flush(&mut self) -> Result<(), Stop> {
+        let total = self.shared.nodes.fetch_add(self.pending, Ordering::Relaxed) + self.pending;
+        self.pending = 0;
+        if self.done.load(Ordering::Relaxed) {
+            return Err(Stop::Answered);
+        }
+        if let Err(e) = self.shared.control.check() {
+            self.failed = Some(e);
+            return Err(Stop::Failed);
+        }
+        if total > self.shared.max_nodes {
+            self.failed = Some(Error::TooLarge {
+                what: format!(
+                    "the exact search visited {total} positions without an answer (limit {})",
+                    self.shared.max_nodes
+                ),
+                need: None,
+            });
+            return Err(Stop::Failed);
+        }
+        if total & ((1 << 20) - 1) < CHECK_EVERY {
+            self.shared.control.report("search", total);
+        }
+        Ok(())
+    }
+
+    /// The value of `board` within `(alpha, beta)`, fail-soft: at most `alpha` is an upper
+    /// bound, at least `beta` a lower bound.
+    fn negamax(
+        &mut self,
+        board: &G::Board,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> Result<i32, Stop> {
+        self.count()?;
+        let (lo, hi, hint) = match self.game.expand(board) {
+            Node::Exact(v) => return Ok(v),
+            Node::Open { lo, hi, hint } => (lo, hi, hint),
+        };
+        // The game's bounds first: they cut without a look at the table.
+        if alpha < lo {
+            alpha = lo;
+            if alpha >= beta {
+                return Ok(alpha);
+            }
+        }
+        if beta > hi {
+            beta = hi;
+            if alpha >= beta {
+                return Ok(beta);
+            }
+        }
+        let key = self.game.key(board);
+        match self.shared.table.get(key) {
+            Some(Bound::Upper(v)) if v < beta => {
+                beta = v;
+                if alpha >= beta {
+                    return Ok(beta);
+                }
+            }
+            Some(Bound::Lower(v)) if v > alpha => {
+                alpha = v;
+                if alpha >= beta {
+                    return Ok(alpha);
+                }
+            }
+            _ => {}
+        }
+        if self.lists.len() <= ply {
+            self.lists.resize_with(ply + 1, Vec::new);
+        }
+        let mut children = std::mem::take(&mut self.lists[ply]);
+        children.clear();
+        self.game.children(board, hint, &mut children);
+        if self.turn > 0 && ply < TURNED_PLIES && children.len() > 1 {
+            let k = self.turn % children.len();
+            children.rotate_left(k);
+        }
+        let mut result = Ok(None);
+        for child in &children {
+            match self.negamax(child, -beta, -alpha, ply + 1) {
+                Ok(v) => {
+                    let v = -v;
+                    if v >= beta {
+                        result = Ok(Some(v));
+                        break;
+                    }
+                    alpha = alpha.max(v);
+                }
+                Err(stop) => {
+                    result = Err(stop);
+                    break;
+                }
+            }
+        }
+        self.lists[ply] = children;
+        match result? {
+            Some(v) => {
+                self.shared.table.put(key, Bound::Lower(v));
+                Ok(v)
+            }
+            None => {
+                self.shared.table.put(key, Bound::Upper(alpha));
+                Ok(alpha)
+            }
+        }
+    }
+}
+
+/// The exact value of one position, searched with a table the caller keeps between
+/// calls (so a game in progress, or a list of positions, reuses what was proved).
+///
+/// # Errors
+/// [`Error::TooLarge`] past `options.max_nodes`; [`Error::Cancelled`] if stopped.
+pub fn solve<G: Searchable>(
+    game: &G,
+    board: &G::Board,
+    table: &Table,
+    options: &Options,
+    control: &Control<'_>,
+) -> Result<(Found, u64), Error> {
+    let shared = Shared {
+        table,
+        control,
+        nodes: AtomicU64::new(0),
+        max_nodes: options.max_nodes,
+    };
+    let score = root(game, board, &shared, options)?;
+    let nodes = shared.nodes.load(Ordering::Relaxed);
+    Ok((found(game, board, score, options.weak), nodes))
+}
+
+fn found<G: Searchable>(game: &G, board: &G::Board, score: i32, weak: bool) -> Found {
+    Found {
+        score,
+        value: game.value(board, score),
+        weak,
+    }
+}
+
+/// The value of `board` by null-window probes, bisecting the window of values still
+/// possible (with a pull towards 0, where most positions lie), as Pons' solver does.
+fn root<G: Searchable>(
+    game: &G,
+    board: &G::Board,
+    shared: &Shared<'_, '_>,
+    options: &Options,
+) -> Result<i32, Error> {
+    if let Some(v) = game.settled(board) {
+        shared.nodes.fetch_add(1, Ordering::Relaxed);
+        return Ok(v);
+    }
+    let (mut min, mut max) = match game.expand(board) {
+        Node::Exact(v) => {
+            shared.nodes.fetch_add(1, Ordering::Relaxed);
+            return Ok(v);
+        }
+        Node::Open { lo, hi, .. } => (lo, hi),
+    };
+    if options.weak {
+        // Only the sign: the least win and the least loss stand for all of them.
+        let (lo, hi) = game.score_range();
+        min = min.max(if lo < 0 { -1 } else { lo });
+        max = max.min(if hi > 0 { 1 } else { hi });
+    }
+    while min < max {
+        let mut med = min + (max - min) / 2;
+        if med <= 0 && min / 2 < med {
+            med = min / 2;
+        } else if med >= 0 && max / 2 > med {
+            med = max / 2;
+        }
+        let r = probe(game, board, med, shared, options.threads)?;
+        if r <= med {
+            max = r;
+        } else {
+            min = r;
+        }
+    }
+    Ok(min)
+}
+
+/// One null-window search `(med, med + 1)` of `board` on `threads` threads sharing the
+/// table: the first to finish answers.
+fn probe<G: Searchable>(
+    game: &G,
+    board: &G::Board,
+    med: i32,
+    shared: &Shared<'_, '_>,
+    threads: usize,
+) -> Result<i32, Error> {
+    let threads = match threads {
+        0 => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+        n => n,
+    };
+    let done = AtomicBool::new(false);
+    let run = |turn: usize| {
+        let mut s = Searcher {
+            game,
+            shared,
+            done: &done,
+            lists: Vec::new(),
+            pending: 0,
+            turn,
+            failed: None,
+        };
+        let got = s.negamax(board, med, med + 1, 0);
+        s.flush_count();
+        if got.is_ok() {
+            done.store(true, Ordering::Relaxed);
+        }
+        got.map_err(|_| s.failed.take())
+    };
+    if threads <= 1 {
+        return run(0).map_err(|e| e.unwrap_or(Error::Cancelled));
+    }
+    let results: Vec<Result<i32, Option<Error>>> = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads).map(|k| scope.spawn(move || run(k))).collect();
+        let mut all = vec![run(0)];
+        all.extend(helpers.into_iter().map(|h| h.join().unwrap_or(Err(None))));
+        all
+    });
+    let mut error = None;
+    for r in results {
+        match r {
+            Ok(v) => return Ok(v),
+            Err(e) => error = error.or(e),
+        }
+    }
+    Err(error.unwrap_or(Error::Cancelled))
+}
+
+impl<G: Searchable> Searcher<'_, '_, G> {
+    /// Adds the nodes not yet counted to the shared count.
+    fn flush_count(&mut self) {
+        self.shared.nodes.fetch_add(self.pending, Ordering::Relaxed);
+        self.pending = 0;
+    }
+}
+
+/// The value of a position and of each of its moves, as `c4solver -a` gives them: each
+/// move's position valued as a root of its own, sharing the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis {
+    /// The position's value.
+    pub root: Found,
+    /// Each move's value for the player who makes it, in the order the game lists them.
+    pub moves: Vec<Found>,
+    /// Nodes visited, every thread together.
+    pub nodes: u64,
+}
+
+/// The value of `board` and of each move in `children` (the game's moves from it, in its
+/// order), the move's value being the child's negated.
+///
+/// # Errors
+/// As [`solve`].
+pub fn analyse<G: Searchable>(
+    game: &G,
+    board: &G::Board,
+    children: &[G::Board],
+    table: &Table,
+    options: &Options,
+    control: &Control<'_>,
+) -> Result<Analysis, Error> {
+    let shared = Shared {
+        table,
+        control,
+        nodes: AtomicU64::new(0),
+        max_nodes: options.max_nodes,
+    };
+    let mut moves = Vec::with_capacity(children.len());
+    for child in children {
+        let v = root(game, child, &shared, options)?;
+        // The child's value for its mover, negated: the move's for the player making it.
+        let mine = -v;
+        moves.push(Found {
+            score: mine,
+            value: game.value(child, v).parent(),
+            weak: options.weak,
+        });
+    }
+    let root_found = match moves.iter().max_by_key(|f| f.score) {
+        Some(best) => Found {
+            score: best.score,
+            value: game.value(board, best.score),
+            weak: options.weak,
+        },
+        None => {
+            let score = root(game, board, &shared, options)?;
+            found(game, board, score, options.weak)
+        }
+    };
+    Ok(Analysis {
+        root: root_found,
+        moves,
+        nodes: shared.nodes.load(Ordering::Relaxed),
+    })
+}
