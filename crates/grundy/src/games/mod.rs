@@ -181,6 +181,63 @@ pub(crate) mod testing {
         checked
     }
 
+    /// Checks the exact search ([`super::Family::exact`]) against solved tiers: at every
+    /// `step`-th record `store` holds (the tiers of `family`, a win/loss/draw game), the
+    /// search's value with its remoteness equals the record, strong and weak, one table
+    /// kept for all; at every `moves_step`-th, each move's value too, on two threads.
+    /// Returns how many positions were checked.
+    pub(crate) fn exact_equals_the_records(
+        family: impl Family + 'static,
+        store: &MemoryStore,
+        step: usize,
+        moves_step: usize,
+    ) -> usize {
+        use crate::explore::Control;
+        use crate::search::exact::Options;
+        let family: Arc<dyn Family> = Arc::new(family);
+        let tiers = family.tiers().expect("a tiered family");
+        let exact = family.exact().expect("an exact search");
+        let table = exact.table(1 << 16).unwrap();
+        let record_of = |position: &super::Pos| {
+            let (t, r) = tiers.locate(position).expect("a position of the game");
+            record::value(store.tiers[&t].0[r as usize]).expect("a reached record")
+        };
+        let control = Control::default();
+        let mut checked = 0;
+        for (_, _, rec, spec) in reached(&family, store, step) {
+            let want = record::value(rec).expect("a reached record");
+            let position = &spec.parts[0].position;
+            for weak in [false, true] {
+                let options = Options {
+                    weak,
+                    ..Options::default()
+                };
+                let (found, _) = exact.solve(position, &table, &options, &control).unwrap();
+                assert_eq!(found.outcome(), want.outcome(), "weak {weak}: {spec}");
+                if !weak {
+                    assert_eq!(found.value, want, "{spec}");
+                }
+            }
+            if checked % moves_step == 0 && family.terminal(position).is_none() {
+                let mut children = Vec::new();
+                family.moves(position, &mut children);
+                let options = Options {
+                    threads: 2,
+                    ..Options::default()
+                };
+                let got = exact
+                    .analyse(position, &children, &table, &options, &control)
+                    .unwrap();
+                assert_eq!(got.root.value, want, "{spec}");
+                for (found, child) in got.moves.iter().zip(&children) {
+                    assert_eq!(found.value, record_of(child).parent(), "{spec}");
+                }
+            }
+            checked += 1;
+        }
+        checked
+    }
+
     /// Checks the proof search ([`crate::search`]) against solved tiers: at every
     /// `step`-th record `store` holds (the tiers of `family`, a win/loss/draw game), the
     /// search's value of the position and of each of its moves equal the records'.

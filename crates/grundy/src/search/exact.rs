@@ -629,3 +629,250 @@ pub fn analyse<G: Searchable>(
         nodes: shared.nodes.load(Ordering::Relaxed),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A random game in levels: position `i` sits at level `level[i]`, every move goes one
+    /// level down, a position without moves is lost for its player to move or drawn. A win
+    /// ending at level m (the loser to move there) scores `top + 1 − m` for the winner,
+    /// negated for the loser, so scores are consistent under negamax.
+    #[derive(Debug, Clone)]
+    struct Levels {
+        level: Vec<u32>,
+        moves: Vec<Vec<u32>>,
+        drawn: Vec<bool>,
+        top: i32,
+        /// Keys spread over 60 bits, to exercise the table's modular layout.
+        wide: bool,
+    }
+
+    impl Levels {
+        fn over(&self, at: u32, m: u32) -> i32 {
+            // The player to move at `at`, when the game ends at level m with its loser to
+            // move there: a win if the loser is the other player.
+            let s = self.top + 1 - m as i32;
+            if (m - at) % 2 == 1 {
+                s
+            } else {
+                -s
+            }
+        }
+
+        /// The value of every position by plain recursion over values (the reference).
+        fn reference(&self, i: u32, memo: &mut Vec<Option<Value>>) -> Value {
+            if let Some(v) = memo[i as usize] {
+                return v;
+            }
+            let moves = &self.moves[i as usize];
+            let v = if moves.is_empty() {
+                if self.drawn[i as usize] {
+                    Value::Draw
+                } else {
+                    Value::Loss(0)
+                }
+            } else {
+                moves
+                    .iter()
+                    .map(|&c| self.reference(c, memo).parent())
+                    .max_by_key(|v| v.preference())
+                    .expect("moves")
+            };
+            memo[i as usize] = Some(v);
+            v
+        }
+    }
+
+    impl Searchable for Levels {
+        type Board = u32;
+        fn key_bits(&self) -> u32 {
+            if self.wide {
+                60
+            } else {
+                32
+            }
+        }
+        fn key(&self, &b: &u32) -> u64 {
+            if self.wide {
+                (u64::from(b) + 1).wrapping_mul(0x0123_4567_89ab) & ((1 << 60) - 1)
+            } else {
+                u64::from(b)
+            }
+        }
+        fn score_range(&self) -> (i32, i32) {
+            (-self.top - 1, self.top + 1)
+        }
+        fn settled(&self, &b: &u32) -> Option<i32> {
+            self.moves[b as usize].is_empty().then(|| self.end(b))
+        }
+        fn expand(&self, &b: &u32) -> Node {
+            if self.moves[b as usize].is_empty() {
+                return Node::Exact(self.end(b));
+            }
+            let l = self.level[b as usize] as i32;
+            // A win ends at level l + 1 at the soonest, a loss at l + 2.
+            Node::Open {
+                lo: -(self.top + 1 - (l + 2)).max(0),
+                hi: self.top - l,
+                hint: 0,
+            }
+        }
+        fn children(&self, &b: &u32, _: u64, out: &mut Vec<u32>) {
+            out.extend_from_slice(&self.moves[b as usize]);
+        }
+        fn value(&self, &b: &u32, score: i32) -> Value {
+            let l = self.level[b as usize] as i32;
+            match score {
+                0 => Value::Draw,
+                s if s > 0 => Value::Win((self.top + 1 - s - l) as u32),
+                s => Value::Loss((self.top + 1 + s - l) as u32),
+            }
+        }
+    }
+
+    impl Levels {
+        fn end(&self, b: u32) -> i32 {
+            if self.drawn[b as usize] {
+                0
+            } else {
+                let l = self.level[b as usize];
+                self.over(l, l)
+            }
+        }
+    }
+
+    /// Levels of `width` positions each, `depth` of them; each position's moves drawn from
+    /// the next level by `seed`.
+    fn levels(depth: u32, width: u32, seed: u64, wide: bool) -> Levels {
+        let mut state = seed | 1;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let n = depth * width;
+        let mut level = Vec::new();
+        let mut moves = Vec::new();
+        let mut drawn = Vec::new();
+        for i in 0..n {
+            let l = i / width;
+            level.push(l);
+            let mut m = Vec::new();
+            if l + 1 < depth {
+                let count = next() % 4;
+                for _ in 0..count {
+                    let c = (l + 1) * width + (next() % u64::from(width)) as u32;
+                    if !m.contains(&c) {
+                        m.push(c);
+                    }
+                }
+            }
+            moves.push(m);
+            drawn.push(next() % 3 == 0);
+        }
+        Levels {
+            level,
+            moves,
+            drawn,
+            top: depth as i32,
+            wide,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// The exact search's value of every position of the first levels equals plain
+        /// recursion's, strong and weak, on one thread and two, with a table so small
+        /// that entries replace each other.
+        #[test]
+        fn values_equal_plain_recursion(
+            depth in 2u32..9,
+            width in 1u32..7,
+            seed in any::<u64>(),
+            wide in any::<bool>(),
+            threads in 1usize..3,
+        ) {
+            let game = levels(depth, width, seed, wide);
+            let table = Table::new(1024, game.key_bits(), game.score_range()).unwrap();
+            let mut memo = vec![None; game.level.len()];
+            for b in 0..(2 * width).min(game.level.len() as u32) {
+                let want = game.reference(b, &mut memo);
+                for weak in [false, true] {
+                    let options = Options { threads, weak, ..Options::default() };
+                    let (found, _) = solve(&game, &b, &table, &options, &Control::default()).unwrap();
+                    prop_assert_eq!(found.outcome(), want.outcome(), "{} weak {}", b, weak);
+                    if !weak {
+                        prop_assert_eq!(found.value, want, "{}", b);
+                        prop_assert_eq!(found.remoteness(), want.remoteness());
+                    }
+                }
+                let children = game.moves[b as usize].clone();
+                let got = analyse(&game, &b, &children, &table, &Options::default(), &Control::default()).unwrap();
+                prop_assert_eq!(got.root.value, want);
+                for (found, &c) in got.moves.iter().zip(&children) {
+                    prop_assert_eq!(found.value, game.reference(c, &mut memo).parent());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_table_keeps_bounds_by_key_in_both_layouts() {
+        for bits in [20, 64] {
+            let t = Table::new(5000, bits, (-21, 21)).unwrap();
+            assert_eq!(t.modular, bits > 56);
+            assert!(!t.modular || t.entries.len() == 4999);
+            for (key, bound) in [
+                (7u64, Bound::Upper(-21)),
+                (u64::MAX >> (64 - bits), Bound::Lower(21)),
+                (12345, Bound::Lower(0)),
+            ] {
+                assert_eq!(t.get(key), None);
+                t.put(key, bound);
+                assert_eq!(t.get(key), Some(bound));
+            }
+            assert_eq!(t.used(), 3);
+            t.clear();
+            assert_eq!((t.used(), t.get(7)), (0, None));
+        }
+        assert!(matches!(
+            Table::new(1024, 20, (-100, 100)),
+            Err(Error::Unsupported(_))
+        ));
+        assert_eq!(previous_prime(5000), 4999);
+        assert_eq!(previous_prime(2), 2);
+    }
+
+    #[test]
+    fn budgets_and_cancelling_end_the_search() {
+        let game = levels(40, 6, 3, false);
+        let table = Table::new(1024, 32, game.score_range()).unwrap();
+        let few = Options {
+            max_nodes: 10,
+            ..Options::default()
+        };
+        // Budgets are checked every few thousand nodes: a deep game passes the first.
+        let deep = levels(24, 40, 11, false);
+        let table2 = Table::new(1 << 16, 32, deep.score_range()).unwrap();
+        match solve(&deep, &0, &table2, &few, &Control::default()) {
+            Err(Error::TooLarge { what, .. }) => assert!(what.contains("limit 10"), "{what}"),
+            Ok((found, nodes)) => assert!(nodes < CHECK_EVERY, "{found:?} {nodes}"),
+            Err(e) => panic!("{e}"),
+        }
+        let stop = AtomicBool::new(true);
+        let control = Control {
+            cancel: Some(&stop),
+            ..Control::default()
+        };
+        match solve(&deep, &0, &table2, &Options::default(), &control) {
+            Err(Error::Cancelled) => {}
+            Ok((_, nodes)) => assert!(nodes < CHECK_EVERY, "{nodes}"),
+            Err(e) => panic!("{e}"),
+        }
+        let _ = (game, table);
+    }
+}

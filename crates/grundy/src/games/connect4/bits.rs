@@ -310,13 +310,13 @@ impl<S: Shape> Searchable for Bits<S> {
     fn value(&self, b: &Board, score: i32) -> Value {
         let n = b.mask.count_ones() as i32;
         // The discs on the board once the winner's last is down: of the two m with
-        // (cells + 2 − m) / 2 = |score|, the one of the winner's parity.
+        // ⌊(cells + 2 − m) / 2⌋ = |score|, the one of the winner's parity.
         let m_of = |s: i32, parity: i32| {
             let m = self.cells + 2 - 2 * s;
             if (m - parity).rem_euclid(2) == 0 {
                 m
             } else {
-                m + 1
+                m - 1
             }
         };
         match score {

@@ -846,8 +846,165 @@ mod tests {
         }
     }
 
+    /// The exact search's value of every position of 4×4 and of every 97th of 5×4 (with
+    /// remoteness, strong and weak), and of each move of some, equals the tier solver's.
+    #[test]
+    fn the_exact_search_equals_the_tiers() {
+        let (_, store) = tier_solve(4, 4);
+        let checked =
+            crate::games::testing::exact_equals_the_records(Connect4::new(4, 4), &store, 1, 101);
+        assert_eq!(checked, 161_029);
+        let (_, store) = tier_solve(5, 4);
+        let checked =
+            crate::games::testing::exact_equals_the_records(Connect4::new(5, 4), &store, 97, 53);
+        assert!(checked > 10_000, "{checked}");
+        // A board too tall for the bitboards' shifts has no exact search; one of 8 × 7 (64
+        // bits, keys in the table's modular layout) has.
+        assert!(Connect4::new(3, 20).exact().is_none());
+        let (_, store) = tier_solve(3, 3);
+        let checked =
+            crate::games::testing::exact_equals_the_records(Connect4::new(3, 3), &store, 1, 1);
+        assert!(checked > 100, "{checked}");
+    }
+
+    /// The first lines of each of Pascal Pons' six test sets (7 × 6, the columns played and
+    /// the score; `../shared/benchmarks/connect4/`, from his blog): every score right,
+    /// strong, and its sign weak. Pons' score is the winner's discs left after the winning
+    /// one, plus one: `(cells + 2 − m) / 2` with m the discs on the board at the end.
+    #[test]
+    fn pons_test_sets_first_lines() {
+        let sets: [(&str, &[(&str, i32)]); 5] = [
+            (
+                "L3_R1",
+                &[
+                    ("2252576253462244111563365343671351441", -1),
+                    ("7422341735647741166133573473242566", 1),
+                    ("23163416124767223154467471272416755633", 0),
+                ],
+            ),
+            (
+                "L2_R1",
+                &[
+                    ("5554224333234511764415115", 4),
+                    ("52753311433677442422121", 8),
+                    ("1233722555341451114725221333", -1),
+                ],
+            ),
+            (
+                "L2_R2",
+                &[
+                    ("274552224131661", 0),
+                    ("5455174361263362", -1),
+                    ("2531276566711153", 2),
+                ],
+            ),
+            (
+                "L1_R1",
+                &[("32164625", 11), ("6146", 18), ("243335424257", 12)],
+            ),
+            // The hardest set's first line takes seconds in release (Pons' own solver's
+            // too): it is in the ignored test of the whole sets.
+            ("L1_R2", &[("32751571231557", -3), ("335662333565", -2)]),
+        ];
+        let game = Connect4::new(7, 6);
+        let exact = game.exact().expect("7 x 6 has the exact search");
+        let table = exact.table(1 << 22).unwrap();
+        for (set, lines) in sets {
+            for &(moves, score) in lines {
+                let spec: crate::games::Spec = format!("connect4[7x6]({moves})").parse().unwrap();
+                let position = &spec.parts[0].position;
+                let n = moves.len() as i32;
+                for weak in [false, true] {
+                    let options = crate::search::exact::Options {
+                        weak,
+                        ..crate::search::exact::Options::default()
+                    };
+                    let (found, _) = exact
+                        .solve(position, &table, &options, &Control::default())
+                        .unwrap();
+                    assert_eq!(found.score.signum(), score.signum(), "{set} {moves}");
+                    if weak {
+                        assert_eq!(found.remoteness(), None);
+                        continue;
+                    }
+                    assert_eq!(found.score, score, "{set} {moves}");
+                    // The score read back from the remoteness, as Pons defines it.
+                    let back = found.remoteness().map_or(0, |r| {
+                        let s = (44 - (n + r as i32)) / 2;
+                        if found.outcome() == Outcome::Win {
+                            s
+                        } else {
+                            -s
+                        }
+                    });
+                    assert_eq!(back, score, "{set} {moves}: {:?}", found.value);
+                }
+            }
+        }
+    }
+
+    /// Pons' six test sets whole, every score strong and its sign weak (minutes):
+    /// `GRUNDY_PONS_SETS=DIR cargo test -p grundy --release --lib -- --ignored pons_test_sets_whole`,
+    /// DIR holding `Test_L3_R1` … `Test_L1_R3` (the project's shared benchmarks, or
+    /// ChristopheSteininger/c4's `tst/data/7x6/`).
+    #[test]
+    #[ignore = "minutes in release; needs GRUNDY_PONS_SETS"]
+    fn pons_test_sets_whole() {
+        let dir = std::env::var("GRUNDY_PONS_SETS").expect("GRUNDY_PONS_SETS=DIR");
+        let game = Connect4::new(7, 6);
+        let exact = game.exact().expect("7 x 6 has the exact search");
+        let table = exact.table(1 << 23).unwrap();
+        for set in ["L3_R1", "L2_R1", "L2_R2", "L1_R1", "L1_R2", "L1_R3"] {
+            let text = std::fs::read_to_string(format!("{dir}/Test_{set}")).unwrap();
+            for line in text.lines() {
+                let mut words = line.split_whitespace();
+                let (moves, score) = (words.next().unwrap(), words.next().unwrap());
+                let score: i32 = score.parse().unwrap();
+                let spec: crate::games::Spec = format!("connect4[7x6]({moves})").parse().unwrap();
+                for weak in [false, true] {
+                    let options = crate::search::exact::Options {
+                        weak,
+                        ..crate::search::exact::Options::default()
+                    };
+                    let (found, _) = exact
+                        .solve(
+                            &spec.parts[0].position,
+                            &table,
+                            &options,
+                            &Control::default(),
+                        )
+                        .unwrap();
+                    if weak {
+                        assert_eq!(found.score.signum(), score.signum(), "{set} {moves}");
+                    } else {
+                        assert_eq!(found.score, score, "{set} {moves}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn positions_parse_as_boards_or_columns_played() {
+        // Columns played at any length (a game past 19 moves is not one number).
+        let long: crate::games::Spec = "connect4[7x6](2252576253462244111563365343671351441)"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            (long.parts[0].position[0] | long.parts[0].position[1]).count_ones(),
+            37
+        );
+        let err = "connect4[7x6](22525762534622441115633653436713514418)"
+            .parse::<crate::games::Spec>()
+            .unwrap_err();
+        assert!(
+            err.message.contains("column 8") || err.message.contains("1 to 7"),
+            "{}",
+            err.message
+        );
+        assert!("nim(123456789012345678901234)"
+            .parse::<crate::games::Spec>()
+            .is_err());
         let a: crate::games::Spec = "connect4[4x4](1213)".parse().unwrap();
         let b: crate::games::Spec = "connect4[4x4](..../..../x.../xoo.)".parse().unwrap();
         assert_eq!(a, b);
