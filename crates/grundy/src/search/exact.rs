@@ -140,22 +140,30 @@ impl Found {
     }
 }
 
-/// The transposition table: one `u64` an entry, written and read whole with relaxed
-/// atomics, so threads share it without locks and never read a torn entry. An entry is
-/// the key's part the index does not give (the key itself when it has at most 56 bits,
-/// else the quotient of the key by the prime number of entries — unique by the Chinese
-/// remainder theorem, as in Pons' table) above a byte coding a bound: `1..=R` an upper
-/// bound, `R+1..=2R` a lower bound, 0 an empty entry. A new entry always replaces the
-/// old.
+/// The transposition table: buckets of two entries, one `u64` each, written and read
+/// whole with relaxed atomics, so threads share it without locks and never read a torn
+/// entry. An entry is the key's part the bucket does not give (the key itself when it has
+/// at most 50 bits, else the quotient of the key by the prime number of buckets — unique by
+/// the Chinese remainder theorem, as in Pons' table), then six bits of log2 of the nodes
+/// searched to find it, then a byte coding a bound: `1..=R` an upper bound, `R+1..=2R` a
+/// lower bound, 0 an empty entry. The first entry of a bucket keeps the costlier result
+/// (a new one at least as costly moves the old to the second), the second always takes
+/// what the first does not: deep results survive the many cheap ones near the leaves.
 pub struct Table {
     entries: Vec<AtomicU64>,
     /// Scores above this minimum are coded from 1.
     min: i32,
     range: i32,
-    /// Whether the index is `key mod len` (the entry holding the quotient): keys past 56
-    /// bits.
+    /// Whether the bucket is `key mod buckets` (the entry holding the quotient): keys
+    /// past 50 bits.
     modular: bool,
 }
+
+/// Bits of an entry below the key's part.
+const TAG_SHIFT: u32 = 14;
+
+/// The widest key kept whole in an entry.
+const WHOLE_KEY_BITS: u32 = 64 - TAG_SHIFT;
 
 /// The bound a table entry holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,20 +186,20 @@ impl Table {
                 "the exact search codes at most {MAX_RANGE} scores, not {range}"
             )));
         }
-        let entries = entries.max(1024);
-        let modular = key_bits > 56;
-        let len = if modular {
-            previous_prime(entries)
+        let wanted = entries.max(1024) / 2;
+        let modular = key_bits > WHOLE_KEY_BITS;
+        let buckets = if modular {
+            previous_prime(wanted)
         } else {
-            entries
+            wanted
         };
-        if modular && u64::from(key_bits).saturating_sub(u64::from(63 - len.leading_zeros())) > 55 {
+        if modular && key_bits - (63 - buckets.leading_zeros()) > WHOLE_KEY_BITS {
             return Err(Error::Unsupported(format!(
                 "keys of {key_bits} bits need a table of at least 2^{} entries",
-                key_bits - 55
+                key_bits - WHOLE_KEY_BITS + 1
             )));
         }
-        let len = usize::try_from(len).map_err(|_| too_many(entries))?;
+        let len = usize::try_from(buckets * 2).map_err(|_| too_many(entries))?;
         let mut v = Vec::new();
         v.try_reserve_exact(len).map_err(|_| too_many(entries))?;
         v.resize_with(len, || AtomicU64::new(0));
@@ -225,26 +233,30 @@ impl Table {
         }
     }
 
+    /// The first entry of `key`'s bucket, and the key's part an entry holds.
     #[inline]
     fn place(&self, key: u64) -> (usize, u64) {
-        let len = self.entries.len() as u64;
-        if self.modular {
-            ((key % len) as usize, key / len)
+        let buckets = self.entries.len() as u64 / 2;
+        let (bucket, tag) = if self.modular {
+            (key % buckets, key / buckets)
         } else {
-            // Multiply-shift of a mixed key: any number of entries, no division.
+            // Multiply-shift of a mixed key: any number of buckets, no division.
             let mixed = key.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            (((u128::from(mixed) * u128::from(len)) >> 64) as usize, key)
-        }
+            (
+                ((u128::from(mixed) * u128::from(buckets)) >> 64) as u64,
+                key,
+            )
+        };
+        (2 * bucket as usize, tag)
     }
 
     #[inline]
     fn get(&self, key: u64) -> Option<Bound> {
         let (at, tag) = self.place(key);
-        let e = self.entries[at].load(Ordering::Relaxed);
-        let code = (e & 0xff) as i32;
-        if code == 0 || e >> 8 != tag {
-            return None;
-        }
+        let code = [at, at + 1].iter().find_map(|&i| {
+            let e = self.entries[i].load(Ordering::Relaxed);
+            (e & 0xff != 0 && e >> TAG_SHIFT == tag).then_some((e & 0xff) as i32)
+        })?;
         Some(if code > self.range {
             Bound::Lower(code - self.range - 1 + self.min)
         } else {
@@ -252,15 +264,26 @@ impl Table {
         })
     }
 
+    /// Keeps `bound` for `key`, found in `work` nodes.
     #[inline]
-    fn put(&self, key: u64, bound: Bound) {
+    fn put(&self, key: u64, bound: Bound, work: u64) {
         let (at, tag) = self.place(key);
         let code = match bound {
             Bound::Upper(v) => v - self.min + 1,
             Bound::Lower(v) => v - self.min + 1 + self.range,
         };
         debug_assert!((1..=2 * self.range).contains(&code), "{bound:?}");
-        self.entries[at].store(tag << 8 | code as u64, Ordering::Relaxed);
+        let log = u64::from(64 - work.leading_zeros()).min(63);
+        let entry = tag << TAG_SHIFT | log << 8 | code as u64;
+        let first = self.entries[at].load(Ordering::Relaxed);
+        if first >> TAG_SHIFT == tag || first & 0xff == 0 {
+            self.entries[at].store(entry, Ordering::Relaxed);
+        } else if log >= (first >> 8 & 0x3f) {
+            self.entries[at + 1].store(first, Ordering::Relaxed);
+            self.entries[at].store(entry, Ordering::Relaxed);
+        } else {
+            self.entries[at + 1].store(entry, Ordering::Relaxed);
+        }
     }
 }
 
@@ -309,6 +332,8 @@ struct Searcher<'a, 'c, G: Searchable> {
     lists: Vec<Vec<G::Board>>,
     /// Nodes since the last check.
     pending: u64,
+    /// Nodes this thread visited in all.
+    visited: u64,
     /// The helper's number: 0 searches in the game's order; helper `k` turns the first
     /// moves of the shallow plies by `k`.
     turn: usize,
@@ -323,6 +348,7 @@ impl<G: Searchable> Searcher<'_, '_, G> {
     #[inline]
     fn count(&mut self) -> Result<(), Stop> {
         self.pending += 1;
+        self.visited += 1;
         if self.pending < CHECK_EVERY {
             return Ok(());
         }
@@ -408,6 +434,7 @@ impl<G: Searchable> Searcher<'_, '_, G> {
             let k = self.turn % children.len();
             children.rotate_left(k);
         }
+        let before = self.visited;
         let mut result = Ok(None);
         for child in &children {
             match self.negamax(child, -beta, -alpha, ply + 1) {
@@ -426,13 +453,14 @@ impl<G: Searchable> Searcher<'_, '_, G> {
             }
         }
         self.lists[ply] = children;
+        let work = self.visited - before;
         match result? {
             Some(v) => {
-                self.shared.table.put(key, Bound::Lower(v));
+                self.shared.table.put(key, Bound::Lower(v), work);
                 Ok(v)
             }
             None => {
-                self.shared.table.put(key, Bound::Upper(alpha));
+                self.shared.table.put(key, Bound::Upper(alpha), work);
                 Ok(alpha)
             }
         }
@@ -533,6 +561,7 @@ fn probe<G: Searchable>(
             done: &done,
             lists: Vec::new(),
             pending: 0,
+            visited: 0,
             turn,
             failed: None,
         };
@@ -645,7 +674,7 @@ mod tests {
         moves: Vec<Vec<u32>>,
         drawn: Vec<bool>,
         top: i32,
-        /// Keys spread over 60 bits, to exercise the table's modular layout.
+        /// Keys spread over 58 bits, to exercise the table's modular layout.
         wide: bool,
     }
 
@@ -689,14 +718,14 @@ mod tests {
         type Board = u32;
         fn key_bits(&self) -> u32 {
             if self.wide {
-                60
+                58
             } else {
                 32
             }
         }
         fn key(&self, &b: &u32) -> u64 {
             if self.wide {
-                (u64::from(b) + 1).wrapping_mul(0x0123_4567_89ab) & ((1 << 60) - 1)
+                (u64::from(b) + 1).wrapping_mul(0x0123_4567_89ab) & ((1 << 58) - 1)
             } else {
                 u64::from(b)
             }
@@ -823,16 +852,16 @@ mod tests {
     #[test]
     fn the_table_keeps_bounds_by_key_in_both_layouts() {
         for bits in [20, 64] {
-            let t = Table::new(5000, bits, (-21, 21)).unwrap();
-            assert_eq!(t.modular, bits > 56);
-            assert!(!t.modular || t.entries.len() == 4999);
+            let t = Table::new(40_000, bits, (-21, 21)).unwrap();
+            assert_eq!(t.modular, bits > 50);
+            assert_eq!(t.entries.len(), if t.modular { 2 * 19_997 } else { 40_000 });
             for (key, bound) in [
                 (7u64, Bound::Upper(-21)),
                 (u64::MAX >> (64 - bits), Bound::Lower(21)),
                 (12345, Bound::Lower(0)),
             ] {
                 assert_eq!(t.get(key), None);
-                t.put(key, bound);
+                t.put(key, bound, 5);
                 assert_eq!(t.get(key), Some(bound));
             }
             assert_eq!(t.used(), 3);
@@ -843,6 +872,27 @@ mod tests {
             Table::new(1024, 20, (-100, 100)),
             Err(Error::Unsupported(_))
         ));
+        assert!(matches!(
+            Table::new(1024, 64, (-21, 21)),
+            Err(Error::Unsupported(_))
+        ));
+        // A bucket keeps the costlier entry first; a cheap one takes the second place.
+        let t = Table::new(1024, 20, (-21, 21)).unwrap();
+        let (at, _) = t.place(1);
+        let same: Vec<u64> = (2..1 << 20)
+            .filter(|&k| t.place(k).0 == at)
+            .take(3)
+            .collect();
+        t.put(1, Bound::Lower(3), 1000);
+        t.put(same[0], Bound::Upper(2), 10);
+        t.put(same[1], Bound::Upper(1), 20);
+        assert_eq!(t.get(1), Some(Bound::Lower(3)));
+        assert_eq!(t.get(same[0]), None);
+        assert_eq!(t.get(same[1]), Some(Bound::Upper(1)));
+        t.put(same[2], Bound::Lower(-4), 5000);
+        assert_eq!(t.get(same[2]), Some(Bound::Lower(-4)));
+        assert_eq!(t.get(1), Some(Bound::Lower(3)));
+        assert_eq!(t.get(same[1]), None);
         assert_eq!(previous_prime(5000), 4999);
         assert_eq!(previous_prime(2), 2);
     }
