@@ -320,6 +320,8 @@ struct Shared<'a, 'c> {
     /// Nodes counted by every thread, at each check.
     nodes: AtomicU64,
     max_nodes: u64,
+    /// Set when another thread's search failed: every thread stops.
+    abort: AtomicBool,
 }
 
 /// One thread's search.
@@ -360,6 +362,10 @@ impl<G: Searchable> Searcher<'_, '_, G> {
         self.pending = 0;
         if self.done.load(Ordering::Relaxed) {
             return Err(Stop::Answered);
+        }
+        if self.shared.abort.load(Ordering::Relaxed) {
+            self.failed = Some(Error::Cancelled);
+            return Err(Stop::Failed);
         }
         if let Err(e) = self.shared.control.check() {
             self.failed = Some(e);
@@ -484,6 +490,7 @@ pub fn solve<G: Searchable>(
         control,
         nodes: AtomicU64::new(0),
         max_nodes: options.max_nodes,
+        abort: AtomicBool::new(false),
     };
     let score = root(game, board, &shared, options)?;
     let nodes = shared.nodes.load(Ordering::Relaxed);
@@ -549,10 +556,7 @@ fn probe<G: Searchable>(
     shared: &Shared<'_, '_>,
     threads: usize,
 ) -> Result<i32, Error> {
-    let threads = match threads {
-        0 => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
-        n => n,
-    };
+    let threads = thread_count(threads);
     let done = AtomicBool::new(false);
     let run = |turn: usize| {
         let mut s = Searcher {
@@ -599,6 +603,14 @@ impl<G: Searchable> Searcher<'_, '_, G> {
     }
 }
 
+/// Threads for `0` (every core) or `n`.
+fn thread_count(n: usize) -> usize {
+    match n {
+        0 => std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+        n => n,
+    }
+}
+
 /// The value of a position and of each of its moves, as `c4solver -a` gives them: each
 /// move's position valued as a root of its own, sharing the table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -629,18 +641,76 @@ pub fn analyse<G: Searchable>(
         control,
         nodes: AtomicU64::new(0),
         max_nodes: options.max_nodes,
+        abort: AtomicBool::new(false),
     };
-    let mut moves = Vec::with_capacity(children.len());
-    for child in children {
-        let v = root(game, child, &shared, options)?;
-        // The child's value for its mover, negated: the move's for the player making it.
-        let mine = -v;
-        moves.push(Found {
-            score: mine,
+    let threads = thread_count(options.threads);
+    let scores: Vec<i32> = if threads > 1 && children.len() > 1 {
+        // One move at a time to each thread, sharing the table: the moves of a root are
+        // many and independent, which keeps every thread busy with less waste than
+        // several threads on one probe.
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let one = Options {
+            threads: 1,
+            ..*options
+        };
+        let work = || {
+            let mut got = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= children.len() {
+                    return Ok(got);
+                }
+                match root(game, &children[i], &shared, &one) {
+                    Ok(v) => got.push((i, v)),
+                    Err(e) => {
+                        shared.abort.store(true, Ordering::Relaxed);
+                        return Err(e);
+                    }
+                }
+            }
+        };
+        let results: Vec<Result<Vec<(usize, i32)>, Error>> = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads.min(children.len()))
+                .map(|_| scope.spawn(work))
+                .collect();
+            let mut all = vec![work()];
+            all.extend(
+                helpers
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or(Err(Error::Cancelled))),
+            );
+            all
+        });
+        let mut scores = vec![0; children.len()];
+        let mut error = None;
+        for r in results {
+            match r {
+                Ok(got) => got.into_iter().for_each(|(i, v)| scores[i] = v),
+                // The error that stopped the others, not their being stopped.
+                Err(Error::Cancelled) => error = error.or(Some(Error::Cancelled)),
+                Err(e) => error = Some(e),
+            }
+        }
+        if let Some(e) = error {
+            return Err(e);
+        }
+        scores
+    } else {
+        children
+            .iter()
+            .map(|child| root(game, child, &shared, options))
+            .collect::<Result<_, _>>()?
+    };
+    // Each child's value for its mover, negated: the move's for the player making it.
+    let moves: Vec<Found> = children
+        .iter()
+        .zip(&scores)
+        .map(|(child, &v)| Found {
+            score: -v,
             value: game.value(child, v).parent(),
             weak: options.weak,
-        });
-    }
+        })
+        .collect();
     let root_found = match moves.iter().max_by_key(|f| f.score) {
         Some(best) => Found {
             score: best.score,
@@ -840,7 +910,8 @@ mod tests {
                     }
                 }
                 let children = game.moves[b as usize].clone();
-                let got = analyse(&game, &b, &children, &table, &Options::default(), &Control::default()).unwrap();
+                let options = Options { threads, ..Options::default() };
+                let got = analyse(&game, &b, &children, &table, &options, &Control::default()).unwrap();
                 prop_assert_eq!(got.root.value, want);
                 for (found, &c) in got.moves.iter().zip(&children) {
                     prop_assert_eq!(found.value, game.reference(c, &mut memo).parent());
