@@ -514,6 +514,11 @@ fn run(cli: Cli) -> Result<u8> {
                 None => Vec::new(),
             };
             limits.tablebases = &tablebases;
+            // The exact search's table outlives each move: what one reply proved, the
+            // next reads.
+            let cache = report::SearchCache::new();
+            limits.search_cache = Some(&cache);
+            limits.search_threads = store.threads as usize;
             let game = grundy::play::Match::new(spec.clone(), !engine_first, &limits);
             finish_progress();
             let game = game.with_context(|| format!("cannot solve `{spec}`"))?;
