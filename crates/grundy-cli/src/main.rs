@@ -229,9 +229,12 @@ struct Common {
     #[arg(long, value_name = "N", default_value_t = grundy::search::Options::default().max_nodes, value_parser = args::u64_arg)]
     max_nodes: u64,
     /// Most memory of the proof search's transposition table, in MiB (it starts small and
-    /// doubles up to this); the exact search's table takes this much at once, up to 128.
+    /// doubles up to this).
     #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = args::u64_arg)]
     search_memory: u64,
+    /// Memory of the exact search's table, in MiB, taken at its start.
+    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = args::u64_arg)]
+    search_table: u64,
     /// Most positions the exact search may visit (every thread together), on a board whose
     /// family offers it (connect four), before it gives up (0: no exact search).
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_exact_nodes, value_parser = args::u64_arg)]
@@ -294,6 +297,7 @@ impl Common {
             max_search_nodes: self.max_nodes,
             search_memory: self.search_memory.saturating_mul(1 << 20),
             max_exact_nodes: self.max_exact_nodes,
+            exact_table: self.search_table.saturating_mul(1 << 20),
             weak: self.weak,
             ..Limits::default()
         }

@@ -56,9 +56,12 @@ pub struct Limits<'a> {
     /// a second or two; 0: no proof search).
     pub max_search_nodes: u64,
     /// Most bytes of the proof search's transposition table, which starts small and doubles
-    /// up to this (default 1 GiB); the exact search's table takes this much at once, up to
-    /// [`EXACT_TABLE_BYTES`].
+    /// up to this (default 1 GiB).
     pub search_memory: u64,
+    /// Bytes of the exact search's table, made whole at its start (default 64 MiB, 2^23
+    /// entries: measured on Pons' test sets, a larger one costs more to clear and to miss
+    /// in the caches than it saves in nodes; the empty 7 × 6 board wants more).
+    pub exact_table: u64,
     /// Positions the exact search may visit (every thread together) on a board whose
     /// family offers it ([`crate::games::Family::exact`]), before it gives up (default
     /// 2·10^10: some twenty minutes; 0: no exact search, the proof search answers).
@@ -122,11 +125,6 @@ impl SearchCache {
     }
 }
 
-/// The most bytes of the exact search's table (128 MiB: 2^24 entries), whatever
-/// [`Limits::search_memory`] allows: the table is made whole at the start, and a larger
-/// one costs more to clear than it saves on the boards measured.
-pub const EXACT_TABLE_BYTES: u64 = 1 << 27;
-
 impl std::fmt::Debug for Limits<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Limits")
@@ -137,6 +135,7 @@ impl std::fmt::Debug for Limits<'_> {
             .field("tablebases", &self.tablebases)
             .field("max_search_nodes", &self.max_search_nodes)
             .field("search_memory", &self.search_memory)
+            .field("exact_table", &self.exact_table)
             .field("max_exact_nodes", &self.max_exact_nodes)
             .field("search_threads", &self.search_threads)
             .field("weak", &self.weak)
@@ -158,6 +157,7 @@ impl Default for Limits<'_> {
             tablebases: &[],
             max_search_nodes: crate::search::Options::default().max_nodes,
             search_memory: crate::search::Options::default().memory,
+            exact_table: 1 << 26,
             max_exact_nodes: 20_000_000_000,
             search_threads: 1,
             weak: false,

@@ -78,7 +78,7 @@ fn table_for(
     game: &str,
     exact: &dyn Exact_,
 ) -> Result<std::sync::Arc<exact::Table>, Error> {
-    let make = || exact.table(limits.search_memory.min(super::EXACT_TABLE_BYTES) / 8);
+    let make = || exact.table(limits.exact_table / 8);
     match limits.search_cache {
         Some(cache) => cache.table(game, make),
         None => make().map(std::sync::Arc::new),

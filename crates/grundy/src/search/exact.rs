@@ -90,7 +90,7 @@ pub struct Options {
     /// Nodes every thread together may visit before the search gives up (default
     /// `u64::MAX`: no limit; Ctrl-C still stops it).
     pub max_nodes: u64,
-    /// Entries of the transposition table, 8 bytes each (default 2^24: 128 MiB; at least
+    /// Entries of the transposition table, 8 bytes each (default 2^23: 64 MiB; at least
     /// 1024).
     pub table_entries: u64,
     /// Threads (default 1; 0: every core).
@@ -104,7 +104,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             max_nodes: u64::MAX,
-            table_entries: 1 << 24,
+            table_entries: 1 << 23,
             threads: 1,
             weak: false,
         }
