@@ -162,7 +162,7 @@ fn run<T: Send>(
 /// solved there first (on `threads` threads, 0 for every core, within `max_tier_memory`
 /// MiB), and the answer is read from them.
 #[pyfunction]
-#[pyo3(signature = (spec, *, max_positions, max_memory, max_work, max_proof_heaps, tablebase=None, threads=0, max_tier_memory=16384, progress=None))]
+#[pyo3(signature = (spec, *, max_positions, max_memory, max_work, max_proof_heaps, tablebase=None, threads=0, max_tier_memory=16384, max_nodes=None, max_exact_nodes=None, weak=false, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve_json(
     py: Python<'_>,
@@ -174,9 +174,14 @@ fn solve_json(
     tablebase: Option<PathBuf>,
     threads: usize,
     max_tier_memory: u64,
+    max_nodes: Option<u64>,
+    max_exact_nodes: Option<u64>,
+    weak: bool,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
     let parsed: grundy::games::Spec = spec.parse().map_err(|e| spec_error(py, spec, &e))?;
+    // The exact search's table, kept for the next call (a game in progress).
+    static CACHE: std::sync::OnceLock<report::SearchCache> = std::sync::OnceLock::new();
     let budget = Budget {
         max_positions,
         max_memory_mib: max_memory,
@@ -209,6 +214,15 @@ fn solve_json(
         };
         let mut limits = budget.limits(*control);
         limits.tablebases = &tablebases;
+        limits.search_threads = threads;
+        limits.weak = weak;
+        limits.search_cache = Some(CACHE.get_or_init(report::SearchCache::new));
+        if let Some(n) = max_nodes {
+            limits.max_search_nodes = n;
+        }
+        if let Some(n) = max_exact_nodes {
+            limits.max_exact_nodes = n;
+        }
         report::solve(&parsed, &limits).map_err(Refusal::Solve)
     })?;
     let report = answer.map_err(|e| match e {

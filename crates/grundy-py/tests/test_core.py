@@ -79,6 +79,26 @@ def test_solve_agrees_with_the_cli(spec):
     assert all(isinstance(m, grundy.Move) for m in report.moves)
 
 
+def test_boards_too_large_to_explore_are_searched_exactly():
+    # Pons' test set L3_R1, first line: score -1, so the player to move loses with the
+    # opponent's 21st disc, 4 moves from here; the CLI says the same.
+    spec = "connect4[7x6](2252576253462244111563365343671351441)"
+    strong = grundy.solve(spec)
+    assert (strong.outcome, strong.remoteness, strong.method, strong.weak) == ("loss", 4, "search", False)
+    assert [(m.name, m.outcome, m.remoteness) for m in strong.moves] == [
+        ("column 6", "loss", 4),
+        ("column 7", "loss", 2),
+    ]
+    assert strong.to_dict() == cli_json("solve", spec)
+    weak = grundy.solve(spec, weak=True, threads=2)
+    assert (weak.outcome, weak.remoteness, weak.weak) == ("loss", None, True)
+    assert weak.to_dict() == cli_json("solve", spec, "--weak")
+    # No exact search: the proof search answers, weakly; with neither, a refusal.
+    assert grundy.solve(spec, max_exact_nodes=0).weak
+    with pytest.raises(grundy.GrundyError):
+        grundy.solve("connect4[7x6]", max_exact_nodes=0, max_nodes=10)
+
+
 def test_limits_are_the_clis():
     # A sum too large to explore with a small budget is judged by Grundy values alone.
     spec = "nim(30,30,30,30)"

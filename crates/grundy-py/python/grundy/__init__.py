@@ -44,6 +44,8 @@ LIMITS = {
     "max_memory": 4096,
     "max_work": 20_000_000_000,
     "max_proof_heaps": 1 << 20,
+    "max_nodes": 250_000,
+    "max_exact_nodes": 20_000_000_000,
 }
 
 
@@ -57,6 +59,9 @@ def solve(
     tablebase=None,
     threads=0,
     max_tier_memory=16384,
+    max_nodes=LIMITS["max_nodes"],
+    max_exact_nodes=LIMITS["max_exact_nodes"],
+    weak=False,
     progress=None,
 ):
     """Solves a position given as a spec, such as ``"nim(3,4,5)"`` or
@@ -65,7 +70,13 @@ def solve(
 
     ``tablebase``: a directory (``grundy solve --tablebase DIR``) where a board's tiers
     are kept: those missing are solved first, on ``threads`` threads (0: every core)
-    within ``max_tier_memory`` MiB, and the answer is read from them."""
+    within ``max_tier_memory`` MiB, and the answer is read from them.
+
+    A board too large to explore is searched (``grundy solve --max-nodes``,
+    ``--max-exact-nodes``, ``--weak``): by the exact search where its family offers one
+    (connect four: values with remoteness, on ``threads`` threads, within
+    ``max_exact_nodes`` positions; ``weak=True``: outcomes only, faster), else by the proof
+    search within ``max_nodes`` positions."""
     text = _progress.call(
         _grundy.solve_json,
         spec,
@@ -76,6 +87,9 @@ def solve(
         tablebase=None if tablebase is None else _os.fspath(tablebase),
         threads=threads,
         max_tier_memory=max_tier_memory,
+        max_nodes=max_nodes,
+        max_exact_nodes=max_exact_nodes,
+        weak=weak,
         progress=progress,
     )
     return Report.from_dict(_json.loads(text))

@@ -131,6 +131,7 @@ class Report(Record):
     positions: Optional[int] = _omit()
     nodes: Optional[int] = _omit()
     winning_moves_truncated: bool = dataclasses.field(default=False, metadata=_OMIT)
+    weak: bool = dataclasses.field(default=False, metadata=_OMIT)
     rule: Optional[str] = _omit()
 
     _nested = {"components": Component, "moves": Move}

@@ -522,7 +522,13 @@ fn root<G: Searchable>(
             shared.nodes.fetch_add(1, Ordering::Relaxed);
             return Ok(v);
         }
-        Node::Open { lo, hi, .. } => (lo, hi),
+        // One wider on each side than the bounds: the bisection's first probes are then
+        // those of Pons' solver, which measured 25% fewer nodes on his test set L1_R1 than
+        // probes within the bounds (and as many on the others).
+        Node::Open { lo, hi, .. } => {
+            let (least, most) = game.score_range();
+            ((lo - 1).max(least), (hi + 1).min(most))
+        }
     };
     if options.weak {
         // Only the sign: the least win and the least loss stand for all of them.
