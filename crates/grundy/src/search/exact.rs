@@ -296,7 +296,12 @@ fn too_many(entries: u64) -> Error {
 
 /// The largest prime at most `n` (n ≥ 2).
 fn previous_prime(n: u64) -> u64 {
-    let prime = |m: u64| m >= 2 && (2..).take_while(|d| d * d <= m).all(|d| m % d != 0);
+    let prime = |m: u64| {
+        m >= 2
+            && (2..)
+                .take_while(|d| d * d <= m)
+                .all(|d| !m.is_multiple_of(d))
+    };
     (2..=n).rev().find(|&m| prime(m)).unwrap_or(2)
 }
 

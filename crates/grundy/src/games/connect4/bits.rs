@@ -149,7 +149,7 @@ impl<S: Shape> Bits<S> {
             xs |= xc << (c * (h + 1));
             all |= (xc | oc) << (c * (h + 1));
         }
-        let x_moves = (x | o).count_ones() % 2 == 0;
+        let x_moves = (x | o).count_ones().is_multiple_of(2);
         Board {
             mine: if x_moves { xs } else { all ^ xs },
             mask: all,
