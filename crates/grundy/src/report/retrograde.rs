@@ -191,10 +191,10 @@ pub fn label_ranked(
         });
     }
     let keeps_turn = family.keeps_turn();
-    let mut word = vec![UNREACHED; top as usize + 1];
+    let mut word = crate::memory::filled(top as usize + 1, UNREACHED, "a rank table")?;
     // The player to move at each reached rank, when moves may keep the turn.
     let mut mover: Vec<u8> = if keeps_turn {
-        vec![0; top as usize + 1]
+        crate::memory::filled(top as usize + 1, 0, "a rank table")?
     } else {
         Vec::new()
     };
