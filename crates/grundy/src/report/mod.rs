@@ -485,7 +485,13 @@ fn build_oracles(spec: &Spec, limits: &Limits<'_>) -> Result<Vec<Box<dyn Values>
         .iter()
         .zip(&components)
         .map(|(part, comps)| {
-            crate::values::build(&part.family, comps, limits.max_proof_heaps, &limits.control)
+            crate::values::build(
+                &part.family,
+                comps,
+                limits.max_proof_heaps,
+                limits.max_work,
+                &limits.control,
+            )
         })
         .collect()
 }
