@@ -214,7 +214,7 @@ struct Common {
     /// Most positions to explore (a larger sum is judged by Grundy values alone).
     #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = args::u64_arg)]
     max_positions: u64,
-    /// Most memory a Grundy table may take, in MiB.
+    /// Most memory a Grundy table, or the positions an exploration keeps, may take, in MiB.
     #[arg(long, value_name = "MIB", default_value_t = 4096, value_parser = args::u64_arg)]
     max_memory: u64,
     /// Most elementary steps a Grundy table may take.

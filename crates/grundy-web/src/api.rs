@@ -49,11 +49,9 @@ pub async fn blocking<T: Send + 'static>(
     let task = tokio::task::spawn_blocking(move || work(&limits_of.limits(&cancel)));
     match tokio::time::timeout(config.timeout, task).await {
         Ok(Ok(answer)) => answer,
-        Ok(Err(join)) => Err(ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            format!("internal error (a bug; please report it): {join}"),
-        )),
+        // A panic stays in its request: the pool's thread unwinds, the server goes on, and
+        // the client is told what failed.
+        Ok(Err(join)) => Err(ApiError::internal(&join)),
         Err(_) => Err(ApiError::timeout(config.timeout)),
     }
 }
@@ -471,4 +469,35 @@ pub async fn olympiad(
         crate::play::olympiad(task, &text, &name, limits, &cfg).map(Json)
     })
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_panic_in_one_computation_is_a_typed_error_and_the_next_is_answered() {
+        let config = Arc::new(Config::default());
+        let failed = blocking(&config, |_| -> Result<u32, ApiError> {
+            panic!("a bug in one request")
+        })
+        .await
+        .unwrap_err();
+        assert_eq!(failed.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(failed.kind, "internal");
+        assert!(failed.message.contains("panicked"), "{}", failed.message);
+        assert!(
+            failed.message.contains("a bug in one request"),
+            "{}",
+            failed.message
+        );
+        // The limits each computation gets: its own cancel flag, the configured budgets.
+        let answered = blocking(&config, |limits| {
+            assert!(limits.control.cancel.is_some());
+            assert_eq!(limits.max_memory, Config::default().max_memory);
+            Ok(7)
+        })
+        .await;
+        assert_eq!(answered, Ok(7));
+    }
 }

@@ -58,6 +58,21 @@ impl ApiError {
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "too-large", message)
     }
 
+    /// 500, `internal`: a computation that panicked (a bug) or was lost, with what it said;
+    /// the other requests are not affected.
+    pub fn internal(join: &tokio::task::JoinError) -> ApiError {
+        let what = if join.is_panic() {
+            "the computation panicked"
+        } else {
+            "the computation was stopped"
+        };
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            format!("internal error (a bug; please report it): {what}: {join}"),
+        )
+    }
+
     /// 422: stopped after the time limit.
     pub fn timeout(limit: Duration) -> ApiError {
         ApiError::new(

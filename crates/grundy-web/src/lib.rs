@@ -73,7 +73,7 @@ pub struct Config {
     /// position past it is judged by Grundy values or a proved rule, without remoteness,
     /// and refused when neither fits the memory and work limits.
     pub max_positions: u64,
-    /// Bytes a Grundy table may take (default 1 GiB).
+    /// Bytes a Grundy table, or the positions an exploration keeps, may take (default 1 GiB).
     pub max_memory: u64,
     /// Elementary steps a Grundy table may take (default 2·10^9, a few seconds).
     pub max_work: u128,

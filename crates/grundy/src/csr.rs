@@ -175,12 +175,25 @@ impl Csr {
     ///
     /// # Complexity
     /// O(V + E) time (a counting sort), 8·V + 4·E bytes.
+    ///
+    /// # Panics
+    /// If the memory cannot be had; [`Csr::try_reverse`] refuses instead.
     #[must_use]
     pub fn reverse(&self) -> Csr {
+        self.try_reverse()
+            .unwrap_or_else(|e| panic!("cannot reverse a graph: {e}"))
+    }
+
+    /// [`Csr::reverse`], refused when the memory cannot be had (a graph explored from a
+    /// user's game may fill the memory; its reverse is as large again).
+    ///
+    /// # Errors
+    /// [`crate::Error::TooLarge`] with the bytes asked for.
+    pub fn try_reverse(&self) -> Result<Csr, crate::Error> {
         // Each vertex's range is filled from its end, so no array of fill positions is needed
         // and predecessors come out in ascending order.
         let k = self.len();
-        let mut offsets = vec![0u64; k + 1];
+        let mut offsets = crate::memory::filled(k + 1, 0u64, "the reverse graph")?;
         for &t in &self.targets {
             offsets[t as usize] += 1;
         }
@@ -190,7 +203,7 @@ impl Csr {
             *o = total;
         }
         offsets[k] = total;
-        let mut targets = vec![0u32; self.targets.len()];
+        let mut targets = crate::memory::filled(self.targets.len(), 0u32, "the reverse graph")?;
         for u in (0..k).rev() {
             let out = &self.targets[self.offsets[u] as usize..self.offsets[u + 1] as usize];
             for &t in out.iter().rev() {
@@ -199,7 +212,7 @@ impl Csr {
                 targets[*slot as usize] = u as u32;
             }
         }
-        Csr { offsets, targets }
+        Ok(Csr { offsets, targets })
     }
 
     /// The raw offsets array (`len() + 1` entries).

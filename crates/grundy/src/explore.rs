@@ -1,5 +1,7 @@
 //! Exploration: the positions reachable from a root → dense `u32` ids → a forward CSR
-//! graph (and its reverse), with a budget on size and a way to stop.
+//! graph (and its reverse), with a budget on size and a way to stop. Every table whose
+//! size comes from the game is asked of the allocator fallibly: running out of memory is
+//! an [`Error::TooLarge`], never an abort.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -7,7 +9,7 @@ use rustc_hash::FxHashMap;
 
 pub use crate::csr::Csr;
 use crate::game::{Game, IndexedGame};
-use crate::Error;
+use crate::{memory, Error};
 
 /// Limits and controls for a long computation: how large it may grow, how to stop it, and
 /// whom to tell how far it got.
@@ -122,7 +124,8 @@ fn too_many(limit: u64) -> Error {
 /// and offsets, 4 bytes per edge.
 ///
 /// # Errors
-/// [`Error::TooLarge`] past `control.max_positions`, [`Error::Cancelled`] if stopped.
+/// [`Error::TooLarge`] past `control.max_positions` or when memory runs out,
+/// [`Error::Cancelled`] if stopped.
 pub fn explore<G: Game>(
     game: &G,
     root: &G::Position,
@@ -134,6 +137,7 @@ pub fn explore<G: Game>(
             return Ok(id);
         }
         let id = fresh()?;
+        memory::reserve_map(&mut ids, 1, "the positions explored")?;
         ids.insert(position.clone(), id);
         Ok(id)
     })
@@ -180,6 +184,9 @@ fn breadth_first<G: Game>(
         if (targets.len() + children.len()) as u64 > limit.saturating_mul(EDGES_PER_POSITION) {
             return Err(too_many_moves(limit));
         }
+        memory::reserve(&mut targets, children.len(), "the moves explored")?;
+        memory::reserve(&mut positions, children.len(), "the positions explored")?;
+        memory::reserve(&mut offsets, 1, "the positions explored")?;
         for child in children.drain(..) {
             let child = game.canonical(&child);
             let count = positions.len();
@@ -221,7 +228,11 @@ pub fn explore_indexed<G: IndexedGame>(
             need: Some(bound.saturating_mul(4)),
         });
     }
-    let mut ids = vec![NONE; bound as usize];
+    let mut ids = memory::filled(
+        usize::try_from(bound).map_err(|_| Error::Overflow)?,
+        NONE,
+        "an index table",
+    )?;
     breadth_first(game, root, control, |position, fresh| {
         let slot = &mut ids[game.index(position) as usize];
         if *slot == NONE {
@@ -277,8 +288,8 @@ impl RankedExplored {
 /// bytes per position reached (rank, degree, offset), 4 per edge (the reverse graph).
 ///
 /// # Errors
-/// [`Error::TooLarge`] past `control.max_positions`, or if the id table would be more
-/// than 16 times the position budget; [`Error::Cancelled`].
+/// [`Error::TooLarge`] past `control.max_positions`, if the id table would be more
+/// than 16 times the position budget, or when memory runs out; [`Error::Cancelled`].
 pub fn explore_ranked(
     size: u64,
     root: u64,
@@ -294,7 +305,7 @@ pub fn explore_ranked(
             need: Some(size.saturating_mul(4)),
         });
     }
-    let mut ids = vec![NONE; size as usize];
+    let mut ids = memory::filled(size as usize, NONE, "a rank table")?;
     let mut ranks = vec![root];
     ids[root as usize] = 0;
     let mut degrees = Vec::new();
@@ -321,12 +332,15 @@ pub fn explore_ranked(
         if edges > limit.saturating_mul(EDGES_PER_POSITION) {
             return Err(too_many_moves(limit));
         }
+        memory::reserve(&mut degrees, 1, "the positions explored")?;
         for &child in &children {
             let slot = &mut ids[child as usize];
             if *slot == NONE {
                 if ranks.len() as u64 >= limit {
                     return Err(too_many(limit));
                 }
+                memory::reserve(&mut ranks, 1, "the positions explored")?;
+                memory::reserve(&mut in_degree, 1, "the positions explored")?;
                 *slot = ranks.len() as u32;
                 ranks.push(child);
                 in_degree.push(0);
@@ -337,7 +351,8 @@ pub fn explore_ranked(
     }
     // The reverse graph: offsets from the in-degrees, then the moves again.
     let n = ranks.len();
-    let mut offsets = Vec::with_capacity(n + 1);
+    let mut offsets = Vec::new();
+    memory::reserve(&mut offsets, n + 1, "the reverse graph")?;
     let mut total = 0u64;
     offsets.push(0);
     for &d in &in_degree {
@@ -345,9 +360,13 @@ pub fn explore_ranked(
         offsets.push(total);
     }
     debug_assert_eq!(total, edges);
-    let mut cursor: Vec<u64> = offsets[..n].to_vec();
     drop(in_degree);
-    let mut targets = vec![0u32; usize::try_from(edges).map_err(|_| Error::Overflow)?];
+    let mut cursor: Vec<u64> = memory::copied(&offsets[..n], "the reverse graph")?;
+    let mut targets = memory::filled(
+        usize::try_from(edges).map_err(|_| Error::Overflow)?,
+        0u32,
+        "the reverse graph",
+    )?;
     for (id, &rank) in ranks.iter().enumerate() {
         if id % CHECK_EVERY == 0 {
             control.check()?;

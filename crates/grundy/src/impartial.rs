@@ -34,7 +34,7 @@ pub fn mex(values: impl IntoIterator<Item = u32>, seen: &mut Vec<bool>) -> u32 {
 /// # Errors
 /// [`Error::Cycle`] if the graph has a cycle: loopy games need generalised values.
 pub fn grundy_values(graph: &Csr) -> Result<Vec<u32>, Error> {
-    grundy_values_with_reverse(graph, &graph.reverse())
+    grundy_values_with_reverse(graph, &graph.try_reverse()?)
 }
 
 /// [`grundy_values`] for a caller that holds the reverse graph already

@@ -27,6 +27,7 @@ pub mod game;
 pub mod games;
 pub mod graph;
 pub mod impartial;
+mod memory;
 pub mod number;
 pub mod octal;
 pub mod pattern;

@@ -241,7 +241,7 @@ pub fn label_explored<G: Game>(
     explored: Explored<G::Position>,
     control: &Control<'_>,
 ) -> Result<Solution<G::Position>, Error> {
-    let reverse = explored.graph.reverse();
+    let reverse = explored.graph.try_reverse()?;
     let mover: Option<Vec<u8>> = (!game.alternates()).then(|| {
         explored
             .positions
@@ -347,7 +347,7 @@ pub fn minimax_graph(
             mover.map_or(0, <[u8]>::len)
         )));
     }
-    let order = reverse_topological_order(graph, &graph.reverse())?;
+    let order = reverse_topological_order(graph, &graph.try_reverse()?)?;
     let mut margin = vec![0i64; n];
     let mut depth = vec![0u32; n];
     let offsets = graph.offsets();

@@ -107,19 +107,35 @@ pub fn cost(family: &dyn Family, components: &[Pos], max_proof_heaps: u64) -> Op
     })
 }
 
+/// The steps of the sequence engine a period proof may take per heap of its budget, on
+/// average, and at least [`PROOF_STEPS`] in all: the default budget of 2^20 heaps is "about
+/// a second for a hard game", and a code without a sparse space (each heap O(n), not O(1))
+/// is stopped near there instead of running for minutes. 2^13: the default budget is
+/// 8.6·10^9 steps, 1 to 3 s in a release build (a step is 0.1 to 0.35 ns, measured on
+/// 0.777 and 0.7777777777); still capped by `max_work`.
+pub const PROOF_STEPS_PER_HEAP: u64 = 1 << 13;
+
+/// The fewest steps a period proof is allowed, whatever its budget of heaps (2^30, a
+/// quarter of a second).
+pub const PROOF_STEPS: u64 = 1 << 30;
+
 /// Builds the oracle of `family` for `components`; a heap game whose largest heap is at
-/// or past `max_proof_heaps` needs its period proved within that many heaps.
+/// or past `max_proof_heaps` needs its period proved within that many heaps (and within
+/// [`PROOF_STEPS_PER_HEAP`] steps a heap of them, [`PROOF_STEPS`] at least). `max_work` bounds the steps of a heap
+/// game's table, which are known up front only for games with a sparse space.
 ///
 /// # Errors
 /// [`Error::Cancelled`], [`Error::Overflow`], [`Error::TooLarge`] when no period is
-/// proved in time or a component is too large to explore, [`Error::Unsupported`] for a
-/// family without Grundy values.
+/// proved in time, a table takes more than `max_work` steps, or a component is too large
+/// to explore, [`Error::Unsupported`] for a family without Grundy values.
 pub fn build(
     family: &Arc<dyn Family>,
     components: &[Pos],
     max_proof_heaps: u64,
+    max_work: u128,
     control: &Control<'_>,
 ) -> Result<Box<dyn Values>, Error> {
+    let max_work = u64::try_from(max_work).unwrap_or(u64::MAX);
     let size = components
         .iter()
         .map(|c| family.grundy_size(c))
@@ -131,11 +147,11 @@ pub fn build(
             if size < max_proof_heaps {
                 // Small enough to tabulate outright (the engine copies the rest once it
                 // has proved a period on the way).
-                return Ok(Box::new(HeapTable(octal::grundy_sequence(
-                    &rules,
-                    size + 1,
-                    control,
-                )?)));
+                let mut solver = octal::Solver::new(&rules).with_max_work(max_work);
+                solver.extend_to(size + 1, control)?;
+                let mut values = solver.into_values();
+                values.truncate(size as usize + 1);
+                return Ok(Box::new(HeapTable(values)));
             }
             // A large heap: a period proved within the budget answers any size.
             if let Some(heaps) = octal::unproved_within(&rules).filter(|&h| h >= max_proof_heaps) {
@@ -148,7 +164,13 @@ pub fn build(
                     need: Some(size.saturating_add(1)),
                 });
             }
-            let mut solver = octal::Solver::new(&rules);
+            let mut solver = octal::Solver::new(&rules).with_max_work(
+                max_work.min(
+                    max_proof_heaps
+                        .saturating_mul(PROOF_STEPS_PER_HEAP)
+                        .max(PROOF_STEPS),
+                ),
+            );
             // Progress says how far the proof may go.
             let outer = control.progress;
             let stage =

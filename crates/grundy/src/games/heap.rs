@@ -61,12 +61,51 @@ impl HeapFamily {
 
     /// Appends what each move from a heap of `heap` tokens leaves. Each distinct result
     /// once; splits as `(a, b)` with `a ≤ b`.
+    ///
+    /// # Panics
+    /// If the moves do not fit in memory (a Nim heap of 10^9 has 10^9 moves; the memory
+    /// is asked for first, so this is a panic, not an abort). Callers listing the moves of
+    /// a heap of any size take [`HeapFamily::try_moves_up_to`], or check the count first.
     pub fn moves(&self, heap: u64, out: &mut Vec<Leaves>) {
         self.moves_up_to(heap, u64::MAX, out);
     }
 
     /// [`HeapFamily::moves`], but only the splits whose smaller heap is at most `small`.
+    ///
+    /// # Panics
+    /// As [`HeapFamily::moves`].
     pub fn moves_up_to(&self, heap: u64, small: u64, out: &mut Vec<Leaves>) {
+        if let Err(e) = self.try_moves_up_to(heap, small, out) {
+            panic!("cannot list the moves of a heap of {heap}: {e}");
+        }
+    }
+
+    /// [`HeapFamily::moves_up_to`], refused when the moves do not fit in memory.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] with the bytes the list would take.
+    pub fn try_moves_up_to(
+        &self,
+        heap: u64,
+        small: u64,
+        out: &mut Vec<Leaves>,
+    ) -> Result<(), Error> {
+        let count = match self {
+            HeapFamily::Octal(code) if small < heap => {
+                (u128::from(code.max_removal()) + 1) * (u128::from(small) + 2)
+            }
+            _ => self.move_bound(heap),
+        };
+        let count = usize::try_from(count).map_err(|_| Error::TooLarge {
+            what: format!("the moves of a heap of {heap}"),
+            need: None,
+        })?;
+        crate::memory::reserve(out, count, "the moves of a heap")?;
+        self.push_moves(heap, small, out);
+        Ok(())
+    }
+
+    fn push_moves(&self, heap: u64, small: u64, out: &mut Vec<Leaves>) {
         match self {
             HeapFamily::Nim => out.extend((0..heap).rev().map(|h| (h, 0))),
             HeapFamily::BoundedNim(m) => {
@@ -170,10 +209,12 @@ impl HeapFamily {
     /// 4 bytes per heap.
     ///
     /// # Errors
-    /// [`Error::Cancelled`] if stopped.
+    /// [`Error::Cancelled`] if stopped; [`Error::TooLarge`] if the table does not fit in
+    /// memory.
     pub fn table(&self, up_to: u64, control: &Control<'_>) -> Result<Vec<u32>, Error> {
         let n = usize::try_from(up_to).map_err(|_| Error::Overflow)?;
-        let mut g: Vec<u32> = Vec::with_capacity(n + 1);
+        let mut g: Vec<u32> = Vec::new();
+        crate::memory::reserve(&mut g, n.saturating_add(1), "a Grundy table")?;
         let mut seen = Vec::new();
         let mut leaves = Vec::new();
         for h in 0..=n {
@@ -315,6 +356,10 @@ impl Family for Heaps {
         for (j, &h) in pos.iter().enumerate() {
             leaves.clear();
             self.0.moves(h, &mut leaves);
+            // Asked for first: a panic with the figures if it cannot be had, not an abort.
+            if let Err(e) = crate::memory::reserve(out, leaves.len(), "the moves of a heap") {
+                panic!("cannot list the moves of heap {h}: {e}");
+            }
             out.extend(leaves.iter().map(|&l| replace(pos, j, l)));
         }
     }

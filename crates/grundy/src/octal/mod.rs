@@ -148,7 +148,7 @@ impl Values {
         }
     }
 
-    fn truncate(&mut self, len: usize) {
+    pub(crate) fn truncate(&mut self, len: usize) {
         match self {
             Values::U8(v) => v.truncate(len),
             Values::U16(v) => v.truncate(len),
@@ -242,6 +242,7 @@ pub struct Solver {
     shortcut: bool,
     next_check: u64,
     copied: u64,
+    max_work: u64,
 }
 
 /// First heap count at which a period is looked for.
@@ -263,6 +264,29 @@ impl Solver {
             shortcut: true,
             next_check: FIRST_CHECK,
             copied: 0,
+            max_work: u64::MAX,
+        }
+    }
+
+    /// Stops the rare-value method once it has taken more than `steps` steps in all (a
+    /// take, a split with a rare part, a split of a witness search compared with a pending
+    /// value: see [`Solver::work`]), with [`Error::TooLarge`]. The heaps a computation needs are known
+    /// up front, but not their cost: a code without a sparse space costs O(n) a heap, not
+    /// O(1), and only shows it while it runs. Default: no limit.
+    #[must_use]
+    pub fn with_max_work(mut self, steps: u64) -> Solver {
+        self.max_work = steps;
+        self
+    }
+
+    /// The steps the rare-value method has taken so far (0 for the other engines, whose
+    /// cost is known up front).
+    #[must_use]
+    pub fn work(&self) -> u64 {
+        match &self.engine {
+            Engine::Narrow(e) => e.work(),
+            Engine::Wide(e) => e.work(),
+            Engine::Direct(_) | Engine::Plain(_) => 0,
         }
     }
 
@@ -438,7 +462,8 @@ impl Solver {
             return;
         };
         fn room<T>(g: &mut Vec<T>, len: usize) {
-            g.reserve_exact(len.saturating_sub(g.len()));
+            // Only a saving: when the memory is not there at once, the table grows as it goes.
+            let _ = g.try_reserve_exact(len.saturating_sub(g.len()));
         }
         match &mut self.engine {
             Engine::Narrow(e) => room(&mut e.g, len),
@@ -450,8 +475,19 @@ impl Solver {
 
     fn compute_to(&mut self, len: u64, control: &Control<'_>) -> Result<(), Error> {
         let len = usize::try_from(len).map_err(|_| Error::Overflow)?;
+        let max_work = self.max_work;
+        let rules = self.rules.to_string();
+        let over = move |heap: usize| {
+            Error::TooLarge {
+            what: format!(
+                "the values of {rules} past heap {heap} take more than {:.1e} steps (no sparse space there)",
+                max_work as f64
+            ),
+            need: None,
+        }
+        };
         match &mut self.engine {
-            Engine::Narrow(e) => match run(e, len, control)? {
+            Engine::Narrow(e) => match run(e, len, control, max_work, &over)? {
                 Ok(()) => Ok(()),
                 Err(NeedsWider) => {
                     let engine = std::mem::replace(&mut self.engine, Engine::Plain(Vec::new()));
@@ -462,7 +498,7 @@ impl Solver {
                     self.compute_to(len as u64, control)
                 }
             },
-            Engine::Wide(e) => match run(e, len, control)? {
+            Engine::Wide(e) => match run(e, len, control, max_work, &over)? {
                 Ok(()) => Ok(()),
                 Err(NeedsWider) => Err(too_big(e.g.len() as u64)),
             },
@@ -566,21 +602,31 @@ fn too_big(n: u64) -> Error {
 }
 
 /// Steps the engine to `len` heaps; the inner result says whether values got too wide.
+/// Heaps between two looks at the cancel flag: a heap of a code without a sparse space
+/// costs O(n), so a look every [`CHECK_EVERY`] heaps could come minutes late.
+const WORK_CHECK: usize = 1 << 10;
+
 fn run<V: sparse::Nimber>(
     e: &mut Sparse<V>,
     len: usize,
     control: &Control<'_>,
+    max_work: u64,
+    over: &dyn Fn(usize) -> Error,
 ) -> Result<Result<(), NeedsWider>, Error> {
     while e.g.len() < len {
         let n = e.g.len();
+        control.check()?;
         if n.is_multiple_of(CHECK_EVERY) {
-            control.check()?;
             control.report("grundy sequence", n as u64);
         }
-        let stop = len.min((n / CHECK_EVERY + 1) * CHECK_EVERY);
+        let stop = len.min((n / WORK_CHECK + 1) * WORK_CHECK);
         while e.g.len() < stop {
             if let Err(w) = e.step() {
                 return Ok(Err(w));
+            }
+            // A heap without a sparse space can cost millions of steps: looked at after each.
+            if e.work() > max_work {
+                return Err(over(e.g.len()));
             }
         }
     }
@@ -644,4 +690,33 @@ pub fn prove_octal_period(code: &Code, control: &Control<'_>) -> Result<Period, 
 /// As [`prove_period`], and [`Error::Unsupported`] for an empty set.
 pub fn prove_subtraction_period(set: &[u64], control: &Control<'_>) -> Result<Period, Error> {
     prove_period(&Rules::subtraction(set)?, control)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_code_without_a_sparse_space_is_stopped_by_its_budget_of_steps() {
+        // Ten digits 7: every heap's splits are searched in full, O(n) a heap; with no
+        // budget this runs for minutes before its proof budget of heaps is reached.
+        let rules: Rules = "0.7777777777".parse().unwrap();
+        let start = std::time::Instant::now();
+        let mut solver = Solver::new(&rules).with_max_work(1 << 24);
+        match solver.prove(1 << 20, &Control::default()) {
+            Err(Error::TooLarge { what, .. }) => {
+                assert!(what.contains("no sparse space"), "{what}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(solver.work() > 1 << 24);
+        assert!(solver.len() < 1 << 20);
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
+        // Kayles proves its period well within the same budget.
+        let mut kayles = Solver::new(&"0.77".parse().unwrap()).with_max_work(1 << 24);
+        assert_eq!(
+            kayles.prove(1 << 20, &Control::default()).unwrap().period,
+            12
+        );
+    }
 }

@@ -86,6 +86,9 @@ pub struct SparseStats {
     pub searches: u64,
     /// Splits looked at in witness searches.
     pub search_options: u64,
+    /// Comparisons of those splits with the values still pending (each split against
+    /// each pending value): what a witness search costs.
+    pub search_comparisons: u64,
     /// Witness searches that ran to the end (the value was not safe: a rare heap).
     pub full_searches: u64,
     /// Times the functional was re-chosen, and times the rare list was rebuilt.
@@ -240,15 +243,17 @@ const BLOCK: usize = 64;
 
 /// Looks through the splits `(a, m − a)`, `a = 1, 2, …`, of every `m` in `ms` a block at
 /// a time for the values in `pend`, removing each one found; stops when `pend` is empty
-/// or the splits run out. Returns the number of splits looked at.
+/// or the splits run out. Returns the number of splits looked at, and of comparisons
+/// with pending values.
 ///
 /// Per block the 64 split values go to a buffer and each value still pending is compared
 /// with all 64 of them by a reduction the compiler vectorises: a few vector instructions
 /// per pending value and block, no store per split and no branch per split.
 #[inline(never)]
-fn witness_search<V: Nimber>(g: &[V], ms: &[usize], pend: &mut Vec<V>) -> u64 {
+fn witness_search<V: Nimber>(g: &[V], ms: &[usize], pend: &mut Vec<V>) -> (u64, u64) {
     let half = ms.iter().copied().max().unwrap_or(0) / 2;
     let mut steps = 0u64;
+    let mut comparisons = 0u64;
     let mut a = 1;
     let mut xs = [V::default(); BLOCK];
     while a <= half && !pend.is_empty() {
@@ -257,6 +262,7 @@ fn witness_search<V: Nimber>(g: &[V], ms: &[usize], pend: &mut Vec<V>) -> u64 {
                 continue;
             }
             let count = BLOCK.min(m / 2 + 1 - a);
+            comparisons += (count * pend.len()) as u64;
             let low = &g[a..a + count];
             let high = &g[m + 1 - a - count..m + 1 - a];
             if count == BLOCK {
@@ -282,7 +288,7 @@ fn witness_search<V: Nimber>(g: &[V], ms: &[usize], pend: &mut Vec<V>) -> u64 {
         }
         a += BLOCK;
     }
-    steps
+    (steps, comparisons)
 }
 
 /// What stopped [`Sparse::step`]: a value that does not fit the storage type.
@@ -319,6 +325,17 @@ pub(crate) struct Sparse<V> {
 }
 
 impl<V: Nimber> Sparse<V> {
+    /// The steps taken so far: each heap's takes, the splits with a rare part, the
+    /// witness searches' comparisons.
+    pub(crate) fn work(&self) -> u64 {
+        let s = &self.stats;
+        s.heaps
+            .saturating_mul(self.takes.len() as u64 + 1)
+            .saturating_add(s.rare_options)
+            .saturating_add(s.search_options)
+            .saturating_add(s.search_comparisons)
+    }
+
     /// A new engine for an octal code (no three-heap splits).
     pub(crate) fn new(code: &Code) -> Sparse<V> {
         debug_assert!(code.is_octal());
@@ -495,8 +512,9 @@ impl<V: Nimber> Sparse<V> {
                     ms.extend(class.ks.iter().filter(|&&k| n >= k + 2).map(|&k| n - k));
                 }
             }
-            let steps = witness_search(g, ms, pend);
+            let (steps, comparisons) = witness_search(g, ms, pend);
             self.stats.search_options += steps;
+            self.stats.search_comparisons += comparisons;
             if let Some(&least) = pend.first() {
                 self.stats.full_searches += 1;
                 value = least.idx();

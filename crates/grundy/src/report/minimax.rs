@@ -34,10 +34,11 @@ impl Analysis for Minimax {
                 bound.positions.saturating_mul(48),
             ));
         }
+        super::retrograde::Estimate::of(ctx.spec, ctx.limits).check(ctx.limits, true)?;
         let game = &ctx.game;
         let explored = explore(game, &ctx.root, &ctx.limits.control)?;
         let graph = &explored.graph;
-        let order = reverse_topological_order(graph, &graph.reverse())?;
+        let order = reverse_topological_order(graph, &graph.try_reverse()?)?;
         // Per position: the totals [mover, other] from there on under best play, and the
         // moves left.
         let n = graph.len();

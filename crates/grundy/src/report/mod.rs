@@ -42,7 +42,8 @@ pub struct Limits<'a> {
     /// sum too large to explore whole is still judged by Grundy values, without
     /// remoteness. Default 2 000 000.
     pub control: Control<'a>,
-    /// Bytes a Grundy table may take (default 4 GiB).
+    /// Bytes a Grundy table may take, or an exploration through a hash map of positions,
+    /// estimated up front (default 4 GiB).
     pub max_memory: u64,
     /// Elementary steps a Grundy table may take (default 2·10^10, about a minute).
     pub max_work: u128,
@@ -566,7 +567,13 @@ fn build_oracles(spec: &Spec, limits: &Limits<'_>) -> Result<Vec<Box<dyn Values>
         .iter()
         .zip(&components)
         .map(|(part, comps)| {
-            crate::values::build(&part.family, comps, limits.max_proof_heaps, &limits.control)
+            crate::values::build(
+                &part.family,
+                comps,
+                limits.max_proof_heaps,
+                limits.max_work,
+                &limits.control,
+            )
         })
         .collect()
 }

@@ -3,10 +3,10 @@
 //! explored by rank, with no position stored and no forward graph kept; the others
 //! through a hash map of positions.
 
-use super::{Analysis, Context, Method, Move, Report, MAX_LISTED_MOVES};
-use crate::explore::{explore, explore_ranked};
+use super::{Analysis, Context, Limits, Method, Move, Report, MAX_LISTED_MOVES};
+use crate::explore::{explore, explore_ranked, EDGES_PER_POSITION};
 use crate::game::{Game, Outcome, Value};
-use crate::games::Kind;
+use crate::games::{GrundySource, Kind, Spec};
 use crate::solve::{label_by_degree, label_explored};
 use crate::Error;
 
@@ -15,6 +15,145 @@ pub(super) struct Retrograde;
 /// How much looser than the position budget a family's bound may be before exploring is
 /// not even tried (bounds are upper bounds, often far above what is reached).
 const BOUND_SLACK: u128 = 64;
+
+/// What exploring a spec whole may take at most, from its families' bounds, before any
+/// of it is taken.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Estimate {
+    /// Positions reachable (an upper bound).
+    pub(super) positions: u128,
+    /// Moves from the root.
+    pub(super) root_moves: u128,
+    /// Moves from all positions together (an upper bound).
+    pub(super) edges: u128,
+    /// Bytes an exploration through a hash map keeps, within the position and move budget:
+    /// each position twice (the list and the map's key), the moves forward and reversed,
+    /// and the children of the root listed at once.
+    pub(super) bytes: u128,
+}
+
+impl Estimate {
+    pub(super) fn of(spec: &Spec, limits: &Limits<'_>) -> Estimate {
+        let positions = spec
+            .parts
+            .iter()
+            .map(|p| p.family.bound(&p.position).positions)
+            .fold(1u128, u128::saturating_mul);
+        // A move of a sum changes one part: the moves of a position add up over the parts.
+        let moves = spec
+            .parts
+            .iter()
+            .map(|p| p.family.bound(&p.position).moves)
+            .fold(0u128, u128::saturating_add);
+        let root_moves = spec
+            .parts
+            .iter()
+            .map(|p| p.family.move_count(&p.position))
+            .fold(0u128, u128::saturating_add);
+        let edges = positions.saturating_mul(moves);
+        // A position of the sum is a `Vec` of parts (24 bytes) on the heap, each part a `Pos`
+        // (inline up to 4 words, else on the heap too; no reachable position is longer
+        // than the root in the families whose positions are long: a row of numbers, a
+        // board). It is kept twice, in the list of positions (which may have doubled past
+        // what it holds) and as the hash map's key (with the id and a control byte, in a
+        // table up to twice as large as its entries); then 32 bytes a position of offsets,
+        // degrees and labels. Measured on `subtraction[1,2](1900000)`: 516 MB, estimated
+        // 505 MB.
+        const MALLOC: u128 = 16;
+        let heap: u128 = MALLOC
+            + spec
+                .parts
+                .iter()
+                .map(|p| {
+                    let inline = std::mem::size_of::<crate::games::Pos>() as u128;
+                    if p.position.len() > p.position.inline_size() {
+                        inline + MALLOC + 8 * p.position.len() as u128
+                    } else {
+                        inline
+                    }
+                })
+                .sum::<u128>();
+        let list = 24 + heap + 24;
+        let map = heap + 2 * (24 + 4 + 1);
+        let per_position = list + map + 32;
+        let cap = u128::from(limits.control.max_positions);
+        let kept = positions.min(cap);
+        let kept_edges = kept
+            .saturating_mul(moves)
+            .min(cap.saturating_mul(u128::from(EDGES_PER_POSITION)));
+        Estimate {
+            positions,
+            root_moves,
+            edges,
+            bytes: kept
+                .saturating_mul(per_position)
+                .saturating_add(kept_edges.saturating_mul(8))
+                .saturating_add(root_moves.saturating_mul(per_position)),
+        }
+    }
+
+    /// Refuses, with the figures, what no exploration within `limits` can hold: more
+    /// moves from the root than the move budget, or (`hashed`: explored through a hash
+    /// map of positions) more memory than the limit.
+    pub(super) fn check(&self, limits: &Limits<'_>, hashed: bool) -> Result<(), Error> {
+        let max_moves = limits
+            .control
+            .max_positions
+            .saturating_mul(EDGES_PER_POSITION);
+        if self.root_moves > u128::from(max_moves) {
+            return Err(Error::TooLarge {
+                what: format!(
+                    "{} from this position alone, past the {} an exploration may keep",
+                    crate::number::count(self.root_moves, "move", "moves"),
+                    crate::number::count(max_moves.into(), "move", "moves"),
+                ),
+                need: None,
+            });
+        }
+        if hashed && self.bytes > u128::from(limits.max_memory) {
+            return Err(super::too_large(
+                format!(
+                    "exploring keeps up to {} in memory, past the limit of {}",
+                    crate::number::count(
+                        self.positions.min(limits.control.max_positions.into()),
+                        "position",
+                        "positions"
+                    ),
+                    crate::human_bytes(limits.max_memory)
+                ),
+                self.bytes,
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `spec` is answered without exploring it — by a proved rule, or by the Grundy
+/// values of its parts from a formula, the sequence engine or a table within the limits
+/// (none of them explores) — so that exploring it is only worth it when surely within the
+/// budget (it then adds the remoteness).
+fn answered_without_exploring(spec: &Spec, limits: &Limits<'_>) -> bool {
+    if spec.single().is_some_and(|p| p.family.rule().is_some()) {
+        return true;
+    }
+    if !spec.is_impartial() {
+        return false;
+    }
+    let (mut bytes, mut work) = (0u128, 0u128);
+    for part in &spec.parts {
+        if matches!(part.family.grundy(), GrundySource::None) {
+            return false;
+        }
+        let components = part.family.components(&part.position);
+        let Some(cost) = crate::values::cost(&*part.family, &components, limits.max_proof_heaps)
+        else {
+            return false;
+        };
+        bytes = bytes.saturating_add(cost.bytes);
+        work = work.saturating_add(cost.work);
+    }
+    bytes <= u128::from(limits.max_memory) && work <= limits.max_work
+}
 
 impl Analysis for Retrograde {
     fn name(&self) -> &'static str {
@@ -31,12 +170,28 @@ impl Analysis for Retrograde {
             return Ok(None);
         }
         let cap = u128::from(ctx.limits.control.max_positions);
-        let bound = ctx
+        let estimate = Estimate::of(ctx.spec, ctx.limits);
+        let bound = estimate.positions;
+        let max_moves = cap.saturating_mul(u128::from(EDGES_PER_POSITION));
+        // A ranked family keeps no position and no forward move (its rank table is bounded
+        // up front): only an exploration through a hash map keeps them all.
+        let ranked = ctx
             .spec
-            .parts
-            .iter()
-            .map(|p| p.family.bound(&p.position).positions)
-            .fold(1u128, u128::saturating_mul);
+            .single()
+            .is_some_and(|p| p.family.ranking(&p.position).is_some());
+        if !ranked
+            && (bound > cap || estimate.edges > max_moves)
+            && answered_without_exploring(ctx.spec, ctx.limits)
+        {
+            return Err(Error::TooLarge {
+                what: format!(
+                    "up to {} positions and {} moves to explore (limits {cap} and {max_moves})",
+                    super::sci(bound),
+                    super::sci(estimate.edges)
+                ),
+                need: None,
+            });
+        }
         if bound > cap.saturating_mul(BOUND_SLACK) {
             return Err(Error::TooLarge {
                 what: format!(
@@ -46,6 +201,7 @@ impl Analysis for Retrograde {
                 need: None,
             });
         }
+        estimate.check(ctx.limits, !ranked)?;
         let labelled = label(ctx)?;
         report(ctx, labelled, Method::Retrograde).map(Some)
     }
@@ -192,10 +348,10 @@ pub fn label_ranked(
         });
     }
     let keeps_turn = family.keeps_turn();
-    let mut word = vec![UNREACHED; top as usize + 1];
+    let mut word = crate::memory::filled(top as usize + 1, UNREACHED, "a rank table")?;
     // The player to move at each reached rank, when moves may keep the turn.
     let mut mover: Vec<u8> = if keeps_turn {
-        vec![0; top as usize + 1]
+        crate::memory::filled(top as usize + 1, 0, "a rank table")?
     } else {
         Vec::new()
     };

@@ -68,10 +68,17 @@ pub fn table(family: &str, up_to: u64, limits: &Limits<'_>) -> Result<Table, Tab
         &family,
         std::slice::from_ref(&last),
         u64::MAX,
+        limits.max_work,
         &limits.control,
     )
     .map_err(TableError::Solve)?;
-    let mut grundy = Vec::with_capacity(usize::try_from(up_to).unwrap_or(0).saturating_add(1));
+    let mut grundy = Vec::new();
+    crate::memory::reserve(
+        &mut grundy,
+        usize::try_from(up_to).map_or(usize::MAX, |n| n.saturating_add(1)),
+        "a table",
+    )
+    .map_err(TableError::Solve)?;
     for n in 0..=up_to {
         let member = family
             .member(n)
