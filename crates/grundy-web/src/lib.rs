@@ -95,6 +95,9 @@ pub struct Config {
     /// holds is read from its tiers with no search (`report::lookup`), in Explore and
     /// in Play; any other is solved as usual, under the limits above.
     pub tablebases: Vec<Tablebase>,
+    /// The exact search's tables, shared by every request (a game in Play asks of the
+    /// same board again and again): at most two games' tables of 64 MiB each.
+    pub search_cache: std::sync::Arc<grundy::report::SearchCache>,
 }
 
 impl Default for Config {
@@ -109,6 +112,7 @@ impl Default for Config {
             max_drawn: 150,
             max_proof_heaps: 1 << 20,
             tablebases: Vec::new(),
+            search_cache: std::sync::Arc::default(),
         }
     }
 }
@@ -126,6 +130,7 @@ impl Config {
             max_work: self.max_work,
             max_proof_heaps: self.max_proof_heaps,
             tablebases: &self.tablebases,
+            search_cache: Some(&self.search_cache),
             // The proof search stops at the request's timeout, if not before.
             ..Limits::default()
         }

@@ -382,6 +382,24 @@ async fn solve_handles_sums_huge_heaps_and_score_games() {
     assert_eq!(v["scores"], json!([18, 11]));
 }
 
+/// A board too large to explore is searched exactly, with remoteness (Pons' test set
+/// L3_R1, first line: score −1), and asked again it is answered from the server's table.
+#[tokio::test]
+async fn connect_four_seven_by_six_is_searched_exactly() {
+    let app = app();
+    let spec = "connect4[7x6](2252576253462244111563365343671351441)";
+    for _ in 0..2 {
+        let v = solve(&app, spec).await.json();
+        assert_eq!(v["method"], "search");
+        assert_eq!(
+            (&v["outcome"], &v["remoteness"]),
+            (&json!("loss"), &json!(4))
+        );
+        assert_eq!(v["moves"][1]["remoteness"], 2);
+        assert!(v.get("weak").is_none(), "{v}");
+    }
+}
+
 #[tokio::test]
 async fn bad_specs_are_400_with_line_and_column() {
     let app = app();
