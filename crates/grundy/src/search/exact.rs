@@ -892,6 +892,47 @@ mod tests {
         }
     }
 
+    /// A binary tree of `depth` levels, position `(level, index)`, every leaf drawn.
+    struct Tree {
+        depth: u32,
+    }
+
+    impl Searchable for Tree {
+        type Board = (u32, u32);
+        fn key_bits(&self) -> u32 {
+            64
+        }
+        fn key(&self, &(l, i): &(u32, u32)) -> u64 {
+            u64::from(l) << 32 | u64::from(i)
+        }
+        fn score_range(&self) -> (i32, i32) {
+            (-1, 1)
+        }
+        fn settled(&self, &(l, _): &(u32, u32)) -> Option<i32> {
+            (l == self.depth).then_some(0)
+        }
+        fn expand(&self, b: &(u32, u32)) -> Node {
+            match self.settled(b) {
+                Some(v) => Node::Exact(v),
+                None => Node::Open {
+                    lo: -1,
+                    hi: 1,
+                    hint: 0,
+                },
+            }
+        }
+        fn children(&self, &(l, i): &(u32, u32), _: u64, out: &mut Vec<(u32, u32)>) {
+            out.extend([(l + 1, 2 * i), (l + 1, 2 * i + 1)]);
+        }
+        fn value(&self, _: &(u32, u32), score: i32) -> Value {
+            match score {
+                0 => Value::Draw,
+                s if s > 0 => Value::Win(1),
+                _ => Value::Loss(0),
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -981,30 +1022,37 @@ mod tests {
 
     #[test]
     fn budgets_and_cancelling_end_the_search() {
-        let game = levels(40, 6, 3, false);
-        let table = Table::new(1024, 32, game.score_range()).unwrap();
+        // Budgets and Ctrl-C are looked at every CHECK_EVERY nodes: a binary tree of 30
+        // levels with every leaf drawn, searched in about 2^15 nodes (every move of one
+        // player's positions must be seen), with no transposition.
+        let deep = Tree { depth: 30 };
+        let fresh = |g: &Tree| Table::new(1 << 16, g.key_bits(), g.score_range()).unwrap();
+        let (found, nodes) = solve(
+            &deep,
+            &(0, 0),
+            &fresh(&deep),
+            &Options::default(),
+            &Control::default(),
+        )
+        .unwrap();
+        assert_eq!(found.value, Value::Draw);
+        assert!(nodes > 4 * CHECK_EVERY, "{nodes}");
         let few = Options {
             max_nodes: 10,
             ..Options::default()
         };
-        // Budgets are checked every few thousand nodes: a deep game passes the first.
-        let deep = levels(24, 40, 11, false);
-        let table2 = Table::new(1 << 16, 32, deep.score_range()).unwrap();
-        match solve(&deep, &0, &table2, &few, &Control::default()) {
+        match solve(&deep, &(0, 0), &fresh(&deep), &few, &Control::default()) {
             Err(Error::TooLarge { what, .. }) => assert!(what.contains("limit 10"), "{what}"),
-            Ok((found, nodes)) => assert!(nodes < CHECK_EVERY, "{found:?} {nodes}"),
-            Err(e) => panic!("{e}"),
+            other => panic!("{other:?}"),
         }
         let stop = AtomicBool::new(true);
         let control = Control {
             cancel: Some(&stop),
             ..Control::default()
         };
-        match solve(&deep, &0, &table2, &Options::default(), &control) {
-            Err(Error::Cancelled) => {}
-            Ok((_, nodes)) => assert!(nodes < CHECK_EVERY, "{nodes}"),
-            Err(e) => panic!("{e}"),
-        }
-        let _ = (game, table);
+        assert_eq!(
+            solve(&deep, &(0, 0), &fresh(&deep), &Options::default(), &control).map(|_| ()),
+            Err(Error::Cancelled)
+        );
     }
 }
