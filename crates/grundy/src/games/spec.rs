@@ -551,17 +551,19 @@ impl Parser<'_> {
                 at,
             });
         }
-        // Digits past a number's width, with no exponent after them: moves, one a digit.
+        // Digits past a number's width, the whole item: moves, one a digit.
         let run = self.chars[at..]
             .iter()
             .take_while(|(_, c)| c.is_ascii_digit())
             .count();
         if run >= 20
             && self.slice(at, at + run).parse::<u64>().is_err()
-            && !matches!(
-                self.chars.get(at + run),
-                Some((_, '^' | 'e' | 'E' | '_' | '.'))
-            )
+            // Only a whole item: anything else after the digits (an exponent, a stray
+            // letter) is a number's error, at the number.
+            && self
+                .chars
+                .get(at + run)
+                .is_none_or(|&(_, c)| c == ')' || c == ',' || c.is_whitespace())
         {
             self.pos = at + run;
             return Ok(Param::Digits {
