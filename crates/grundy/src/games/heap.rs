@@ -291,6 +291,19 @@ fn partitions_up_to(h: u64) -> u128 {
     p.iter().fold(0u128, |a, &b| a.saturating_add(b))
 }
 
+/// Multisets of `k` sizes from `0..=m`, C(m + k, k) (saturating).
+fn multisets(m: u64, k: usize) -> u128 {
+    let mut r: u128 = 1;
+    for i in 1..=k as u128 {
+        // r · (m + i) / i stays whole: r is C(m + i − 1, i − 1).
+        match r.checked_mul(u128::from(m) + i) {
+            Some(x) => r = x / i,
+            None => return u128::MAX,
+        }
+    }
+    r
+}
+
 /// `(a − b, b − a)` as multisets of sorted lists.
 fn multiset_difference(a: &[u64], b: &[u64]) -> (Vec<u64>, Vec<u64>) {
     let (mut i, mut j) = (0, 0);
@@ -374,9 +387,14 @@ impl Family for Heaps {
                 .map(|&h| partitions_up_to(h))
                 .fold(1u128, u128::saturating_mul)
         } else {
-            pos.iter()
+            // Heaps are kept sorted: a position is a multiset of sizes, at most
+            // C(m + k, k) of them for k heaps up to the largest, m.
+            let product = pos
+                .iter()
                 .map(|&h| u128::from(h) + 1)
-                .fold(1u128, u128::saturating_mul)
+                .fold(1u128, u128::saturating_mul);
+            let largest = pos.iter().copied().max().unwrap_or(0);
+            product.min(multisets(largest, pos.len()))
         };
         let moves = pos
             .iter()
@@ -701,5 +719,41 @@ mod tests {
         out.sort_unstable();
         // remove 1: 3, (1,2); remove 2: 2, (1,1)
         assert_eq!(out, vec![(1, 1), (1, 2), (2, 0), (3, 0)]);
+    }
+
+    /// The bound is an upper bound on the canonical positions reached (counted here by
+    /// a plain search), and for heaps of one size in nim it is the count itself.
+    #[test]
+    fn bounds_hold_the_positions_reached() {
+        use std::collections::HashSet;
+        for (family, start, exact) in [
+            (HeapFamily::Nim, vec![4, 4, 4], true),
+            (HeapFamily::Nim, vec![5, 2, 7, 1], false),
+            (HeapFamily::BoundedNim(2), vec![6, 6], false),
+            (HeapFamily::Subtraction(vec![2, 3]), vec![9, 4, 4], false),
+            (HeapFamily::Octal("0.77".parse().unwrap()), vec![7, 3], false),
+        ] {
+            let heaps = Heaps(family);
+            let root = Pos::from_slice(&start);
+            let mut seen = HashSet::from([heaps.canonical(&root)]);
+            let mut todo = vec![root.clone()];
+            let mut children = Vec::new();
+            while let Some(p) = todo.pop() {
+                children.clear();
+                heaps.moves(&p, &mut children);
+                for c in children.drain(..) {
+                    if seen.insert(heaps.canonical(&c)) {
+                        todo.push(c);
+                    }
+                }
+            }
+            let bound = heaps.bound(&root).positions;
+            assert!(seen.len() as u128 <= bound, "{start:?}: {} > {bound}", seen.len());
+            if exact {
+                assert_eq!(seen.len() as u128, bound, "{start:?}");
+            }
+        }
+        assert_eq!(multisets(30, 4), 46_376);
+        assert_eq!(multisets(u64::MAX, 3), u128::MAX);
     }
 }
