@@ -731,7 +731,11 @@ mod tests {
             (HeapFamily::Nim, vec![5, 2, 7, 1], false),
             (HeapFamily::BoundedNim(2), vec![6, 6], false),
             (HeapFamily::Subtraction(vec![2, 3]), vec![9, 4, 4], false),
-            (HeapFamily::Octal("0.77".parse().unwrap()), vec![7, 3], false),
+            (
+                HeapFamily::Octal("0.77".parse().unwrap()),
+                vec![7, 3],
+                false,
+            ),
         ] {
             let heaps = Heaps(family);
             let root = Pos::from_slice(&start);
@@ -748,7 +752,11 @@ mod tests {
                 }
             }
             let bound = heaps.bound(&root).positions;
-            assert!(seen.len() as u128 <= bound, "{start:?}: {} > {bound}", seen.len());
+            assert!(
+                seen.len() as u128 <= bound,
+                "{start:?}: {} > {bound}",
+                seen.len()
+            );
             if exact {
                 assert_eq!(seen.len() as u128, bound, "{start:?}");
             }

@@ -63,6 +63,13 @@ pub trait Searchable: Sync {
     /// listed is worth no more than the `lo` that [`Searchable::expand`] gave.
     fn children(&self, board: &Self::Board, hint: u64, out: &mut Vec<Self::Board>);
 
+    /// Whether the children of `board` are looked up in the table before any is searched,
+    /// so that one proved good enough cuts at once (enhanced transposition cutoffs):
+    /// worth it where a subtree is large, near the root. Default: never.
+    fn look_ahead(&self, _board: &Self::Board) -> bool {
+        false
+    }
+
     /// A score of `board` as an outcome with its remoteness (moves to the end, the winner
     /// hurrying), for the player to move.
     fn value(&self, board: &Self::Board, score: i32) -> Value;
@@ -142,28 +149,35 @@ impl Found {
 
 /// The transposition table: buckets of two entries, one `u64` each, written and read
 /// whole with relaxed atomics, so threads share it without locks and never read a torn
-/// entry. An entry is the key's part the bucket does not give (the key itself when it has
-/// at most 50 bits, else the quotient of the key by the prime number of buckets — unique by
-/// the Chinese remainder theorem, as in Pons' table), then six bits of log2 of the nodes
-/// searched to find it, then a byte coding a bound: `1..=R` an upper bound, `R+1..=2R` a
-/// lower bound, 0 an empty entry. The first entry of a bucket keeps the costlier result
-/// (a new one at least as costly moves the old to the second), the second always takes
-/// what the first does not: deep results survive the many cheap ones near the leaves.
+/// entry. A key is first mixed by a bijection of its own bits; the low bits of the mix
+/// choose the bucket (a power of two of them), and an entry keeps the rest — so an entry
+/// is exact, never a hash that two positions share. Below that part an entry holds five
+/// bits of the best move found (its place in the game's order of children, plus one; 0:
+/// none; left out when the key's part needs them), six bits of log2 of the nodes searched to find it, and a byte coding a bound:
+/// `1..=R` an upper bound, `R+1..=2R` a lower bound, 0 an empty entry. The first entry of
+/// a bucket keeps the costlier result (a new one at least as costly moves the old to the
+/// second), the second always takes what the first does not: deep results survive the
+/// many cheap ones near the leaves.
 pub struct Table {
     entries: Vec<AtomicU64>,
     /// Scores above this minimum are coded from 1.
     min: i32,
     range: i32,
-    /// Whether the bucket is `key mod buckets` (the entry holding the quotient): keys
-    /// past 50 bits.
-    modular: bool,
+    /// Bits of a key.
+    key_bits: u32,
+    /// log2 of the buckets.
+    bucket_bits: u32,
+    /// Where the key's part starts in an entry.
+    shift: u32,
 }
 
-/// Bits of an entry below the key's part.
-const TAG_SHIFT: u32 = 14;
+/// Bits of an entry below the key's part: with the best move, and without it (keys too
+/// wide for the entries asked keep no move).
+const TAG_SHIFT: u32 = 19;
+const NARROW_TAG_SHIFT: u32 = 14;
 
-/// The widest key kept whole in an entry.
-const WHOLE_KEY_BITS: u32 = 64 - TAG_SHIFT;
+/// The move an entry keeps: its place among the children, below this.
+const MAX_BEST: usize = 31;
 
 /// The bound a table entry holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,9 +186,16 @@ enum Bound {
     Lower(i32),
 }
 
+/// What the table knows of a key: a bound, and the child that gave it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Hit {
+    bound: Bound,
+    best: Option<usize>,
+}
+
 impl Table {
-    /// A table of about `entries` entries for keys of `key_bits` bits and scores in
-    /// `range`.
+    /// A table of about `entries` entries (the largest power of two at most that, at
+    /// least 1024) for keys of `key_bits` bits and scores in `range`.
     ///
     /// # Errors
     /// [`Error::TooLarge`] when the memory cannot be had, [`Error::Unsupported`] for a
@@ -186,20 +207,19 @@ impl Table {
                 "the exact search codes at most {MAX_RANGE} scores, not {range}"
             )));
         }
-        let wanted = entries.max(1024) / 2;
-        let modular = key_bits > WHOLE_KEY_BITS;
-        let buckets = if modular {
-            previous_prime(wanted)
+        let bucket_bits = 63 - (entries.max(1024) / 2).leading_zeros();
+        let part = key_bits.saturating_sub(bucket_bits);
+        let shift = if part <= 64 - TAG_SHIFT {
+            TAG_SHIFT
+        } else if part <= 64 - NARROW_TAG_SHIFT {
+            NARROW_TAG_SHIFT
         } else {
-            wanted
-        };
-        if modular && key_bits - (63 - buckets.leading_zeros()) > WHOLE_KEY_BITS {
             return Err(Error::Unsupported(format!(
                 "keys of {key_bits} bits need a table of at least 2^{} entries",
-                key_bits - WHOLE_KEY_BITS + 1
+                key_bits - (64 - NARROW_TAG_SHIFT) + 1
             )));
-        }
-        let len = usize::try_from(buckets * 2).map_err(|_| too_many(entries))?;
+        };
+        let len = usize::try_from(2u64 << bucket_bits).map_err(|_| too_many(entries))?;
         let mut v = Vec::new();
         v.try_reserve_exact(len).map_err(|_| too_many(entries))?;
         v.resize_with(len, || AtomicU64::new(0));
@@ -207,7 +227,9 @@ impl Table {
             entries: v,
             min,
             range,
-            modular,
+            key_bits: key_bits.clamp(1, 64),
+            bucket_bits,
+            shift,
         })
     }
 
@@ -236,37 +258,39 @@ impl Table {
     /// The first entry of `key`'s bucket, and the key's part an entry holds.
     #[inline]
     fn place(&self, key: u64) -> (usize, u64) {
-        let buckets = self.entries.len() as u64 / 2;
-        let (bucket, tag) = if self.modular {
-            (key % buckets, key / buckets)
-        } else {
-            // Multiply-shift of a mixed key: any number of buckets, no division.
-            let mixed = key.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            (
-                ((u128::from(mixed) * u128::from(buckets)) >> 64) as u64,
-                key,
-            )
-        };
-        (2 * bucket as usize, tag)
+        let k = self.key_bits;
+        let m = u64::MAX >> (64 - k);
+        // Odd multipliers and a shift right are bijections of k-bit words: two keys never
+        // meet in one bucket with one part.
+        let mut x = key.wrapping_mul(0x9e37_79b9_7f4a_7c15) & m;
+        x ^= x >> k.div_ceil(2);
+        x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9) & m;
+        let bucket = x & ((1u64 << self.bucket_bits) - 1);
+        (2 * bucket as usize, x >> self.bucket_bits)
     }
 
     #[inline]
-    fn get(&self, key: u64) -> Option<Bound> {
+    fn get(&self, key: u64) -> Option<Hit> {
         let (at, tag) = self.place(key);
-        let code = [at, at + 1].iter().find_map(|&i| {
+        let e = [at, at + 1].iter().find_map(|&i| {
             let e = self.entries[i].load(Ordering::Relaxed);
-            (e & 0xff != 0 && e >> TAG_SHIFT == tag).then_some((e & 0xff) as i32)
+            (e & 0xff != 0 && e >> self.shift == tag).then_some(e)
         })?;
-        Some(if code > self.range {
-            Bound::Lower(code - self.range - 1 + self.min)
-        } else {
-            Bound::Upper(code - 1 + self.min)
+        let code = (e & 0xff) as i32;
+        let best = (e >> NARROW_TAG_SHIFT & 0x1f) as usize * usize::from(self.shift == TAG_SHIFT);
+        Some(Hit {
+            bound: if code > self.range {
+                Bound::Lower(code - self.range - 1 + self.min)
+            } else {
+                Bound::Upper(code - 1 + self.min)
+            },
+            best: best.checked_sub(1),
         })
     }
 
-    /// Keeps `bound` for `key`, found in `work` nodes.
+    /// Keeps `bound` for `key`, found in `work` nodes, `best` the child that gave it.
     #[inline]
-    fn put(&self, key: u64, bound: Bound, work: u64) {
+    fn put(&self, key: u64, bound: Bound, best: Option<usize>, work: u64) {
         let (at, tag) = self.place(key);
         let code = match bound {
             Bound::Upper(v) => v - self.min + 1,
@@ -274,9 +298,12 @@ impl Table {
         };
         debug_assert!((1..=2 * self.range).contains(&code), "{bound:?}");
         let log = u64::from(64 - work.leading_zeros()).min(63);
-        let entry = tag << TAG_SHIFT | log << 8 | code as u64;
+        let best = best
+            .filter(|&b| b < MAX_BEST && self.shift == TAG_SHIFT)
+            .map_or(0, |b| b as u64 + 1);
+        let entry = tag << self.shift | best << NARROW_TAG_SHIFT | log << 8 | code as u64;
         let first = self.entries[at].load(Ordering::Relaxed);
-        if first >> TAG_SHIFT == tag || first & 0xff == 0 {
+        if first >> self.shift == tag || first & 0xff == 0 {
             self.entries[at].store(entry, Ordering::Relaxed);
         } else if log >= (first >> 8 & 0x3f) {
             self.entries[at + 1].store(first, Ordering::Relaxed);
@@ -292,17 +319,6 @@ fn too_many(entries: u64) -> Error {
         what: format!("a search table of {entries} entries"),
         need: Some(entries.saturating_mul(8)),
     }
-}
-
-/// The largest prime at most `n` (n ≥ 2).
-fn previous_prime(n: u64) -> u64 {
-    let prime = |m: u64| {
-        m >= 2
-            && (2..)
-                .take_while(|d| d * d <= m)
-                .all(|d| !m.is_multiple_of(d))
-    };
-    (2..=n).rev().find(|&m| prime(m)).unwrap_or(2)
 }
 
 /// Nodes between two looks at the clock, the stop flags and the node budget.
@@ -420,7 +436,8 @@ impl<G: Searchable> Searcher<'_, '_, G> {
             }
         }
         let key = self.game.key(board);
-        match self.shared.table.get(key) {
+        let hit = self.shared.table.get(key);
+        match hit.map(|h| h.bound) {
             Some(Bound::Upper(v)) if v < beta => {
                 beta = v;
                 if alpha >= beta {
@@ -441,16 +458,50 @@ impl<G: Searchable> Searcher<'_, '_, G> {
         let mut children = std::mem::take(&mut self.lists[ply]);
         children.clear();
         self.game.children(board, hint, &mut children);
-        if self.turn > 0 && ply < TURNED_PLIES && children.len() > 1 {
-            let k = self.turn % children.len();
-            children.rotate_left(k);
+        let n = children.len();
+        if self.game.look_ahead(board) {
+            // A child whose upper bound is low enough is a cut for this board.
+            for (j, child) in children.iter().enumerate() {
+                if let Some(Hit {
+                    bound: Bound::Upper(v),
+                    ..
+                }) = self.shared.table.get(self.game.key(child))
+                {
+                    if -v >= beta {
+                        self.lists[ply] = children;
+                        self.shared.table.put(key, Bound::Lower(-v), Some(j), 1);
+                        return Ok(-v);
+                    }
+                }
+            }
         }
+        // The table's best move first, then the game's order (turned by a helper near
+        // the root).
+        let first = hit.and_then(|h| h.best).filter(|&b| b < n);
+        let turn = if self.turn > 0 && ply < TURNED_PLIES && n > 1 {
+            self.turn
+        } else {
+            0
+        };
+        let place = |step: usize| match first {
+            Some(b) if step == 0 => b,
+            Some(b) => {
+                let r = (step - 1 + turn) % (n - 1);
+                r + usize::from(r >= b)
+            }
+            None => (step + turn) % n,
+        };
         let before = self.visited;
         let mut result = Ok(None);
-        for child in &children {
-            match self.negamax(child, -beta, -alpha, ply + 1) {
+        let (mut best, mut best_value) = (0, i32::MIN);
+        for step in 0..n {
+            let j = place(step);
+            match self.negamax(&children[j], -beta, -alpha, ply + 1) {
                 Ok(v) => {
                     let v = -v;
+                    if v > best_value {
+                        (best, best_value) = (j, v);
+                    }
                     if v >= beta {
                         result = Ok(Some(v));
                         break;
@@ -465,13 +516,14 @@ impl<G: Searchable> Searcher<'_, '_, G> {
         }
         self.lists[ply] = children;
         let work = self.visited - before;
+        let best = (best_value > i32::MIN).then_some(best);
         match result? {
             Some(v) => {
-                self.shared.table.put(key, Bound::Lower(v), work);
+                self.shared.table.put(key, Bound::Lower(v), best, work);
                 Ok(v)
             }
             None => {
-                self.shared.table.put(key, Bound::Upper(alpha), work);
+                self.shared.table.put(key, Bound::Upper(alpha), None, work);
                 Ok(alpha)
             }
         }
@@ -973,24 +1025,35 @@ mod tests {
     }
 
     #[test]
-    fn the_table_keeps_bounds_by_key_in_both_layouts() {
-        for bits in [20, 64] {
+    fn the_table_keeps_bounds_and_moves_by_key() {
+        for bits in [1, 20, 64] {
             let t = Table::new(40_000, bits, (-21, 21)).unwrap();
-            assert_eq!(t.modular, bits > 50);
-            assert_eq!(t.entries.len(), if t.modular { 2 * 19_997 } else { 40_000 });
-            for (key, bound) in [
-                (7u64, Bound::Upper(-21)),
-                (u64::MAX >> (64 - bits), Bound::Lower(21)),
-                (12345, Bound::Lower(0)),
+            assert_eq!(t.entries.len(), 32_768);
+            // 2^14 buckets leave 50 bits of a 64-bit key: no room for a move.
+            let keeps = bits < 64;
+            assert_eq!(t.shift == TAG_SHIFT, keeps);
+            for (key, bound, best) in [
+                (0u64, Bound::Upper(-21), None),
+                (u64::MAX >> (64 - bits), Bound::Lower(21), Some(30)),
+                (12345 & (u64::MAX >> (64 - bits)), Bound::Lower(0), Some(0)),
             ] {
-                assert_eq!(t.get(key), None);
-                t.put(key, bound, 5);
-                assert_eq!(t.get(key), Some(bound));
+                if t.get(key).is_some() {
+                    continue; // a one-bit key repeats itself
+                }
+                t.put(key, bound, best, 5);
+                let best = best.filter(|_| keeps);
+                assert_eq!(t.get(key), Some(Hit { bound, best }));
             }
-            assert_eq!(t.used(), 3);
+            // A move past what an entry holds is kept as none.
+            t.put(1, Bound::Upper(4), Some(MAX_BEST), 5);
+            assert_eq!(t.get(1).map(|h| h.best), Some(None));
             t.clear();
-            assert_eq!((t.used(), t.get(7)), (0, None));
+            assert_eq!((t.used(), t.get(0)), (0, None));
         }
+        // Every key of 16 bits in its own place: the mix is a bijection.
+        let t = Table::new(1024, 16, (-21, 21)).unwrap();
+        let places: std::collections::HashSet<_> = (0..1u64 << 16).map(|k| t.place(k)).collect();
+        assert_eq!(places.len(), 1 << 16);
         assert!(matches!(
             Table::new(1024, 20, (-100, 100)),
             Err(Error::Unsupported(_))
@@ -1006,18 +1069,17 @@ mod tests {
             .filter(|&k| t.place(k).0 == at)
             .take(3)
             .collect();
-        t.put(1, Bound::Lower(3), 1000);
-        t.put(same[0], Bound::Upper(2), 10);
-        t.put(same[1], Bound::Upper(1), 20);
-        assert_eq!(t.get(1), Some(Bound::Lower(3)));
-        assert_eq!(t.get(same[0]), None);
-        assert_eq!(t.get(same[1]), Some(Bound::Upper(1)));
-        t.put(same[2], Bound::Lower(-4), 5000);
-        assert_eq!(t.get(same[2]), Some(Bound::Lower(-4)));
-        assert_eq!(t.get(1), Some(Bound::Lower(3)));
-        assert_eq!(t.get(same[1]), None);
-        assert_eq!(previous_prime(5000), 4999);
-        assert_eq!(previous_prime(2), 2);
+        let bound = |t: &Table, k| t.get(k).map(|h| h.bound);
+        t.put(1, Bound::Lower(3), None, 1000);
+        t.put(same[0], Bound::Upper(2), None, 10);
+        t.put(same[1], Bound::Upper(1), None, 20);
+        assert_eq!(bound(&t, 1), Some(Bound::Lower(3)));
+        assert_eq!(bound(&t, same[0]), None);
+        assert_eq!(bound(&t, same[1]), Some(Bound::Upper(1)));
+        t.put(same[2], Bound::Lower(-4), None, 5000);
+        assert_eq!(bound(&t, same[2]), Some(Bound::Lower(-4)));
+        assert_eq!(bound(&t, 1), Some(Bound::Lower(3)));
+        assert_eq!(bound(&t, same[1]), None);
     }
 
     #[test]
