@@ -92,7 +92,11 @@ def test_boards_too_large_to_explore_are_searched_exactly():
     assert strong.to_dict() == cli_json("solve", spec)
     weak = grundy.solve(spec, weak=True)
     assert (weak.outcome, weak.remoteness, weak.weak) == ("loss", None, True)
-    assert weak.to_dict() == cli_json("solve", spec, "--weak")
+    # The nodes differ: Python keeps the search's table between calls (the strong search
+    # above proved most of this), a new process starts empty.
+    cli = cli_json("solve", spec, "--weak")
+    assert 0 < weak.nodes <= cli.pop("nodes")
+    assert {k: v for k, v in weak.to_dict().items() if k != "nodes"} == cli
     # On two threads the same answer (the nodes counted vary with the threads' race).
     both = grundy.solve(spec, weak=True, threads=2)
     assert (both.outcome, both.remoteness, both.weak) == ("loss", None, True)
