@@ -75,6 +75,53 @@ pub trait Searchable: Sync {
     fn value(&self, board: &Self::Board, score: i32) -> Value;
 }
 
+/// The scores of a game where every move fills one of `cells` cells and a sooner win is
+/// a better one (connect four, hex; Pons' convention): a win whose last stone leaves `m`
+/// stones on the board scores `(cells + 2 − m) / 2`, a loss its negation, a draw 0. The
+/// remoteness is the score read back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Race {
+    /// The cells of the board.
+    pub cells: i32,
+}
+
+impl Race {
+    /// The least and the greatest score.
+    #[must_use]
+    pub fn range(self) -> (i32, i32) {
+        (-self.cells / 2, (self.cells + 1) / 2)
+    }
+
+    /// The score of a win whose last stone leaves `m` stones on the board (a loss: its
+    /// negation).
+    #[inline(always)]
+    #[must_use]
+    pub fn win(self, m: i32) -> i32 {
+        (self.cells + 2 - m) / 2
+    }
+
+    /// A score of a board of `n` stones as an outcome with its remoteness, for the player
+    /// to move.
+    #[must_use]
+    pub fn value(self, n: i32, score: i32) -> Value {
+        // The stones on the board once the winner's last is down: of the two m with
+        // ⌊(cells + 2 − m) / 2⌋ = |score|, the one of the winner's parity.
+        let m_of = |s: i32, parity: i32| {
+            let m = self.cells + 2 - 2 * s;
+            if (m - parity).rem_euclid(2) == 0 {
+                m
+            } else {
+                m - 1
+            }
+        };
+        match score {
+            0 => Value::Draw,
+            s if s > 0 => Value::Win((m_of(s, n + 1) - n) as u32),
+            s => Value::Loss((m_of(-s, n) - n) as u32),
+        }
+    }
+}
+
 /// What a game knows of a board before searching it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Node {

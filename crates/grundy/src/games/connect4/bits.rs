@@ -24,7 +24,7 @@
 use super::Connect4;
 use crate::game::Value;
 use crate::games::family::{Boards, Exact, Pos};
-use crate::search::exact::{Node, Searchable};
+use crate::search::exact::{Node, Race, Searchable};
 
 /// The bitboards of one position: every disc, and the discs of the player to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,6 +84,8 @@ pub struct Bits<S: Shape> {
     shape: S,
     /// Cells on the board.
     cells: i32,
+    /// The scores.
+    race: Race,
     /// The bottom cell of each column.
     bottom: u64,
     /// Every cell of the board (no spare bits).
@@ -148,6 +150,9 @@ impl<S: Shape> Bits<S> {
         Bits {
             shape,
             cells: (w * h) as i32,
+            race: Race {
+                cells: (w * h) as i32,
+            },
             bottom,
             board,
             order,
@@ -324,7 +329,7 @@ impl<S: Shape> Searchable for Bits<S> {
     }
 
     fn score_range(&self) -> (i32, i32) {
-        (-self.cells / 2, (self.cells + 1) / 2)
+        self.race.range()
     }
 
     #[inline]
@@ -332,10 +337,10 @@ impl<S: Shape> Searchable for Bits<S> {
         let n = b.mask.count_ones() as i32;
         // Already over: the last disc made four (a board no search lists).
         if self.four(b.mine ^ b.mask) {
-            return Some(-(self.cells + 2 - n) / 2);
+            return Some(-self.race.win(n));
         }
         if self.winning(b.mine, b.mask) & self.possible(b) != 0 {
-            return Some((self.cells + 1 - n) / 2);
+            return Some(self.race.win(n + 1));
         }
         (n >= self.cells).then_some(0)
     }
@@ -345,13 +350,13 @@ impl<S: Shape> Searchable for Bits<S> {
         let next = self.non_losing(b);
         let n = b.mask.count_ones() as i32;
         if next == 0 {
-            return Node::Exact(-(self.cells - n) / 2);
+            return Node::Exact(-self.race.win(n + 2));
         }
         if n >= self.cells - 2 {
             return Node::Exact(0);
         }
-        let mut hi = (self.cells - 1 - n) / 2;
-        let mut lo = -(self.cells - 2 - n) / 2;
+        let mut hi = self.race.win(n + 3);
+        let mut lo = -self.race.win(n + 4);
         if let Some(most) = self.follow_up_bound(b) {
             hi = hi.min(most);
         }
@@ -401,22 +406,7 @@ impl<S: Shape> Searchable for Bits<S> {
     }
 
     fn value(&self, b: &Board, score: i32) -> Value {
-        let n = b.mask.count_ones() as i32;
-        // The discs on the board once the winner's last is down: of the two m with
-        // ⌊(cells + 2 − m) / 2⌋ = |score|, the one of the winner's parity.
-        let m_of = |s: i32, parity: i32| {
-            let m = self.cells + 2 - 2 * s;
-            if (m - parity).rem_euclid(2) == 0 {
-                m
-            } else {
-                m - 1
-            }
-        };
-        match score {
-            0 => Value::Draw,
-            s if s > 0 => Value::Win((m_of(s, n + 1) - n) as u32),
-            s => Value::Loss((m_of(-s, n) - n) as u32),
-        }
+        self.race.value(b.mask.count_ones() as i32, score)
     }
 }
 

@@ -859,7 +859,7 @@ mod tests {
             crate::games::testing::exact_equals_the_records(Connect4::new(5, 4), &store, 97, 53);
         assert!(checked > 10_000, "{checked}");
         // A board too tall for the bitboards' shifts has no exact search; one of 8 × 7 (64
-        // bits, keys in the table's modular layout) has.
+        // bits, the widest keys) has.
         assert!(Connect4::new(3, 20).exact().is_none());
         let (_, store) = tier_solve(3, 3);
         let checked =

@@ -16,11 +16,13 @@
 //! so consecutive ranks are consecutive combinations (walked by Gosper's step, no
 //! unranking). Ranks whose rotation ranks lower are not canonical, and are skipped.
 
+mod search;
+
 use std::ops::Range;
 
 use super::board;
 use super::combin::{next_combination, Binomials};
-use super::family::{Bound, Family, Kind, Picture, Pos, Ranked, Tiers};
+use super::family::{Bound, Exact, Family, Kind, Picture, Pos, Ranked, Tiers};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Node, TierGame};
@@ -385,6 +387,10 @@ impl Family for Hex {
             positions: (0..empty).fold(1u128, |acc, _| acc.saturating_mul(3)),
             moves: empty,
         }
+    }
+
+    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
+        search::exact(self)
     }
 
     fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
@@ -927,6 +933,9 @@ mod tests {
                 checked * 3 + 3 >= solved.positions() as usize / 2,
                 "{checked}"
             );
+            // The exact search at every record, with remoteness, and each move's.
+            let checked = crate::games::testing::exact_equals_the_records(hex, &store, 1, 1);
+            assert!(checked * 2 + 2 >= solved.positions() as usize, "{checked}");
         }
     }
 
@@ -945,16 +954,34 @@ mod tests {
         let checked =
             crate::games::testing::searches_equal_the_records(Hex::new(4), &store, 1 << 40);
         assert!(checked >= 10, "{checked}");
+        // The exact search at every 997th record (strong and weak), each move's at some.
+        let checked =
+            crate::games::testing::exact_equals_the_records(Hex::new(4), &store, 997, 7);
+        assert!(checked > 2000, "{checked}");
     }
 
     /// Where exploring refuses (a budget of 1000 positions), `solve` answers hex[4] by the
-    /// proof search: the value and every move's, as the tier solver has them (the test
-    /// above), marked as a weak solution without remoteness.
+    /// exact search, with remoteness (a win in 9, as the tier solver has it); without it,
+    /// by the proof search: the value and every move's, marked as a weak solution without
+    /// remoteness.
     #[test]
-    fn the_proof_search_answers_past_the_exploring_budget() {
+    fn the_searches_answer_past_the_exploring_budget() {
         let spec: Spec = "hex[4]".parse().unwrap();
         let mut limits = Limits::default();
         limits.control.max_positions = 1000;
+        let r = report::solve(&spec, &limits).unwrap();
+        assert_eq!(r.method, report::Method::Search);
+        assert_eq!((r.outcome, r.remoteness, r.weak), (Outcome::Win, Some(9), false));
+        let winning = |r: &report::Report| -> Vec<String> {
+            r.moves
+                .iter()
+                .filter(|m| m.outcome == Outcome::Win)
+                .map(|m| m.name.clone())
+                .collect()
+        };
+        assert_eq!(winning(&r), ["d1", "c2", "b3", "a4"]);
+        assert!(r.moves.iter().all(|m| m.remoteness.is_some()));
+        limits.max_exact_nodes = 0;
         let r = report::solve(&spec, &limits).unwrap();
         assert_eq!(r.method, report::Method::Search);
         assert_eq!(
