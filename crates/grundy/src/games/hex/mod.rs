@@ -1140,6 +1140,7 @@ mod larger {
         let limits = Limits {
             max_search_nodes: 10_000_000_000,
             search_memory: 8 << 30,
+            max_exact_nodes: 0,
             ..Limits::default()
         };
         let r = report::solve(&spec, &limits).unwrap();

@@ -9,7 +9,9 @@
 //! - Keys merge a position with its 180° turn, the one symmetry of the rhombus: up to
 //!   5 × 5 the two bitboards side by side, on 6 × 6 the position's rank among the
 //!   positions of its stones (the tiers' ranking).
-//! - Order: the centre first (the cells nearest the middle lie on the most paths).
+//! - Order: the cells on both players' shortest paths first (the sum, over both players
+//!   and both of each one's edges, of the empty cells a path from the edge to the cell
+//!   needs), the centre breaking ties.
 
 use super::Hex;
 use crate::game::Value;
@@ -18,6 +20,10 @@ use crate::search::exact::{Node, Race, Searchable};
 
 /// The largest side searched (keys of the 6 × 6 board's ranks fit in 64 bits).
 const MAX_SEARCHED_SIDE: u32 = 6;
+
+/// Boards with fewer moves to try than this take them centre first; the others by the
+/// shortest paths through each cell (dearer to work out, worth it only higher up).
+const ORDERED_FROM: u32 = 6;
 
 /// The stones of each player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,6 +107,43 @@ impl<'a> Search<'a> {
         empty & near_a & near_b
     }
 
+    /// Adds to each empty cell's `cost` the empty cells `stones`' player needs to join it
+    /// to the edge `from` (itself included; 31 where it cannot): layers of a breadth-first
+    /// search in which the player's own stones cost nothing.
+    fn add_distances(&self, stones: u64, empty: u64, from: u64, cost: &mut [u8; 64]) {
+        let grow = |set: u64| {
+            // Through the player's stones, at no cost.
+            let mut set = set;
+            loop {
+                let next = set | (self.hex.neighbours(set) & stones);
+                if next == set {
+                    return set;
+                }
+                set = next;
+            }
+        };
+        let mut reached = grow(stones & from);
+        let mut layer = empty & (from | self.hex.neighbours(reached));
+        let mut seen = 0u64;
+        let mut d = 1u8;
+        while layer != 0 {
+            seen |= layer;
+            let mut rest = layer;
+            while rest != 0 {
+                cost[rest.trailing_zeros() as usize] += d;
+                rest &= rest - 1;
+            }
+            reached = grow(reached | layer);
+            layer = empty & self.hex.neighbours(reached) & !seen;
+            d += 1;
+        }
+        let mut unreached = empty & !seen;
+        while unreached != 0 {
+            cost[unreached.trailing_zeros() as usize] += 31;
+            unreached &= unreached - 1;
+        }
+    }
+
     /// The mover's stones, the opponent's, and each one's edges.
     #[inline]
     fn sides(&self, b: &Board) -> ((u64, u64, u64), (u64, u64, u64)) {
@@ -174,13 +217,39 @@ impl Searchable for Search<'_> {
 
     fn children(&self, b: &Board, hint: u64, out: &mut Vec<Board>) {
         let x_moves = b.x.count_ones() == b.o.count_ones();
-        out.extend(self.order.iter().filter(|&&c| hint & c != 0).map(|&c| {
+        let play = |c: u64| {
             if x_moves {
                 Board { x: b.x | c, o: b.o }
             } else {
                 Board { x: b.x, o: b.o | c }
             }
-        }));
+        };
+        if hint.count_ones() < ORDERED_FROM {
+            out.extend(self.order.iter().filter(|&&c| hint & c != 0).map(|&c| play(c)));
+            return;
+        }
+        // The cells on both players' shortest paths first, the centre breaking ties.
+        let empty = self.hex.full & !(b.x | b.o);
+        let ((mine, a, z), (theirs, ta, tz)) = self.sides(b);
+        let mut cost = [0u8; 64];
+        for (stones, from) in [(mine, a), (mine, z), (theirs, ta), (theirs, tz)] {
+            self.add_distances(stones, empty, from, &mut cost);
+        }
+        let mut sorted = [0u16; 64];
+        let mut len = 0;
+        for (i, &c) in self.order.iter().enumerate() {
+            if hint & c != 0 {
+                let entry = u16::from(cost[c.trailing_zeros() as usize]) << 8 | i as u16;
+                let mut at = len;
+                while at > 0 && sorted[at - 1] > entry {
+                    sorted[at] = sorted[at - 1];
+                    at -= 1;
+                }
+                sorted[at] = entry;
+                len += 1;
+            }
+        }
+        out.extend(sorted[..len].iter().map(|&e| play(self.order[usize::from(e & 0xff)])));
     }
 
     fn look_ahead(&self, b: &Board) -> bool {
