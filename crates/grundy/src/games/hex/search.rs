@@ -230,7 +230,12 @@ impl Searchable for Search<'_> {
             }
         };
         if hint.count_ones() < ORDERED_FROM {
-            out.extend(self.order.iter().filter(|&&c| hint & c != 0).map(|&c| play(c)));
+            out.extend(
+                self.order
+                    .iter()
+                    .filter(|&&c| hint & c != 0)
+                    .map(|&c| play(c)),
+            );
             return;
         }
         // The cells on both players' shortest paths first, the centre breaking ties.
@@ -254,7 +259,11 @@ impl Searchable for Search<'_> {
                 len += 1;
             }
         }
-        out.extend(sorted[..len].iter().map(|&e| play(self.order[usize::from(e & 0xff)])));
+        out.extend(
+            sorted[..len]
+                .iter()
+                .map(|&e| play(self.order[usize::from(e & 0xff)])),
+        );
     }
 
     fn look_ahead(&self, b: &Board) -> bool {
