@@ -4,6 +4,7 @@ catalog and a brute-force labelling; and every way a batched game can be wrong."
 import array
 import os
 import random
+import signal
 import subprocess
 import sys
 
@@ -494,6 +495,9 @@ def test_ctrl_c_stops_a_long_batched_exploration():
     # The SIGINT comes from another process, as a terminal's Ctrl-C does: the kernel
     # delivers it whoever holds the GIL (a Python timer thread may never get it while the
     # exploration runs). Were it missed, the budget ends the test with an error, not a hang.
+    # Python's own handler, even where the run was started with SIGINT ignored (a
+    # background job of a shell script inherits that).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     sender = subprocess.Popen(["sh", "-c", f"sleep 0.3; kill -INT {os.getpid()}"])
     try:
         with pytest.raises(KeyboardInterrupt):
@@ -501,3 +505,4 @@ def test_ctrl_c_stops_a_long_batched_exploration():
     finally:
         sender.kill()
         sender.wait()
+        signal.signal(signal.SIGINT, previous)

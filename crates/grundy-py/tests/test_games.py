@@ -1,6 +1,7 @@
 """Games defined in Python against the built-in catalog, and games with bugs."""
 
 import os
+import signal
 import subprocess
 
 import pytest
@@ -206,6 +207,9 @@ def test_ctrl_c_stops_a_long_exploration():
     # The SIGINT comes from another process, as a terminal's Ctrl-C does: the kernel
     # delivers it whoever holds the GIL (a Python timer thread may never get it while the
     # exploration runs). Were it missed, the budget ends the test with an error, not a hang.
+    # Python's own handler, even where the run was started with SIGINT ignored (a
+    # background job of a shell script inherits that).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     sender = subprocess.Popen(["sh", "-c", f"sleep 0.3; kill -INT {os.getpid()}"])
     try:
         with pytest.raises(KeyboardInterrupt):
@@ -213,3 +217,4 @@ def test_ctrl_c_stops_a_long_exploration():
     finally:
         sender.kill()
         sender.wait()
+        signal.signal(signal.SIGINT, previous)
