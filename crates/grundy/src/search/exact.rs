@@ -200,8 +200,9 @@ impl Found {
 /// choose the bucket (a power of two of them), and an entry keeps the rest — so an entry
 /// is exact, never a hash that two positions share. Below that part an entry holds five
 /// bits of the best move found (its place in the game's order of children, plus one; 0:
-/// none; left out when the key's part needs them), six bits of log2 of the nodes searched to find it, and a byte coding a bound:
-/// `1..=R` an upper bound, `R+1..=2R` a lower bound, 0 an empty entry. The first entry of
+/// none; left out when the key's part needs them), six bits of log2 of the nodes
+/// searched to find it, and a byte coding a bound: `1..=R` an upper bound, `R+1..=2R` a
+/// lower bound, 0 an empty entry. The first entry of
 /// a bucket keeps the costlier result (a new one at least as costly moves the old to the
 /// second), the second always takes what the first does not: deep results survive the
 /// many cheap ones near the leaves.
@@ -324,7 +325,12 @@ impl Table {
             (e & 0xff != 0 && e >> self.shift == tag).then_some(e)
         })?;
         let code = (e & 0xff) as i32;
-        let best = (e >> NARROW_TAG_SHIFT & 0x1f) as usize * usize::from(self.shift == TAG_SHIFT);
+        // Without room for a move, those bits are the key's.
+        let best = if self.shift == TAG_SHIFT {
+            (e >> NARROW_TAG_SHIFT & 0x1f) as usize
+        } else {
+            0
+        };
         Some(Hit {
             bound: if code > self.range {
                 Bound::Lower(code - self.range - 1 + self.min)
@@ -540,17 +546,13 @@ impl<G: Searchable> Searcher<'_, '_, G> {
         };
         let before = self.visited;
         let mut result = Ok(None);
-        let (mut best, mut best_value) = (0, i32::MIN);
         for step in 0..n {
             let j = place(step);
             match self.negamax(&children[j], -beta, -alpha, ply + 1) {
                 Ok(v) => {
                     let v = -v;
-                    if v > best_value {
-                        (best, best_value) = (j, v);
-                    }
                     if v >= beta {
-                        result = Ok(Some(v));
+                        result = Ok(Some((v, j)));
                         break;
                     }
                     alpha = alpha.max(v);
@@ -563,10 +565,9 @@ impl<G: Searchable> Searcher<'_, '_, G> {
         }
         self.lists[ply] = children;
         let work = self.visited - before;
-        let best = (best_value > i32::MIN).then_some(best);
         match result? {
-            Some(v) => {
-                self.shared.table.put(key, Bound::Lower(v), best, work);
+            Some((v, cut)) => {
+                self.shared.table.put(key, Bound::Lower(v), Some(cut), work);
                 Ok(v)
             }
             None => {

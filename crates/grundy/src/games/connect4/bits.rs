@@ -82,9 +82,7 @@ impl<const W: u32, const H: u32> Shape for Fixed<W, H> {
 #[derive(Debug, Clone)]
 pub struct Bits<S: Shape> {
     shape: S,
-    /// Cells on the board.
-    cells: i32,
-    /// The scores.
+    /// The scores (and the cells on the board).
     race: Race,
     /// The bottom cell of each column.
     bottom: u64,
@@ -149,7 +147,6 @@ impl<S: Shape> Bits<S> {
         };
         Bits {
             shape,
-            cells: (w * h) as i32,
             race: Race {
                 cells: (w * h) as i32,
             },
@@ -249,8 +246,8 @@ impl<S: Shape> Bits<S> {
     /// most a draw); if the opponent's then hold four, the mover loses, by the time that
     /// four is filled.
     #[inline(always)]
-    fn follow_up_bound(&self, b: &Board) -> Option<i32> {
-        if self.follow_up == 0 || !b.mask.count_ones().is_multiple_of(2) {
+    fn follow_up_bound(&self, b: &Board, n: i32) -> Option<i32> {
+        if self.follow_up == 0 || n % 2 != 0 {
             return None;
         }
         let theirs = b.mine ^ b.mask;
@@ -274,13 +271,13 @@ impl<S: Shape> Bits<S> {
     /// How promising dropping into `cell` is for the mover: the threats it leaves them
     /// (cells where a disc of theirs would make four), those right above a cell the
     /// opponent may play next counted more, a threat right above one of the opponent's
-    /// not at all (it never comes into play).
+    /// not at all (it never comes into play). `theirs`: the opponent's threats before
+    /// the move.
     #[inline(always)]
-    fn promise(&self, b: &Board, cell: u64) -> u16 {
+    fn promise(&self, b: &Board, theirs: u64, cell: u64) -> u16 {
         let mask = b.mask | cell;
         let threats = self.winning(b.mine | cell, mask);
-        let theirs = self.winning(b.mine ^ b.mask, mask);
-        let useful = threats & !(theirs << 1);
+        let useful = threats & !((theirs & !cell) << 1);
         let next = (mask + self.bottom) & self.board;
         let soon = useful & (next << 1);
         // Weights measured on Pons' sets L1_R1 to L1_R3 and a board of five discs
@@ -342,7 +339,7 @@ impl<S: Shape> Searchable for Bits<S> {
         if self.winning(b.mine, b.mask) & self.possible(b) != 0 {
             return Some(self.race.win(n + 1));
         }
-        (n >= self.cells).then_some(0)
+        (n >= self.race.cells).then_some(0)
     }
 
     #[inline(always)]
@@ -352,12 +349,12 @@ impl<S: Shape> Searchable for Bits<S> {
         if next == 0 {
             return Node::Exact(-self.race.win(n + 2));
         }
-        if n >= self.cells - 2 {
+        if n >= self.race.cells - 2 {
             return Node::Exact(0);
         }
         let mut hi = self.race.win(n + 3);
         let mut lo = -self.race.win(n + 4);
-        if let Some(most) = self.follow_up_bound(b) {
+        if let Some(most) = self.follow_up_bound(b, n) {
             hi = hi.min(most);
         }
         // No four left to make among one's discs and the empty cells: no win.
@@ -385,10 +382,11 @@ impl<S: Shape> Searchable for Bits<S> {
         // sorted largest first: the most threats first, ties in column order.
         let mut sorted = [0u16; 64];
         let mut len = 0;
+        let theirs = self.winning(b.mine ^ b.mask, b.mask);
         for (i, &c) in self.order.iter().enumerate() {
             let cell = next & self.column(c);
             if cell != 0 {
-                let threats = self.promise(b, cell);
+                let threats = self.promise(b, theirs, cell);
                 let entry = threats << 8 | (255 - i as u16);
                 let mut at = len;
                 while at > 0 && sorted[at - 1] < entry {

@@ -703,6 +703,16 @@ pub const ENTRIES: &[Entry] = &[Entry {
     build,
 }];
 
+/// The names of the moves that win, in move order (tests).
+#[cfg(test)]
+fn winning_openings(r: &crate::report::Report) -> Vec<&str> {
+    r.moves
+        .iter()
+        .filter(|m| m.outcome == Outcome::Win)
+        .map(|m| m.name.as_str())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -974,14 +984,7 @@ mod tests {
             (r.outcome, r.remoteness, r.weak),
             (Outcome::Win, Some(9), false)
         );
-        let winning = |r: &report::Report| -> Vec<String> {
-            r.moves
-                .iter()
-                .filter(|m| m.outcome == Outcome::Win)
-                .map(|m| m.name.clone())
-                .collect()
-        };
-        assert_eq!(winning(&r), ["d1", "c2", "b3", "a4"]);
+        assert_eq!(winning_openings(&r), ["d1", "c2", "b3", "a4"]);
         assert!(r.moves.iter().all(|m| m.remoteness.is_some()));
         limits.max_exact_nodes = 0;
         let r = report::solve(&spec, &limits).unwrap();
@@ -991,14 +994,8 @@ mod tests {
             (Outcome::Win, None, None)
         );
         assert!(r.nodes.is_some_and(|n| n > 0));
-        let winning: Vec<&str> = r
-            .moves
-            .iter()
-            .filter(|m| m.outcome == Outcome::Win)
-            .map(|m| m.name.as_str())
-            .collect();
         // The short diagonal, as the exhaustive solve finds (`larger::hex4_…` below).
-        assert_eq!(winning, ["d1", "c2", "b3", "a4"]);
+        assert_eq!(winning_openings(&r), ["d1", "c2", "b3", "a4"]);
         assert_eq!(r.winning_moves.len(), 4);
         assert!(r.moves.iter().all(|m| m.remoteness.is_none()));
         // With no proof search allowed, the refusal is the exhaustive method's, as before.
@@ -1100,6 +1097,7 @@ mod tests {
 
 #[cfg(test)]
 mod larger {
+    use super::winning_openings;
     use crate::game::Outcome;
     use crate::games::Spec;
     use crate::report::{self, Limits};
@@ -1118,12 +1116,7 @@ mod larger {
         // first stones are the short diagonal.
         assert_eq!(r.positions, Some(4_693_575));
         assert_eq!(r.remoteness, Some(9));
-        let winning: Vec<&str> = r
-            .moves
-            .iter()
-            .filter(|m| m.outcome == Outcome::Win)
-            .map(|m| m.name.as_str())
-            .collect();
+        let winning = winning_openings(&r);
         assert_eq!(winning, ["d1", "c2", "b3", "a4"]);
     }
 
@@ -1184,12 +1177,7 @@ mod larger {
         let r = report::solve(&spec, &limits).unwrap();
         assert_eq!(r.method, report::Method::Search);
         assert_eq!(r.outcome, Outcome::Win);
-        let winning: Vec<&str> = r
-            .moves
-            .iter()
-            .filter(|m| m.outcome == Outcome::Win)
-            .map(|m| m.name.as_str())
-            .collect();
+        let winning = winning_openings(&r);
         assert!(winning.contains(&"c3"), "{winning:?}");
         // As measured: a band along the short diagonal, both obtuse corners included.
         assert_eq!(

@@ -91,10 +91,10 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The stones that reach the edge `from` through `stones`.
+    /// `seed` and every stone of `stones` joined to it through `stones`.
     #[inline]
-    fn reach(&self, stones: u64, from: u64) -> u64 {
-        let mut reached = stones & from;
+    fn flood(&self, seed: u64, stones: u64) -> u64 {
+        let mut reached = seed;
         loop {
             let next = reached | (self.hex.neighbours(reached) & stones);
             if next == reached {
@@ -102,6 +102,12 @@ impl<'a> Search<'a> {
             }
             reached = next;
         }
+    }
+
+    /// The stones that reach the edge `from` through `stones`.
+    #[inline]
+    fn reach(&self, stones: u64, from: u64) -> u64 {
+        self.flood(stones & from, stones)
     }
 
     /// The empty cells where a stone of `stones`' player would join `a` and `b`.
@@ -116,18 +122,8 @@ impl<'a> Search<'a> {
     /// to the edge `from` (itself included; 31 where it cannot): layers of a breadth-first
     /// search in which the player's own stones cost nothing.
     fn add_distances(&self, stones: u64, empty: u64, from: u64, cost: &mut [u8; 64]) {
-        let grow = |set: u64| {
-            // Through the player's stones, at no cost.
-            let mut set = set;
-            loop {
-                let next = set | (self.hex.neighbours(set) & stones);
-                if next == set {
-                    return set;
-                }
-                set = next;
-            }
-        };
-        let mut reached = grow(stones & from);
+        // Through the player's stones, at no cost.
+        let mut reached = self.reach(stones, from);
         let mut layer = empty & (from | self.hex.neighbours(reached));
         let mut seen = 0u64;
         let mut d = 1u8;
@@ -138,7 +134,7 @@ impl<'a> Search<'a> {
                 cost[rest.trailing_zeros() as usize] += d;
                 rest &= rest - 1;
             }
-            reached = grow(reached | layer);
+            reached = self.flood(reached | layer, stones);
             layer = empty & self.hex.neighbours(reached) & !seen;
             d += 1;
         }
