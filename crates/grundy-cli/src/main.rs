@@ -172,10 +172,11 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         tablebase: Vec<PathBuf>,
     },
-    /// Check a file written by `table --write`: whether it is complete, and what family and
-    /// heaps it holds (exit 0 if complete, 1 if cut short).
+    /// Check a file written by `table --write` (whether it is complete, and what family and
+    /// heaps it holds) or a tablebase directory (every block of every tier file read and
+    /// checked, each damaged file named): exit 0 if sound, 1 if not.
     Check {
-        /// The file.
+        /// The file, or the tablebase's directory.
         file: std::path::PathBuf,
         /// Print JSON.
         #[arg(long)]
@@ -622,7 +623,13 @@ found on {} positions by the general method, checked on {} more",
             })
             .with_context(|| format!("cannot serve on 127.0.0.1:{port} (--port picks another)"))?;
         }
-        Command::Check { file, json } => return seq::check(&file, json),
+        Command::Check { file, json } => {
+            return if file.is_dir() {
+                tablebase::check_dir(&file, json)
+            } else {
+                seq::check(&file, json)
+            };
+        }
         Command::Olympiad { name, solve } => {
             let task = olympiad::task(&name)?;
             let stdin = std::io::stdin();

@@ -210,6 +210,10 @@ pub fn open(
         grundy_tablebase::OpenError::Sum => {
             anyhow::anyhow!("--tablebase is for one board, not a sum of games")
         }
+        grundy_tablebase::OpenError::Solve {
+            source: grundy::Error::TooLarge { .. },
+            ..
+        } => anyhow::anyhow!("{e}; --max-tier-memory MIB raises the limit (default 16384 MiB)"),
         other => anyhow::Error::new(other),
     })?;
     if let Some(b) = built {
@@ -229,26 +233,45 @@ pub fn open(
     Ok(tablebase)
 }
 
-/// Opens a tablebase directory for the game its tier files say, without solving.
-pub fn open_dir(dir: &Path) -> Result<grundy::report::Tablebase> {
-    let first = std::fs::read_dir(dir)
+/// The game a tablebase directory's tier files say they hold: the first header that
+/// can be read (a damaged one is named by the check, not here).
+fn game_of_dir(dir: &Path) -> Result<Spec> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("cannot read the tablebase directory {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| {
+        .filter(|p| {
             p.file_name()
                 .and_then(|n| n.to_str())
                 .and_then(grundy_tablebase::tier_of_file_name)
                 .is_some()
         })
-        .with_context(|| format!("{} holds no tier file (tier-NNNNN.gtb)", dir.display()))?;
-    let header = grundy_tablebase::file::read_header(&first)?;
-    let spec: Spec = header.game.parse().map_err(|e| {
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        bail!("{} holds no tier file (tier-NNNNN.gtb)", dir.display());
+    }
+    let (first, header) = files
+        .iter()
+        .find_map(|f| grundy_tablebase::file::read_header(f).ok().map(|h| (f, h)))
+        .with_context(|| {
+            format!(
+                "{}: no tier file's header can be read ({} files, every one damaged)",
+                dir.display(),
+                files.len()
+            )
+        })?;
+    header.game.parse().map_err(|e| {
         anyhow::anyhow!(
             "{}: written for `{}`, which is not a game this grundy knows: {e}",
             first.display(),
             header.game
         )
-    })?;
+    })
+}
+
+/// Opens a tablebase directory for the game its tier files say, without solving.
+pub fn open_dir(dir: &Path) -> Result<grundy::report::Tablebase> {
+    let spec = game_of_dir(dir)?;
     open(
         &spec,
         dir,
@@ -256,6 +279,101 @@ pub fn open_dir(dir: &Path) -> Result<grundy::report::Tablebase> {
         false,
         &Control::default(),
     )
+}
+
+/// `grundy check DIR`: every block of every tier file of a tablebase read and checked;
+/// exit 0 if all are whole and undamaged, 1 if any is not (each named), as `check FILE`
+/// does for a sequence file.
+pub fn check_dir(dir: &Path, as_json: bool) -> Result<u8> {
+    let spec = game_of_dir(dir)?;
+    let part = spec.single().context("a tablebase holds one board")?;
+    let tiers = part.family.tiers().with_context(|| {
+        format!(
+            "{}: written for `{spec}`, which this grundy does not split into tiers",
+            dir.display()
+        )
+    })?;
+    let game = tiers.game();
+    let store = grundy_tablebase::Tablebase::open(dir, game)?;
+    let checked = store.check()?;
+    let damaged: Vec<&grundy_tablebase::TierCheck> = checked
+        .tiers
+        .iter()
+        .filter(|t| t.problem.is_some())
+        .collect();
+    let positions: u64 = checked
+        .tiers
+        .iter()
+        .filter_map(|t| t.summary.map(|s| s.positions))
+        .sum();
+    let whole = checked.tiers.len() - damaged.len();
+    if as_json {
+        let tiers: Vec<serde_json::Value> = checked
+            .tiers
+            .iter()
+            .map(|t| {
+                serde_json::json!({
+                    "tier": t.tier,
+                    "file": t.path.display().to_string(),
+                    "sound": t.problem.is_none(),
+                    "positions": t.summary.map(|s| s.positions),
+                    "outcomes": t.summary.map(|s| s.outcomes),
+                    "problem": t.problem.as_ref().map(ToString::to_string),
+                })
+            })
+            .collect();
+        outln!(
+            "{}",
+            serde_json::json!({
+                "dir": dir.display().to_string(),
+                "game": game.id(),
+                "game_tiers": game.tier_count(),
+                "sound": checked.sound(),
+                "tiers": tiers,
+                "unfinished": checked.unfinished.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+                "writing": checked.writing,
+            })
+        );
+    } else {
+        for t in &damaged {
+            if let Some(problem) = &t.problem {
+                outln!("tier {}: damaged: {problem}", t.tier);
+            }
+        }
+        for p in &checked.unfinished {
+            let why = if checked.writing {
+                "being written now"
+            } else {
+                "left by a writer that stopped; no reader reads it, and the next solve with --tablebase here removes it"
+            };
+            outln!("{}: unfinished ({why})", p.display());
+        }
+        let present = format!(
+            "{} of its {}",
+            checked.tiers.len(),
+            grundy::plural(u64::from(game.tier_count()), "tier")
+        );
+        if damaged.is_empty() {
+            outln!(
+                "{}: sound: `{}`, {present}, every block checked, {}",
+                dir.display(),
+                game.id(),
+                grundy::plural(positions, "position")
+            );
+        } else {
+            let names: Vec<String> = damaged.iter().map(|t| t.tier.to_string()).collect();
+            outln!(
+                "{}: damaged: `{}`, {present}, {whole} whole, {} damaged ({} {}); remove a damaged file and solve with --tablebase {} again to write it anew",
+                dir.display(),
+                game.id(),
+                damaged.len(),
+                if names.len() == 1 { "tier" } else { "tiers" },
+                names.join(", "),
+                dir.display()
+            );
+        }
+    }
+    Ok(u8::from(!checked.sound()))
 }
 
 /// One progress bar per tier being worked on, shown on a terminal only.

@@ -142,6 +142,82 @@ fn a_damaged_tier_file_is_refused_by_name() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn check_reads_every_block_and_names_each_damaged_tier() {
+    let dir = scratch("check");
+    let d = dir.to_str().unwrap();
+    assert!(grundy(&["solve", "connect4[4x3]", "--tablebase", d])
+        .status
+        .success());
+    let out = grundy(&["check", d]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("sound") && text(&out).contains("13 of its 13 tiers"),
+        "{}",
+        text(&out)
+    );
+    // Two tiers damaged where no query of the start reads them: both named, exit 1.
+    for t in ["tier-00005.gtb", "tier-00009.gtb"] {
+        let path = dir.join(t);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = bytes.len() - 2;
+        bytes[at] ^= 0x01;
+        std::fs::write(&path, &bytes).unwrap();
+    }
+    // A stopped writer's half-written file.
+    std::fs::write(dir.join("tier-00007.gtb.tmp"), b"half").unwrap();
+    let out = grundy(&["check", d]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let said = text(&out);
+    for what in [
+        "tier 5: damaged",
+        "tier 9: damaged",
+        "tiers 5, 9",
+        "tier-00007.gtb.tmp: unfinished",
+    ] {
+        assert!(said.contains(what), "{what}: {said}");
+    }
+    let json = grundy(&["check", d, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["sound"], false);
+    assert_eq!(v["game"], "connect4[4x3]");
+    let bad: Vec<u64> = v["tiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["sound"] == false)
+        .map(|t| t["tier"].as_u64().unwrap())
+        .collect();
+    assert_eq!(bad, [5, 9]);
+    // The damaged files removed, a solve writes them anew and removes the stopped
+    // writer's file: sound again.
+    std::fs::remove_file(dir.join("tier-00005.gtb")).unwrap();
+    std::fs::remove_file(dir.join("tier-00009.gtb")).unwrap();
+    assert!(grundy(&["solve", "connect4[4x3]", "--tablebase", d])
+        .status
+        .success());
+    assert!(!dir.join("tier-00007.gtb.tmp").exists());
+    assert!(grundy(&["check", d]).status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_refused_solve_leaves_no_directory_behind() {
+    let dir = scratch("refused");
+    let d = dir.to_str().unwrap();
+    let out = grundy(&[
+        "solve",
+        "quixo[4]",
+        "--tablebase",
+        d,
+        "--max-tier-memory",
+        "1",
+    ]);
+    assert!(!out.status.success());
+    assert!(text(&out).contains("--max-tier-memory"), "{}", text(&out));
+    assert!(!dir.exists(), "{}", text(&out));
+}
+
 /// `kill -9` at 20 moments spread over a solve, each run resuming the last: the tablebase
 /// ends byte for byte as one run never stopped writes it.
 #[test]

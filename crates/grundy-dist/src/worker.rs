@@ -412,10 +412,9 @@ impl<'a> Me<'a> {
         if need > u128::from(self.max_bytes) {
             return Err(grundy::Error::TooLarge {
                 what: format!(
-                    "solving {} on {} workers needs about {} of memory a worker (limit {})",
+                    "solving {} on {} workers within {} of memory a worker",
                     game.id(),
                     self.rounds.peers,
-                    grundy::human_bytes(u64::try_from(need).unwrap_or(u64::MAX)),
                     grundy::human_bytes(self.max_bytes)
                 ),
                 need: Some(u64::try_from(need).unwrap_or(u64::MAX)),

@@ -144,6 +144,38 @@ pub fn open_spec(
         .tiers()
         .ok_or_else(|| OpenError::NotTiered(part.family.name()))?;
     let game = tiers.game();
+    let existed = dir.exists();
+    let opened = build_spec(game, dir, build, events, control);
+    if opened.is_err() && !existed {
+        // Refused or stopped in a directory made for it: leave nothing behind but what
+        // was solved (a directory holding only the writer's lock is removed).
+        remove_if_empty(dir);
+    }
+    let (store, built) = opened?;
+    Ok((grundy::report::Tablebase::new(game, store), built))
+}
+
+/// Removes `dir` if it holds nothing but the writer's lock (best effort).
+fn remove_if_empty(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let names: Vec<_> = entries
+        .filter_map(|e| e.ok().map(|e| e.file_name()))
+        .collect();
+    if names.iter().all(|n| n == WRITER_LOCK) {
+        let _ = fs::remove_file(dir.join(WRITER_LOCK));
+        let _ = fs::remove_dir(dir);
+    }
+}
+
+fn build_spec(
+    game: &dyn TierGame,
+    dir: &Path,
+    build: Option<&grundy::tier::Options>,
+    events: &grundy::tier::Listener<'_>,
+    control: &grundy::explore::Control<'_>,
+) -> Result<(Tablebase, Option<Built>), OpenError> {
     let mut store = Tablebase::open(dir, game)?;
     let built = match build {
         None => None,
@@ -172,7 +204,7 @@ pub fn open_spec(
             })
         }
     };
-    Ok((grundy::report::Tablebase::new(game, store), built))
+    Ok((store, built))
 }
 
 /// The file name of a tier.
@@ -231,6 +263,25 @@ fn tier_files_in(dirs: &[&Path]) -> Result<Vec<(u32, PathBuf)>, Error> {
         }
     }
     Ok(found.into_iter().collect())
+}
+
+/// The tier files in `dir` written only in part (temporary names), sorted.
+fn unfinished_in(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir(dir).map_err(|e| Error::io(dir, "cannot read the directory", e))? {
+        let entry = entry.map_err(|e| Error::io(dir, "cannot read the directory", e))?;
+        let name = entry.file_name();
+        if name
+            .to_str()
+            .and_then(|n| n.strip_suffix(".tmp"))
+            .and_then(tier_of_file_name)
+            .is_some()
+        {
+            found.push(entry.path());
+        }
+    }
+    found.sort();
+    Ok(found)
 }
 
 /// The file a writer of a tablebase holds locked while it writes (it is never removed;
@@ -338,6 +389,7 @@ impl Tablebase {
         match file.try_lock() {
             Ok(()) => {
                 self.writer = Some(file);
+                self.remove_unfinished()?;
                 Ok(())
             }
             Err(fs::TryLockError::WouldBlock) => Err(Error::Refused {
@@ -350,6 +402,19 @@ impl Tablebase {
                 Err(Error::io(&path, "cannot lock the writer's lock", e))
             }
         }
+    }
+
+    /// Removes the tier files a writer left written only in part: with the lock held, no
+    /// other writer is at work, so every temporary file is a stopped one's.
+    fn remove_unfinished(&self) -> Result<(), Error> {
+        for path in unfinished_in(&self.dir)? {
+            match fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(&path, "cannot remove a stopped writer's file", e)),
+            }
+        }
+        Ok(())
     }
 
     /// Writes blocks of `records` records from now on (default
@@ -509,6 +574,99 @@ impl Tablebase {
             }
         }
         Ok(tiers)
+    }
+}
+
+/// What [`Tablebase::check`] found of one tier file.
+#[derive(Debug)]
+pub struct TierCheck {
+    /// The tier its name says.
+    pub tier: u32,
+    /// The file.
+    pub path: PathBuf,
+    /// What its header says the tier holds, when the file is whole and undamaged.
+    pub summary: Option<Summary>,
+    /// Why it is not, when it is not: the first thing found wrong (another game, a
+    /// checksum, a block that does not decode, a cut file).
+    pub problem: Option<Error>,
+}
+
+/// What [`Tablebase::check`] found in a directory.
+#[derive(Debug)]
+pub struct DirCheck {
+    /// Every tier file of the directory, by tier.
+    pub tiers: Vec<TierCheck>,
+    /// Tier files written only in part ([`file::temporary`] names), left by a writer that
+    /// stopped (unless [`DirCheck::writing`]); no reader reads them, and the next writer
+    /// of the directory removes them.
+    pub unfinished: Vec<PathBuf>,
+    /// Whether a writer holds the directory now (its unfinished files may be in progress).
+    pub writing: bool,
+}
+
+impl DirCheck {
+    /// Whether every tier file is whole and undamaged.
+    #[must_use]
+    pub fn sound(&self) -> bool {
+        self.tiers.iter().all(|t| t.problem.is_none())
+    }
+}
+
+impl Tablebase {
+    /// Checks every tier file in the directory whole: its header against the game, its
+    /// index, and every block's checksum and decompression (in parallel), naming each
+    /// file that is damaged rather than stopping at the first; and lists the files a
+    /// stopped writer left. Reads every byte of every file.
+    ///
+    /// # Errors
+    /// The directory cannot be read.
+    pub fn check(&self) -> Result<DirCheck, Error> {
+        let mut tiers = Vec::new();
+        for (tier, path) in tier_files_in(&[self.dir.as_path()])? {
+            let opened = self.check_tier(tier).and_then(|()| {
+                TierFile::open(&path, &self.expected(tier)).and_then(|f| {
+                    f.verify()?;
+                    Ok(f.header().summary)
+                })
+            });
+            let (summary, problem) = match opened {
+                Ok(s) => (Some(s), None),
+                Err(e) => (None, Some(e)),
+            };
+            tiers.push(TierCheck {
+                tier,
+                path,
+                summary,
+                problem,
+            });
+        }
+        let unfinished = unfinished_in(&self.dir)?;
+        let writing = self.writer.is_none() && self.held_by_another()?;
+        Ok(DirCheck {
+            tiers,
+            unfinished,
+            writing,
+        })
+    }
+
+    /// Whether another process holds the writer's lock now (without taking it).
+    fn held_by_another(&self) -> Result<bool, Error> {
+        let path = self.dir.join(WRITER_LOCK);
+        let file = match fs::OpenOptions::new().write(true).open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+            Err(e) => return Err(Error::io(&path, "cannot open the writer's lock", e)),
+        };
+        match file.try_lock() {
+            Ok(()) => {
+                // Released when `file` closes.
+                Ok(false)
+            }
+            Err(fs::TryLockError::WouldBlock) => Ok(true),
+            Err(fs::TryLockError::Error(e)) => {
+                Err(Error::io(&path, "cannot lock the writer's lock", e))
+            }
+        }
     }
 }
 

@@ -160,9 +160,8 @@ pub fn solve(
     if need > u128::from(options.max_bytes) {
         return Err(Error::TooLarge {
             what: format!(
-                "solving {} tier by tier needs about {} of memory (limit {})",
+                "solving {} tier by tier within {} of memory",
                 game.id(),
-                crate::human_bytes(u64::try_from(need).unwrap_or(u64::MAX)),
                 crate::human_bytes(options.max_bytes)
             ),
             need: Some(u64::try_from(need).unwrap_or(u64::MAX)),
