@@ -54,8 +54,9 @@ impl Triangulation {
         }
         if triangles.len() != n - 2 {
             return Err(format!(
-                "an {n}-gon is cut into {} triangles, not {}",
-                n - 2,
+                "{} {n}-gon is cut into {}, not {}",
+                crate::article(&n.to_string()),
+                crate::plural(n as u64 - 2, "triangle"),
                 triangles.len()
             ));
         }
@@ -78,10 +79,10 @@ impl Triangulation {
             let want = if boundary(edge) { 1 } else { 2 };
             if ts.len() != want {
                 return Err(format!(
-                    "side {}–{} belongs to {} triangles, not {want}",
+                    "side {}–{} belongs to {}, not {want}",
                     edge.0,
                     edge.1,
-                    ts.len()
+                    crate::plural(ts.len() as u64, "triangle")
                 ));
             }
             if want == 2 {
@@ -565,5 +566,10 @@ mod tests {
         assert_eq!((e.line, e.column), (3, 5));
         assert!(Triangulation::new(4, vec![[0, 1, 2], [1, 2, 3]]).is_err());
         assert!(Triangulation::new(4, vec![[0, 1, 3], [1, 2, 3]]).is_ok());
+        // Articles and plurals as they are read: "an 8-gon", "1 triangle".
+        let e = Triangulation::new(8, vec![[0, 1, 2]]).unwrap_err();
+        assert_eq!(e, "an 8-gon is cut into 6 triangles, not 1");
+        let e = Triangulation::new(3, vec![[0, 1, 2], [0, 1, 2]]).unwrap_err();
+        assert_eq!(e, "a 3-gon is cut into 1 triangle, not 2");
     }
 }
