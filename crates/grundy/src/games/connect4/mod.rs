@@ -984,6 +984,70 @@ mod tests {
         }
     }
 
+    /// The empty board of every size of at most 42 cells with four or more columns and
+    /// rows against the published results (John Tromp's for width + height ≤ 15,
+    /// Christophe Steininger's table for 16: who wins, and on which move the game ends
+    /// with perfect play), strongly, one thread, each board timed:
+    /// `cargo test -p grundy --release --lib -- --ignored --nocapture every_board_of_42_cells`.
+    #[test]
+    #[ignore = "about twenty minutes in release"]
+    fn every_board_of_42_cells_or_fewer_has_its_published_value() {
+        // (width, height, the game's last move, the winner: 1 first, 2 second, 0 none).
+        let published: [(u32, u32, u32, u32); 17] = [
+            (4, 4, 16, 0),
+            (5, 4, 20, 0),
+            (6, 4, 24, 2),
+            (7, 4, 28, 0),
+            (8, 4, 32, 2),
+            (9, 4, 36, 2),
+            (10, 4, 40, 2),
+            (4, 5, 20, 0),
+            (5, 5, 25, 0),
+            (6, 5, 30, 0),
+            (7, 5, 35, 0),
+            (8, 5, 39, 1),
+            (4, 6, 24, 0),
+            (5, 6, 30, 0),
+            (6, 6, 36, 2),
+            (7, 6, 41, 1),
+            (4, 7, 28, 0),
+        ];
+        let more: [(u32, u32, u32, u32); 5] = [
+            (5, 7, 35, 0),
+            (4, 8, 32, 0),
+            (5, 8, 40, 0),
+            (4, 9, 36, 0),
+            (4, 10, 40, 0),
+        ];
+        // The hardest last.
+        let ten = [(6, 7, 41, 1)];
+        for (w, h, last, winner) in published.into_iter().chain(more).chain(ten) {
+            let game = Connect4::new(w, h);
+            let exact = game.exact().expect("every board of 42 cells fits a word");
+            let table = exact.table(1 << 23).unwrap();
+            let start = std::time::Instant::now();
+            let (found, nodes) = exact
+                .solve(
+                    &Pos::from_slice(&[0, 0]),
+                    &table,
+                    &crate::search::exact::Options::default(),
+                    &Control::default(),
+                )
+                .unwrap();
+            let expected = match winner {
+                0 => crate::game::Value::Draw,
+                1 => crate::game::Value::Win(last),
+                _ => crate::game::Value::Loss(last),
+            };
+            println!(
+                "{w}x{h}: {:?} in {:.1} s, {nodes} nodes",
+                found.value,
+                start.elapsed().as_secs_f64()
+            );
+            assert_eq!(found.value, expected, "{w} x {h}");
+        }
+    }
+
     #[test]
     fn positions_parse_as_boards_or_columns_played() {
         // Columns played at any length (a game past 19 moves is not one number).
