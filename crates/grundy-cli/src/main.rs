@@ -362,12 +362,12 @@ fn solve_lines(
 
 fn parse_spec(text: &str) -> Result<Spec> {
     text.parse::<Spec>()
-        .map_err(|e| anyhow::anyhow!("{}", e.render(text)))
+        .map_err(|e| anyhow::Error::new(output::BadSpec::new(&e, text)))
 }
 
 fn table_error(family: &str, e: report::TableError) -> anyhow::Error {
     match e {
-        report::TableError::Spec(e) => anyhow::anyhow!("{}", e.render(family)),
+        report::TableError::Spec(e) => anyhow::Error::new(output::BadSpec::new(&e, family)),
         report::TableError::Solve(e) => anyhow::anyhow!("cannot tabulate `{family}`: {e}"),
     }
 }
@@ -675,8 +675,24 @@ found on {} positions by the general method, checked on {} more",
     Ok(0)
 }
 
+/// Whether the command asked for JSON (and so its errors are JSON too).
+fn wants_json(cli: &Cli) -> bool {
+    match &cli.command {
+        Command::Solve { common, .. }
+        | Command::Table { common, .. }
+        | Command::Play { common, .. }
+        | Command::Pattern { common, .. }
+        | Command::Plot { common, .. }
+        | Command::Tour { common } => common.json,
+        Command::Query { json, .. } | Command::Check { json, .. } => *json,
+        Command::Graph(g) => g.solve.json,
+        Command::Serve { .. } | Command::Help { .. } | Command::Olympiad { .. } => false,
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let json = wants_json(&cli);
     // A first Ctrl-C asks the computation to stop cleanly; it is checked often.
     let _ = ctrlc::set_handler(|| {
         if CANCEL.swap(true, Ordering::SeqCst) {
@@ -694,10 +710,21 @@ fn main() -> ExitCode {
         Err(e) => {
             finish_progress();
             if CANCEL.load(Ordering::SeqCst) {
-                eprintln!("grundy: stopped");
+                if json {
+                    eprintln!(
+                        "{}",
+                        serde_json::json!({"error": "stopped", "kind": "cancelled"})
+                    );
+                } else {
+                    eprintln!("grundy: stopped");
+                }
                 return ExitCode::from(130);
             }
-            eprintln!("grundy: {}", output::error_chain(&e));
+            if json {
+                eprintln!("{}", output::error_json(&e));
+            } else {
+                eprintln!("grundy: {}", output::error_chain(&e));
+            }
             ExitCode::from(2)
         }
     }

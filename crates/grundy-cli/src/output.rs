@@ -16,6 +16,99 @@ pub fn error_chain(e: &anyhow::Error) -> String {
     grundy_io::error_chain(e.as_ref())
 }
 
+/// A spec that did not parse, shown as every front end shows it ([`grundy::games::SpecError::render`])
+/// and kept whole for `--json`'s line and column.
+#[derive(Debug)]
+pub struct BadSpec {
+    /// The message with the caret under the column.
+    pub rendered: String,
+    /// 1-based line and column.
+    pub at: (usize, usize),
+}
+
+impl BadSpec {
+    /// The error of `text`, which did not parse.
+    pub fn new(e: &grundy::games::SpecError, text: &str) -> BadSpec {
+        BadSpec {
+            rendered: e.render(text),
+            at: (e.line, e.column),
+        }
+    }
+}
+
+impl std::fmt::Display for BadSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.rendered)
+    }
+}
+
+impl std::error::Error for BadSpec {}
+
+/// An error with a hint after it (the flag that lifts a limit): shown as `error; hint`,
+/// and of the error's kind under `--json`.
+#[derive(Debug)]
+pub struct Hinted {
+    /// The error.
+    pub error: anyhow::Error,
+    /// What would lift it.
+    pub hint: String,
+}
+
+impl std::fmt::Display for Hinted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}; {}", error_chain(&self.error), self.hint)
+    }
+}
+
+impl std::error::Error for Hinted {}
+
+/// An error as `--json` prints it on standard error: `{"error": the message, "kind": a
+/// stable word}`, with `line` and `column` for a spec and `need_bytes` for a limit. The
+/// kinds: `bad-spec`, those of [`grundy::Error::kind`] (`too-large`, `cancelled`,
+/// `unsupported`, `store`), `store` for a tablebase, `io` for the system, else `refused`.
+pub fn error_json(e: &anyhow::Error) -> Json {
+    let mut out = serde_json::json!({"error": error_chain(e), "kind": "refused"});
+    for cause in e.chain() {
+        if let Some(h) = cause.downcast_ref::<Hinted>() {
+            let mut inner = error_json(&h.error);
+            inner["error"] = error_chain(e).into();
+            return inner;
+        }
+        if let Some(bad) = cause.downcast_ref::<BadSpec>() {
+            out["kind"] = "bad-spec".into();
+            out["line"] = bad.at.0.into();
+            out["column"] = bad.at.1.into();
+            break;
+        }
+        if let Some(g) = cause.downcast_ref::<grundy::Error>() {
+            out["kind"] = g.kind().into();
+            if let grundy::Error::TooLarge { need: Some(n), .. } = g {
+                out["need_bytes"] = (*n).into();
+            }
+            break;
+        }
+        // A solve refused in a tablebase is the solver's refusal: its cause says which.
+        let solving = matches!(
+            cause.downcast_ref::<grundy_tablebase::OpenError>(),
+            Some(grundy_tablebase::OpenError::Solve { .. })
+        );
+        if !solving
+            && (cause.downcast_ref::<grundy_tablebase::Error>().is_some()
+                || cause
+                    .downcast_ref::<grundy_tablebase::OpenError>()
+                    .is_some())
+        {
+            out["kind"] = "store".into();
+            break;
+        }
+        if cause.downcast_ref::<std::io::Error>().is_some() {
+            out["kind"] = "io".into();
+            break;
+        }
+    }
+    out
+}
+
 /// The stable JSON of `grundy solve --json`: the library's serialization.
 pub fn report_json(r: &Report) -> Json {
     serde_json::to_value(r).expect("a report serializes")

@@ -213,7 +213,10 @@ pub fn open(
         grundy_tablebase::OpenError::Solve {
             source: grundy::Error::TooLarge { .. },
             ..
-        } => anyhow::anyhow!("{e}; --max-tier-memory MIB raises the limit (default 16384 MiB)"),
+        } => anyhow::Error::new(crate::output::Hinted {
+            error: anyhow::Error::new(e),
+            hint: "--max-tier-memory MIB raises the limit (default 16384 MiB)".into(),
+        }),
         other => anyhow::Error::new(other),
     })?;
     if let Some(b) = built {

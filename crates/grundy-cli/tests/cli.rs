@@ -611,7 +611,6 @@ fn messages_name_the_file_once_and_never_dump_debug_structs() {
     for args in [
         vec!["graph", d],
         vec!["graph", "verify", d, d],
-        vec!["check", d],
         vec!["table", "octal[0.7]", "--up-to", "5", "--write", d],
     ] {
         let err = fails(&args);
@@ -623,6 +622,9 @@ fn messages_name_the_file_once_and_never_dump_debug_structs() {
         };
         assert_eq!(err.matches(cause).count(), 1, "{args:?}: {err}");
     }
+    // `check` reads a directory as a tablebase.
+    let err = fails(&["check", d]);
+    assert!(err.contains(d) && err.contains("no tier file"), "{err}");
     // A file name with control characters is shown escaped.
     let odd = dir.join("odd\u{1b}[2J\u{7}.pg");
     let err = fails(&["graph", odd.to_str().unwrap()]);
@@ -761,4 +763,48 @@ fn ctrl_c_at_the_prompt_ends_the_game_at_once() {
         text.trim_end_matches(['\r', '\n']).len() < text.len(),
         "ends with a newline"
     );
+}
+
+/// Under `--json`, an error is one JSON object on standard error with a stable kind (and
+/// the figures: line and column, bytes needed); without it, text.
+#[test]
+fn json_errors_are_json_with_a_kind() {
+    let err = |args: &[&str]| -> Value {
+        let out = grundy(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        serde_json::from_slice(&out.stderr)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stderr)))
+    };
+    let bad = err(&["solve", "nim(3,", "--json"]);
+    assert_eq!(
+        (&bad["kind"], &bad["line"], &bad["column"]),
+        (&Value::from("bad-spec"), &Value::from(1), &Value::from(7))
+    );
+    let bad = err(&["table", "octal[0.7x]", "--up-to", "5", "--json"]);
+    assert_eq!(bad["kind"], "bad-spec", "{bad}");
+    let big = err(&[
+        "solve",
+        "connect4[7x6]",
+        "--max-exact-nodes",
+        "1000",
+        "--json",
+    ]);
+    assert_eq!(big["kind"], "too-large", "{big}");
+    let dir = std::env::temp_dir().join(format!("grundy-json-tb-{}", std::process::id()));
+    let big = err(&[
+        "solve",
+        "quixo[4]",
+        "--tablebase",
+        dir.to_str().unwrap(),
+        "--max-tier-memory",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(big["kind"], "too-large", "{big}");
+    assert!(big["need_bytes"].as_u64().unwrap() > 1 << 20, "{big}");
+    assert!(big["error"].as_str().unwrap().contains("--max-tier-memory"));
+    assert!(!dir.exists());
+    // Text without --json.
+    let out = grundy(&["solve", "nim(3,"], "");
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("grundy: bad spec"));
 }

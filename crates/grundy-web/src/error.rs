@@ -85,26 +85,17 @@ impl ApiError {
         )
     }
 
-    /// The library's refusals, for a computation about `what`.
+    /// The library's refusals, for a computation about `what`, by their kind
+    /// ([`grundy::Error::kind`]): a limit or a method that does not apply is the
+    /// request's (422), a stop is the time limit's, and a tablebase that cannot be read
+    /// is the server's store (503, kind `store`, saying which file), never a 500.
     pub fn solve(e: grundy::Error, what: &str, limit: Duration) -> ApiError {
-        match e {
-            grundy::Error::TooLarge { .. } => {
-                ApiError::too_large(format!("cannot solve `{what}`: {e}"))
-            }
-            grundy::Error::Cancelled => ApiError::timeout(limit),
-            grundy::Error::Cycle { .. }
-            | grundy::Error::Overflow
-            | grundy::Error::Unsupported(_) => ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "unsupported",
-                format!("cannot solve `{what}`: {e}"),
-            ),
-            grundy::Error::Store(_) => ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "store",
-                format!("cannot solve `{what}`: {e}"),
-            ),
-        }
+        let status = match e {
+            grundy::Error::Cancelled => return ApiError::timeout(limit),
+            grundy::Error::Store(_) => StatusCode::SERVICE_UNAVAILABLE,
+            _ => StatusCode::UNPROCESSABLE_ENTITY,
+        };
+        ApiError::new(status, e.kind(), format!("cannot solve `{what}`: {e}"))
     }
 }
 
@@ -116,5 +107,49 @@ impl IntoResponse for ApiError {
             body["column"] = json!(column);
         }
         (self.status, Json(body)).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_library_refusals_are_typed_and_none_is_a_500() {
+        let limit = Duration::from_secs(5);
+        let cases = [
+            (
+                grundy::Error::TooLarge {
+                    what: "x".into(),
+                    need: Some(1 << 30),
+                },
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "too-large",
+            ),
+            (
+                grundy::Error::Cancelled,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "timeout",
+            ),
+            (
+                grundy::Error::Overflow,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "unsupported",
+            ),
+            (
+                grundy::Error::Store("tier-00003.gtb: block 2 fails its checksum".into()),
+                StatusCode::SERVICE_UNAVAILABLE,
+                "store",
+            ),
+        ];
+        for (e, status, kind) in cases {
+            let api = ApiError::solve(e, "nim(3)", limit);
+            assert_eq!((api.status, api.kind), (status, kind), "{}", api.message);
+            assert!(
+                kind == "timeout" || api.message.contains("nim(3)"),
+                "{}",
+                api.message
+            );
+        }
     }
 }

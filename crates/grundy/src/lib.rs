@@ -71,6 +71,22 @@ pub enum Error {
     Store(String),
 }
 
+impl Error {
+    /// A stable word for the kind of refusal, as the CLI's `--json` errors and the web
+    /// API name it: `too-large` (a limit; `need` says how far), `cancelled`,
+    /// `unsupported` (a method that does not apply: a cycle, an overflow, a game it
+    /// cannot take), `store` (a tablebase that cannot be read).
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Error::TooLarge { .. } => "too-large",
+            Error::Cancelled => "cancelled",
+            Error::Cycle { .. } | Error::Overflow | Error::Unsupported(_) => "unsupported",
+            Error::Store(_) => "store",
+        }
+    }
+}
+
 /// A count and its noun, in the plural unless the count is one: `plural(1, "triangle")`
 /// is `1 triangle`, `plural(3, "box")` `3 boxes`, `plural(0, "empty heap")` `0 empty
 /// heaps`. The one place messages agree a noun with its number.
