@@ -47,3 +47,42 @@ pub fn picture(
         skew,
     }
 }
+
+/// Why a board of a game won by completing a line cannot arise in play, if it cannot:
+/// the player to move (`mover`'s marks) holds a line (the game ended when they made it,
+/// yet the other moved after), or the player who moved last (`last`) holds lines that no
+/// single last mark of theirs completed (the game was over before). `last_marks` are the
+/// marks of `last` that could have been placed last (every mark of a tic-tac-toe board;
+/// the top disc of each column in connect four). `names` are the two players as written,
+/// the mover first.
+#[must_use]
+pub fn impossible_line_board(
+    lines: &[u64],
+    mover: u64,
+    last: u64,
+    last_marks: u64,
+    names: [&str; 2],
+) -> Option<String> {
+    let holds = |marks: u64| lines.iter().any(|&l| l & !marks == 0);
+    if holds(mover) {
+        return Some(format!(
+            "{} holds a line but is to move: the game ended when it was made, and {} moved after",
+            names[0], names[1]
+        ));
+    }
+    if !holds(last) {
+        return None;
+    }
+    let mut candidates = last_marks & last;
+    while candidates != 0 {
+        let mark = candidates & candidates.wrapping_neg();
+        if !holds(last & !mark) {
+            return None;
+        }
+        candidates &= candidates - 1;
+    }
+    Some(format!(
+        "{} holds lines that no one last move of theirs made: the game was over before",
+        names[1]
+    ))
+}

@@ -495,6 +495,14 @@ fn board(args: &Args<'_>, game: &Mnk) -> Result<Option<Pos>, SpecError> {
             format!("X moves first, so X has as many marks as O or one more (here {nx} and {no})"),
         ));
     }
+    let (mover, last, names) = if nx == no {
+        (x, o, ["X", "O"])
+    } else {
+        (o, x, ["O", "X"])
+    };
+    if let Some(why) = super::board::impossible_line_board(&game.lines, mover, last, last, names) {
+        return Err(args.error_at(*at, format!("this board cannot arise: {why}")));
+    }
     Ok(Some(Pos::from_slice(&[x, o])))
 }
 
@@ -549,6 +557,38 @@ pub const ENTRIES: &[Entry] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn boards_that_cannot_arise_are_refused_with_the_reason() {
+        for (board, ok) in [
+            ("xxx/oo./...", true),
+            // Two lines through the last mark: one move made both.
+            ("xxx/xoo/xoo", true),
+            ("xxx/ooo/...", false),
+            ("xxx/oo./o..", false),
+            ("ooo/xx./x..", true),
+            ("ooo/xx./x.x", false),
+            ("ooo/xxx/...", false),
+        ] {
+            let spec = format!("tictactoe({board})");
+            let got = spec.parse::<crate::games::Spec>();
+            assert_eq!(got.is_ok(), ok, "{spec}: {:?}", got.err());
+            if let Err(e) = got {
+                assert!(e.message.contains("cannot arise"), "{}", e.message);
+            }
+        }
+        for (board, ok) in [
+            ("...../...../o..../oo.../xxxx.", true),
+            ("...../xxxx./oooo./xxoo./oxox.", false),
+            // O's four is under X's disc on top: O had won before X dropped it.
+            ("x..../o..../o..../ox.../oxx..", false),
+            ("...../o..../o..../ox.../oxxx.", true),
+        ] {
+            let spec = format!("connect4[5x5]({board})");
+            let got = spec.parse::<crate::games::Spec>();
+            assert_eq!(got.is_ok(), ok, "{spec}: {:?}", got.err());
+        }
+    }
 
     #[test]
     fn tictactoe_lines_and_symmetries() {

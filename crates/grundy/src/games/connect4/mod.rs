@@ -638,6 +638,23 @@ fn position(args: &Args<'_>, game: &Connect4) -> Result<Option<Pos>, SpecError> 
                     ),
                 ));
             }
+            let (mover, last, names) = if x.count_ones() == o.count_ones() {
+                (x, o, ["X", "O"])
+            } else {
+                (o, x, ["O", "X"])
+            };
+            // A column's top disc is the one that can have been dropped last.
+            let tops = game
+                .heights(x | o)
+                .iter()
+                .enumerate()
+                .filter(|&(_, &h)| h > 0)
+                .fold(0u64, |m, (c, &h)| m | 1 << (c as u32 * game.h + h - 1));
+            if let Some(why) =
+                super::board::impossible_line_board(&game.lines, mover, last, tops, names)
+            {
+                return Err(args.error_at(*at, format!("this board cannot arise: {why}")));
+            }
             Ok(Some(pos))
         }
         other => Err(args.error_at(other.at(), format!("expected a position, as in {example}"))),
