@@ -360,7 +360,8 @@ fn sequences_stream_to_a_file_and_back() {
     let written = write_sequence(&rules, 300_000, &mut bytes, &Control::default()).unwrap();
     assert_eq!(written.len, 300_000);
     assert!(written.period.is_none());
-    assert!(bytes.len() < 300_000 + 100);
+    // A byte a value, and a checksum a chunk.
+    assert!(bytes.len() < 300_000 + 300_000 / 100, "{}", bytes.len());
     let back = read_sequence(&mut bytes.as_slice()).unwrap();
     assert_eq!(
         back,
@@ -396,7 +397,7 @@ fn sequence_files_say_what_they_hold_and_whether_complete() {
     let mut bytes = Vec::new();
     write_sequence(&rules, 3_000_000, &mut bytes, &Control::default()).unwrap();
     let info = inspect_sequence(&mut bytes.as_slice()).unwrap();
-    assert_eq!(info.version, 2);
+    assert_eq!(info.version, 3);
     assert_eq!(info.rules.as_deref(), Some("0.77"));
     assert_eq!(
         (info.promised, info.heaps, info.complete),
@@ -429,7 +430,7 @@ fn sequence_files_say_what_they_hold_and_whether_complete() {
     extra.push(0);
     assert!(inspect_sequence(&mut extra.as_slice()).is_err());
     let mut huge = bytes[..bytes.len() - 5].to_vec();
-    huge.truncate(12 + 4 + 4 + 8);
+    huge.truncate(12 + 4 + 4 + 8 + 8);
     huge.extend_from_slice(&[1, 255, 255, 255, 255]);
     assert!(
         matches!(inspect_sequence(&mut huge.as_slice()), Err(FileError::Format(m)) if m.contains("counts 1..="))
@@ -438,6 +439,55 @@ fn sequence_files_say_what_they_hold_and_whether_complete() {
     v9[8] = 9;
     assert!(
         matches!(inspect_sequence(&mut v9.as_slice()), Err(FileError::Format(m)) if m.contains("version 9"))
+    );
+    // A flipped byte anywhere (header, values, end marker) fails a checksum: damaged, for
+    // inspect and read alike, never a complete file with a wrong value.
+    for at in [
+        13,
+        30,
+        40,
+        bytes.len() / 2,
+        bytes.len() - 20,
+        bytes.len() - 10,
+    ] {
+        let mut flipped = bytes.clone();
+        flipped[at] ^= 0x04;
+        match inspect_sequence(&mut flipped.as_slice()) {
+            Err(FileError::Format(m)) => assert!(
+                m.contains("checksum") || m.contains("header") || m.contains("chunk"),
+                "byte {at}: {m}"
+            ),
+            other => panic!("byte {at}: {other:?}"),
+        }
+        assert!(read_sequence(&mut flipped.as_slice()).is_err(), "byte {at}");
+    }
+    // Resealed after a flip, the file is whole again (the fuzz target's way past the
+    // checksums): complete, one value changed.
+    let mut flipped = bytes.clone();
+    let at = bytes.len() / 2;
+    flipped[at] ^= 0x01;
+    grundy::octal::reseal(&mut flipped);
+    let changed = read_sequence(&mut flipped.as_slice()).unwrap();
+    let original = read_sequence(&mut bytes.as_slice()).unwrap();
+    assert_eq!(changed.len(), original.len());
+    assert_eq!(
+        (0..original.len())
+            .filter(|&i| changed.get(i) != original.get(i))
+            .count(),
+        1
+    );
+    // Version 2 files (no checksums) still read.
+    let mut v2 = b"GRUNDYSQ".to_vec();
+    v2.extend_from_slice(&2u32.to_le_bytes());
+    v2.extend_from_slice(&4u32.to_le_bytes());
+    v2.extend_from_slice(b"0.77");
+    v2.extend_from_slice(&3u64.to_le_bytes());
+    v2.extend_from_slice(&[1, 3, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 0]);
+    let info = inspect_sequence(&mut v2.as_slice()).unwrap();
+    assert_eq!((info.version, info.heaps, info.complete), (2, 3, true));
+    assert_eq!(
+        read_sequence(&mut v2.as_slice()).unwrap().to_vec(),
+        [0, 1, 2]
     );
     // Version 1 files (no rules, no promised count) still read.
     let mut v1 = b"GRUNDYSQ".to_vec();

@@ -57,7 +57,9 @@ mod stream;
 pub use crate::games::code::{Code, CodeError, Rules};
 pub use naive::HeapGame;
 pub use sparse::SparseStats;
-pub use stream::{inspect_sequence, read_sequence, write_sequence, FileError, SeqInfo, Written};
+pub use stream::{
+    inspect_sequence, read_sequence, reseal, write_sequence, FileError, SeqInfo, Written,
+};
 
 use crate::explore::Control;
 use crate::sequence::period::{least_period_by, Period};

@@ -1,24 +1,31 @@
 //! Grundy sequences on disk: written while they are computed, read back whole or checked
 //! without being held. The format is documented in `docs/seq-format.md`.
 //!
-//! # Format (version 2, little-endian)
+//! # Format (version 3, little-endian)
 //!
 //! | bytes | what |
 //! | --- | --- |
 //! | 8 | magic `GRUNDYSQ` |
-//! | 4 | version, `2` |
+//! | 4 | version, `3` |
 //! | 4 | length `L` of the rules text (at most 2^20) |
 //! | `L` | the rules, UTF-8, as [`Rules`] displays them (`0.77`, `{1,2,5}`) |
 //! | 8 | the number of heaps the writer set out to write |
-//! | … | chunks: width `w` (1 byte: 1 or 2 bytes per value), count `c` (4 bytes, 1..=2^20), `c·w` bytes of values |
-//! | 5 | end: width 0, count 0 |
+//! | 8 | XXH3-64 of the header's bytes before it |
+//! | … | chunks: width `w` (1 byte: 1 or 2 bytes per value), count `c` (4 bytes, 1..=2^20), `c·w` bytes of values, XXH3-64 of the chunk's bytes before it (8) |
+//! | 13 | end: width 0, count 0, and their XXH3-64 |
+//!
+//! A flipped byte anywhere fails a checksum: the file is damaged, not a sequence. The values
+//! a file holds are those of the chunks whose checksums held; a chunk cut before its
+//! checksum is not counted.
 //!
 //! Values of heaps 0, 1, 2, … in order; each chunk uses the narrowest width for its values,
 //! so a sequence costs one byte per heap while its values stay below 256. A file is complete
 //! when the end marker follows exactly the promised number of heaps and nothing comes after.
-//! Version 1 (still read) had no rules, no promised count.
+//! Version 2 (still read) had no checksums; version 1 no rules, no promised count.
 
 use std::io::{Read, Write};
+
+use xxhash_rust::xxh3::xxh3_64;
 
 use super::{Rules, Solver, Values};
 use crate::explore::Control;
@@ -26,7 +33,7 @@ use crate::sequence::period::Period;
 use crate::Error;
 
 const MAGIC: &[u8; 8] = b"GRUNDYSQ";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 /// Heaps per chunk written; the most a chunk may hold.
 const CHUNK: u64 = 1 << 20;
 /// The longest rules text a file may hold.
@@ -59,11 +66,17 @@ pub struct Written {
     pub held: u64,
 }
 
+/// Writes `bytes` and their checksum.
+fn write_sealed(out: &mut impl Write, bytes: &[u8]) -> std::io::Result<()> {
+    out.write_all(bytes)?;
+    out.write_all(&xxh3_64(bytes).to_le_bytes())
+}
+
 fn write_chunk(out: &mut impl Write, values: &[u16]) -> std::io::Result<()> {
     let wide = values.iter().any(|&v| v > 255);
-    out.write_all(&[if wide { 2 } else { 1 }])?;
-    out.write_all(&(values.len() as u32).to_le_bytes())?;
-    let mut bytes = Vec::with_capacity(values.len() * 2);
+    let mut bytes = Vec::with_capacity(5 + values.len() * 2);
+    bytes.push(if wide { 2 } else { 1 });
+    bytes.extend_from_slice(&(values.len() as u32).to_le_bytes());
     for &v in values {
         if wide {
             bytes.extend_from_slice(&v.to_le_bytes());
@@ -71,7 +84,7 @@ fn write_chunk(out: &mut impl Write, values: &[u16]) -> std::io::Result<()> {
             bytes.push(v as u8);
         }
     }
-    out.write_all(&bytes)
+    write_sealed(out, &bytes)
 }
 
 /// Computes the Grundy values of heaps `0..len` and streams them to `out`. Once the
@@ -87,16 +100,17 @@ pub fn write_sequence(
     out: &mut impl Write,
     control: &Control<'_>,
 ) -> Result<Written, FileError> {
-    out.write_all(MAGIC)?;
-    out.write_all(&VERSION.to_le_bytes())?;
     let text = rules.to_string();
     let text_len = u32::try_from(text.len())
         .ok()
         .filter(|&l| l <= MAX_RULES)
         .ok_or_else(|| FileError::Format("the rules are too long to record".into()))?;
-    out.write_all(&text_len.to_le_bytes())?;
-    out.write_all(text.as_bytes())?;
-    out.write_all(&len.to_le_bytes())?;
+    let mut header = MAGIC.to_vec();
+    header.extend_from_slice(&VERSION.to_le_bytes());
+    header.extend_from_slice(&text_len.to_le_bytes());
+    header.extend_from_slice(text.as_bytes());
+    header.extend_from_slice(&len.to_le_bytes());
+    write_sealed(out, &header)?;
     let mut solver = Solver::new(rules);
     let mut written = 0u64;
     let mut max = 0u16;
@@ -124,7 +138,7 @@ pub fn write_sequence(
         write_chunk(out, &chunk)?;
         written = end;
     }
-    out.write_all(&[0, 0, 0, 0, 0])?;
+    write_sealed(out, &[0, 0, 0, 0, 0])?;
     out.flush()?;
     Ok(Written {
         len,
@@ -137,11 +151,11 @@ pub fn write_sequence(
 /// What a sequence file holds, as [`inspect_sequence`] finds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeqInfo {
-    /// The format version (1 or 2).
+    /// The format version (1 to 3).
     pub version: u32,
-    /// The rules (`0.77`, `{1,2,5}`), as recorded (version 2).
+    /// The rules (`0.77`, `{1,2,5}`), as recorded (versions 2 and 3).
     pub rules: Option<String>,
-    /// The heaps the writer set out to write (version 2).
+    /// The heaps the writer set out to write (versions 2 and 3).
     pub promised: Option<u64>,
     /// The heaps the file holds (0..heaps).
     pub heaps: u64,
@@ -189,6 +203,12 @@ fn read_full(input: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
     Ok(got)
 }
 
+/// The checksum after a sealed part: `None` if the input stops inside it.
+fn read_sum(input: &mut impl Read) -> std::io::Result<Option<u64>> {
+    let mut sum = [0u8; 8];
+    Ok((read_full(input, &mut sum)? == 8).then(|| u64::from_le_bytes(sum)))
+}
+
 /// Walks a sequence file, handing each chunk's value bytes and width to `chunk`. A file that
 /// stops early is not an error (the result says it is incomplete); bytes that are not this
 /// format are. Memory: one chunk (at most 2 MiB) at a time, and never more than the bytes
@@ -212,13 +232,21 @@ fn scan(input: &mut impl Read, mut chunk: impl FnMut(&[u8], u8)) -> Result<SeqIn
         max: 0,
         complete: false,
     };
+    let sealed = version >= 3;
+    let damaged = |what: String| {
+        Err(FileError::Format(format!(
+            "{what} fails its checksum (the file is damaged)"
+        )))
+    };
     match version {
         1 => {}
-        2 => {
+        2 | 3 => {
+            let mut header = head.to_vec();
             let mut len = [0u8; 4];
             if read_full(input, &mut len)? < 4 {
                 return bad("it stops inside the header".into());
             }
+            header.extend_from_slice(&len);
             let len = u32::from_le_bytes(len);
             if len > MAX_RULES {
                 return bad(format!(
@@ -230,6 +258,21 @@ fn scan(input: &mut impl Read, mut chunk: impl FnMut(&[u8], u8)) -> Result<SeqIn
             if text.len() < len as usize {
                 return bad("it stops inside the header".into());
             }
+            header.extend_from_slice(&text);
+            let mut promised = [0u8; 8];
+            if read_full(input, &mut promised)? < 8 {
+                return bad("it stops inside the header".into());
+            }
+            header.extend_from_slice(&promised);
+            if sealed {
+                let mut sum = [0u8; 8];
+                if read_full(input, &mut sum)? < 8 {
+                    return bad("it stops inside the header".into());
+                }
+                if u64::from_le_bytes(sum) != xxh3_64(&header) {
+                    return damaged("the header".into());
+                }
+            }
             let text = String::from_utf8(text)
                 .map_err(|_| FileError::Format("the rules are not UTF-8 text".into()))?;
             if text.parse::<Rules>().is_err() {
@@ -238,19 +281,16 @@ fn scan(input: &mut impl Read, mut chunk: impl FnMut(&[u8], u8)) -> Result<SeqIn
                     "the recorded rules `{shown}` are not a heap game's"
                 ));
             }
-            let mut promised = [0u8; 8];
-            if read_full(input, &mut promised)? < 8 {
-                return bad("it stops inside the header".into());
-            }
             info.rules = Some(text);
             info.promised = Some(u64::from_le_bytes(promised));
         }
         _ => {
             return bad(format!(
-                "version {version}; this reads versions 1 and {VERSION}"
+                "version {version}; this reads versions 1 to {VERSION}"
             ))
         }
     }
+    // The checksum after a sealed part: `None` if the file stops inside it.
     let mut bytes: Vec<u8> = Vec::new();
     loop {
         let mut chunk_head = [0u8; 5];
@@ -262,14 +302,45 @@ fn scan(input: &mut impl Read, mut chunk: impl FnMut(&[u8], u8)) -> Result<SeqIn
         let count =
             u32::from_le_bytes([chunk_head[1], chunk_head[2], chunk_head[3], chunk_head[4]]);
         match width {
-            0 if count == 0 => break,
+            0 if count == 0 => {
+                if sealed {
+                    match read_sum(input)? {
+                        None => return Ok(info),
+                        Some(sum) if sum != xxh3_64(&chunk_head) => {
+                            return damaged(format!("the end marker after heap {}", info.heaps))
+                        }
+                        Some(_) => {}
+                    }
+                }
+                break;
+            }
             1 | 2 if count >= 1 && u64::from(count) <= CHUNK => {
                 // Grown as the bytes arrive, so a count the data does not back sizes nothing.
                 let want = u64::from(count) * u64::from(width);
                 bytes.clear();
                 input.by_ref().take(want).read_to_end(&mut bytes)?;
                 let got = bytes.len();
-                // A cut chunk: keep the whole values it holds.
+                let cut = (got as u64) < want;
+                if sealed {
+                    // Values count once their checksum holds; a cut chunk's do not.
+                    if cut {
+                        return Ok(info);
+                    }
+                    let Some(sum) = read_sum(input)? else {
+                        return Ok(info);
+                    };
+                    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+                    hasher.update(&chunk_head);
+                    hasher.update(&bytes);
+                    if sum != hasher.digest() {
+                        return damaged(format!(
+                            "the chunk of heaps {}..{}",
+                            info.heaps,
+                            info.heaps + u64::from(count)
+                        ));
+                    }
+                }
+                // A cut chunk (version 2): keep the whole values it holds.
                 let whole = got / usize::from(width) * usize::from(width);
                 chunk(&bytes[..whole], width);
                 let values = (whole / usize::from(width)) as u64;
@@ -283,7 +354,7 @@ fn scan(input: &mut impl Read, mut chunk: impl FnMut(&[u8], u8)) -> Result<SeqIn
                 };
                 info.max = info.max.max(max.unwrap_or(0));
                 info.heaps += values;
-                if (got as u64) < want {
+                if cut {
                     return Ok(info);
                 }
             }
@@ -314,6 +385,40 @@ fn scan(input: &mut impl Read, mut chunk: impl FnMut(&[u8], u8)) -> Result<SeqIn
     Ok(info)
 }
 
+/// Recomputes every checksum of a version-3 sequence file in place, as far as its
+/// structure can be followed (a header, then chunks of widths 1 or 2 and the end marker),
+/// so that a fuzzer's changes reach the checks behind the checksums. Other bytes are left
+/// alone.
+pub fn reseal(bytes: &mut [u8]) {
+    let le32 = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    if bytes.len() < 16 || &bytes[..8] != MAGIC || le32(&bytes[8..]) != 3 {
+        return;
+    }
+    let mut at = 16 + le32(&bytes[12..]) as usize + 8;
+    let seal = |bytes: &mut [u8], from: usize, to: usize| {
+        if to + 8 <= bytes.len() {
+            let sum = xxh3_64(&bytes[from..to]).to_le_bytes();
+            bytes[to..to + 8].copy_from_slice(&sum);
+        }
+    };
+    seal(bytes, 0, at);
+    at += 8;
+    while at + 5 <= bytes.len() {
+        let width = usize::from(bytes[at]);
+        let count = le32(&bytes[at + 1..]) as usize;
+        let end = match width {
+            0 => at + 5,
+            1 | 2 if count <= CHUNK as usize => at + 5 + width * count,
+            _ => return,
+        };
+        seal(bytes, at, end);
+        if width == 0 {
+            return;
+        }
+        at = end + 8;
+    }
+}
+
 /// Checks a sequence file without holding its values: what it holds and whether it is
 /// complete.
 ///
@@ -324,7 +429,7 @@ pub fn inspect_sequence(input: &mut impl Read) -> Result<SeqInfo, FileError> {
     scan(input, |_, _| {})
 }
 
-/// Reads a complete sequence written by [`write_sequence`] (version 1 or 2).
+/// Reads a complete sequence written by [`write_sequence`] (version 1 to 3).
 ///
 /// # Errors
 /// [`FileError::Io`] if reading fails, [`FileError::Format`] if the bytes are not a
