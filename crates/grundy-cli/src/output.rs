@@ -167,8 +167,20 @@ pub fn report_text(r: &Report) -> String {
         if r.winning_moves_truncated {
             s.push_str("  (splits of a huge heap: one of each kind listed, their smaller part within the pre-period and two periods)\n");
         }
+        // Two moves to one position (either end of a row of equal numbers) are one line.
+        let mut listed: Vec<(&str, usize)> = Vec::new();
         for m in &r.winning_moves {
-            let _ = writeln!(s, "  {m}");
+            match listed.iter_mut().find(|(p, _)| *p == m.as_str()) {
+                Some((_, n)) => *n += 1,
+                None => listed.push((m.as_str(), 1)),
+            }
+        }
+        for (m, n) in listed {
+            if n > 1 {
+                let _ = writeln!(s, "  {m}  ({n} moves lead here)");
+            } else {
+                let _ = writeln!(s, "  {m}");
+            }
         }
     }
     if matches!(r.method, Method::Tablebase | Method::Search) && !r.moves.is_empty() {

@@ -808,3 +808,10 @@ fn json_errors_are_json_with_a_kind() {
     let out = grundy(&["solve", "nim(3,"], "");
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("grundy: bad spec"));
 }
+
+#[test]
+fn two_moves_to_one_position_are_listed_once() {
+    let text = ok(&["solve", "ends(1,1,1)"]);
+    assert_eq!(text.matches("ends(1,1)").count(), 1, "{text}");
+    assert!(text.contains("2 moves lead here"), "{text}");
+}
