@@ -354,14 +354,14 @@ pub fn check_dir(dir: &Path, as_json: bool) -> Result<u8> {
         let present = format!(
             "{} of its {}",
             checked.tiers.len(),
-            grundy::plural(u64::from(game.tier_count()), "tier")
+            grundy::number::count(game.tier_count().into(), "tier", "tiers")
         );
         if damaged.is_empty() {
             outln!(
                 "{}: sound: `{}`, {present}, every block checked, {}",
                 dir.display(),
                 game.id(),
-                grundy::plural(positions, "position")
+                grundy::number::count(positions.into(), "position", "positions")
             );
         } else {
             let names: Vec<String> = damaged.iter().map(|t| t.tier.to_string()).collect();

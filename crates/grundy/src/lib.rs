@@ -87,53 +87,6 @@ impl Error {
     }
 }
 
-/// A count and its noun, in the plural unless the count is one: `plural(1, "triangle")`
-/// is `1 triangle`, `plural(3, "box")` `3 boxes`, `plural(0, "empty heap")` `0 empty
-/// heaps`. The one place messages agree a noun with its number.
-#[must_use]
-pub fn plural(n: u64, noun: &str) -> String {
-    if n == 1 {
-        return format!("1 {noun}");
-    }
-    let many = if noun.ends_with('s')
-        || noun.ends_with('x')
-        || noun.ends_with("ch")
-        || noun.ends_with("sh")
-    {
-        format!("{noun}es")
-    } else if let Some(stem) = noun
-        .strip_suffix('y')
-        .filter(|stem| !stem.ends_with(['a', 'e', 'i', 'o', 'u']))
-    {
-        format!("{stem}ies")
-    } else {
-        format!("{noun}s")
-    };
-    format!("{n} {many}")
-}
-
-/// The indefinite article of a word or a number as it is read aloud: `an 8-gon`, `a
-/// 5-gon`, `an 11-gon`, `an octal game`, `a unit`.
-#[must_use]
-pub fn article(word: &str) -> &'static str {
-    let lower = word.to_ascii_lowercase();
-    // Numbers read aloud: 8, 11, 18, 80..89, 800.. begin with a vowel sound.
-    let digits: String = lower.chars().take_while(char::is_ascii_digit).collect();
-    if !digits.is_empty() {
-        // "eleven", "eighteen", "eleven thousand": two digits in the leading group.
-        let vowel = digits.starts_with('8')
-            || (digits.len() % 3 == 2 && (digits.starts_with("11") || digits.starts_with("18")));
-        return if vowel { "an" } else { "a" };
-    }
-    if lower.starts_with(['a', 'e', 'i', 'o'])
-        || (lower.starts_with('u') && !lower.starts_with("uni"))
-    {
-        "an"
-    } else {
-        "a"
-    }
-}
-
 /// `1.5 GiB`-style rendering of a byte count.
 #[must_use]
 pub fn human_bytes(bytes: u64) -> String {
@@ -148,36 +101,5 @@ pub fn human_bytes(bytes: u64) -> String {
         format!("{bytes} B")
     } else {
         format!("{value:.1} {}", UNITS[unit])
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{article, plural};
-
-    #[test]
-    fn nouns_agree_with_their_numbers_and_articles_with_their_sound() {
-        assert_eq!(plural(1, "triangle"), "1 triangle");
-        assert_eq!(plural(0, "triangle"), "0 triangles");
-        assert_eq!(plural(2, "box"), "2 boxes");
-        assert_eq!(plural(3, "try"), "3 tries");
-        assert_eq!(plural(3, "key"), "3 keys");
-        assert_eq!(plural(7, "tier file"), "7 tier files");
-        for (word, a) in [
-            ("5-gon", "a"),
-            ("8-gon", "an"),
-            ("11-gon", "an"),
-            ("18-gon", "an"),
-            ("110-gon", "a"),
-            ("80-gon", "an"),
-            ("1100-gon", "a"),
-            ("11000-gon", "an"),
-            ("octal", "an"),
-            ("unit", "a"),
-            ("up", "an"),
-            ("heap", "a"),
-        ] {
-            assert_eq!(article(word), a, "{word}");
-        }
     }
 }

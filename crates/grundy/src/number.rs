@@ -25,6 +25,28 @@ pub fn count(n: u128, singular: &str, plural: &str) -> String {
     format!("{n} {}", if n == 1 { singular } else { plural })
 }
 
+/// The indefinite article of a word or a number as it is read aloud: `an 8-gon`, `a
+/// 5-gon`, `an 11-gon`, `an octal game`, `a unit`.
+#[must_use]
+pub fn article(word: &str) -> &'static str {
+    let lower = word.to_ascii_lowercase();
+    // Numbers read aloud: 8, 11, 18, 80..89, 800.. begin with a vowel sound.
+    let digits: String = lower.chars().take_while(char::is_ascii_digit).collect();
+    if !digits.is_empty() {
+        // "eleven", "eighteen", "eleven thousand": two digits in the leading group.
+        let vowel = digits.starts_with('8')
+            || (digits.len() % 3 == 2 && (digits.starts_with("11") || digits.starts_with("18")));
+        return if vowel { "an" } else { "a" };
+    }
+    if lower.starts_with(['a', 'e', 'i', 'o'])
+        || (lower.starts_with('u') && !lower.starts_with("uni"))
+    {
+        "an"
+    } else {
+        "a"
+    }
+}
+
 /// Why a text is not a number of the grammar above, or too large.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
@@ -216,5 +238,24 @@ mod tests {
         assert!(e.len() < 300, "{}", e.len());
         let e = parse_number("1\u{0}").unwrap_err().to_string();
         assert!(!e.contains('\u{0}'), "{e:?}");
+    }
+    #[test]
+    fn articles_agree_with_their_sound() {
+        for (word, a) in [
+            ("5-gon", "a"),
+            ("8-gon", "an"),
+            ("11-gon", "an"),
+            ("18-gon", "an"),
+            ("110-gon", "a"),
+            ("80-gon", "an"),
+            ("1100-gon", "a"),
+            ("11000-gon", "an"),
+            ("octal", "an"),
+            ("unit", "a"),
+            ("up", "an"),
+            ("heap", "a"),
+        ] {
+            assert_eq!(super::article(word), a, "{word}");
+        }
     }
 }

@@ -55,8 +55,8 @@ impl Triangulation {
         if triangles.len() != n - 2 {
             return Err(format!(
                 "{} {n}-gon is cut into {}, not {}",
-                crate::article(&n.to_string()),
-                crate::plural(n as u64 - 2, "triangle"),
+                crate::number::article(&n.to_string()),
+                crate::number::count(n as u128 - 2, "triangle", "triangles"),
                 triangles.len()
             ));
         }
@@ -82,7 +82,7 @@ impl Triangulation {
                     "side {}–{} belongs to {}, not {want}",
                     edge.0,
                     edge.1,
-                    crate::plural(ts.len() as u64, "triangle")
+                    crate::number::count(ts.len() as u128, "triangle", "triangles")
                 ));
             }
             if want == 2 {
