@@ -35,6 +35,9 @@ pub enum GraphAction {
         format: Option<Format>,
         #[command(flatten)]
         input: InputArgs,
+        /// Print JSON: `{"valid": true|false, "vertices": N, "reason"?: why it is rejected}`.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -156,9 +159,10 @@ pub fn run(args: GraphArgs, control: &Control<'_>) -> Result<i32> {
         solution,
         format,
         input,
+        json,
     }) = args.action
     {
-        return verify(&game, &solution, format, input);
+        return verify(&game, &solution, format, input, json);
     }
     let a = args.solve;
     let Some(path) = a.file.as_deref() else {
@@ -260,7 +264,13 @@ fn token_game(arena: &Arena, a: &SolveArgs, control: &Control<'_>) -> Result<i32
     Ok(0)
 }
 
-fn verify(game: &Path, solution: &Path, format: Option<Format>, input: InputArgs) -> Result<i32> {
+fn verify(
+    game: &Path,
+    solution: &Path,
+    format: Option<Format>,
+    input: InputArgs,
+    json: bool,
+) -> Result<i32> {
     let (format, arena) = load(game, format, input)?;
     let text = read(solution, input)?;
     let result = answer::verify_solution(&arena, format, &text).map_err(|e| match e {
@@ -269,6 +279,17 @@ fn verify(game: &Path, solution: &Path, format: Option<Format>, input: InputArgs
         }
         other => anyhow!("{other}"),
     })?;
+    if json {
+        let mut out = serde_json::json!({
+            "valid": result.is_ok(),
+            "vertices": arena.len(),
+        });
+        if let Err(e) = &result {
+            out["reason"] = e.to_string().into();
+        }
+        outln!("{out}");
+        return Ok(i32::from(result.is_err()));
+    }
     match result {
         Ok(()) => {
             outln!(

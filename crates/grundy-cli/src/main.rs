@@ -208,8 +208,8 @@ enum Command {
 #[derive(Args, Clone, Copy)]
 struct Common {
     /// Print JSON instead of text: for solve, table, pattern and tour. Accepted but without
-    /// effect for play, plot and table --write (they print no result to parse); serve and
-    /// graph verify take no --json.
+    /// effect for play, plot and table --write (they print no result to parse); serve takes
+    /// no --json.
     #[arg(long)]
     json: bool,
     /// Most positions to explore (a larger sum is judged by Grundy values alone).
@@ -685,7 +685,10 @@ fn wants_json(cli: &Cli) -> bool {
         | Command::Plot { common, .. }
         | Command::Tour { common } => common.json,
         Command::Query { json, .. } | Command::Check { json, .. } => *json,
-        Command::Graph(g) => g.solve.json,
+        Command::Graph(g) => match &g.action {
+            Some(graph::GraphAction::Verify { json, .. }) => *json,
+            None => g.solve.json,
+        },
         Command::Serve { .. } | Command::Help { .. } | Command::Olympiad { .. } => false,
     }
 }

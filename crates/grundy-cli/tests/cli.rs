@@ -209,6 +209,20 @@ fn green_game_answer_strategy_and_verification() {
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("rejected: vertex 1"), "{text}");
+    // The same as JSON.
+    let v = json(&["graph", "verify", game, sol.to_str().unwrap(), "--json"]);
+    assert_eq!(
+        (&v["valid"], &v["vertices"]),
+        (&Value::from(true), &Value::from(3))
+    );
+    let out = grundy(
+        &["graph", "verify", game, bad.to_str().unwrap(), "--json"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["valid"], false);
+    assert!(v["reason"].as_str().unwrap().contains("vertex 1"), "{v}");
     let v = json(&["graph", game, "--json"]);
     assert_eq!(v["won_by_0"], serde_json::json!([1, 2]));
     assert_eq!(v["won_by_1"], serde_json::json!([3]));

@@ -1007,7 +1007,7 @@ mod tests {
     /// with perfect play), strongly, one thread, each board timed:
     /// `cargo test -p grundy --release --lib -- --ignored --nocapture every_board_of_42_cells`.
     #[test]
-    #[ignore = "about twenty minutes in release"]
+    #[ignore = "about 22 minutes in release"]
     fn every_board_of_42_cells_or_fewer_has_its_published_value() {
         // (width, height, the game's last move, the winner: 1 first, 2 second, 0 none).
         let published: [(u32, u32, u32, u32); 17] = [
