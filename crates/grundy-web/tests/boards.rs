@@ -384,11 +384,27 @@ async fn answers_from_a_tablebase_equal_the_search() {
         let searched = play(&without, body.clone()).await;
         assert_eq!(without_method(read), without_method(searched), "{body}");
     }
-    // Another board, and a position play never reaches, are still solved by search.
+    // Another board is still solved by search; a position play never reaches (X's four,
+    // and O moved after) is refused with the reason, as a bad spec.
     let other = solve(&with, "connect4[4x3]").await;
     assert_eq!(other["method"], "retrograde");
-    let past_a_win = solve(&with, "connect4[4x4](o.../ooo./xxxx/oxxo)").await;
-    assert_eq!(past_a_win["method"], "retrograde");
+    let uri = format!(
+        "/api/solve?spec={}",
+        encode("connect4[4x4](o.../ooo./xxxx/oxxo)")
+    );
+    let mut request = Request::get(uri).body(Body::empty()).unwrap();
+    request
+        .headers_mut()
+        .insert(header::HOST, "127.0.0.1:8080".parse().unwrap());
+    let response = with.clone().oneshot(request).await.expect("a response");
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let refused: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(refused["kind"], "bad-spec");
+    assert!(
+        refused["error"].as_str().unwrap().contains("cannot arise"),
+        "{refused}"
+    );
 }
 
 #[tokio::test]
