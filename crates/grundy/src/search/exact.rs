@@ -37,6 +37,10 @@ pub trait Searchable: Sync {
     /// A position, small and copied freely (bitboards).
     type Board: Copy + Send + Sync;
 
+    /// What [`Searchable::expand`] found that [`Searchable::children`] needs again (the
+    /// moves worth trying, the opponent's threats), so that it is not worked out twice.
+    type Hint: Copy;
+
     /// Bits of [`Searchable::key`] (1 to 64).
     fn key_bits(&self) -> u32;
 
@@ -56,12 +60,12 @@ pub trait Searchable: Sync {
     /// What is known of `board` (for which [`Searchable::settled`] is `None`, as for every
     /// child [`Searchable::children`] lists) before searching below it: its exact value,
     /// or bounds on it and a word the game passes itself to [`Searchable::children`].
-    fn expand(&self, board: &Self::Board) -> Node;
+    fn expand(&self, board: &Self::Board) -> Node<Self::Hint>;
 
     /// The children of an open board worth searching, the most promising first; each is a
     /// board for whose player to move [`Searchable::settled`] is `None`, and any move not
     /// listed is worth no more than the `lo` that [`Searchable::expand`] gave.
-    fn children(&self, board: &Self::Board, hint: u64, out: &mut Vec<Self::Board>);
+    fn children(&self, board: &Self::Board, hint: Self::Hint, out: &mut Vec<Self::Board>);
 
     /// Whether the children of `board` are looked up in the table before any is searched,
     /// so that one proved good enough cuts at once (enhanced transposition cutoffs):
@@ -124,7 +128,7 @@ impl Race {
 
 /// What a game knows of a board before searching it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Node {
+pub enum Node<H = u64> {
     /// Its value, without search (every move loses at once, or a draw is forced).
     Exact(i32),
     /// Bounds on its value, and a word for [`Searchable::children`].
@@ -134,7 +138,7 @@ pub enum Node {
         /// No more than this.
         hi: i32,
         /// What the game found while bounding (its moves worth trying, say).
-        hint: u64,
+        hint: H,
     },
 }
 
@@ -404,6 +408,8 @@ struct Searcher<'a, 'c, G: Searchable> {
     shared: &'a Shared<'a, 'c>,
     /// Set when the probe this thread works on is answered.
     done: &'a AtomicBool,
+    /// Set when the position this thread works on is answered by another thread.
+    quit: Option<&'a AtomicBool>,
     /// Moves by ply, reused.
     lists: Vec<Vec<G::Board>>,
     /// Nodes since the last check.
@@ -434,7 +440,8 @@ impl<G: Searchable> Searcher<'_, '_, G> {
     fn flush(&mut self) -> Result<(), Stop> {
         let total = self.shared.nodes.fetch_add(self.pending, Ordering::Relaxed) + self.pending;
         self.pending = 0;
-        if self.done.load(Ordering::Relaxed) {
+        if self.done.load(Ordering::Relaxed) || self.quit.is_some_and(|q| q.load(Ordering::Relaxed))
+        {
             return Err(Stop::Answered);
         }
         if self.shared.abort.load(Ordering::Relaxed) {
@@ -536,12 +543,18 @@ impl<G: Searchable> Searcher<'_, '_, G> {
         } else {
             0
         };
+        // No division unless turned: `%` costs more than the rest of a step.
         let place = |step: usize| match first {
             Some(b) if step == 0 => b,
             Some(b) => {
-                let r = (step - 1 + turn) % (n - 1);
+                let r = if turn == 0 {
+                    step - 1
+                } else {
+                    (step - 1 + turn) % (n - 1)
+                };
                 r + usize::from(r >= b)
             }
+            None if turn == 0 => step,
             None => (step + turn) % n,
         };
         let before = self.visited;
@@ -597,7 +610,7 @@ pub fn solve<G: Searchable>(
         max_nodes: options.max_nodes,
         abort: AtomicBool::new(false),
     };
-    let score = root(game, board, &shared, options)?;
+    let score = root(game, board, &shared, options, Lane::MAIN)?.ok_or(Error::Cancelled)?;
     let nodes = shared.nodes.load(Ordering::Relaxed);
     Ok((found(game, board, score, options.weak), nodes))
 }
@@ -610,22 +623,41 @@ fn found<G: Searchable>(game: &G, board: &G::Board, score: i32, weak: bool) -> F
     }
 }
 
+/// How one thread searches a position: its move order (`turn`, as [`Searcher::turn`]),
+/// and a flag another thread sets when it has answered the same position (then this
+/// thread's search of it is abandoned: `Ok(None)`).
+#[derive(Clone, Copy)]
+struct Lane<'a> {
+    turn: usize,
+    quit: Option<&'a AtomicBool>,
+}
+
+impl Lane<'_> {
+    /// The game's own order, never abandoned.
+    const MAIN: Lane<'static> = Lane {
+        turn: 0,
+        quit: None,
+    };
+}
+
 /// The value of `board` by null-window probes, bisecting the window of values still
-/// possible (with a pull towards 0, where most positions lie), as Pons' solver does.
+/// possible (with a pull towards 0, where most positions lie), as Pons' solver does;
+/// `None` when `lane`'s position was answered by another thread first.
 fn root<G: Searchable>(
     game: &G,
     board: &G::Board,
     shared: &Shared<'_, '_>,
     options: &Options,
-) -> Result<i32, Error> {
+    lane: Lane<'_>,
+) -> Result<Option<i32>, Error> {
     if let Some(v) = game.settled(board) {
         shared.nodes.fetch_add(1, Ordering::Relaxed);
-        return Ok(v);
+        return Ok(Some(v));
     }
     let (mut min, mut max) = match game.expand(board) {
         Node::Exact(v) => {
             shared.nodes.fetch_add(1, Ordering::Relaxed);
-            return Ok(v);
+            return Ok(Some(v));
         }
         // One wider on each side than the bounds: the bisection's first probes are then
         // those of Pons' solver, which measured 25% fewer nodes on his test set L1_R1 than
@@ -648,32 +680,37 @@ fn root<G: Searchable>(
         } else if med >= 0 && max / 2 > med {
             med = max / 2;
         }
-        let r = probe(game, board, med, shared, options.threads)?;
+        let Some(r) = probe(game, board, med, shared, options.threads, lane)? else {
+            return Ok(None);
+        };
         if r <= med {
             max = r;
         } else {
             min = r;
         }
     }
-    Ok(min)
+    Ok(Some(min))
 }
 
 /// One null-window search `(med, med + 1)` of `board` on `threads` threads sharing the
-/// table: the first to finish answers.
+/// table: the first to finish answers (`None`: `lane`'s position was answered first).
 fn probe<G: Searchable>(
     game: &G,
     board: &G::Board,
     med: i32,
     shared: &Shared<'_, '_>,
     threads: usize,
-) -> Result<i32, Error> {
+    lane: Lane<'_>,
+) -> Result<Option<i32>, Error> {
     let threads = thread_count(threads);
     let done = AtomicBool::new(false);
+    let abandoned = || lane.quit.is_some_and(|q| q.load(Ordering::Relaxed));
     let run = |turn: usize| {
         let mut s = Searcher {
             game,
             shared,
             done: &done,
+            quit: lane.quit,
             lists: Vec::new(),
             pending: 0,
             visited: 0,
@@ -688,22 +725,33 @@ fn probe<G: Searchable>(
         got.map_err(|_| s.failed.take())
     };
     if threads <= 1 {
-        return run(0).map_err(|e| e.unwrap_or(Error::Cancelled));
+        return match run(lane.turn) {
+            Ok(v) => Ok(Some(v)),
+            Err(Some(e)) => Err(e),
+            Err(None) if abandoned() => Ok(None),
+            Err(None) => Err(Error::Cancelled),
+        };
     }
     let results: Vec<Result<i32, Option<Error>>> = std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads).map(|k| scope.spawn(move || run(k))).collect();
-        let mut all = vec![run(0)];
+        let helpers: Vec<_> = (1..threads)
+            .map(|k| scope.spawn(move || run(lane.turn + k)))
+            .collect();
+        let mut all = vec![run(lane.turn)];
         all.extend(helpers.into_iter().map(|h| h.join().unwrap_or(Err(None))));
         all
     });
     let mut error = None;
     for r in results {
         match r {
-            Ok(v) => return Ok(v),
+            Ok(v) => return Ok(Some(v)),
             Err(e) => error = error.or(e),
         }
     }
-    Err(error.unwrap_or(Error::Cancelled))
+    match error {
+        Some(e) => Err(e),
+        None if abandoned() => Ok(None),
+        None => Err(Error::Cancelled),
+    }
 }
 
 impl<G: Searchable> Searcher<'_, '_, G> {
@@ -711,6 +759,25 @@ impl<G: Searchable> Searcher<'_, '_, G> {
     fn flush_count(&mut self) {
         self.shared.nodes.fetch_add(self.pending, Ordering::Relaxed);
         self.pending = 0;
+    }
+}
+
+/// Orders `todo` (places in `children`, whose keys are `keys`) as the game orders the
+/// moves of `board`: the most promising first (moves it does not list last).
+fn by_promise<G: Searchable>(game: &G, board: &G::Board, keys: &[u64], todo: &mut [usize]) {
+    if game.settled(board).is_some() {
+        return;
+    }
+    if let Node::Open { hint, .. } = game.expand(board) {
+        let mut listed = Vec::new();
+        game.children(board, hint, &mut listed);
+        let listed: Vec<u64> = listed.iter().map(|c| game.key(c)).collect();
+        todo.sort_by_key(|&i| {
+            listed
+                .iter()
+                .position(|&k| k == keys[i])
+                .unwrap_or(listed.len())
+        });
     }
 }
 
@@ -755,24 +822,51 @@ pub fn analyse<G: Searchable>(
         abort: AtomicBool::new(false),
     };
     let threads = thread_count(options.threads);
-    let scores: Vec<i32> = if threads > 1 && children.len() > 1 {
+    // Moves to boards of one key (mirror images) have one value: each key is searched
+    // once, the most promising first.
+    let keys: Vec<u64> = children.iter().map(|c| game.key(c)).collect();
+    let first_of: Vec<usize> = (0..children.len())
+        .map(|i| keys[..i].iter().position(|&k| k == keys[i]).unwrap_or(i))
+        .collect();
+    let mut todo: Vec<usize> = (0..children.len()).filter(|&i| first_of[i] == i).collect();
+    by_promise(game, board, &keys, &mut todo);
+    let mut scores = vec![0; children.len()];
+    if threads > 1 && !todo.is_empty() {
         // One move at a time to each thread, sharing the table: the moves of a root are
         // many and independent, which keeps every thread busy with less waste than
-        // several threads on one probe.
+        // several threads on one probe. A thread that finds none left to start helps the
+        // first still searched, its order turned (lazy SMP), until every one is answered.
         let next = std::sync::atomic::AtomicUsize::new(0);
+        let answered: Vec<AtomicBool> = todo.iter().map(|_| AtomicBool::new(false)).collect();
+        let found: Vec<std::sync::atomic::AtomicI32> = todo
+            .iter()
+            .map(|_| std::sync::atomic::AtomicI32::new(0))
+            .collect();
         let one = Options {
             threads: 1,
             ..*options
         };
-        let work = || {
-            let mut got = Vec::new();
+        let work = |k: usize| -> Result<(), Error> {
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= children.len() {
-                    return Ok(got);
-                }
-                match root(game, &children[i], &shared, &one) {
-                    Ok(v) => got.push((i, v)),
+                let (j, turn) = if i < todo.len() {
+                    (i, 0)
+                } else {
+                    match answered.iter().position(|a| !a.load(Ordering::Relaxed)) {
+                        Some(j) => (j, k),
+                        None => return Ok(()),
+                    }
+                };
+                let lane = Lane {
+                    turn,
+                    quit: Some(&answered[j]),
+                };
+                match root(game, &children[todo[j]], &shared, &one, lane) {
+                    Ok(Some(v)) => {
+                        found[j].store(v, Ordering::Relaxed);
+                        answered[j].store(true, Ordering::Release);
+                    }
+                    Ok(None) => {}
                     Err(e) => {
                         shared.abort.store(true, Ordering::Relaxed);
                         return Err(e);
@@ -780,11 +874,9 @@ pub fn analyse<G: Searchable>(
                 }
             }
         };
-        let results: Vec<Result<Vec<(usize, i32)>, Error>> = std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads.min(children.len()))
-                .map(|_| scope.spawn(work))
-                .collect();
-            let mut all = vec![work()];
+        let results: Vec<Result<(), Error>> = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads).map(|k| scope.spawn(move || work(k))).collect();
+            let mut all = vec![work(0)];
             all.extend(
                 helpers
                     .into_iter()
@@ -792,11 +884,10 @@ pub fn analyse<G: Searchable>(
             );
             all
         });
-        let mut scores = vec![0; children.len()];
         let mut error = None;
         for r in results {
             match r {
-                Ok(got) => got.into_iter().for_each(|(i, v)| scores[i] = v),
+                Ok(()) => {}
                 // The error that stopped the others, not their being stopped.
                 Err(Error::Cancelled) => error = error.or(Some(Error::Cancelled)),
                 Err(e) => error = Some(e),
@@ -805,13 +896,18 @@ pub fn analyse<G: Searchable>(
         if let Some(e) = error {
             return Err(e);
         }
-        scores
+        for (j, &i) in todo.iter().enumerate() {
+            scores[i] = found[j].load(Ordering::Acquire);
+        }
     } else {
-        children
-            .iter()
-            .map(|child| root(game, child, &shared, options))
-            .collect::<Result<_, _>>()?
-    };
+        for &i in &todo {
+            scores[i] =
+                root(game, &children[i], &shared, options, Lane::MAIN)?.ok_or(Error::Cancelled)?;
+        }
+    }
+    for i in 0..children.len() {
+        scores[i] = scores[first_of[i]];
+    }
     // Each child's value for its mover, negated: the move's for the player making it.
     let moves: Vec<Found> = children
         .iter()
@@ -829,7 +925,7 @@ pub fn analyse<G: Searchable>(
             weak: options.weak,
         },
         None => {
-            let score = root(game, board, &shared, options)?;
+            let score = root(game, board, &shared, options, Lane::MAIN)?.ok_or(Error::Cancelled)?;
             found(game, board, score, options.weak)
         }
     };
@@ -897,6 +993,7 @@ mod tests {
 
     impl Searchable for Levels {
         type Board = u32;
+        type Hint = u64;
         fn key_bits(&self) -> u32 {
             if self.wide {
                 58
@@ -999,6 +1096,7 @@ mod tests {
 
     impl Searchable for Tree {
         type Board = (u32, u32);
+        type Hint = u64;
         fn key_bits(&self) -> u32 {
             64
         }
@@ -1061,10 +1159,13 @@ mod tests {
                         prop_assert_eq!(found.remoteness(), want.remoteness());
                     }
                 }
-                let children = game.moves[b as usize].clone();
+                // Every move listed twice: one key, searched once, valued alike.
+                let mut children = game.moves[b as usize].clone();
+                children.extend(game.moves[b as usize].clone());
                 let options = Options { threads, ..Options::default() };
                 let got = analyse(&game, &b, &children, &table, &options, &Control::default()).unwrap();
                 prop_assert_eq!(got.root.value, want);
+                prop_assert_eq!(got.moves.len(), children.len());
                 for (found, &c) in got.moves.iter().zip(&children) {
                     prop_assert_eq!(found.value, game.reference(c, &mut memo).parent());
                 }

@@ -26,13 +26,27 @@ use crate::game::Value;
 use crate::games::family::{Boards, Exact, Pos};
 use crate::search::exact::{Node, Race, Searchable};
 
-/// The bitboards of one position: every disc, and the discs of the player to move.
+/// The bitboards of one position: every disc, and the discs of the player to move, with
+/// their count (kept, not counted: a machine without a population-count instruction pays
+/// a dozen instructions a count).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Board {
     /// The discs of the player to move.
     pub mine: u64,
     /// Every disc.
     pub mask: u64,
+    /// The discs on the board.
+    pub n: u32,
+}
+
+/// What bounding a board found for ordering its moves: the moves worth trying, and the
+/// opponent's threats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Moves {
+    /// One cell a column: the moves that do not lose at once.
+    next: u64,
+    /// The empty cells where the opponent's disc would make four.
+    theirs: u64,
 }
 
 /// A board's size as the bit operations read it: known when compiled ([`Fixed`], the
@@ -88,8 +102,10 @@ pub struct Bits<S: Shape> {
     bottom: u64,
     /// Every cell of the board (no spare bits).
     board: u64,
-    /// The columns to try first to last: the middle out.
-    order: Vec<u32>,
+    /// The cells of each column to try, first to last: the middle out.
+    order: [u64; 16],
+    /// Columns.
+    w: usize,
     /// The cells of the rows a follow-up gives the second player (the 2nd, 4th, … from
     /// the bottom), on boards of an even height; 0 on others.
     follow_up: u64,
@@ -136,8 +152,12 @@ impl<S: Shape> Bits<S> {
             bottom |= 1 << (c * (h + 1));
             board |= column << (c * (h + 1));
         }
-        let mut order: Vec<u32> = (0..w).collect();
-        order.sort_by_key(|&c| ((2 * c as i32 - (w as i32 - 1)).abs(), c));
+        let mut columns: Vec<u32> = (0..w).collect();
+        columns.sort_by_key(|&c| ((2 * c as i32 - (w as i32 - 1)).abs(), c));
+        let mut order = [0u64; 16];
+        for (i, &c) in columns.iter().enumerate() {
+            order[i] = column << (c * (h + 1));
+        }
         let follow_up = if h.is_multiple_of(2) {
             (0..h)
                 .filter(|r| r % 2 == 1)
@@ -153,6 +173,7 @@ impl<S: Shape> Bits<S> {
             bottom,
             board,
             order,
+            w: w as usize,
             follow_up,
             look_ahead_below: (w * h).saturating_sub(LOOK_AHEAD_LAST),
             mirror_below: if w > 1 { MIRROR_BELOW } else { 0 },
@@ -175,6 +196,7 @@ impl<S: Shape> Bits<S> {
         Board {
             mine: if x_moves { xs } else { all ^ xs },
             mask: all,
+            n: all.count_ones(),
         }
     }
 
@@ -185,6 +207,7 @@ impl<S: Shape> Bits<S> {
         Board {
             mine: b.mine ^ b.mask,
             mask: b.mask | cell,
+            n: b.n + 1,
         }
     }
 
@@ -221,20 +244,24 @@ impl<S: Shape> Bits<S> {
         })
     }
 
-    /// The moves that do not hand the opponent a win next move: a threat to block if
-    /// there is one (none if two), never a disc right under an opponent's threat.
+    /// The moves that do not hand the opponent a win next move (a threat to block if
+    /// there is one, none if two, never a disc right under an opponent's threat), and
+    /// the opponent's threats: the cells where their disc would make four.
     #[inline(always)]
-    fn non_losing(&self, b: &Board) -> u64 {
+    fn non_losing(&self, b: &Board) -> Moves {
         let mut possible = self.possible(b);
         let theirs = self.winning(b.mine ^ b.mask, b.mask);
         let forced = possible & theirs;
         if forced != 0 {
             if forced & (forced - 1) != 0 {
-                return 0;
+                return Moves { next: 0, theirs };
             }
             possible = forced;
         }
-        possible & !(theirs >> 1)
+        Moves {
+            next: possible & !(theirs >> 1),
+            theirs,
+        }
     }
 
     /// The most the player to move can get against the follow-up (claimeven, Allis 1988)
@@ -282,14 +309,15 @@ impl<S: Shape> Bits<S> {
         let soon = useful & (next << 1);
         // Weights measured on Pons' sets L1_R1 to L1_R3 and a board of five discs
         // (37% fewer nodes than threats counted alone; counting the threats two above
-        // a playable cell too made it worse).
-        (2 * soon.count_ones() + 3 * useful.count_ones()) as u16
-    }
-
-    #[inline(always)]
-    fn column(&self, c: u32) -> u64 {
-        let h = self.shape.h();
-        ((1u64 << h) - 1) << (c * (h + 1))
+        // a playable cell too made it worse). Threats are few: counted a bit at a time.
+        let mut promise = 0;
+        let mut rest = useful;
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            promise += if soon & bit != 0 { 5 } else { 3 };
+            rest ^= bit;
+        }
+        promise
     }
 
     /// A key seen in a mirror (columns reversed; a key's columns never carry into each
@@ -308,6 +336,7 @@ impl<S: Shape> Bits<S> {
 
 impl<S: Shape> Searchable for Bits<S> {
     type Board = Board;
+    type Hint = Moves;
 
     fn key_bits(&self) -> u32 {
         self.shape.w() * (self.shape.h() + 1)
@@ -319,7 +348,7 @@ impl<S: Shape> Searchable for Bits<S> {
     #[inline(always)]
     fn key(&self, b: &Board) -> u64 {
         let key = b.mine + b.mask;
-        if b.mask.count_ones() >= self.mirror_below {
+        if b.n >= self.mirror_below {
             return key;
         }
         key.min(self.mirror(key))
@@ -331,7 +360,7 @@ impl<S: Shape> Searchable for Bits<S> {
 
     #[inline]
     fn settled(&self, b: &Board) -> Option<i32> {
-        let n = b.mask.count_ones() as i32;
+        let n = b.n as i32;
         // Already over: the last disc made four (a board no search lists).
         if self.four(b.mine ^ b.mask) {
             return Some(-self.race.win(n));
@@ -343,10 +372,10 @@ impl<S: Shape> Searchable for Bits<S> {
     }
 
     #[inline(always)]
-    fn expand(&self, b: &Board) -> Node {
-        let next = self.non_losing(b);
-        let n = b.mask.count_ones() as i32;
-        if next == 0 {
+    fn expand(&self, b: &Board) -> Node<Moves> {
+        let moves = self.non_losing(b);
+        let n = b.n as i32;
+        if moves.next == 0 {
             return Node::Exact(-self.race.win(n + 2));
         }
         if n >= self.race.cells - 2 {
@@ -368,23 +397,27 @@ impl<S: Shape> Searchable for Bits<S> {
         if lo >= hi {
             return Node::Exact(hi);
         }
-        Node::Open { lo, hi, hint: next }
+        Node::Open {
+            lo,
+            hi,
+            hint: moves,
+        }
     }
 
     #[inline(always)]
     fn look_ahead(&self, b: &Board) -> bool {
-        b.mask.count_ones() < self.look_ahead_below
+        b.n < self.look_ahead_below
     }
 
     #[inline(always)]
-    fn children(&self, b: &Board, next: u64, out: &mut Vec<Board>) {
+    fn children(&self, b: &Board, moves: Moves, out: &mut Vec<Board>) {
+        let Moves { next, theirs } = moves;
         // Each move as (threats made) << 8 | 255 − (its column's place in the order), kept
         // sorted largest first: the most threats first, ties in column order.
         let mut sorted = [0u16; 64];
         let mut len = 0;
-        let theirs = self.winning(b.mine ^ b.mask, b.mask);
-        for (i, &c) in self.order.iter().enumerate() {
-            let cell = next & self.column(c);
+        for (i, &column) in self.order[..self.w].iter().enumerate() {
+            let cell = next & column;
             if cell != 0 {
                 let threats = self.promise(b, theirs, cell);
                 let entry = threats << 8 | (255 - i as u16);
@@ -398,13 +431,13 @@ impl<S: Shape> Searchable for Bits<S> {
             }
         }
         out.extend(sorted[..len].iter().map(|&e| {
-            let c = self.order[usize::from(255 - (e & 0xff))];
-            Self::play(b, next & self.column(c))
+            let column = self.order[usize::from(255 - (e & 0xff)) & 15];
+            Self::play(b, next & column)
         }));
     }
 
     fn value(&self, b: &Board, score: i32) -> Value {
-        self.race.value(b.mask.count_ones() as i32, score)
+        self.race.value(b.n as i32, score)
     }
 }
 

@@ -161,6 +161,7 @@ impl<'a> Search<'a> {
 
 impl Searchable for Search<'_> {
     type Board = Board;
+    type Hint = u64;
 
     fn key_bits(&self) -> u32 {
         self.key_bits
