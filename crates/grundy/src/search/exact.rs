@@ -673,6 +673,7 @@ fn root<G: Searchable>(
         min = min.max(if lo < 0 { -1 } else { lo });
         max = max.min(if hi > 0 { 1 } else { hi });
     }
+    let mut lists = Vec::new();
     while min < max {
         let mut med = min + (max - min) / 2;
         if med <= 0 && min / 2 < med {
@@ -680,7 +681,7 @@ fn root<G: Searchable>(
         } else if med >= 0 && max / 2 > med {
             med = max / 2;
         }
-        let Some(r) = probe(game, board, med, shared, options.threads, lane)? else {
+        let Some(r) = probe(game, board, med, shared, options.threads, lane, &mut lists)? else {
             return Ok(None);
         };
         if r <= med {
@@ -694,6 +695,7 @@ fn root<G: Searchable>(
 
 /// One null-window search `(med, med + 1)` of `board` on `threads` threads sharing the
 /// table: the first to finish answers (`None`: `lane`'s position was answered first).
+/// `lists`: the calling thread's move lists by ply, kept from one probe to the next.
 fn probe<G: Searchable>(
     game: &G,
     board: &G::Board,
@@ -701,17 +703,18 @@ fn probe<G: Searchable>(
     shared: &Shared<'_, '_>,
     threads: usize,
     lane: Lane<'_>,
+    lists: &mut Vec<Vec<G::Board>>,
 ) -> Result<Option<i32>, Error> {
     let threads = thread_count(threads);
     let done = AtomicBool::new(false);
     let abandoned = || lane.quit.is_some_and(|q| q.load(Ordering::Relaxed));
-    let run = |turn: usize| {
+    let run = |turn: usize, lists: &mut Vec<Vec<G::Board>>| {
         let mut s = Searcher {
             game,
             shared,
             done: &done,
             quit: lane.quit,
-            lists: Vec::new(),
+            lists: std::mem::take(lists),
             pending: 0,
             visited: 0,
             turn,
@@ -719,13 +722,14 @@ fn probe<G: Searchable>(
         };
         let got = s.negamax(board, med, med + 1, 0);
         s.flush_count();
+        *lists = std::mem::take(&mut s.lists);
         if got.is_ok() {
             done.store(true, Ordering::Relaxed);
         }
         got.map_err(|_| s.failed.take())
     };
     if threads <= 1 {
-        return match run(lane.turn) {
+        return match run(lane.turn, lists) {
             Ok(v) => Ok(Some(v)),
             Err(Some(e)) => Err(e),
             Err(None) if abandoned() => Ok(None),
@@ -734,9 +738,9 @@ fn probe<G: Searchable>(
     }
     let results: Vec<Result<i32, Option<Error>>> = std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads)
-            .map(|k| scope.spawn(move || run(lane.turn + k)))
+            .map(|k| scope.spawn(move || run(lane.turn + k, &mut Vec::new())))
             .collect();
-        let mut all = vec![run(lane.turn)];
+        let mut all = vec![run(lane.turn, lists)];
         all.extend(helpers.into_iter().map(|h| h.join().unwrap_or(Err(None))));
         all
     });
