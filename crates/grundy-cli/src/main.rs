@@ -267,7 +267,14 @@ fn progress(stage: &str, done: u64) {
         if bar.is_hidden() {
             bar.set_draw_target(ProgressDrawTarget::stderr());
         }
-        bar.set_message(format!("{stage}: {done}"));
+        // The count and its pace (positions explored, nodes searched, heaps computed).
+        let pace = done as f64 / start.elapsed().as_secs_f64();
+        let pace = if pace >= 1e6 {
+            format!("{:.1} M", pace / 1e6)
+        } else {
+            format!("{pace:.0}")
+        };
+        bar.set_message(format!("{stage}: {done}, {pace} a second"));
         bar.tick();
     }
 }

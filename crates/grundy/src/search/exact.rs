@@ -421,6 +421,8 @@ struct Searcher<'a, 'c, G: Searchable> {
     turn: usize,
     /// What stopped the search, when it was [`Stop::Failed`].
     failed: Option<Error>,
+    /// What progress reports call this search (with the bounds known so far).
+    stage: &'a str,
 }
 
 /// Plies from the root where a helper turns its move order.
@@ -463,7 +465,7 @@ impl<G: Searchable> Searcher<'_, '_, G> {
             return Err(Stop::Failed);
         }
         if total & ((1 << 20) - 1) < CHECK_EVERY {
-            self.shared.control.report("search", total);
+            self.shared.control.report(self.stage, total);
         }
         Ok(())
     }
@@ -675,13 +677,25 @@ fn root<G: Searchable>(
     }
     let mut lists = Vec::new();
     while min < max {
+        // Progress says what is known so far: the value lies between these two.
+        let (a, b) = (game.value(board, min), game.value(board, max));
+        let stage = if options.weak {
+            format!("search, between {} and {}", a.outcome(), b.outcome())
+        } else {
+            format!("search, between {a} and {b}")
+        };
         let mut med = min + (max - min) / 2;
         if med <= 0 && min / 2 < med {
             med = min / 2;
         } else if med >= 0 && max / 2 > med {
             med = max / 2;
         }
-        let Some(r) = probe(game, board, med, shared, options.threads, lane, &mut lists)? else {
+        let probing = Probing {
+            med,
+            stage: &stage,
+            lists: &mut lists,
+        };
+        let Some(r) = probe(game, board, shared, options.threads, lane, probing)? else {
             return Ok(None);
         };
         if r <= med {
@@ -693,18 +707,25 @@ fn root<G: Searchable>(
     Ok(Some(min))
 }
 
+/// One probe of [`root`]'s bisection: the window `(med, med + 1)`, what progress reports
+/// call it, and the calling thread's move lists by ply, kept from one probe to the next.
+struct Probing<'a, B> {
+    med: i32,
+    stage: &'a str,
+    lists: &'a mut Vec<Vec<B>>,
+}
+
 /// One null-window search `(med, med + 1)` of `board` on `threads` threads sharing the
 /// table: the first to finish answers (`None`: `lane`'s position was answered first).
-/// `lists`: the calling thread's move lists by ply, kept from one probe to the next.
 fn probe<G: Searchable>(
     game: &G,
     board: &G::Board,
-    med: i32,
     shared: &Shared<'_, '_>,
     threads: usize,
     lane: Lane<'_>,
-    lists: &mut Vec<Vec<G::Board>>,
+    probing: Probing<'_, G::Board>,
 ) -> Result<Option<i32>, Error> {
+    let Probing { med, stage, lists } = probing;
     let threads = thread_count(threads);
     let done = AtomicBool::new(false);
     let abandoned = || lane.quit.is_some_and(|q| q.load(Ordering::Relaxed));
@@ -719,6 +740,7 @@ fn probe<G: Searchable>(
             visited: 0,
             turn,
             failed: None,
+            stage,
         };
         let got = s.negamax(board, med, med + 1, 0);
         s.flush_count();
