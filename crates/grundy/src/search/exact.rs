@@ -9,8 +9,10 @@
 //! moves turned, the first to finish answers).
 //!
 //! Scores are integers for the player to move, consistent under negamax (a position's
-//! value is the largest of its children's values negated), within
-//! [`Searchable::score_range`] (at most [`MAX_RANGE`] values). A game with remoteness
+//! value is the largest of its moves' values; a move's value is its child's negated, or
+//! where the game says the mover moves again the child's own, plus the points the move
+//! takes: [`Step`]), within [`Searchable::score_range`] (at most [`MAX_RANGE`] values).
+//! A score game's score is the margin still to be won (dots and boxes); a game with remoteness
 //! scores a win by how early it ends (connect four: Pons' score, the winner's stones left
 //! after the winning one, plus one), so the greatest score is the fastest win, and
 //! [`Searchable::value`] turns a score back into an outcome with its remoteness.
@@ -77,6 +79,64 @@ pub trait Searchable: Sync {
     /// A score of `board` as an outcome with its remoteness (moves to the end, the winner
     /// hurrying), for the player to move.
     fn value(&self, board: &Self::Board, score: i32) -> Value;
+
+    /// How the move from `board` to `child` (one of its children) is valued from the
+    /// child's value: the turn passed (the child's value negated) or kept, plus the points
+    /// the move takes. Default: passed, no points (every move of a win/loss game).
+    #[inline(always)]
+    fn step(&self, _board: &Self::Board, _child: &Self::Board) -> Step {
+        Step::PASS
+    }
+}
+
+/// How a move's value for its mover follows from its child's value for the child's
+/// mover: `gain + child` when the mover moves again (dots and boxes after a box),
+/// `gain − child` when the turn passes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    /// Whether the mover moves again.
+    pub keeps: bool,
+    /// The points the move takes.
+    pub gain: i32,
+}
+
+impl Step {
+    /// The turn passes, no points taken.
+    pub const PASS: Step = Step {
+        keeps: false,
+        gain: 0,
+    };
+
+    /// The move's value from the child's.
+    #[inline(always)]
+    #[must_use]
+    pub fn value(self, child: i32) -> i32 {
+        if self.keeps {
+            self.gain + child
+        } else {
+            self.gain - child
+        }
+    }
+
+    /// The child's window for the move's window `(alpha, beta)`.
+    #[inline(always)]
+    fn window(self, alpha: i32, beta: i32) -> (i32, i32) {
+        if self.keeps {
+            (alpha - self.gain, beta - self.gain)
+        } else {
+            (self.gain - beta, self.gain - alpha)
+        }
+    }
+
+    /// A lower bound on the move's value from a bound on the child's, when it gives one.
+    #[inline(always)]
+    fn at_least(self, child: Bound) -> Option<i32> {
+        match (child, self.keeps) {
+            (Bound::Upper(v), false) => Some(self.gain - v),
+            (Bound::Lower(v), true) => Some(self.gain + v),
+            _ => None,
+        }
+    }
 }
 
 /// The scores of a game where every move fills one of `cells` cells and a sooner win is
@@ -522,17 +582,16 @@ impl<G: Searchable> Searcher<'_, '_, G> {
         self.game.children(board, hint, &mut children);
         let n = children.len();
         if self.game.look_ahead(board) {
-            // A child whose upper bound is low enough is a cut for this board.
+            // A child whose bound makes the move good enough is a cut for this board.
             for (j, child) in children.iter().enumerate() {
-                if let Some(Hit {
-                    bound: Bound::Upper(v),
-                    ..
-                }) = self.shared.table.get(self.game.key(child))
-                {
-                    if -v >= beta {
+                let Some(hit) = self.shared.table.get(self.game.key(child)) else {
+                    continue;
+                };
+                if let Some(v) = self.game.step(board, child).at_least(hit.bound) {
+                    if v >= beta {
                         self.lists[ply] = children;
-                        self.shared.table.put(key, Bound::Lower(-v), Some(j), 1);
-                        return Ok(-v);
+                        self.shared.table.put(key, Bound::Lower(v), Some(j), 1);
+                        return Ok(v);
                     }
                 }
             }
@@ -563,9 +622,11 @@ impl<G: Searchable> Searcher<'_, '_, G> {
         let mut result = Ok(None);
         for step in 0..n {
             let j = place(step);
-            match self.negamax(&children[j], -beta, -alpha, ply + 1) {
+            let through = self.game.step(board, &children[j]);
+            let (a, b) = through.window(alpha, beta);
+            match self.negamax(&children[j], a, b, ply + 1) {
                 Ok(v) => {
-                    let v = -v;
+                    let v = through.value(v);
                     if v >= beta {
                         result = Ok(Some((v, j)));
                         break;
@@ -821,7 +882,8 @@ fn thread_count(n: usize) -> usize {
 pub struct Analysis {
     /// The position's value.
     pub root: Found,
-    /// Each move's value for the player who makes it, in the order the game lists them.
+    /// Each move's value for the player who makes it (its score through [`Step`]), in the
+    /// order the game lists them.
     pub moves: Vec<Found>,
     /// Nodes visited, every thread together.
     pub nodes: u64,
@@ -938,10 +1000,14 @@ pub fn analyse<G: Searchable>(
     let moves: Vec<Found> = children
         .iter()
         .zip(&scores)
-        .map(|(child, &v)| Found {
-            score: -v,
-            value: game.value(child, v).parent(),
-            weak: options.weak,
+        .map(|(child, &v)| {
+            // The move's score for its mover, read as the value of `board` it gives.
+            let score = game.step(board, child).value(v);
+            Found {
+                score,
+                value: game.value(board, score),
+                weak: options.weak,
+            }
         })
         .collect();
     let root_found = match moves.iter().max_by_key(|f| f.score) {
@@ -1157,6 +1223,114 @@ mod tests {
         }
     }
 
+    /// A random score game in levels: every move goes one level down, takes 0 to 2 points
+    /// and may keep the turn (as a box does in dots and boxes); a position without moves
+    /// ends the game. A score is the margin still to be won by the player to move.
+    #[derive(Debug, Clone)]
+    struct Points {
+        level: Vec<u32>,
+        /// Each position's moves: (child, points, keeps the turn), one a child.
+        moves: Vec<Vec<(u32, i32, bool)>>,
+        depth: u32,
+    }
+
+    impl Points {
+        fn new(depth: u32, width: u32, seed: u64) -> Points {
+            let mut state = seed | 1;
+            let mut next = || {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state
+            };
+            let (mut level, mut moves) = (Vec::new(), Vec::new());
+            for i in 0..depth * width {
+                let l = i / width;
+                level.push(l);
+                let mut m: Vec<(u32, i32, bool)> = Vec::new();
+                if l + 1 < depth {
+                    for _ in 0..next() % 4 {
+                        let c = (l + 1) * width + (next() % u64::from(width)) as u32;
+                        if m.iter().all(|&(d, _, _)| d != c) {
+                            m.push((c, (next() % 3) as i32, next() % 3 == 0));
+                        }
+                    }
+                }
+                moves.push(m);
+            }
+            Points {
+                level,
+                moves,
+                depth,
+            }
+        }
+
+        /// The margin by plain recursion (the reference).
+        fn reference(&self, i: u32) -> i32 {
+            self.moves[i as usize]
+                .iter()
+                .map(|&(c, gain, keeps)| {
+                    let v = self.reference(c);
+                    if keeps {
+                        gain + v
+                    } else {
+                        gain - v
+                    }
+                })
+                .max()
+                .unwrap_or(0)
+        }
+
+        fn most(&self, b: u32) -> i32 {
+            2 * (self.depth - self.level[b as usize]) as i32
+        }
+    }
+
+    impl Searchable for Points {
+        type Board = u32;
+        type Hint = u64;
+        fn key_bits(&self) -> u32 {
+            32
+        }
+        fn key(&self, &b: &u32) -> u64 {
+            u64::from(b)
+        }
+        fn score_range(&self) -> (i32, i32) {
+            (-2 * self.depth as i32, 2 * self.depth as i32)
+        }
+        fn settled(&self, &b: &u32) -> Option<i32> {
+            self.moves[b as usize].is_empty().then_some(0)
+        }
+        fn expand(&self, &b: &u32) -> Node {
+            if self.moves[b as usize].is_empty() {
+                return Node::Exact(0);
+            }
+            Node::Open {
+                lo: -self.most(b),
+                hi: self.most(b),
+                hint: 0,
+            }
+        }
+        fn children(&self, &b: &u32, _: u64, out: &mut Vec<u32>) {
+            out.extend(self.moves[b as usize].iter().map(|&(c, _, _)| c));
+        }
+        fn value(&self, &b: &u32, score: i32) -> Value {
+            let left = self.depth - self.level[b as usize];
+            match score.signum() {
+                0 => Value::Draw,
+                1 => Value::Win(left),
+                _ => Value::Loss(left),
+            }
+        }
+        fn step(&self, &b: &u32, &c: &u32) -> Step {
+            let &(_, gain, keeps) = self.moves[b as usize]
+                .iter()
+                .find(|&&(d, _, _)| d == c)
+                .expect("a child");
+            Step { keeps, gain }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -1194,6 +1368,36 @@ mod tests {
                 prop_assert_eq!(got.moves.len(), children.len());
                 for (found, &c) in got.moves.iter().zip(&children) {
                     prop_assert_eq!(found.value, game.reference(c, &mut memo).parent());
+                }
+            }
+        }
+
+        /// On a score game whose moves take points and may keep the turn, the exact
+        /// search's margin of every position of the first levels, and of each of its
+        /// moves, equals plain recursion's, on one thread and two, with a small table.
+        #[test]
+        fn margins_through_kept_turns_equal_plain_recursion(
+            depth in 2u32..8,
+            width in 1u32..6,
+            seed in any::<u64>(),
+            threads in 1usize..3,
+        ) {
+            let game = Points::new(depth, width, seed);
+            let table = Table::new(1024, game.key_bits(), game.score_range()).unwrap();
+            for b in 0..(2 * width).min(game.level.len() as u32) {
+                let want = game.reference(b);
+                let options = Options { threads, ..Options::default() };
+                let (found, _) = solve(&game, &b, &table, &options, &Control::default()).unwrap();
+                prop_assert_eq!(found.score, want, "{}", b);
+                let weak = Options { weak: true, ..options };
+                let (found, _) = solve(&game, &b, &table, &weak, &Control::default()).unwrap();
+                prop_assert_eq!(found.score.signum(), want.signum(), "weak {}", b);
+                let children: Vec<u32> = game.moves[b as usize].iter().map(|m| m.0).collect();
+                let got = analyse(&game, &b, &children, &table, &options, &Control::default()).unwrap();
+                prop_assert_eq!(got.root.score, want);
+                for (found, &(c, gain, keeps)) in got.moves.iter().zip(&game.moves[b as usize]) {
+                    let v = game.reference(c);
+                    prop_assert_eq!(found.score, if keeps { gain + v } else { gain - v });
                 }
             }
         }
