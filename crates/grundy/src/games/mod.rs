@@ -182,10 +182,11 @@ pub(crate) mod testing {
     }
 
     /// Checks the exact search ([`super::Family::exact`]) against solved tiers: at every
-    /// `step`-th record `store` holds (the tiers of `family`, a win/loss/draw game), the
-    /// search's value with its remoteness equals the record, strong and weak, one table
-    /// kept for all; at every `moves_step`-th, each move's value too, on two threads.
-    /// Returns how many positions were checked.
+    /// `step`-th record `store` holds (the tiers of `family`), the search's value equals
+    /// the record — with its remoteness, or a score game's margin — strong, and its
+    /// outcome weak, one table kept for all; at every `moves_step`-th, each move's value
+    /// too (a score game's: the points it takes plus the child's margin, negated when the
+    /// turn passes), on two threads. Returns how many positions were checked.
     pub(crate) fn exact_equals_the_records(
         family: impl Family + 'static,
         store: &MemoryStore,
@@ -196,16 +197,20 @@ pub(crate) mod testing {
         use crate::search::exact::Options;
         let family: Arc<dyn Family> = Arc::new(family);
         let tiers = family.tiers().expect("a tiered family");
+        let scored = tiers.game().scored();
         let exact = family.exact().expect("an exact search");
         let table = exact.table(1 << 16).unwrap();
         let record_of = |position: &super::Pos| {
             let (t, r) = tiers.locate(position).expect("a position of the game");
-            record::value(store.tiers[&t].0[r as usize]).expect("a reached record")
+            store.tiers[&t].0[r as usize]
         };
+        // The record's value for the player to move: its score (a margin), or its
+        // outcome with remoteness.
+        let margin = |rec: u16| record::margin(rec).expect("a reached margin") as i32;
+        let value = |rec: u16| record::value(rec).expect("a reached record");
         let control = Control::default();
         let mut checked = 0;
         for (_, _, rec, spec) in reached(&family, store, step) {
-            let want = record::value(rec).expect("a reached record");
             let position = &spec.parts[0].position;
             for weak in [false, true] {
                 let options = Options {
@@ -213,9 +218,18 @@ pub(crate) mod testing {
                     ..Options::default()
                 };
                 let (found, _) = exact.solve(position, &table, &options, &control).unwrap();
-                assert_eq!(found.outcome(), want.outcome(), "weak {weak}: {spec}");
-                if !weak {
-                    assert_eq!(found.value, want, "{spec}");
+                if scored {
+                    let want = margin(rec);
+                    assert_eq!(found.score.signum(), want.signum(), "weak {weak}: {spec}");
+                    if !weak {
+                        assert_eq!(found.score, want, "{spec}");
+                    }
+                } else {
+                    let want = value(rec);
+                    assert_eq!(found.outcome(), want.outcome(), "weak {weak}: {spec}");
+                    if !weak {
+                        assert_eq!(found.value, want, "{spec}");
+                    }
                 }
             }
             if checked % moves_step == 0 && family.terminal(position).is_none() {
@@ -228,9 +242,22 @@ pub(crate) mod testing {
                 let got = exact
                     .analyse(position, &children, &table, &options, &control)
                     .unwrap();
-                assert_eq!(got.root.value, want, "{spec}");
                 for (found, child) in got.moves.iter().zip(&children) {
-                    assert_eq!(found.value, record_of(child).parent(), "{spec}");
+                    let child_rec = record_of(child);
+                    if scored {
+                        let gain = family.gain(position, child) as i32;
+                        let keeps = family.to_move(child) == family.to_move(position);
+                        let after = margin(child_rec);
+                        let want = gain + if keeps { after } else { -after };
+                        assert_eq!(found.score, want, "{spec}");
+                    } else {
+                        assert_eq!(found.value, value(child_rec).parent(), "{spec}");
+                    }
+                }
+                if scored {
+                    assert_eq!(got.root.score, margin(rec), "{spec}");
+                } else {
+                    assert_eq!(got.root.value, value(rec), "{spec}");
                 }
             }
             checked += 1;

@@ -1,8 +1,9 @@
 //! The searches where the general method refuses for size: the value of a board and of
 //! each of its moves. A family that offers the exact search ([`crate::games::Exact`])
-//! is answered by it, with remoteness (unless the limits ask for a weak answer); any other
+//! is answered by it, with remoteness (unless the limits ask for a weak answer), a score
+//! game (dots and boxes) with the two totals from its margin; any other win/loss/draw
 //! board by the proof search ([`crate::search`]), without remoteness — a weak solution.
-//! Both answer win/loss/draw boards (partizan games); impartial games too large to explore
+//! Impartial games too large to explore
 //! are judged by their Grundy values or a proved rule, whose refusals say what they would
 //! need.
 
@@ -28,7 +29,8 @@ impl Analysis for Exact {
         let Some(part) = ctx.spec.single() else {
             return Ok(None);
         };
-        if part.family.kind() != Kind::Partizan || ctx.limits.max_exact_nodes == 0 {
+        let kind = part.family.kind();
+        if !matches!(kind, Kind::Partizan | Kind::Score) || ctx.limits.max_exact_nodes == 0 {
             return Ok(None);
         }
         let bound = part.family.bound(&part.position).positions;
@@ -103,7 +105,8 @@ impl Analysis for Search {
         let Some(part) = ctx.spec.single() else {
             return Ok(None);
         };
-        if part.family.kind() != Kind::Partizan {
+        let kind = part.family.kind();
+        if !matches!(kind, Kind::Partizan | Kind::Score) {
             return Ok(None);
         }
         if ctx.limits.max_exact_nodes > 0 {
@@ -111,7 +114,8 @@ impl Analysis for Search {
                 return by_exact(ctx, &*exact).map(Some);
             }
         }
-        if ctx.limits.max_search_nodes == 0 {
+        // The proof search knows won, drawn and lost, not margins.
+        if kind == Kind::Score || ctx.limits.max_search_nodes == 0 {
             return Ok(None);
         }
         let options = Options {
@@ -188,6 +192,12 @@ fn by_exact(ctx: &mut Context<'_, '_>, exact: &dyn Exact_) -> Result<Report, Err
     let analysis = exact
         .analyse(&ctx.root[0], &boards, &table, &options, &limits.control)
         .map_err(|e| after_refusal(ctx, e))?;
+    let family = &ctx.spec.parts[0].family;
+    if family.kind() == Kind::Score && !options.weak {
+        if let Some(left) = family.points_left(&ctx.root[0]) {
+            return scored(ctx, left, &children, &analysis);
+        }
+    }
     let mut moves = Vec::new();
     let mut winning_moves = Vec::new();
     for (child, found) in children.iter().zip(&analysis.moves) {
@@ -219,4 +229,35 @@ fn by_exact(ctx: &mut Context<'_, '_>, exact: &dyn Exact_) -> Result<Report, Err
         winning_moves_truncated: false,
         rule: None,
     })
+}
+
+/// A score game's report from the exact search's margins: each split into the two totals
+/// from here on by the points left (`(left ± margin) / 2`: every point is taken by
+/// someone), as the minimax and the tablebase report them.
+fn scored(
+    ctx: &Context<'_, '_>,
+    left: i64,
+    children: &[Vec<Pos>],
+    analysis: &exact::Analysis,
+) -> Result<Report, Error> {
+    let split = |margin: i32| -> [i128; 2] {
+        let (left, margin) = (i128::from(left), i128::from(margin));
+        [(left + margin) / 2, (left - margin) / 2]
+    };
+    let moves = children
+        .iter()
+        .zip(&analysis.moves)
+        .map(|(child, found)| (child.clone(), split(found.score), found.remoteness()))
+        .collect();
+    let mut report = super::minimax::scored_report(
+        ctx,
+        split(analysis.root.score),
+        analysis.root.remoteness(),
+        moves,
+        0,
+        Method::Search,
+    )?;
+    report.positions = None;
+    report.nodes = Some(analysis.nodes);
+    Ok(report)
 }

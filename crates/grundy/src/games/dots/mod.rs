@@ -25,8 +25,10 @@
 
 use std::ops::Range;
 
+mod search;
+
 use super::combin::{next_combination, Binomials};
-use super::family::{squash, Bound, Family, Kind, Picture, Pos, Tiers};
+use super::family::{squash, Bound, Exact, Family, Kind, Picture, Pos, Tiers};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::Player;
 use crate::tier::{Child, Node, TierGame};
@@ -308,6 +310,10 @@ impl Family for Dots {
 
     fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
         Some(Box::new(DotsTiers(self)))
+    }
+
+    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
+        search::exact(self)
     }
 
     fn move_name(&self, from: &Pos, to: &Pos) -> String {

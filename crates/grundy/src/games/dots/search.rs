@@ -1,0 +1,194 @@
+//! Dots and boxes for the exact search ([`crate::search::exact`]): the margin still to be
+//! won, searched on the line mask alone.
+//!
+//! A board is the lines drawn and the boxes they complete. Its score is the margin of
+//! boxes the player to move will take from here on over the opponent's under best play;
+//! it depends on the lines alone (the boxes already taken are behind both players), so
+//! the key is the line mask, merged under the board's symmetries. A line that completes a
+//! box takes it and keeps the turn ([`Step`]: the child's margin added); any other passes
+//! it (negated).
+//!
+//! What the search is told:
+//! - bounds: the margin lies within the boxes still open, either way;
+//! - order: lines that take a box first, then lines that hand the opponent no box (no
+//!   box left with three sides), then the sacrifices;
+//! - the value: the sign of the margin, with every line left to draw as the moves to
+//!   the end (in dots and boxes every line is drawn, whoever draws it).
+
+use super::Dots;
+use crate::game::Value;
+use crate::games::family::{Boards, Exact, Pos};
+use crate::search::exact::{Node, Searchable, Step};
+
+/// The lines drawn, and how many boxes they complete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Board {
+    /// A bit a line, as the family's positions hold them.
+    lines: u64,
+    /// The boxes complete.
+    taken: u32,
+}
+
+/// The exact search of a dots-and-boxes board.
+pub(super) struct Search<'a> {
+    dots: &'a Dots,
+}
+
+/// The exact search of `dots` (every board fits: at most 64 lines and so at most 24
+/// boxes, 49 scores).
+pub(super) fn exact(dots: &Dots) -> Option<Box<dyn Exact + '_>> {
+    Some(Box::new(Search { dots }))
+}
+
+impl Search<'_> {
+    fn boxes(&self) -> i32 {
+        self.dots.boxes.len() as i32
+    }
+
+    /// The boxes of `lines` with exactly three sides drawn, one bit a box.
+    fn three_sided(&self, lines: u64) -> usize {
+        self.dots
+            .boxes
+            .iter()
+            .filter(|&&b| (lines & b).count_ones() == 3)
+            .count()
+    }
+}
+
+impl Searchable for Search<'_> {
+    type Board = Board;
+    type Hint = u64;
+
+    fn key_bits(&self) -> u32 {
+        self.dots.lines.max(1)
+    }
+
+    fn key(&self, b: &Board) -> u64 {
+        self.dots.least(b.lines)
+    }
+
+    fn score_range(&self) -> (i32, i32) {
+        (-self.boxes(), self.boxes())
+    }
+
+    fn settled(&self, b: &Board) -> Option<i32> {
+        (b.lines == self.dots.full).then_some(0)
+    }
+
+    fn expand(&self, b: &Board) -> Node {
+        if b.lines == self.dots.full {
+            return Node::Exact(0);
+        }
+        let open = self.boxes() - b.taken as i32;
+        Node::Open {
+            lo: -open,
+            hi: open,
+            hint: !b.lines & self.dots.full,
+        }
+    }
+
+    fn children(&self, b: &Board, free: u64, out: &mut Vec<Board>) {
+        // Three passes over the free lines: those that take a box, those that leave no
+        // box with three sides, then the rest.
+        let start = out.len();
+        let threes = self.three_sided(b.lines);
+        let mut rest = Vec::new();
+        let mut lines = free;
+        while lines != 0 {
+            let line = lines.trailing_zeros();
+            lines &= lines - 1;
+            let gain = self.dots.completed(b.lines, line);
+            let child = Board {
+                lines: b.lines | 1 << line,
+                taken: b.taken + gain as u32,
+            };
+            if gain > 0 {
+                out.insert(start, child);
+            } else if self.three_sided(child.lines) <= threes {
+                out.push(child);
+            } else {
+                rest.push(child);
+            }
+        }
+        out.extend(rest);
+    }
+
+    fn value(&self, b: &Board, score: i32) -> Value {
+        let left = (!b.lines & self.dots.full).count_ones();
+        match score.signum() {
+            0 => Value::Draw,
+            1 => Value::Win(left),
+            _ => Value::Loss(left),
+        }
+    }
+
+    #[inline]
+    fn step(&self, b: &Board, child: &Board) -> Step {
+        // Counted, not read off one line: a child may be another image of the board.
+        let gain = child.taken as i32 - b.taken as i32;
+        Step {
+            keeps: gain > 0,
+            gain,
+        }
+    }
+}
+
+impl Boards for Search<'_> {
+    fn board(&self, pos: &Pos) -> Board {
+        Board {
+            lines: pos[0],
+            taken: self.dots.taken(pos[0]) as u32,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Dots, DotsTiers};
+    use crate::explore::Control;
+    use crate::games::Spec;
+    use crate::report::{self, Limits, Method};
+    use crate::tier::{solve, MemoryStore, Options};
+
+    fn tier_solve(dots: &Dots) -> MemoryStore {
+        let mut store = MemoryStore::default();
+        solve(
+            &DotsTiers(dots),
+            &mut store,
+            &Options::default(),
+            &|_| {},
+            &Control::default(),
+        )
+        .unwrap();
+        store
+    }
+
+    /// The exact search's margin of every position of 1 × 2, 2 × 2 and 2 × 3 (strong, and
+    /// its sign weak), and of every move of many, equals the tier solver's records.
+    #[test]
+    fn the_exact_search_equals_the_tiers() {
+        for (r, c, step, moves_step) in [(1, 2, 1, 1), (2, 2, 1, 7), (2, 3, 5, 61)] {
+            let dots = Dots::new(r, c);
+            let store = tier_solve(&dots);
+            let checked =
+                crate::games::testing::exact_equals_the_records(dots, &store, step, moves_step);
+            assert!(checked > 40, "{r}x{c}: {checked}");
+        }
+    }
+
+    /// A board past the exploring budget is answered by the exact search with both totals:
+    /// 3 × 3 is won 6–3 by the second player (Berlekamp), so the first player's best is
+    /// 3–6 and every move is valued.
+    #[test]
+    fn three_by_three_is_searched_exactly_with_its_totals() {
+        let spec: Spec = "dots[3x3]".parse().unwrap();
+        let mut limits = Limits::default();
+        limits.control.max_positions = 1000;
+        let report = report::solve(&spec, &limits).unwrap();
+        assert_eq!(report.method, Method::Search);
+        assert_eq!(report.scores, Some([3, 6]));
+        assert_eq!(report.moves.len(), 24);
+        assert!(report.moves.iter().all(|m| m.scores.is_some()));
+        assert!(report.nodes.is_some_and(|n| n > 0));
+    }
+}
