@@ -22,14 +22,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyMemoryView, PyTuple};
 use rustc_hash::FxHashMap;
 
-use crate::games::{show, wrap, Ends, GameError, IntoGameError, Solved, PLAY_ON};
+use crate::games::{show, wrap, Ends, GameError, GameTooLarge, IntoGameError, Solved, PLAY_ON};
 
 /// The largest number of codes a game may have: codes must fit NumPy's `int64`.
-const MAX_SIZE: u64 = 1 << 63;
+pub(crate) const MAX_SIZE: u64 = 1 << 63;
 
 /// A one-dimensional buffer of integers from Python, as bytes (a `memoryview`'s
 /// `tobytes()`: one copy, in C order), read element by element.
-struct Ints<'a> {
+pub(crate) struct Ints<'a> {
     bytes: &'a [u8],
     /// Bytes per element: 1, 2, 4 or 8.
     width: usize,
@@ -39,14 +39,14 @@ struct Ints<'a> {
 }
 
 impl Ints<'_> {
-    fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.bytes.len() / self.width
     }
 
     /// `f` on elements `from..to` in order, stopping at its first error: one loop per
     /// element type, so the hot loop over children has no per-element dispatch.
     #[inline]
-    fn each<E>(
+    pub(crate) fn each<E>(
         &self,
         from: usize,
         to: usize,
@@ -83,7 +83,7 @@ impl Ints<'_> {
 
     /// The `i`-th element (`i < len()`).
     #[inline]
-    fn get(&self, i: usize) -> i128 {
+    pub(crate) fn get(&self, i: usize) -> i128 {
         let at = i * self.width;
         let b = &self.bytes[at..at + self.width];
         macro_rules! read {
@@ -177,13 +177,13 @@ fn int_buffer<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<(Bound<'py, 
 
 /// How to read the elements of a buffer's bytes.
 #[derive(Clone, Copy)]
-struct Layout {
+pub(crate) struct Layout {
     width: usize,
     signed: bool,
     little: bool,
 }
 
-fn ints<'a>(bytes: &'a Bound<'_, PyBytes>, layout: Layout) -> Ints<'a> {
+pub(crate) fn ints<'a>(bytes: &'a Bound<'_, PyBytes>, layout: Layout) -> Ints<'a> {
     Ints {
         bytes: bytes.as_bytes(),
         width: layout.width,
@@ -249,6 +249,12 @@ impl Index {
     }
 }
 
+/// What `terminal_many` and `to_move_many` must give, for their messages.
+pub(crate) const TERMINAL_RULE: &str =
+    "it must give 0 (play on), 1 (a win), 2 (a loss) or 3 (a draw) for the player to move";
+pub(crate) const TO_MOVE_RULE: &str =
+    "it must give 0 (the first player) or 1 (the second) for each position";
+
 /// The positions of a batched game by id, and the map from code to id.
 #[pyclass(module = "grundy._grundy", frozen)]
 pub struct Coded {
@@ -280,17 +286,17 @@ fn code_bytes(codes: &[u64]) -> Vec<u8> {
 }
 
 /// The user's functions and how to talk to them.
-struct Calls<'py> {
-    py: Python<'py>,
+pub(crate) struct Calls<'py> {
+    pub(crate) py: Python<'py>,
     /// Bytes of `int64` codes → the array handed to the game (NumPy's, else `array`).
-    as_codes: Bound<'py, PyAny>,
+    pub(crate) as_codes: Bound<'py, PyAny>,
     /// A code → the position's repr, for messages.
-    show_code: Bound<'py, PyAny>,
+    pub(crate) show_code: Bound<'py, PyAny>,
 }
 
 impl<'py> Calls<'py> {
     /// How a message names the position with this code.
-    fn name(&self, code: u64) -> String {
+    pub(crate) fn name(&self, code: u64) -> String {
         self.show_code
             .call1((code,))
             .and_then(|s| s.extract::<String>())
@@ -327,7 +333,7 @@ impl<'py> Calls<'py> {
 
     /// One small value per position of `batch` from `f` (`terminal_many`, `to_move_many`),
     /// each checked against `allowed`; `rule` says what they mean.
-    fn per_position(
+    pub(crate) fn per_position(
         &self,
         f: &Bound<'py, PyAny>,
         name: &str,
@@ -429,23 +435,11 @@ fn explore_batched<'py>(
         batch.clear();
         batch.extend_from_slice(&codes[next..end]);
         let code_of = match &terminal_many {
-            Some(f) => calls.per_position(
-                f,
-                "terminal_many",
-                &batch,
-                0..=3,
-                "it must give 0 (play on), 1 (a win), 2 (a loss) or 3 (a draw) for the player to move",
-            )?,
+            Some(f) => calls.per_position(f, "terminal_many", &batch, 0..=3, TERMINAL_RULE)?,
             None => vec![PLAY_ON; batch.len()],
         };
         if let Some(f) = &to_move_many {
-            mover.extend(calls.per_position(
-                f,
-                "to_move_many",
-                &batch,
-                0..=1,
-                "it must give 0 (the first player) or 1 (the second) for each position",
-            )?);
+            mover.extend(calls.per_position(f, "to_move_many", &batch, 0..=1, TO_MOVE_RULE)?);
         }
         play.clear();
         play.extend(
@@ -486,15 +480,9 @@ fn explore_batched<'py>(
                 });
                 match bad {
                     Ok(()) => {}
-                    Err(Bad::Range(child)) => {
-                        return Err(GameError::new_err(format!(
-                            "moves_many gave {child} as a move of {}: codes run from 0 to {}",
-                            calls.name(parent),
-                            size - 1
-                        )))
-                    }
+                    Err(Bad::Range(child)) => return Err(out_of_range(&calls, child, parent, size)),
                     Err(Bad::Full(child)) => {
-                        return Err(GameError::new_err(format!(
+                        return Err(GameTooLarge::new_err(format!(
                             "the game has more than {max_positions} positions (max_positions); the last one reached is {}",
                             calls.name(child)
                         )))
@@ -522,6 +510,15 @@ fn explore_batched<'py>(
     Ok((Coded { codes, ids }, solved))
 }
 
+/// A child's code past the game's codes, as a `GameError` naming its parent.
+pub(crate) fn out_of_range(calls: &Calls<'_>, child: i128, parent: u64, size: u64) -> PyErr {
+    GameError::new_err(format!(
+        "moves_many gave {child} as a move of {}: codes run from 0 to {}",
+        calls.name(parent),
+        size - 1
+    ))
+}
+
 /// Why a child was refused: a code out of range, or one past `max_positions`.
 enum Bad {
     Range(i128),
@@ -531,7 +528,7 @@ enum Bad {
 /// `moves_many(play)` read and checked: `(offsets, children)` as bytes with their
 /// layouts, the offsets one more than the positions, from 0, never decreasing, ending
 /// at the number of children, no position with more than `max_moves` moves.
-fn moves_of<'py>(
+pub(crate) fn moves_of<'py>(
     calls: &Calls<'py>,
     moves_many: &Bound<'py, PyAny>,
     play: &[u64],

@@ -28,6 +28,13 @@ create_exception!(
     PyException,
     "A game defined in Python misbehaved (or grew past its bound); the message names the position."
 );
+create_exception!(
+    _grundy,
+    GameTooLarge,
+    GameError,
+    "A game defined in Python grew past a limit: more positions than max_positions to explore, \
+     or more than max_nodes to search."
+);
 
 /// How a position ends by the game's own rule, as the arrays carry it.
 pub(crate) const PLAY_ON: u8 = 0;
@@ -35,10 +42,10 @@ pub(crate) const WIN: u8 = 1;
 pub(crate) const LOSS: u8 = 2;
 pub(crate) const DRAW: u8 = 3;
 /// A score game's end: the points are in the stops array.
-const STOP: u8 = 4;
+pub(crate) const STOP: u8 = 4;
 
 /// How often (in positions) exploration looks for Ctrl-C between calls to the game.
-const SIGNAL_EVERY: usize = 1024;
+pub(crate) const SIGNAL_EVERY: usize = 1024;
 
 /// `repr(obj)`, cut to a readable length, for messages.
 pub(crate) fn show(obj: &Bound<'_, PyAny>) -> String {
@@ -134,6 +141,123 @@ fn read_mover(value: &Bound<'_, PyAny>, pos: &Bound<'_, PyAny>) -> PyResult<u8> 
     )))
 }
 
+/// `terminal(pos)` read: `(PLAY_ON, 0)` to play on, a declared end, or a score game's
+/// points (`STOP`, points); a bad value or an exception is a `GameError` naming `pos`.
+pub(crate) fn call_terminal(
+    f: &Bound<'_, PyAny>,
+    pos: &Bound<'_, PyAny>,
+    score: bool,
+) -> PyResult<(u8, i64)> {
+    let py = pos.py();
+    let got = f
+        .call1((pos,))
+        .map_err(|e| wrap(py, e, format!("terminal({})", show(pos))))?;
+    read_terminal(&got, score, pos).map_err(|e| e.into_game_error(py))
+}
+
+/// `to_move(pos)` read: 0 or 1, else a `GameError` naming `pos`.
+pub(crate) fn call_to_move(f: &Bound<'_, PyAny>, pos: &Bound<'_, PyAny>) -> PyResult<u8> {
+    let py = pos.py();
+    let got = f
+        .call1((pos,))
+        .map_err(|e| wrap(py, e, format!("to_move({})", show(pos))))?;
+    read_mover(&got, pos).map_err(|e| e.into_game_error(py))
+}
+
+/// `gain(pos, child)` read: an int, else a `GameError` naming the move.
+pub(crate) fn call_gain(
+    f: &Bound<'_, PyAny>,
+    pos: &Bound<'_, PyAny>,
+    child: &Bound<'_, PyAny>,
+) -> PyResult<i64> {
+    let py = pos.py();
+    let got = f
+        .call1((pos, child))
+        .map_err(|e| wrap(py, e, format!("gain({}, {})", show(pos), show(child))))?;
+    let points = if got.is_instance_of::<PyBool>() {
+        None
+    } else {
+        got.extract::<i64>().ok()
+    };
+    points.ok_or_else(|| {
+        GameError::new_err(format!(
+            "gain({}, {}) returned {}: it must return an int",
+            show(pos),
+            show(child),
+            show(&got)
+        ))
+    })
+}
+
+/// Calls `moves(pos)` and hands each position it gives to `visit`, in order: a list
+/// read directly, any other iterable iterated; more than `max_moves` of them (an endless
+/// iterator) or a value that is not iterable is a `GameError` naming `pos`.
+pub(crate) fn each_move<'py>(
+    moves: &Bound<'py, PyAny>,
+    pos: &Bound<'py, PyAny>,
+    max_moves: u64,
+    mut visit: impl FnMut(Bound<'py, PyAny>) -> PyResult<()>,
+) -> PyResult<()> {
+    let py = pos.py();
+    let listed = moves
+        .call1((pos,))
+        .map_err(|e| wrap(py, e, format!("moves({})", show(pos))))?;
+    let mut count = 0u64;
+    let mut one = |child: Bound<'py, PyAny>| -> PyResult<()> {
+        count += 1;
+        if count > max_moves {
+            return Err(GameError::new_err(format!(
+                "moves({}) gave more than {max_moves} moves (max_moves): an endless iterator, or a position listing itself without end?",
+                show(pos)
+            )));
+        }
+        visit(child)
+    };
+    if let Ok(list) = listed.cast::<PyList>() {
+        // The common case, without an iterator object.
+        let mut i = 0;
+        while i < list.len() {
+            one(list.get_item(i)?)?;
+            i += 1;
+        }
+        return Ok(());
+    }
+    let iter = listed.try_iter().map_err(|_| {
+        GameError::new_err(format!(
+            "moves({}) returned {}, which is not iterable: it must give the positions after each move",
+            show(pos),
+            show(&listed)
+        ))
+    })?;
+    for child in iter {
+        one(child.map_err(|e| wrap(py, e, format!("moves({})", show(pos))))?)?;
+    }
+    Ok(())
+}
+
+/// The refusal of a game grown past `max_positions`, naming the last position reached.
+pub(crate) fn too_many_positions(max_positions: u64, last: &Bound<'_, PyAny>) -> PyErr {
+    GameTooLarge::new_err(format!(
+        "the game has more than {max_positions} positions (max_positions); the last one reached is {}",
+        show(last)
+    ))
+}
+
+/// A child that cannot be hashed (so cannot be a position), as a `GameError`.
+pub(crate) fn unhashable(cause: PyErr, pos: &Bound<'_, PyAny>, child: &Bound<'_, PyAny>) -> PyErr {
+    let py = pos.py();
+    wrap(
+        py,
+        cause,
+        format!(
+            "a move of {} leads to {}, which cannot be a dict key: hashing it",
+            show(pos),
+            show(child)
+        ),
+    )
+    .into_game_error(py)
+}
+
 /// Explores a Python game from `start` and solves it. Returns `(positions, ids, table)`:
 /// the list of positions by id (the start is 0), the dict from position to id, and the
 /// solved table.
@@ -186,102 +310,35 @@ fn explore_game<'py>(
         }
         let pos = positions.get_item(v)?;
         let (code, points) = match &terminal {
-            Some(f) => {
-                let got = f
-                    .call1((&pos,))
-                    .map_err(|e| wrap(py, e, format!("terminal({})", show(&pos))))?;
-                read_terminal(&got, score, &pos).map_err(|e| e.into_game_error(py))?
-            }
+            Some(f) => call_terminal(f, &pos, score)?,
             None => (PLAY_ON, 0),
         };
         ends.code.push(code);
         ends.stop.push(points);
         if let Some(f) = &to_move {
-            let got = f
-                .call1((&pos,))
-                .map_err(|e| wrap(py, e, format!("to_move({})", show(&pos))))?;
-            mover.push(read_mover(&got, &pos).map_err(|e| e.into_game_error(py))?);
+            mover.push(call_to_move(f, &pos)?);
         }
         if code == PLAY_ON {
-            let listed = moves
-                .call1((&pos,))
-                .map_err(|e| wrap(py, e, format!("moves({})", show(&pos))))?;
-            let mut count = 0u64;
-            let mut visit = |child: Bound<'py, PyAny>| -> PyResult<()> {
-                count += 1;
-                if count > max_moves {
-                    return Err(GameError::new_err(format!(
-                        "moves({}) gave more than {max_moves} moves (max_moves): an endless iterator, or a position listing itself without end?",
-                        show(&pos)
-                    )));
-                }
+            each_move(&moves, &pos, max_moves, |child| {
                 let id = match ids.get_item(&child) {
                     Ok(Some(id)) => id.extract::<u32>()?,
                     Ok(None) => {
                         let id = positions.len();
                         if id as u64 >= max_positions {
-                            return Err(GameError::new_err(format!(
-                                "the game has more than {max_positions} positions (max_positions); the last one reached is {}",
-                                show(&child)
-                            )));
+                            return Err(too_many_positions(max_positions, &child));
                         }
                         ids.set_item(&child, id as u32)?;
                         positions.append(&child)?;
                         id as u32
                     }
-                    Err(e) => {
-                        return Err(wrap(
-                            py,
-                            e,
-                            format!(
-                                "a move of {} leads to {}, which cannot be a dict key: hashing it",
-                                show(&pos),
-                                show(&child)
-                            ),
-                        )
-                        .into_game_error(py))
-                    }
+                    Err(e) => return Err(unhashable(e, &pos, &child)),
                 };
                 targets.push(id);
                 if let Some(f) = &gain {
-                    let got = f.call1((&pos, &child)).map_err(|e| {
-                        wrap(py, e, format!("gain({}, {})", show(&pos), show(&child)))
-                    })?;
-                    let points = if got.is_instance_of::<PyBool>() {
-                        None
-                    } else {
-                        got.extract::<i64>().ok()
-                    };
-                    gains.push(points.ok_or_else(|| {
-                        GameError::new_err(format!(
-                            "gain({}, {}) returned {}: it must return an int",
-                            show(&pos),
-                            show(&child),
-                            show(&got)
-                        ))
-                    })?);
+                    gains.push(call_gain(f, &pos, &child)?);
                 }
                 Ok(())
-            };
-            if let Ok(list) = listed.cast::<PyList>() {
-                // The common case, without an iterator object.
-                let mut i = 0;
-                while i < list.len() {
-                    visit(list.get_item(i)?)?;
-                    i += 1;
-                }
-            } else {
-                let iter = listed.try_iter().map_err(|_| {
-                    GameError::new_err(format!(
-                        "moves({}) returned {}, which is not iterable: it must give the positions after each move",
-                        show(&pos),
-                        show(&listed)
-                    ))
-                })?;
-                for child in iter {
-                    visit(child.map_err(|e| wrap(py, e, format!("moves({})", show(&pos))))?)?;
-                }
-            }
+            })?;
         }
         offsets.push(targets.len() as u64);
         v += 1;
@@ -681,6 +738,7 @@ fn recurrence(values: Vec<u64>) -> Option<String> {
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("GameError", m.py().get_type::<GameError>())?;
+    m.add("GameTooLarge", m.py().get_type::<GameTooLarge>())?;
     m.add_class::<Solved>()?;
     m.add_function(wrap_pyfunction!(explore_game, m)?)?;
     m.add_function(wrap_pyfunction!(solve_graph, m)?)?;

@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 mod batched;
 mod core;
 mod games;
+mod search;
 
 /// The compiled half of the `grundy` package; `grundy/__init__.py` wraps it.
 #[pymodule]
@@ -16,5 +17,6 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     core::register(m)?;
     games::register(m)?;
     batched::register(m)?;
+    search::register(m)?;
     Ok(())
 }

@@ -205,8 +205,97 @@ def test_other_games_are_refused_with_the_property():
         gos.solve(pyspiel.load_game("kuhn_poker", {"players": 3}))
     with pytest.raises(ValueError, match="simultaneous"):
         gos.solve(pyspiel.load_game("matrix_rps"))
-    with pytest.raises(grundy.GameError, match="more than 100 states"):
-        gos.solve(pyspiel.load_game("tic_tac_toe"), max_positions=100)
+    with pytest.raises(grundy.GameTooLarge, match="more than 100 states"):
+        gos.solve(pyspiel.load_game("tic_tac_toe"), max_positions=100, method="explore")
+
+
+def wdl(state, alpha=-2, beta=2):
+    """Player 0's result (1 a win, 0 a draw, -1 a loss) by plain alpha-beta over the tree
+    of OpenSpiel states: no table, no keys (OpenSpiel's own rules end the game, oware's
+    repetition included)."""
+    if state.is_terminal():
+        r = state.returns()
+        return (r[0] > r[1]) - (r[0] < r[1])
+    maximize = state.current_player() == 0
+    best = -2 if maximize else 2
+    for a in state.legal_actions():
+        v = wdl(state.child(a), alpha, beta)
+        if maximize:
+            best, alpha = max(best, v), max(alpha, v)
+        else:
+            best, beta = min(best, v), min(beta, v)
+        if alpha >= beta:
+            break
+    return best
+
+
+def check_search(searched, reference):
+    """A search's start and actions against `reference(state)`: (outcome, remoteness) for
+    the player to move (player 0 at an end)."""
+    start = searched.game.new_initial_state()
+    me = start.current_player()
+    assert searched.value() == grundy.Value(reference(start)[0], None)
+    values = searched.action_values()
+    assert list(values) == start.legal_actions()
+    for a, v in values.items():
+        c = start.child(a)
+        o = reference(c)[0]
+        if mover(c) != me:
+            o = {"win": "loss", "loss": "win", "draw": "draw"}[o]
+        assert v == grundy.Value(o, None), a
+    best = max(PREFER[v.outcome] for v in values.values())
+    assert searched.best_actions() == [a for a, v in values.items() if PREFER[v.outcome] == best]
+
+
+def test_oware_2x3_is_searched_as_plain_alpha_beta_finds():
+    # Explored, oware 2×3 passes 2 M states (with the boards since the last capture in
+    # the key); searched, it is answered at once, as a plain alpha-beta over OpenSpiel's
+    # tree (about a second a state) finds.
+    game = pyspiel.load_game("oware", {"num_houses_per_player": 2, "num_seeds_per_house": 3})
+
+    def reference(state):
+        v = wdl(state)
+        return {1: "win", 0: "draw", -1: "loss"}[v if mover(state) == 0 else -v], None
+
+    for algorithm in ("pn", "alpha-beta"):
+        searched = gos.solve(game, method="search", algorithm=algorithm)
+        assert isinstance(searched, gos.SpielSearch)
+        assert searched.weak and searched.merged and searched.nodes < 100_000
+        check_search(searched, reference)
+    # By default, explored until max_positions, then searched.
+    fallback = gos.solve(game, max_positions=10_000)
+    assert isinstance(fallback, gos.SpielSearch) and fallback.value() == searched.value()
+    with pytest.raises(grundy.GameTooLarge) as e:
+        gos.solve(game, max_positions=10_000, max_nodes=100)
+    assert "more than 10000 states" in str(e.value) and "limit 100" in str(e.value)
+    with pytest.raises(KeyError, match="not the start"):
+        searched.value(game.new_initial_state().child(0))
+    with pytest.raises(ValueError, match="values the start only"):
+        gos.Bot(game, table=searched)
+
+
+@pytest.mark.parametrize("name,params", [
+    ("tic_tac_toe", {}),
+    ("oware", {"num_houses_per_player": 2, "num_seeds_per_house": 2}),
+    ("dots_and_boxes", {"num_rows": 2, "num_cols": 2}),
+    ("breakthrough", {"rows": 3, "columns": 4}),
+    ("nim", {"pile_sizes": "1;2;3;4"}),
+])
+def test_searches_agree_with_the_explored_table(name, params):
+    game = pyspiel.load_game(name, params)
+    table = gos.solve(game)
+
+    def reference(state):
+        v = table.value(state)
+        return v.outcome, v.remoteness
+
+    for algorithm in ("pn", "alpha-beta"):
+        check_search(gos.solve(game, method="search", algorithm=algorithm, max_nodes=10**7), reference)
+    # Unaudited games are searched as a tree (keyed by history); dots and boxes' tree is
+    # too large for a test (8 M nodes).
+    if name != "dots_and_boxes":
+        tree = gos.solve(game, key=lambda s: tuple(s.history()), method="search", max_nodes=10**6)
+        check_search(tree, reference)
 
 
 def test_unknown_games_are_a_tree():

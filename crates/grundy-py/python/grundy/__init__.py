@@ -193,7 +193,9 @@ __all__ = [
     "Verification",
     "Game",
     "GameError",
+    "GameSearch",
     "GameTable",
+    "GameTooLarge",
     "Value",
     "examples",
     "graph",
@@ -205,4 +207,13 @@ __all__ = [
 ]
 
 # Games defined in Python (grundy.openspiel is imported on its own: it needs pyspiel).
-from .game import Game, GameError, GameTable, Value, pattern_game, solve_game  # noqa: E402
+from .game import (  # noqa: E402
+    Game,
+    GameError,
+    GameSearch,
+    GameTable,
+    GameTooLarge,
+    Value,
+    pattern_game,
+    solve_game,
+)

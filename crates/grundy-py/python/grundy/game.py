@@ -65,18 +65,43 @@ A game defining both ``moves`` and ``moves_many`` is solved through ``moves_many
 unless ``batched=False``. A batched game's bugs raise :class:`GameError` too: an array
 of the wrong dtype or dimension, a code out of range, ragged offsets, a start that is no
 code, each naming the position where there is one.
+
+**Too large to explore**: when a game has more than ``max_positions`` positions,
+:func:`solve_game` searches it instead from its start (``method="search"`` skips the
+exploration): the library's proof search (depth-first proof numbers, or alpha-beta on
+win / draw / loss with ``algorithm="alpha-beta"``; right on cycles) values the start and
+each of its moves, visiting at most ``max_nodes`` positions and keeping what it learns in a
+table of at most ``search_memory`` MiB. The answer is a :class:`GameSearch`: a weak
+solution, outcomes without remoteness, of the start alone. Positions are given ids by
+their hash and equality the first time the search meets them; at most ``max_positions``
+are kept (past that, those the search no longer holds are forgotten). A score game is
+searched for the sign of the final margin (who ends ahead), not the margin itself.
+
+    >>> class Race(grundy.Game):              # 1 or 2 steps to 500; who reaches it wins
+    ...     start = 0
+    ...     def moves(self, n): return [m for m in (n + 1, n + 2) if m <= 500]
+    >>> searched = grundy.solve_game(Race(), max_positions=100)
+    >>> searched.outcome, searched.weak, searched.winning_moves()
+    ('win', True, [2])
 """
 
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, List, Optional
 
-from . import _grundy
+from . import _grundy, _progress
 
 GameError = _grundy.GameError
+GameTooLarge = _grundy.GameTooLarge
 
 #: The most positions :func:`solve_game` explores unless told otherwise (as the CLI's
 #: ``--max-positions``).
 MAX_POSITIONS = 2_000_000
+#: The most positions the proof search visits, repeats counted, unless told otherwise
+#: (as the CLI's ``--max-nodes``).
+MAX_NODES = 250_000
+#: The most memory of the proof search's table, in MiB, unless told otherwise (as the
+#: CLI's ``--search-memory``; it starts small and doubles up to this).
+SEARCH_MEMORY = 1024
 #: The most moves one position may list.
 MAX_MOVES = 100_000
 #: Positions per call of a batched game's ``moves_many`` (and ``terminal_many``,
@@ -262,6 +287,110 @@ class GameTable:
         return f"<GameTable of {len(self)} positions; start {self.start!r}: {self.value()!r}>"
 
 
+_PREFERENCE = {"win": 2, "draw": 1, "loss": 0}
+
+
+class GameSearch:
+    """The start of a game and each of its moves, valued by the proof search instead of
+    exploring every position: a weak solution — win, draw or loss for the player to move,
+    without remoteness (``weak`` is True, ``remoteness`` None) — of the start alone.
+    ``nodes`` is the positions the search visited (repeats counted). In a score game
+    (``is_score``) an outcome is the sign of the final margin under best play, and
+    ``score`` is None: the margin itself is not searched."""
+
+    weak = True
+    method = "search"
+
+    def __init__(self, start, outcome, moves, nodes, stored, table_bytes, is_score, algorithm):
+        self.start = start
+        self._outcome = outcome
+        self._moves = moves
+        self.nodes = nodes
+        #: Values the search's table held at the end, and its size in bytes.
+        self.stored = stored
+        self.table_bytes = table_bytes
+        self.is_score = is_score
+        self.algorithm = algorithm
+
+    def _check(self, position):
+        if position is not None and position != self.start:
+            raise KeyError(
+                f"{position!r} is not the start: a search values the start and its moves only "
+                f"(search from {position!r} to value it)"
+            )
+
+    def value(self, position=None) -> Value:
+        """The start's value for the player to move (``position``, if given, must be the
+        start)."""
+        self._check(position)
+        return Value(self._outcome, None)
+
+    __getitem__ = value
+
+    @property
+    def outcome(self) -> str:
+        """The start's outcome for the player to move."""
+        return self._outcome
+
+    @property
+    def remoteness(self) -> None:
+        """None: a search proves outcomes, not how far the end is."""
+        return None
+
+    def moves(self, position=None):
+        """Each move from the start, in the game's order: ``(child, value)`` where
+        ``value`` is what the move is worth to the player making it."""
+        self._check(position)
+        return [(child, Value(outcome, None)) for child, outcome in self._moves]
+
+    def best_moves(self, position=None) -> List:
+        """The children of the start's best moves: every win, else every draw, else every
+        move (a search does not tell a fast win from a slow one)."""
+        self._check(position)
+        best = max((_PREFERENCE[o] for _, o in self._moves), default=None)
+        return [c for c, o in self._moves if _PREFERENCE[o] == best]
+
+    def best_move(self, position=None):
+        """One best move's child (the first in move order), ``None`` without moves."""
+        best = self.best_moves(position)
+        return best[0] if best else None
+
+    def winning_moves(self, position=None) -> List:
+        """The children of the moves that win; empty unless the player to move wins."""
+        self._check(position)
+        return [c for c, o in self._moves if o == "win"]
+
+    @property
+    def has_grundy(self) -> bool:
+        """False: a search gives no Grundy values."""
+        return False
+
+    def grundy(self, position=None) -> int:
+        """Refused: a search gives no Grundy values (explore the game for them)."""
+        raise ValueError("a search gives no Grundy values: explore the game (method='explore')")
+
+    def to_dict(self):
+        """The start's value and its moves, as plain data (the CLI's ``--json`` of a
+        search: ``weak``, ``method``, ``nodes``)."""
+        return {
+            "outcome": self._outcome,
+            "remoteness": None,
+            "winning_moves": [repr(c) for c in self.winning_moves()],
+            "moves": [
+                {"position": repr(c), "outcome": o, "remoteness": None} for c, o in self._moves
+            ],
+            "weak": True,
+            "method": "search",
+            "nodes": self.nodes,
+        }
+
+    def __repr__(self):
+        return (
+            f"<GameSearch of the start {self.start!r}: {self._outcome} (weak, "
+            f"{self.nodes} nodes searched)>"
+        )
+
+
 class _Codec:
     """How a batched game's positions map to codes: the ints themselves (``shape`` None),
     or tuples by mixed radix, the last entry fastest (``numpy.ravel_multi_index``)."""
@@ -411,7 +540,12 @@ def solve_game(
     batch_size: int = BATCH_SIZE,
     max_positions: int = MAX_POSITIONS,
     max_moves: int = MAX_MOVES,
-) -> GameTable:
+    method: Optional[str] = None,
+    max_nodes: int = MAX_NODES,
+    search_memory: int = SEARCH_MEMORY,
+    algorithm: str = "pn",
+    progress=None,
+):
     """Explores and solves a game defined in Python: an object with ``start`` and
     ``moves`` (and optionally ``to_move``, ``terminal``, ``gain``), or those given as
     keywords (which override the object's). Returns a :class:`GameTable`.
@@ -420,8 +554,18 @@ def solve_game(
     ``shape``: see the module's doc) takes the batched path, ``batch_size`` positions a
     call, unless ``batched=False``; ``batched=True`` insists on it.
 
-    Raises :class:`GameError` for a game that misbehaves (naming the position) or has
-    more than ``max_positions`` positions."""
+    ``method``: ``None`` (the default) explores, and searches from the start when the
+    game has more than ``max_positions`` positions; ``"explore"`` only explores;
+    ``"search"`` only searches. A search (the proof search: ``algorithm="pn"``, depth-first
+    proof numbers, or ``"alpha-beta"``) visits at most ``max_nodes`` positions with a table
+    of at most ``search_memory`` MiB, and returns a :class:`GameSearch` (a weak solution:
+    the start's outcome and its moves', no remoteness); ``progress`` (True or a callable
+    ``(stage, done)``) follows it.
+
+    Raises :class:`GameError` for a game that misbehaves (naming the position), and
+    :class:`GameTooLarge` (a ``GameError``) for one past the limits: more than
+    ``max_positions`` positions to explore, and, where it searches, no answer within
+    ``max_nodes``."""
     if game is not None:
         if start is None:
             start = getattr(game, "start", None)
@@ -446,20 +590,77 @@ def solve_game(
         raise ValueError(f"max_positions must be an int from 1 to {2**32 - 2}, not {max_positions!r}")
     if not isinstance(max_moves, int) or max_moves < 1:
         raise ValueError(f"max_moves must be a positive int, not {max_moves!r}")
+    if method not in (None, "explore", "search"):
+        raise ValueError(f"method must be None, 'explore' or 'search', not {method!r}")
+    search = _searcher(max_nodes, search_memory, algorithm, progress, max_positions, max_moves)
     if batched:
         return _solve_batched(
             start, moves_many, to_move, to_move_many, terminal, terminal_many, gain, shape,
-            batch_size, max_positions, max_moves,
+            batch_size, max_positions, max_moves, method, search,
         )
-    positions, ids, solved = _grundy.explore_game(
-        start, moves, to_move, terminal, gain, gain is not None, max_positions, max_moves
-    )
-    return GameTable(positions, ids, solved, start)
+
+    def explore():
+        positions, ids, solved = _grundy.explore_game(
+            start, moves, to_move, terminal, gain, gain is not None, max_positions, max_moves
+        )
+        return GameTable(positions, ids, solved, start)
+
+    def searched():
+        outcome, found, nodes, stored, table_bytes = search(
+            _grundy.search_game, start, moves, to_move, terminal, gain
+        )
+        return GameSearch(
+            start, outcome, found, nodes, stored, table_bytes, gain is not None, algorithm
+        )
+
+    return _explore_or_search(method, explore, searched)
+
+
+def _searcher(max_nodes, search_memory, algorithm, progress, max_positions, max_moves):
+    """The search's keywords checked, as a function calling a compiled search with them."""
+    for name, value in (("max_nodes", max_nodes), ("search_memory", search_memory)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value < 2**64:
+            raise ValueError(f"{name} must be a positive int, not {value!r}")
+    if algorithm not in ("pn", "alpha-beta"):
+        raise ValueError(f"algorithm must be 'pn' or 'alpha-beta', not {algorithm!r}")
+    memory = min(search_memory * (1 << 20), 2**64 - 1)
+
+    def search(function, *args):
+        return _progress.call(
+            function,
+            *args,
+            max_positions=max_positions,
+            max_moves=min(max_moves, 2**64 - 1),
+            max_nodes=max_nodes,
+            memory=memory,
+            algorithm=algorithm,
+            progress=progress,
+        )
+
+    search.algorithm = algorithm
+    return search
+
+
+def _explore_or_search(method, explore, search):
+    """``explore()`` or ``search()`` as ``method`` says; by default the search when
+    exploring passes ``max_positions``, refused with both reasons if it fails too."""
+    if method == "search":
+        return search()
+    if method == "explore":
+        return explore()
+    try:
+        return explore()
+    except GameTooLarge as too_large:
+        explored = too_large
+    try:
+        return search()
+    except GameTooLarge as e:
+        raise GameTooLarge(f"exploring: {explored}; then {e}") from e
 
 
 def _solve_batched(
     start, moves_many, to_move, to_move_many, terminal, terminal_many, gain, shape,
-    batch_size, max_positions, max_moves,
+    batch_size, max_positions, max_moves, method, search,
 ):
     if moves_many is None:
         raise TypeError("the batched path needs moves_many(codes): a method of the game or moves_many=...")
@@ -481,12 +682,27 @@ def _solve_batched(
         code = codec.encode(start)
     except (TypeError, ValueError) as e:
         raise GameError(f"the start position has no code: {e}") from e
-    coded, solved = _grundy.explore_batched(
-        code, codec.size, moves_many, to_move_many, terminal_many, _as_codes(), codec.show,
-        # No batch holds more than the positions; a bound past 2**64 - 1 is no bound.
-        max_positions, min(max_moves, 2**64 - 1), min(batch_size, max_positions),
-    )
-    return GameTable(_CodedPositions(coded, codec), _CodedIds(coded, codec), solved, start)
+    as_codes = _as_codes()
+
+    def explore():
+        coded, solved = _grundy.explore_batched(
+            code, codec.size, moves_many, to_move_many, terminal_many, as_codes, codec.show,
+            # No batch holds more than the positions; a bound past 2**64 - 1 is no bound.
+            max_positions, min(max_moves, 2**64 - 1), min(batch_size, max_positions),
+        )
+        return GameTable(_CodedPositions(coded, codec), _CodedIds(coded, codec), solved, start)
+
+    def searched():
+        outcome, found, nodes, stored, table_bytes = search(
+            _grundy.search_batched, code, codec.size, moves_many, to_move_many, terminal_many,
+            as_codes, codec.show,
+        )
+        moves = [(codec.decode(c), o) for c, o in found]
+        return GameSearch(
+            start, outcome, moves, nodes, stored, table_bytes, False, search.algorithm
+        )
+
+    return _explore_or_search(method, explore, searched)
 
 
 @dataclass(frozen=True)

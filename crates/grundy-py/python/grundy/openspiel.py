@@ -42,6 +42,18 @@ any other game     ``state.history()``: no merging, the game is explored as a tr
 
 ``solve(game, key=f)`` uses ``f(state)`` instead: the caller then vouches that states
 with equal keys have the same future.
+
+Too many states. A game with more than ``max_positions`` states is searched from its
+start instead (``method="search"`` skips the exploration): the library's proof search
+values the start and each of its actions — a weak solution, win / draw / loss without
+remoteness, a :class:`SpielSearch` — merging states on the same keys, within
+``max_nodes`` states visited. It searches who wins: the sign of ``r0 - r1`` at the ends,
+not the size of a utility.
+
+    >>> oware = pyspiel.load_game("oware", {"num_houses_per_player": 2, "num_seeds_per_house": 2})
+    >>> searched = grundy.openspiel.solve(oware, method="search")
+    >>> searched.value(), searched.weak
+    (Value(outcome='win', remoteness=None), True)
 """
 
 from array import array
@@ -50,9 +62,18 @@ from dataclasses import dataclass
 from typing import Callable, List, Optional
 
 from . import _grundy
-from .game import MAX_POSITIONS, GameError, Value
+from .game import (
+    MAX_NODES,
+    MAX_POSITIONS,
+    SEARCH_MEMORY,
+    GameError,
+    GameTooLarge,
+    Value,
+    _explore_or_search,
+    _searcher,
+)
 
-__all__ = ["solve", "SpielTable", "Bot", "KEYS"]
+__all__ = ["solve", "SpielTable", "SpielSearch", "Bot", "KEYS"]
 
 # Codes of the ends array (as grundy-py's Rust side reads it).
 _PLAY_ON, _WIN, _LOSS, _DRAW, _STOP = 0, 1, 2, 3, 4
@@ -230,7 +251,7 @@ def _explore(game, key, max_positions):
             if i is None:
                 i = len(ids)
                 if i >= max_positions:
-                    raise GameError(
+                    raise GameTooLarge(
                         f"{game} has more than {max_positions} states (max_positions); "
                         f"the last one reached is after actions {c.history()}"
                     )
@@ -355,14 +376,145 @@ class SpielTable:
         )
 
 
-def solve(game, *, key: Optional[Callable] = None, max_positions: int = MAX_POSITIONS) -> SpielTable:
-    """Solves an OpenSpiel game strongly: every state reachable from the start.
+class _Node:
+    """A state as the search holds it: hashed and compared by its key, so that states with
+    one key are one position; ``carry`` is what the key needs from the path."""
+
+    __slots__ = ("state", "key", "carry", "_hash")
+
+    def __init__(self, state, key, carry):
+        self.state, self.key, self.carry = state, key, carry
+        self._hash = hash(key)
+
+    def __hash__(self):
+        return self._hash
+
+    def __eq__(self, other):
+        return isinstance(other, _Node) and self.key == other.key
+
+    def __repr__(self):
+        return f"<the state after actions {self.state.history()}>"
+
+
+def _search(game, key, search):
+    """The start and each of its actions by the proof search, states merged by ``key``:
+    ``(outcome, [(action, outcome)], nodes, stored, table_bytes)``."""
+    plain = key.of_state
+
+    def moves(node):
+        state = node.state
+        out = []
+        for a in state.legal_actions():
+            c = state.child(a)
+            if plain is not None:
+                out.append(_Node(c, plain(c), None))
+            else:
+                out.append(_Node(c, *key.child(node.carry, c)))
+        return out
+
+    def to_move(node):
+        # Player 0 at an end, whose outcome is then said for player 0 (as when exploring).
+        state = node.state
+        return 0 if state.is_terminal() else state.current_player()
+
+    def terminal(node):
+        state = node.state
+        if not state.is_terminal():
+            return None
+        r = state.returns()
+        return "win" if r[0] > r[1] else "loss" if r[0] < r[1] else "draw"
+
+    root = game.new_initial_state()
+    outcome, found, nodes, stored, table_bytes = search(
+        _grundy.search_game, _Node(root, *key.root(root)), moves, to_move, terminal, None
+    )
+    actions = root.legal_actions() if not root.is_terminal() else []
+    return outcome, [(a, o) for a, (_, o) in zip(actions, found)], nodes, stored, table_bytes
+
+
+_PREFERENCE = {"win": 2, "draw": 1, "loss": 0}
+
+
+@dataclass
+class SpielSearch:
+    """The start of an OpenSpiel game and each of its actions, valued by the proof search
+    instead of exploring every state: a weak solution — win, draw or loss for the player
+    to move (by the sign of ``r0 - r1`` at the ends; a utility's size is not searched),
+    without remoteness — of the start alone. ``nodes``: states the search visited, repeats
+    counted."""
+
+    game: object
+    key: _Key
+    outcome: str
+    _actions: List
+    nodes: int
+    stored: int
+    table_bytes: int
+    algorithm: str
+    weak = True
+    method = "search"
+
+    @property
+    def merged(self) -> bool:
+        """Whether transpositions were merged (False: searched as a tree)."""
+        return self.key.merged
+
+    def _check(self, state):
+        if state is not None and list(state.history()):
+            raise KeyError(
+                f"the state after {state.history()} is not the start: a search values the start "
+                f"and its actions only"
+            )
+
+    def value(self, state=None) -> Value:
+        """The start's value for the player to move (``state``, if given, must be the
+        start)."""
+        self._check(state)
+        return Value(self.outcome, None)
+
+    def action_values(self, state=None):
+        """``{action: value}`` of the start's actions, each for the player taking it."""
+        self._check(state)
+        return {a: Value(o, None) for a, o in self._actions}
+
+    def best_actions(self, state=None) -> List[int]:
+        """The start's actions that win, else those that draw, else every action (a search
+        does not tell a fast win from a slow one)."""
+        self._check(state)
+        best = max((_PREFERENCE[o] for _, o in self._actions), default=None)
+        return [a for a, o in self._actions if _PREFERENCE[o] == best]
+
+    def __repr__(self):
+        return (
+            f"<SpielSearch of {self.game}: start {self.outcome} (weak, {self.nodes} nodes "
+            f"searched), key {self.key.describe}>"
+        )
+
+
+def solve(
+    game,
+    *,
+    key: Optional[Callable] = None,
+    max_positions: int = MAX_POSITIONS,
+    method: Optional[str] = None,
+    max_nodes: int = MAX_NODES,
+    search_memory: int = SEARCH_MEMORY,
+    algorithm: str = "pn",
+    progress=None,
+):
+    """Solves an OpenSpiel game strongly: every state reachable from the start; or, when
+    there are more than ``max_positions``, weakly, by the proof search from the start.
 
     ``game`` is a ``pyspiel.Game`` (or a name such as ``"tic_tac_toe"``). Games of
     another type are refused with a ``ValueError`` naming the property. ``key``, if
     given, merges states by ``key(state)`` (you vouch for it); else the audited key of
-    :data:`KEYS`, or none (a tree). More than ``max_positions`` states is a
-    :class:`grundy.GameError`."""
+    :data:`KEYS`, or none (a tree). Returns a :class:`SpielTable`.
+
+    ``method`` as :func:`grundy.solve_game`'s: ``None`` explores and searches past
+    ``max_positions`` states, ``"explore"`` or ``"search"`` only one way. A search (within
+    ``max_nodes`` states visited, ``search_memory`` MiB of table, ``algorithm="pn"`` or
+    ``"alpha-beta"``, ``progress``) returns a :class:`SpielSearch`. Past the limits:
+    :class:`grundy.GameTooLarge`."""
     pyspiel = _pyspiel()
     if isinstance(game, str):
         game = pyspiel.load_game(game)
@@ -371,6 +523,20 @@ def solve(game, *, key: Optional[Callable] = None, max_positions: int = MAX_POSI
         k = _Key("custom", f"{getattr(key, '__name__', 'key')}(state), as given", key)
     else:
         k = KEYS.get(game.get_type().short_name, _TREE)
+    if method not in (None, "explore", "search"):
+        raise ValueError(f"method must be None, 'explore' or 'search', not {method!r}")
+    search = _searcher(max_nodes, search_memory, algorithm, progress, max_positions, 2**64 - 1)
+
+    def searched():
+        outcome, actions, nodes, stored, table_bytes = _search(game, k, search)
+        return SpielSearch(game, k, outcome, actions, nodes, stored, table_bytes, algorithm)
+
+    return _explore_or_search(method, lambda: _table(game, k, max_positions, pyspiel), searched)
+
+
+def _table(game, k, max_positions, pyspiel) -> SpielTable:
+    """Every state explored, then labelled (and scored where utilities are more than win,
+    loss and draw)."""
     ids, offsets, targets, actions, ends, mover, finals = _explore(game, k, max_positions)
     t = game.get_type()
     constant = 0.0
@@ -406,6 +572,11 @@ def _make_bot():
         def __init__(self, game, table=None, seed=None, **solve_options):
             pyspiel.Bot.__init__(self)
             self._table = table if table is not None else solve(game, **solve_options)
+            if getattr(self._table, "weak", False):
+                raise ValueError(
+                    "a Bot plays from a table of every state; a search values the start only "
+                    "(solve with method='explore', within max_positions)"
+                )
             import random
 
             self._rng = random.Random(seed) if seed is not None else None

@@ -44,6 +44,22 @@ pub trait Keyed: Game {
     fn priority(&self, _from: &Self::Position, _to: &Self::Position) -> i32 {
         0
     }
+
+    /// Whether the game promises that no position repeats along a line of play (default
+    /// `false`: a repetition is a draw there). A game whose repetitions have no value —
+    /// one won on points, whose key carries the points so far — says `true`, and a
+    /// position met again on the path is then refused rather than scored.
+    fn acyclic(&self) -> bool {
+        false
+    }
+}
+
+/// The refusal of a repetition in a game that promised none ([`Keyed::acyclic`]).
+fn repeated() -> Error {
+    Error::Unsupported(
+        "the proof search met a position again on its path, in a game that must not repeat positions"
+            .into(),
+    )
 }
 
 /// The indices of `children`, the most promising first (ties in move order).
@@ -411,6 +427,9 @@ impl<G: Keyed> Searcher<'_, '_, G> {
             return Ok((known.hi, ANY_PATH));
         }
         if let Some(&at) = self.path.get(&key) {
+            if self.game.acyclic() {
+                return Err(repeated());
+            }
             // Met again on the path: play could go round for ever, a draw here.
             return Ok((0, at));
         }
@@ -631,6 +650,9 @@ impl<G: Keyed> Searcher<'_, '_, G> {
             }
         }
         if let Some(&at) = self.path.get(&key) {
+            if self.game.acyclic() {
+                return Err(repeated());
+            }
             // Met again on the path: no win by going round; a draw, resting on the path.
             return Ok(Proof {
                 low: at,
@@ -767,7 +789,8 @@ fn sub(th: u32, total: u32, part: u32) -> u32 {
 /// # Errors
 /// [`Error::TooLarge`] when the search visits `options.max_nodes` positions without an
 /// answer, goes deeper than [`MAX_DEPTH`], or `options.memory` holds no bucket of the
-/// table; [`Error::Cancelled`] if stopped.
+/// table; [`Error::Unsupported`] when a game that promised no repetition
+/// ([`Keyed::acyclic`]) repeats a position on the path; [`Error::Cancelled`] if stopped.
 pub fn search<G: Keyed>(
     game: &G,
     root: &G::Position,
@@ -873,6 +896,34 @@ mod tests {
         }
     }
 
+    /// A ring `0 → 1 → … → n − 1 → 0`, with a way out of `0` to `n`, where the player to
+    /// move has lost; `acyclic` as the game claims (wrongly when true).
+    struct Ring {
+        n: u64,
+        acyclic: bool,
+    }
+
+    impl Game for Ring {
+        type Position = u64;
+        fn moves(&self, &p: &u64, out: &mut Vec<u64>) {
+            if p < self.n {
+                out.push((p + 1) % self.n);
+            }
+            if p == 0 {
+                out.push(self.n);
+            }
+        }
+    }
+
+    impl Keyed for Ring {
+        fn key(&self, &p: &u64) -> Key {
+            Key::from_slice(&[p])
+        }
+        fn acyclic(&self) -> bool {
+            self.acyclic
+        }
+    }
+
     fn small() -> Options {
         Options {
             max_nodes: u64::MAX,
@@ -967,6 +1018,37 @@ mod tests {
         assert_eq!(got.outcome, Outcome::Loss);
         assert_eq!(got.moves, [Outcome::Loss, Outcome::Loss]);
         assert!(got.nodes > 1 && got.nodes < 32, "{}", got.nodes);
+    }
+
+    #[test]
+    fn a_repetition_is_a_draw_unless_the_game_promised_none() {
+        for method in [Method::ProofNumber, Method::AlphaBeta] {
+            let options = Options { method, ..small() };
+            // From 1 the ring comes back to 0, whose mover leaves to n and wins: 1 is
+            // lost for its mover at n = 2, won at n = 3.
+            for (n, want) in [(2, Outcome::Loss), (3, Outcome::Win)] {
+                let ring = Ring { n, acyclic: false };
+                let got = search(&ring, &1, &options, &Control::default()).unwrap();
+                assert_eq!(got.outcome, want, "{method:?}, n = {n}");
+            }
+            // With n = 1 the ring is a pass, 0 → 0, tried first: valued as a root of its
+            // own, the 0 it leads to is won for the opponent (who leaves), so the pass
+            // loses; searching it meets 0 again at once.
+            let ring = Ring {
+                n: 1,
+                acyclic: false,
+            };
+            let got = search(&ring, &0, &options, &Control::default()).unwrap();
+            assert_eq!(got.moves, [Outcome::Loss, Outcome::Win], "{method:?}");
+            let claimed = Ring {
+                n: 1,
+                acyclic: true,
+            };
+            match search(&claimed, &0, &options, &Control::default()) {
+                Err(Error::Unsupported(why)) => assert!(why.contains("again on its path"), "{why}"),
+                other => panic!("{method:?}: {other:?}"),
+            }
+        }
     }
 
     #[test]
