@@ -5,11 +5,14 @@
 //!
 //! A position is two bitboards `[x, o]`, cell `r·n + c` (row 0 at the top); positions
 //! are merged under the board's symmetries (8 on a square board, 4 otherwise) and ranked
-//! in base 3 when 3^(m·n) is small enough to index.
+//! in base 3 when 3^(m·n) is small enough to index. Boards of at most 40 cells have the
+//! exact search (`search.rs`: the mover's marks and every mark, keys of 64 bits at most).
+
+mod search;
 
 use super::board;
 use super::combin::{insert, next_combination, Binomials};
-use super::family::{Bound, Family, Kind, Picture, Pos, Ranked, Tiers};
+use super::family::{Bound, Exact, Family, Kind, Picture, Pos, Ranked, Tiers};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Node, TierGame};
@@ -200,6 +203,10 @@ impl Family for Mnk {
 
     fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
         (self.cells() <= 16).then(|| Box::new(Base3(self)) as Box<dyn Ranked>)
+    }
+
+    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
+        search::exact(self)
     }
 
     fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
