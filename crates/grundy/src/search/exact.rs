@@ -140,9 +140,9 @@ impl Step {
 }
 
 /// The scores of a game where every move fills one of `cells` cells and a sooner win is
-/// a better one (connect four, hex; Pons' convention): a win whose last stone leaves `m`
-/// stones on the board scores `(cells + 2 − m) / 2`, a loss its negation, a draw 0. The
-/// remoteness is the score read back.
+/// a better one (connect four, hex, m,n,k-games; Pons' convention): a win whose last
+/// stone leaves `m` stones on the board scores `(cells + 2 − m) / 2`, a loss its
+/// negation, a draw 0. The remoteness is the score read back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Race {
     /// The cells of the board.
