@@ -116,7 +116,23 @@ pub(crate) mod testing {
 
     use super::{Family, Part, Spec};
     use crate::report::{self, Limits};
-    use crate::tier::{record, MemoryStore};
+    use crate::tier::{record, MemoryStore, Solved, TierGame};
+
+    /// Every tier of `game` solved in memory, on the default options.
+    pub(crate) fn tier_solve(game: &dyn TierGame) -> (Solved, MemoryStore) {
+        use crate::explore::Control;
+        use crate::tier::{solve, Options};
+        let mut store = MemoryStore::default();
+        let solved = solve(
+            game,
+            &mut store,
+            &Options::default(),
+            &|_| {},
+            &Control::default(),
+        )
+        .expect("a small game solves");
+        (solved, store)
+    }
 
     /// Every `step`-th reached record of `store`: `(tier, rank, record, the spec of the
     /// board at that rank)`, a board of `family` (whose tiers `store` holds).

@@ -255,22 +255,12 @@ fn score_report(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explore::Control;
-    use crate::tier::{solve, MemoryStore, Options};
+    use crate::tier::MemoryStore;
 
     /// Every tier of `start`'s board, solved in memory.
     fn solved(start: &Spec) -> MemoryStore {
         let tiers = start.single().unwrap().family.tiers().unwrap();
-        let mut store = MemoryStore::default();
-        solve(
-            tiers.game(),
-            &mut store,
-            &Options::default(),
-            &|_| {},
-            &Control::default(),
-        )
-        .unwrap();
-        store
+        crate::games::testing::tier_solve(tiers.game()).1
     }
 
     /// A lookup says what the search says: value, remoteness, every move's value.

@@ -719,7 +719,7 @@ pub const ENTRIES: &[Entry] = &[Entry {
 mod tests {
     use super::*;
     use crate::explore::Control;
-    use crate::tier::{record, solve, MemoryStore, Options};
+    use crate::tier::{record, MemoryStore};
 
     #[test]
     fn ranks_and_positions_are_inverse_on_every_rank() {
@@ -780,17 +780,7 @@ mod tests {
     }
 
     fn tier_solve(w: u32, h: u32) -> (crate::tier::Solved, MemoryStore) {
-        let game = Connect4::new(w, h);
-        let mut store = MemoryStore::default();
-        let solved = solve(
-            &game,
-            &mut store,
-            &Options::default(),
-            &|_| {},
-            &Control::default(),
-        )
-        .unwrap();
-        (solved, store)
+        crate::games::testing::tier_solve(&Connect4::new(w, h))
     }
 
     /// John Tromp's count of the positions of play on 4×4 (his table of board sizes at

@@ -145,22 +145,12 @@ impl Boards for Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::{Dots, DotsTiers};
-    use crate::explore::Control;
     use crate::games::Spec;
     use crate::report::{self, Limits, Method};
-    use crate::tier::{solve, MemoryStore, Options};
+    use crate::tier::MemoryStore;
 
     fn tier_solve(dots: &Dots) -> MemoryStore {
-        let mut store = MemoryStore::default();
-        solve(
-            &DotsTiers(dots),
-            &mut store,
-            &Options::default(),
-            &|_| {},
-            &Control::default(),
-        )
-        .unwrap();
-        store
+        crate::games::testing::tier_solve(&DotsTiers(dots)).1
     }
 
     /// The exact search's margin of every position of 1 × 2, 2 × 2 and 2 × 3 (strong, and

@@ -904,19 +904,7 @@ mod tests {
     }
 
     fn tier_solve(hex: &Hex) -> (crate::tier::Solved, crate::tier::MemoryStore) {
-        use crate::explore::Control;
-        use crate::tier::{solve, MemoryStore, Options};
-        let tiers = HexTiers(hex);
-        let mut store = MemoryStore::default();
-        let solved = solve(
-            &tiers,
-            &mut store,
-            &Options::default(),
-            &|_| {},
-            &Control::default(),
-        )
-        .unwrap();
-        (solved, store)
+        crate::games::testing::tier_solve(&HexTiers(hex))
     }
 
     /// The tier solver on these tiers: the first player wins, over the positions the

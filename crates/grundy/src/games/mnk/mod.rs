@@ -614,19 +614,7 @@ mod tests {
 
     /// The game's tiers, solved in memory.
     fn tier_solve(game: &Mnk) -> (crate::tier::Solved, crate::tier::MemoryStore) {
-        use crate::explore::Control;
-        use crate::tier::{solve, MemoryStore, Options};
-        let tiers = game.tiers().unwrap();
-        let mut store = MemoryStore::default();
-        let solved = solve(
-            tiers.game(),
-            &mut store,
-            &Options::default(),
-            &|_| {},
-            &Control::default(),
-        )
-        .unwrap();
-        (solved, store)
+        crate::games::testing::tier_solve(game.tiers().unwrap().game())
     }
 
     /// The exact search's value of every reached position of small m,n,k-games (with
