@@ -75,7 +75,12 @@ def test_solve_agrees_with_the_cli(spec):
         assert str(e.value) == json.loads(err)["error"]
         return
     report = grundy.solve(spec)
-    assert report.to_dict() == json.loads(out)
+    got, want = report.to_dict(), json.loads(out)
+    if want.get("method") == "search":
+        # The exact search's threads share one table: the nodes differ from run to run,
+        # the answer does not.
+        assert got.pop("nodes") > 0 and want.pop("nodes") > 0
+    assert got == want
     assert isinstance(report, grundy.Report)
     assert all(isinstance(m, grundy.Move) for m in report.moves)
 
