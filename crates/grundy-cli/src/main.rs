@@ -237,8 +237,8 @@ struct Common {
     #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = args::u64_arg)]
     search_table: u64,
     /// Most positions the exact search may visit (every thread together), on a board whose
-    /// family offers it (connect four, hex, m,n,k-games), before it gives up (0: no exact
-    /// search).
+    /// family offers it (connect four, hex, m,n,k-games, dots and boxes), before it gives
+    /// up (0: no exact search).
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_exact_nodes, value_parser = args::u64_arg)]
     max_exact_nodes: u64,
     /// The exact search proves only win, draw or loss, not how far the end is (a weak
