@@ -45,7 +45,7 @@ impl Search<'_> {
         self.dots.boxes.len() as i32
     }
 
-    /// The boxes of `lines` with exactly three sides drawn, one bit a box.
+    /// How many boxes of `lines` have exactly three sides drawn.
     fn three_sided(&self, lines: u64) -> usize {
         self.dots
             .boxes
@@ -92,7 +92,9 @@ impl Searchable for Search<'_> {
         // box with three sides, then the rest.
         let start = out.len();
         let threes = self.three_sided(b.lines);
-        let mut rest = Vec::new();
+        // The sacrifices, as lines: they take no box, so their boards are made last with
+        // nothing to recount (and no list allocated a node).
+        let mut sacrifices = 0u64;
         let mut lines = free;
         while lines != 0 {
             let line = lines.trailing_zeros();
@@ -107,10 +109,17 @@ impl Searchable for Search<'_> {
             } else if self.three_sided(child.lines) <= threes {
                 out.push(child);
             } else {
-                rest.push(child);
+                sacrifices |= 1 << line;
             }
         }
-        out.extend(rest);
+        while sacrifices != 0 {
+            let line = sacrifices.trailing_zeros();
+            sacrifices &= sacrifices - 1;
+            out.push(Board {
+                lines: b.lines | 1 << line,
+                taken: b.taken,
+            });
+        }
     }
 
     fn value(&self, b: &Board, score: i32) -> Value {
