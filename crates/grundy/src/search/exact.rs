@@ -21,10 +21,12 @@
 //! and a value is stored whatever path reached it.
 //!
 //! # Complexity
-//! Exponential in the worst case (a tree search); memory: the table (the entries the
-//! caller asks for, 8 bytes each), plus a move list per ply of depth per thread.
+//! Exponential in the worst case (a tree search); memory: the table (8 bytes an entry,
+//! from [`START_ENTRIES`] doubling as searches need, at most the entries the caller asks
+//! for), plus a move list per ply of depth per thread.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{PoisonError, RwLock, RwLockReadGuard};
 
 use crate::explore::Control;
 use crate::game::{Outcome, Value};
@@ -208,8 +210,9 @@ pub struct Options {
     /// Nodes every thread together may visit before the search gives up (default
     /// `u64::MAX`: no limit; Ctrl-C still stops it).
     pub max_nodes: u64,
-    /// Entries of the transposition table, 8 bytes each (default 2^23: 64 MiB; at least
-    /// 1024).
+    /// The most entries of the transposition table, 8 bytes each (default 2^23: 64 MiB;
+    /// at least 1024). The table starts at [`START_ENTRIES`] and doubles when a search
+    /// has visited more nodes than it has entries.
     pub table_entries: u64,
     /// Threads (default 1; 0: every core).
     pub threads: usize,
@@ -270,18 +273,40 @@ impl Found {
 /// a bucket keeps the costlier result (a new one at least as costly moves the old to the
 /// second), the second always takes what the first does not: deep results survive the
 /// many cheap ones near the leaves.
+///
+/// The table grows with the search. It starts at [`START_ENTRIES`] (a size the processor's
+/// cache holds: an easy position is searched without waiting for memory) and doubles, up
+/// to the entries the caller asked for, whenever one search has visited more nodes than
+/// the table has entries. The memory for the most entries is asked for at once but the
+/// system gives it only as the table grows into it. A doubling moves each entry to one of
+/// two buckets by the next bit of its key's mix (its part's lowest bit), in place, while
+/// the threads searching stand still: they hold the table's gate shared between their
+/// looks at the clock, and the doubling holds it alone.
 pub struct Table {
-    entries: Vec<AtomicU64>,
+    /// Room for the most entries; those past the buckets in use are all 0.
+    entries: Box<[AtomicU64]>,
     /// Scores above this minimum are coded from 1.
     min: i32,
     range: i32,
     /// Bits of a key.
     key_bits: u32,
-    /// log2 of the buckets.
-    bucket_bits: u32,
-    /// Where the key's part starts in an entry.
+    /// log2 of the buckets in use (changed only under the gate held alone).
+    bucket_bits: AtomicU32,
+    /// log2 of the most buckets.
+    most_bits: u32,
+    /// Where the key's part starts in an entry (fixed by the smallest table, whose parts
+    /// are the widest).
     shift: u32,
+    /// Held shared by every search while it reads and writes entries; held alone to
+    /// double the table.
+    gate: RwLock<()>,
+    /// Set when a search wants the table doubled: every search stops at its next look at
+    /// the clock until it is done.
+    grow: AtomicBool,
 }
+
+/// Entries a table starts with (512 KiB) when the caller asks for more.
+pub const START_ENTRIES: u64 = 1 << 16;
 
 /// Bits of an entry below the key's part: with the best move, and without it (keys too
 /// wide for the entries asked keep no move).
@@ -306,65 +331,137 @@ struct Hit {
 }
 
 impl Table {
-    /// A table of about `entries` entries (the largest power of two at most that, at
-    /// least 1024) for keys of `key_bits` bits and scores in `range`.
+    /// A table of at most about `entries` entries (the largest power of two at most that,
+    /// at least 1024) for keys of `key_bits` bits and scores in `range`; it starts at
+    /// [`START_ENTRIES`] (or the size asked, if smaller) and grows as searches need.
     ///
     /// # Errors
     /// [`Error::TooLarge`] when the memory cannot be had, [`Error::Unsupported`] for a
     /// range past [`MAX_RANGE`] or keys too wide for the entries asked.
-    pub fn new(entries: u64, key_bits: u32, (min, max): (i32, i32)) -> Result<Table, Error> {
+    pub fn new(entries: u64, key_bits: u32, range: (i32, i32)) -> Result<Table, Error> {
+        Table::growing(START_ENTRIES, entries, key_bits, range)
+    }
+
+    /// A table of `start` entries growing to at most `entries` (each the largest power of
+    /// two at most that, at least 1024; `start` at most `entries`, and at least what keys
+    /// of `key_bits` bits need).
+    fn growing(
+        start: u64,
+        entries: u64,
+        key_bits: u32,
+        (min, max): (i32, i32),
+    ) -> Result<Table, Error> {
         let range = max - min + 1;
         if !(1..=MAX_RANGE).contains(&range) {
             return Err(Error::Unsupported(format!(
                 "the exact search codes at most {MAX_RANGE} scores, not {range}"
             )));
         }
-        let bucket_bits = 63 - (entries.max(1024) / 2).leading_zeros();
+        let log_buckets = |n: u64| 63 - (n.max(1024) / 2).leading_zeros();
+        let most_bits = log_buckets(entries);
+        // The narrowest entries leave 64 − NARROW_TAG_SHIFT bits for the key's part.
+        let least = key_bits.saturating_sub(64 - NARROW_TAG_SHIFT);
+        if least > most_bits {
+            return Err(Error::Unsupported(format!(
+                "keys of {key_bits} bits need a table of at least 2^{} entries",
+                least + 1
+            )));
+        }
+        let bucket_bits = log_buckets(start).clamp(least, most_bits);
         let part = key_bits.saturating_sub(bucket_bits);
         let shift = if part <= 64 - TAG_SHIFT {
             TAG_SHIFT
-        } else if part <= 64 - NARROW_TAG_SHIFT {
-            NARROW_TAG_SHIFT
         } else {
-            return Err(Error::Unsupported(format!(
-                "keys of {key_bits} bits need a table of at least 2^{} entries",
-                key_bits - (64 - NARROW_TAG_SHIFT) + 1
-            )));
+            NARROW_TAG_SHIFT
         };
-        let len = usize::try_from(2u64 << bucket_bits).map_err(|_| too_many(entries))?;
-        let mut v = Vec::new();
-        v.try_reserve_exact(len).map_err(|_| too_many(entries))?;
-        v.resize_with(len, || AtomicU64::new(0));
+        let len = usize::try_from(2u64 << most_bits).map_err(|_| too_many(entries))?;
+        let entries = bytemuck::allocation::try_zeroed_slice_box::<AtomicU64>(len)
+            .map_err(|()| too_many(entries))?;
         Ok(Table {
-            entries: v,
+            entries,
             min,
             range,
             key_bits: key_bits.clamp(1, 64),
-            bucket_bits,
+            bucket_bits: AtomicU32::new(bucket_bits),
+            most_bits,
             shift,
+            gate: RwLock::new(()),
+            grow: AtomicBool::new(false),
         })
     }
 
-    /// Bytes the table takes.
+    /// Entries in use: those of the buckets the table has grown to.
+    fn live(&self) -> &[AtomicU64] {
+        &self.entries[..2usize << self.bucket_bits.load(Ordering::Relaxed)]
+    }
+
+    /// Bytes the table takes now (it may grow, to the entries asked).
     #[must_use]
     pub fn bytes(&self) -> u64 {
-        self.entries.len() as u64 * 8
+        let _held = self.share();
+        self.live().len() as u64 * 8
     }
 
     /// Entries in use.
     #[must_use]
     pub fn used(&self) -> u64 {
-        self.entries
+        let _held = self.share();
+        self.live()
             .iter()
             .filter(|e| e.load(Ordering::Relaxed) & 0xff != 0)
             .count() as u64
     }
 
-    /// Forgets every entry.
+    /// Forgets every entry (the table keeps its size).
     pub fn clear(&self) {
-        for e in &self.entries {
+        let _alone = self.gate.write().unwrap_or_else(PoisonError::into_inner);
+        for e in self.live() {
             e.store(0, Ordering::Relaxed);
         }
+    }
+
+    /// The gate held shared: what a search holds while it reads and writes entries.
+    fn share(&self) -> RwLockReadGuard<'_, ()> {
+        self.gate.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether a search that has visited `nodes` would have the table doubled.
+    fn wants(&self, nodes: u64) -> bool {
+        let bits = self.bucket_bits.load(Ordering::Relaxed);
+        bits < self.most_bits && nodes > 2u64 << bits
+    }
+
+    /// Doubles the table if a search that has visited `nodes` wants it and no other has
+    /// already: called without the gate; every search holding it stops at its next check.
+    fn double_for(&self, nodes: u64) {
+        self.grow.store(true, Ordering::Relaxed);
+        let _alone = self.gate.write().unwrap_or_else(PoisonError::into_inner);
+        if self.wants(nodes) {
+            self.double();
+        }
+        self.grow.store(false, Ordering::Relaxed);
+    }
+
+    /// Doubles the buckets in use, moving each entry by its part's lowest bit, which the
+    /// larger table takes into the bucket's number. The caller holds the gate alone.
+    fn double(&self) {
+        let bits = self.bucket_bits.load(Ordering::Relaxed);
+        let half = 1usize << bits;
+        let below = (1u64 << self.shift) - 1;
+        for b in 0..half {
+            let old = [2 * b, 2 * b + 1].map(|i| self.entries[i].swap(0, Ordering::Relaxed));
+            // The next free entry in bucket b and in bucket b + half: the order (the
+            // costlier first) is kept.
+            let mut next = [2 * b, 2 * (b + half)];
+            for e in old.into_iter().filter(|e| e & 0xff != 0) {
+                let part = e >> self.shift;
+                let high = (part & 1) as usize;
+                self.entries[next[high]]
+                    .store((part >> 1) << self.shift | e & below, Ordering::Relaxed);
+                next[high] += 1;
+            }
+        }
+        self.bucket_bits.store(bits + 1, Ordering::Relaxed);
     }
 
     /// The first entry of `key`'s bucket, and the key's part an entry holds.
@@ -377,8 +474,9 @@ impl Table {
         let mut x = key.wrapping_mul(0x9e37_79b9_7f4a_7c15) & m;
         x ^= x >> k.div_ceil(2);
         x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9) & m;
-        let bucket = x & ((1u64 << self.bucket_bits) - 1);
-        (2 * bucket as usize, x >> self.bucket_bits)
+        let bits = self.bucket_bits.load(Ordering::Relaxed);
+        let bucket = x & ((1u64 << bits) - 1);
+        (2 * bucket as usize, x >> bits)
     }
 
     #[inline]
@@ -483,6 +581,9 @@ struct Searcher<'a, 'c, G: Searchable> {
     failed: Option<Error>,
     /// What progress reports call this search (with the bounds known so far).
     stage: &'a str,
+    /// The table's gate, held shared while this thread searches (let go only for the
+    /// table to grow).
+    held: Option<RwLockReadGuard<'a, ()>>,
 }
 
 /// Plies from the root where a helper turns its move order.
@@ -526,6 +627,12 @@ impl<G: Searchable> Searcher<'_, '_, G> {
         }
         if total & ((1 << 20) - 1) < CHECK_EVERY {
             self.shared.control.report(self.stage, total);
+        }
+        let table = self.shared.table;
+        if table.grow.load(Ordering::Relaxed) || table.wants(total) {
+            self.held = None;
+            table.double_for(total);
+            self.held = Some(table.share());
         }
         Ok(())
     }
@@ -802,6 +909,7 @@ fn probe<G: Searchable>(
             turn,
             failed: None,
             stage,
+            held: Some(shared.table.share()),
         };
         let got = s.negamax(board, med, med + 1, 0);
         s.flush_count();
@@ -1182,15 +1290,37 @@ mod tests {
     }
 
     /// A binary tree of `depth` levels, position `(level, index)`, every leaf drawn.
+    /// Its leaves drawn, or with `seed`, each worth −1, 0 or 1 to the player to move.
     struct Tree {
         depth: u32,
+        seed: u64,
+    }
+
+    impl Tree {
+        fn leaf(&self, i: u32) -> i32 {
+            if self.seed == 0 {
+                return 0;
+            }
+            let x = (u64::from(i) ^ self.seed).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            (x >> 61) as i32 % 3 - 1
+        }
+
+        /// Plain negamax.
+        fn reference(&self, (l, i): (u32, u32)) -> i32 {
+            if l == self.depth {
+                return self.leaf(i);
+            }
+            -self
+                .reference((l + 1, 2 * i))
+                .min(self.reference((l + 1, 2 * i + 1)))
+        }
     }
 
     impl Searchable for Tree {
         type Board = (u32, u32);
         type Hint = u64;
         fn key_bits(&self) -> u32 {
-            64
+            40
         }
         fn key(&self, &(l, i): &(u32, u32)) -> u64 {
             u64::from(l) << 32 | u64::from(i)
@@ -1198,8 +1328,8 @@ mod tests {
         fn score_range(&self) -> (i32, i32) {
             (-1, 1)
         }
-        fn settled(&self, &(l, _): &(u32, u32)) -> Option<i32> {
-            (l == self.depth).then_some(0)
+        fn settled(&self, &(l, i): &(u32, u32)) -> Option<i32> {
+            (l == self.depth).then(|| self.leaf(i))
         }
         fn expand(&self, b: &(u32, u32)) -> Node {
             match self.settled(b) {
@@ -1462,11 +1592,77 @@ mod tests {
     }
 
     #[test]
+    fn doubling_keeps_every_entry() {
+        let t = Table::growing(1024, 1 << 14, 40, (-21, 21)).unwrap();
+        assert_eq!(t.bytes(), 1024 * 8);
+        let mut state = 7u64;
+        let keys: Vec<u64> = (0..3000)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                state >> 24
+            })
+            .collect();
+        for (n, &k) in keys.iter().enumerate() {
+            let bound = if n % 2 == 0 {
+                Bound::Lower(n as i32 % 21)
+            } else {
+                Bound::Upper(-(n as i32 % 21))
+            };
+            t.put(k, bound, Some(n % MAX_BEST), n as u64);
+        }
+        let before: Vec<Option<Hit>> = keys.iter().map(|&k| t.get(k)).collect();
+        assert!(before.iter().filter(|h| h.is_some()).count() > 900);
+        for doubled in 1..=4 {
+            t.double_for(u64::MAX);
+            assert_eq!(t.bytes(), (1024 * 8) << doubled);
+            let after: Vec<Option<Hit>> = keys.iter().map(|&k| t.get(k)).collect();
+            assert_eq!(after, before);
+        }
+        // At the most entries asked, no more.
+        t.double_for(u64::MAX);
+        assert_eq!(t.bytes(), 1 << 17);
+        // The table's entries are still its own: a new key is kept beside the old ones.
+        t.put(u64::MAX >> 24, Bound::Lower(5), None, 1);
+        assert_eq!(
+            t.get(u64::MAX >> 24).map(|h| h.bound),
+            Some(Bound::Lower(5))
+        );
+    }
+
+    #[test]
+    fn the_table_grows_during_a_search() {
+        // Thousands of nodes from a table of 1024 entries: it doubles at the checks, while
+        // the other thread searches, and the value stays right.
+        for seed in [3, 11, 12345] {
+            let tree = Tree { depth: 22, seed };
+            let want = tree.reference((0, 0));
+            for threads in [1, 2] {
+                let t = Table::growing(1024, 1 << 16, tree.key_bits(), (-1, 1)).unwrap();
+                let options = Options {
+                    threads,
+                    ..Options::default()
+                };
+                let (found, nodes) =
+                    solve(&tree, &(0, 0), &t, &options, &Control::default()).unwrap();
+                assert_eq!(found.score, want, "seed {seed}, {threads} threads");
+                assert!(nodes > 2 * CHECK_EVERY, "{nodes}");
+                assert!(
+                    t.bytes() >= 4 * 1024 * 8,
+                    "{} bytes after {nodes} nodes",
+                    t.bytes()
+                );
+            }
+        }
+    }
+
+    #[test]
     fn budgets_and_cancelling_end_the_search() {
         // Budgets and Ctrl-C are looked at every CHECK_EVERY nodes: a binary tree of 30
         // levels with every leaf drawn, searched in about 2^15 nodes (every move of one
         // player's positions must be seen), with no transposition.
-        let deep = Tree { depth: 30 };
+        let deep = Tree { depth: 30, seed: 0 };
         let fresh = |g: &Tree| Table::new(1 << 16, g.key_bits(), g.score_range()).unwrap();
         let (found, nodes) = solve(
             &deep,
