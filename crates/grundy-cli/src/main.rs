@@ -233,7 +233,8 @@ struct Common {
     /// doubles up to this).
     #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = args::u64_arg)]
     search_memory: u64,
-    /// Memory of the exact search's table, in MiB, taken at its start.
+    /// Most memory of the exact search's table, in MiB (it starts at 512 KiB and doubles
+    /// as the search needs, up to this).
     #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = args::u64_arg)]
     search_table: u64,
     /// Most positions the exact search may visit (every thread together), on a board whose
