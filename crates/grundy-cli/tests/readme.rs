@@ -12,10 +12,19 @@ use std::process::Command;
 
 /// Examples not run, by a piece of their command, and why.
 const SKIPPED: &[(&str, &str)] = &[
-    ("grundy play", "interactive: the transcript interleaves the user's moves"),
-    ("hex[5]", "minutes of CPU and gigabytes: the README's figure for the proof search"),
+    (
+        "grundy play",
+        "interactive: the transcript interleaves the user's moves",
+    ),
+    (
+        "hex[5]",
+        "minutes of CPU and gigabytes: the README's figure for the proof search",
+    ),
     ("game.pg", "the README does not show the file"),
-    ("--hosts", "two processes on fixed ports: tests/dist.rs runs the distributed solve"),
+    (
+        "--hosts",
+        "two processes on fixed ports: tests/dist.rs runs the distributed solve",
+    ),
     ("--also r1", "reads the distributed solve's tablebases"),
     ("mkdir ru", "compares the distributed solve's tablebases"),
     ("hosts.txt", "the distributed solve's hosts"),
@@ -82,7 +91,10 @@ fn same_line(shown: &str, got: &str) -> bool {
     a.len() == b.len()
         && a.iter().zip(&b).enumerate().all(|(i, (x, y))| {
             let time = a.get(i + 1).is_some_and(|n| {
-                *n == "s" || [",", ")", ";"].iter().any(|end| n.strip_prefix('s') == Some(end))
+                *n == "s"
+                    || [",", ")", ";"]
+                        .iter()
+                        .any(|end| n.strip_prefix('s') == Some(end))
             });
             x == y || (number(x) && number(y) && time)
         })
@@ -159,5 +171,8 @@ fn the_matcher_takes_ellipses_and_times_only() {
     assert!(!matches(&shown, &["b", "done in 0.4 s", "z"]));
     assert!(!same_line("3945711 positions", "3945712 positions"));
     assert!(!same_line("21 solved in 0.4 s", "22 solved in 0.4 s"));
-    assert!(same_line("(21 solved now in 0.4 s, 0 read)", "(21 solved now in 1.25 s, 0 read)"));
+    assert!(same_line(
+        "(21 solved now in 0.4 s, 0 read)",
+        "(21 solved now in 1.25 s, 0 read)"
+    ));
 }

@@ -243,6 +243,52 @@ pub(crate) fn too_many_positions(max_positions: u64, last: &Bound<'_, PyAny>) ->
     ))
 }
 
+/// The process's resident memory in bytes, where the system tells it (Linux:
+/// `/proc/self/status`); `None` elsewhere.
+fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// The memory an exploration may take: the process's resident memory grown by more than
+/// `max_bytes` since the budget was made is refused ([`GameTooLarge`]), so that a game
+/// whose positions are large objects (OpenSpiel's states) is stopped by what it takes,
+/// not only by how many positions it has. Where the system does not tell the resident
+/// memory, nothing is refused.
+#[pyclass(module = "grundy._grundy", frozen)]
+pub(crate) struct MemoryBudget {
+    start: Option<u64>,
+    max_bytes: u64,
+}
+
+#[pymethods]
+impl MemoryBudget {
+    #[new]
+    pub(crate) fn new(max_bytes: u64) -> MemoryBudget {
+        MemoryBudget {
+            start: resident_bytes(),
+            max_bytes,
+        }
+    }
+
+    /// Raises `GameTooLarge` if the memory has grown past the budget, naming the
+    /// `positions` reached.
+    pub(crate) fn check(&self, positions: u64) -> PyResult<()> {
+        let (Some(start), Some(now)) = (self.start, resident_bytes()) else {
+            return Ok(());
+        };
+        if now.saturating_sub(start) > self.max_bytes {
+            return Err(GameTooLarge::new_err(format!(
+                "exploring took more than {} MiB (max_memory) at {positions} positions",
+                self.max_bytes >> 20
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// A child that cannot be hashed (so cannot be a position), as a `GameError`.
 pub(crate) fn unhashable(cause: PyErr, pos: &Bound<'_, PyAny>, child: &Bound<'_, PyAny>) -> PyErr {
     let py = pos.py();
@@ -263,9 +309,10 @@ pub(crate) fn unhashable(cause: PyErr, pos: &Bound<'_, PyAny>, child: &Bound<'_,
 /// solved table.
 ///
 /// `score` says a score game (`gain` given): `terminal` then returns points. `max_moves`
-/// caps the moves of one position (an endless `moves` iterator is refused there).
+/// caps the moves of one position (an endless `moves` iterator is refused there);
+/// `max_memory` (bytes) the memory the exploration may take ([`MemoryBudget`]).
 #[pyfunction]
-#[pyo3(signature = (start, moves, to_move, terminal, gain, score, max_positions, max_moves))]
+#[pyo3(signature = (start, moves, to_move, terminal, gain, score, max_positions, max_moves, max_memory=u64::MAX))]
 #[allow(clippy::too_many_arguments)]
 fn explore_game<'py>(
     py: Python<'py>,
@@ -277,7 +324,9 @@ fn explore_game<'py>(
     score: bool,
     max_positions: u64,
     max_moves: u64,
+    max_memory: u64,
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyDict>, Solved)> {
+    let budget = MemoryBudget::new(max_memory);
     if max_positions == 0 || max_positions >= u64::from(u32::MAX) {
         return Err(PyValueError::new_err(format!(
             "max_positions must be between 1 and {}, not {max_positions}",
@@ -307,6 +356,7 @@ fn explore_game<'py>(
     while v < positions.len() {
         if v.is_multiple_of(SIGNAL_EVERY) {
             py.check_signals()?;
+            budget.check(positions.len() as u64)?;
         }
         let pos = positions.get_item(v)?;
         let (code, points) = match &terminal {
@@ -740,6 +790,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("GameError", m.py().get_type::<GameError>())?;
     m.add("GameTooLarge", m.py().get_type::<GameTooLarge>())?;
     m.add_class::<Solved>()?;
+    m.add_class::<MemoryBudget>()?;
     m.add_function(wrap_pyfunction!(explore_game, m)?)?;
     m.add_function(wrap_pyfunction!(solve_graph, m)?)?;
     m.add_function(wrap_pyfunction!(find_period, m)?)?;

@@ -7,6 +7,7 @@ import os
 import random
 import signal
 import subprocess
+import sys
 
 import pytest
 
@@ -99,6 +100,48 @@ def test_past_max_positions_the_game_is_searched_and_right():
     assert large >= 30
     with pytest.raises(GameTooLarge, match="more than 20 positions"):
         solve_game(big, max_positions=20, method="explore")
+
+
+HEAVY = """
+import grundy
+from grundy import GameSearch, GameTable, GameTooLarge, solve_game
+
+class Heavy:
+    start = (0, b"")
+
+    def moves(self, p):
+        if p[0] > 0:
+            return []
+        return [(i, bytes([i % 251]) * (64 << 10)) for i in range(1, 3001)]
+
+try:
+    solve_game(Heavy(), max_memory=32, method="explore")
+    print("explored")
+except GameTooLarge as e:
+    print("refused:", e)
+searched = solve_game(Heavy(), max_memory=32)
+print(type(searched).__name__, searched.outcome)
+print(type(solve_game(Heavy(), max_memory=1024)).__name__)
+try:
+    solve_game(Heavy(), max_memory=0)
+except ValueError as e:
+    print("bad:", e)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="resident memory is read on Linux")
+def test_exploring_past_max_memory_is_refused_and_searched_by_default():
+    # 3000 positions of 64 KiB each (about 190 MiB) from a start that wins by moving to
+    # any of them (each has no move): past max_memory=32 MiB exploring stops, the
+    # default then searches, which answers from the first child. In a fresh process:
+    # the memory is measured as the process's resident memory grown, and memory this
+    # process freed and kept would hide the growth.
+    out = subprocess.run(
+        [sys.executable, "-c", HEAVY], capture_output=True, text=True, timeout=120, check=True
+    ).stdout.splitlines()
+    assert out[0].startswith("refused: exploring took more than 32 MiB (max_memory) at "), out
+    assert out[1:3] == ["GameSearch win", "GameTable"], out
+    assert out[3].startswith("bad: max_memory must be a positive int"), out
 
 
 def test_a_search_keeps_moves_and_forgets_past_max_positions():

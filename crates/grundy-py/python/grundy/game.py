@@ -102,6 +102,12 @@ MAX_NODES = 250_000
 #: The most memory of the proof search's table, in MiB, unless told otherwise (as the
 #: CLI's ``--search-memory``; it starts small and doubles up to this).
 SEARCH_MEMORY = 1024
+#: The most memory exploring may take, in MiB, unless told otherwise: the process's
+#: resident memory grown past this since the exploration began stops it
+#: (:class:`GameTooLarge`; by default the search then answers). Games whose positions are
+#: large objects (OpenSpiel's states) meet it before ``max_positions``. Measured where the
+#: system tells it (Linux); elsewhere only ``max_positions`` bounds an exploration.
+MAX_MEMORY = 1024
 #: The most moves one position may list.
 MAX_MOVES = 100_000
 #: Positions per call of a batched game's ``moves_many`` (and ``terminal_many``,
@@ -539,6 +545,7 @@ def solve_game(
     batched: Optional[bool] = None,
     batch_size: int = BATCH_SIZE,
     max_positions: int = MAX_POSITIONS,
+    max_memory: int = MAX_MEMORY,
     max_moves: int = MAX_MOVES,
     method: Optional[str] = None,
     max_nodes: int = MAX_NODES,
@@ -555,7 +562,8 @@ def solve_game(
     call, unless ``batched=False``; ``batched=True`` insists on it.
 
     ``method``: ``None`` (the default) explores, and searches from the start when the
-    game has more than ``max_positions`` positions; ``"explore"`` only explores;
+    game has more than ``max_positions`` positions or exploring takes more than
+    ``max_memory`` MiB (:data:`MAX_MEMORY`); ``"explore"`` only explores;
     ``"search"`` only searches. A search (the proof search: ``algorithm="pn"``, depth-first
     proof numbers, or ``"alpha-beta"``) visits at most ``max_nodes`` positions with a table
     of at most ``search_memory`` MiB, and returns a :class:`GameSearch` (a weak solution:
@@ -590,6 +598,7 @@ def solve_game(
         raise ValueError(f"max_positions must be an int from 1 to {2**32 - 2}, not {max_positions!r}")
     if not isinstance(max_moves, int) or max_moves < 1:
         raise ValueError(f"max_moves must be a positive int, not {max_moves!r}")
+    memory = _memory_bytes(max_memory)
     if method not in (None, "explore", "search"):
         raise ValueError(f"method must be None, 'explore' or 'search', not {method!r}")
     search = _searcher(max_nodes, search_memory, algorithm, progress, max_positions, max_moves)
@@ -601,7 +610,8 @@ def solve_game(
 
     def explore():
         positions, ids, solved = _grundy.explore_game(
-            start, moves, to_move, terminal, gain, gain is not None, max_positions, max_moves
+            start, moves, to_move, terminal, gain, gain is not None, max_positions, max_moves,
+            memory,
         )
         return GameTable(positions, ids, solved, start)
 
@@ -614,6 +624,13 @@ def solve_game(
         )
 
     return _explore_or_search(method, explore, searched)
+
+
+def _memory_bytes(max_memory):
+    """``max_memory`` (MiB) checked, in bytes."""
+    if isinstance(max_memory, bool) or not isinstance(max_memory, int) or not 1 <= max_memory < 2**44:
+        raise ValueError(f"max_memory must be a positive int of MiB, not {max_memory!r}")
+    return max_memory << 20
 
 
 def _searcher(max_nodes, search_memory, algorithm, progress, max_positions, max_moves):

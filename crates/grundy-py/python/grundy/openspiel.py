@@ -63,6 +63,7 @@ from typing import Callable, List, Optional
 
 from . import _grundy
 from .game import (
+    MAX_MEMORY,
     MAX_NODES,
     MAX_POSITIONS,
     SEARCH_MEMORY,
@@ -70,6 +71,7 @@ from .game import (
     GameTooLarge,
     Value,
     _explore_or_search,
+    _memory_bytes,
     _searcher,
 )
 
@@ -209,8 +211,10 @@ def _check_type(game, pyspiel):
         )
 
 
-def _explore(game, key, max_positions):
-    """Every state from the start, breadth first: the arrays of the move graph."""
+def _explore(game, key, max_positions, memory):
+    """Every state from the start, breadth first: the arrays of the move graph; past
+    ``max_positions`` states or ``memory`` bytes taken, :class:`GameTooLarge`."""
+    budget = _grundy.MemoryBudget(memory)
     root = game.new_initial_state()
     k0, carry0 = key.root(root)
     ids = {k0: 0}
@@ -228,6 +232,8 @@ def _explore(game, key, max_positions):
     add_target = targets.append
     add_action = actions.append
     while queue:
+        if len(mover) % 1024 == 0:
+            budget.check(len(ids))
         state, carry = pop()
         if state.is_terminal():
             finals.append((len(mover), state.returns()))
@@ -496,6 +502,7 @@ def solve(
     *,
     key: Optional[Callable] = None,
     max_positions: int = MAX_POSITIONS,
+    max_memory: int = MAX_MEMORY,
     method: Optional[str] = None,
     max_nodes: int = MAX_NODES,
     search_memory: int = SEARCH_MEMORY,
@@ -511,7 +518,9 @@ def solve(
     :data:`KEYS`, or none (a tree). Returns a :class:`SpielTable`.
 
     ``method`` as :func:`grundy.solve_game`'s: ``None`` explores and searches past
-    ``max_positions`` states, ``"explore"`` or ``"search"`` only one way. A search (within
+    ``max_positions`` states or ``max_memory`` MiB taken exploring (OpenSpiel's states
+    are large: an ``oware`` of 2 pits of 3 seeds passes 1 GiB long before 2 million
+    states), ``"explore"`` or ``"search"`` only one way. A search (within
     ``max_nodes`` states visited, ``search_memory`` MiB of table, ``algorithm="pn"`` or
     ``"alpha-beta"``, ``progress``) returns a :class:`SpielSearch`. Past the limits:
     :class:`grundy.GameTooLarge`."""
@@ -526,18 +535,21 @@ def solve(
     if method not in (None, "explore", "search"):
         raise ValueError(f"method must be None, 'explore' or 'search', not {method!r}")
     search = _searcher(max_nodes, search_memory, algorithm, progress, max_positions, 2**64 - 1)
+    memory = _memory_bytes(max_memory)
 
     def searched():
         outcome, actions, nodes, stored, table_bytes = _search(game, k, search)
         return SpielSearch(game, k, outcome, actions, nodes, stored, table_bytes, algorithm)
 
-    return _explore_or_search(method, lambda: _table(game, k, max_positions, pyspiel), searched)
+    return _explore_or_search(
+        method, lambda: _table(game, k, max_positions, memory, pyspiel), searched
+    )
 
 
-def _table(game, k, max_positions, pyspiel) -> SpielTable:
+def _table(game, k, max_positions, memory, pyspiel) -> SpielTable:
     """Every state explored, then labelled (and scored where utilities are more than win,
     loss and draw)."""
-    ids, offsets, targets, actions, ends, mover, finals = _explore(game, k, max_positions)
+    ids, offsets, targets, actions, ends, mover, finals = _explore(game, k, max_positions, memory)
     t = game.get_type()
     constant = 0.0
     if t.utility == pyspiel.GameType.Utility.CONSTANT_SUM:
