@@ -6,6 +6,38 @@ use crate::explore::{explore, Control, Csr, Explored};
 use crate::game::{Best, Game, Margin, Outcome, ScoreGame, Step, Value};
 use crate::Error;
 
+/// The value an engine word holds for the player to move: decided with the value bit set,
+/// a win at its distance; decided without it, a loss; undecided, a draw. The one value
+/// encoding of the crate's labellers.
+#[inline]
+#[must_use]
+pub(crate) fn value_of(word: Word) -> Value {
+    match word.read() {
+        Some((true, r)) => Value::Win(r),
+        Some((false, r)) => Value::Loss(r),
+        None => Value::Draw,
+    }
+}
+
+/// The engine word of a decided `value` (`None` for a draw, which is not decided).
+///
+/// # Errors
+/// [`Error::TooLarge`] for a remoteness past [`Word::MAX_DISTANCE`].
+pub(crate) fn word_of(value: Value) -> Result<Option<Word>, Error> {
+    let (won, r) = match value {
+        Value::Win(r) => (true, r),
+        Value::Loss(r) => (false, r),
+        Value::Draw => return Ok(None),
+    };
+    if r > Word::MAX_DISTANCE {
+        return Err(Error::TooLarge {
+            what: format!("a remoteness of {r} (at most {})", Word::MAX_DISTANCE),
+            need: None,
+        });
+    }
+    Ok(Some(Word::decided(won, r)))
+}
+
 /// The value of every vertex of a graph, for the player to move there.
 ///
 /// Memory: 4 bytes per vertex (the engine's state word, kept as the result).
@@ -19,11 +51,7 @@ impl Labels {
     #[inline]
     #[must_use]
     pub fn value(&self, v: u32) -> Value {
-        match self.state[v as usize].read() {
-            Some((true, r)) => Value::Win(r),
-            Some((false, r)) => Value::Loss(r),
-            None => Value::Draw,
-        }
+        value_of(self.state[v as usize])
     }
 
     /// The number of labelled vertices.
