@@ -5,11 +5,12 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Result};
+use clap::builder::PossibleValue;
 use clap::{Args, Subcommand, ValueEnum};
 use grundy::explore::Control;
-use grundy::graph::answer::{self, Regions, TokenValues};
-use grundy::graph::objectives::{self, Objective, Solution};
-use grundy::graph::parity::{self, ParityAlgorithm, UnknownAlgorithm};
+use grundy::graph::answer::{self, Answer, AnswerError, Goal, QuestionError, Regions, TokenValues};
+use grundy::graph::objectives::Solution;
+use grundy::graph::parity::{ParityAlgorithm, UnknownAlgorithm};
 use grundy::graph::{self as g, Arena, Format};
 
 #[derive(Args)]
@@ -57,10 +58,9 @@ pub struct SolveArgs {
     /// The format: poi, pgsolver or digraph (detected if absent).
     #[arg(long, value_parser = parse_format)]
     pub format: Option<Format>,
-    /// What player 0 (Ann) wants. Default: buchi for POI files, parity for PGSolver,
-    /// token for digraphs.
-    #[arg(long, value_enum)]
-    pub objective: Option<ObjectiveArg>,
+    /// What player 0 (Ann) wants (default by format: the help says which).
+    #[arg(long, value_enum, help = objective_help())]
+    pub objective: Option<GoalArg>,
     /// The priorities of the set F for reach / safety / buchi / cobuchi (default: the
     /// even ones; in a POI file, green).
     #[arg(long, value_delimiter = ',', value_name = "P,…", value_parser = crate::args::u32_arg)]
@@ -68,9 +68,9 @@ pub struct SolveArgs {
     /// Also print a positional winning strategy for each player on its region.
     #[arg(long)]
     pub strategy: bool,
-    /// The parity algorithm: tangle (tangle learning, default), zielonka, fpj
-    /// (fixpoint iteration with justifications).
-    #[arg(long, value_parser = parse_algorithm, default_value = "tangle")]
+    /// The parity algorithm: tangle (tangle learning), zielonka, fpj (fixpoint iteration
+    /// with justifications).
+    #[arg(long, value_parser = parse_algorithm, default_value_t = ParityAlgorithm::default())]
     pub algorithm: ParityAlgorithm,
     /// Token games: judge the sum of tokens on these vertices.
     #[arg(long, value_delimiter = ',', value_name = "V,…", value_parser = crate::args::u32_arg)]
@@ -82,20 +82,40 @@ pub struct SolveArgs {
     pub input: InputArgs,
 }
 
-#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum ObjectiveArg {
-    /// Reach F.
-    Reach,
-    /// Stay in F.
-    Safety,
-    /// Visit F infinitely often.
-    Buchi,
-    /// Eventually stay in F.
-    Cobuchi,
-    /// Max-even parity (PGSolver's convention).
-    Parity,
-    /// Token game: who cannot move loses, endless play draws.
-    Token,
+/// A goal as the command line names it: the library's names and words.
+#[derive(Clone, Copy)]
+pub struct GoalArg(pub Goal);
+
+const GOALS: [GoalArg; Goal::ALL.len()] = {
+    let mut out = [GoalArg(Goal::Token); Goal::ALL.len()];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = GoalArg(Goal::ALL[i]);
+        i += 1;
+    }
+    out
+};
+
+impl ValueEnum for GoalArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &GOALS
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.name()).help(self.0.about()))
+    }
+}
+
+/// `--objective`'s help, with each format's default goal.
+fn objective_help() -> String {
+    let defaults: Vec<String> = Format::ALL
+        .iter()
+        .map(|&f| format!("{} for {f} files", Goal::of_format(f)))
+        .collect();
+    format!(
+        "What player 0 (Ann) wants. Default: {}",
+        defaults.join(", ")
+    )
 }
 
 fn parse_algorithm(text: &str) -> Result<ParityAlgorithm, String> {
@@ -169,36 +189,30 @@ pub fn run(args: GraphArgs, control: &Control<'_>) -> Result<i32> {
         bail!("give a game file: grundy graph FILE (or grundy graph verify GAME SOLUTION)");
     };
     let (format, arena) = load(path, a.format, a.input)?;
-    let objective = a.objective.unwrap_or(match format {
-        Format::Poi => ObjectiveArg::Buchi,
-        Format::Digraph => ObjectiveArg::Token,
-        Format::PgSolver => ObjectiveArg::Parity,
-    });
-    if objective == ObjectiveArg::Token {
-        return token_game(&arena, &a, control);
-    }
-    if format == Format::Digraph {
-        bail!("a plain digraph has no owners or colours: only --objective token applies");
-    }
-    if !a.sum.is_empty() {
-        bail!("--sum is for token games (--objective token)");
-    }
-    if objective == ObjectiveArg::Parity {
-        let solution = parity::solve_parity(&arena, a.algorithm, control)?;
-        print_solution(&arena, format, &solution, a.strategy, a.json)?;
-        return Ok(0);
-    }
-    let accepting = answer::accepting(&arena, &a.accepting);
-    let objective = match objective {
-        ObjectiveArg::Reach => Objective::Reachability,
-        ObjectiveArg::Safety => Objective::Safety,
-        ObjectiveArg::Buchi => Objective::Buchi,
-        ObjectiveArg::Cobuchi => Objective::CoBuchi,
-        ObjectiveArg::Token | ObjectiveArg::Parity => unreachable!("handled above"),
+    let goal = a.objective.map_or_else(|| Goal::of_format(format), |g| g.0);
+    let options = answer::Options {
+        accepting: a.accepting.clone(),
+        algorithm: a.algorithm,
+        sum: a.sum.iter().map(|&v| u64::from(v)).collect(),
     };
-    let solution = objectives::solve(&arena, objective, &accepting, control)?;
-    print_solution(&arena, format, &solution, a.strategy, a.json)?;
-    Ok(0)
+    match answer::solve(&arena, format, goal, &options, control) {
+        Ok(Answer::Token(values)) => print_token_values(&arena, &values, a.json),
+        Ok(Answer::Regions(solution)) => {
+            print_solution(&arena, format, &solution, a.strategy, a.json)?;
+            Ok(0)
+        }
+        Err(AnswerError::Question(QuestionError::NoOwners)) => bail!(
+            "a plain digraph has no owners or colours: only --objective {} applies",
+            Goal::Token
+        ),
+        Err(AnswerError::Question(QuestionError::SumWithoutTokens)) => {
+            bail!("--sum is for token games (--objective {})", Goal::Token)
+        }
+        Err(AnswerError::Solve(grundy::Error::Unsupported(why))) if goal == Goal::Token => {
+            bail!("--sum: {why}")
+        }
+        Err(AnswerError::Solve(e)) => Err(e.into()),
+    }
 }
 
 fn print_solution(
@@ -231,14 +245,9 @@ fn print_solution(
     Ok(())
 }
 
-fn token_game(arena: &Arena, a: &SolveArgs, control: &Control<'_>) -> Result<i32> {
-    let sum: Vec<u64> = a.sum.iter().map(|&v| u64::from(v)).collect();
-    let values = TokenValues::solve(arena, &sum, control).map_err(|e| match e {
-        grundy::Error::Unsupported(why) => anyhow!("--sum: {why}"),
-        other => other.into(),
-    })?;
-    if a.json {
-        outln!("{}", serde_json::to_value(&values)?);
+fn print_token_values(arena: &Arena, values: &TokenValues, json: bool) -> Result<i32> {
+    if json {
+        outln!("{}", serde_json::to_value(values)?);
         return Ok(0);
     }
     outln!("vertex outcome remoteness grundy");
@@ -252,7 +261,7 @@ fn token_game(arena: &Arena, a: &SolveArgs, control: &Control<'_>) -> Result<i32
             values.grundy[v as usize]
         );
     }
-    if let Some(t) = values.sum {
+    if let Some(t) = &values.sum {
         let list: Vec<String> = t.vertices.iter().map(ToString::to_string).collect();
         outln!(
             "sum of tokens on {}: value {}, a {} for the player to move",

@@ -8,8 +8,8 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use grundy::game::Value;
-use grundy::tier::solve::{evaluate, margin_record, summarise, value_record, Outside};
+use grundy::game::{Best, Value};
+use grundy::tier::solve::{evaluate, margin_record, step, summarise, value_record, Outside};
 use grundy::tier::{self, record, Child, Event, Node, TierGame, TierStore, TierSummary};
 use grundy_tablebase::format::Encoder;
 use grundy_tablebase::Tablebase;
@@ -1302,7 +1302,7 @@ impl<'a> Me<'a> {
         let lay = self.lay;
         let me = self.me();
         let np = p.ranks.len();
-        let mut best: Vec<Option<i64>> = p.outside.iter().map(|o| o.best).collect();
+        let mut best: Vec<Best<i64>> = p.outside.iter().map(|o| o.best).collect();
         let mut left = np;
         loop {
             let mut out = self.empty();
@@ -1313,7 +1313,7 @@ impl<'a> Me<'a> {
                 if decided[i] != record::UNREACHED || count[i] != 0 {
                     continue;
                 }
-                let m = best[i].unwrap_or(0);
+                let m = best[i].key().unwrap_or(0);
                 match margin_record(m) {
                     Ok(r) => decided[i] = r,
                     Err(e) => {
@@ -1324,7 +1324,7 @@ impl<'a> Me<'a> {
                 newly += 1;
                 left -= 1;
                 for &(_, parent, gain, again) in &rev[off[i]..off[i + 1]] {
-                    let here = i64::from(gain) + if again { m } else { -m };
+                    let here = step(again, gain).value(m);
                     let o = lay.owner(parent);
                     if o == me {
                         home.push((parent, here));
@@ -1339,7 +1339,7 @@ impl<'a> Me<'a> {
             let mut tell = |parent: u64, here: i64| -> Result<(), Malformed> {
                 let qi = p.ranks.binary_search(&parent).map_err(|_| Malformed)?;
                 count[qi] -= 1;
-                best[qi] = Some(best[qi].map_or(here, |b| b.max(here)));
+                best[qi].offer(here, ());
                 Ok(())
             };
             for (parent, here) in home {

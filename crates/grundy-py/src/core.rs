@@ -15,8 +15,7 @@ use std::sync::{mpsc, Mutex};
 use std::time::Duration;
 
 use grundy::explore::Control;
-use grundy::graph::answer::{self, Regions, TokenValues};
-use grundy::graph::objectives::{self, Objective};
+use grundy::graph::answer::{self, Answer, AnswerError, Goal, QuestionError, Regions};
 use grundy::graph::{self as g, Arena, Format, ParityAlgorithm};
 use grundy::report::{self, Limits, Table};
 use pyo3::exceptions::PyValueError;
@@ -428,7 +427,7 @@ fn load(
 
 /// Solves a game on a graph; returns the JSON of `grundy graph --json`.
 #[pyfunction]
-#[pyo3(signature = (text, path, *, format=None, objective=None, accepting=Vec::new(), strategy=false, algorithm="tangle", sum=Vec::new(), max_input=1024, progress=None))]
+#[pyo3(signature = (text, path, *, format=None, objective=None, accepting=Vec::new(), strategy=false, algorithm=None, sum=Vec::new(), max_input=1024, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn graph_solve_json(
     py: Python<'_>,
@@ -438,61 +437,59 @@ fn graph_solve_json(
     objective: Option<&str>,
     accepting: Vec<u32>,
     strategy: bool,
-    algorithm: &str,
+    algorithm: Option<&str>,
     sum: Vec<u64>,
     max_input: u64,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
-    let algorithm: ParityAlgorithm = algorithm
-        .parse()
-        .map_err(|e: g::UnknownAlgorithm| error(py, e.to_string(), None))?;
+    let algorithm: ParityAlgorithm = match algorithm {
+        None => ParityAlgorithm::default(),
+        Some(a) => a
+            .parse()
+            .map_err(|e: g::UnknownAlgorithm| error(py, e.to_string(), None))?,
+    };
     let (text, path) = read_input(py, text, path, max_input)?;
     let (format, arena) = load(py, &text, path.as_ref(), format)?;
-    let objective = objective.unwrap_or(match format {
-        Format::Poi => "buchi",
-        Format::Digraph => "token",
-        Format::PgSolver => "parity",
-    });
-    let unsupported = |why: &str| Err(error(py, why.to_string(), None));
     let goal = match objective {
-        "token" => None,
-        _ if format == Format::Digraph => {
-            return unsupported(
-                "a plain digraph has no owners or colours: only objective='token' applies",
-            )
-        }
-        _ if !sum.is_empty() => return unsupported("sum= is for token games (objective='token')"),
-        "parity" => Some(None),
-        "reach" => Some(Some(Objective::Reachability)),
-        "safety" => Some(Some(Objective::Safety)),
-        "buchi" => Some(Some(Objective::Buchi)),
-        "cobuchi" => Some(Some(Objective::CoBuchi)),
-        other => {
-            return Err(error(
-                py,
-                format!("unknown objective `{other}`: expected reach, safety, buchi, cobuchi, parity or token"),
-                None,
-            ))
-        }
+        None => Goal::of_format(format),
+        Some(o) => o
+            .parse::<Goal>()
+            .map_err(|e| error(py, e.to_string(), None))?,
     };
-    let json = run(py, progress, |control| -> Result<String, grundy::Error> {
-        let value = match goal {
-            None => serde_json::to_string(&TokenValues::solve(&arena, &sum, control)?),
-            Some(None) => {
-                let solution = g::solve_parity(&arena, algorithm, control)?;
-                serde_json::to_string(&Regions::new(&arena, &solution, strategy))
+    let options = answer::Options {
+        accepting,
+        algorithm,
+        sum,
+    };
+    let json = run(py, progress, |control| -> Result<String, AnswerError> {
+        Ok(
+            match answer::solve(&arena, format, goal, &options, control)? {
+                Answer::Token(values) => serde_json::to_string(&values),
+                Answer::Regions(solution) => {
+                    serde_json::to_string(&Regions::new(&arena, &solution, strategy))
+                }
             }
-            Some(Some(objective)) => {
-                let accepting = answer::accepting(&arena, &accepting);
-                let solution = objectives::solve(&arena, objective, &accepting, control)?;
-                serde_json::to_string(&Regions::new(&arena, &solution, strategy))
-            }
-        };
-        Ok(value.expect("an answer serializes"))
+            .expect("an answer serializes"),
+        )
     })?;
     json.map_err(|e| match e {
-        grundy::Error::Unsupported(why) => error(py, format!("sum=: {why}"), None),
-        other => error(py, other.to_string(), None),
+        AnswerError::Question(QuestionError::NoOwners) => error(
+            py,
+            format!(
+                "a plain digraph has no owners or colours: only objective='{}' applies",
+                Goal::Token
+            ),
+            None,
+        ),
+        AnswerError::Question(QuestionError::SumWithoutTokens) => error(
+            py,
+            format!("sum= is for token games (objective='{}')", Goal::Token),
+            None,
+        ),
+        AnswerError::Solve(grundy::Error::Unsupported(why)) => {
+            error(py, format!("sum=: {why}"), None)
+        }
+        AnswerError::Solve(other) => error(py, other.to_string(), None),
     })
 }
 

@@ -266,10 +266,6 @@ pub struct TableQuery {
     up_to: Option<String>,
 }
 
-/// How far the pattern finder checks a rule it proposes for a table (the command line's
-/// default for `grundy pattern`).
-const PATTERN_CHECK: u64 = 2000;
-
 /// A table's JSON: the command line's, plus `rule` — what the special method found for the
 /// family (`grundy pattern --json`), or `null` when it found nothing (yet).
 fn table_json(family: &str, up_to: u64, limits: &Limits<'_>, config: &Config) -> Answer {
@@ -278,7 +274,8 @@ fn table_json(family: &str, up_to: u64, limits: &Limits<'_>, config: &Config) ->
         TableError::Solve(e) => ApiError::solve(e, family, config.timeout),
     })?;
     let mut value = serde_json::to_value(table).expect("a table serializes");
-    value["rule"] = match pattern::discover(family, PATTERN_CHECK, &limits.control) {
+    let check = pattern_up_to(family, config);
+    value["rule"] = match pattern::discover(family, check, &limits.control) {
         Ok(found) => serde_json::to_value(found).expect("a pattern serializes"),
         Err(grundy::Error::Cancelled) => return Err(ApiError::timeout(config.timeout)),
         Err(_) => Value::Null,
@@ -299,7 +296,7 @@ pub async fn pattern(
 ) -> Answer {
     let q = query(q)?;
     let family = family(q.family)?;
-    let up_to = up_to(q.up_to.as_deref(), PATTERN_CHECK, &config)?;
+    let up_to = up_to(q.up_to.as_deref(), pattern_up_to(&family, &config), &config)?;
     let timeout = config.timeout;
     blocking(&config, move |limits| {
         match pattern::discover(&family, up_to, &limits.control) {
@@ -315,6 +312,12 @@ pub async fn pattern(
         }
     })
     .await
+}
+
+/// How far the pattern finder looks when the request does not say: the command line's
+/// default ([`pattern::default_up_to`]), within the page's limit on tables.
+fn pattern_up_to(family: &str, config: &Config) -> u64 {
+    pattern::default_up_to(family).min(config.max_table)
 }
 
 /// The `family` parameter: present and of a sane length.

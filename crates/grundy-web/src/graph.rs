@@ -7,52 +7,16 @@ use std::str::FromStr as _;
 
 use axum::http::StatusCode;
 use grundy::explore::Control;
-use grundy::graph::objectives::{self, Objective};
-use grundy::graph::parity::{self, ParityAlgorithm};
-use grundy::graph::token::{self, Loopy};
-use grundy::graph::{self as g, Arena, Format, GREEN};
+use grundy::game::Outcome;
+use grundy::graph::answer::{self, Answer, AnswerError, Goal, Options, Regions};
+use grundy::graph::objectives::{Objective, Solution};
+use grundy::graph::token::Loopy;
+use grundy::graph::{self as g, Arena, Format};
 use serde_json::{json, Value};
 
 use crate::error::ApiError;
 use crate::input::{bad_file, decode, file_name, GraphQuery};
 use crate::Config;
-
-/// What player 0 wants, as the request names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Goal {
-    Objective(Objective),
-    Parity,
-    Token,
-}
-
-impl Goal {
-    fn parse(text: &str) -> Result<Goal, ApiError> {
-        Ok(match text.trim().to_ascii_lowercase().as_str() {
-            "reach" | "reachability" => Goal::Objective(Objective::Reachability),
-            "safety" => Goal::Objective(Objective::Safety),
-            "buchi" | "büchi" => Goal::Objective(Objective::Buchi),
-            "cobuchi" | "co-buchi" | "co-büchi" => Goal::Objective(Objective::CoBuchi),
-            "parity" => Goal::Parity,
-            "token" => Goal::Token,
-            other => {
-                return Err(ApiError::bad_request(format!(
-                    "unknown objective `{other}`: expected buchi, cobuchi, reach, safety, parity or token"
-                )))
-            }
-        })
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Goal::Objective(Objective::Reachability) => "reach",
-            Goal::Objective(Objective::Safety) => "safety",
-            Goal::Objective(Objective::Buchi) => "buchi",
-            Goal::Objective(Objective::CoBuchi) => "cobuchi",
-            Goal::Parity => "parity",
-            Goal::Token => "token",
-        }
-    }
-}
 
 /// Solves the uploaded game; see the README for the JSON.
 pub fn solve(
@@ -69,6 +33,15 @@ pub fn solve(
     let format = match q.format.as_deref().map(str::trim) {
         None | Some("") | Some("auto") => g::detect(&text),
         Some(f) => Format::from_str(f).map_err(|e| ApiError::bad_request(e.to_string()))?,
+    };
+    let options = Options {
+        algorithm: match q.algorithm.as_deref().map(str::trim) {
+            None | Some("") => Options::default().algorithm,
+            Some(a) => a
+                .parse()
+                .map_err(|e: g::UnknownAlgorithm| ApiError::bad_request(e.to_string()))?,
+        },
+        ..Options::default()
     };
     if format == Format::Digraph {
         // A digraph's header alone can ask for 2^28 vertices: refuse before allocating.
@@ -94,12 +67,10 @@ pub fn solve(
         err
     })?;
     let goal = match q.objective.as_deref().map(str::trim) {
-        None | Some("") => match format {
-            Format::Poi => Goal::Objective(Objective::Buchi),
-            Format::PgSolver => Goal::Parity,
-            Format::Digraph => Goal::Token,
-        },
-        Some(o) => Goal::parse(o)?,
+        None | Some("") => Goal::of_format(format),
+        Some(o) => o
+            .parse::<Goal>()
+            .map_err(|e| ApiError::bad_request(e.to_string()))?,
     };
     let mut out = json!({
         "name": name,
@@ -118,45 +89,15 @@ pub fn solve(
             config.max_drawn
         ));
     }
-    let solve_error = |e: grundy::Error| ApiError::solve(e, &name, config.timeout);
-    match goal {
-        Goal::Parity => {
-            if format == Format::Digraph {
-                return Err(ApiError::bad_request(
-                    "a plain digraph has no owners or priorities: only the objective token applies",
-                ));
-            }
-            // Max-even parity: player 0 wins where the highest priority seen again and
-            // again is even. The accepting ring marks the even priorities.
-            let even: Vec<bool> = arena.priorities().iter().map(|&p| p % 2 == 0).collect();
-            let solution = parity::solve_parity(&arena, ParityAlgorithm::Zielonka, control)
-                .map_err(solve_error)?;
-            objective_json(
-                &mut out,
-                &arena,
-                format,
-                (&solution.winner, &solution.strategy),
-                &even,
-                drawable,
-            )?;
-            out["solution_name"] = json!(format!("{name}.sol"));
-            Ok(out)
-        }
-        Goal::Token => {
-            let succ = arena.successor_csr();
-            let reverse = arena.reverse();
-            let labels = token::outcomes(succ, reverse, control).map_err(solve_error)?;
-            let gamma = token::generalized_grundy(succ, reverse, control).map_err(solve_error)?;
-            let outcome: Vec<&str> = arena
-                .vertices()
-                .map(|v| labels.value(v).outcome().as_str())
-                .collect();
-            let [won, lost, drawn] = labels.counts();
-            let remoteness: Vec<Option<u32>> = arena
-                .vertices()
-                .map(|v| labels.value(v).remoteness())
-                .collect();
-            let grundy: Vec<Value> = gamma.iter().map(loopy_json).collect();
+    let answer = answer::solve(&arena, format, goal, &options, control).map_err(|e| match e {
+        AnswerError::Question(q) => ApiError::bad_request(q.to_string()),
+        AnswerError::Solve(e) => ApiError::solve(e, &name, config.timeout),
+    })?;
+    match answer {
+        Answer::Token(values) => {
+            let outcome: Vec<&str> = values.outcome.iter().map(|o| o.as_str()).collect();
+            let count = |o: Outcome| values.outcome.iter().filter(|&&x| x == o).count();
+            let grundy: Vec<Value> = values.grundy.iter().map(loopy_json).collect();
             // The three per-vertex arrays, as `grundy graph --json` gives them, and the
             // vertices' ids in the file, which they are indexed along.
             out["ids"] = json!(arena
@@ -164,20 +105,22 @@ pub fn solve(
                 .map(|v| arena.file_id(v))
                 .collect::<Vec<_>>());
             out["outcome"] = json!(outcome);
-            out["remoteness"] = json!(remoteness);
+            out["remoteness"] = json!(values.remoteness);
             out["grundy"] = json!(grundy);
-            out["counts"] = json!({"win": won, "loss": lost, "draw": drawn});
+            out["counts"] = json!({
+                "win": count(Outcome::Win),
+                "loss": count(Outcome::Loss),
+                "draw": count(Outcome::Draw),
+            });
             let mut table = String::from("vertex outcome remoteness grundy\n");
             for v in arena.vertices() {
-                let value = labels.value(v);
-                let rem = value
-                    .remoteness()
-                    .map_or("-".to_string(), |r| r.to_string());
+                let i = v as usize;
+                let rem = values.remoteness[i].map_or("-".to_string(), |r| r.to_string());
                 table.push_str(&format!(
                     "{} {} {rem} {}\n",
                     arena.file_id(v),
-                    value.outcome(),
-                    gamma[v as usize]
+                    values.outcome[i],
+                    values.grundy[i]
                 ));
             }
             out["solution"] = json!(table);
@@ -188,81 +131,49 @@ pub fn solve(
                     |v| {
                         json!({
                             "outcome": outcome[v as usize],
-                            "remoteness": remoteness[v as usize],
+                            "remoteness": values.remoteness[v as usize],
                             "grundy": grundy[v as usize],
                         })
                     },
                     |_, _| false,
                 );
             }
-            Ok(out)
         }
-        Goal::Objective(objective) => {
-            if format == Format::Digraph {
-                return Err(ApiError::bad_request(
-                    "a plain digraph has no owners or colours: only the objective token applies",
-                ));
-            }
-            let accepting: Vec<bool> = arena
-                .priorities()
-                .iter()
-                .map(|&p| {
-                    if format == Format::Poi {
-                        p == GREEN
-                    } else {
-                        p % 2 == 0
-                    }
-                })
-                .collect();
-            let solution =
-                objectives::solve(&arena, objective, &accepting, control).map_err(solve_error)?;
-            objective_json(
-                &mut out,
-                &arena,
-                format,
-                (&solution.winner, &solution.strategy),
-                &accepting,
-                drawable,
+        Answer::Regions(solution) => {
+            // The accepting ring marks F: the even priorities (green in a POI file), which
+            // for parity are those player 0 likes.
+            let accepting = answer::accepting(&arena, &options.accepting);
+            regions_json(
+                &mut out, &arena, format, goal, &solution, &accepting, drawable,
             )?;
             out["solution_name"] = json!(format!("{name}.sol"));
-            Ok(out)
         }
     }
+    Ok(out)
 }
 
-fn objective_json(
+fn regions_json(
     out: &mut Value,
     arena: &Arena,
     format: Format,
-    (winner, strategy): (&[u8], &[Option<u32>]),
+    goal: Goal,
+    solution: &Solution,
     accepting: &[bool],
     drawable: bool,
 ) -> Result<(), ApiError> {
+    let winner = &solution.winner;
     // The strategy shown is the winner's own: a move at each vertex its owner wins.
-    let chosen: Vec<Option<u32>> = arena
-        .vertices()
-        .map(|v| strategy[v as usize].filter(|_| arena.owner(v) == winner[v as usize]))
-        .collect();
-    let ids = |p: u8| -> Vec<u64> {
-        arena
-            .vertices()
-            .filter(|&v| winner[v as usize] == p)
-            .map(|v| arena.file_id(v))
-            .collect()
-    };
-    let (won_0, won_1) = (ids(0), ids(1));
-    out["counts"] = json!([won_0.len(), won_1.len()]);
-    out["won_by_0"] = json!(won_0);
-    out["won_by_1"] = json!(won_1);
-    out["strategy"] = chosen
-        .iter()
-        .enumerate()
-        .filter_map(|(v, s)| s.map(|w| json!([arena.file_id(v as u32), arena.file_id(w)])))
-        .collect();
+    let chosen = answer::winners_moves(arena, solution);
+    let regions = Regions::new(arena, solution, true);
+    out["counts"] = json!([regions.won_by_0.len(), regions.won_by_1.len()]);
+    out["won_by_0"] = json!(regions.won_by_0);
+    out["won_by_1"] = json!(regions.won_by_1);
+    out["strategy"] = json!(regions.strategy);
     // Parity solutions (the green game is one) are re-checked by the library's independent
     // checker before they are shown.
-    if out["objective"] == "parity" || (format == Format::Poi && out["objective"] == "buchi") {
-        g::verify_parity(arena, winner, strategy).map_err(|e| {
+    if goal == Goal::Parity || (format == Format::Poi && goal == Goal::Objective(Objective::Buchi))
+    {
+        g::verify_parity(arena, winner, &solution.strategy).map_err(|e| {
             ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "internal",

@@ -41,6 +41,8 @@ pub struct GraphQuery {
     pub format: Option<String>,
     /// The objective; the format's default when absent.
     pub objective: Option<String>,
+    /// The parity algorithm; the library's default when absent.
+    pub algorithm: Option<String>,
 }
 
 /// The longest file name echoed back, in characters.

@@ -1115,6 +1115,20 @@ async fn pgsolver_arenas_by_parity_and_by_objectives() {
         .await
         .json();
     assert_eq!(v["objective"], "buchi");
+    // Every parity algorithm the command line offers, by its name there; the regions agree.
+    for algorithm in ["tangle", "zielonka", "fpj"] {
+        let v = graph(&app, &format!("name=g.pg&algorithm={algorithm}"), PG)
+            .await
+            .json();
+        assert_eq!(v["won_by_1"], json!([0, 1, 2]), "{algorithm}");
+        assert_eq!(v["verified"], true, "{algorithm}");
+    }
+    refused(
+        &graph(&app, "algorithm=quick", PG).await,
+        StatusCode::BAD_REQUEST,
+        "bad-request",
+        "unknown parity algorithm",
+    );
 }
 
 #[tokio::test]

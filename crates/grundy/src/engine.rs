@@ -63,6 +63,9 @@ impl Word {
     /// (never a counter: counters are at most 2^30 - 2). Open, with no [`counter`](Word::counter).
     pub const UNCOUNTED: Word = Word(LOW);
 
+    /// The largest distance a decided word holds (2^30 - 2).
+    pub const MAX_DISTANCE: u32 = MAX_DISTANCE;
+
     /// The word of a vertex decided with `value` at `distance` (at most 2^30 - 2).
     #[inline]
     #[must_use]

@@ -3,10 +3,12 @@
 //!
 //! Values are always *for the player to move* and negate from child to parent, as
 //! shakmaty-syzygy's `Wdl`: if the position after a move is a loss (for the player then to
-//! move), the move wins.
+//! move), the move wins. Score games value a position by its margin, and a move by
+//! [`Step::value`]; every solver picks a position's move by [`Best`].
 
 use std::fmt;
 use std::hash::Hash;
+use std::ops::{Add, Sub};
 
 /// One of the two players. `First` is the player to move in the starting position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -207,6 +209,114 @@ impl fmt::Display for Value {
     }
 }
 
+/// A move of a score game as negamax values it: the points it takes for its mover (net
+/// of any it puts in the opponent's total) and whether the mover moves again. The one rule
+/// of score games: the margin through the move is `gain + child` when the turn is kept,
+/// `gain − child` when it passes, the child's margin being for the player to move there.
+///
+/// `N` is the type of the margins: `i64` in the solvers, `i32` in the exact search's
+/// inner loop ([`crate::search::exact::Step`]), `i128` where totals of `i64` points are
+/// added up ([`ScoreGame::step`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Step<N = i64> {
+    /// Whether the mover moves again.
+    pub keeps: bool,
+    /// The points the move takes, net of those it gives.
+    pub gain: N,
+}
+
+impl<N: Margin> Step<N> {
+    /// The move's margin for its mover from the child's margin for the player to move
+    /// there.
+    #[inline(always)]
+    #[must_use]
+    pub fn value(self, child: N) -> N {
+        if self.keeps {
+            self.gain + child
+        } else {
+            self.gain - child
+        }
+    }
+
+    /// [`Step::value`], `None` when it leaves `N`.
+    #[inline]
+    #[must_use]
+    pub fn checked_value(self, child: N) -> Option<N> {
+        if self.keeps {
+            self.gain.checked_add(child)
+        } else {
+            self.gain.checked_sub(child)
+        }
+    }
+}
+
+/// The integer types a score game's margins are counted in ([`Step`]).
+pub trait Margin: Copy + Ord + Default + Add<Output = Self> + Sub<Output = Self> {
+    /// `self + other`, `None` on overflow.
+    fn checked_add(self, other: Self) -> Option<Self>;
+    /// `self - other`, `None` on overflow.
+    fn checked_sub(self, other: Self) -> Option<Self>;
+}
+
+macro_rules! margin {
+    ($($t:ty),*) => {$(
+        impl Margin for $t {
+            #[inline]
+            fn checked_add(self, other: Self) -> Option<Self> {
+                <$t>::checked_add(self, other)
+            }
+            #[inline]
+            fn checked_sub(self, other: Self) -> Option<Self> {
+                <$t>::checked_sub(self, other)
+            }
+        }
+    )*};
+}
+margin!(i32, i64, i128);
+
+/// The best of a position's moves for its mover, offered one at a time: the greatest key
+/// (a margin, or a [`Value::preference`]), the first of equal keys kept, with what goes
+/// with it (the moves to the end along it, the move itself). Every solver chooses this
+/// way, so the depth and best move they report are those of the first best move in the
+/// order moves are listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Best<K, T = ()>(Option<(K, T)>);
+
+impl<K, T> Default for Best<K, T> {
+    fn default() -> Self {
+        Best(None)
+    }
+}
+
+impl<K: PartialOrd + Copy, T> Best<K, T> {
+    /// No move offered yet.
+    #[must_use]
+    pub fn new() -> Self {
+        Best(None)
+    }
+
+    /// Offers a move worth `key` to the mover; it is kept if it is better than every move
+    /// offered before.
+    #[inline]
+    pub fn offer(&mut self, key: K, with: T) {
+        if self.0.as_ref().is_none_or(|(b, _)| key > *b) {
+            self.0 = Some((key, with));
+        }
+    }
+
+    /// The best key, `None` if no move was offered.
+    #[must_use]
+    pub fn key(&self) -> Option<K> {
+        self.0.as_ref().map(|(k, _)| *k)
+    }
+
+    /// The best key and what goes with it, `None` if no move was offered.
+    #[must_use]
+    pub fn get(self) -> Option<(K, T)> {
+        self.0
+    }
+}
+
 /// A two-player game of perfect information, possibly partizan and possibly with cycles.
 ///
 /// A position knows who is to move ([`Game::to_move`]); play alternates. Normal play is the
@@ -268,6 +378,16 @@ pub trait ScoreGame: Game {
     fn gift(&self, _from: &Self::Position, _to: &Self::Position) -> i64 {
         0
     }
+
+    /// The move from `from` to `to` as negamax values it: its gain less its gift (in
+    /// `i128`, so that no difference of `i64` points overflows), and whether the mover
+    /// moves again.
+    fn step(&self, from: &Self::Position, to: &Self::Position) -> Step<i128> {
+        Step {
+            keeps: !self.alternates() && self.to_move(to) == self.to_move(from),
+            gain: i128::from(self.gain(from, to)) - i128::from(self.gift(from, to)),
+        }
+    }
 }
 
 /// A game whose positions can be numbered densely, so that exploration can index a table
@@ -277,4 +397,35 @@ pub trait IndexedGame: Game {
     fn index_bound(&self) -> u64;
     /// The number of `pos` (of its canonical form), below [`IndexedGame::index_bound`].
     fn index(&self, pos: &Self::Position) -> u64;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_step_negates_the_child_unless_the_turn_is_kept() {
+        let passed = Step {
+            keeps: false,
+            gain: 3i64,
+        };
+        let kept = Step {
+            keeps: true,
+            ..passed
+        };
+        assert_eq!((passed.value(5), kept.value(5)), (-2, 8));
+        assert_eq!(passed.checked_value(i64::MIN), None);
+        assert_eq!(kept.checked_value(i64::MAX), None);
+        assert_eq!(kept.checked_value(-3), Some(0));
+    }
+
+    #[test]
+    fn the_best_is_the_greatest_key_and_the_first_of_equals() {
+        let mut best = Best::new();
+        assert_eq!(best.key(), None);
+        for (key, at) in [(-1, 'a'), (4, 'b'), (2, 'c'), (4, 'd')] {
+            best.offer(key, at);
+        }
+        assert_eq!(best.get(), Some((4, 'b')));
+    }
 }

@@ -3,8 +3,40 @@
 
 use crate::engine::{self, AllSuccessors, Labelling, Word};
 use crate::explore::{explore, Control, Csr, Explored};
-use crate::game::{Game, Outcome, ScoreGame, Value};
+use crate::game::{Best, Game, Margin, Outcome, ScoreGame, Step, Value};
 use crate::Error;
+
+/// The value an engine word holds for the player to move: decided with the value bit set,
+/// a win at its distance; decided without it, a loss; undecided, a draw. The one value
+/// encoding of the crate's labellers.
+#[inline]
+#[must_use]
+pub(crate) fn value_of(word: Word) -> Value {
+    match word.read() {
+        Some((true, r)) => Value::Win(r),
+        Some((false, r)) => Value::Loss(r),
+        None => Value::Draw,
+    }
+}
+
+/// The engine word of a decided `value` (`None` for a draw, which is not decided).
+///
+/// # Errors
+/// [`Error::TooLarge`] for a remoteness past [`Word::MAX_DISTANCE`].
+pub(crate) fn word_of(value: Value) -> Result<Option<Word>, Error> {
+    let (won, r) = match value {
+        Value::Win(r) => (true, r),
+        Value::Loss(r) => (false, r),
+        Value::Draw => return Ok(None),
+    };
+    if r > Word::MAX_DISTANCE {
+        return Err(Error::TooLarge {
+            what: format!("a remoteness of {r} (at most {})", Word::MAX_DISTANCE),
+            need: None,
+        });
+    }
+    Ok(Some(Word::decided(won, r)))
+}
 
 /// The value of every vertex of a graph, for the player to move there.
 ///
@@ -19,11 +51,7 @@ impl Labels {
     #[inline]
     #[must_use]
     pub fn value(&self, v: u32) -> Value {
-        match self.state[v as usize].read() {
-            Some((true, r)) => Value::Win(r),
-            Some((false, r)) => Value::Loss(r),
-            None => Value::Draw,
-        }
+        value_of(self.state[v as usize])
     }
 
     /// The number of labelled vertices.
@@ -261,31 +289,28 @@ pub fn label_explored<G: Game>(
 
 /// Minimax values of a score game: for each position, the most the player to move can get
 /// *more than the opponent* from there on, both playing to maximise their own total
-/// (negamax: `v(p) = max over moves (gain(p, c) − v(c))`, `final_gain(p)` without moves).
-/// Built on [`minimax_graph`].
+/// (negamax: `v(p) = max over moves (gain(p, c) − v(c))`, `final_gain(p)` without moves;
+/// each move through [`ScoreGame::step`]), and the moves to the end along the first best
+/// move. Built on [`minimax_graph`], in `i128` so that margins of `i64` points never
+/// overflow.
 ///
 /// # Complexity
 /// O(V + E) after exploration.
 ///
 /// # Errors
 /// [`Error::Cycle`] if the game can repeat positions (minimax values of loopy score games
-/// are not defined by this recursion); [`Error::Overflow`] if a value leaves `i64`.
+/// are not defined by this recursion).
 pub fn minimax<G: ScoreGame>(
     game: &G,
     explored: &Explored<G::Position>,
-) -> Result<Vec<i64>, Error> {
+) -> Result<Margins<i128>, Error> {
     let graph = &explored.graph;
     let positions = &explored.positions;
     let mut gain = Vec::with_capacity(graph.edge_count());
     for v in 0..graph.len() as u32 {
         let pos = &positions[v as usize];
         for &c in graph.successors(v) {
-            let child = &positions[c as usize];
-            gain.push(
-                game.gain(pos, child)
-                    .checked_sub(game.gift(pos, child))
-                    .ok_or(Error::Overflow)?,
-            );
+            gain.push(game.step(pos, &positions[c as usize]).gain);
         }
     }
     let mover: Option<Vec<u8>> = (!game.alternates()).then(|| {
@@ -296,18 +321,19 @@ pub fn minimax<G: ScoreGame>(
     });
     let stop = |v: u32| {
         let pos = &positions[v as usize];
-        (graph.degree(v) == 0 || game.terminal(pos).is_some()).then(|| game.final_gain(pos))
+        (graph.degree(v) == 0 || game.terminal(pos).is_some())
+            .then(|| i128::from(game.final_gain(pos)))
     };
-    Ok(minimax_graph(graph, &gain, stop, mover.as_deref())?.margin)
+    minimax_graph(graph, &gain, stop, mover.as_deref())
 }
 
 /// Minimax values on an explicit move graph, as [`minimax`] computes them for a
 /// [`ScoreGame`]: the margin of each vertex for the player to move there, and the number
 /// of moves to the end along the first best move (the depth).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Margins {
+pub struct Margins<N = i64> {
     /// The most the player to move at each vertex can get more than the opponent.
-    pub margin: Vec<i64>,
+    pub margin: Vec<N>,
     /// The moves to the end along the first move (in successor order) that reaches the
     /// margin; 0 where the game ends.
     pub depth: Vec<u32>,
@@ -319,20 +345,20 @@ pub struct Margins {
 /// whatever successors `v` has; a vertex with no successors and `None` ends with 0.
 /// `mover` (`0` first, `1` second) is for games whose moves may keep the turn: a child's
 /// margin is added rather than subtracted when its mover is the parent's. Without it,
-/// every move passes the turn.
+/// every move passes the turn. Each move is valued by [`Step`], the best by [`Best`].
 ///
 /// # Complexity
 /// O(V + E): one reverse topological order, then one pass.
 ///
 /// # Errors
 /// [`Error::Cycle`] if the graph has a cycle; [`Error::Overflow`] if a margin leaves
-/// `i64`; [`Error::Unsupported`] if `gain` or `mover` have the wrong length.
-pub fn minimax_graph(
+/// `N`; [`Error::Unsupported`] if `gain` or `mover` have the wrong length.
+pub fn minimax_graph<N: Margin>(
     graph: &Csr,
-    gain: &[i64],
-    stop: impl Fn(u32) -> Option<i64>,
+    gain: &[N],
+    stop: impl Fn(u32) -> Option<N>,
     mover: Option<&[u8]>,
-) -> Result<Margins, Error> {
+) -> Result<Margins<N>, Error> {
     let n = graph.len();
     if gain.len() != graph.edge_count() {
         return Err(Error::Unsupported(format!(
@@ -348,7 +374,7 @@ pub fn minimax_graph(
         )));
     }
     let order = reverse_topological_order(graph, &graph.try_reverse()?)?;
-    let mut margin = vec![0i64; n];
+    let mut margin = vec![N::default(); n];
     let mut depth = vec![0u32; n];
     let offsets = graph.offsets();
     for &v in &order {
@@ -361,22 +387,17 @@ pub fn minimax_graph(
         if successors.is_empty() {
             continue;
         }
-        let mut best: Option<(i64, u32)> = None;
+        let mut best = Best::new();
         for (i, &c) in successors.iter().enumerate() {
-            let e = offsets[vi] as usize + i;
             let ci = c as usize;
-            let stays = mover.is_some_and(|m| m[ci] == m[vi]);
-            let here = if stays {
-                gain[e].checked_add(margin[ci])
-            } else {
-                gain[e].checked_sub(margin[ci])
-            }
-            .ok_or(Error::Overflow)?;
-            if best.is_none_or(|(b, _)| here > b) {
-                best = Some((here, depth[ci].saturating_add(1)));
-            }
+            let step = Step {
+                keeps: mover.is_some_and(|m| m[ci] == m[vi]),
+                gain: gain[offsets[vi] as usize + i],
+            };
+            let here = step.checked_value(margin[ci]).ok_or(Error::Overflow)?;
+            best.offer(here, depth[ci].saturating_add(1));
         }
-        let (m, d) = best.expect("a vertex with successors");
+        let (m, d) = best.get().expect("a vertex with successors");
         margin[vi] = m;
         depth[vi] = d;
     }
@@ -456,7 +477,7 @@ mod tests {
             Err(Error::Cycle { .. })
         ));
         let line = Csr::from_edges(2, &[(0, 1)]);
-        assert!(minimax_graph(&line, &[], |_| None, None).is_err());
+        assert!(minimax_graph::<i64>(&line, &[], |_| None, None).is_err());
         assert!(minimax_graph(&line, &[1], |_| None, Some(&[0])).is_err());
         // One move worth 3 into a position worth 2 to the opponent: 1 for the mover.
         let m = minimax_graph(&line, &[3], |v| (v == 1).then_some(2), None).unwrap();

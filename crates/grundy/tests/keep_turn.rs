@@ -185,9 +185,9 @@ proptest! {
     #[test]
     fn minimax_with_turns_kept_matches_recursion(g in game(true)) {
         let explored = explore(&g, &0, &Control::default()).unwrap();
-        let values = minimax(&g, &explored).unwrap();
+        let values = minimax(&g, &explored).unwrap().margin;
         for (id, &p) in explored.positions.iter().enumerate() {
-            prop_assert_eq!(values[id], margin(&g, p), "vertex {}: {:?}", p, g);
+            prop_assert_eq!(values[id], i128::from(margin(&g, p)), "vertex {}: {:?}", p, g);
         }
     }
 }

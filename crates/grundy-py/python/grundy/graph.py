@@ -29,7 +29,7 @@ def solve(
     objective=None,
     accepting=(),
     strategy=False,
-    algorithm="tangle",
+    algorithm=None,
     sum=(),
     max_input=1024,
     progress=None,
@@ -37,11 +37,12 @@ def solve(
     """Solves a game on a graph (``grundy graph FILE --json``).
 
     ``format``: ``"poi"``, ``"pgsolver"`` or ``"digraph"`` (detected if absent).
-    ``objective``: what player 0 wants — ``"reach"``, ``"safety"``, ``"buchi"``,
-    ``"cobuchi"``, ``"parity"`` (max-even) or ``"token"``; by default ``buchi`` for POI
-    files, ``parity`` for PGSolver, ``token`` for digraphs. ``accepting``: the priorities
-    of the set F (default: the even ones). ``strategy``: also give each winner's moves.
-    ``algorithm``: the parity solver, ``"tangle"``, ``"zielonka"`` or ``"fpj"``.
+    ``objective``: what player 0 wants, by the names of ``grundy graph --objective``
+    (``"reach"``, ``"safety"``, ``"buchi"``, ``"cobuchi"``, ``"parity"`` (max-even) or
+    ``"token"``); by default the format's, as the command line's. ``accepting``: the
+    priorities of the set F (default: the even ones). ``strategy``: also give each
+    winner's moves. ``algorithm``: the parity solver, ``"tangle"``, ``"zielonka"`` or
+    ``"fpj"``; by default the command line's.
     ``sum``: token games, the vertices of a sum of tokens. ``max_input``: the most MiB a
     file may hold once gunzipped.
 

@@ -47,11 +47,11 @@ pub use hex::Hex;
 pub use ioiwari::Ioiwari;
 pub use kalah::Kalah;
 pub use mnk::Mnk;
-pub use multiple::{Multiple, NO_WINNING_TAKE};
+pub use multiple::{Multiple, MultipleRule, NO_WINNING_TAKE};
 pub use quixo::Quixo;
 pub use spec::{parse_family, Args, Built, Entry, Param, SpecError};
 pub use sum::SumGame;
-pub use wythoff::Wythoff;
+pub use wythoff::{Wythoff, WythoffRule};
 
 /// The families the spec language knows.
 pub mod registry {

@@ -8,7 +8,7 @@ use super::family::{
 use super::spec::{Args, Built, Entry, SpecError};
 use crate::explore::Control;
 use crate::game::{Game, ImpartialGame, IndexedGame};
-use crate::sequence::recurrence::MultipleRule;
+use crate::sequence::recurrence::Shape;
 use crate::Error;
 
 /// The k-fold take-away game, positions `(stones, limit)` with `limit ≤ stones`.
@@ -375,6 +375,88 @@ pub const ENTRIES: &[Entry] = &[
         build: |args| build(args, Some(2)),
     },
 ];
+
+/// The decision rule of the k-fold take-away game: every stone count has a greedy
+/// representation as a sum of terms of the game's sequence H, and `(n, limit)` is lost
+/// exactly when the smallest term exceeds the limit; the winning moves take a tail of
+/// the representation. (Whinihan 1963 for k = 2, where H is the Fibonacci numbers and the
+/// representation Zeckendorf's; Schwenk 1970 for every k.)
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MultipleRule {
+    /// The multiplier k.
+    pub k: u64,
+    /// The sequence H: the stone counts whose starting position is lost.
+    pub terms: Vec<u64>,
+    /// How the sequence was found: its shape.
+    pub shape: Shape,
+}
+
+impl MultipleRule {
+    /// The rule from Schwenk's recurrence (H(0) = 1, H(i+1) = H(i) + H(j), j least with
+    /// k·H(j) ≥ H(i)), with the terms up to `up_to`; `None` if that takes more than
+    /// [`MAX_TERMS`](crate::sequence::recurrence::MAX_TERMS) terms (k near `up_to`).
+    #[must_use]
+    pub fn schwenk(k: u64, up_to: u64) -> Option<MultipleRule> {
+        let shape = Shape::Additive {
+            multiplier: k,
+            first: 1,
+        };
+        let terms = shape.terms_up_to(up_to)?;
+        Some(MultipleRule { k, terms, shape })
+    }
+
+    /// The greedy representation of `n`, largest term first.
+    #[must_use]
+    pub fn representation(&self, mut n: u64) -> Vec<u64> {
+        let mut parts = Vec::new();
+        for &h in self.terms.iter().rev() {
+            if h <= n {
+                parts.push(h);
+                n -= h;
+            }
+        }
+        parts
+    }
+
+    /// Whether the player to move at `(n, limit)` loses.
+    ///
+    /// # Complexity
+    /// O(log n).
+    #[must_use]
+    pub fn is_loss(&self, n: u64, limit: u64) -> bool {
+        match self.representation(n).last() {
+            None => true,
+            Some(&smallest) => smallest > limit,
+        }
+    }
+
+    /// Every winning take from `(n, limit)`, smallest first: tails of the
+    /// representation — the smallest term, the two smallest, … — while k times the tail
+    /// stays below the next term (or the tail is everything), and within the limit.
+    ///
+    /// # Complexity
+    /// O(log n).
+    #[must_use]
+    pub fn winning_takes(&self, n: u64, limit: u64) -> Vec<u64> {
+        let parts = self.representation(n);
+        let mut takes = Vec::new();
+        let mut tail = 0u64;
+        for (i, &p) in parts.iter().enumerate().rev() {
+            tail += p;
+            if tail > limit {
+                break;
+            }
+            let fits = match i.checked_sub(1).map(|j| parts[j]) {
+                None => true,
+                Some(next) => u128::from(self.k) * u128::from(tail) < u128::from(next),
+            };
+            if fits {
+                takes.push(tail);
+            }
+        }
+        takes
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -8,7 +8,6 @@ use super::spec::{Args, Built, Entry, SpecError};
 use crate::explore::Control;
 use crate::game::{Game, ImpartialGame};
 use crate::impartial::mex;
-use crate::sequence::recurrence::WythoffRule;
 use crate::Error;
 
 /// Wythoff's game, positions `(a, b)`.
@@ -203,3 +202,84 @@ pub const ENTRIES: &[Entry] = &[Entry {
     shape: "wythoff(a,b): take from one pile, or the same from both",
     build,
 }];
+
+/// Wythoff's losing positions: the Beatty pairs (⌊nφ⌋, ⌊nφ²⌋), φ the golden ratio
+/// (Wythoff 1907), computed exactly in integers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WythoffRule;
+
+impl WythoffRule {
+    /// ⌊n·φ⌋ = ⌊(n + √(5n²)) / 2⌋, exact.
+    #[must_use]
+    pub fn lower(n: u64) -> u128 {
+        let n = u128::from(n);
+        (n + (5 * n * n).isqrt()) / 2
+    }
+
+    /// The n-th losing pair (a_n, b_n) with b_n = a_n + n.
+    #[must_use]
+    pub fn pair(n: u64) -> (u128, u128) {
+        let a = Self::lower(n);
+        (a, a + u128::from(n))
+    }
+
+    /// Whether `(a, b)` is lost for the player to move.
+    #[must_use]
+    pub fn is_loss(a: u64, b: u64) -> bool {
+        let (a, b) = (a.min(b), a.max(b));
+        Self::pair(b - a).0 == u128::from(a)
+    }
+
+    /// Every winning move from `(a, b)`: the positions it may move to, piles in the
+    /// order given. O(log n) each.
+    #[must_use]
+    pub fn winning_moves(a: u64, b: u64) -> Vec<(u64, u64)> {
+        let mut found: Vec<(u64, u64)> = Vec::new();
+        // Lower `b` to the partner of `a`, or `a` to the partner of `b`.
+        for (keep, other, lower_b) in [(a, b, true), (b, a, false)] {
+            for (small, large) in Self::pairs_containing(keep) {
+                let partner = if small == u128::from(keep) {
+                    large
+                } else {
+                    small
+                };
+                if partner < u128::from(other) {
+                    let p = partner as u64;
+                    found.push(if lower_b { (a, p) } else { (p, b) });
+                }
+            }
+        }
+        // The same from both: keep the difference d and reach (a_d, a_d + d).
+        let (x, y) = (a.min(b), a.max(b));
+        let (ad, _) = Self::pair(y - x);
+        if ad < u128::from(x) {
+            let t = x - ad as u64;
+            found.push((a - t, b - t));
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
+    /// The losing pairs (at most two candidates) that contain `v`.
+    fn pairs_containing(v: u64) -> Vec<(u128, u128)> {
+        let mut out = Vec::new();
+        if v == 0 {
+            return vec![(0, 0)];
+        }
+        // a_n = v ⇒ n ≈ v/φ; b_n = v ⇒ n ≈ v/φ².
+        let phi = (1.0 + 5f64.sqrt()) / 2.0;
+        for guess in [v as f64 / phi, v as f64 / (phi * phi)] {
+            let g = guess as u64;
+            for n in g.saturating_sub(2)..=g.saturating_add(2) {
+                let (s, l) = Self::pair(n);
+                if s == u128::from(v) || l == u128::from(v) {
+                    out.push((s, l));
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}

@@ -1,16 +1,207 @@
-//! What a front end reports of a solved game on a graph, in the file's ids: the winning
-//! regions and strategies of an objective, or a token game's values per vertex. These are
-//! the stable JSON of `grundy graph --json` (feature `serde`), made once here so that every
-//! front end that prints them prints the same.
+//! What a front end asks of a game on a graph and reports of it, in the file's ids: the
+//! goals by name with each format's default ([`Goal`]), the one way a question is solved
+//! ([`solve`]), the winning regions and strategies of an objective, or a token game's values
+//! per vertex. These are the stable JSON of `grundy graph --json` (feature `serde`), made
+//! once here so that every front end that prints them prints the same.
+
+use std::fmt;
+use std::str::FromStr;
 
 use super::arena::Arena;
 use super::format::{parse_pgsolver_solution, parse_poi_solution, Format, ParseError};
-use super::objectives::Solution;
+use super::objectives::{self, Objective, Solution};
+use super::parity::{solve_parity, ParityAlgorithm};
 use super::token::{self, Loopy};
 use super::verify::{verify_buchi, verify_pg_solution, VerifyError};
 use crate::explore::Control;
 use crate::game::Outcome;
 use crate::Error;
+
+/// What player 0 wants in a game on a graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Goal {
+    /// An objective on the set F of accepting priorities.
+    Objective(Objective),
+    /// Max-even parity on the priorities (PGSolver's convention).
+    Parity,
+    /// A token game on the edges: who cannot move loses, endless play draws.
+    Token,
+}
+
+impl Goal {
+    /// Every goal, in the order front ends list them.
+    pub const ALL: [Goal; 6] = [
+        Goal::Objective(Objective::Reachability),
+        Goal::Objective(Objective::Safety),
+        Goal::Objective(Objective::Buchi),
+        Goal::Objective(Objective::CoBuchi),
+        Goal::Parity,
+        Goal::Token,
+    ];
+
+    /// The goal's name as [`FromStr`] reads it and every front end writes it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Goal::Objective(Objective::Reachability) => "reach",
+            Goal::Objective(Objective::Safety) => "safety",
+            Goal::Objective(Objective::Buchi) => "buchi",
+            Goal::Objective(Objective::CoBuchi) => "cobuchi",
+            Goal::Parity => "parity",
+            Goal::Token => "token",
+        }
+    }
+
+    /// What the goal asks, in a few words for help texts.
+    #[must_use]
+    pub fn about(self) -> &'static str {
+        match self {
+            Goal::Objective(Objective::Reachability) => "Reach F",
+            Goal::Objective(Objective::Safety) => "Stay in F",
+            Goal::Objective(Objective::Buchi) => "Visit F infinitely often",
+            Goal::Objective(Objective::CoBuchi) => "Eventually stay in F",
+            Goal::Parity => "Max-even parity (PGSolver's convention)",
+            Goal::Token => "Token game: who cannot move loses, endless play draws",
+        }
+    }
+
+    /// The goal of a file of `format` when none is named: the green game for POI files,
+    /// parity for PGSolver's, the token game for plain digraphs.
+    #[must_use]
+    pub fn of_format(format: Format) -> Goal {
+        match format {
+            Format::Poi => Goal::Objective(Objective::Buchi),
+            Format::PgSolver => Goal::Parity,
+            Format::Digraph => Goal::Token,
+        }
+    }
+}
+
+impl fmt::Display for Goal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A goal name that [`Goal`] does not know.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct UnknownGoal(pub String);
+
+impl fmt::Display for UnknownGoal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown objective `{}`: expected ", self.0)?;
+        let last = Goal::ALL.len() - 1;
+        for (i, goal) in Goal::ALL.iter().enumerate() {
+            let gap = match i {
+                0 => "",
+                _ if i == last => " or ",
+                _ => ", ",
+            };
+            write!(f, "{gap}{goal}")?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Goal {
+    type Err = UnknownGoal;
+
+    /// A goal's [`Goal::name`], or `reachability`, `büchi`, `co-buchi`, `co-büchi` (any
+    /// case, spaces around ignored).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let lower = s.trim().to_lowercase();
+        let name = match lower.as_str() {
+            "reachability" => "reach",
+            "büchi" => "buchi",
+            "co-buchi" | "co-büchi" => "cobuchi",
+            other => other,
+        };
+        Goal::ALL
+            .into_iter()
+            .find(|g| g.name() == name)
+            .ok_or_else(|| UnknownGoal(s.trim().to_string()))
+    }
+}
+
+/// How a question is solved beside its goal: the priorities of F, the parity algorithm,
+/// a sum of tokens. The default is every front end's.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The priorities of F for an objective (none listed: the even ones; in a POI file,
+    /// green), as [`accepting`] reads them.
+    pub accepting: Vec<u32>,
+    /// The parity algorithm (default: [`ParityAlgorithm::default`]).
+    pub algorithm: ParityAlgorithm,
+    /// A token game: the vertices (file ids) of a sum of tokens to judge, if any.
+    pub sum: Vec<u64>,
+}
+
+/// A solved game on a graph: the winners' regions and strategies, or a token game's values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// Who wins where, and how (an objective or parity).
+    Regions(Solution),
+    /// A token game's values per vertex.
+    Token(TokenValues),
+}
+
+/// A question that does not fit the game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum QuestionError {
+    /// A plain digraph has only the token game.
+    #[error("a plain digraph has no owners or colours: only the objective token applies")]
+    NoOwners,
+    /// A sum of tokens was asked of another goal.
+    #[error("a sum of tokens is for token games")]
+    SumWithoutTokens,
+}
+
+/// Why a question was not answered.
+#[derive(Debug, thiserror::Error)]
+pub enum AnswerError {
+    /// The question does not fit the game.
+    #[error(transparent)]
+    Question(#[from] QuestionError),
+    /// Solving failed or was stopped ([`Error::Unsupported`]: a vertex of the sum that the
+    /// graph does not have).
+    #[error(transparent)]
+    Solve(#[from] Error),
+}
+
+/// Solves `goal` on `arena`, read from a file of `format`, as every front end does.
+///
+/// # Errors
+/// [`QuestionError`] for a goal other than the token game on a plain digraph, or a sum of
+/// tokens asked of another goal; else as [`TokenValues::solve`], [`solve_parity`] and
+/// [`objectives::solve`].
+///
+/// # Complexity
+/// As the solver the goal calls.
+pub fn solve(
+    arena: &Arena,
+    format: Format,
+    goal: Goal,
+    options: &Options,
+    control: &Control<'_>,
+) -> Result<Answer, AnswerError> {
+    let solution = match goal {
+        Goal::Token => {
+            return Ok(Answer::Token(TokenValues::solve(
+                arena,
+                &options.sum,
+                control,
+            )?))
+        }
+        _ if format == Format::Digraph => return Err(QuestionError::NoOwners.into()),
+        _ if !options.sum.is_empty() => return Err(QuestionError::SumWithoutTokens.into()),
+        Goal::Parity => solve_parity(arena, options.algorithm, control)?,
+        Goal::Objective(objective) => {
+            let accepting = accepting(arena, &options.accepting);
+            objectives::solve(arena, objective, &accepting, control)?
+        }
+    };
+    Ok(Answer::Regions(solution))
+}
 
 /// Who wins where, by the file's vertex ids, and (if asked) each winner's positional
 /// strategy on its region: `[vertex, successor]` pairs at the vertices whose owner wins.
@@ -212,7 +403,92 @@ pub fn verify_solution(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::{objectives, parse_poi};
+    use crate::graph::{objectives, parse_digraph, parse_poi};
+
+    #[test]
+    fn goals_are_read_by_name_and_default_by_format() {
+        for goal in Goal::ALL {
+            assert_eq!(goal.name().parse::<Goal>(), Ok(goal));
+        }
+        let buchi = Goal::Objective(Objective::Buchi);
+        assert_eq!(" Büchi ".parse::<Goal>(), Ok(buchi));
+        assert_eq!(
+            "Reachability".parse::<Goal>(),
+            Ok(Goal::Objective(Objective::Reachability))
+        );
+        assert_eq!(
+            "win".parse::<Goal>().unwrap_err().to_string(),
+            "unknown objective `win`: expected reach, safety, buchi, cobuchi, parity or token"
+        );
+        assert_eq!(Goal::of_format(Format::Poi), buchi);
+        assert_eq!(Goal::of_format(Format::PgSolver), Goal::Parity);
+        assert_eq!(Goal::of_format(Format::Digraph), Goal::Token);
+        assert_eq!(Options::default().algorithm, ParityAlgorithm::Tangle);
+    }
+
+    #[test]
+    fn questions_are_answered_by_their_goal_or_refused() {
+        let control = Control::default();
+        let line = parse_digraph("3 2\n0 1\n1 2\n").unwrap();
+        let refused = solve(
+            &line,
+            Format::Digraph,
+            Goal::Parity,
+            &Options::default(),
+            &control,
+        );
+        assert!(matches!(
+            refused,
+            Err(AnswerError::Question(QuestionError::NoOwners))
+        ));
+        let Ok(Answer::Token(values)) = solve(
+            &line,
+            Format::Digraph,
+            Goal::Token,
+            &Options::default(),
+            &control,
+        ) else {
+            panic!("a token game");
+        };
+        assert_eq!(values.outcome, [Outcome::Loss, Outcome::Win, Outcome::Loss]);
+        let green = parse_poi("1 1\n0 2 1 2\n1 1 1\n").unwrap();
+        let sum = Options {
+            sum: vec![1],
+            ..Options::default()
+        };
+        assert!(matches!(
+            solve(&green, Format::Poi, Goal::Parity, &sum, &control),
+            Err(AnswerError::Question(QuestionError::SumWithoutTokens))
+        ));
+        let buchi = Goal::Objective(Objective::Buchi);
+        let Ok(Answer::Regions(regions)) =
+            solve(&green, Format::Poi, buchi, &Options::default(), &control)
+        else {
+            panic!("regions");
+        };
+        let want =
+            objectives::solve(&green, Objective::Buchi, &accepting(&green, &[]), &control).unwrap();
+        assert_eq!(regions, want);
+        assert_eq!(regions.winner, [0, 0]);
+        // Staying on green fails at once on field 1 and one move later on field 2; staying
+        // on white (F = {1}) wins from field 1, where Ann can loop.
+        let safety = Goal::Objective(Objective::Safety);
+        let Ok(Answer::Regions(regions)) =
+            solve(&green, Format::Poi, safety, &Options::default(), &control)
+        else {
+            panic!("regions");
+        };
+        assert_eq!(regions.winner, [1, 1]);
+        let white = Options {
+            accepting: vec![1],
+            ..Options::default()
+        };
+        let Ok(Answer::Regions(regions)) = solve(&green, Format::Poi, safety, &white, &control)
+        else {
+            panic!("regions");
+        };
+        assert_eq!(regions.winner, [0, 1]);
+    }
 
     #[test]
     fn regions_keep_only_the_winners_moves() {

@@ -97,6 +97,9 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order front ends list them.
+    pub const ALL: [Format; 3] = [Format::Poi, Format::PgSolver, Format::Digraph];
+
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
         match self {

@@ -176,6 +176,13 @@ impl ParityAlgorithm {
     }
 }
 
+/// Tangle learning: what every front end solves parity games with unless told otherwise.
+impl Default for ParityAlgorithm {
+    fn default() -> Self {
+        ParityAlgorithm::Tangle
+    }
+}
+
 impl fmt::Display for ParityAlgorithm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

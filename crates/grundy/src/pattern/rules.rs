@@ -11,14 +11,15 @@
 //! | Beatty pair ⌊nα⌋, ⌊nβ⌋ with 1/α + 1/β = 1 | Wythoff: α = φ |
 
 //!
-//! The shapes and the rule players are pure arithmetic and live in
-//! [`crate::sequence::recurrence`] (re-exported here); this module runs the general method
-//! on the families that declare these shapes and checks the rules against it.
+//! The shapes are pure arithmetic and live in [`crate::sequence::recurrence`] (re-exported
+//! here), the rule players in their families' files ([`MultipleRule`], [`WythoffRule`]);
+//! this module runs the general method on the families that declare these shapes and
+//! checks the rules against it.
 
 pub use crate::sequence::recurrence::*;
 
 use crate::explore::Control;
-use crate::games::Multiple;
+use crate::games::{Multiple, MultipleRule, WythoffRule};
 use crate::Error;
 
 pub use crate::games::Discovery;

@@ -5,7 +5,7 @@ use super::{too_large, Analysis, Context, Method, Move, Report};
 use crate::explore::explore;
 use crate::game::{Game, Outcome, ScoreGame};
 use crate::games::{Kind, Pos};
-use crate::solve::reverse_topological_order;
+use crate::solve::minimax;
 use crate::Error;
 
 pub(super) struct Minimax;
@@ -38,43 +38,31 @@ impl Analysis for Minimax {
         let game = &ctx.game;
         let explored = explore(game, &ctx.root, &ctx.limits.control)?;
         let graph = &explored.graph;
-        let order = reverse_topological_order(graph, &graph.try_reverse()?)?;
-        // Per position: the totals [mover, other] from there on under best play, and the
-        // moves left.
-        let n = graph.len();
-        let mut totals = vec![[0i128; 2]; n];
-        let mut depth = vec![0u32; n];
-        let after = |from: &Vec<crate::games::Pos>, c: usize, totals: &[[i128; 2]]| -> [i128; 2] {
-            let child = &explored.positions[c];
-            let gain = i128::from(game.gain(from, child));
-            let gift = i128::from(game.gift(from, child));
-            let [a, b] = totals[c];
-            if game.alternates() || game.to_move(child) != game.to_move(from) {
-                [gain + b, gift + a]
-            } else {
-                [gain + a, gift + b]
+        let margins = minimax(game, &explored)?;
+        let positions = &explored.positions;
+        // The points both players take from vertex `v` on, along its first best move,
+        // then that child's, to the end.
+        let taken = |mut v: usize| -> i128 {
+            let mut taken = 0i128;
+            loop {
+                let pos = &positions[v];
+                let successors = graph.successors(v as u32);
+                if successors.is_empty() || game.terminal(pos).is_some() {
+                    return taken + i128::from(game.final_gain(pos));
+                }
+                let (c, child) = successors
+                    .iter()
+                    .map(|&c| (c as usize, &positions[c as usize]))
+                    .find(|&(c, child)| {
+                        game.step(pos, child).value(margins.margin[c]) == margins.margin[v]
+                    })
+                    .expect("the first best move reaches the margin");
+                taken += i128::from(game.gain(pos, child)) + i128::from(game.gift(pos, child));
+                v = c;
             }
         };
-        for &v in &order {
-            let v = v as usize;
-            let pos = &explored.positions[v];
-            let successors = graph.successors(v as u32);
-            if successors.is_empty() || game.terminal(pos).is_some() {
-                totals[v] = [i128::from(game.final_gain(pos)), 0];
-                continue;
-            }
-            let mut best: Option<([i128; 2], u32)> = None;
-            for &c in successors {
-                let t = after(pos, c as usize, &totals);
-                if best.is_none_or(|(b, _)| t[0] - t[1] > b[0] - b[1]) {
-                    best = Some((t, depth[c as usize] + 1));
-                }
-            }
-            let (t, d) = best.expect("a position with moves");
-            totals[v] = t;
-            depth[v] = d;
-        }
-        let root = totals[0];
+        // The totals [mover, other] of a margin and the points both players take.
+        let totals = |margin: i128, taken: i128| [(taken + margin) / 2, (taken - margin) / 2];
         let mut children = Vec::new();
         game.moves(&ctx.root, &mut children);
         let moves = children
@@ -82,17 +70,21 @@ impl Analysis for Minimax {
             .zip(graph.successors(0))
             .map(|(child, &c)| {
                 let c = c as usize;
+                let after = &positions[c];
+                let margin = game.step(&ctx.root, after).value(margins.margin[c]);
+                let points = i128::from(game.gain(&ctx.root, after))
+                    + i128::from(game.gift(&ctx.root, after));
                 (
                     child.clone(),
-                    after(&ctx.root, c, &totals),
-                    Some(depth[c] + 1),
+                    totals(margin, points + taken(c)),
+                    Some(margins.depth[c] + 1),
                 )
             })
             .collect();
         scored_report(
             ctx,
-            root,
-            Some(depth[0]),
+            totals(margins.margin[0], taken(0)),
+            Some(margins.depth[0]),
             moves,
             explored.len() as u64,
             Method::Minimax,

@@ -4,10 +4,11 @@
 //! through a hash map of positions.
 
 use super::{Analysis, Context, Limits, Method, Move, Report, MAX_LISTED_MOVES};
+use crate::engine::Word;
 use crate::explore::{explore, explore_ranked, EDGES_PER_POSITION};
-use crate::game::{Game, Outcome, Value};
+use crate::game::{Best, Game, Outcome, Value};
 use crate::games::{GrundySource, Kind, Spec};
-use crate::solve::{label_by_degree, label_explored};
+use crate::solve::{label_by_degree, label_explored, value_of, word_of};
 use crate::Error;
 
 pub(super) struct Retrograde;
@@ -281,26 +282,14 @@ pub(super) fn report(
     }
 }
 
-/// A position's value in one word of the descending pass: 0 unreached, 1 reached and not
-/// yet valued, else `2 + 2·remoteness + won`.
-const UNREACHED: u32 = 0;
-const REACHED: u32 = 1;
-
-fn word_value(word: u32) -> Value {
-    let r = (word - 2) >> 1;
-    if word & 1 == 1 {
-        Value::Win(r)
-    } else {
-        Value::Loss(r)
-    }
-}
-
 /// The values of every rank a descending pass reached from a root, one word a rank:
 /// what [`label_ranked`] returns, for a caller that plays from many positions of one
 /// game (the contest mode) without solving again.
 #[derive(Debug, Clone)]
 pub struct RankValues {
-    words: Vec<u32>,
+    /// The engine's words: [`Word::EXCLUDED`] where the pass did not reach, decided where
+    /// it valued the position.
+    words: Vec<Word>,
     reached: u64,
 }
 
@@ -310,7 +299,7 @@ impl RankValues {
     #[must_use]
     pub fn value(&self, rank: u64) -> Option<Value> {
         let w = *self.words.get(usize::try_from(rank).ok()?)?;
-        (w >= 2).then(|| word_value(w))
+        w.is_decided().then(|| value_of(w))
     }
 
     /// The positions reached.
@@ -348,14 +337,15 @@ pub fn label_ranked(
         });
     }
     let keeps_turn = family.keeps_turn();
-    let mut word = crate::memory::filled(top as usize + 1, UNREACHED, "a rank table")?;
+    // Unreached ranks are outside the game; reached ones open until valued.
+    let mut word = crate::memory::filled(top as usize + 1, Word::EXCLUDED, "a rank table")?;
     // The player to move at each reached rank, when moves may keep the turn.
     let mut mover: Vec<u8> = if keeps_turn {
         crate::memory::filled(top as usize + 1, 0, "a rank table")?
     } else {
         Vec::new()
     };
-    word[top as usize] = REACHED;
+    word[top as usize] = Word::UNCOUNTED;
     let mut children = Vec::new();
     let mut reached = 0u64;
     for r in (0..=top).rev() {
@@ -363,7 +353,7 @@ pub fn label_ranked(
             control.check()?;
             control.report("explore", reached);
         }
-        if word[r as usize] != REACHED {
+        if word[r as usize] != Word::UNCOUNTED {
             continue;
         }
         reached += 1;
@@ -385,16 +375,15 @@ pub fn label_ranked(
             if c >= r {
                 return Ok(None);
             }
-            word[c as usize] = REACHED;
+            word[c as usize] = Word::UNCOUNTED;
         }
     }
-    let max = u32::MAX / 2 - 2;
     for r in 0..=top {
         if r % CHECK_EVERY == 0 {
             control.check()?;
             control.report("label", r);
         }
-        if word[r as usize] != REACHED {
+        if word[r as usize] != Word::UNCOUNTED {
             continue;
         }
         let value = match ranked.terminal(r) {
@@ -405,36 +394,20 @@ pub fn label_ranked(
             None => {
                 children.clear();
                 ranked.moves(r, &mut children);
-                // The best child as the mover here sees it: a child of the same mover
-                // keeps its sign, one of the other is negated; both one move further.
-                let mut best: Option<Value> = None;
+                // The best move as the mover here sees it, the turn kept where a child's
+                // mover is the same.
+                let mut best = Best::new();
                 for &c in &children {
-                    let child = word_value(word[c as usize]);
                     let same = keeps_turn && mover[c as usize] == mover[r as usize];
-                    let mine = match (same, child) {
-                        (true, Value::Win(x)) => Value::Win(x + 1),
-                        (true, Value::Loss(x)) => Value::Loss(x + 1),
-                        (_, v) => v.parent(),
-                    };
-                    if best.is_none_or(|b| mine.preference() > b.preference()) {
-                        best = Some(mine);
-                    }
+                    let mine = value_of(word[c as usize]).through(same);
+                    best.offer(mine.preference(), mine);
                 }
-                best.unwrap_or(Value::Loss(0))
+                best.get().map_or(Value::Loss(0), |(_, v)| v)
             }
         };
-        let (won, rem) = match value {
-            Value::Win(x) => (1, x),
-            Value::Loss(x) => (0, x),
-            Value::Draw => unreachable!("no draws in an acyclic game"),
-        };
-        if rem > max {
-            return Err(Error::TooLarge {
-                what: "a remoteness past 2^30".into(),
-                need: None,
-            });
-        }
-        word[r as usize] = 2 + 2 * rem + won;
+        // No draws in an acyclic game: every reached position is decided.
+        word[r as usize] =
+            word_of(value)?.ok_or(Error::Unsupported("a draw in a descending pass".into()))?;
     }
     Ok(Some(RankValues {
         words: word,
@@ -540,4 +513,40 @@ fn label(ctx: &Context<'_, '_>) -> Result<Labelled, Error> {
         children,
         positions,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explore::Control;
+    use crate::games::SumGame;
+
+    /// The descending pass values every position as the retrograde engine values the
+    /// explored game: the same outcome and remoteness, on families whose ranks fall.
+    #[test]
+    fn the_descending_pass_agrees_with_the_engine() {
+        for text in [
+            "chomp[3x4]",
+            "chomp[4x4]",
+            "multiple[2](21)",
+            "multiple[3](17)",
+        ] {
+            let spec: Spec = text.parse().unwrap();
+            let part = spec.single().unwrap();
+            let ranked = part.family.ranking(&part.position).unwrap();
+            assert!(ranked.descending(), "{text}");
+            let control = Control::default();
+            let values = label_ranked(&*part.family, &*ranked, &part.position, &control)
+                .unwrap()
+                .expect("every move lowers the rank");
+            let (game, root) = SumGame::new(&spec).unwrap();
+            let solution = crate::solve::solve(&game, &root, &control).unwrap();
+            assert!(solution.labels.value(0).remoteness().unwrap() > 1, "{text}");
+            for (v, pos) in solution.explored.positions.iter().enumerate() {
+                let rank = ranked.rank(&pos[0]);
+                let want = solution.labels.value(v as u32);
+                assert_eq!(values.value(rank), Some(want), "{text}: {pos:?}");
+            }
+        }
+    }
 }

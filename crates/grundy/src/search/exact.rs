@@ -87,39 +87,30 @@ pub trait Searchable: Sync {
     /// the move takes. Default: passed, no points (every move of a win/loss game).
     #[inline(always)]
     fn step(&self, _board: &Self::Board, _child: &Self::Board) -> Step {
-        Step::PASS
+        PASS
     }
 }
 
 /// How a move's value for its mover follows from its child's value for the child's
-/// mover: `gain + child` when the mover moves again (dots and boxes after a box),
+/// mover: the one rule of score games ([`crate::game::Step`]) on the search's `i32`
+/// scores — `gain + child` when the mover moves again (dots and boxes after a box),
 /// `gain − child` when the turn passes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Step {
-    /// Whether the mover moves again.
-    pub keeps: bool,
-    /// The points the move takes.
-    pub gain: i32,
+pub type Step = crate::game::Step<i32>;
+
+/// The turn passed, no points taken: every move of a win/loss game.
+pub const PASS: Step = Step {
+    keeps: false,
+    gain: 0,
+};
+
+/// What the search asks of a [`Step`] beside its value: the child's window, and a bound
+/// on the move's value from a bound on the child's.
+trait Window {
+    fn window(self, alpha: i32, beta: i32) -> (i32, i32);
+    fn at_least(self, child: Bound) -> Option<i32>;
 }
 
-impl Step {
-    /// The turn passes, no points taken.
-    pub const PASS: Step = Step {
-        keeps: false,
-        gain: 0,
-    };
-
-    /// The move's value from the child's.
-    #[inline(always)]
-    #[must_use]
-    pub fn value(self, child: i32) -> i32 {
-        if self.keeps {
-            self.gain + child
-        } else {
-            self.gain - child
-        }
-    }
-
+impl Window for Step {
     /// The child's window for the move's window `(alpha, beta)`.
     #[inline(always)]
     fn window(self, alpha: i32, beta: i32) -> (i32, i32) {

@@ -27,7 +27,7 @@ use super::record;
 use super::{Child, Node, TierGame, TierStore, TierSummary};
 use crate::csr::Csr;
 use crate::explore::Control;
-use crate::game::{Outcome, Value};
+use crate::game::{Best, Outcome, Step, Value};
 use crate::solve::{label_by_degree, reverse_topological_order};
 use crate::Error;
 
@@ -239,7 +239,7 @@ pub struct Outside {
     /// Whether a move keeps the turn (refused inside a win/loss tier).
     pub again: bool,
     /// Score games: the best margin through the moves counted.
-    pub best: Option<i64>,
+    pub best: Best<i64>,
 }
 
 impl Outside {
@@ -247,8 +247,7 @@ impl Outside {
     pub fn add(&mut self, rec: u16, again: bool, gain: i32, scored: bool) {
         if scored {
             let m = record::margin(rec).unwrap_or(0);
-            let here = i64::from(gain) + if again { m } else { -m };
-            self.best = Some(self.best.map_or(here, |b| b.max(here)));
+            self.best.offer(step(again, gain).value(m), ());
             return;
         }
         self.again |= again;
@@ -257,6 +256,16 @@ impl Outside {
             Some(Value::Win(x)) => self.win = Some(self.win.map_or(x, |w| w.max(x))),
             _ => self.draw = true,
         }
+    }
+}
+
+/// A move of a score game's tier, as [`Step`] values it.
+#[inline]
+#[must_use]
+pub fn step(again: bool, gain: i32) -> Step {
+    Step {
+        keeps: again,
+        gain: i64::from(gain),
     }
 }
 
@@ -762,15 +771,13 @@ impl<'a> Solver<'a> {
         let offsets = graph.offsets();
         let mut margin = vec![0i64; pending.len()];
         for &v in &order {
-            let mut best: Option<i64> = outside[v as usize].best;
+            let mut best = outside[v as usize].best;
             let first = offsets[v as usize] as usize;
             for (j, &c) in graph.successors(v).iter().enumerate() {
                 let (again, gain) = moves[first + j];
-                let m = margin[c as usize];
-                let here = i64::from(gain) + if again { m } else { -m };
-                best = Some(best.map_or(here, |b| b.max(here)));
+                best.offer(step(again, gain).value(margin[c as usize]), ());
             }
-            margin[v as usize] = best.unwrap_or(0);
+            margin[v as usize] = best.key().unwrap_or(0);
             records[pending[v as usize] as usize] = self.margin_record(margin[v as usize])?;
         }
         Ok(())
@@ -809,8 +816,8 @@ pub fn evaluate(
         Node::Final(points) => return margin_record(i64::from(points)).map(Some),
         Node::Moves(children) => children,
     };
-    let mut best_value: Option<Value> = None;
-    let mut best_margin: Option<i64> = None;
+    let mut best_value = Best::new();
+    let mut best_margin = Best::new();
     for c in children {
         let Some(rec) = child(c)? else {
             return Ok(None);
@@ -825,20 +832,16 @@ pub fn evaluate(
         }
         if scored {
             let m = record::margin(rec).expect("reached");
-            let here = i64::from(c.gain) + if c.again { m } else { -m };
-            best_margin = Some(best_margin.map_or(here, |b| b.max(here)));
+            best_margin.offer(step(c.again, c.gain).value(m), ());
         } else {
-            let v = record::value(rec).expect("reached");
-            let here = v.through(c.again);
-            if best_value.is_none_or(|b| here.preference() > b.preference()) {
-                best_value = Some(here);
-            }
+            let here = record::value(rec).expect("reached").through(c.again);
+            best_value.offer(here.preference(), here);
         }
     }
     if scored {
-        margin_record(best_margin.unwrap_or(0)).map(Some)
+        margin_record(best_margin.key().unwrap_or(0)).map(Some)
     } else {
-        value_record(best_value.unwrap_or(Value::Loss(0))).map(Some)
+        value_record(best_value.get().map_or(Value::Loss(0), |(_, v)| v)).map(Some)
     }
 }
 
