@@ -39,8 +39,9 @@ pub use connect4::Connect4;
 pub use dots::Dots;
 pub use ends::Ends;
 pub use family::{
-    is_move, Boards, Bound, Cost, Discovery, Exact, Family, Figure, GrundySource, Kind, Part,
-    PatternSource, Picture, Pos, ProvedRule, Ranked, Spec, Tiers, Values,
+    is_move, Boards, Bound, Cost, Discovery, Drawing, Exact, Family, Figure, GameRules, Grundy,
+    GrundySource, Indexing, Kind, Part, PatternSource, Patterns, Picture, Pos, ProvedRule, Ranked,
+    Scores, Searching, Spec, Tiers, Values,
 };
 pub use heap::{HeapFamily, Heaps, MAX_LISTED_SPLITS};
 pub use hex::Hex;
@@ -197,7 +198,7 @@ pub(crate) mod testing {
         checked
     }
 
-    /// Checks the exact search ([`super::Family::exact`]) against solved tiers: at every
+    /// Checks the exact search ([`super::Searching::exact`]) against solved tiers: at every
     /// `step`-th record `store` holds (the tiers of `family`), the search's value equals
     /// the record — with its remoteness, or a score game's margin — strong, and its
     /// outcome weak, one table kept for all; at every `moves_step`-th, each move's value

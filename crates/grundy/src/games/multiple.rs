@@ -3,7 +3,8 @@
 //! n − 1 (anything but all). k = 2 is Fibonacci Nim.
 
 use super::family::{
-    Bound, Cost, Family, GrundySource, Kind, PatternSource, Pos, ProvedRule, Ranked, Values,
+    Bound, Cost, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind, PatternSource, Patterns,
+    Pos, ProvedRule, Ranked, Scores, Searching, Values,
 };
 use super::spec::{Args, Built, Entry, SpecError};
 use crate::explore::Control;
@@ -232,7 +233,7 @@ impl ProvedRule for Greedy {
     }
 }
 
-impl Family for TakeAway {
+impl GameRules for TakeAway {
     fn name(&self) -> String {
         format!("multiple[{}]", self.k)
     }
@@ -266,11 +267,58 @@ impl Family for TakeAway {
         }
     }
 
+    fn some_move(&self, pos: &Pos) -> Option<Pos> {
+        (pos[1] >= 1).then(|| {
+            let (n, l) = self.game(pos[0]).after((pos[0], pos[1]), 1);
+            Pos::from_slice(&[n, l])
+        })
+    }
+
+    fn is_move(&self, a: &Pos, b: &Pos) -> bool {
+        b[0] < a[0]
+            && a[0] - b[0] <= a[1]
+            && self.game(a[0]).after((a[0], a[1]), a[0] - b[0]) == (b[0], b[1])
+    }
+}
+
+impl Drawing for TakeAway {
+    fn move_name(&self, from: &Pos, to: &Pos) -> String {
+        format!("take {}", from[0].saturating_sub(to[0]))
+    }
+
+    fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
+        let said = super::family::squash(text);
+        let t = from[0].saturating_sub(to[0]).to_string();
+        said == format!("take{t}") || said == t
+    }
+}
+
+impl Scores for TakeAway {}
+
+impl Indexing for TakeAway {
     fn ranking(&self, root: &Pos) -> Option<Box<dyn Ranked + '_>> {
         // Ranks are u64 and the table is indexed by them: keep the triangle addressable.
         (root[0] < 1 << 31).then(|| Box::new(Triangle(self.game(root[0]))) as Box<dyn Ranked>)
     }
+}
 
+impl Searching for TakeAway {}
+
+impl Patterns for TakeAway {
+    fn rule(&self) -> Option<Box<dyn ProvedRule + '_>> {
+        MultipleRule::schwenk(self.k, u64::MAX).map(|r| Box::new(Greedy(r)) as Box<dyn ProvedRule>)
+    }
+
+    fn member(&self, n: u64) -> Option<Pos> {
+        Some(Pos::from_slice(&[n, n.saturating_sub(1)]))
+    }
+
+    fn pattern(&self) -> PatternSource {
+        PatternSource::TakeAway { k: self.k }
+    }
+}
+
+impl Grundy for TakeAway {
     fn grundy(&self) -> GrundySource {
         GrundySource::Table
     }
@@ -291,41 +339,6 @@ impl Family for TakeAway {
         let game = self.game(size);
         let values = game.table(control)?;
         Ok(Box::new(Table { game, values }))
-    }
-
-    fn some_move(&self, pos: &Pos) -> Option<Pos> {
-        (pos[1] >= 1).then(|| {
-            let (n, l) = self.game(pos[0]).after((pos[0], pos[1]), 1);
-            Pos::from_slice(&[n, l])
-        })
-    }
-
-    fn is_move(&self, a: &Pos, b: &Pos) -> bool {
-        b[0] < a[0]
-            && a[0] - b[0] <= a[1]
-            && self.game(a[0]).after((a[0], a[1]), a[0] - b[0]) == (b[0], b[1])
-    }
-
-    fn rule(&self) -> Option<Box<dyn ProvedRule + '_>> {
-        MultipleRule::schwenk(self.k, u64::MAX).map(|r| Box::new(Greedy(r)) as Box<dyn ProvedRule>)
-    }
-
-    fn member(&self, n: u64) -> Option<Pos> {
-        Some(Pos::from_slice(&[n, n.saturating_sub(1)]))
-    }
-
-    fn pattern(&self) -> PatternSource {
-        PatternSource::TakeAway { k: self.k }
-    }
-
-    fn move_name(&self, from: &Pos, to: &Pos) -> String {
-        format!("take {}", from[0].saturating_sub(to[0]))
-    }
-
-    fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
-        let said = super::family::squash(text);
-        let t = from[0].saturating_sub(to[0]).to_string();
-        said == format!("take{t}") || said == t
     }
 }
 

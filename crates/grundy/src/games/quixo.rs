@@ -25,7 +25,7 @@
 //!
 //! # Tiers
 //!
-//! [`Family::tiers`] splits the game by the counts `(x, o)` of each symbol: a move that
+//! [`Indexing::tiers`] splits the game by the counts `(x, o)` of each symbol: a move that
 //! takes a blank cube adds one to the mover's count, one that takes the mover's own cube
 //! stays in the tier (the cycles are all inside tiers), so tiers are ordered by the
 //! number of cubes shown, `x + o`, then by `x`; tiers `(0, o)` with `o > 0` cannot arise
@@ -51,7 +51,10 @@
 
 use std::ops::Range;
 
-use super::family::{squash, Bound, Family, Kind, Pos, Tiers};
+use super::family::{
+    squash, Bound, Drawing, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Scores, Searching,
+    Tiers,
+};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Node, TierGame};
@@ -427,7 +430,7 @@ impl Quixo {
     }
 }
 
-impl Family for Quixo {
+impl GameRules for Quixo {
     fn name(&self) -> String {
         format!("quixo[{}]", self.n)
     }
@@ -485,11 +488,9 @@ impl Family for Quixo {
             moves: self.pushes.len() as u128,
         }
     }
+}
 
-    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
-        Some(Box::new(QuixoTiers::new(self)))
-    }
-
+impl Drawing for Quixo {
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
         match self.pushes_between(from, to).first() {
             Some(&p) => format!("{} to {}", self.cell_name(p.from), self.cell_name(p.to)),
@@ -537,6 +538,20 @@ impl Family for Quixo {
         Some(s)
     }
 }
+
+impl Scores for Quixo {}
+
+impl Indexing for Quixo {
+    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
+        Some(Box::new(QuixoTiers::new(self)))
+    }
+}
+
+impl Searching for Quixo {}
+
+impl Patterns for Quixo {}
+
+impl Grundy for Quixo {}
 
 /// The game from the empty board in tiers `(x, o)`, ranked as the module says.
 struct QuixoTiers<'a> {

@@ -23,7 +23,10 @@ mod bits;
 
 use super::board;
 use super::combin::{insert, next_combination, Binomials};
-use super::family::{Bound, Exact, Family, Kind, Picture, Pos, Ranked, Tiers};
+use super::family::{
+    Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Ranked,
+    Scores, Searching, Tiers,
+};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Node, TierGame};
@@ -435,7 +438,7 @@ impl Tiers for Connect4 {
     }
 }
 
-impl Family for Connect4 {
+impl GameRules for Connect4 {
     fn name(&self) -> String {
         format!("connect4[{}x{}]", self.w, self.h)
     }
@@ -458,13 +461,6 @@ impl Family for Connect4 {
 
     fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
         out.extend((0..self.w).filter_map(|c| self.drop_in(pos, c)));
-    }
-
-    fn move_priority(&self, from: &Pos, to: &Pos) -> i32 {
-        // The middle columns first: they lie on the most lines of four.
-        board::placed(from, to).map_or(0, |cell| {
-            -(2 * (cell / self.h) as i32 - (self.w as i32 - 1)).abs()
-        })
     }
 
     fn to_move(&self, pos: &Pos) -> Player {
@@ -505,19 +501,9 @@ impl Family for Connect4 {
             moves: u128::from(self.w),
         }
     }
+}
 
-    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
-        Flat::new(self).map(|f| Box::new(f) as Box<dyn Ranked>)
-    }
-
-    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
-        Some(Box::new(self.clone()))
-    }
-
-    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
-        bits::exact(self)
-    }
-
+impl Drawing for Connect4 {
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
         board::placed(from, to).map_or_else(
             || "no single disc".into(),
@@ -568,6 +554,35 @@ impl Family for Connect4 {
         Some(s)
     }
 }
+
+impl Scores for Connect4 {}
+
+impl Indexing for Connect4 {
+    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
+        Flat::new(self).map(|f| Box::new(f) as Box<dyn Ranked>)
+    }
+
+    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
+        Some(Box::new(self.clone()))
+    }
+}
+
+impl Searching for Connect4 {
+    fn move_priority(&self, from: &Pos, to: &Pos) -> i32 {
+        // The middle columns first: they lie on the most lines of four.
+        board::placed(from, to).map_or(0, |cell| {
+            -(2 * (cell / self.h) as i32 - (self.w as i32 - 1)).abs()
+        })
+    }
+
+    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
+        bits::exact(self)
+    }
+}
+
+impl Patterns for Connect4 {}
+
+impl Grundy for Connect4 {}
 
 /// A board as written: rows from the top separated by `/`, or the columns played as
 /// digits (`4453`: columns 4, 4, 5, 3, from 1 on the left).
@@ -753,7 +768,7 @@ mod tests {
                         Node::Moves(children) => {
                             assert_eq!(game.terminal(&pos), None);
                             let mut moves = Vec::new();
-                            Family::moves(&game, &pos, &mut moves);
+                            GameRules::moves(&game, &pos, &mut moves);
                             let expected: Vec<Child> = moves
                                 .iter()
                                 .map(|m| {

@@ -10,7 +10,7 @@
 //! symmetry that keeps both goals is the 180° rotation (cell `i` ↔ `n² − 1 − i`);
 //! positions are merged under it.
 //!
-//! Tiers ([`Family::tiers`], n ≤ 6): tier k holds the positions with k stones, ⌈k/2⌉ of
+//! Tiers ([`Indexing::tiers`], n ≤ 6): tier k holds the positions with k stones, ⌈k/2⌉ of
 //! them X's. Within a tier a position is ranked by the combinatorial number system twice:
 //! `colex(occupied cells) · C(k, ⌈k/2⌉) + colex(which of the occupied cells are X's)`,
 //! so consecutive ranks are consecutive combinations (walked by Gosper's step, no
@@ -22,7 +22,10 @@ use std::ops::Range;
 
 use super::board;
 use super::combin::{next_combination, Binomials};
-use super::family::{Bound, Exact, Family, Kind, Picture, Pos, Ranked, Tiers};
+use super::family::{
+    Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Ranked,
+    Scores, Searching, Tiers,
+};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Node, TierGame};
@@ -314,7 +317,7 @@ fn child_ranks_in<const CAP: usize>(
     }
 }
 
-impl Family for Hex {
+impl GameRules for Hex {
     fn name(&self) -> String {
         format!("hex[{}]", self.n)
     }
@@ -342,17 +345,6 @@ impl Family for Hex {
             next[side] |= bit;
             out.push(next);
         }
-    }
-
-    fn move_priority(&self, from: &Pos, to: &Pos) -> i32 {
-        // The centre first: minus the hex distance from the centre, in half cells (axial
-        // coordinates, doubled so that an even side's centre falls on whole numbers).
-        board::placed(from, to).map_or(0, |cell| {
-            let centre = self.n as i32 - 1;
-            let a = 2 * (cell / self.n) as i32 - centre;
-            let b = 2 * (cell % self.n) as i32 - centre;
-            -(a.abs() + b.abs() + (a + b).abs())
-        })
     }
 
     fn canonical(&self, pos: &Pos) -> Pos {
@@ -388,19 +380,9 @@ impl Family for Hex {
             moves: empty,
         }
     }
+}
 
-    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
-        search::exact(self)
-    }
-
-    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
-        (self.n <= MAX_RANKED_SIDE).then(|| Box::new(ByTier::new(self)) as Box<dyn Ranked>)
-    }
-
-    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
-        (self.n <= MAX_TIERED_SIDE).then(|| Box::new(HexTiers(self)) as Box<dyn Tiers>)
-    }
-
+impl Drawing for Hex {
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
         board::placed(from, to).map_or_else(|| "no single stone".into(), |c| self.cell_name(c))
     }
@@ -446,6 +428,39 @@ impl Family for Hex {
     }
 }
 
+impl Scores for Hex {}
+
+impl Indexing for Hex {
+    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
+        (self.n <= MAX_RANKED_SIDE).then(|| Box::new(ByTier::new(self)) as Box<dyn Ranked>)
+    }
+
+    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
+        (self.n <= MAX_TIERED_SIDE).then(|| Box::new(HexTiers(self)) as Box<dyn Tiers>)
+    }
+}
+
+impl Searching for Hex {
+    fn move_priority(&self, from: &Pos, to: &Pos) -> i32 {
+        // The centre first: minus the hex distance from the centre, in half cells (axial
+        // coordinates, doubled so that an even side's centre falls on whole numbers).
+        board::placed(from, to).map_or(0, |cell| {
+            let centre = self.n as i32 - 1;
+            let a = 2 * (cell / self.n) as i32 - centre;
+            let b = 2 * (cell % self.n) as i32 - centre;
+            -(a.abs() + b.abs() + (a + b).abs())
+        })
+    }
+
+    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
+        search::exact(self)
+    }
+}
+
+impl Patterns for Hex {}
+
+impl Grundy for Hex {}
+
 /// Every position ranked once for the existing solver: the tiers laid end to end,
 /// counted down from the empty board so that every move lowers the rank.
 struct ByTier<'a> {
@@ -484,7 +499,7 @@ impl Ranked for ByTier<'_> {
         Pos::from_slice(&[x, o])
     }
 
-    /// Moves from a terminal rank are not asked for (as `Family::moves`).
+    /// Moves from a terminal rank are not asked for (as `GameRules::moves`).
     fn moves(&self, rank: u64, out: &mut Vec<u64>) {
         let pos = self.unrank(rank);
         let k = (pos[0] | pos[1]).count_ones() as usize;

@@ -12,7 +12,10 @@ mod search;
 
 use super::board;
 use super::combin::{insert, next_combination, Binomials};
-use super::family::{Bound, Exact, Family, Kind, Picture, Pos, Ranked, Tiers};
+use super::family::{
+    Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Ranked,
+    Scores, Searching, Tiers,
+};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Node, TierGame};
@@ -130,7 +133,7 @@ impl Mnk {
     }
 }
 
-impl Family for Mnk {
+impl GameRules for Mnk {
     fn name(&self) -> String {
         if (self.m, self.n, self.k) == (3, 3, 3) {
             "tictactoe".into()
@@ -200,22 +203,9 @@ impl Family for Mnk {
             moves: empty,
         }
     }
+}
 
-    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
-        (self.cells() <= 16).then(|| Box::new(Base3(self)) as Box<dyn Ranked>)
-    }
-
-    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
-        search::exact(self)
-    }
-
-    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
-        Some(Box::new(Placed {
-            game: self,
-            binom: Binomials::new(),
-        }))
-    }
-
+impl Drawing for Mnk {
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
         board::placed(from, to).map_or_else(|| "no single mark".into(), |c| self.cell_name(c))
     }
@@ -249,6 +239,31 @@ impl Family for Mnk {
         Some(s)
     }
 }
+
+impl Scores for Mnk {}
+
+impl Indexing for Mnk {
+    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
+        (self.cells() <= 16).then(|| Box::new(Base3(self)) as Box<dyn Ranked>)
+    }
+
+    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
+        Some(Box::new(Placed {
+            game: self,
+            binom: Binomials::new(),
+        }))
+    }
+}
+
+impl Searching for Mnk {
+    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
+        search::exact(self)
+    }
+}
+
+impl Patterns for Mnk {}
+
+impl Grundy for Mnk {}
 
 /// Boards of at most 16 cells in base 3 (0 empty, 1 X, 2 O), canonical under symmetry.
 struct Base3<'a>(&'a Mnk);
