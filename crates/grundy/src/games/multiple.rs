@@ -261,10 +261,17 @@ impl GameRules for TakeAway {
 
     fn bound(&self, pos: &Pos) -> Bound {
         let n = u128::from(pos[0]) + 1;
+        // After a first take the limit may grow (k times the take), up to the stones left:
+        // at most n − 1 after any move.
+        let moves = pos[1].min(pos[0]).max(pos[0].saturating_sub(1));
         Bound {
             positions: n.saturating_mul(n + 1) / 2,
-            moves: u128::from(pos[1]),
+            moves: u128::from(moves),
         }
+    }
+
+    fn move_count(&self, pos: &Pos) -> u128 {
+        u128::from(pos[1].min(pos[0]))
     }
 
     fn some_move(&self, pos: &Pos) -> Option<Pos> {
