@@ -236,6 +236,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "chomp",
         examples: &["chomp[3x4]"],
+        small: &["chomp[3x3]", "chomp[2x4](4,2)"],
     shape: "chomp[m x n](l1,…): take a cell and all above and right of it; the bottom-left is poisoned (rows from the bottom; no position: the full bar)",
     build,
 }];

@@ -411,6 +411,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "circular",
     examples: &["circular[0.77](12)"],
+    small: &["circular[0.77](7,3)"],
     shape: "circular[0.d1d2…](n,…): an octal game on circles of n tokens; the first move opens a circle into a row (0.77: the round table)",
     build,
 }];

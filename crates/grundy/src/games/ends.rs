@@ -180,6 +180,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "ends",
     examples: &["ends(4,7,2,9,5,2)"],
+    small: &["ends(4,7,2,9,5)"],
     shape: "ends(a1,…): take a number from either end; score = sum taken (IOI 1996)",
     build,
 }];

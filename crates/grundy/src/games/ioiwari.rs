@@ -294,6 +294,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "ioiwari",
     examples: &["ioiwari(4,3,2,4,2,3,2)"],
+    small: &["ioiwari(1,0,2,1,0,1,1)"],
     shape: "ioiwari(p1,…,p7): IOI 2001 mancala, seven pits in a ring and two banks; score = beads banked",
     build,
 }];

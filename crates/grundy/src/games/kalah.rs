@@ -651,6 +651,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "kalah",
     examples: &["kalah[3,3]"],
+    small: &["kalah[2,2]"],
     shape: "kalah[m,n](pits…,south|north): Kalah, m pits a side, n seeds each; sow counterclockwise skipping the opponent's store; last seed in your store: again; in an empty pit of yours: it and the opposite pit (even empty) are captured; a side empty ends the game, each side's seeds to its owner (Irving et al. 2000; pits South's then North's in sowing order; no position: the start, South to move)",
     build,
 }];

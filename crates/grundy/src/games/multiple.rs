@@ -385,12 +385,14 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         name: "multiple",
         examples: &["multiple[2](30)"],
+        small: &["multiple[2](13)", "multiple[3](12,4)"],
         shape: "multiple[k](n) or multiple[k](n,limit): take 1..k·(last take); first move 1..n-1",
         build: |args| build(args, None),
     },
     Entry {
         name: "fibonacci",
         examples: &[],
+        small: &["fibonacci(11)"],
         shape: "fibonacci(n): Fibonacci Nim, multiple[2](n)",
         build: |args| build(args, Some(2)),
     },

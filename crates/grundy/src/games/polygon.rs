@@ -563,6 +563,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "polygon",
     examples: &["polygon[6,0,2,4,0,1,2,2,3,4,4,5,0]"],
+    small: &["polygon[6,0,2,4,0,1,2,2,3,4,4,5,0]"],
     shape: "polygon[n,a,b,c,…](t,…): POI 1999, an n-gon cut into triangles (the black one first); cut off a triangle, who cuts the black one wins; the position is the triangles left",
     build,
 }];

@@ -833,6 +833,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "quixo",
     examples: &["quixo[3]"],
+    small: &["quixo[3](xo./x.o/...,x)"],
     shape: "quixo[n](board,x|o): Quixo on n × n (n = 3, 4, 5; `quixo` alone is 5 × 5): take a blank or own cube from the border, push it back in at an end of its row or column; n in a row wins; then who moves (no position: the empty board, X first)",
     build,
 }];

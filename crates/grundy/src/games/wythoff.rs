@@ -213,6 +213,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "wythoff",
     examples: &["wythoff(3,5)"],
+    small: &["wythoff(4,6)"],
     shape: "wythoff(a,b): take from one pile, or the same from both",
     build,
 }];

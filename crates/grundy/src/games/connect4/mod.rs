@@ -726,6 +726,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "connect4",
     examples: &["connect4[4x4]"],
+    small: &["connect4[3x3]", "connect4[4x3](22)"],
     shape: "connect4[w x h](board or columns played): four in a row, discs dropped into w columns of h rows, X first (no position: the empty board)",
     build,
 }];

@@ -622,6 +622,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "dots",
     examples: &["dots[2x2]"],
+    small: &["dots[1x2]", "dots[2x2](ha1,va1,hb3,first)"],
     shape: "dots[r x c](lines,…,first|second): dots and boxes on r × c boxes; completing a box scores it and moves again; most boxes wins (lines `ha1` from a1 to b1, `va1` from a1 to a2; no position: the empty board, the first player to move)",
     build,
 }];

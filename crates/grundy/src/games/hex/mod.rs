@@ -714,6 +714,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "hex",
     examples: &["hex[3]"],
+    small: &["hex[2]", "hex[3]"],
     shape: "hex[n](board): Hex on an n × n rhombus (n ≤ 8), X first joins top and bottom, O left and right; no swap (rows top to bottom, `/` between them; no position: the empty board)",
     build,
 }];

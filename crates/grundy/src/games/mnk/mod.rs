@@ -565,12 +565,14 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         name: "tictactoe",
         examples: &["tictactoe"],
+        small: &["tictactoe", "tictactoe(x.o/.x./...)"],
         shape: "tictactoe(x.o/.x./...): noughts and crosses, X first (no position: the empty board)",
         build: build_tictactoe,
     },
     Entry {
         name: "mnk",
         examples: &["mnk[4,4,3]"],
+        small: &["mnk[2,4,3]", "mnk[3,3,2]"],
         shape: "mnk[m,n,k](board): k in a row on m rows × n columns, X first (no position: the empty board)",
         build: build_mnk,
     },
