@@ -51,6 +51,7 @@
 
 use std::ops::Range;
 
+use super::board::Grid;
 use super::family::{
     squash, Bound, Drawing, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Scores, Searching,
     Tiers,
@@ -380,10 +381,14 @@ impl Quixo {
         pos.len() == 3 && (pos[0] | pos[1]) & !self.full == 0 && pos[0] & pos[1] == 0 && pos[2] < 2
     }
 
+    /// The board's cells, numbered along each row.
+    fn grid(&self) -> Grid {
+        Grid::by_rows(self.n, self.n)
+    }
+
     /// The cell's name: column letter, row number from the top.
     fn cell_name(&self, cell: u32) -> String {
-        let (r, c) = (cell / self.n, cell % self.n);
-        format!("{}{}", (b'a' + c as u8) as char, r + 1)
+        self.grid().cell_name(cell)
     }
 
     /// The side a cube is pushed in from.
@@ -440,12 +445,7 @@ impl GameRules for Quixo {
     }
 
     fn write_position(&self, pos: &Pos, out: &mut String) {
-        for cell in 0..self.cells() {
-            if cell > 0 && cell % self.n == 0 {
-                out.push('/');
-            }
-            out.push(super::board::mark(pos, cell, ['x', 'o', '.']));
-        }
+        self.grid().write(pos, out);
         out.push_str(if pos[2] == X_MOVES { ",x" } else { ",o" });
     }
 
@@ -515,21 +515,7 @@ impl Drawing for Quixo {
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
-        let mut s = String::from("   ");
-        for c in 0..self.n {
-            s.push((b'a' + c as u8) as char);
-            s.push(' ');
-        }
-        s.push('\n');
-        for r in 0..self.n {
-            s.push_str(&format!("{:>2} ", r + 1));
-            for c in 0..self.n {
-                let cell = r * self.n + c;
-                s.push(super::board::mark(pos, cell, ['X', 'O', '.']));
-                s.push(' ');
-            }
-            s.push('\n');
-        }
+        let mut s = self.grid().lettered(pos, "", false);
         s.push_str(if pos[2] == X_MOVES {
             "X to move\n"
         } else {
@@ -761,33 +747,9 @@ fn board(args: &Args<'_>, game: &Quixo) -> Result<Option<Pos>, SpecError> {
             format!("expected a board such as `{example}`"),
         ));
     };
-    let n = game.n;
-    let rows: Vec<&str> = text.split('/').collect();
-    if rows.len() != n as usize {
-        return Err(args.error_at(*at, format!("the board has {n} rows of {n} cells")));
-    }
-    let (mut x, mut o) = (0u64, 0u64);
-    let mut offset = *at;
-    for (r, row) in rows.iter().enumerate() {
-        if row.chars().count() != n as usize {
-            return Err(args.error_at(offset, format!("row {} must have {n} cells", r + 1)));
-        }
-        for (c, ch) in row.chars().enumerate() {
-            let cell = r as u32 * n + c as u32;
-            match ch {
-                'x' | 'X' => x |= 1 << cell,
-                'o' | 'O' => o |= 1 << cell,
-                '.' => {}
-                other => {
-                    return Err(args.error_at(
-                        offset + c,
-                        format!("a cube shows `x`, `o` or `.` (blank), found `{other}`"),
-                    ))
-                }
-            }
-        }
-        offset += row.chars().count() + 1;
-    }
+    let (x, o) = game
+        .grid()
+        .read(args, text, *at, "a cube shows `x`, `o` or `.` (blank)")?;
     let turn = match turn_item {
         Some(Param::Word { text, .. }) if text.eq_ignore_ascii_case("x") => X_MOVES,
         Some(Param::Word { text, .. }) if text.eq_ignore_ascii_case("o") => O_MOVES,

@@ -21,7 +21,7 @@
 
 mod bits;
 
-use super::board;
+use super::board::{self, Grid};
 use super::combin::{insert, next_combination, Binomials};
 use super::family::{
     Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Ranked,
@@ -89,6 +89,11 @@ impl Connect4 {
 
     fn cells(&self) -> u32 {
         self.w * self.h
+    }
+
+    /// The board's cells, numbered up each column; row 0 of the grid is the top row.
+    fn grid(&self) -> Grid {
+        Grid::by_columns(self.h, self.w)
     }
 
     fn column_mask(&self) -> u64 {
@@ -274,11 +279,7 @@ impl TierGame for Connect4 {
     }
 
     fn child_tiers(&self, tier: u32) -> Vec<u32> {
-        if tier < self.cells() {
-            vec![tier + 1]
-        } else {
-            Vec::new()
-        }
+        board::next_tier(tier, self.cells())
     }
 
     fn root(&self) -> (u32, u64) {
@@ -448,15 +449,7 @@ impl GameRules for Connect4 {
     }
 
     fn write_position(&self, pos: &Pos, out: &mut String) {
-        for r in (0..self.h).rev() {
-            if r + 1 < self.h {
-                out.push('/');
-            }
-            for c in 0..self.w {
-                let cell = c * self.h + r;
-                out.push(super::board::mark(pos, cell, ['x', 'o', '.']));
-            }
-        }
+        self.grid().write(pos, out);
     }
 
     fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
@@ -524,15 +517,12 @@ impl Drawing for Connect4 {
     }
 
     fn picture(&self, pos: &Pos) -> Option<Picture> {
-        // Row 0 of the picture is the top row of the board.
-        Some(board::picture(pos, self.h, self.w, false, |r, c| {
-            c * self.h + (self.h - 1 - r)
-        }))
+        Some(self.grid().picture(pos, false))
     }
 
     /// The cell the disc lands in.
     fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
-        board::placed(from, to).map(|cell| (self.h - 1 - cell % self.h, cell / self.h))
+        self.grid().move_cell(from, to)
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
@@ -604,38 +594,9 @@ fn position(args: &Args<'_>, game: &Connect4) -> Result<Option<Pos>, SpecError> 
         Param::Number(n) => columns_played(args, game, &n.value.to_string(), n.at),
         Param::Digits { text, at } => columns_played(args, game, text, *at),
         Param::Word { text, at } => {
-            let rows: Vec<&str> = text.split('/').collect();
-            if rows.len() != game.h as usize {
-                return Err(args.error_at(
-                    *at,
-                    format!("the board has {} rows of {} cells", game.h, game.w),
-                ));
-            }
-            let (mut x, mut o) = (0u64, 0u64);
-            let mut offset = *at;
-            for (i, row) in rows.iter().enumerate() {
-                if row.chars().count() != game.w as usize {
-                    return Err(
-                        args.error_at(offset, format!("row {} must have {} cells", i + 1, game.w))
-                    );
-                }
-                let r = game.h - 1 - i as u32;
-                for (c, ch) in row.chars().enumerate() {
-                    let cell = c as u32 * game.h + r;
-                    match ch {
-                        'x' | 'X' => x |= 1 << cell,
-                        'o' | 'O' => o |= 1 << cell,
-                        '.' => {}
-                        other => {
-                            return Err(args.error_at(
-                                offset + c,
-                                format!("a cell is `x`, `o` or `.`, found `{other}`"),
-                            ))
-                        }
-                    }
-                }
-                offset += row.chars().count() + 1;
-            }
+            let (x, o) = game
+                .grid()
+                .read(args, text, *at, "a cell is `x`, `o` or `.`")?;
             let pos = Pos::from_slice(&[x, o]);
             if game.occupancy(&game.heights(x | o)) != x | o {
                 return Err(args.error_at(

@@ -475,11 +475,7 @@ impl TierGame for DotsTiers<'_> {
     }
 
     fn child_tiers(&self, tier: u32) -> Vec<u32> {
-        if tier < self.0.lines {
-            vec![tier + 1]
-        } else {
-            Vec::new()
-        }
+        super::board::next_tier(tier, self.0.lines)
     }
 
     fn root(&self) -> (u32, u64) {

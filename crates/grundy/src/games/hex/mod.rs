@@ -20,7 +20,7 @@ mod search;
 
 use std::ops::Range;
 
-use super::board;
+use super::board::{self, Grid};
 use super::combin::{next_combination, Binomials};
 use super::family::{
     Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Ranked,
@@ -126,8 +126,12 @@ impl Hex {
 
     /// The cell's name: column letter, row number from the top (`a1` is the top left).
     fn cell_name(&self, cell: u32) -> String {
-        let (r, c) = (cell / self.n, cell % self.n);
-        format!("{}{}", (b'a' + c as u8) as char, r + 1)
+        self.grid().cell_name(cell)
+    }
+
+    /// The board's cells, numbered along each row.
+    fn grid(&self) -> Grid {
+        Grid::by_rows(self.n, self.n)
     }
 
     /// X's stones in a tier of k stones.
@@ -327,12 +331,7 @@ impl GameRules for Hex {
     }
 
     fn write_position(&self, pos: &Pos, out: &mut String) {
-        for cell in 0..self.cells {
-            if cell > 0 && cell % self.n == 0 {
-                out.push('/');
-            }
-            out.push(super::board::mark(pos, cell, ['x', 'o', '.']));
-        }
+        self.grid().write(pos, out);
     }
 
     fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
@@ -398,33 +397,17 @@ impl Drawing for Hex {
     }
 
     fn picture(&self, pos: &Pos) -> Option<Picture> {
-        Some(board::picture(pos, self.n, self.n, true, |r, c| {
-            r * self.n + c
-        }))
+        Some(self.grid().picture(pos, true))
     }
 
     fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
-        board::placed(from, to).map(|cell| (cell / self.n, cell % self.n))
+        self.grid().move_cell(from, to)
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
         // Each row shifted half a cell right of the one above: the rhombus.
-        let mut s = String::from("   ");
-        for c in 0..self.n {
-            s.push((b'a' + c as u8) as char);
-            s.push(' ');
-        }
-        s.push_str("   (X joins top and bottom, O left and right)\n");
-        for r in 0..self.n {
-            s.push_str(&format!("{:>2} {}", r + 1, " ".repeat(r as usize)));
-            for c in 0..self.n {
-                let cell = r * self.n + c;
-                s.push(board::mark(pos, cell, ['X', 'O', '.']));
-                s.push(' ');
-            }
-            s.push('\n');
-        }
-        Some(trim_lines(&s))
+        let note = "   (X joins top and bottom, O left and right)";
+        Some(trim_lines(&self.grid().lettered(pos, note, true)))
     }
 }
 
@@ -538,11 +521,7 @@ impl TierGame for HexTiers<'_> {
     }
 
     fn child_tiers(&self, tier: u32) -> Vec<u32> {
-        if tier < self.0.cells {
-            vec![tier + 1]
-        } else {
-            Vec::new()
-        }
+        board::next_tier(tier, self.0.cells)
     }
 
     fn root(&self) -> (u32, u64) {
@@ -649,33 +628,9 @@ fn board(args: &Args<'_>, game: &Hex) -> Result<Pos, SpecError> {
     let Param::Word { text, at } = item else {
         return Err(args.error_at(item.at(), format!("expected a board such as `{example}`")));
     };
-    let n = game.n as usize;
-    let rows: Vec<&str> = text.split('/').collect();
-    if rows.len() != n {
-        return Err(args.error_at(*at, format!("the board has {n} rows of {n} cells")));
-    }
-    let (mut x, mut o) = (0u64, 0u64);
-    let mut offset = *at;
-    for (r, row) in rows.iter().enumerate() {
-        if row.chars().count() != n {
-            return Err(args.error_at(offset, format!("row {} must have {n} cells", r + 1)));
-        }
-        for (c, ch) in row.chars().enumerate() {
-            let bit = 1u64 << (r * n + c);
-            match ch {
-                'x' | 'X' => x |= bit,
-                'o' | 'O' => o |= bit,
-                '.' => {}
-                other => {
-                    return Err(args.error_at(
-                        offset + c,
-                        format!("a cell is `x`, `o` or `.`, found `{other}`"),
-                    ))
-                }
-            }
-        }
-        offset += n + 1;
-    }
+    let (x, o) = game
+        .grid()
+        .read(args, text, *at, "a cell is `x`, `o` or `.`")?;
     if !Hex::counts_fit(x, o) {
         return Err(args.error_at(
             *at,

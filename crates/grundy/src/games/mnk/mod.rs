@@ -10,7 +10,7 @@
 
 mod search;
 
-use super::board;
+use super::board::{self, Grid};
 use super::combin::{insert, next_combination, Binomials};
 use super::family::{
     Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Ranked,
@@ -124,12 +124,15 @@ impl Mnk {
         out
     }
 
+    /// The board's cells, numbered along each row.
+    fn grid(&self) -> Grid {
+        Grid::by_rows(self.m, self.n)
+    }
+
     /// The cell's name: column letter, row number from the top (`b2` is the centre of
     /// tic-tac-toe).
     fn cell_name(&self, cell: u32) -> String {
-        let (r, c) = (cell / self.n, cell % self.n);
-        let letter = (b'a' + (c % 26) as u8) as char;
-        format!("{letter}{}", r + 1)
+        self.grid().cell_name(cell)
     }
 }
 
@@ -147,12 +150,7 @@ impl GameRules for Mnk {
     }
 
     fn write_position(&self, pos: &Pos, out: &mut String) {
-        for cell in 0..self.cells() {
-            if cell > 0 && cell % self.n == 0 {
-                out.push('/');
-            }
-            out.push(super::board::mark(pos, cell, ['x', 'o', '.']));
-        }
+        self.grid().write(pos, out);
     }
 
     fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
@@ -211,32 +209,15 @@ impl Drawing for Mnk {
     }
 
     fn picture(&self, pos: &Pos) -> Option<Picture> {
-        Some(board::picture(pos, self.m, self.n, false, |r, c| {
-            r * self.n + c
-        }))
+        Some(self.grid().picture(pos, false))
     }
 
     fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
-        board::placed(from, to).map(|cell| (cell / self.n, cell % self.n))
+        self.grid().move_cell(from, to)
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
-        let mut s = String::from("   ");
-        for c in 0..self.n {
-            s.push((b'a' + (c % 26) as u8) as char);
-            s.push(' ');
-        }
-        s.push('\n');
-        for r in 0..self.m {
-            s.push_str(&format!("{:>2} ", r + 1));
-            for c in 0..self.n {
-                let cell = r * self.n + c;
-                s.push(board::mark(pos, cell, ['X', 'O', '.']));
-                s.push(' ');
-            }
-            s.push('\n');
-        }
-        Some(s)
+        Some(self.grid().lettered(pos, "", false))
     }
 }
 
@@ -374,11 +355,7 @@ impl TierGame for Placed<'_> {
     }
 
     fn child_tiers(&self, tier: u32) -> Vec<u32> {
-        if tier < self.game.cells() {
-            vec![tier + 1]
-        } else {
-            Vec::new()
-        }
+        board::next_tier(tier, self.game.cells())
     }
 
     fn root(&self) -> (u32, u64) {
@@ -481,35 +458,9 @@ fn board(args: &Args<'_>, game: &Mnk) -> Result<Option<Pos>, SpecError> {
     let Param::Word { text, at } = item else {
         return Err(args.error_at(item.at(), format!("expected a board such as `{example}`")));
     };
-    let (mut x, mut o) = (0u64, 0u64);
-    let rows: Vec<&str> = text.split('/').collect();
-    if rows.len() != game.m as usize {
-        return Err(args.error_at(
-            *at,
-            format!("the board has {} rows of {} cells", game.m, game.n),
-        ));
-    }
-    let mut offset = *at;
-    for (r, row) in rows.iter().enumerate() {
-        if row.chars().count() != game.n as usize {
-            return Err(args.error_at(offset, format!("row {} must have {} cells", r + 1, game.n)));
-        }
-        for (c, ch) in row.chars().enumerate() {
-            let cell = r as u32 * game.n + c as u32;
-            match ch {
-                'x' | 'X' => x |= 1 << cell,
-                'o' | 'O' => o |= 1 << cell,
-                '.' => {}
-                other => {
-                    return Err(args.error_at(
-                        offset + c,
-                        format!("a cell is `x`, `o` or `.`, found `{other}`"),
-                    ))
-                }
-            }
-        }
-        offset += row.chars().count() + 1;
-    }
+    let (x, o) = game
+        .grid()
+        .read(args, text, *at, "a cell is `x`, `o` or `.`")?;
     let (nx, no) = (x.count_ones(), o.count_ones());
     if nx != no && nx != no + 1 {
         return Err(args.error_at(
