@@ -1,9 +1,12 @@
-//! Boards of two masks `[x, o]` (m,n,k-games, hex, connect four, quixo): what a cell shows,
-//! the one cell a move marks, the board's [`Grid`] (read from a spec and written back, the
-//! picture for the web page, the text drawing, cells by name), and tiers by pieces placed.
+//! What the board families share. Boards of two masks `[x, o]` (m,n,k-games, hex, connect
+//! four, quixo): what a cell shows, the one cell a move marks, who moves when X starts, the
+//! board's [`Grid`] (read from a spec and written back, the picture for the web page, the
+//! text drawing, cells by name); text drawings trimmed; tiers by pieces placed (dots and
+//! boxes' lines too); the rule by which line games refuse boards that cannot arise.
 
 use super::family::{Picture, Pos};
-use super::spec::{Args, SpecError};
+use super::spec::{Args, Param, SpecError};
+use crate::game::Player;
 
 /// What `cell` shows: `marks[0]` for an X, `marks[1]` for an O, `marks[2]` when empty.
 #[inline]
@@ -15,6 +18,18 @@ pub fn mark(pos: &Pos, cell: u32, marks: [char; 3]) -> char {
         marks[1]
     } else {
         marks[2]
+    }
+}
+
+/// Who moves on a board where X starts and the players alternate, one mark a move: X
+/// while the counts are equal, then O.
+#[inline]
+#[must_use]
+pub fn to_move(pos: &Pos) -> Player {
+    if pos[0].count_ones() > pos[1].count_ones() {
+        Player::Second
+    } else {
+        Player::First
     }
 }
 
@@ -197,6 +212,38 @@ impl Grid {
         }
         s
     }
+}
+
+/// The text without spaces at the ends of its lines (text drawings).
+#[must_use]
+pub fn trim_lines(text: &str) -> String {
+    text.lines()
+        .map(|l| l.trim_end().to_string() + "\n")
+        .collect()
+}
+
+/// The one board a position of `example`'s family is written as, rows separated by `/`:
+/// the board's text and the column it starts at; `None` where no position is written.
+///
+/// # Errors
+/// More than one item, or one that is not a board.
+pub fn one_board<'a>(
+    args: &'a Args<'_>,
+    example: &str,
+) -> Result<Option<(&'a str, usize)>, SpecError> {
+    let Some(items) = args.position() else {
+        return Ok(None);
+    };
+    let [item] = items else {
+        return Err(args.error_at(
+            items.get(1).map_or(args.open_at(), Param::at),
+            format!("expected one board, rows separated by `/`, as in `{example}`"),
+        ));
+    };
+    let Param::Word { text, at } = item else {
+        return Err(args.error_at(item.at(), format!("expected a board such as `{example}`")));
+    };
+    Ok(Some((text, *at)))
 }
 
 /// Tiers by pieces placed (m,n,k-games, connect four, hex; the lines of dots and boxes):

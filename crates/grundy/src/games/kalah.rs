@@ -402,7 +402,7 @@ impl Drawing for Kalah {
         } else {
             "   (North to move, pits numbered from North's left, right to left above)\n"
         });
-        Some(trim_lines(&s))
+        Some(super::board::trim_lines(&s))
     }
 }
 
@@ -558,13 +558,6 @@ impl Tiers for KalahTiers<'_> {
         let (mine, theirs) = kalah.pits_of(kalah.bars(rank, seeds), seeds);
         Pos::from_slice(&[pack(&mine), pack(&theirs), 0])
     }
-}
-
-/// The text without spaces at the ends of its lines.
-fn trim_lines(text: &str) -> String {
-    text.lines()
-        .map(|l| l.trim_end().to_string() + "\n")
-        .collect()
 }
 
 fn position(args: &Args<'_>, game: &Kalah) -> Result<Pos, SpecError> {

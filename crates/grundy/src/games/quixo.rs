@@ -684,13 +684,8 @@ impl TierGame for QuixoTiers<'_> {
 /// The next set of as many bits in colex order (numerically next), below `1 << width`;
 /// `None` after the last (and for the empty set, which is alone).
 fn next_combination(set: u64, width: u32) -> Option<u64> {
-    if set == 0 {
-        return None;
-    }
-    let low = set & set.wrapping_neg();
-    let ripple = set + low;
-    let next = ripple | (((set ^ ripple) >> 2) / low);
-    (next < 1u64 << width).then_some(next)
+    let next = super::combin::next_combination(set);
+    (next != 0 && next < 1u64 << width).then_some(next)
 }
 
 impl Tiers for QuixoTiers<'_> {

@@ -418,7 +418,7 @@ impl Drawing for Dots {
         } else {
             "the second player to move\n"
         });
-        Some(trim_lines(&s))
+        Some(super::board::trim_lines(&s))
     }
 }
 
@@ -549,13 +549,6 @@ impl Tiers for DotsTiers<'_> {
     fn position(&self, tier: u32, rank: u64) -> Pos {
         Pos::from_slice(&[self.0.binomial.uncolex(rank, tier), 0])
     }
-}
-
-/// The text without spaces at the ends of its lines.
-fn trim_lines(text: &str) -> String {
-    text.lines()
-        .map(|l| l.trim_end().to_string() + "\n")
-        .collect()
 }
 
 fn position(args: &Args<'_>, game: &Dots) -> Result<Pos, SpecError> {

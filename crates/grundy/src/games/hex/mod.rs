@@ -26,7 +26,7 @@ use super::family::{
     Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Ranked,
     Scores, Searching, Tiers,
 };
-use super::spec::{Args, Built, Entry, Param, SpecError};
+use super::spec::{Args, Built, Entry, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Node, TierGame};
 
@@ -356,11 +356,7 @@ impl GameRules for Hex {
     }
 
     fn to_move(&self, pos: &Pos) -> Player {
-        if pos[0].count_ones() > pos[1].count_ones() {
-            Player::Second
-        } else {
-            Player::First
-        }
+        board::to_move(pos)
     }
 
     fn terminal(&self, pos: &Pos) -> Option<Outcome> {
@@ -407,7 +403,7 @@ impl Drawing for Hex {
     fn draw(&self, pos: &Pos) -> Option<String> {
         // Each row shifted half a cell right of the one above: the rhombus.
         let note = "   (X joins top and bottom, O left and right)";
-        Some(trim_lines(&self.grid().lettered(pos, note, true)))
+        Some(board::trim_lines(&self.grid().lettered(pos, note, true)))
     }
 }
 
@@ -615,25 +611,16 @@ impl Tiers for HexTiers<'_> {
 }
 
 fn board(args: &Args<'_>, game: &Hex) -> Result<Pos, SpecError> {
-    let Some(items) = args.position() else {
-        return Ok(Pos::from_slice(&[0, 0]));
-    };
     let example = "hex[3](x../.o./...)";
-    let [item] = items else {
-        return Err(args.error_at(
-            items.get(1).map_or(args.open_at(), Param::at),
-            format!("expected one board, rows separated by `/`, as in `{example}`"),
-        ));
-    };
-    let Param::Word { text, at } = item else {
-        return Err(args.error_at(item.at(), format!("expected a board such as `{example}`")));
+    let Some((text, at)) = board::one_board(args, example)? else {
+        return Ok(Pos::from_slice(&[0, 0]));
     };
     let (x, o) = game
         .grid()
-        .read(args, text, *at, "a cell is `x`, `o` or `.`")?;
+        .read(args, text, at, "a cell is `x`, `o` or `.`")?;
     if !Hex::counts_fit(x, o) {
         return Err(args.error_at(
-            *at,
+            at,
             format!(
                 "X moves first, so X has as many stones as O or one more (here {} and {})",
                 x.count_ones(),
@@ -642,13 +629,6 @@ fn board(args: &Args<'_>, game: &Hex) -> Result<Pos, SpecError> {
         ));
     }
     Ok(Pos::from_slice(&[x, o]))
-}
-
-/// The text without spaces at the ends of its lines.
-fn trim_lines(text: &str) -> String {
-    text.lines()
-        .map(|l| l.trim_end().to_string() + "\n")
-        .collect()
 }
 
 fn build(args: &Args<'_>) -> Result<Built, SpecError> {

@@ -174,11 +174,7 @@ impl GameRules for Mnk {
     }
 
     fn to_move(&self, pos: &Pos) -> Player {
-        if pos[0].count_ones() > pos[1].count_ones() {
-            Player::Second
-        } else {
-            Player::First
-        }
+        board::to_move(pos)
     }
 
     fn terminal(&self, pos: &Pos) -> Option<Outcome> {
@@ -445,26 +441,17 @@ impl Tiers for Placed<'_> {
 }
 
 fn board(args: &Args<'_>, game: &Mnk) -> Result<Option<Pos>, SpecError> {
-    let Some(items) = args.position() else {
-        return Ok(Some(Pos::from_slice(&[0, 0])));
-    };
     let example = "tictactoe(x.o/.x./...)";
-    let [item] = items else {
-        return Err(args.error_at(
-            items.get(1).map_or(args.open_at(), Param::at),
-            format!("expected one board, rows separated by `/`, as in `{example}`"),
-        ));
-    };
-    let Param::Word { text, at } = item else {
-        return Err(args.error_at(item.at(), format!("expected a board such as `{example}`")));
+    let Some((text, at)) = board::one_board(args, example)? else {
+        return Ok(Some(Pos::from_slice(&[0, 0])));
     };
     let (x, o) = game
         .grid()
-        .read(args, text, *at, "a cell is `x`, `o` or `.`")?;
+        .read(args, text, at, "a cell is `x`, `o` or `.`")?;
     let (nx, no) = (x.count_ones(), o.count_ones());
     if nx != no && nx != no + 1 {
         return Err(args.error_at(
-            *at,
+            at,
             format!("X moves first, so X has as many marks as O or one more (here {nx} and {no})"),
         ));
     }
@@ -474,7 +461,7 @@ fn board(args: &Args<'_>, game: &Mnk) -> Result<Option<Pos>, SpecError> {
         (o, x, ["O", "X"])
     };
     if let Some(why) = super::board::impossible_line_board(&game.lines, mover, last, last, names) {
-        return Err(args.error_at(*at, format!("this board cannot arise: {why}")));
+        return Err(args.error_at(at, format!("this board cannot arise: {why}")));
     }
     Ok(Some(Pos::from_slice(&[x, o])))
 }
