@@ -6,7 +6,7 @@
 //! are right, boards are drawn. A family added without one of its required parts fails
 //! here, named, before any front end meets it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::testing;
@@ -52,15 +52,13 @@ fn children(family: &dyn Family, pos: &Pos) -> Vec<Pos> {
 
 /// Every position `root` reaches, one per canonical form, in the order first met.
 fn reach(family: &dyn Family, root: &Pos, what: &str) -> Vec<Pos> {
-    let mut seen = HashMap::new();
+    let mut seen = HashSet::new();
     let mut order = vec![root.clone()];
-    seen.insert(family.canonical(root), 0usize);
+    seen.insert(family.canonical(root));
     let mut next = 0;
     while next < order.len() {
-        for child in children(family, &order[next].clone()) {
-            let key = family.canonical(&child);
-            if !seen.contains_key(&key) {
-                seen.insert(key, order.len());
+        for child in children(family, &order[next]) {
+            if seen.insert(family.canonical(&child)) {
                 order.push(child);
                 assert!(
                     order.len() <= MAX_REACHED,
@@ -326,7 +324,7 @@ fn tiers(family: &Arc<dyn Family>, what: &str) -> bool {
         "{what}: the start"
     );
     let reached = reach(family.as_ref(), &start, what);
-    let mut located = std::collections::HashSet::new();
+    let mut located = HashSet::new();
     for pos in &reached {
         let shown = spec_of(family, pos).to_string();
         let (t, r) = tiered
