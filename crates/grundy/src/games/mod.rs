@@ -19,7 +19,7 @@ pub mod spec;
 mod chomp;
 mod circular;
 #[cfg(test)]
-mod conformance;
+mod conformance_tests;
 mod connect4;
 mod dots;
 mod ends;
