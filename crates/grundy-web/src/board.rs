@@ -1,8 +1,8 @@
 //! Boards for the page: a report's JSON with the position's picture
-//! ([`grundy::games::Family::picture`]) and, on each move, the cell it is clicked at
-//! ([`grundy::games::Family::move_cell`]); or, for a position that is not a grid, its figure
-//! ([`grundy::games::Family::figure`]: a token on a graph, a cut polygon) and on each move
-//! the vertex or triangle it is clicked at ([`grundy::games::Family::move_part`]). The page
+//! ([`grundy::games::Drawing::picture`]) and, on each move, the cell it is clicked at
+//! ([`grundy::games::Drawing::move_cell`]); or, for a position that is not a grid, its figure
+//! ([`grundy::games::Drawing::figure`]: a token on a graph, a cut polygon) and on each move
+//! the vertex or triangle it is clicked at ([`grundy::games::Drawing::move_part`]). The page
 //! draws the grid or the figure and colours each move's place by the move's value; it knows
 //! no game. Below the handlers, like `input`.
 

@@ -20,7 +20,7 @@ use crate::game::Player;
 use crate::games::ioiwari::{sow, PITS};
 use crate::games::polygon::Triangulation;
 use crate::games::score::{Board, ScoreBoard};
-use crate::games::{Family, Pos, Spec};
+use crate::games::{Family, GameRules, Indexing, Pos, Spec};
 use crate::report::{self, Limits, RankValues};
 use crate::Error;
 

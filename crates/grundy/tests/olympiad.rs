@@ -16,7 +16,7 @@ use grundy::game::Outcome;
 use grundy::games::ioiwari::{Ioiwari, PITS};
 use grundy::games::polygon::{Polygon, Triangulation};
 use grundy::games::score::{Board, ScoreBoard};
-use grundy::games::{Family, Part, Pos, Spec, SumGame};
+use grundy::games::{Family, GameRules, Part, Patterns, Pos, Scores, Spec, SumGame};
 use grundy::impartial::grundy_values;
 use grundy::report::{self, Limits};
 

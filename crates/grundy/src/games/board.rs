@@ -1,7 +1,12 @@
-//! Boards of two masks `[x, o]` (m,n,k-games, hex, connect four, quixo): what a cell shows,
-//! the one cell a move marks, and the picture of the board for the web page.
+//! What the board families share. Boards of two masks `[x, o]` (m,n,k-games, hex, connect
+//! four, quixo): what a cell shows, the one cell a move marks, who moves when X starts, the
+//! board's [`Grid`] (read from a spec and written back, the picture for the web page, the
+//! text drawing, cells by name); text drawings trimmed; tiers by pieces placed (dots and
+//! boxes' lines too); the rule by which line games refuse boards that cannot arise.
 
 use super::family::{Picture, Pos};
+use super::spec::{Args, Param, SpecError};
+use crate::game::Player;
 
 /// What `cell` shows: `marks[0]` for an X, `marks[1]` for an O, `marks[2]` when empty.
 #[inline]
@@ -16,6 +21,18 @@ pub fn mark(pos: &Pos, cell: u32, marks: [char; 3]) -> char {
     }
 }
 
+/// Who moves on a board where X starts and the players alternate, one mark a move: X
+/// while the counts are equal, then O.
+#[inline]
+#[must_use]
+pub fn to_move(pos: &Pos) -> Player {
+    if pos[0].count_ones() > pos[1].count_ones() {
+        Player::Second
+    } else {
+        Player::First
+    }
+}
+
 /// The one cell `to` marks that `from` leaves empty; `None` unless there is exactly one.
 #[must_use]
 pub fn placed(from: &Pos, to: &Pos) -> Option<u32> {
@@ -23,28 +40,221 @@ pub fn placed(from: &Pos, to: &Pos) -> Option<u32> {
     (added.count_ones() == 1).then(|| added.trailing_zeros())
 }
 
-/// The picture of a board of `rows` × `columns` cells, `cell(row, column)` the cell shown
-/// at each place (row 0 at the top): `"X"`, `"O"` or `""`.
+/// How a board's cells lie on the page, row 0 at the top: along each row (m,n,k-games,
+/// hex, quixo: cell `r · columns + c`) or up each column from the bottom (connect four:
+/// cell `c · rows + (rows − 1 − r)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Grid {
+    /// Rows, the top one first.
+    pub rows: u32,
+    /// Columns, the left one first.
+    pub columns: u32,
+    /// Whether cells are numbered up each column (connect four), not along each row.
+    pub by_columns: bool,
+}
+
+impl Grid {
+    /// Cells numbered along each row from the top left.
+    #[must_use]
+    pub const fn by_rows(rows: u32, columns: u32) -> Grid {
+        Grid {
+            rows,
+            columns,
+            by_columns: false,
+        }
+    }
+
+    /// Cells numbered up each column from the bottom left (connect four).
+    #[must_use]
+    pub const fn by_columns(rows: u32, columns: u32) -> Grid {
+        Grid {
+            rows,
+            columns,
+            by_columns: true,
+        }
+    }
+
+    /// The cell at row `r` (from the top) and column `c`.
+    #[inline]
+    #[must_use]
+    pub fn cell(&self, r: u32, c: u32) -> u32 {
+        if self.by_columns {
+            c * self.rows + (self.rows - 1 - r)
+        } else {
+            r * self.columns + c
+        }
+    }
+
+    /// The `(row, column)` of a cell, row 0 at the top.
+    #[inline]
+    #[must_use]
+    pub fn place(&self, cell: u32) -> (u32, u32) {
+        if self.by_columns {
+            (self.rows - 1 - cell % self.rows, cell / self.rows)
+        } else {
+            (cell / self.columns, cell % self.columns)
+        }
+    }
+
+    /// Writes the board as a spec shows it: rows from the top joined by `/`, each cell
+    /// `x`, `o` or `.`.
+    pub fn write(&self, pos: &Pos, out: &mut String) {
+        for r in 0..self.rows {
+            if r > 0 {
+                out.push('/');
+            }
+            for c in 0..self.columns {
+                out.push(mark(pos, self.cell(r, c), ['x', 'o', '.']));
+            }
+        }
+    }
+
+    /// Reads a board as [`Grid::write`] writes it (either case), `text` written at column
+    /// `at` of the spec: the masks `(x, o)`. `cell_is` says what a cell may show, for the
+    /// error at a wrong one (`` a cell is `x`, `o` or `.` ``).
+    ///
+    /// # Errors
+    /// At the board, a row or the cell that does not fit the grid.
+    pub fn read(
+        &self,
+        args: &Args<'_>,
+        text: &str,
+        at: usize,
+        cell_is: &str,
+    ) -> Result<(u64, u64), SpecError> {
+        let rows: Vec<&str> = text.split('/').collect();
+        if rows.len() != self.rows as usize {
+            return Err(args.error_at(
+                at,
+                format!("the board has {} rows of {} cells", self.rows, self.columns),
+            ));
+        }
+        let (mut x, mut o) = (0u64, 0u64);
+        let mut offset = at;
+        for (r, row) in rows.iter().enumerate() {
+            if row.chars().count() != self.columns as usize {
+                return Err(args.error_at(
+                    offset,
+                    format!("row {} must have {} cells", r + 1, self.columns),
+                ));
+            }
+            for (c, ch) in row.chars().enumerate() {
+                let bit = 1u64 << self.cell(r as u32, c as u32);
+                match ch {
+                    'x' | 'X' => x |= bit,
+                    'o' | 'O' => o |= bit,
+                    '.' => {}
+                    other => {
+                        return Err(args.error_at(offset + c, format!("{cell_is}, found `{other}`")))
+                    }
+                }
+            }
+            offset += row.chars().count() + 1;
+        }
+        Ok((x, o))
+    }
+
+    /// The picture of the board, each cell `"X"`, `"O"` or `""`; `skew`: each row half a
+    /// cell right of the one above (hex).
+    #[must_use]
+    pub fn picture(&self, pos: &Pos, skew: bool) -> Picture {
+        let cells = (0..self.rows)
+            .flat_map(|r| (0..self.columns).map(move |c| (r, c)))
+            .map(|(r, c)| match mark(pos, self.cell(r, c), ['X', 'O', '.']) {
+                '.' => String::new(),
+                m => m.to_string(),
+            })
+            .collect();
+        Picture {
+            rows: self.rows,
+            columns: self.columns,
+            cells,
+            skew,
+        }
+    }
+
+    /// The `(row, column)` of the one cell the move `from` → `to` marks.
+    #[must_use]
+    pub fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        placed(from, to).map(|cell| self.place(cell))
+    }
+
+    /// A cell as people name it: its column's letter and its row's number from the top
+    /// (`b3`).
+    #[must_use]
+    pub fn cell_name(&self, cell: u32) -> String {
+        let (r, c) = self.place(cell);
+        format!("{}{}", (b'a' + (c % 26) as u8) as char, r + 1)
+    }
+
+    /// The board as text: the columns' letters, then each row after its number, cells
+    /// `X`, `O` or `.` each followed by a space; `note` ends the letters' line, and with
+    /// `skew` each row starts one more space right (hex's rhombus).
+    #[must_use]
+    pub fn lettered(&self, pos: &Pos, note: &str, skew: bool) -> String {
+        let mut s = String::from("   ");
+        for c in 0..self.columns {
+            s.push((b'a' + (c % 26) as u8) as char);
+            s.push(' ');
+        }
+        s.push_str(note);
+        s.push('\n');
+        for r in 0..self.rows {
+            s.push_str(&format!("{:>2} ", r + 1));
+            if skew {
+                s.push_str(&" ".repeat(r as usize));
+            }
+            for c in 0..self.columns {
+                s.push(mark(pos, self.cell(r, c), ['X', 'O', '.']));
+                s.push(' ');
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// The text without spaces at the ends of its lines (text drawings).
 #[must_use]
-pub fn picture(
-    pos: &Pos,
-    rows: u32,
-    columns: u32,
-    skew: bool,
-    cell: impl Fn(u32, u32) -> u32,
-) -> Picture {
-    let cells = (0..rows)
-        .flat_map(|r| (0..columns).map(move |c| (r, c)))
-        .map(|(r, c)| match mark(pos, cell(r, c), ['X', 'O', '.']) {
-            '.' => String::new(),
-            m => m.to_string(),
-        })
-        .collect();
-    Picture {
-        rows,
-        columns,
-        cells,
-        skew,
+pub fn trim_lines(text: &str) -> String {
+    text.lines()
+        .map(|l| l.trim_end().to_string() + "\n")
+        .collect()
+}
+
+/// The one board a position of `example`'s family is written as, rows separated by `/`:
+/// the board's text and the column it starts at; `None` where no position is written.
+///
+/// # Errors
+/// More than one item, or one that is not a board.
+pub fn one_board<'a>(
+    args: &'a Args<'_>,
+    example: &str,
+) -> Result<Option<(&'a str, usize)>, SpecError> {
+    let Some(items) = args.position() else {
+        return Ok(None);
+    };
+    let [item] = items else {
+        return Err(args.error_at(
+            items.get(1).map_or(args.open_at(), Param::at),
+            format!("expected one board, rows separated by `/`, as in `{example}`"),
+        ));
+    };
+    let Param::Word { text, at } = item else {
+        return Err(args.error_at(item.at(), format!("expected a board such as `{example}`")));
+    };
+    Ok(Some((text, *at)))
+}
+
+/// Tiers by pieces placed (m,n,k-games, connect four, hex; the lines of dots and boxes):
+/// tier k holds the boards with k pieces, the empty board is rank 0 of tier 0, and a move
+/// goes from tier k to tier k + 1 of at most `cells`.
+#[must_use]
+pub fn next_tier(tier: u32, cells: u32) -> Vec<u32> {
+    if tier < cells {
+        vec![tier + 1]
+    } else {
+        Vec::new()
     }
 }
 

@@ -8,7 +8,9 @@
 //! in the box); the diagrams in an m × n box are ranked densely by the combinatorial
 //! number system, C(m + n, m) of them.
 
-use super::family::{Bound, Family, Kind, Pos, Ranked};
+use super::family::{
+    Bound, Drawing, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Ranked, Scores, Searching,
+};
 use super::heap::write_list;
 use super::spec::{Args, Built, Entry, Param, SpecError};
 
@@ -50,7 +52,7 @@ impl Chomp {
     }
 }
 
-impl Family for Chomp {
+impl GameRules for Chomp {
     fn name(&self) -> String {
         format!("chomp[{}x{}]", self.rows, self.columns)
     }
@@ -85,11 +87,9 @@ impl Family for Chomp {
             moves: pos.iter().map(|&l| u128::from(l)).sum(),
         }
     }
+}
 
-    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
-        (self.size() <= 1 << 32).then(|| Box::new(Diagrams(*self)) as Box<dyn Ranked>)
-    }
-
+impl Drawing for Chomp {
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
         // The cell taken: the lowest row that changed, at its new length.
         match (0..from.len()).find(|&i| from[i] != to[i]) {
@@ -125,6 +125,20 @@ impl Family for Chomp {
         Some(s)
     }
 }
+
+impl Scores for Chomp {}
+
+impl Indexing for Chomp {
+    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
+        (self.size() <= 1 << 32).then(|| Box::new(Diagrams(*self)) as Box<dyn Ranked>)
+    }
+}
+
+impl Searching for Chomp {}
+
+impl Patterns for Chomp {}
+
+impl Grundy for Chomp {}
 
 /// Diagrams ranked by the combinatorial number system: row lengths `l_0 ≥ … ≥ l_{m−1}`
 /// become the increasing `c_i = l_{m−1−i} + i`, an m-subset of `0..n+m`, of rank
@@ -222,6 +236,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "chomp",
         examples: &["chomp[3x4]"],
+        small: &["chomp[3x3]", "chomp[2x4](4,2)"],
     shape: "chomp[m x n](l1,…): take a cell and all above and right of it; the bottom-left is poisoned (rows from the bottom; no position: the full bar)",
     build,
 }];

@@ -17,7 +17,8 @@
 
 use super::code::Code;
 use super::family::{
-    Bound, Cost, Discovery, Family, GrundySource, Kind, PatternSource, Pos, Values,
+    Bound, Cost, Discovery, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind,
+    PatternSource, Patterns, Pos, Scores, Searching, Values,
 };
 use super::heap::{HeapFamily, Heaps};
 use super::spec::{Args, Built, Entry, Param, SpecError};
@@ -134,7 +135,7 @@ impl Values for CircularValues {
     }
 }
 
-impl Family for Circular {
+impl GameRules for Circular {
     fn name(&self) -> String {
         format!("circular[{}]", self.code)
     }
@@ -199,45 +200,69 @@ impl Family for Circular {
             moves: b.moves.saturating_add(pos.len() as u128 * 16),
         }
     }
+}
 
-    fn components(&self, pos: &Pos) -> Vec<Pos> {
-        pos.iter().map(|&w| Pos::from_slice(&[w])).collect()
-    }
-
-    fn grundy(&self) -> GrundySource {
-        GrundySource::Table
-    }
-
-    fn grundy_size(&self, component: &Pos) -> u64 {
-        component.iter().map(|&w| size(w)).max().unwrap_or(0)
-    }
-
-    fn grundy_cost(&self, size: u64) -> Cost {
-        Cost {
-            bytes: (u128::from(size) + 1).saturating_mul(8),
-            work: self.rows.0.table_work(size),
-        }
-    }
-
-    fn grundy_table(&self, size: u64, control: &Control<'_>) -> Result<Box<dyn Values>, Error> {
-        // The rows by the heap family's own table; each circle by the mex of its
-        // openings, which are rows.
-        let rows = self.rows.0.table(size, control)?;
-        let mut seen = Vec::new();
-        let mut openings = Vec::new();
-        let circles = (0..=size)
-            .map(|n| {
-                if n == 0 {
-                    return 0;
+impl Drawing for Circular {
+    fn move_name(&self, from: &Pos, to: &Pos) -> String {
+        let (before, after) = (tidy(from.iter().copied()), tidy(to.iter().copied()));
+        let circles = |p: &Pos| p.iter().filter(|&&w| is_circle(w)).count();
+        if circles(&before) > circles(&after) {
+            // A circle opened: the one that is gone, and the row it left.
+            let gone = before
+                .iter()
+                .copied()
+                .find(|&w| is_circle(w) && !after.contains(&w))
+                .unwrap_or(0);
+            let rows =
+                |p: &Pos| -> Vec<u64> { p.iter().copied().filter(|&w| !is_circle(w)).collect() };
+            let mut left = rows(&after);
+            for r in rows(&before) {
+                if let Some(i) = left.iter().position(|&x| x == r) {
+                    left.remove(i);
                 }
-                openings.clear();
-                self.openings(n, &mut openings);
-                mex(openings.iter().map(|&m| rows[m as usize]), &mut seen)
+            }
+            let n = size(gone);
+            return match left.first() {
+                Some(&m) => format!(
+                    "take {} from the circle of {n}, leaving a row of {m}",
+                    n - m
+                ),
+                None => format!("take the whole circle of {n}"),
+            };
+        }
+        let rows = |p: &Pos| -> Pos { p.iter().copied().filter(|&w| !is_circle(w)).collect() };
+        self.rows
+            .move_name(&rows(from), &rows(to))
+            .replace("heap", "row")
+    }
+
+    fn draw(&self, pos: &Pos) -> Option<String> {
+        let parts: Vec<String> = pos
+            .iter()
+            .map(|&w| {
+                let n = size(w) as usize;
+                if is_circle(w) && self.mirror_wins(n as u64) {
+                    format!(
+                        "circle of {n}: lost for the player to move, by the mirror strategy — the row the first move leaves is split into two equal rows, and each move is copied in the twin row"
+                    )
+                } else if is_circle(w) {
+                    format!("circle of {n}")
+                } else {
+                    format!("row {}", "o".repeat(n.min(60)))
+                }
             })
             .collect();
-        Ok(Box::new(CircularValues { rows, circles }))
+        Some(parts.join("\n"))
     }
+}
 
+impl Scores for Circular {}
+
+impl Indexing for Circular {}
+
+impl Searching for Circular {}
+
+impl Patterns for Circular {
     fn member(&self, n: u64) -> Option<Pos> {
         (n < CIRCLE).then(|| Pos::from_slice(&[Circular::circle(n)]))
     }
@@ -291,57 +316,45 @@ impl Family for Circular {
             _ => Vec::new(),
         }
     }
+}
 
-    fn move_name(&self, from: &Pos, to: &Pos) -> String {
-        let (before, after) = (tidy(from.iter().copied()), tidy(to.iter().copied()));
-        let circles = |p: &Pos| p.iter().filter(|&&w| is_circle(w)).count();
-        if circles(&before) > circles(&after) {
-            // A circle opened: the one that is gone, and the row it left.
-            let gone = before
-                .iter()
-                .copied()
-                .find(|&w| is_circle(w) && !after.contains(&w))
-                .unwrap_or(0);
-            let rows =
-                |p: &Pos| -> Vec<u64> { p.iter().copied().filter(|&w| !is_circle(w)).collect() };
-            let mut left = rows(&after);
-            for r in rows(&before) {
-                if let Some(i) = left.iter().position(|&x| x == r) {
-                    left.remove(i);
-                }
-            }
-            let n = size(gone);
-            return match left.first() {
-                Some(&m) => format!(
-                    "take {} from the circle of {n}, leaving a row of {m}",
-                    n - m
-                ),
-                None => format!("take the whole circle of {n}"),
-            };
-        }
-        let rows = |p: &Pos| -> Pos { p.iter().copied().filter(|&w| !is_circle(w)).collect() };
-        self.rows
-            .move_name(&rows(from), &rows(to))
-            .replace("heap", "row")
+impl Grundy for Circular {
+    fn components(&self, pos: &Pos) -> Vec<Pos> {
+        pos.iter().map(|&w| Pos::from_slice(&[w])).collect()
     }
 
-    fn draw(&self, pos: &Pos) -> Option<String> {
-        let parts: Vec<String> = pos
-            .iter()
-            .map(|&w| {
-                let n = size(w) as usize;
-                if is_circle(w) && self.mirror_wins(n as u64) {
-                    format!(
-                        "circle of {n}: lost for the player to move, by the mirror strategy — the row the first move leaves is split into two equal rows, and each move is copied in the twin row"
-                    )
-                } else if is_circle(w) {
-                    format!("circle of {n}")
-                } else {
-                    format!("row {}", "o".repeat(n.min(60)))
+    fn grundy(&self) -> GrundySource {
+        GrundySource::Table
+    }
+
+    fn grundy_size(&self, component: &Pos) -> u64 {
+        component.iter().map(|&w| size(w)).max().unwrap_or(0)
+    }
+
+    fn grundy_cost(&self, size: u64) -> Cost {
+        Cost {
+            bytes: (u128::from(size) + 1).saturating_mul(8),
+            work: self.rows.0.table_work(size),
+        }
+    }
+
+    fn grundy_table(&self, size: u64, control: &Control<'_>) -> Result<Box<dyn Values>, Error> {
+        // The rows by the heap family's own table; each circle by the mex of its
+        // openings, which are rows.
+        let rows = self.rows.0.table(size, control)?;
+        let mut seen = Vec::new();
+        let mut openings = Vec::new();
+        let circles = (0..=size)
+            .map(|n| {
+                if n == 0 {
+                    return 0;
                 }
+                openings.clear();
+                self.openings(n, &mut openings);
+                mex(openings.iter().map(|&m| rows[m as usize]), &mut seen)
             })
             .collect();
-        Some(parts.join("\n"))
+        Ok(Box::new(CircularValues { rows, circles }))
     }
 }
 
@@ -398,6 +411,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "circular",
     examples: &["circular[0.77](12)"],
+    small: &["circular[0.77](7,3)"],
     shape: "circular[0.d1d2…](n,…): an octal game on circles of n tokens; the first move opens a circle into a row (0.77: the round table)",
     build,
 }];

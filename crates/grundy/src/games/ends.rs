@@ -2,7 +2,9 @@
 //! end; each player's score is the sum of what they took. A score game: the analyzer
 //! finds the final margin under best play (minimax).
 
-use super::family::{Bound, Family, Kind, Pos};
+use super::family::{
+    Bound, Drawing, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Scores, Searching,
+};
 use super::heap::write_list;
 use super::spec::{Args, Built, Entry, SpecError};
 use crate::game::{Game, ScoreGame};
@@ -54,7 +56,7 @@ fn numbers(pos: &Pos) -> impl Iterator<Item = i64> + '_ {
     pos.iter().map(|&w| w as i64)
 }
 
-impl Family for EndsFamily {
+impl GameRules for EndsFamily {
     fn name(&self) -> String {
         "ends".into()
     }
@@ -76,16 +78,6 @@ impl Family for EndsFamily {
         }
     }
 
-    fn gain(&self, from: &Pos, to: &Pos) -> i64 {
-        if from.is_empty() {
-            0
-        } else if to[..] == from[1..] {
-            from[0] as i64
-        } else {
-            from[from.len() - 1] as i64
-        }
-    }
-
     fn bound(&self, pos: &Pos) -> Bound {
         let n = pos.len() as u128;
         Bound {
@@ -97,7 +89,9 @@ impl Family for EndsFamily {
     fn is_move(&self, from: &Pos, to: &Pos) -> bool {
         !from.is_empty() && (to[..] == from[1..] || to[..] == from[..from.len() - 1])
     }
+}
 
+impl Drawing for EndsFamily {
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
         if from.is_empty() {
             "no move".into()
@@ -144,6 +138,26 @@ impl Family for EndsFamily {
     }
 }
 
+impl Scores for EndsFamily {
+    fn gain(&self, from: &Pos, to: &Pos) -> i64 {
+        if from.is_empty() {
+            0
+        } else if to[..] == from[1..] {
+            from[0] as i64
+        } else {
+            from[from.len() - 1] as i64
+        }
+    }
+}
+
+impl Indexing for EndsFamily {}
+
+impl Searching for EndsFamily {}
+
+impl Patterns for EndsFamily {}
+
+impl Grundy for EndsFamily {}
+
 fn build(args: &Args<'_>) -> Result<Built, SpecError> {
     args.no_params()?;
     let position = match args.position() {
@@ -166,6 +180,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "ends",
     examples: &["ends(4,7,2,9,5,2)"],
+    small: &["ends(4,7,2,9,5)"],
     shape: "ends(a1,…): take a number from either end; score = sum taken (IOI 1996)",
     build,
 }];

@@ -1,6 +1,8 @@
 //! The open family interface: everything the analyzer, `table`, `pattern`, `play`, the
-//! command line and the web page know about a game, in one object-safe trait
-//! ([`Family`]), and a position of one family or a sum of several ([`Spec`]).
+//! command line and the web page know about a game, in small capability traits bundled
+//! into one object-safe trait ([`Family`]: [`GameRules`] and [`Drawing`] required,
+//! [`Scores`], [`Indexing`], [`Searching`], [`Patterns`] and [`Grundy`] optional), and a
+//! position of one family or a sum of several ([`Spec`]).
 //!
 //! A family instance is the rules with their parameters (`octal[0.77]`, `multiple[2]`,
 //! `chomp[3x4]`); a position is a short list of words ([`Pos`]) whose meaning only the
@@ -57,12 +59,12 @@ pub struct Cost {
 pub enum GrundySource {
     /// No Grundy values (partizan and score games).
     None,
-    /// A formula: [`Family::grundy_formula`], at any size.
+    /// A formula: [`Grundy::grundy_formula`], at any size.
     Formula,
     /// Each component is one heap of a heap game with these finite rules: the sequence
     /// engine (`crate::octal`) tabulates them, or proves their period.
     Heaps(code::Rules),
-    /// The family tabulates its own values ([`Family::grundy_table`]).
+    /// The family tabulates its own values ([`Grundy::grundy_table`]).
     Table,
 }
 
@@ -139,7 +141,7 @@ pub trait Ranked: Send + Sync {
     fn unrank(&self, rank: u64) -> Pos;
     /// Appends the rank of the position after each move from `rank`, in move order.
     fn moves(&self, rank: u64, out: &mut Vec<u64>);
-    /// The declared outcome of a terminal position (as [`Family::terminal`]).
+    /// The declared outcome of a terminal position (as [`GameRules::terminal`]).
     fn terminal(&self, _rank: u64) -> Option<Outcome> {
         None
     }
@@ -169,7 +171,7 @@ pub struct Picture {
 
 /// A position drawn as a figure that is not a grid (the web page draws it): a token on a
 /// directed graph, or a convex polygon cut into triangles. Each move is clicked at one
-/// element of it ([`Family::move_part`]): a vertex of the graph, a triangle of the polygon.
+/// element of it ([`Drawing::move_part`]): a vertex of the graph, a triangle of the polygon.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "snake_case"))]
@@ -207,7 +209,7 @@ pub enum Figure {
 }
 
 /// A family's positions for the exact search ([`crate::search::exact`]), object-safe:
-/// what [`Family::exact`] offers. A family implements [`Boards`] on its own boards and
+/// what [`Searching::exact`] offers. A family implements [`Boards`] on its own boards and
 /// gets this for free.
 pub trait Exact: Send + Sync {
     /// A fresh transposition table of about `entries` entries for this game. A table
@@ -293,77 +295,180 @@ pub trait Tiers: Send + Sync {
     fn position(&self, tier: u32, rank: u64) -> Pos;
 }
 
-/// One family of games, implemented once in its own file: spec, positions, moves, who
-/// moves, terminal outcomes and scores, bounds, Grundy values or a proved rule, how a
-/// move is named and a position drawn.
+/// One family of games, implemented once in its own file: every capability trait below,
+/// bundled. Nothing implements it by hand: a type that implements the seven traits is a
+/// family.
 ///
-/// Object-safe: the registry hands out `Arc<dyn Family>`.
-pub trait Family:
+/// | trait | required? | what it holds |
+/// | --- | --- | --- |
+/// | [`GameRules`] | required (5 required methods) | name, kind, positions as text, moves, bounds; who moves, terminal outcomes, canonical forms |
+/// | [`Drawing`] | required (`move_name`) | how people see it: move names, text drawings, the web page's grid or figure |
+/// | [`Scores`] | optional | score games' points |
+/// | [`Indexing`] | optional | a dense ranking, tiers for the tier solver and tablebases |
+/// | [`Searching`] | optional | the proof search's move order, the exact search |
+/// | [`Patterns`] | optional | the special method: members, where discovery starts, features, a proved rule |
+/// | [`Grundy`] | optional | components of sums and where their Grundy values come from |
+///
+/// An optional trait a family does not need is one empty line, `impl Scores for Chomp {}`:
+/// every method has a default that says "not offered". The traits are separate so that a
+/// family's file says, by its `impl` blocks, what it offers; they are bundled so that one
+/// object (`Arc<dyn Family>`, what the registry hands out) answers everything and no
+/// caller asks which traits a family has. Object-safe.
+pub trait Family: GameRules + Drawing + Scores + Indexing + Searching + Patterns + Grundy {}
+
+impl<T> Family for T where T: GameRules + Drawing + Scores + Indexing + Searching + Patterns + Grundy
+{}
+
+/// **Required.** The rules of a family: what it is called, its positions as a spec writes
+/// them, the moves, and bounds for refusing up front. `name`, `kind`, `write_position`,
+/// `moves` and `bound` are required; the rest have defaults that fit an impartial game
+/// under normal play with no symmetries.
+pub trait GameRules:
     Send + Sync + std::panic::RefUnwindSafe + std::panic::UnwindSafe + fmt::Debug
 {
-    /// The family as written in a spec, with its parameters: `octal[0.77]`.
+    /// **Required.** The family as written in a spec, with its parameters: `octal[0.77]`.
     fn name(&self) -> String;
 
-    /// What kind of game this is.
+    /// **Required.** What kind of game this is.
     fn kind(&self) -> Kind;
 
-    /// Writes the position's argument list as a spec shows it (inside the parentheses).
+    /// **Required.** Writes the position's argument list as a spec shows it (inside the
+    /// parentheses).
     fn write_position(&self, pos: &Pos, out: &mut String);
 
-    /// Appends the position after each legal move from `pos`, in the order a person sees
-    /// them. Moves from a terminal position are not asked for.
+    /// **Required.** Appends the position after each legal move from `pos`, in the order
+    /// a person sees them. Moves from a terminal position are not asked for.
     fn moves(&self, pos: &Pos, out: &mut Vec<Pos>);
 
-    /// How promising the move `from` → `to` looks to a search that tries the best moves
-    /// first (the proof search, [`crate::search`]): higher first, ties in the order of
-    /// [`Family::moves`]. The default, 0 for every move, keeps that order. Hex and connect
-    /// four try the centre first.
-    fn move_priority(&self, _from: &Pos, _to: &Pos) -> i32 {
-        0
-    }
+    /// **Required.** Upper bounds on the positions reachable from `pos` and on the moves
+    /// of each.
+    fn bound(&self, pos: &Pos) -> Bound;
 
-    /// The canonical form of `pos` (heaps sorted, boards reduced by symmetry), used to
-    /// merge positions while exploring.
+    /// Optional. The canonical form of `pos` (heaps sorted, boards reduced by symmetry),
+    /// used to merge positions while exploring. The default: `pos` itself.
     fn canonical(&self, pos: &Pos) -> Pos {
         pos.clone()
     }
 
-    /// Who is to move at `pos` (impartial games may leave the default).
+    /// Optional. Who is to move at `pos` (impartial games may leave the default, the
+    /// first player).
     fn to_move(&self, _pos: &Pos) -> Player {
         Player::First
     }
 
-    /// Whether some moves keep the turn (the same player moves again). Then
-    /// [`Family::to_move`] is authoritative, and a child's value is negated only when the
-    /// mover changes.
+    /// Optional. Whether some moves keep the turn (the same player moves again). Then
+    /// [`GameRules::to_move`] is authoritative, and a child's value is negated only when
+    /// the mover changes. The default: no move does.
     fn keeps_turn(&self) -> bool {
         false
     }
 
-    /// The outcome for the player to move if the game ends at `pos` by its own rule (not
-    /// by lack of moves); `None`: play on, and no move is a loss (normal play). Score
-    /// games end where there is no move.
+    /// Optional. The outcome for the player to move if the game ends at `pos` by its own
+    /// rule (not by lack of moves); `None` (the default): play on, and no move is a loss
+    /// (normal play). Score games end where there is no move.
     fn terminal(&self, _pos: &Pos) -> Option<Outcome> {
         None
     }
 
-    /// Score games: the points the mover collects by moving `from` → `to`.
+    /// Optional. How many moves `pos` has, at most, without listing them (for huge
+    /// heaps). The default: the bound's.
+    fn move_count(&self, pos: &Pos) -> u128 {
+        self.bound(pos).moves
+    }
+
+    /// Optional. One legal move, without listing them all; `None` without moves. The
+    /// default lists the moves.
+    fn some_move(&self, pos: &Pos) -> Option<Pos> {
+        let mut out = Vec::new();
+        self.moves(pos, &mut out);
+        out.into_iter().next()
+    }
+
+    /// Optional. Whether one move turns `from` into `to`. The default lists the moves.
+    fn is_move(&self, from: &Pos, to: &Pos) -> bool {
+        let target = self.canonical(to);
+        let mut out = Vec::new();
+        self.moves(from, &mut out);
+        out.iter().any(|c| self.canonical(c) == target)
+    }
+
+    /// Optional. Reads a position as [`GameRules::write_position`] writes it. Families
+    /// built from a file have no registry entry, so no spec can name their positions: a
+    /// front end that keeps such a game as text between requests reads them back with
+    /// this (through [`Spec::at`]). `None` (the default) where the family offers no
+    /// reader.
+    ///
+    /// # Errors
+    /// Inside `Some`: why `text` is not a position of this family.
+    fn read_position(&self, _text: &str) -> Option<Result<Pos, String>> {
+        None
+    }
+}
+
+/// **Required.** How people see a family: the name of each move (required), other ways to
+/// type it, and drawings — text for the terminal, a grid or a figure for the web page
+/// (optional, none by default).
+pub trait Drawing: GameRules {
+    /// **Required.** The move `from` → `to` as a person names it: "take 2 from heap 3",
+    /// "column 4".
+    fn move_name(&self, from: &Pos, to: &Pos) -> String;
+
+    /// Optional. Whether `text` names the move `from` → `to` (case and spaces ignored).
+    /// The default compares with [`Drawing::move_name`].
+    fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
+        squash(&self.move_name(from, to)) == squash(text)
+    }
+
+    /// Optional. A drawing of the position as text, for boards.
+    fn draw(&self, _pos: &Pos) -> Option<String> {
+        None
+    }
+
+    /// Optional. The position as a grid of cells, for pictures (boards).
+    fn picture(&self, _pos: &Pos) -> Option<Picture> {
+        None
+    }
+
+    /// Optional. The cell of [`Drawing::picture`] a person clicks to make the move
+    /// `from` → `to`: `(row, column)`.
+    fn move_cell(&self, _from: &Pos, _to: &Pos) -> Option<(u32, u32)> {
+        None
+    }
+
+    /// Optional. The position as a [`Figure`] (a graph with a token, a cut polygon), for
+    /// positions that are not grids.
+    fn figure(&self, _pos: &Pos) -> Option<Figure> {
+        None
+    }
+
+    /// Optional. The element of [`Drawing::figure`] a person clicks to make the move
+    /// `from` → `to`: the vertex the token goes to, the triangle cut off.
+    fn move_part(&self, _from: &Pos, _to: &Pos) -> Option<u32> {
+        None
+    }
+}
+
+/// Optional. Score games' points (`kind() = Score`): what a move collects, what the end
+/// gives, what a move hands the opponent, and what is still to take. Every default is 0
+/// or not known, which is right for the other kinds.
+pub trait Scores: GameRules {
+    /// The points the mover collects by moving `from` → `to`. Default 0.
     fn gain(&self, _from: &Pos, _to: &Pos) -> i64 {
         0
     }
 
-    /// Score games: points the player to move collects when the game ends at `pos`.
+    /// The points the player to move collects when the game ends at `pos`. Default 0.
     fn final_gain(&self, _pos: &Pos) -> i64 {
         0
     }
 
-    /// Score games: the points the move `from` → `to` puts in the opponent's total
-    /// (Ioiwari's last bead sent to the other bank). Default 0.
+    /// The points the move `from` → `to` puts in the opponent's total (Ioiwari's last
+    /// bead sent to the other bank). Default 0.
     fn gift(&self, _from: &Pos, _to: &Pos) -> i64 {
         0
     }
 
-    /// Score games whose points all end up taken by one player or the other, whatever the
+    /// For games whose points all end up taken by one player or the other, whatever the
     /// play (Kalah's seeds, the boxes of dots and boxes): the points the two together
     /// still take from `pos` to the end. A tablebase keeps only margins; with this its
     /// reads give both totals. `None` (the default): not known, and a tablebase of the
@@ -371,20 +476,14 @@ pub trait Family:
     fn points_left(&self, _pos: &Pos) -> Option<i64> {
         None
     }
+}
 
-    /// Upper bounds on the positions reachable from `pos` and on the moves of each.
-    fn bound(&self, pos: &Pos) -> Bound;
-
+/// Optional. Positions numbered densely: a ranking of what a root reaches (tables
+/// indexed by rank, no hash map), and tiers (the tier solver, tablebases). `None` by
+/// default: positions are explored through a hash map, and no tablebase is kept.
+pub trait Indexing: GameRules {
     /// A dense ranking of every position reachable from `root`, when the family has one.
     fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
-        None
-    }
-
-    /// The exact search of this family's positions (optional; [`Exact`]): the value of a
-    /// position and of each move with its remoteness, by negamax on the family's own
-    /// boards, where the game is too large to explore. `None` (the default): the proof
-    /// search answers, with outcomes only.
-    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
         None
     }
 
@@ -393,19 +492,72 @@ pub trait Family:
     fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
         None
     }
+}
 
+/// Optional. What the searches of boards too large to explore use: the proof search's
+/// move order, and the family's own exact search.
+pub trait Searching: GameRules {
+    /// How promising the move `from` → `to` looks to a search that tries the best moves
+    /// first (the proof search, [`crate::search`]): higher first, ties in the order of
+    /// [`GameRules::moves`]. The default, 0 for every move, keeps that order. Hex and
+    /// connect four try the centre first.
+    fn move_priority(&self, _from: &Pos, _to: &Pos) -> i32 {
+        0
+    }
+
+    /// The exact search of this family's positions ([`Exact`]): the value of a position
+    /// and of each move with its remoteness, by negamax on the family's own boards, where
+    /// the game is too large to explore. `None` (the default): the proof search answers,
+    /// with outcomes only.
+    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
+        None
+    }
+}
+
+/// Optional. Where the special method (`grundy pattern`, tables) starts for a family:
+/// its one-parameter members, what discovery looks for, the features rules speak of, and
+/// a proved rule at any size. The defaults offer none of them.
+pub trait Patterns: GameRules {
+    /// The n-th member of a one-parameter family (heap n, n stones), for tables and
+    /// patterns; `None` if the family has no such parameter.
+    fn member(&self, _n: u64) -> Option<Pos> {
+        None
+    }
+
+    /// Where the special method starts.
+    fn pattern(&self) -> PatternSource {
+        PatternSource::None
+    }
+
+    /// Named numeric features of a position, for the special method's rules over
+    /// features (`pattern::features`): Nim's heaps, a circle's size. Empty (the default)
+    /// where the family names none, or for positions the rules do not speak of.
+    fn features(&self, _pos: &Pos) -> Vec<(String, u64)> {
+        Vec::new()
+    }
+
+    /// The proved rule of the special method, when one answers every size.
+    fn rule(&self) -> Option<Box<dyn ProvedRule + '_>> {
+        None
+    }
+}
+
+/// Optional. Sums and their Grundy values: the independent components of a position, and
+/// where each component's value comes from. The defaults: a position is one component,
+/// with no Grundy value of its own (`values` then explores it).
+pub trait Grundy: GameRules {
     /// The independent components of `pos` for a sum (each heap of a heap game alone),
     /// in order. The default: `pos` is one component.
     fn components(&self, pos: &Pos) -> Vec<Pos> {
         vec![pos.clone()]
     }
 
-    /// The position made of these components (the inverse of [`Family::components`]).
+    /// The position made of these components (the inverse of [`Grundy::components`]).
     fn assemble(&self, components: &[Pos]) -> Pos {
         components.iter().flat_map(|c| c.iter().copied()).collect()
     }
 
-    /// Where Grundy values come from.
+    /// Where Grundy values come from. Default [`GrundySource::None`].
     fn grundy(&self) -> GrundySource {
         GrundySource::None
     }
@@ -416,11 +568,12 @@ pub trait Family:
     }
 
     /// The size a Grundy oracle needs to cover `component` (heap, stones, larger pile).
+    /// The default: its largest word.
     fn grundy_size(&self, component: &Pos) -> u64 {
         component.iter().copied().max().unwrap_or(0)
     }
 
-    /// What [`Family::grundy_table`] would cost to `size`.
+    /// What [`Grundy::grundy_table`] would cost to `size`.
     fn grundy_cost(&self, _size: u64) -> Cost {
         Cost::default()
     }
@@ -458,97 +611,6 @@ pub trait Family:
                 out.push(child);
             }
         }
-    }
-
-    /// How many moves `pos` has, at most, without listing them (for huge heaps).
-    fn move_count(&self, pos: &Pos) -> u128 {
-        self.bound(pos).moves
-    }
-
-    /// One legal move, without listing them all; `None` without moves.
-    fn some_move(&self, pos: &Pos) -> Option<Pos> {
-        let mut out = Vec::new();
-        self.moves(pos, &mut out);
-        out.into_iter().next()
-    }
-
-    /// Whether one move turns `from` into `to`. The default lists the moves.
-    fn is_move(&self, from: &Pos, to: &Pos) -> bool {
-        let target = self.canonical(to);
-        let mut out = Vec::new();
-        self.moves(from, &mut out);
-        out.iter().any(|c| self.canonical(c) == target)
-    }
-
-    /// The proved rule of the special method, when one answers every size.
-    fn rule(&self) -> Option<Box<dyn ProvedRule + '_>> {
-        None
-    }
-
-    /// The n-th member of a one-parameter family (heap n, n stones), for tables and
-    /// patterns; `None` if the family has no such parameter.
-    fn member(&self, _n: u64) -> Option<Pos> {
-        None
-    }
-
-    /// Where the special method starts.
-    fn pattern(&self) -> PatternSource {
-        PatternSource::None
-    }
-
-    /// The move `from` → `to` as a person names it: "take 2 from heap 3", "column 4".
-    fn move_name(&self, from: &Pos, to: &Pos) -> String;
-
-    /// Whether `text` names the move `from` → `to` (case and spaces ignored). The default
-    /// compares with [`Family::move_name`].
-    fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
-        squash(&self.move_name(from, to)) == squash(text)
-    }
-
-    /// Named numeric features of a position, for the special method's rules over
-    /// features (`pattern::features`): Nim's heaps, a circle's size. Empty (the default)
-    /// where the family names none, or for positions the rules do not speak of.
-    fn features(&self, _pos: &Pos) -> Vec<(String, u64)> {
-        Vec::new()
-    }
-
-    /// A drawing of the position as text, for boards.
-    fn draw(&self, _pos: &Pos) -> Option<String> {
-        None
-    }
-
-    /// The position as a grid of cells, for pictures (boards).
-    fn picture(&self, _pos: &Pos) -> Option<Picture> {
-        None
-    }
-
-    /// The cell of [`Family::picture`] a person clicks to make the move `from` → `to`:
-    /// `(row, column)`.
-    fn move_cell(&self, _from: &Pos, _to: &Pos) -> Option<(u32, u32)> {
-        None
-    }
-
-    /// The position as a [`Figure`] (a graph with a token, a cut polygon), for positions
-    /// that are not grids.
-    fn figure(&self, _pos: &Pos) -> Option<Figure> {
-        None
-    }
-
-    /// The element of [`Family::figure`] a person clicks to make the move `from` → `to`:
-    /// the vertex the token goes to, the triangle cut off.
-    fn move_part(&self, _from: &Pos, _to: &Pos) -> Option<u32> {
-        None
-    }
-
-    /// Reads a position as [`Family::write_position`] writes it. Families built from a
-    /// file have no registry entry, so no spec can name their positions: a front end that
-    /// keeps such a game as text between requests reads them back with this (through
-    /// [`Spec::at`]). `None` (the default) where the family offers no reader.
-    ///
-    /// # Errors
-    /// Inside `Some`: why `text` is not a position of this family.
-    fn read_position(&self, _text: &str) -> Option<Result<Pos, String>> {
-        None
     }
 }
 
@@ -646,7 +708,7 @@ impl Spec {
     /// The position `text` of this one-part spec's family, written as a spec of it is
     /// (`family(position)`): how a game built from a file (IOI 2001 "Score", a large
     /// triangulation) is read back between a front end's requests, the family kept by
-    /// the caller. The position is read by [`Family::read_position`] and must be one
+    /// the caller. The position is read by [`GameRules::read_position`] and must be one
     /// the family reaches: the family's own check.
     ///
     /// # Errors

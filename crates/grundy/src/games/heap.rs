@@ -6,7 +6,10 @@
 use std::fmt;
 
 use super::code::{Code, Rules};
-use super::family::{Bound, Discovery, Family, GrundySource, Kind, PatternSource, Pos, Values};
+use super::family::{
+    Bound, Discovery, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind, PatternSource,
+    Patterns, Pos, Scores, Searching, Values,
+};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::explore::Control;
 use crate::impartial::mex;
@@ -234,7 +237,7 @@ impl HeapFamily {
     }
 }
 
-/// A heap game as a [`Family`]: the position is the list of heaps, as written.
+/// A heap game as a [`Family`](super::Family): the position is the list of heaps, as written.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Heaps(pub HeapFamily);
 
@@ -351,7 +354,7 @@ fn replace(heaps: &Pos, j: usize, (a, b): Leaves) -> Pos {
     next
 }
 
-impl Family for Heaps {
+impl GameRules for Heaps {
     fn name(&self) -> String {
         self.0.to_string()
     }
@@ -403,6 +406,113 @@ impl Family for Heaps {
         Bound { positions, moves }
     }
 
+    fn some_move(&self, pos: &Pos) -> Option<Pos> {
+        pos.iter()
+            .enumerate()
+            .find_map(|(j, &h)| self.0.some_move(h).map(|l| replace(pos, j, l)))
+    }
+
+    fn is_move(&self, from: &Pos, to: &Pos) -> bool {
+        // Exactly one heap of `from` is replaced by up to two heaps of `to`.
+        let (removed, added) = multiset_difference(&sorted(from), &sorted(to));
+        match (removed.as_slice(), added.as_slice()) {
+            ([h], []) => self.0.is_leave(*h, 0, 0),
+            ([h], [x]) => self.0.is_leave(*h, *x, 0),
+            ([h], [x, y]) => self.0.is_leave(*h, *x, *y),
+            _ => false,
+        }
+    }
+}
+
+impl Drawing for Heaps {
+    fn move_name(&self, from: &Pos, to: &Pos) -> String {
+        let (removed, added) = multiset_difference(&sorted(from), &sorted(to));
+        let Some(&h) = removed.first() else {
+            return "no change".into();
+        };
+        let left: u64 = added.iter().sum();
+        let taken = h.saturating_sub(left);
+        // The heap that changed, by place when `to` keeps the layout of `from` (as the
+        // moves are listed), else the first heap of that size.
+        let by_place = (0..from.len()).find(|&j| to.get(j) != Some(&from[j]));
+        let j = match by_place {
+            Some(j) if from[j] == h && (to.len() == from.len() || to.len() == from.len() + 1) => j,
+            _ => from.iter().position(|&x| x == h).unwrap_or(0),
+        };
+        let heap = if from.len() > 1 {
+            format!(" from heap {}", j + 1)
+        } else {
+            String::new()
+        };
+        match added.as_slice() {
+            [a, b] if taken == 0 => {
+                format!("split{} into {a} and {b}", heap.replacen(" from", "", 1))
+            }
+            [a, b] => format!("take {taken}{heap}, leaving {a} and {b}"),
+            _ => format!("take {taken}{heap}"),
+        }
+    }
+
+    fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
+        let said = super::family::squash(text);
+        let name = super::family::squash(&self.move_name(from, to));
+        // "take 2 from heap 3" also as "take 2 from 3".
+        said == name || said == name.replace("fromheap", "from")
+    }
+}
+
+impl Scores for Heaps {}
+
+impl Indexing for Heaps {}
+
+impl Searching for Heaps {}
+
+impl Patterns for Heaps {
+    fn member(&self, n: u64) -> Option<Pos> {
+        Some(Pos::from_slice(&[n]))
+    }
+
+    fn pattern(&self) -> PatternSource {
+        match &self.0 {
+            HeapFamily::Nim => PatternSource::Known(Discovery {
+                family: "nim".into(),
+                kind: "arithmetic-periodic",
+                period: Some((1, 0, 1)),
+                p_positions: vec![0],
+                rule: "G(n) = n; a sum is lost iff the XOR of its heaps is 0".into(),
+                proved: true,
+                theorem: Some("Bouton (1901)".into()),
+                checked_up_to: u64::MAX,
+            }),
+            HeapFamily::BoundedNim(m) => {
+                let modulus = m.saturating_add(1);
+                PatternSource::Known(Discovery {
+                    family: self.name(),
+                    kind: "periodic",
+                    period: Some((modulus, 0, 0)),
+                    p_positions: (0..50u64).filter_map(|i| i.checked_mul(modulus)).collect(),
+                    rule: format!("G(n) = n mod {modulus}"),
+                    proved: true,
+                    theorem: Some("induction on n: the options of n are n−1 … n−m".into()),
+                    checked_up_to: u64::MAX,
+                })
+            }
+            other => other
+                .rules()
+                .map_or(PatternSource::None, PatternSource::Period),
+        }
+    }
+
+    fn features(&self, pos: &Pos) -> Vec<(String, u64)> {
+        sorted(pos)
+            .iter()
+            .enumerate()
+            .map(|(i, &h)| (format!("heap{}", i + 1), h))
+            .collect()
+    }
+}
+
+impl Grundy for Heaps {
     fn components(&self, pos: &Pos) -> Vec<Pos> {
         pos.iter().map(|&h| Pos::from_slice(&[h])).collect()
     }
@@ -476,101 +586,6 @@ impl Family for Heaps {
                 }
             }
         }
-    }
-
-    fn some_move(&self, pos: &Pos) -> Option<Pos> {
-        pos.iter()
-            .enumerate()
-            .find_map(|(j, &h)| self.0.some_move(h).map(|l| replace(pos, j, l)))
-    }
-
-    fn is_move(&self, from: &Pos, to: &Pos) -> bool {
-        // Exactly one heap of `from` is replaced by up to two heaps of `to`.
-        let (removed, added) = multiset_difference(&sorted(from), &sorted(to));
-        match (removed.as_slice(), added.as_slice()) {
-            ([h], []) => self.0.is_leave(*h, 0, 0),
-            ([h], [x]) => self.0.is_leave(*h, *x, 0),
-            ([h], [x, y]) => self.0.is_leave(*h, *x, *y),
-            _ => false,
-        }
-    }
-
-    fn member(&self, n: u64) -> Option<Pos> {
-        Some(Pos::from_slice(&[n]))
-    }
-
-    fn pattern(&self) -> PatternSource {
-        match &self.0 {
-            HeapFamily::Nim => PatternSource::Known(Discovery {
-                family: "nim".into(),
-                kind: "arithmetic-periodic",
-                period: Some((1, 0, 1)),
-                p_positions: vec![0],
-                rule: "G(n) = n; a sum is lost iff the XOR of its heaps is 0".into(),
-                proved: true,
-                theorem: Some("Bouton (1901)".into()),
-                checked_up_to: u64::MAX,
-            }),
-            HeapFamily::BoundedNim(m) => {
-                let modulus = m.saturating_add(1);
-                PatternSource::Known(Discovery {
-                    family: self.name(),
-                    kind: "periodic",
-                    period: Some((modulus, 0, 0)),
-                    p_positions: (0..50u64).filter_map(|i| i.checked_mul(modulus)).collect(),
-                    rule: format!("G(n) = n mod {modulus}"),
-                    proved: true,
-                    theorem: Some("induction on n: the options of n are n−1 … n−m".into()),
-                    checked_up_to: u64::MAX,
-                })
-            }
-            other => other
-                .rules()
-                .map_or(PatternSource::None, PatternSource::Period),
-        }
-    }
-
-    fn move_name(&self, from: &Pos, to: &Pos) -> String {
-        let (removed, added) = multiset_difference(&sorted(from), &sorted(to));
-        let Some(&h) = removed.first() else {
-            return "no change".into();
-        };
-        let left: u64 = added.iter().sum();
-        let taken = h.saturating_sub(left);
-        // The heap that changed, by place when `to` keeps the layout of `from` (as the
-        // moves are listed), else the first heap of that size.
-        let by_place = (0..from.len()).find(|&j| to.get(j) != Some(&from[j]));
-        let j = match by_place {
-            Some(j) if from[j] == h && (to.len() == from.len() || to.len() == from.len() + 1) => j,
-            _ => from.iter().position(|&x| x == h).unwrap_or(0),
-        };
-        let heap = if from.len() > 1 {
-            format!(" from heap {}", j + 1)
-        } else {
-            String::new()
-        };
-        match added.as_slice() {
-            [a, b] if taken == 0 => {
-                format!("split{} into {a} and {b}", heap.replacen(" from", "", 1))
-            }
-            [a, b] => format!("take {taken}{heap}, leaving {a} and {b}"),
-            _ => format!("take {taken}{heap}"),
-        }
-    }
-
-    fn features(&self, pos: &Pos) -> Vec<(String, u64)> {
-        sorted(pos)
-            .iter()
-            .enumerate()
-            .map(|(i, &h)| (format!("heap{}", i + 1), h))
-            .collect()
-    }
-
-    fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
-        let said = super::family::squash(text);
-        let name = super::family::squash(&self.move_name(from, to));
-        // "take 2 from heap 3" also as "take 2 from 3".
-        said == name || said == name.replace("fromheap", "from")
     }
 }
 
@@ -672,36 +687,42 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         name: "nim",
         examples: &["nim(3,4,5)", "nim(10^18,12345,7)"],
+        small: &["nim(3,2,2)"],
         shape: "nim(h1,h2,…): take any number from one heap",
         build: build_nim,
     },
     Entry {
         name: "bounded-nim",
         examples: &["bounded-nim[3](10)"],
+        small: &["bounded-nim[3](7,4)"],
         shape: "bounded-nim[m](h1,…): take 1..m from one heap",
         build: build_bounded,
     },
     Entry {
         name: "subtraction",
         examples: &["subtraction[1,3,4](20)"],
+        small: &["subtraction[1,3,4](12,5)"],
         shape: "subtraction[s1,s2,…](h1,…): take an amount in the set from one heap",
         build: build_subtraction,
     },
     Entry {
         name: "octal",
         examples: &["octal[0.77](20)"],
+        small: &["octal[0.77](9)", "octal[4.07](7)"],
         shape: "octal[0.d1d2…](h1,…): octal game by its code (0.77 Kayles, 0.07 Dawson's Kayles)",
         build: build_octal,
     },
     Entry {
         name: "kayles",
         examples: &[],
+        small: &["kayles(7)"],
         shape: "kayles(h1,…): octal[0.77]",
         build: |args| build_alias(args, "0.77"),
     },
     Entry {
         name: "dawson",
         examples: &["dawson(14)"],
+        small: &["dawson(9)"],
         shape: "dawson(h1,…): Dawson's Kayles, octal[0.07]",
         build: |args| build_alias(args, "0.07"),
     },

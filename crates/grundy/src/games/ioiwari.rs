@@ -16,9 +16,11 @@
 //! are kept by whoever plays the game (the match, the contest mode), and added to the
 //! margin from here to give the final banks. For the same reason the ring may be rotated
 //! freely: positions that are rotations of each other are merged
-//! ([`Family::canonical`]), a seventh of the positions.
+//! ([`GameRules::canonical`]), a seventh of the positions.
 
-use super::family::{squash, Bound, Family, Kind, Pos};
+use super::family::{
+    squash, Bound, Drawing, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Scores, Searching,
+};
 use super::heap::write_list;
 use super::spec::{Args, Built, Entry, SpecError};
 
@@ -156,7 +158,7 @@ impl Ioiwari {
     }
 }
 
-impl Family for Ioiwari {
+impl GameRules for Ioiwari {
     fn name(&self) -> String {
         "ioiwari".into()
     }
@@ -176,14 +178,6 @@ impl Family for Ioiwari {
 
     fn canonical(&self, pos: &Pos) -> Pos {
         Pos::from_slice(&least_rotation(&pits_of(pos)))
-    }
-
-    fn gain(&self, from: &Pos, to: &Pos) -> i64 {
-        self.sowing(from, to).map_or(0, |(_, s)| s.mine as i64)
-    }
-
-    fn gift(&self, from: &Pos, to: &Pos) -> i64 {
-        self.sowing(from, to).map_or(0, |(_, s)| s.theirs as i64)
     }
 
     fn bound(&self, pos: &Pos) -> Bound {
@@ -211,7 +205,9 @@ impl Family for Ioiwari {
             moves: PITS as u128,
         }
     }
+}
 
+impl Drawing for Ioiwari {
     /// The seven pits in a row, pit 1 on the left, each with its beads (the banks are
     /// the points taken, kept by the match).
     fn picture(&self, pos: &Pos) -> Option<super::family::Picture> {
@@ -253,6 +249,24 @@ impl Family for Ioiwari {
     }
 }
 
+impl Scores for Ioiwari {
+    fn gain(&self, from: &Pos, to: &Pos) -> i64 {
+        self.sowing(from, to).map_or(0, |(_, s)| s.mine as i64)
+    }
+
+    fn gift(&self, from: &Pos, to: &Pos) -> i64 {
+        self.sowing(from, to).map_or(0, |(_, s)| s.theirs as i64)
+    }
+}
+
+impl Indexing for Ioiwari {}
+
+impl Searching for Ioiwari {}
+
+impl Patterns for Ioiwari {}
+
+impl Grundy for Ioiwari {}
+
 fn build(args: &Args<'_>) -> Result<Built, SpecError> {
     args.no_params()?;
     let position = match args.position() {
@@ -280,6 +294,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "ioiwari",
     examples: &["ioiwari(4,3,2,4,2,3,2)"],
+    small: &["ioiwari(1,0,2,1,0,1,1)"],
     shape: "ioiwari(p1,…,p7): IOI 2001 mancala, seven pits in a ring and two banks; score = beads banked",
     build,
 }];

@@ -22,7 +22,7 @@
 //! side that still has seeds, to move, collecting them (`final_gain`); a move that empties
 //! the opponent's side sweeps the mover's own seeds into the move's gain.
 //!
-//! Tiers ([`Family::tiers`]): tier t holds the positions with 2mn − t seeds on the board
+//! Tiers ([`Indexing::tiers`]): tier t holds the positions with 2mn − t seeds on the board
 //! (seeds only leave, so moves go to the same tier or a later one; a sowing that reaches
 //! no store stays). Each position is seen from the player to move (their pits, then the
 //! opponent's), so a position and its mirror with the other player to move share a rank.
@@ -32,7 +32,10 @@
 
 use std::ops::Range;
 
-use super::family::{squash, Bound, Family, Kind, Picture, Pos, Tiers};
+use super::family::{
+    squash, Bound, Drawing, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Scores,
+    Searching, Tiers,
+};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::Player;
 use crate::tier::{Child, Node, TierGame};
@@ -276,7 +279,7 @@ impl Kalah {
     }
 }
 
-impl Family for Kalah {
+impl GameRules for Kalah {
     fn name(&self) -> String {
         format!("kalah[{},{}]", self.pits, self.seeds)
     }
@@ -319,26 +322,6 @@ impl Family for Kalah {
         true
     }
 
-    fn gain(&self, from: &Pos, to: &Pos) -> i64 {
-        // Every seed that leaves the board goes to the mover's store.
-        let on_board = |p: &Pos| i64::from(total(&unpack(p[0])) + total(&unpack(p[1])));
-        on_board(from) - on_board(to)
-    }
-
-    fn points_left(&self, pos: &Pos) -> Option<i64> {
-        // Every seed on the board ends in one store or the other.
-        Some(i64::from(total(&unpack(pos[0])) + total(&unpack(pos[1]))))
-    }
-
-    fn final_gain(&self, pos: &Pos) -> i64 {
-        let (mine, theirs) = Self::sides(pos);
-        if Self::over(&mine, &theirs) {
-            i64::from(total(&mine))
-        } else {
-            0
-        }
-    }
-
     fn bound(&self, pos: &Pos) -> Bound {
         let seeds = total(&unpack(pos[0])) + total(&unpack(pos[1]));
         // Compositions of at most `seeds` into 2m pits, each with either player to move.
@@ -351,12 +334,9 @@ impl Family for Kalah {
             moves: u128::from(self.pits),
         }
     }
+}
 
-    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
-        self.tiered()
-            .then(|| Box::new(KalahTiers(self)) as Box<dyn Tiers>)
-    }
-
+impl Drawing for Kalah {
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
         self.pit_of(from, to)
             .map_or_else(|| "no single sowing".into(), |i| format!("pit {}", i + 1))
@@ -422,9 +402,44 @@ impl Family for Kalah {
         } else {
             "   (North to move, pits numbered from North's left, right to left above)\n"
         });
-        Some(trim_lines(&s))
+        Some(super::board::trim_lines(&s))
     }
 }
+
+impl Scores for Kalah {
+    fn gain(&self, from: &Pos, to: &Pos) -> i64 {
+        // Every seed that leaves the board goes to the mover's store.
+        let on_board = |p: &Pos| i64::from(total(&unpack(p[0])) + total(&unpack(p[1])));
+        on_board(from) - on_board(to)
+    }
+
+    fn points_left(&self, pos: &Pos) -> Option<i64> {
+        // Every seed on the board ends in one store or the other.
+        Some(i64::from(total(&unpack(pos[0])) + total(&unpack(pos[1]))))
+    }
+
+    fn final_gain(&self, pos: &Pos) -> i64 {
+        let (mine, theirs) = Self::sides(pos);
+        if Self::over(&mine, &theirs) {
+            i64::from(total(&mine))
+        } else {
+            0
+        }
+    }
+}
+
+impl Indexing for Kalah {
+    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
+        self.tiered()
+            .then(|| Box::new(KalahTiers(self)) as Box<dyn Tiers>)
+    }
+}
+
+impl Searching for Kalah {}
+
+impl Patterns for Kalah {}
+
+impl Grundy for Kalah {}
 
 /// The tiers of `kalah[m,n]` from the start.
 struct KalahTiers<'a>(&'a Kalah);
@@ -545,13 +560,6 @@ impl Tiers for KalahTiers<'_> {
     }
 }
 
-/// The text without spaces at the ends of its lines.
-fn trim_lines(text: &str) -> String {
-    text.lines()
-        .map(|l| l.trim_end().to_string() + "\n")
-        .collect()
-}
-
 fn position(args: &Args<'_>, game: &Kalah) -> Result<Pos, SpecError> {
     let Some(items) = args.position() else {
         return Ok(game.start());
@@ -636,6 +644,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "kalah",
     examples: &["kalah[3,3]"],
+    small: &["kalah[2,2]"],
     shape: "kalah[m,n](pits…,south|north): Kalah, m pits a side, n seeds each; sow counterclockwise skipping the opponent's store; last seed in your store: again; in an empty pit of yours: it and the opposite pit (even empty) are captured; a side empty ends the game, each side's seeds to its owner (Irving et al. 2000; pits South's then North's in sowing order; no position: the start, South to move)",
     build,
 }];

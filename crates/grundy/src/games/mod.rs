@@ -18,6 +18,8 @@ pub mod spec;
 
 mod chomp;
 mod circular;
+#[cfg(test)]
+mod conformance_tests;
 mod connect4;
 mod dots;
 mod ends;
@@ -39,8 +41,9 @@ pub use connect4::Connect4;
 pub use dots::Dots;
 pub use ends::Ends;
 pub use family::{
-    is_move, Boards, Bound, Cost, Discovery, Exact, Family, Figure, GrundySource, Kind, Part,
-    PatternSource, Picture, Pos, ProvedRule, Ranked, Spec, Tiers, Values,
+    is_move, Boards, Bound, Cost, Discovery, Drawing, Exact, Family, Figure, GameRules, Grundy,
+    GrundySource, Indexing, Kind, Part, PatternSource, Patterns, Picture, Pos, ProvedRule, Ranked,
+    Scores, Searching, Spec, Tiers, Values,
 };
 pub use heap::{HeapFamily, Heaps, MAX_LISTED_SPLITS};
 pub use hex::Hex;
@@ -171,12 +174,21 @@ pub(crate) mod testing {
         step: usize,
         locate: bool,
     ) -> usize {
-        let family: Arc<dyn Family> = Arc::new(family);
+        records_equal_the_labelling(&(Arc::new(family) as Arc<dyn Family>), store, step, locate)
+    }
+
+    /// [`records_equal_the_search`] on a family as the registry hands it out.
+    pub(crate) fn records_equal_the_labelling(
+        family: &Arc<dyn Family>,
+        store: &MemoryStore,
+        step: usize,
+        locate: bool,
+    ) -> usize {
         let tiers = family.tiers().expect("a tiered family");
         let scored = tiers.game().scored();
         let limits = Limits::default();
         let mut checked = 0;
-        for (t, rank, rec, spec) in reached(&family, store, step) {
+        for (t, rank, rec, spec) in reached(family, store, step) {
             if locate {
                 assert_eq!(tiers.locate(&spec.parts[0].position), Some((t, rank)));
             }
@@ -197,7 +209,7 @@ pub(crate) mod testing {
         checked
     }
 
-    /// Checks the exact search ([`super::Family::exact`]) against solved tiers: at every
+    /// Checks the exact search ([`super::Searching::exact`]) against solved tiers: at every
     /// `step`-th record `store` holds (the tiers of `family`), the search's value equals
     /// the record — with its remoteness, or a score game's margin — strong, and its
     /// outcome weak, one table kept for all; at every `moves_step`-th, each move's value
@@ -209,9 +221,23 @@ pub(crate) mod testing {
         step: usize,
         moves_step: usize,
     ) -> usize {
+        exact_equals_the_tiers(
+            &(Arc::new(family) as Arc<dyn Family>),
+            store,
+            step,
+            moves_step,
+        )
+    }
+
+    /// [`exact_equals_the_records`] on a family as the registry hands it out.
+    pub(crate) fn exact_equals_the_tiers(
+        family: &Arc<dyn Family>,
+        store: &MemoryStore,
+        step: usize,
+        moves_step: usize,
+    ) -> usize {
         use crate::explore::Control;
         use crate::search::exact::Options;
-        let family: Arc<dyn Family> = Arc::new(family);
         let tiers = family.tiers().expect("a tiered family");
         let scored = tiers.game().scored();
         let exact = family.exact().expect("an exact search");
@@ -226,7 +252,7 @@ pub(crate) mod testing {
         let value = |rec: u16| record::value(rec).expect("a reached record");
         let control = Control::default();
         let mut checked = 0;
-        for (_, _, rec, spec) in reached(&family, store, step) {
+        for (_, _, rec, spec) in reached(family, store, step) {
             let position = &spec.parts[0].position;
             for weak in [false, true] {
                 let options = Options {
@@ -290,10 +316,18 @@ pub(crate) mod testing {
         store: &MemoryStore,
         step: usize,
     ) -> usize {
+        searches_equal_the_tiers(&(Arc::new(family) as Arc<dyn Family>), store, step)
+    }
+
+    /// [`searches_equal_the_records`] on a family as the registry hands it out.
+    pub(crate) fn searches_equal_the_tiers(
+        family: &Arc<dyn Family>,
+        store: &MemoryStore,
+        step: usize,
+    ) -> usize {
         use crate::explore::Control;
         use crate::game::Game;
         use crate::search::{search, Method, Options};
-        let family: Arc<dyn Family> = Arc::new(family);
         let tiers = family.tiers().expect("a tiered family");
         let record_of = |position: &super::Pos| {
             let (t, r) = tiers.locate(position).expect("a position of the game");
@@ -305,7 +339,7 @@ pub(crate) mod testing {
             method,
         };
         let mut checked = 0;
-        for (_, _, rec, spec) in reached(&family, store, step) {
+        for (_, _, rec, spec) in reached(family, store, step) {
             let (game, root) = super::SumGame::new(&spec).unwrap();
             let mut children = Vec::new();
             if game.terminal(&root).is_none() {

@@ -3,7 +3,8 @@
 //! n − 1 (anything but all). k = 2 is Fibonacci Nim.
 
 use super::family::{
-    Bound, Cost, Family, GrundySource, Kind, PatternSource, Pos, ProvedRule, Ranked, Values,
+    Bound, Cost, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind, PatternSource, Patterns,
+    Pos, ProvedRule, Ranked, Scores, Searching, Values,
 };
 use super::spec::{Args, Built, Entry, SpecError};
 use crate::explore::Control;
@@ -232,7 +233,7 @@ impl ProvedRule for Greedy {
     }
 }
 
-impl Family for TakeAway {
+impl GameRules for TakeAway {
     fn name(&self) -> String {
         format!("multiple[{}]", self.k)
     }
@@ -260,17 +261,71 @@ impl Family for TakeAway {
 
     fn bound(&self, pos: &Pos) -> Bound {
         let n = u128::from(pos[0]) + 1;
+        // After a first take the limit may grow (k times the take), up to the stones left:
+        // at most n − 1 after any move.
+        let moves = pos[1].min(pos[0]).max(pos[0].saturating_sub(1));
         Bound {
             positions: n.saturating_mul(n + 1) / 2,
-            moves: u128::from(pos[1]),
+            moves: u128::from(moves),
         }
     }
 
+    fn move_count(&self, pos: &Pos) -> u128 {
+        u128::from(pos[1].min(pos[0]))
+    }
+
+    fn some_move(&self, pos: &Pos) -> Option<Pos> {
+        (pos[1] >= 1).then(|| {
+            let (n, l) = self.game(pos[0]).after((pos[0], pos[1]), 1);
+            Pos::from_slice(&[n, l])
+        })
+    }
+
+    fn is_move(&self, a: &Pos, b: &Pos) -> bool {
+        b[0] < a[0]
+            && a[0] - b[0] <= a[1]
+            && self.game(a[0]).after((a[0], a[1]), a[0] - b[0]) == (b[0], b[1])
+    }
+}
+
+impl Drawing for TakeAway {
+    fn move_name(&self, from: &Pos, to: &Pos) -> String {
+        format!("take {}", from[0].saturating_sub(to[0]))
+    }
+
+    fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
+        let said = super::family::squash(text);
+        let t = from[0].saturating_sub(to[0]).to_string();
+        said == format!("take{t}") || said == t
+    }
+}
+
+impl Scores for TakeAway {}
+
+impl Indexing for TakeAway {
     fn ranking(&self, root: &Pos) -> Option<Box<dyn Ranked + '_>> {
         // Ranks are u64 and the table is indexed by them: keep the triangle addressable.
         (root[0] < 1 << 31).then(|| Box::new(Triangle(self.game(root[0]))) as Box<dyn Ranked>)
     }
+}
 
+impl Searching for TakeAway {}
+
+impl Patterns for TakeAway {
+    fn rule(&self) -> Option<Box<dyn ProvedRule + '_>> {
+        MultipleRule::schwenk(self.k, u64::MAX).map(|r| Box::new(Greedy(r)) as Box<dyn ProvedRule>)
+    }
+
+    fn member(&self, n: u64) -> Option<Pos> {
+        Some(Pos::from_slice(&[n, n.saturating_sub(1)]))
+    }
+
+    fn pattern(&self) -> PatternSource {
+        PatternSource::TakeAway { k: self.k }
+    }
+}
+
+impl Grundy for TakeAway {
     fn grundy(&self) -> GrundySource {
         GrundySource::Table
     }
@@ -291,41 +346,6 @@ impl Family for TakeAway {
         let game = self.game(size);
         let values = game.table(control)?;
         Ok(Box::new(Table { game, values }))
-    }
-
-    fn some_move(&self, pos: &Pos) -> Option<Pos> {
-        (pos[1] >= 1).then(|| {
-            let (n, l) = self.game(pos[0]).after((pos[0], pos[1]), 1);
-            Pos::from_slice(&[n, l])
-        })
-    }
-
-    fn is_move(&self, a: &Pos, b: &Pos) -> bool {
-        b[0] < a[0]
-            && a[0] - b[0] <= a[1]
-            && self.game(a[0]).after((a[0], a[1]), a[0] - b[0]) == (b[0], b[1])
-    }
-
-    fn rule(&self) -> Option<Box<dyn ProvedRule + '_>> {
-        MultipleRule::schwenk(self.k, u64::MAX).map(|r| Box::new(Greedy(r)) as Box<dyn ProvedRule>)
-    }
-
-    fn member(&self, n: u64) -> Option<Pos> {
-        Some(Pos::from_slice(&[n, n.saturating_sub(1)]))
-    }
-
-    fn pattern(&self) -> PatternSource {
-        PatternSource::TakeAway { k: self.k }
-    }
-
-    fn move_name(&self, from: &Pos, to: &Pos) -> String {
-        format!("take {}", from[0].saturating_sub(to[0]))
-    }
-
-    fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
-        let said = super::family::squash(text);
-        let t = from[0].saturating_sub(to[0]).to_string();
-        said == format!("take{t}") || said == t
     }
 }
 
@@ -365,12 +385,14 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         name: "multiple",
         examples: &["multiple[2](30)"],
+        small: &["multiple[2](13)", "multiple[3](12,4)"],
         shape: "multiple[k](n) or multiple[k](n,limit): take 1..k·(last take); first move 1..n-1",
         build: |args| build(args, None),
     },
     Entry {
         name: "fibonacci",
         examples: &[],
+        small: &["fibonacci(11)"],
         shape: "fibonacci(n): Fibonacci Nim, multiple[2](n)",
         build: |args| build(args, Some(2)),
     },

@@ -14,7 +14,9 @@
 //! other position has a safe cut, so play goes down one triangle a move to three, and
 //! parity decides.)
 
-use super::family::{Bound, Family, Figure, Kind, Pos};
+use super::family::{
+    Bound, Drawing, Figure, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Scores, Searching,
+};
 use super::spec::{Args, Built, Entry, SpecError};
 use std::collections::HashMap;
 
@@ -300,7 +302,7 @@ impl Polygon {
         self.ear(pos, 0) || left % 2 == 0
     }
 
-    /// A position as [`Family::write_position`] writes it: the numbers (from 1) of the
+    /// A position as [`GameRules::write_position`] writes it: the numbers (from 1) of the
     /// triangles left, which play keeps one polygon holding the black triangle — or
     /// none, once it is cut.
     fn read(&self, text: &str) -> Result<Pos, String> {
@@ -363,7 +365,7 @@ fn has(pos: &Pos, t: usize) -> bool {
     pos.get(t / 64).is_some_and(|w| w >> (t % 64) & 1 == 1)
 }
 
-impl Family for Polygon {
+impl GameRules for Polygon {
     fn name(&self) -> String {
         let mut name = format!("polygon[{}", self.shape.n);
         for t in &self.shape.triangles {
@@ -405,25 +407,6 @@ impl Family for Polygon {
         }
     }
 
-    fn features(&self, pos: &Pos) -> Vec<(String, u64)> {
-        // The polygon left: its triangles, and the black triangle's sides on its
-        // boundary; nothing once the black triangle is cut.
-        if !has(pos, 0) {
-            return Vec::new();
-        }
-        let left = (0..self.shape.triangles.len())
-            .filter(|&t| has(pos, t))
-            .count();
-        let neighbours = self.shape.neighbours[0]
-            .iter()
-            .filter(|&&u| has(pos, u as usize))
-            .count();
-        vec![
-            ("triangles".into(), left as u64),
-            ("black_sides".into(), 3 - neighbours as u64),
-        ]
-    }
-
     fn bound(&self, _pos: &Pos) -> Bound {
         let k = self.shape.triangles.len() as u32;
         Bound {
@@ -432,6 +415,12 @@ impl Family for Polygon {
         }
     }
 
+    fn read_position(&self, text: &str) -> Option<Result<Pos, String>> {
+        Some(self.read(text))
+    }
+}
+
+impl Drawing for Polygon {
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
         match (0..self.shape.triangles.len()).find(|&t| has(from, t) && !has(to, t) && t != 0) {
             _ if !has(to, 0) => "cut the black triangle".into(),
@@ -469,10 +458,6 @@ impl Family for Polygon {
             .map(|t| t as u32)
     }
 
-    fn read_position(&self, text: &str) -> Option<Result<Pos, String>> {
-        Some(self.read(text))
-    }
-
     fn draw(&self, pos: &Pos) -> Option<String> {
         let lines: Vec<String> = (0..self.shape.triangles.len())
             .filter(|&t| has(pos, t))
@@ -492,6 +477,35 @@ impl Family for Polygon {
         ))
     }
 }
+
+impl Scores for Polygon {}
+
+impl Indexing for Polygon {}
+
+impl Searching for Polygon {}
+
+impl Patterns for Polygon {
+    fn features(&self, pos: &Pos) -> Vec<(String, u64)> {
+        // The polygon left: its triangles, and the black triangle's sides on its
+        // boundary; nothing once the black triangle is cut.
+        if !has(pos, 0) {
+            return Vec::new();
+        }
+        let left = (0..self.shape.triangles.len())
+            .filter(|&t| has(pos, t))
+            .count();
+        let neighbours = self.shape.neighbours[0]
+            .iter()
+            .filter(|&&u| has(pos, u as usize))
+            .count();
+        vec![
+            ("triangles".into(), left as u64),
+            ("black_sides".into(), 3 - neighbours as u64),
+        ]
+    }
+}
+
+impl Grundy for Polygon {}
 
 fn build(args: &Args<'_>) -> Result<Built, SpecError> {
     // polygon[n,a,b,c,a,b,c,…](t1,t2,…): n, the triangles' vertices with the black one
@@ -549,6 +563,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "polygon",
     examples: &["polygon[6,0,2,4,0,1,2,2,3,4,4,5,0]"],
+    small: &["polygon[6,0,2,4,0,1,2,2,3,4,4,5,0]"],
     shape: "polygon[n,a,b,c,…](t,…): POI 1999, an n-gon cut into triangles (the black one first); cut off a triangle, who cuts the black one wins; the position is the triangles left",
     build,
 }];

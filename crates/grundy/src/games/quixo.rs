@@ -25,7 +25,7 @@
 //!
 //! # Tiers
 //!
-//! [`Family::tiers`] splits the game by the counts `(x, o)` of each symbol: a move that
+//! [`Indexing::tiers`] splits the game by the counts `(x, o)` of each symbol: a move that
 //! takes a blank cube adds one to the mover's count, one that takes the mover's own cube
 //! stays in the tier (the cycles are all inside tiers), so tiers are ordered by the
 //! number of cubes shown, `x + o`, then by `x`; tiers `(0, o)` with `o > 0` cannot arise
@@ -51,7 +51,11 @@
 
 use std::ops::Range;
 
-use super::family::{squash, Bound, Family, Kind, Pos, Tiers};
+use super::board::Grid;
+use super::family::{
+    squash, Bound, Drawing, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Scores, Searching,
+    Tiers,
+};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Node, TierGame};
@@ -377,10 +381,14 @@ impl Quixo {
         pos.len() == 3 && (pos[0] | pos[1]) & !self.full == 0 && pos[0] & pos[1] == 0 && pos[2] < 2
     }
 
+    /// The board's cells, numbered along each row.
+    fn grid(&self) -> Grid {
+        Grid::by_rows(self.n, self.n)
+    }
+
     /// The cell's name: column letter, row number from the top.
     fn cell_name(&self, cell: u32) -> String {
-        let (r, c) = (cell / self.n, cell % self.n);
-        format!("{}{}", (b'a' + c as u8) as char, r + 1)
+        self.grid().cell_name(cell)
     }
 
     /// The side a cube is pushed in from.
@@ -427,7 +435,7 @@ impl Quixo {
     }
 }
 
-impl Family for Quixo {
+impl GameRules for Quixo {
     fn name(&self) -> String {
         format!("quixo[{}]", self.n)
     }
@@ -437,12 +445,7 @@ impl Family for Quixo {
     }
 
     fn write_position(&self, pos: &Pos, out: &mut String) {
-        for cell in 0..self.cells() {
-            if cell > 0 && cell % self.n == 0 {
-                out.push('/');
-            }
-            out.push(super::board::mark(pos, cell, ['x', 'o', '.']));
-        }
+        self.grid().write(pos, out);
         out.push_str(if pos[2] == X_MOVES { ",x" } else { ",o" });
     }
 
@@ -485,11 +488,9 @@ impl Family for Quixo {
             moves: self.pushes.len() as u128,
         }
     }
+}
 
-    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
-        Some(Box::new(QuixoTiers::new(self)))
-    }
-
+impl Drawing for Quixo {
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
         match self.pushes_between(from, to).first() {
             Some(&p) => format!("{} to {}", self.cell_name(p.from), self.cell_name(p.to)),
@@ -514,21 +515,7 @@ impl Family for Quixo {
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
-        let mut s = String::from("   ");
-        for c in 0..self.n {
-            s.push((b'a' + c as u8) as char);
-            s.push(' ');
-        }
-        s.push('\n');
-        for r in 0..self.n {
-            s.push_str(&format!("{:>2} ", r + 1));
-            for c in 0..self.n {
-                let cell = r * self.n + c;
-                s.push(super::board::mark(pos, cell, ['X', 'O', '.']));
-                s.push(' ');
-            }
-            s.push('\n');
-        }
+        let mut s = self.grid().lettered(pos, "", false);
         s.push_str(if pos[2] == X_MOVES {
             "X to move\n"
         } else {
@@ -537,6 +524,20 @@ impl Family for Quixo {
         Some(s)
     }
 }
+
+impl Scores for Quixo {}
+
+impl Indexing for Quixo {
+    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
+        Some(Box::new(QuixoTiers::new(self)))
+    }
+}
+
+impl Searching for Quixo {}
+
+impl Patterns for Quixo {}
+
+impl Grundy for Quixo {}
 
 /// The game from the empty board in tiers `(x, o)`, ranked as the module says.
 struct QuixoTiers<'a> {
@@ -683,13 +684,8 @@ impl TierGame for QuixoTiers<'_> {
 /// The next set of as many bits in colex order (numerically next), below `1 << width`;
 /// `None` after the last (and for the empty set, which is alone).
 fn next_combination(set: u64, width: u32) -> Option<u64> {
-    if set == 0 {
-        return None;
-    }
-    let low = set & set.wrapping_neg();
-    let ripple = set + low;
-    let next = ripple | (((set ^ ripple) >> 2) / low);
-    (next < 1u64 << width).then_some(next)
+    let next = super::combin::next_combination(set);
+    (next != 0 && next < 1u64 << width).then_some(next)
 }
 
 impl Tiers for QuixoTiers<'_> {
@@ -746,33 +742,9 @@ fn board(args: &Args<'_>, game: &Quixo) -> Result<Option<Pos>, SpecError> {
             format!("expected a board such as `{example}`"),
         ));
     };
-    let n = game.n;
-    let rows: Vec<&str> = text.split('/').collect();
-    if rows.len() != n as usize {
-        return Err(args.error_at(*at, format!("the board has {n} rows of {n} cells")));
-    }
-    let (mut x, mut o) = (0u64, 0u64);
-    let mut offset = *at;
-    for (r, row) in rows.iter().enumerate() {
-        if row.chars().count() != n as usize {
-            return Err(args.error_at(offset, format!("row {} must have {n} cells", r + 1)));
-        }
-        for (c, ch) in row.chars().enumerate() {
-            let cell = r as u32 * n + c as u32;
-            match ch {
-                'x' | 'X' => x |= 1 << cell,
-                'o' | 'O' => o |= 1 << cell,
-                '.' => {}
-                other => {
-                    return Err(args.error_at(
-                        offset + c,
-                        format!("a cube shows `x`, `o` or `.` (blank), found `{other}`"),
-                    ))
-                }
-            }
-        }
-        offset += row.chars().count() + 1;
-    }
+    let (x, o) = game
+        .grid()
+        .read(args, text, *at, "a cube shows `x`, `o` or `.` (blank)")?;
     let turn = match turn_item {
         Some(Param::Word { text, .. }) if text.eq_ignore_ascii_case("x") => X_MOVES,
         Some(Param::Word { text, .. }) if text.eq_ignore_ascii_case("o") => O_MOVES,
@@ -818,6 +790,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "quixo",
     examples: &["quixo[3]"],
+    small: &["quixo[3](xo./x.o/...,x)"],
     shape: "quixo[n](board,x|o): Quixo on n × n (n = 3, 4, 5; `quixo` alone is 5 × 5): take a blank or own cube from the border, push it back in at an end of its row or column; n in a row wins; then who moves (no position: the empty board, X first)",
     build,
 }];

@@ -10,13 +10,13 @@
 //! from the task's own input ([`Board::parse`]) and the family is built from it. The
 //! position is `(C, s1, s2)`: the token's position and the two scores before C is
 //! scored. It is solved by the general method with the model's own-turn moves — the
-//! owner of C moves ([`Family::to_move`], [`Family::keeps_turn`]) — and declared
+//! owner of C moves ([`GameRules::to_move`], [`GameRules::keeps_turn`]) — and declared
 //! terminal outcomes at the return to 1.
 //!
 //! Two positions with the same token and the same larger score (held by the same
 //! player) have the same future: every later score is a value of a later position, the
 //! winner is the owner of the largest value scored, and the smaller score can never
-//! decide. So [`Family::canonical`] keeps only the larger score, and the positions are
+//! decide. So [`GameRules::canonical`] keeps only the larger score, and the positions are
 //! ranked densely as `(C, largest score)` — N·(N + 1) + N ranks, every move to a smaller
 //! one (the larger score never falls, and with it unchanged the token moves forward in a
 //! topological order of the board without position 1) — so the one descending pass of
@@ -24,7 +24,10 @@
 
 use std::sync::Arc;
 
-use super::family::{Bound, Family, Figure, Kind, Pos, Ranked};
+use super::family::{
+    Bound, Drawing, Figure, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Ranked, Scores,
+    Searching,
+};
 use crate::game::{Outcome, Player};
 
 /// The most positions a board may have.
@@ -395,7 +398,7 @@ impl ScoreBoard {
         next
     }
 
-    /// A position as [`Family::write_position`] writes it, `C,s1,s2` (C from 1): each
+    /// A position as [`GameRules::write_position`] writes it, `C,s1,s2` (C from 1): each
     /// score 0 or the value of a position of its player's, as play makes them.
     fn read(&self, text: &str) -> Result<Pos, String> {
         let b = &self.board;
@@ -452,7 +455,7 @@ impl ScoreBoard {
     }
 }
 
-impl Family for ScoreBoard {
+impl GameRules for ScoreBoard {
     fn name(&self) -> String {
         "score-board".into()
     }
@@ -510,10 +513,6 @@ impl Family for ScoreBoard {
         }
     }
 
-    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
-        Some(Box::new(ScoreRanks { board: &self.board }))
-    }
-
     fn is_move(&self, from: &Pos, to: &Pos) -> bool {
         self.terminal(from).is_none()
             && self
@@ -523,6 +522,12 @@ impl Family for ScoreBoard {
             && self.canonical(&self.after(from, to[0] as usize)) == self.canonical(to)
     }
 
+    fn read_position(&self, text: &str) -> Option<Result<Pos, String>> {
+        Some(self.read(text))
+    }
+}
+
+impl Drawing for ScoreBoard {
     fn move_name(&self, _from: &Pos, to: &Pos) -> String {
         format!("to {}", to[0] + 1)
     }
@@ -554,10 +559,6 @@ impl Family for ScoreBoard {
         Some(to[0] as u32)
     }
 
-    fn read_position(&self, text: &str) -> Option<Result<Pos, String>> {
-        Some(self.read(text))
-    }
-
     fn draw(&self, pos: &Pos) -> Option<String> {
         let c = pos[0] as usize;
         let arrows: Vec<String> = self
@@ -577,6 +578,20 @@ impl Family for ScoreBoard {
         ))
     }
 }
+
+impl Scores for ScoreBoard {}
+
+impl Indexing for ScoreBoard {
+    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
+        Some(Box::new(ScoreRanks { board: &self.board }))
+    }
+}
+
+impl Searching for ScoreBoard {}
+
+impl Patterns for ScoreBoard {}
+
+impl Grundy for ScoreBoard {}
 
 /// The dense ranks of a board's positions (see the module's documentation).
 struct ScoreRanks<'a> {

@@ -180,6 +180,10 @@ pub struct Entry {
     pub shape: &'static str,
     /// Positions worth showing, for example lists.
     pub examples: &'static [&'static str],
+    /// Specs small enough to solve whole in a moment (a few thousand positions), of the
+    /// family's own kind: the registry's conformance test checks the family on every
+    /// position they reach. Required: an entry without one fails that test.
+    pub small: &'static [&'static str],
     /// Builds the family and, when given or implied, the position.
     pub build: fn(&Args<'_>) -> Result<Built, SpecError>,
 }

@@ -137,7 +137,7 @@ impl Game for SumGame {
     }
 
     /// A single part whose family has moves that keep the turn does not alternate:
-    /// [`Family::to_move`] then says who moves.
+    /// [`GameRules::to_move`](super::GameRules::to_move) then says who moves.
     fn alternates(&self) -> bool {
         !matches!(self.spec.parts.as_slice(), [part] if part.family.keeps_turn())
     }

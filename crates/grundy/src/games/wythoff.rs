@@ -2,7 +2,8 @@
 //! positive number from both.
 
 use super::family::{
-    Bound, Cost, Family, GrundySource, Kind, PatternSource, Pos, ProvedRule, Values,
+    Bound, Cost, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind, PatternSource, Patterns,
+    Pos, ProvedRule, Scores, Searching, Values,
 };
 use super::spec::{Args, Built, Entry, SpecError};
 use crate::explore::Control;
@@ -91,7 +92,7 @@ impl ProvedRule for Beatty {
     }
 }
 
-impl Family for WythoffFamily {
+impl GameRules for WythoffFamily {
     fn name(&self) -> String {
         "wythoff".into()
     }
@@ -122,6 +123,55 @@ impl Family for WythoffFamily {
         }
     }
 
+    fn some_move(&self, pos: &Pos) -> Option<Pos> {
+        if pos[0] > 0 {
+            Some(Pos::from_slice(&[pos[0] - 1, pos[1]]))
+        } else if pos[1] > 0 {
+            Some(Pos::from_slice(&[pos[0], pos[1] - 1]))
+        } else {
+            None
+        }
+    }
+
+    fn is_move(&self, a: &Pos, b: &Pos) -> bool {
+        let (a, b) = (self.canonical(a), self.canonical(b));
+        let (x, y) = (b[0], b[1]);
+        (x <= a[0] && y <= a[1] && (x == a[0] || y == a[1] || a[0] - x == a[1] - y) && b != a)
+            || (y <= a[0]
+                && x <= a[1]
+                && (y == a[0] || x == a[1] || a[0] - y == a[1] - x)
+                && b != a)
+    }
+}
+
+impl Drawing for WythoffFamily {
+    fn move_name(&self, from: &Pos, to: &Pos) -> String {
+        let (da, db) = (from[0].saturating_sub(to[0]), from[1].saturating_sub(to[1]));
+        match (da, db) {
+            (t, 0) => format!("take {t} from pile 1"),
+            (0, t) => format!("take {t} from pile 2"),
+            (t, _) => format!("take {t} from both"),
+        }
+    }
+}
+
+impl Scores for WythoffFamily {}
+
+impl Indexing for WythoffFamily {}
+
+impl Searching for WythoffFamily {}
+
+impl Patterns for WythoffFamily {
+    fn rule(&self) -> Option<Box<dyn ProvedRule + '_>> {
+        Some(Box::new(Beatty))
+    }
+
+    fn pattern(&self) -> PatternSource {
+        PatternSource::BeattyPairs
+    }
+}
+
+impl Grundy for WythoffFamily {
     fn grundy(&self) -> GrundySource {
         GrundySource::Table
     }
@@ -144,43 +194,6 @@ impl Family for WythoffFamily {
             values: Wythoff::table(size, control)?,
         }))
     }
-
-    fn some_move(&self, pos: &Pos) -> Option<Pos> {
-        if pos[0] > 0 {
-            Some(Pos::from_slice(&[pos[0] - 1, pos[1]]))
-        } else if pos[1] > 0 {
-            Some(Pos::from_slice(&[pos[0], pos[1] - 1]))
-        } else {
-            None
-        }
-    }
-
-    fn is_move(&self, a: &Pos, b: &Pos) -> bool {
-        let (a, b) = (self.canonical(a), self.canonical(b));
-        let (x, y) = (b[0], b[1]);
-        (x <= a[0] && y <= a[1] && (x == a[0] || y == a[1] || a[0] - x == a[1] - y) && b != a)
-            || (y <= a[0]
-                && x <= a[1]
-                && (y == a[0] || x == a[1] || a[0] - y == a[1] - x)
-                && b != a)
-    }
-
-    fn rule(&self) -> Option<Box<dyn ProvedRule + '_>> {
-        Some(Box::new(Beatty))
-    }
-
-    fn pattern(&self) -> PatternSource {
-        PatternSource::BeattyPairs
-    }
-
-    fn move_name(&self, from: &Pos, to: &Pos) -> String {
-        let (da, db) = (from[0].saturating_sub(to[0]), from[1].saturating_sub(to[1]));
-        match (da, db) {
-            (t, 0) => format!("take {t} from pile 1"),
-            (0, t) => format!("take {t} from pile 2"),
-            (t, _) => format!("take {t} from both"),
-        }
-    }
 }
 
 fn build(args: &Args<'_>) -> Result<Built, SpecError> {
@@ -199,6 +212,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "wythoff",
     examples: &["wythoff(3,5)"],
+    small: &["wythoff(4,6)"],
     shape: "wythoff(a,b): take from one pile, or the same from both",
     build,
 }];

@@ -1,8 +1,9 @@
 //! Rules over position features: a family names numeric features of a position
-//! ([`Family::features`]: Nim's heaps, a circle's size, a polygon's triangles and the
-//! black triangle's sides on the boundary), the general method labels small positions,
-//! and a small grammar of rules is searched, simplest first, for one that is true on
-//! exactly the losing positions. The rule found is then checked on other positions.
+//! ([`Patterns::features`](crate::games::Patterns::features): Nim's heaps, a circle's
+//! size, a polygon's triangles and the black triangle's sides on the boundary), the
+//! general method labels small positions, and a small grammar of rules is searched,
+//! simplest first, for one that is true on exactly the losing positions. The rule found
+//! is then checked on other positions.
 //!
 //! The grammar: atoms over features `f`, `g` and small constants — `f mod k = r`,
 //! `f ≥ c`, `f ≤ c`, `f = g`, `f mod k = g mod k`, `(f + g) mod k = r`, the XOR of every

@@ -6,7 +6,7 @@
 //! | method | answers | file |
 //! | --- | --- | --- |
 //! | minimax | score games, explored whole | `minimax.rs` |
-//! | exact search | boards whose family offers it ([`crate::games::Family::exact`]) and whose bound passes the positions an exploration may make: values with remoteness | `search.rs` |
+//! | exact search | boards whose family offers it ([`crate::games::Searching::exact`]) and whose bound passes the positions an exploration may make: values with remoteness | `search.rs` |
 //! | retrograde | any game small enough to explore whole: labels with remoteness | `retrograde.rs` |
 //! | Sprague–Grundy | impartial sums too large to explore, by their components' values | `sprague_grundy.rs` |
 //! | rule | a proved rule of the special method, at any size | `rule.rs` |
@@ -64,7 +64,7 @@ pub struct Limits<'a> {
     /// in the caches than it saves in nodes; the empty 7 × 6 board wants more).
     pub exact_table: u64,
     /// Positions the exact search may visit (every thread together) on a board whose
-    /// family offers it ([`crate::games::Family::exact`]), before it gives up (default
+    /// family offers it ([`crate::games::Searching::exact`]), before it gives up (default
     /// 2·10^10: some twenty minutes; 0: no exact search, the proof search answers).
     pub max_exact_nodes: u64,
     /// Threads of the exact search (default 1; 0: every core).

@@ -31,7 +31,7 @@ impl Table {
 
 /// Tabulates a one-parameter family (`nim`, `bounded-nim[m]`, `subtraction[…]`,
 /// `octal[…]`, `multiple[k]` from its starting positions `multiple[k](n)`): whatever
-/// family offers [`Family::member`](crate::games::Family::member) and Grundy values.
+/// family offers [`Patterns::member`](crate::games::Patterns::member) and Grundy values.
 ///
 /// # Errors
 /// [`TableError::Spec`] for a bad family; [`Error::Unsupported`] for a family without a

@@ -450,7 +450,7 @@ impl<S: Shape> Boards for Bits<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::family::Family;
+    use crate::games::family::GameRules;
     use crate::games::Pos;
 
     #[test]

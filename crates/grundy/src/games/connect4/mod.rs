@@ -21,9 +21,12 @@
 
 mod bits;
 
-use super::board;
+use super::board::{self, Grid};
 use super::combin::{insert, next_combination, Binomials};
-use super::family::{Bound, Exact, Family, Kind, Picture, Pos, Ranked, Tiers};
+use super::family::{
+    Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Ranked,
+    Scores, Searching, Tiers,
+};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Node, TierGame};
@@ -86,6 +89,11 @@ impl Connect4 {
 
     fn cells(&self) -> u32 {
         self.w * self.h
+    }
+
+    /// The board's cells, numbered up each column; row 0 of the grid is the top row.
+    fn grid(&self) -> Grid {
+        Grid::by_columns(self.h, self.w)
     }
 
     fn column_mask(&self) -> u64 {
@@ -271,11 +279,7 @@ impl TierGame for Connect4 {
     }
 
     fn child_tiers(&self, tier: u32) -> Vec<u32> {
-        if tier < self.cells() {
-            vec![tier + 1]
-        } else {
-            Vec::new()
-        }
+        board::next_tier(tier, self.cells())
     }
 
     fn root(&self) -> (u32, u64) {
@@ -435,7 +439,7 @@ impl Tiers for Connect4 {
     }
 }
 
-impl Family for Connect4 {
+impl GameRules for Connect4 {
     fn name(&self) -> String {
         format!("connect4[{}x{}]", self.w, self.h)
     }
@@ -445,34 +449,15 @@ impl Family for Connect4 {
     }
 
     fn write_position(&self, pos: &Pos, out: &mut String) {
-        for r in (0..self.h).rev() {
-            if r + 1 < self.h {
-                out.push('/');
-            }
-            for c in 0..self.w {
-                let cell = c * self.h + r;
-                out.push(super::board::mark(pos, cell, ['x', 'o', '.']));
-            }
-        }
+        self.grid().write(pos, out);
     }
 
     fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
         out.extend((0..self.w).filter_map(|c| self.drop_in(pos, c)));
     }
 
-    fn move_priority(&self, from: &Pos, to: &Pos) -> i32 {
-        // The middle columns first: they lie on the most lines of four.
-        board::placed(from, to).map_or(0, |cell| {
-            -(2 * (cell / self.h) as i32 - (self.w as i32 - 1)).abs()
-        })
-    }
-
     fn to_move(&self, pos: &Pos) -> Player {
-        if pos[0].count_ones() > pos[1].count_ones() {
-            Player::Second
-        } else {
-            Player::First
-        }
+        board::to_move(pos)
     }
 
     fn terminal(&self, pos: &Pos) -> Option<Outcome> {
@@ -505,19 +490,9 @@ impl Family for Connect4 {
             moves: u128::from(self.w),
         }
     }
+}
 
-    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
-        Flat::new(self).map(|f| Box::new(f) as Box<dyn Ranked>)
-    }
-
-    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
-        Some(Box::new(self.clone()))
-    }
-
-    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
-        bits::exact(self)
-    }
-
+impl Drawing for Connect4 {
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
         board::placed(from, to).map_or_else(
             || "no single disc".into(),
@@ -538,15 +513,12 @@ impl Family for Connect4 {
     }
 
     fn picture(&self, pos: &Pos) -> Option<Picture> {
-        // Row 0 of the picture is the top row of the board.
-        Some(board::picture(pos, self.h, self.w, false, |r, c| {
-            c * self.h + (self.h - 1 - r)
-        }))
+        Some(self.grid().picture(pos, false))
     }
 
     /// The cell the disc lands in.
     fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
-        board::placed(from, to).map(|cell| (self.h - 1 - cell % self.h, cell / self.h))
+        self.grid().move_cell(from, to)
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
@@ -569,6 +541,35 @@ impl Family for Connect4 {
     }
 }
 
+impl Scores for Connect4 {}
+
+impl Indexing for Connect4 {
+    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
+        Flat::new(self).map(|f| Box::new(f) as Box<dyn Ranked>)
+    }
+
+    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
+        Some(Box::new(self.clone()))
+    }
+}
+
+impl Searching for Connect4 {
+    fn move_priority(&self, from: &Pos, to: &Pos) -> i32 {
+        // The middle columns first: they lie on the most lines of four.
+        board::placed(from, to).map_or(0, |cell| {
+            -(2 * (cell / self.h) as i32 - (self.w as i32 - 1)).abs()
+        })
+    }
+
+    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
+        bits::exact(self)
+    }
+}
+
+impl Patterns for Connect4 {}
+
+impl Grundy for Connect4 {}
+
 /// A board as written: rows from the top separated by `/`, or the columns played as
 /// digits (`4453`: columns 4, 4, 5, 3, from 1 on the left).
 fn position(args: &Args<'_>, game: &Connect4) -> Result<Option<Pos>, SpecError> {
@@ -589,38 +590,9 @@ fn position(args: &Args<'_>, game: &Connect4) -> Result<Option<Pos>, SpecError> 
         Param::Number(n) => columns_played(args, game, &n.value.to_string(), n.at),
         Param::Digits { text, at } => columns_played(args, game, text, *at),
         Param::Word { text, at } => {
-            let rows: Vec<&str> = text.split('/').collect();
-            if rows.len() != game.h as usize {
-                return Err(args.error_at(
-                    *at,
-                    format!("the board has {} rows of {} cells", game.h, game.w),
-                ));
-            }
-            let (mut x, mut o) = (0u64, 0u64);
-            let mut offset = *at;
-            for (i, row) in rows.iter().enumerate() {
-                if row.chars().count() != game.w as usize {
-                    return Err(
-                        args.error_at(offset, format!("row {} must have {} cells", i + 1, game.w))
-                    );
-                }
-                let r = game.h - 1 - i as u32;
-                for (c, ch) in row.chars().enumerate() {
-                    let cell = c as u32 * game.h + r;
-                    match ch {
-                        'x' | 'X' => x |= 1 << cell,
-                        'o' | 'O' => o |= 1 << cell,
-                        '.' => {}
-                        other => {
-                            return Err(args.error_at(
-                                offset + c,
-                                format!("a cell is `x`, `o` or `.`, found `{other}`"),
-                            ))
-                        }
-                    }
-                }
-                offset += row.chars().count() + 1;
-            }
+            let (x, o) = game
+                .grid()
+                .read(args, text, *at, "a cell is `x`, `o` or `.`")?;
             let pos = Pos::from_slice(&[x, o]);
             if game.occupancy(&game.heights(x | o)) != x | o {
                 return Err(args.error_at(
@@ -711,6 +683,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "connect4",
     examples: &["connect4[4x4]"],
+    small: &["connect4[3x3]", "connect4[4x3](22)"],
     shape: "connect4[w x h](board or columns played): four in a row, discs dropped into w columns of h rows, X first (no position: the empty board)",
     build,
 }];
@@ -753,7 +726,7 @@ mod tests {
                         Node::Moves(children) => {
                             assert_eq!(game.terminal(&pos), None);
                             let mut moves = Vec::new();
-                            Family::moves(&game, &pos, &mut moves);
+                            GameRules::moves(&game, &pos, &mut moves);
                             let expected: Vec<Child> = moves
                                 .iter()
                                 .map(|m| {

@@ -18,7 +18,7 @@
 //! then `first` or `second`: `dots[1x1](ha1,va1,second)`.
 //!
 //! Positions are merged under the board's symmetries (8 on a square board, 4 otherwise).
-//! Tiers ([`Family::tiers`]): tier k holds the positions with k lines, ranked by the
+//! Tiers ([`Indexing::tiers`]): tier k holds the positions with k lines, ranked by the
 //! combinatorial number system on the line mask (colex order, so the canonical form, the
 //! least image, has the least rank), without the mover; consecutive ranks are walked by
 //! Gosper's step.
@@ -28,7 +28,10 @@ use std::ops::Range;
 mod search;
 
 use super::combin::{next_combination, Binomials};
-use super::family::{squash, Bound, Exact, Family, Kind, Picture, Pos, Tiers};
+use super::family::{
+    squash, Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos,
+    Scores, Searching, Tiers,
+};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::Player;
 use crate::tier::{Child, Node, TierGame};
@@ -242,7 +245,7 @@ impl Dots {
     }
 }
 
-impl Family for Dots {
+impl GameRules for Dots {
     fn name(&self) -> String {
         format!("dots[{}x{}]", self.rows, self.columns)
     }
@@ -290,16 +293,6 @@ impl Family for Dots {
         true
     }
 
-    fn points_left(&self, pos: &Pos) -> Option<i64> {
-        // Every box is completed by someone before the last line is drawn.
-        Some(self.boxes.len() as i64 - self.taken(pos[0]))
-    }
-
-    fn gain(&self, from: &Pos, to: &Pos) -> i64 {
-        // Counted, not read off one line: `to` may be another orientation of the board.
-        self.taken(to[0]) - self.taken(from[0])
-    }
-
     fn bound(&self, pos: &Pos) -> Bound {
         let free = (!pos[0] & self.full).count_ones();
         Bound {
@@ -307,15 +300,9 @@ impl Family for Dots {
             moves: u128::from(free),
         }
     }
+}
 
-    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
-        Some(Box::new(DotsTiers(self)))
-    }
-
-    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
-        search::exact(self)
-    }
-
+impl Drawing for Dots {
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
         let added = to[0] & !from[0];
         if added.count_ones() == 1 {
@@ -431,9 +418,37 @@ impl Family for Dots {
         } else {
             "the second player to move\n"
         });
-        Some(trim_lines(&s))
+        Some(super::board::trim_lines(&s))
     }
 }
+
+impl Scores for Dots {
+    fn points_left(&self, pos: &Pos) -> Option<i64> {
+        // Every box is completed by someone before the last line is drawn.
+        Some(self.boxes.len() as i64 - self.taken(pos[0]))
+    }
+
+    fn gain(&self, from: &Pos, to: &Pos) -> i64 {
+        // Counted, not read off one line: `to` may be another orientation of the board.
+        self.taken(to[0]) - self.taken(from[0])
+    }
+}
+
+impl Indexing for Dots {
+    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
+        Some(Box::new(DotsTiers(self)))
+    }
+}
+
+impl Searching for Dots {
+    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
+        search::exact(self)
+    }
+}
+
+impl Patterns for Dots {}
+
+impl Grundy for Dots {}
 
 /// The tiers of `dots[r x c]` from the empty board.
 struct DotsTiers<'a>(&'a Dots);
@@ -460,11 +475,7 @@ impl TierGame for DotsTiers<'_> {
     }
 
     fn child_tiers(&self, tier: u32) -> Vec<u32> {
-        if tier < self.0.lines {
-            vec![tier + 1]
-        } else {
-            Vec::new()
-        }
+        super::board::next_tier(tier, self.0.lines)
     }
 
     fn root(&self) -> (u32, u64) {
@@ -540,13 +551,6 @@ impl Tiers for DotsTiers<'_> {
     }
 }
 
-/// The text without spaces at the ends of its lines.
-fn trim_lines(text: &str) -> String {
-    text.lines()
-        .map(|l| l.trim_end().to_string() + "\n")
-        .collect()
-}
-
 fn position(args: &Args<'_>, game: &Dots) -> Result<Pos, SpecError> {
     let Some(items) = args.position() else {
         return Ok(Pos::from_slice(&[0, 0]));
@@ -607,6 +611,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "dots",
     examples: &["dots[2x2]"],
+    small: &["dots[1x2]", "dots[2x2](ha1,va1,hb3,first)"],
     shape: "dots[r x c](lines,…,first|second): dots and boxes on r × c boxes; completing a box scores it and moves again; most boxes wins (lines `ha1` from a1 to b1, `va1` from a1 to a2; no position: the empty board, the first player to move)",
     build,
 }];

@@ -10,7 +10,7 @@
 //! symmetry that keeps both goals is the 180° rotation (cell `i` ↔ `n² − 1 − i`);
 //! positions are merged under it.
 //!
-//! Tiers ([`Family::tiers`], n ≤ 6): tier k holds the positions with k stones, ⌈k/2⌉ of
+//! Tiers ([`Indexing::tiers`], n ≤ 6): tier k holds the positions with k stones, ⌈k/2⌉ of
 //! them X's. Within a tier a position is ranked by the combinatorial number system twice:
 //! `colex(occupied cells) · C(k, ⌈k/2⌉) + colex(which of the occupied cells are X's)`,
 //! so consecutive ranks are consecutive combinations (walked by Gosper's step, no
@@ -20,10 +20,13 @@ mod search;
 
 use std::ops::Range;
 
-use super::board;
+use super::board::{self, Grid};
 use super::combin::{next_combination, Binomials};
-use super::family::{Bound, Exact, Family, Kind, Picture, Pos, Ranked, Tiers};
-use super::spec::{Args, Built, Entry, Param, SpecError};
+use super::family::{
+    Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Ranked,
+    Scores, Searching, Tiers,
+};
+use super::spec::{Args, Built, Entry, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Node, TierGame};
 
@@ -123,8 +126,12 @@ impl Hex {
 
     /// The cell's name: column letter, row number from the top (`a1` is the top left).
     fn cell_name(&self, cell: u32) -> String {
-        let (r, c) = (cell / self.n, cell % self.n);
-        format!("{}{}", (b'a' + c as u8) as char, r + 1)
+        self.grid().cell_name(cell)
+    }
+
+    /// The board's cells, numbered along each row.
+    fn grid(&self) -> Grid {
+        Grid::by_rows(self.n, self.n)
     }
 
     /// X's stones in a tier of k stones.
@@ -314,7 +321,7 @@ fn child_ranks_in<const CAP: usize>(
     }
 }
 
-impl Family for Hex {
+impl GameRules for Hex {
     fn name(&self) -> String {
         format!("hex[{}]", self.n)
     }
@@ -324,12 +331,7 @@ impl Family for Hex {
     }
 
     fn write_position(&self, pos: &Pos, out: &mut String) {
-        for cell in 0..self.cells {
-            if cell > 0 && cell % self.n == 0 {
-                out.push('/');
-            }
-            out.push(super::board::mark(pos, cell, ['x', 'o', '.']));
-        }
+        self.grid().write(pos, out);
     }
 
     fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
@@ -344,17 +346,6 @@ impl Family for Hex {
         }
     }
 
-    fn move_priority(&self, from: &Pos, to: &Pos) -> i32 {
-        // The centre first: minus the hex distance from the centre, in half cells (axial
-        // coordinates, doubled so that an even side's centre falls on whole numbers).
-        board::placed(from, to).map_or(0, |cell| {
-            let centre = self.n as i32 - 1;
-            let a = 2 * (cell / self.n) as i32 - centre;
-            let b = 2 * (cell % self.n) as i32 - centre;
-            -(a.abs() + b.abs() + (a + b).abs())
-        })
-    }
-
     fn canonical(&self, pos: &Pos) -> Pos {
         let turned = [self.rotate(pos[0]), self.rotate(pos[1])];
         if self.tier_rank(turned[0], turned[1]) < self.tier_rank(pos[0], pos[1]) {
@@ -365,11 +356,7 @@ impl Family for Hex {
     }
 
     fn to_move(&self, pos: &Pos) -> Player {
-        if pos[0].count_ones() > pos[1].count_ones() {
-            Player::Second
-        } else {
-            Player::First
-        }
+        board::to_move(pos)
     }
 
     fn terminal(&self, pos: &Pos) -> Option<Outcome> {
@@ -388,19 +375,9 @@ impl Family for Hex {
             moves: empty,
         }
     }
+}
 
-    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
-        search::exact(self)
-    }
-
-    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
-        (self.n <= MAX_RANKED_SIDE).then(|| Box::new(ByTier::new(self)) as Box<dyn Ranked>)
-    }
-
-    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
-        (self.n <= MAX_TIERED_SIDE).then(|| Box::new(HexTiers(self)) as Box<dyn Tiers>)
-    }
-
+impl Drawing for Hex {
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
         board::placed(from, to).map_or_else(|| "no single stone".into(), |c| self.cell_name(c))
     }
@@ -416,35 +393,52 @@ impl Family for Hex {
     }
 
     fn picture(&self, pos: &Pos) -> Option<Picture> {
-        Some(board::picture(pos, self.n, self.n, true, |r, c| {
-            r * self.n + c
-        }))
+        Some(self.grid().picture(pos, true))
     }
 
     fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
-        board::placed(from, to).map(|cell| (cell / self.n, cell % self.n))
+        self.grid().move_cell(from, to)
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
         // Each row shifted half a cell right of the one above: the rhombus.
-        let mut s = String::from("   ");
-        for c in 0..self.n {
-            s.push((b'a' + c as u8) as char);
-            s.push(' ');
-        }
-        s.push_str("   (X joins top and bottom, O left and right)\n");
-        for r in 0..self.n {
-            s.push_str(&format!("{:>2} {}", r + 1, " ".repeat(r as usize)));
-            for c in 0..self.n {
-                let cell = r * self.n + c;
-                s.push(board::mark(pos, cell, ['X', 'O', '.']));
-                s.push(' ');
-            }
-            s.push('\n');
-        }
-        Some(trim_lines(&s))
+        let note = "   (X joins top and bottom, O left and right)";
+        Some(board::trim_lines(&self.grid().lettered(pos, note, true)))
     }
 }
+
+impl Scores for Hex {}
+
+impl Indexing for Hex {
+    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
+        (self.n <= MAX_RANKED_SIDE).then(|| Box::new(ByTier::new(self)) as Box<dyn Ranked>)
+    }
+
+    fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
+        (self.n <= MAX_TIERED_SIDE).then(|| Box::new(HexTiers(self)) as Box<dyn Tiers>)
+    }
+}
+
+impl Searching for Hex {
+    fn move_priority(&self, from: &Pos, to: &Pos) -> i32 {
+        // The centre first: minus the hex distance from the centre, in half cells (axial
+        // coordinates, doubled so that an even side's centre falls on whole numbers).
+        board::placed(from, to).map_or(0, |cell| {
+            let centre = self.n as i32 - 1;
+            let a = 2 * (cell / self.n) as i32 - centre;
+            let b = 2 * (cell % self.n) as i32 - centre;
+            -(a.abs() + b.abs() + (a + b).abs())
+        })
+    }
+
+    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
+        search::exact(self)
+    }
+}
+
+impl Patterns for Hex {}
+
+impl Grundy for Hex {}
 
 /// Every position ranked once for the existing solver: the tiers laid end to end,
 /// counted down from the empty board so that every move lowers the rank.
@@ -484,7 +478,7 @@ impl Ranked for ByTier<'_> {
         Pos::from_slice(&[x, o])
     }
 
-    /// Moves from a terminal rank are not asked for (as `Family::moves`).
+    /// Moves from a terminal rank are not asked for (as `GameRules::moves`).
     fn moves(&self, rank: u64, out: &mut Vec<u64>) {
         let pos = self.unrank(rank);
         let k = (pos[0] | pos[1]).count_ones() as usize;
@@ -523,11 +517,7 @@ impl TierGame for HexTiers<'_> {
     }
 
     fn child_tiers(&self, tier: u32) -> Vec<u32> {
-        if tier < self.0.cells {
-            vec![tier + 1]
-        } else {
-            Vec::new()
-        }
+        board::next_tier(tier, self.0.cells)
     }
 
     fn root(&self) -> (u32, u64) {
@@ -621,49 +611,16 @@ impl Tiers for HexTiers<'_> {
 }
 
 fn board(args: &Args<'_>, game: &Hex) -> Result<Pos, SpecError> {
-    let Some(items) = args.position() else {
+    let example = "hex[3](x../.o./...)";
+    let Some((text, at)) = board::one_board(args, example)? else {
         return Ok(Pos::from_slice(&[0, 0]));
     };
-    let example = "hex[3](x../.o./...)";
-    let [item] = items else {
-        return Err(args.error_at(
-            items.get(1).map_or(args.open_at(), Param::at),
-            format!("expected one board, rows separated by `/`, as in `{example}`"),
-        ));
-    };
-    let Param::Word { text, at } = item else {
-        return Err(args.error_at(item.at(), format!("expected a board such as `{example}`")));
-    };
-    let n = game.n as usize;
-    let rows: Vec<&str> = text.split('/').collect();
-    if rows.len() != n {
-        return Err(args.error_at(*at, format!("the board has {n} rows of {n} cells")));
-    }
-    let (mut x, mut o) = (0u64, 0u64);
-    let mut offset = *at;
-    for (r, row) in rows.iter().enumerate() {
-        if row.chars().count() != n {
-            return Err(args.error_at(offset, format!("row {} must have {n} cells", r + 1)));
-        }
-        for (c, ch) in row.chars().enumerate() {
-            let bit = 1u64 << (r * n + c);
-            match ch {
-                'x' | 'X' => x |= bit,
-                'o' | 'O' => o |= bit,
-                '.' => {}
-                other => {
-                    return Err(args.error_at(
-                        offset + c,
-                        format!("a cell is `x`, `o` or `.`, found `{other}`"),
-                    ))
-                }
-            }
-        }
-        offset += n + 1;
-    }
+    let (x, o) = game
+        .grid()
+        .read(args, text, at, "a cell is `x`, `o` or `.`")?;
     if !Hex::counts_fit(x, o) {
         return Err(args.error_at(
-            *at,
+            at,
             format!(
                 "X moves first, so X has as many stones as O or one more (here {} and {})",
                 x.count_ones(),
@@ -672,13 +629,6 @@ fn board(args: &Args<'_>, game: &Hex) -> Result<Pos, SpecError> {
         ));
     }
     Ok(Pos::from_slice(&[x, o]))
-}
-
-/// The text without spaces at the ends of its lines.
-fn trim_lines(text: &str) -> String {
-    text.lines()
-        .map(|l| l.trim_end().to_string() + "\n")
-        .collect()
 }
 
 fn build(args: &Args<'_>) -> Result<Built, SpecError> {
@@ -699,6 +649,7 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
 pub const ENTRIES: &[Entry] = &[Entry {
     name: "hex",
     examples: &["hex[3]"],
+    small: &["hex[2]", "hex[3]"],
     shape: "hex[n](board): Hex on an n × n rhombus (n ≤ 8), X first joins top and bottom, O left and right; no swap (rows top to bottom, `/` between them; no position: the empty board)",
     build,
 }];

@@ -10,9 +10,12 @@
 
 mod search;
 
-use super::board;
+use super::board::{self, Grid};
 use super::combin::{insert, next_combination, Binomials};
-use super::family::{Bound, Exact, Family, Kind, Picture, Pos, Ranked, Tiers};
+use super::family::{
+    Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Ranked,
+    Scores, Searching, Tiers,
+};
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Node, TierGame};
@@ -121,16 +124,19 @@ impl Mnk {
         out
     }
 
+    /// The board's cells, numbered along each row.
+    fn grid(&self) -> Grid {
+        Grid::by_rows(self.m, self.n)
+    }
+
     /// The cell's name: column letter, row number from the top (`b2` is the centre of
     /// tic-tac-toe).
     fn cell_name(&self, cell: u32) -> String {
-        let (r, c) = (cell / self.n, cell % self.n);
-        let letter = (b'a' + (c % 26) as u8) as char;
-        format!("{letter}{}", r + 1)
+        self.grid().cell_name(cell)
     }
 }
 
-impl Family for Mnk {
+impl GameRules for Mnk {
     fn name(&self) -> String {
         if (self.m, self.n, self.k) == (3, 3, 3) {
             "tictactoe".into()
@@ -144,12 +150,7 @@ impl Family for Mnk {
     }
 
     fn write_position(&self, pos: &Pos, out: &mut String) {
-        for cell in 0..self.cells() {
-            if cell > 0 && cell % self.n == 0 {
-                out.push('/');
-            }
-            out.push(super::board::mark(pos, cell, ['x', 'o', '.']));
-        }
+        self.grid().write(pos, out);
     }
 
     fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
@@ -173,11 +174,7 @@ impl Family for Mnk {
     }
 
     fn to_move(&self, pos: &Pos) -> Player {
-        if pos[0].count_ones() > pos[1].count_ones() {
-            Player::Second
-        } else {
-            Player::First
-        }
+        board::to_move(pos)
     }
 
     fn terminal(&self, pos: &Pos) -> Option<Outcome> {
@@ -200,13 +197,31 @@ impl Family for Mnk {
             moves: empty,
         }
     }
+}
 
-    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
-        (self.cells() <= 16).then(|| Box::new(Base3(self)) as Box<dyn Ranked>)
+impl Drawing for Mnk {
+    fn move_name(&self, from: &Pos, to: &Pos) -> String {
+        board::placed(from, to).map_or_else(|| "no single mark".into(), |c| self.cell_name(c))
     }
 
-    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
-        search::exact(self)
+    fn picture(&self, pos: &Pos) -> Option<Picture> {
+        Some(self.grid().picture(pos, false))
+    }
+
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        self.grid().move_cell(from, to)
+    }
+
+    fn draw(&self, pos: &Pos) -> Option<String> {
+        Some(self.grid().lettered(pos, "", false))
+    }
+}
+
+impl Scores for Mnk {}
+
+impl Indexing for Mnk {
+    fn ranking(&self, _root: &Pos) -> Option<Box<dyn Ranked + '_>> {
+        (self.cells() <= 16).then(|| Box::new(Base3(self)) as Box<dyn Ranked>)
     }
 
     fn tiers(&self) -> Option<Box<dyn Tiers + '_>> {
@@ -215,40 +230,17 @@ impl Family for Mnk {
             binom: Binomials::new(),
         }))
     }
+}
 
-    fn move_name(&self, from: &Pos, to: &Pos) -> String {
-        board::placed(from, to).map_or_else(|| "no single mark".into(), |c| self.cell_name(c))
-    }
-
-    fn picture(&self, pos: &Pos) -> Option<Picture> {
-        Some(board::picture(pos, self.m, self.n, false, |r, c| {
-            r * self.n + c
-        }))
-    }
-
-    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
-        board::placed(from, to).map(|cell| (cell / self.n, cell % self.n))
-    }
-
-    fn draw(&self, pos: &Pos) -> Option<String> {
-        let mut s = String::from("   ");
-        for c in 0..self.n {
-            s.push((b'a' + (c % 26) as u8) as char);
-            s.push(' ');
-        }
-        s.push('\n');
-        for r in 0..self.m {
-            s.push_str(&format!("{:>2} ", r + 1));
-            for c in 0..self.n {
-                let cell = r * self.n + c;
-                s.push(board::mark(pos, cell, ['X', 'O', '.']));
-                s.push(' ');
-            }
-            s.push('\n');
-        }
-        Some(s)
+impl Searching for Mnk {
+    fn exact(&self) -> Option<Box<dyn Exact + '_>> {
+        search::exact(self)
     }
 }
+
+impl Patterns for Mnk {}
+
+impl Grundy for Mnk {}
 
 /// Boards of at most 16 cells in base 3 (0 empty, 1 X, 2 O), canonical under symmetry.
 struct Base3<'a>(&'a Mnk);
@@ -359,11 +351,7 @@ impl TierGame for Placed<'_> {
     }
 
     fn child_tiers(&self, tier: u32) -> Vec<u32> {
-        if tier < self.game.cells() {
-            vec![tier + 1]
-        } else {
-            Vec::new()
-        }
+        board::next_tier(tier, self.game.cells())
     }
 
     fn root(&self) -> (u32, u64) {
@@ -453,52 +441,17 @@ impl Tiers for Placed<'_> {
 }
 
 fn board(args: &Args<'_>, game: &Mnk) -> Result<Option<Pos>, SpecError> {
-    let Some(items) = args.position() else {
+    let example = "tictactoe(x.o/.x./...)";
+    let Some((text, at)) = board::one_board(args, example)? else {
         return Ok(Some(Pos::from_slice(&[0, 0])));
     };
-    let example = "tictactoe(x.o/.x./...)";
-    let [item] = items else {
-        return Err(args.error_at(
-            items.get(1).map_or(args.open_at(), Param::at),
-            format!("expected one board, rows separated by `/`, as in `{example}`"),
-        ));
-    };
-    let Param::Word { text, at } = item else {
-        return Err(args.error_at(item.at(), format!("expected a board such as `{example}`")));
-    };
-    let (mut x, mut o) = (0u64, 0u64);
-    let rows: Vec<&str> = text.split('/').collect();
-    if rows.len() != game.m as usize {
-        return Err(args.error_at(
-            *at,
-            format!("the board has {} rows of {} cells", game.m, game.n),
-        ));
-    }
-    let mut offset = *at;
-    for (r, row) in rows.iter().enumerate() {
-        if row.chars().count() != game.n as usize {
-            return Err(args.error_at(offset, format!("row {} must have {} cells", r + 1, game.n)));
-        }
-        for (c, ch) in row.chars().enumerate() {
-            let cell = r as u32 * game.n + c as u32;
-            match ch {
-                'x' | 'X' => x |= 1 << cell,
-                'o' | 'O' => o |= 1 << cell,
-                '.' => {}
-                other => {
-                    return Err(args.error_at(
-                        offset + c,
-                        format!("a cell is `x`, `o` or `.`, found `{other}`"),
-                    ))
-                }
-            }
-        }
-        offset += row.chars().count() + 1;
-    }
+    let (x, o) = game
+        .grid()
+        .read(args, text, at, "a cell is `x`, `o` or `.`")?;
     let (nx, no) = (x.count_ones(), o.count_ones());
     if nx != no && nx != no + 1 {
         return Err(args.error_at(
-            *at,
+            at,
             format!("X moves first, so X has as many marks as O or one more (here {nx} and {no})"),
         ));
     }
@@ -508,7 +461,7 @@ fn board(args: &Args<'_>, game: &Mnk) -> Result<Option<Pos>, SpecError> {
         (o, x, ["O", "X"])
     };
     if let Some(why) = super::board::impossible_line_board(&game.lines, mover, last, last, names) {
-        return Err(args.error_at(*at, format!("this board cannot arise: {why}")));
+        return Err(args.error_at(at, format!("this board cannot arise: {why}")));
     }
     Ok(Some(Pos::from_slice(&[x, o])))
 }
@@ -550,12 +503,14 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         name: "tictactoe",
         examples: &["tictactoe"],
+        small: &["tictactoe", "tictactoe(x.o/.x./...)"],
         shape: "tictactoe(x.o/.x./...): noughts and crosses, X first (no position: the empty board)",
         build: build_tictactoe,
     },
     Entry {
         name: "mnk",
         examples: &["mnk[4,4,3]"],
+        small: &["mnk[2,4,3]", "mnk[3,3,2]"],
         shape: "mnk[m,n,k](board): k in a row on m rows × n columns, X first (no position: the empty board)",
         build: build_mnk,
     },

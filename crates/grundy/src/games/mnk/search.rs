@@ -382,7 +382,7 @@ impl Boards for Search<'_> {
 mod tests {
     use super::*;
     use crate::explore::Control;
-    use crate::games::family::Family;
+    use crate::games::family::{GameRules, Searching};
     use crate::report::{self, Limits};
 
     /// A generator of boards: xorshift from a seed.
