@@ -371,6 +371,51 @@ fn tiers(family: &Arc<dyn Family>, what: &str) -> bool {
     true
 }
 
+/// Parents, where a tiered game offers them (unmoves): each move's position is a parent
+/// of the move's child, and each parent has a move to the position.
+fn parents(family: &Arc<dyn Family>, what: &str) -> bool {
+    let Some(tiered) = family.tiers() else {
+        return false;
+    };
+    let game = tiered.game();
+    let (root_tier, root_rank) = game.root();
+    let mut parents = Vec::new();
+    if !game.parents(root_tier, root_rank, &mut parents) {
+        return false;
+    }
+    assert!(parents.is_empty(), "{what}: the start has parents");
+    let start = tiered.position(root_tier, root_rank);
+    let locate = |pos: &Pos| tiered.locate(pos).expect("a position of the game");
+    for pos in reach(family.as_ref(), &start, what) {
+        let shown = spec_of(family, &pos).to_string();
+        let here = locate(&pos);
+        for child in children(family.as_ref(), &pos) {
+            let (t, r) = locate(&child);
+            parents.clear();
+            assert!(
+                game.parents(t, r, &mut parents),
+                "{what}: parents everywhere or nowhere"
+            );
+            assert!(
+                parents.contains(&here),
+                "{what}: {shown} is no parent of its move"
+            );
+        }
+        parents.clear();
+        game.parents(here.0, here.1, &mut parents);
+        for &(t, r) in &parents {
+            let parent = tiered.position(t, r);
+            let moves = children(family.as_ref(), &parent);
+            assert!(
+                moves.iter().any(|c| locate(c) == here),
+                "{what}: {} is a parent of {shown} without a move to it",
+                spec_of(family, &parent)
+            );
+        }
+    }
+    true
+}
+
 /// A proved rule says which positions are lost and the winning moves, as the analyzer.
 fn rule(family: &Arc<dyn Family>, reached: &[Pos], what: &str) -> bool {
     let Some(rule) = family.rule() else {
@@ -487,10 +532,11 @@ fn grundy(family: &Arc<dyn Family>, reached: &[Pos], what: &str) -> bool {
 fn every_family_of_the_registry_keeps_the_contract() {
     // How many small specs each optional check met: every one must have met some, or
     // the test would pass by checking nothing.
-    let mut met: [(&str, usize); 5] = [
+    let mut met: [(&str, usize); 6] = [
         ("points left", 0),
         ("ranking", 0),
         ("tiers", 0),
+        ("parents", 0),
         ("proved rule", 0),
         ("Grundy values", 0),
     ];
@@ -517,6 +563,7 @@ fn every_family_of_the_registry_keeps_the_contract() {
                 scores(&family, &reached, &what),
                 ranking(&family, &root, &reached, &what),
                 new && tiers(&family, &what),
+                new && parents(&family, &what),
                 rule(&family, &reached, &what),
                 grundy(&family, &reached, &what),
             ];
