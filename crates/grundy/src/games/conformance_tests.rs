@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::testing;
-use super::{registry, Family, GrundySource, Kind, Part, Pos, Spec};
+use super::{registry, Family, GrundySource, Kind, Part, Pos, Spec, Tiers};
 use crate::explore::Control;
 use crate::game::Outcome;
 use crate::report::{self, Limits};
@@ -310,10 +310,11 @@ fn ranking(family: &Arc<dyn Family>, root: &Pos, reached: &[Pos], what: &str) ->
 
 /// Tiers: every position from the start locates in a tier whose rank gives it back, its
 /// moves stay in the tier or go to a child tier; solved, the tiers equal the in-memory
-/// labelling, the proof search and the exact search where it is offered.
-fn tiers(family: &Arc<dyn Family>, what: &str) -> bool {
+/// labelling, the proof search and the exact search where it is offered; and the
+/// parents, where the game offers them. Whether the family has tiers, and parents.
+fn tiers(family: &Arc<dyn Family>, what: &str) -> [bool; 2] {
     let Some(tiered) = family.tiers() else {
-        return false;
+        return [false, false];
     };
     let game = tiered.game();
     let (root_tier, root_rank) = game.root();
@@ -367,6 +368,47 @@ fn tiers(family: &Arc<dyn Family>, what: &str) -> bool {
     }
     if family.exact().is_some() {
         testing::exact_equals_the_tiers(family, &store, step, 3);
+    }
+    [true, parents(family, tiered.as_ref(), &reached, what)]
+}
+
+/// Parents, where a tiered game offers them (unmoves): each move's position is a parent
+/// of the move's child, and each parent has a move to the position.
+fn parents(family: &Arc<dyn Family>, tiered: &dyn Tiers, reached: &[Pos], what: &str) -> bool {
+    let game = tiered.game();
+    let (root_tier, root_rank) = game.root();
+    let mut parents = Vec::new();
+    if !game.parents(root_tier, root_rank, &mut parents) {
+        return false;
+    }
+    assert!(parents.is_empty(), "{what}: the start has parents");
+    let locate = |pos: &Pos| tiered.locate(pos).expect("a position of the game");
+    for pos in reached {
+        let shown = spec_of(family, pos).to_string();
+        let here = locate(pos);
+        for child in children(family.as_ref(), pos) {
+            let (t, r) = locate(&child);
+            parents.clear();
+            assert!(
+                game.parents(t, r, &mut parents),
+                "{what}: parents everywhere or nowhere"
+            );
+            assert!(
+                parents.contains(&here),
+                "{what}: {shown} is no parent of its move"
+            );
+        }
+        parents.clear();
+        game.parents(here.0, here.1, &mut parents);
+        for &(t, r) in &parents {
+            let parent = tiered.position(t, r);
+            let moves = children(family.as_ref(), &parent);
+            assert!(
+                moves.iter().any(|c| locate(c) == here),
+                "{what}: {} is a parent of {shown} without a move to it",
+                spec_of(family, &parent)
+            );
+        }
     }
     true
 }
@@ -487,10 +529,11 @@ fn grundy(family: &Arc<dyn Family>, reached: &[Pos], what: &str) -> bool {
 fn every_family_of_the_registry_keeps_the_contract() {
     // How many small specs each optional check met: every one must have met some, or
     // the test would pass by checking nothing.
-    let mut met: [(&str, usize); 5] = [
+    let mut met: [(&str, usize); 6] = [
         ("points left", 0),
         ("ranking", 0),
         ("tiers", 0),
+        ("parents", 0),
         ("proved rule", 0),
         ("Grundy values", 0),
     ];
@@ -513,10 +556,16 @@ fn every_family_of_the_registry_keeps_the_contract() {
             // The tiers are the game from the family's start: once a family.
             let new = !tiered.contains(&family.name());
             tiered.push(family.name());
+            let [has_tiers, has_parents] = if new {
+                tiers(&family, &what)
+            } else {
+                [false, false]
+            };
             let applied = [
                 scores(&family, &reached, &what),
                 ranking(&family, &root, &reached, &what),
-                new && tiers(&family, &what),
+                has_tiers,
+                has_parents,
                 rule(&family, &reached, &what),
                 grundy(&family, &reached, &what),
             ];

@@ -89,6 +89,15 @@ pub trait TierGame: Send + Sync {
     /// The starting position.
     fn root(&self) -> (u32, u64);
 
+    /// Optional. Appends every `(tier, rank)` with a move to `(tier, rank)` — its
+    /// parents, reached from the root or not — and returns `true`, where the game can undo
+    /// a move. The default appends nothing and returns `false`: no unmoves. A solver that
+    /// pushes "child decided" to parents (Romein & Bal) needs them; the tier solver and
+    /// `grundy-dist` pull children instead and do not ask.
+    fn parents(&self, _tier: u32, _rank: u64, _out: &mut Vec<(u32, u64)>) -> bool {
+        false
+    }
+
     /// Calls `each(rank, node)` for every rank of `ranges` in `tier`, in increasing order,
     /// for which `want(rank)` holds; a rank that is not a position of the game (an
     /// index the ranking leaves unused) may be skipped silently.

@@ -358,6 +358,28 @@ impl TierGame for Placed<'_> {
         (0, 0)
     }
 
+    /// The last mark undone: a board of `tier` marks came from each board without one mark
+    /// of the player who moved last (X made the odd-numbered marks), unless that board was
+    /// already over.
+    fn parents(&self, tier: u32, rank: u64, out: &mut Vec<(u32, u64)>) -> bool {
+        if tier == 0 {
+            return true;
+        }
+        let board = self.position(tier, rank);
+        let last = usize::from(tier.is_multiple_of(2));
+        let mut marks = board[last];
+        while marks != 0 {
+            let cell = marks & marks.wrapping_neg();
+            marks &= !cell;
+            let mut parent = board.clone();
+            parent[last] &= !cell;
+            if self.game.terminal(&parent).is_none() {
+                out.extend(self.locate(&parent));
+            }
+        }
+        true
+    }
+
     fn visit(
         &self,
         t: u32,
