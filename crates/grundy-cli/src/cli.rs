@@ -24,8 +24,9 @@ pub enum Command {
     /// Solve a position: outcome, remoteness, every winning move, Grundy values, scores.
     ///
     /// SPEC is `family[params](position)`, parts joined by `+`: nim(3,3,1),
-    /// bounded-nim[3](10), subtraction[1,2,3](10), octal[0.77](12), multiple[2](20),
-    /// multiple[2](20,5), wythoff(3,5), ends(4,7,2,9,5,2), nim(3) + octal[0.77](12).
+    /// octal[0.77](12), chomp[3x4], tictactoe(x.o/.x./...), nim(3) + octal[0.77](12).
+    /// `--help` lists every family.
+    #[command(after_long_help = families_help())]
     Solve {
         /// The position (with --positions: the game, and FILE its positions).
         spec: String,
@@ -74,6 +75,7 @@ pub enum Command {
         common: Common,
     },
     /// Play against perfect strategy in the terminal.
+    #[command(after_long_help = families_help())]
     Play {
         /// The starting position.
         spec: String,
@@ -170,6 +172,17 @@ pub enum Command {
         #[command(flatten)]
         common: Common,
     },
+}
+
+/// Every family of the registry with its shape, for the help of the commands that take a
+/// spec: a family added to the registry is listed with no change here.
+fn families_help() -> String {
+    let mut text = String::from("Families (the spec's `family[params](position)`):");
+    for (_, shape) in grundy::games::families() {
+        text.push_str("\n  ");
+        text.push_str(shape);
+    }
+    text
 }
 
 #[derive(Args, Clone, Copy)]
