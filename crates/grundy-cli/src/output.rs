@@ -454,6 +454,14 @@ pub fn pattern_text(p: &grundy::pattern::Pattern) -> String {
     s
 }
 
+/// A family argument's table refused: a bad spec shown as the CLI shows one.
+pub fn table_error(family: &str, e: report::TableError) -> anyhow::Error {
+    match e {
+        report::TableError::Spec(e) => anyhow::Error::new(BadSpec::new(&e, family)),
+        report::TableError::Solve(e) => anyhow::anyhow!("cannot tabulate `{family}`: {e}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -724,6 +724,24 @@ fn help_for_help_succeeds() {
 }
 
 #[test]
+fn solve_help_names_every_registered_family() {
+    // Read from the registry, so a family added later must show up too.
+    for args in [
+        &["solve", "--help"][..],
+        &["help", "solve"],
+        &["play", "--help"],
+    ] {
+        let out = ok(args);
+        for (name, shape) in grundy::games::families() {
+            assert!(
+                out.lines().any(|line| line == format!("  {shape}")),
+                "grundy {args:?} does not list `{name}`: {out}"
+            );
+        }
+    }
+}
+
+#[test]
 fn pattern_sizes_are_refused_up_front() {
     let started = std::time::Instant::now();
     let err = fails(&["pattern", "multiple[2]", "--up-to", "18446744073709551615"]);

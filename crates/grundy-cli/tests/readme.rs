@@ -176,3 +176,25 @@ fn the_matcher_takes_ellipses_and_times_only() {
         "(21 solved now in 1.25 s, 0 read)"
     ));
 }
+
+#[test]
+fn the_spec_table_names_every_registered_family() {
+    // Read from the registry, so a family added later must get its row too.
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+            .expect("the README");
+    let table: Vec<&str> = readme
+        .lines()
+        .skip_while(|line| *line != "## Game specs")
+        .skip_while(|line| !line.starts_with('|'))
+        .take_while(|line| line.starts_with('|'))
+        .collect();
+    assert!(table.len() > 2, "no spec table under `## Game specs`");
+    for (name, shape) in grundy::games::families() {
+        assert!(
+            table.iter().any(|row| row.contains(&format!("`{name}("))
+                || row.contains(&format!("`{name}["))),
+            "the README's spec table has no row for `{name}` ({shape})"
+        );
+    }
+}

@@ -1,0 +1,252 @@
+//! The command line's definitions (clap): the commands, their arguments and the flags
+//! they share ([`Common`]), as `--help` shows them.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+use grundy::explore::Control;
+use grundy::report::Limits;
+
+use crate::progress::{progress, CANCEL};
+use crate::{args, graph, tablebase};
+
+/// Solve two-player games of perfect information: outcomes, remoteness, winning moves,
+/// Sprague–Grundy values, sums.
+#[derive(Parser)]
+#[command(name = "grundy", version, about, long_about = None, disable_help_subcommand = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Solve a position: outcome, remoteness, every winning move, Grundy values, scores.
+    ///
+    /// SPEC is `family[params](position)`, parts joined by `+`: nim(3,3,1),
+    /// octal[0.77](12), chomp[3x4], tictactoe(x.o/.x./...), nim(3) + octal[0.77](12).
+    /// `--help` lists every family.
+    #[command(after_long_help = families_help())]
+    Solve {
+        /// The position (with --positions: the game, and FILE its positions).
+        spec: String,
+        /// Solve each line of FILE (`-`: standard input) as a position of the game SPEC,
+        /// written as inside a spec's parentheses (connect four: the columns played; any
+        /// words after the first are ignored, so Pons' test sets are read as they are),
+        /// with one search table kept for all: a line each, `position outcome remoteness`
+        /// (`-` for none), or with --json an object a line.
+        #[arg(long, value_name = "FILE")]
+        positions: Option<PathBuf>,
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        store: tablebase::StoreArgs,
+    },
+    /// Read a board's value and every move's from a tablebase built by `solve
+    /// --tablebase`, with no search (for scripts: `--json`). Refused if the tablebase does
+    /// not hold the position's tiers.
+    Query {
+        /// The position.
+        spec: String,
+        /// The tablebase directory.
+        #[arg(long, value_name = "DIR")]
+        tablebase: PathBuf,
+        /// Read the tier files of DIR too (repeatable): the directories the other processes
+        /// of a distributed solve wrote, queried as one tablebase without copying them.
+        #[arg(long, value_name = "DIR")]
+        also: Vec<PathBuf>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Outcome and Grundy value of every heap size 0..=N of a one-heap family.
+    Table {
+        /// The family: nim, bounded-nim[m], subtraction[s,…], octal[0.d…], multiple[k].
+        family: String,
+        /// The largest heap size.
+        #[arg(long, value_name = "N", value_parser = args::u64_arg)]
+        up_to: u64,
+        /// Octal and subtraction games: stream the Grundy values to FILE (grundy's
+        /// chunked binary format, docs/seq-format.md) instead of printing them; the
+        /// part past a proved period is written without being held in memory.
+        #[arg(long, value_name = "FILE")]
+        write: Option<std::path::PathBuf>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Play against perfect strategy in the terminal.
+    #[command(after_long_help = families_help())]
+    Play {
+        /// The starting position.
+        spec: String,
+        /// Let grundy move first.
+        #[arg(long)]
+        engine_first: bool,
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        store: tablebase::StoreArgs,
+    },
+    /// Games on graphs: the POI green game (Büchi), PGSolver parity games, reachability,
+    /// safety, co-Büchi; token games on plain digraphs. `grundy graph verify GAME
+    /// SOLUTION` checks a claimed solution.
+    Graph(graph::GraphArgs),
+    /// The special method: find the pattern of a family (losing positions, a rule that
+    /// plays in O(log n)), check it against the general method, prove it where a
+    /// theorem applies. Families: nim, bounded-nim[m], subtraction[…], octal[…], multiple[k],
+    /// wythoff.
+    Pattern {
+        /// The family.
+        family: String,
+        /// How far to look: the general method's check for multiple[k] (default 2000)
+        /// and wythoff (1000); the heaps a period proof may compute for octal and
+        /// subtraction games (2^26).
+        #[arg(long, value_name = "N", value_parser = args::u64_arg)]
+        up_to: Option<u64>,
+        /// Search a rule over the family's position features (heaps, a circle's size, a
+        /// polygon's triangles): FAMILY is then a family with members (searched on 1..=N/2,
+        /// checked to N; N defaults to 24) or a position (searched on what it reaches).
+        #[arg(long)]
+        features: bool,
+        /// With --features and a position: also check the rule on what this position
+        /// reaches (repeatable).
+        #[arg(long, value_name = "SPEC")]
+        check: Vec<String>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Draw the Grundy sequence of a one-heap family (SVG, or PNG with a system font).
+    Plot {
+        /// The family: nim, bounded-nim[m], subtraction[…], octal[…], multiple[k].
+        family: String,
+        /// The largest heap size.
+        #[arg(long, value_name = "N", value_parser = args::u64_arg)]
+        up_to: u64,
+        /// The output file, `.svg` or `.png`.
+        #[arg(short, long, value_name = "FILE")]
+        output: std::path::PathBuf,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Serve the web page on 127.0.0.1: explore, play, graph games; JSON under /api/.
+    Serve {
+        /// The port (0: one the system picks); the address is printed when it listens.
+        #[arg(long, default_value_t = 8080, value_parser = args::u16_arg)]
+        port: u16,
+        /// Most positions one request may explore (a larger sum is judged by Grundy values).
+        #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = args::u64_arg)]
+        max_positions: u64,
+        /// Answer a board game from the tablebase in DIR (built by `solve --tablebase`);
+        /// repeat for several games.
+        #[arg(long, value_name = "DIR")]
+        tablebase: Vec<PathBuf>,
+    },
+    /// Check a file written by `table --write` (whether it is complete, and what family and
+    /// heaps it holds) or a tablebase directory (every block of every tier file read and
+    /// checked, each damaged file named): exit 0 if sound, 1 if not.
+    Check {
+        /// The file, or the tablebase's directory.
+        file: std::path::PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the help of grundy, or of a command (`grundy help graph verify`).
+    Help {
+        /// The command.
+        command: Vec<String>,
+    },
+    /// Contest mode: an olympiad task of the seeds played as a contestant's program
+    /// is run — the task's input on standard input, then one move a line against the
+    /// judge: ioi1996-game, ioi2001-ioiwari, ioi2001-score, poi1999-polygon.
+    Olympiad {
+        /// The task.
+        name: String,
+        /// Print the analysis of the task's start (read from standard input) instead of
+        /// playing.
+        #[arg(long)]
+        solve: bool,
+    },
+    /// A tour of the lecture notes' results, computed now.
+    Tour {
+        #[command(flatten)]
+        common: Common,
+    },
+}
+
+/// Every family of the registry with its shape, for the help of the commands that take a
+/// spec: a family added to the registry is listed with no change here.
+fn families_help() -> String {
+    let mut text = String::from("Families (the spec's `family[params](position)`):");
+    for (_, shape) in grundy::games::families() {
+        text.push_str("\n  ");
+        text.push_str(shape);
+    }
+    text
+}
+
+#[derive(Args, Clone, Copy)]
+pub struct Common {
+    /// Print JSON instead of text: for solve, table, pattern and tour. Accepted but without
+    /// effect for play, plot and table --write (they print no result to parse); serve takes
+    /// no --json.
+    #[arg(long)]
+    pub json: bool,
+    /// Most positions to explore (a larger sum is judged by Grundy values alone).
+    #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = args::u64_arg)]
+    pub max_positions: u64,
+    /// Most memory a Grundy table, or the positions an exploration keeps, may take, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 4096, value_parser = args::u64_arg)]
+    pub max_memory: u64,
+    /// Most elementary steps a Grundy table may take.
+    #[arg(long, value_name = "STEPS", default_value_t = 20_000_000_000, value_parser = args::u128_arg)]
+    pub max_work: u128,
+    /// Most heaps computed to prove a heap game's period when a heap is too large to
+    /// tabulate.
+    #[arg(long, value_name = "HEAPS", default_value_t = 1 << 20, value_parser = args::u64_arg)]
+    pub max_proof_heaps: u64,
+    /// Most positions the proof search may visit on a board too large to explore, before
+    /// it gives up (0: no proof search).
+    #[arg(long, value_name = "N", default_value_t = grundy::search::Options::default().max_nodes, value_parser = args::u64_arg)]
+    pub max_nodes: u64,
+    /// Most memory of the proof search's transposition table, in MiB (it starts small and
+    /// doubles up to this).
+    #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = args::u64_arg)]
+    pub search_memory: u64,
+    /// Most memory of the exact search's table, in MiB (it starts at 512 KiB and doubles
+    /// as the search needs, up to this).
+    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = args::u64_arg)]
+    pub search_table: u64,
+    /// Most positions the exact search may visit (every thread together), on a board whose
+    /// family offers it (connect four, hex, m,n,k-games, dots and boxes), before it gives
+    /// up (0: no exact search).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_exact_nodes, value_parser = args::u64_arg)]
+    pub max_exact_nodes: u64,
+    /// The exact search proves only win, draw or loss, not how far the end is (a weak
+    /// solution: faster).
+    #[arg(long)]
+    pub weak: bool,
+}
+
+impl Common {
+    /// The library's limits these flags set, with the CLI's cancel flag and progress line.
+    pub fn limits(&self) -> Limits<'static> {
+        Limits {
+            control: Control {
+                max_positions: self.max_positions,
+                cancel: Some(&CANCEL),
+                progress: Some(&progress),
+            },
+            max_memory: self.max_memory.saturating_mul(1 << 20),
+            max_work: self.max_work,
+            max_proof_heaps: self.max_proof_heaps,
+            tablebases: &[],
+            max_search_nodes: self.max_nodes,
+            search_memory: self.search_memory.saturating_mul(1 << 20),
+            max_exact_nodes: self.max_exact_nodes,
+            exact_table: self.search_table.saturating_mul(1 << 20),
+            weak: self.weak,
+            ..Limits::default()
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! `grundy play SPEC`: the match set up (its tablebase and search table), then played in
+//! the terminal by [`crate::play`].
+
+use anyhow::{Context, Result};
+use grundy::report;
+
+use crate::args::spec as parse_spec;
+use crate::cli::Common;
+use crate::progress::finish_progress;
+use crate::{play, tablebase};
+
+/// The command: 130 when the player stopped it.
+pub fn run(
+    spec: &str,
+    engine_first: bool,
+    common: &Common,
+    store: &tablebase::StoreArgs,
+) -> Result<u8> {
+    let spec = parse_spec(spec)?;
+    let mut limits = common.limits();
+    let tablebases: Vec<grundy::report::Tablebase> = match &store.tablebase {
+        Some(dir) => vec![tablebase::open(&spec, dir, store, true, &limits.control)?],
+        None => Vec::new(),
+    };
+    limits.tablebases = &tablebases;
+    // The exact search's table outlives each move: what one reply proved, the
+    // next reads.
+    let cache = report::SearchCache::new();
+    limits.search_cache = Some(&cache);
+    limits.search_threads = store.threads as usize;
+    let game = grundy::play::Match::new(spec.clone(), !engine_first, &limits);
+    finish_progress();
+    let game = game.with_context(|| format!("cannot solve `{spec}`"))?;
+    let stdin = std::io::stdin();
+    let mut lock = stdin.lock();
+    let mut input = play::Input::terminal().unwrap_or(play::Input::Lines(&mut lock));
+    let ending = play::play(
+        game,
+        &limits,
+        &mut input,
+        &mut std::io::stdout(),
+        &finish_progress,
+    )?;
+    if ending == play::Ending::Interrupted {
+        return Ok(130);
+    }
+    Ok(0)
+}
