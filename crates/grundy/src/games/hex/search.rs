@@ -6,6 +6,17 @@
 //! - A win at once is found by two floods: the cells next to (or on) both of the mover's
 //!   edges' reach through their stones. The opponent's such cells must be taken (two of
 //!   them lose), so a board with one is searched through that cell alone.
+//! - Connections (Anshelevich's virtual connections, kept simple): a player's chains and
+//!   edges joined by links of two empty cells next to both (bridges, a chain's two cells
+//!   on its edge), the links' cells all different. The mover's semi-connection (one
+//!   link a single cell, the key) wins; the opponent's connection loses; a move outside
+//!   the cells of one of the opponent's semi-connections loses (the must-play region:
+//!   the cells common to those found). Dead cells ([`dead_ring`]) are no better than any
+//!   other move. These prove outcomes, not how soon: they give the bounds of a win or a
+//!   loss (±1), and list the moves proved no better last, skipped by the search where
+//!   its window asks only for an outcome ([`Searchable::decisive`]: a weak search, and
+//!   the null windows at 0); a strong search still tries them, so remoteness stays
+//!   exact.
 //! - Keys merge a position with its 180° turn, the one symmetry of the rhombus: up to
 //!   5 × 5 the two bitboards side by side, on 6 × 6 the position's rank among the
 //!   positions of its stones (the tiers' ranking).
@@ -39,6 +50,17 @@ pub struct Board {
     pub o: u64,
 }
 
+/// What [`Searchable::expand`] tells [`Searchable::children`]: the cells worth playing,
+/// and those of them to try first (the others proved no better in outcome: dead cells,
+/// cells outside the opponent's connections).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hint {
+    /// The cells to list.
+    moves: u64,
+    /// Those listed first; `None`: every move counts.
+    first: Option<u64>,
+}
+
 /// Hex as the exact search sees it.
 #[derive(Debug)]
 pub struct Search<'a> {
@@ -51,6 +73,64 @@ pub struct Search<'a> {
     key_bits: u32,
     /// Boards with fewer stones than this look their children up first.
     look_ahead_below: u32,
+    /// Each cell's six neighbours in turn around it (see [`RING`]).
+    rings: Vec<[u8; 6]>,
+    /// Whether a cell is dead, by what surrounds it: [`dead_ring`] of each of the 4^6
+    /// rings (two bits a neighbour: empty, X's, O's, neither).
+    dead_rings: Vec<bool>,
+}
+
+/// A neighbour position of a ring: a cell (0 to 63), or off the board.
+const X_EDGE: u8 = 64;
+const O_EDGE: u8 = 65;
+const CORNER: u8 = 66;
+
+/// The six neighbours of `(r, c)` in turn around it, each next to the one before.
+const RING: [(i32, i32); 6] = [(-1, 0), (-1, 1), (0, 1), (1, 0), (1, -1), (0, -1)];
+
+/// Whether an empty cell whose neighbours in turn are `ring` (0 empty, 1 X's stone or
+/// edge, 2 O's, 3 neither: a corner's outside) is dead: for one of the players, any two
+/// neighbours a chain of theirs may pass through (their own or empty) touch each other,
+/// or are joined by the player's own stones (or edge) around the ring. On a full board,
+/// that player's chain through the cell then has a way round it, so they win whatever
+/// its colour; and so does the other player, who would otherwise lose by the cell's
+/// being theirs. Its colour never changes who wins (Hayward, Henderson: a cell in no
+/// minimal winning set of one player is dead).
+fn dead_ring(ring: [u8; 6]) -> bool {
+    (1..=2).any(|p| {
+        let own = |i: usize| ring[i % 6] == p;
+        let usable = |i: usize| ring[i] == p || ring[i] == 0;
+        (0..6).all(|i| {
+            (i + 1..6).all(|j| {
+                !usable(i)
+                    || !usable(j)
+                    || j == i + 1
+                    || (i == 0 && j == 5)
+                    || (i + 1..j).all(own)
+                    || (j + 1..i + 6).all(own)
+            })
+        })
+    })
+}
+
+/// Most nodes of a player's connection graph: the two edges and the chains (at most
+/// half the cells of a 6 × 6 board are one player's, each a chain at most).
+const MAX_NODES: usize = 24;
+
+/// A player's chains as nodes (0 and 1 the two edges, with the chains touching them),
+/// and the empty cells next to each.
+struct Graph {
+    len: usize,
+    near: [u64; MAX_NODES],
+}
+
+/// A connection found between a player's edges: the empty cells it needs, and its key
+/// when the player must first play there (a semi-connection); `None`, a connection
+/// already (a virtual connection).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Connection {
+    carrier: u64,
+    key: Option<u64>,
 }
 
 /// The exact search of `hex`, up to [`MAX_SEARCHED_SIDE`].
@@ -88,6 +168,26 @@ impl<'a> Search<'a> {
             offsets,
             key_bits: key_bits.max(1),
             look_ahead_below: hex.cells.saturating_sub(LOOK_AHEAD_LAST),
+            rings: (0..hex.cells)
+                .map(|cell| {
+                    let (r, c) = ((cell / n) as i32, (cell % n) as i32);
+                    let side = n as i32;
+                    RING.map(|(dr, dc)| {
+                        let (r, c) = (r + dr, c + dc);
+                        let off_rows = !(0..side).contains(&r);
+                        let off_cols = !(0..side).contains(&c);
+                        match (off_rows, off_cols) {
+                            (false, false) => (r * side + c) as u8,
+                            (true, false) => X_EDGE,
+                            (false, true) => O_EDGE,
+                            (true, true) => CORNER,
+                        }
+                    })
+                })
+                .collect(),
+            dead_rings: (0..1usize << 12)
+                .map(|code| dead_ring(std::array::from_fn(|i| (code >> (2 * i) & 3) as u8)))
+                .collect(),
         }
     }
 
@@ -145,6 +245,141 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// The empty cells of `empty` that are dead ([`dead_ring`]).
+    fn dead(&self, b: &Board, empty: u64) -> u64 {
+        let mut dead = 0;
+        let mut rest = empty;
+        while rest != 0 {
+            let cell = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let mut code = 0;
+            for (i, &at) in self.rings[cell].iter().enumerate() {
+                let state = match at {
+                    X_EDGE => 1,
+                    O_EDGE => 2,
+                    CORNER => 3,
+                    _ => {
+                        let c = 1u64 << at;
+                        if b.x & c != 0 {
+                            1
+                        } else if b.o & c != 0 {
+                            2
+                        } else {
+                            0
+                        }
+                    }
+                };
+                code |= state << (2 * i);
+            }
+            if self.dead_rings[code] {
+                dead |= 1 << cell;
+            }
+        }
+        dead
+    }
+
+    /// `stones`' player's chains as a graph: node 0 the edge `a` with the chains on it,
+    /// node 1 the edge `z` with those on it (none touches both), then the other chains;
+    /// each with the empty cells next to it (an edge: those on it too).
+    fn graph(&self, stones: u64, empty: u64, a: u64, z: u64) -> Graph {
+        let h = self.hex;
+        let mut near = [0u64; MAX_NODES];
+        let on_a = self.reach(stones, a);
+        let on_z = self.reach(stones, z);
+        near[0] = empty & (a | h.neighbours(on_a));
+        near[1] = empty & (z | h.neighbours(on_z));
+        let mut len = 2;
+        let mut rest = stones & !on_a & !on_z;
+        while rest != 0 && len < MAX_NODES {
+            let chain = self.flood(rest & rest.wrapping_neg(), stones);
+            rest &= !chain;
+            near[len] = empty & h.neighbours(chain);
+            len += 1;
+        }
+        Graph { len, near }
+    }
+
+    /// A connection of `g`'s edges (node 0 to node 1) through links of chains with two
+    /// empty cells next to both (the player takes one when the other is taken: bridges,
+    /// and a chain's two cells on an edge), the links' cells all different and in
+    /// `free`; with `semi`, one link may instead be one cell (the key, the player's to
+    /// take). Depth first, each node entered once in each state: what it finds is a
+    /// connection, but it may miss some.
+    fn connection(g: &Graph, free: u64, semi: bool) -> Option<Connection> {
+        let mut seen = [1u32, 1u32];
+        Self::link(g, 0, free, 0, semi, None, &mut seen)
+    }
+
+    fn link(
+        g: &Graph,
+        at: usize,
+        free: u64,
+        used: u64,
+        semi: bool,
+        key: Option<u64>,
+        seen: &mut [u32; 2],
+    ) -> Option<Connection> {
+        for j in 1..g.len {
+            let common = g.near[at] & g.near[j] & free & !used;
+            if common == 0 {
+                continue;
+            }
+            let one = common & common.wrapping_neg();
+            let rest = common ^ one;
+            let (carrier, key) = if rest != 0 {
+                (one | (rest & rest.wrapping_neg()), key)
+            } else if semi && key.is_none() {
+                (one, Some(one))
+            } else {
+                continue;
+            };
+            let state_j = usize::from(key.is_some());
+            if j == 1 {
+                return Some(Connection {
+                    carrier: used | carrier,
+                    key,
+                });
+            }
+            if seen[state_j] & (1 << j) != 0 {
+                continue;
+            }
+            seen[state_j] |= 1 << j;
+            let found = Self::link(g, j, free, used | carrier, semi, key, seen);
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
+    /// The cells where the mover must play, by the opponent's semi-connections in `g`
+    /// (theirs): the cells common to those found, each cell of the first tested by
+    /// looking for one without it. All of them when none is found; none when the
+    /// opponent is connected already (every move loses).
+    fn must_play(g: &Graph, empty: u64) -> u64 {
+        let Some(c) = Self::connection(g, empty, true) else {
+            return empty;
+        };
+        if c.key.is_none() {
+            return 0;
+        }
+        let mut must = c.carrier;
+        let mut todo = must;
+        while todo != 0 {
+            let cell = todo & todo.wrapping_neg();
+            todo &= todo - 1;
+            match Self::connection(g, empty & !cell, true) {
+                None => {}
+                Some(c) if c.key.is_none() => return 0,
+                Some(c) => {
+                    must &= c.carrier;
+                    todo &= must;
+                }
+            }
+        }
+        must
+    }
+
     /// The mover's stones, the opponent's, and each one's edges.
     #[inline]
     fn sides(&self, b: &Board) -> ((u64, u64, u64), (u64, u64, u64)) {
@@ -161,7 +396,7 @@ impl<'a> Search<'a> {
 
 impl Searchable for Search<'_> {
     type Board = Board;
-    type Hint = u64;
+    type Hint = Hint;
 
     fn key_bits(&self) -> u32 {
         self.key_bits
@@ -197,9 +432,9 @@ impl Searchable for Search<'_> {
         (self.winning(mine, empty, a, z) != 0).then(|| self.race.win(n + 1))
     }
 
-    fn expand(&self, b: &Board) -> Node {
+    fn expand(&self, b: &Board) -> Node<Hint> {
         let n = (b.x | b.o).count_ones() as i32;
-        let (_, (theirs, ta, tz)) = self.sides(b);
+        let ((mine, a, z), (theirs, ta, tz)) = self.sides(b);
         let empty = self.hex.full & !(b.x | b.o);
         let threats = self.winning(theirs, empty, ta, tz);
         if threats & threats.wrapping_sub(1) != 0 {
@@ -208,16 +443,56 @@ impl Searchable for Search<'_> {
         // Neither wins with their next stone: not before the mover's next but one, nor
         // lost before the opponent's next but one.
         let cells = self.race.cells;
-        let lo = -self.race.win((n + 4).min(cells));
-        let hi = self.race.win((n + 3).min(cells));
+        let mut lo = -self.race.win((n + 4).min(cells));
+        let mut hi = self.race.win((n + 3).min(cells));
+        if threats != 0 {
+            return Node::Open {
+                lo: lo.min(hi),
+                hi,
+                hint: Hint {
+                    moves: threats,
+                    first: None,
+                },
+            };
+        }
+        // The mover's semi-connection wins (its key, then the connection kept); with
+        // none, the opponent's connection loses, and each of their semi-connections
+        // must be broken: the moves outside its cells lose. Only the outcome is proved
+        // (how soon is searched): the bounds of a win and of a loss.
+        let first = if let Some(c) = Self::connection(&self.graph(mine, empty, a, z), empty, true)
+        {
+            lo = lo.max(1);
+            c.key.unwrap_or(empty)
+        } else {
+            let g = self.graph(theirs, empty, ta, tz);
+            let must = Self::must_play(&g, empty);
+            if must == 0 {
+                hi = hi.min(-1);
+            }
+            // Dead cells are no better than any other (their colour never matters, and
+            // an extra stone never hurts).
+            let live = must & !self.dead(b, empty);
+            if live != 0 {
+                live
+            } else {
+                must
+            }
+        };
         Node::Open {
             lo: lo.min(hi),
             hi,
-            hint: if threats != 0 { threats } else { empty },
+            hint: Hint {
+                moves: empty,
+                first: Some(first),
+            },
         }
     }
 
-    fn children(&self, b: &Board, hint: u64, out: &mut Vec<Board>) {
+    fn decisive(&self, hint: &Hint) -> Option<usize> {
+        hint.first.map(|f| (f & hint.moves).count_ones() as usize)
+    }
+
+    fn children(&self, b: &Board, hint: Hint, out: &mut Vec<Board>) {
         let x_moves = b.x.count_ones() == b.o.count_ones();
         let play = |c: u64| {
             if x_moves {
@@ -226,13 +501,18 @@ impl Searchable for Search<'_> {
                 Board { x: b.x, o: b.o | c }
             }
         };
-        if hint.count_ones() < ORDERED_FROM {
-            out.extend(
-                self.order
-                    .iter()
-                    .filter(|&&c| hint & c != 0)
-                    .map(|&c| play(c)),
-            );
+        let moves = hint.moves;
+        // The first ones (all, when every move counts), then the others.
+        let first = hint.first.unwrap_or(moves) & moves;
+        if moves.count_ones() < ORDERED_FROM {
+            for group in [first, moves & !first] {
+                out.extend(
+                    self.order
+                        .iter()
+                        .filter(|&&c| group & c != 0)
+                        .map(|&c| play(c)),
+                );
+            }
             return;
         }
         // The cells on both players' shortest paths first, the centre breaking ties.
@@ -245,8 +525,10 @@ impl Searchable for Search<'_> {
         let mut sorted = [0u16; 64];
         let mut len = 0;
         for (i, &c) in self.order.iter().enumerate() {
-            if hint & c != 0 {
-                let entry = u16::from(cost[c.trailing_zeros() as usize]) << 8 | i as u16;
+            if moves & c != 0 {
+                let later = u16::from(first & c == 0);
+                let entry =
+                    later << 14 | u16::from(cost[c.trailing_zeros() as usize]) << 7 | i as u16;
                 let mut at = len;
                 while at > 0 && sorted[at - 1] > entry {
                     sorted[at] = sorted[at - 1];
@@ -259,7 +541,7 @@ impl Searchable for Search<'_> {
         out.extend(
             sorted[..len]
                 .iter()
-                .map(|&e| play(self.order[usize::from(e & 0xff)])),
+                .map(|&e| play(self.order[usize::from(e & 0x7f)])),
         );
     }
 
@@ -278,5 +560,250 @@ impl Boards for Search<'_> {
             x: pos[0],
             o: pos[1],
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explore::Control;
+    use crate::search::exact::{solve, Options, Table};
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    /// A board of `n` × `n` from a shuffle of its cells: the first `stones` taken in turn,
+    /// X first, stopping before a move that joins its player's edges (so neither has won).
+    fn board(hex: &Hex, order: &[u32], stones: usize) -> Board {
+        let mut b = Board { x: 0, o: 0 };
+        for &cell in order.iter().filter(|&&c| c < hex.cells).take(stones) {
+            let c = 1u64 << cell;
+            if b.x.count_ones() == b.o.count_ones() {
+                if hex.x_wins(b.x | c) {
+                    break;
+                }
+                b.x |= c;
+            } else {
+                if hex.o_wins(b.o | c) {
+                    break;
+                }
+                b.o |= c;
+            }
+        }
+        b
+    }
+
+    /// Whether the player to move (X when `x_moves`, whatever the stones' counts) wins,
+    /// by trying every move.
+    fn wins(hex: &Hex, b: Board, x_moves: bool, memo: &mut HashMap<(u64, u64, bool), bool>) -> bool {
+        if let Some(&w) = memo.get(&(b.x, b.o, x_moves)) {
+            return w;
+        }
+        // A board already won (after a key played, say): its winner's.
+        if hex.x_wins(b.x) || hex.o_wins(b.o) {
+            return hex.x_wins(b.x) == x_moves;
+        }
+        let empty = hex.full & !(b.x | b.o);
+        let mut rest = empty;
+        let mut won = false;
+        while rest != 0 && !won {
+            let c = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            won = if x_moves {
+                let x = b.x | c;
+                hex.x_wins(x) || !wins(hex, Board { x, o: b.o }, false, memo)
+            } else {
+                let o = b.o | c;
+                hex.o_wins(o) || !wins(hex, Board { x: b.x, o }, true, memo)
+            };
+        }
+        memo.insert((b.x, b.o, x_moves), won);
+        won
+    }
+
+    /// Whether X joins top and bottom once the empty cells of `fill` are X's and the
+    /// others O's (a full board: one of the two is joined).
+    fn x_joins_filled(hex: &Hex, b: Board, fill: u64) -> bool {
+        hex.x_wins(b.x | fill)
+    }
+
+    /// The empty cells of `empty`, one bit of `k` each: the subset `k` picks.
+    fn subset(empty: u64, k: u64) -> u64 {
+        let mut out = 0;
+        let mut rest = empty;
+        let mut bit = 0;
+        while rest != 0 {
+            let c = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            if k >> bit & 1 != 0 {
+                out |= c;
+            }
+            bit += 1;
+        }
+        out
+    }
+
+    fn shuffle() -> impl Strategy<Value = Vec<u32>> {
+        Just((0..25).collect::<Vec<u32>>()).prop_shuffle()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// A cell called dead has no say in who wins: on every filling of the board's
+        /// empty cells, X joins or not whatever the cell's colour.
+        #[test]
+        fn a_dead_cell_never_changes_the_winner(n in 4u32..=5, order in shuffle(), stones in 4usize..25) {
+            let hex = Hex::new(n);
+            let search = Search::new(&hex);
+            let b = board(&hex, &order, stones);
+            let empty = hex.full & !(b.x | b.o);
+            prop_assume!(empty.count_ones() <= 14);
+            let dead = search.dead(&b, empty);
+            let mut rest = dead;
+            while rest != 0 {
+                let d = rest & rest.wrapping_neg();
+                rest &= rest - 1;
+                let others = empty & !d;
+                for k in 0..1u64 << others.count_ones() {
+                    let fill = subset(others, k);
+                    prop_assert_eq!(
+                        x_joins_filled(&hex, b, fill | d),
+                        x_joins_filled(&hex, b, fill),
+                        "{:?} cell {}", b, d.trailing_zeros()
+                    );
+                }
+            }
+        }
+
+        /// Connections, semi-connections and the cells that must be played, found by
+        /// either player, against the game itself: a connection wins for its player moving
+        /// second, a semi-connection moving first (and after its key moving second), and a
+        /// move outside the cells where the other player must play loses (every one when
+        /// there are none).
+        #[test]
+        fn connections_win_and_the_other_moves_lose(n in 2u32..=4, order in shuffle(), stones in 0usize..16) {
+            let hex = Hex::new(n);
+            let search = Search::new(&hex);
+            let b = board(&hex, &order, stones);
+            let empty = hex.full & !(b.x | b.o);
+            prop_assume!(empty != 0);
+            let mut memo = HashMap::new();
+            for x_side in [true, false] {
+                let (stones, a, z) = if x_side {
+                    (b.x, hex.top, hex.bottom)
+                } else {
+                    (b.o, hex.left, hex.right)
+                };
+                // Whether `x_side`'s player wins from `b` with `mover` to move.
+                let mut side_wins = |b: Board, side_moves: bool| {
+                    let x_moves = side_moves == x_side;
+                    wins(&hex, b, x_moves, &mut memo) == side_moves
+                };
+                let g = search.graph(stones, empty, a, z);
+                if let Some(c) = Search::connection(&g, empty, false) {
+                    prop_assert!(c.key.is_none());
+                    prop_assert!(side_wins(b, false), "{:?} {}", b, x_side);
+                }
+                if let Some(c) = Search::connection(&g, empty, true) {
+                    prop_assert!(side_wins(b, true), "{:?} {}", b, x_side);
+                    if let Some(key) = c.key {
+                        prop_assert!(c.carrier & key != 0);
+                        let after = if x_side {
+                            Board { x: b.x | key, o: b.o }
+                        } else {
+                            Board { x: b.x, o: b.o | key }
+                        };
+                        prop_assert!(side_wins(after, false), "{:?} {}", b, x_side);
+                    }
+                }
+                // The other player to move: each move outside `must` loses for them.
+                let must = Search::must_play(&g, empty);
+                let mut rest = empty & !must;
+                while rest != 0 {
+                    let m = rest & rest.wrapping_neg();
+                    rest &= rest - 1;
+                    let after = if x_side {
+                        Board { x: b.x, o: b.o | m }
+                    } else {
+                        Board { x: b.x | m, o: b.o }
+                    };
+                    let joined = if x_side { hex.o_wins(after.o) } else { hex.x_wins(after.x) };
+                    prop_assert!(!joined && side_wins(after, true), "{:?} {} move {}", b, x_side, m.trailing_zeros());
+                }
+            }
+        }
+
+        /// The exact search's outcome, strong and weak (where the pruning cuts), against
+        /// trying every move, on random boards of 4 × 4 and 5 × 5 with one table kept for
+        /// all; strong and weak agree.
+        #[test]
+        fn the_search_finds_the_outcome(n in 4u32..=5, order in shuffle(), stones in 6usize..25) {
+            let hex = Hex::new(n);
+            let search = Search::new(&hex);
+            let b = board(&hex, &order, stones);
+            let empty = hex.full & !(b.x | b.o);
+            prop_assume!(empty != 0 && empty.count_ones() <= 11);
+            let x_moves = b.x.count_ones() == b.o.count_ones();
+            let want = wins(&hex, b, x_moves, &mut HashMap::new());
+            let table = Table::new(1 << 12, search.key_bits(), search.score_range()).unwrap();
+            for weak in [true, false] {
+                let options = Options { weak, ..Options::default() };
+                let (found, _) = solve(&search, &b, &table, &options, &Control::default()).unwrap();
+                prop_assert_eq!(found.score > 0, want, "{:?} weak {}", b, weak);
+            }
+        }
+    }
+
+    /// Every board of 3 × 3 (stones of either colour anywhere, 3^9 of them): a cell
+    /// called dead has no say in who wins, on any filling of the other empty cells.
+    #[test]
+    fn every_dead_cell_of_3x3_is_dead() {
+        let hex = Hex::new(3);
+        let search = Search::new(&hex);
+        let mut found = 0;
+        for code in 0..3u32.pow(9) {
+            let mut b = Board { x: 0, o: 0 };
+            let mut k = code;
+            for cell in 0..9 {
+                match k % 3 {
+                    1 => b.x |= 1 << cell,
+                    2 => b.o |= 1 << cell,
+                    _ => {}
+                }
+                k /= 3;
+            }
+            let empty = hex.full & !(b.x | b.o);
+            let mut rest = search.dead(&b, empty);
+            while rest != 0 {
+                let d = rest & rest.wrapping_neg();
+                rest &= rest - 1;
+                found += 1;
+                let others = empty & !d;
+                for k in 0..1u64 << others.count_ones() {
+                    let fill = subset(others, k);
+                    assert_eq!(
+                        x_joins_filled(&hex, b, fill | d),
+                        x_joins_filled(&hex, b, fill),
+                        "{b:?} cell {}",
+                        d.trailing_zeros()
+                    );
+                }
+            }
+        }
+        assert!(found > 1000, "{found}");
+    }
+
+    /// The dead cells of the patterns in the literature: four neighbours of one colour in
+    /// a row, three and three; not two and two apart, nor a cell next to both edges of
+    /// a player with nothing between.
+    #[test]
+    fn dead_rings() {
+        assert!(dead_ring([1, 1, 1, 1, 0, 0]));
+        assert!(dead_ring([0, 2, 2, 2, 2, 0]));
+        assert!(dead_ring([1, 1, 1, 2, 2, 2]));
+        assert!(!dead_ring([1, 1, 1, 0, 0, 0]));
+        assert!(!dead_ring([1, 2, 1, 2, 0, 0]));
+        assert!(!dead_ring([1, 0, 0, 1, 0, 0]));
+        assert!(!dead_ring([0; 6]));
     }
 }
