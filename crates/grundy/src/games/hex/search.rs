@@ -466,8 +466,7 @@ impl Searchable for Search<'_> {
         // none, the opponent's connection loses, and each of their semi-connections
         // must be broken: the moves outside its cells lose. Only the outcome is proved
         // (how soon is searched): the bounds of a win and of a loss.
-        let first = if let Some(c) = Self::connection(&self.graph(mine, empty, a, z), empty, true)
-        {
+        let first = if let Some(c) = Self::connection(&self.graph(mine, empty, a, z), empty, true) {
             // Each of the mover's stones completes a link (the key first, or one whose
             // other cell was taken), so the last one leaves at most this many stones.
             lo = lo.max(self.race.win(n + 2 * c.links() - 1));
@@ -610,7 +609,12 @@ mod tests {
 
     /// Whether the player to move (X when `x_moves`, whatever the stones' counts) wins,
     /// by trying every move.
-    fn wins(hex: &Hex, b: Board, x_moves: bool, memo: &mut HashMap<(u64, u64, bool), bool>) -> bool {
+    fn wins(
+        hex: &Hex,
+        b: Board,
+        x_moves: bool,
+        memo: &mut HashMap<(u64, u64, bool), bool>,
+    ) -> bool {
         if let Some(&w) = memo.get(&(b.x, b.o, x_moves)) {
             return w;
         }
