@@ -699,6 +699,31 @@ mod tests {
         out
     }
 
+    /// Checks that each cell `search` calls dead on `b` has no say in who wins: on every
+    /// filling of the other empty cells, X joins or not whatever the cell's colour.
+    /// Returns how many dead cells were checked.
+    fn check_dead_cells(search: &Search<'_>, b: Board) -> u32 {
+        let hex = search.hex;
+        let empty = hex.full & !(b.x | b.o);
+        let dead = search.dead(&b, empty);
+        let mut rest = dead;
+        while rest != 0 {
+            let d = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            let others = empty & !d;
+            for k in 0..1u64 << others.count_ones() {
+                let fill = subset(others, k);
+                assert_eq!(
+                    x_joins_filled(hex, b, fill | d),
+                    x_joins_filled(hex, b, fill),
+                    "{b:?} cell {}",
+                    d.trailing_zeros()
+                );
+            }
+        }
+        dead.count_ones()
+    }
+
     fn shuffle() -> impl Strategy<Value = Vec<u32>> {
         Just((0..25).collect::<Vec<u32>>()).prop_shuffle()
     }
@@ -715,21 +740,7 @@ mod tests {
             let b = board(&hex, &order, stones);
             let empty = hex.full & !(b.x | b.o);
             prop_assume!(empty.count_ones() <= 14);
-            let dead = search.dead(&b, empty);
-            let mut rest = dead;
-            while rest != 0 {
-                let d = rest & rest.wrapping_neg();
-                rest &= rest - 1;
-                let others = empty & !d;
-                for k in 0..1u64 << others.count_ones() {
-                    let fill = subset(others, k);
-                    prop_assert_eq!(
-                        x_joins_filled(&hex, b, fill | d),
-                        x_joins_filled(&hex, b, fill),
-                        "{:?} cell {}", b, d.trailing_zeros()
-                    );
-                }
-            }
+            check_dead_cells(&search, b);
         }
 
         /// Connections, semi-connections and the cells that must be played, found by
@@ -831,23 +842,7 @@ mod tests {
                 }
                 k /= 3;
             }
-            let empty = hex.full & !(b.x | b.o);
-            let mut rest = search.dead(&b, empty);
-            while rest != 0 {
-                let d = rest & rest.wrapping_neg();
-                rest &= rest - 1;
-                found += 1;
-                let others = empty & !d;
-                for k in 0..1u64 << others.count_ones() {
-                    let fill = subset(others, k);
-                    assert_eq!(
-                        x_joins_filled(&hex, b, fill | d),
-                        x_joins_filled(&hex, b, fill),
-                        "{b:?} cell {}",
-                        d.trailing_zeros()
-                    );
-                }
-            }
+            found += check_dead_cells(&search, b);
         }
         assert!(found > 1000, "{found}");
     }
