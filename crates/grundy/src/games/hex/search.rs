@@ -75,6 +75,10 @@ pub struct Search<'a> {
     look_ahead_below: u32,
     /// Each cell's six neighbours in turn around it (see [`RING`]).
     rings: Vec<[u8; 6]>,
+    /// The ziggurats (edge template IIIa) of each edge (top, bottom, left, right): a
+    /// stone two rows from the edge and the eight empty cells that join it to the edge
+    /// whatever the opponent does.
+    ziggurats: [Vec<(u64, u64)>; 4],
     /// Whether a cell is dead, by what surrounds it: [`dead_ring`] of each of the 4^6
     /// rings (two bits a neighbour: empty, X's, O's, neither).
     dead_rings: Vec<bool>,
@@ -113,6 +117,50 @@ fn dead_ring(ring: [u8; 6]) -> bool {
     })
 }
 
+/// The ziggurats of `hex`'s four edges (top, bottom, left, right), each a stone and its
+/// carrier. On the top edge, the stone at `(2, c)` and the cells `(2, c + 1)`, `(1, c)` to
+/// `(1, c + 2)` and `(0, c)` to `(0, c + 3)`, or its mirror image `(2, c − 1)`,
+/// `(1, c − 1)` to `(1, c + 1)` and `(0, c − 1)` to `(0, c + 2)`: an intrusion anywhere is
+/// answered by a bridge or an edge template inside (HexWiki, "Ziggurat"). The other
+/// edges by the 180° turn and the reflection in the long diagonal.
+fn ziggurats(hex: &Hex) -> [Vec<(u64, u64)>; 4] {
+    let n = hex.n as i32;
+    let at = |r: i32, c: i32| -> u64 {
+        assert!((0..n).contains(&r) && (0..n).contains(&c));
+        1u64 << (r * n + c)
+    };
+    let row = |r: i32, from: i32, to: i32| (from..=to).fold(0u64, |m, c| m | at(r, c));
+    let mut top = Vec::new();
+    if n >= 3 {
+        for c in 0..n {
+            if c + 3 < n {
+                let carrier = at(2, c + 1) | row(1, c, c + 2) | row(0, c, c + 3);
+                top.push((at(2, c), carrier));
+            }
+            if c >= 1 && c + 2 < n {
+                let carrier = at(2, c - 1) | row(1, c - 1, c + 1) | row(0, c - 1, c + 2);
+                top.push((at(2, c), carrier));
+            }
+        }
+    }
+    let transpose = |m: u64| {
+        let mut out = 0;
+        for r in 0..n {
+            for c in 0..n {
+                if m & at(r, c) != 0 {
+                    out |= at(c, r);
+                }
+            }
+        }
+        out
+    };
+    let map = |f: &dyn Fn(u64) -> u64| top.iter().map(|&(s, c)| (f(s), f(c))).collect();
+    let bottom = map(&|m| hex.rotate(m));
+    let left = map(&transpose);
+    let right = map(&|m| hex.rotate(transpose(m)));
+    [top.clone(), bottom, left, right]
+}
+
 /// Most nodes of a player's connection graph: the two edges and the chains (at most
 /// half the cells of a 6 × 6 board are one player's, each a chain at most).
 const MAX_NODES: usize = 24;
@@ -122,7 +170,28 @@ const MAX_NODES: usize = 24;
 struct Graph {
     len: usize,
     near: [u64; MAX_NODES],
+    /// Chains joined to an edge by a ziggurat: the chain's node, the edge's (0 or 1), and
+    /// the template's empty cells.
+    ziggurats: [(u8, u8, u64); MAX_ZIGGURATS],
+    ziggurats_len: usize,
 }
+
+impl Graph {
+    /// The cells of a ziggurat joining nodes `u` and `v` (a chain and an edge) within
+    /// `allowed`, if there is one.
+    fn ziggurat(&self, u: usize, v: usize, allowed: u64) -> Option<u64> {
+        self.ziggurats[..self.ziggurats_len]
+            .iter()
+            .find(|&&(node, edge, carrier)| {
+                let (node, edge) = (usize::from(node), usize::from(edge));
+                ((node, edge) == (u, v) || (node, edge) == (v, u)) && carrier & !allowed == 0
+            })
+            .map(|&(_, _, carrier)| carrier)
+    }
+}
+
+/// Most ziggurats kept in a [`Graph`].
+const MAX_ZIGGURATS: usize = 16;
 
 /// A connection found between a player's edges: the empty cells it needs, and its key
 /// when the player must first play there (a semi-connection); `None`, a connection
@@ -192,6 +261,7 @@ impl<'a> Search<'a> {
                     })
                 })
                 .collect(),
+            ziggurats: ziggurats(hex),
             dead_rings: (0..1usize << 12)
                 .map(|code| dead_ring(std::array::from_fn(|i| (code >> (2 * i) & 3) as u8)))
                 .collect(),
@@ -288,6 +358,16 @@ impl<'a> Search<'a> {
     /// `stones`' player's chains as a graph: node 0 the edge `a` with the chains on it,
     /// node 1 the edge `z` with those on it (none touches both), then the other chains;
     /// each with the empty cells next to it (an edge: those on it too).
+    /// The ziggurats of the edge `edge`.
+    fn ziggurats_of(&self, edge: u64) -> &[(u64, u64)] {
+        let h = self.hex;
+        let i = [h.top, h.bottom, h.left, h.right]
+            .iter()
+            .position(|&e| e == edge)
+            .expect("an edge");
+        &self.ziggurats[i]
+    }
+
     fn graph(&self, stones: u64, empty: u64, a: u64, z: u64) -> Graph {
         let h = self.hex;
         let mut near = [0u64; MAX_NODES];
@@ -295,15 +375,39 @@ impl<'a> Search<'a> {
         let on_z = self.reach(stones, z);
         near[0] = empty & (a | h.neighbours(on_a));
         near[1] = empty & (z | h.neighbours(on_z));
+        let mut chains = [0u64; MAX_NODES];
+        chains[0] = on_a;
+        chains[1] = on_z;
         let mut len = 2;
         let mut rest = stones & !on_a & !on_z;
         while rest != 0 && len < MAX_NODES {
             let chain = self.flood(rest & rest.wrapping_neg(), stones);
             rest &= !chain;
+            chains[len] = chain;
             near[len] = empty & h.neighbours(chain);
             len += 1;
         }
-        Graph { len, near }
+        let mut g = Graph {
+            len,
+            near,
+            ziggurats: [(0, 0, 0); MAX_ZIGGURATS],
+            ziggurats_len: 0,
+        };
+        for (edge, from) in [(0u8, a), (1u8, z)] {
+            for &(stone, carrier) in self.ziggurats_of(from) {
+                if stones & stone == 0 || carrier & !empty != 0 {
+                    continue;
+                }
+                let Some(node) = (0..len).find(|&j| chains[j] & stone != 0) else {
+                    continue;
+                };
+                if node != usize::from(edge) && g.ziggurats_len < MAX_ZIGGURATS {
+                    g.ziggurats[g.ziggurats_len] = (node as u8, edge, carrier);
+                    g.ziggurats_len += 1;
+                }
+            }
+        }
+        g
     }
 
     /// A connection of `g`'s edges (node 0 to node 1) through links of chains with two
@@ -328,14 +432,13 @@ impl<'a> Search<'a> {
     ) -> Option<Connection> {
         for j in 1..g.len {
             let common = g.near[at] & g.near[j] & free & !used;
-            if common == 0 {
-                continue;
-            }
             let one = common & common.wrapping_neg();
             let rest = common ^ one;
             let (carrier, key) = if rest != 0 {
                 (one | (rest & rest.wrapping_neg()), key)
-            } else if semi && key.is_none() {
+            } else if let Some(carrier) = g.ziggurat(at, j, free & !used) {
+                (carrier, key)
+            } else if semi && key.is_none() && one != 0 {
                 (one, Some(one))
             } else {
                 continue;
@@ -749,12 +852,12 @@ mod tests {
         /// move outside the cells where the other player must play loses (every one when
         /// there are none).
         #[test]
-        fn connections_win_and_the_other_moves_lose(n in 2u32..=4, order in shuffle(), stones in 0usize..16) {
+        fn connections_win_and_the_other_moves_lose(n in 2u32..=5, order in shuffle(), stones in 0usize..25) {
             let hex = Hex::new(n);
             let search = Search::new(&hex);
             let b = board(&hex, &order, stones);
             let empty = hex.full & !(b.x | b.o);
-            prop_assume!(empty != 0);
+            prop_assume!(empty != 0 && empty.count_ones() <= 12);
             let mut memo = HashMap::new();
             for x_side in [true, false] {
                 let (stones, a, z) = if x_side {
@@ -845,6 +948,71 @@ mod tests {
             found += check_dead_cells(&search, b);
         }
         assert!(found > 1000, "{found}");
+    }
+
+    /// Each ziggurat of every board to 6 × 6, on every edge, joins its stone to its edge
+    /// with the opponent moving first and both playing only in its cells; none of its
+    /// cells can be spared (with one of them the opponent's, the stone is cut off).
+    #[test]
+    fn ziggurats_join_their_stone_to_the_edge() {
+        /// Whether X, holding `x` (the stone among them), joins the stone to `edge`
+        /// within `cells` when the opponent holds `o` and `o_moves`.
+        fn joined(
+            hex: &Hex,
+            stone: u64,
+            edge: u64,
+            cells: u64,
+            x: u64,
+            o: u64,
+            o_moves: bool,
+        ) -> bool {
+            let mut reached = stone;
+            loop {
+                let next = reached | (hex.neighbours(reached) & x);
+                if next == reached {
+                    break;
+                }
+                reached = next;
+            }
+            if reached & edge != 0 {
+                return true;
+            }
+            let mut rest = cells & !(x | o);
+            while rest != 0 {
+                let c = rest & rest.wrapping_neg();
+                rest &= rest - 1;
+                if o_moves && !joined(hex, stone, edge, cells, x, o | c, false) {
+                    return false;
+                }
+                if !o_moves && joined(hex, stone, edge, cells, x | c, o, true) {
+                    return true;
+                }
+            }
+            // Every move tried: O found no cut; X no join (none left: the stone cut off).
+            o_moves && cells & !(x | o) != 0
+        }
+        let mut checked = 0;
+        for n in 3..=6 {
+            let hex = Hex::new(n);
+            let search = Search::new(&hex);
+            let edges = [hex.top, hex.bottom, hex.left, hex.right];
+            for (edge, templates) in edges.iter().zip(&search.ziggurats) {
+                for &(stone, carrier) in templates {
+                    assert_eq!(carrier.count_ones(), 8);
+                    assert_eq!(stone & carrier, 0);
+                    assert!(joined(&hex, stone, *edge, carrier, stone, 0, true));
+                    let mut rest = carrier;
+                    while rest != 0 {
+                        let c = rest & rest.wrapping_neg();
+                        rest &= rest - 1;
+                        assert!(!joined(&hex, stone, *edge, carrier, stone, c, true));
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        // 4 × 4: 2 an edge; 5 × 5: 4; 6 × 6: 6.
+        assert_eq!(checked, 4 * (2 + 4 + 6));
     }
 
     /// The dead cells of the patterns in the literature: four neighbours of one colour in
