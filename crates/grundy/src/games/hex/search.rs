@@ -8,15 +8,15 @@
 //!   them lose), so a board with one is searched through that cell alone.
 //! - Connections (Anshelevich's virtual connections, kept simple): a player's chains and
 //!   edges joined by links of two empty cells next to both (bridges, a chain's two cells
-//!   on its edge), the links' cells all different. The mover's semi-connection (one
-//!   link a single cell, the key) wins; the opponent's connection loses; a move outside
-//!   the cells of one of the opponent's semi-connections loses (the must-play region:
-//!   the cells common to those found). Dead cells ([`dead_ring`]) are no better than any
-//!   other move. These prove outcomes, not how soon: they give the bounds of a win or a
-//!   loss (±1), and list the moves proved no better last, skipped by the search where
-//!   its window asks only for an outcome ([`Searchable::decisive`]: a weak search, and
-//!   the null windows at 0); a strong search still tries them, so remoteness stays
-//!   exact.
+//!   on its edge) or by a ziggurat (edge template IIIa, [`ziggurats`]), the links' cells
+//!   all different. The mover's semi-connection (one link a single cell, the key) wins;
+//!   the opponent's connection loses; each bounds how soon by its links (a stone of its
+//!   player completes one). A move outside the cells of one of the opponent's
+//!   semi-connections loses (the must-play region: the cells common to those found), and
+//!   a dead cell ([`dead_ring`]) is no better than any other move: those moves are
+//!   listed last, and skipped by the search where its window asks only for an outcome
+//!   ([`Searchable::decisive`]: a weak search, and the null windows at 0); a strong
+//!   search still tries them, so remoteness stays exact.
 //! - Keys merge a position with its 180° turn, the one symmetry of the rhombus: up to
 //!   5 × 5 the two bitboards side by side, on 6 × 6 the position's rank among the
 //!   positions of its stones (the tiers' ranking).
