@@ -71,6 +71,19 @@ pub trait Searchable: Sync {
     /// listed is worth no more than the `lo` that [`Searchable::expand`] gave.
     fn children(&self, board: &Self::Board, hint: Self::Hint, out: &mut Vec<Self::Board>);
 
+    /// How many of the children [`Searchable::children`] lists for `hint` come first, when
+    /// each of the others is no better in outcome than the best of these (it loses when
+    /// all of these lose, is no win when the best of these is a draw; with none first,
+    /// each loses): moves the game proved inferior (hex's dead cells, moves outside the
+    /// opponent's connections), still listed because their remoteness may matter. Once
+    /// those first ones are searched, the others are skipped where the window asks only
+    /// for an outcome (the best so far a least loss or a draw: −1 or 0). Default: `None`,
+    /// every child counts.
+    #[inline(always)]
+    fn decisive(&self, _hint: &Self::Hint) -> Option<usize> {
+        None
+    }
+
     /// Whether the children of `board` are looked up in the table before any is searched,
     /// so that one proved good enough cuts at once (enhanced transposition cutoffs):
     /// worth it where a subtree is large, near the root. Default: never.
@@ -677,6 +690,7 @@ impl<G: Searchable> Searcher<'_, '_, G> {
         }
         let mut children = std::mem::take(&mut self.lists[ply]);
         children.clear();
+        let decisive = self.game.decisive(&hint);
         self.game.children(board, hint, &mut children);
         let n = children.len();
         if self.game.look_ahead(board) {
@@ -718,8 +732,16 @@ impl<G: Searchable> Searcher<'_, '_, G> {
         };
         let before = self.visited;
         let mut result = Ok(None);
+        // The children past `decisive` need no search once every one before it has been
+        // searched and the best so far is a least loss or a draw (`decisive`).
+        let decisive = decisive.map_or(n, |k| k.min(n));
+        let mut undecided = decisive;
         for step in 0..n {
             let j = place(step);
+            if j >= decisive && undecided == 0 && (-1..=0).contains(&alpha) {
+                continue;
+            }
+            undecided -= usize::from(j < decisive);
             let through = self.game.step(board, &children[j]);
             let (a, b) = through.window(alpha, beta);
             match self.negamax(&children[j], a, b, ply + 1) {
