@@ -114,16 +114,22 @@ class Heavy:
             return []
         return [(i, bytes([i % 251]) * (64 << 10)) for i in range(1, 3001)]
 
+import sys
+
+case = sys.argv[1]
 try:
-    solve_game(Heavy(), max_memory=32, method="explore")
-    print("explored")
+    if case == "explore":
+        solve_game(Heavy(), max_memory=32, method="explore")
+        print("explored")
+    elif case == "default":
+        searched = solve_game(Heavy(), max_memory=32)
+        print(type(searched).__name__, searched.outcome)
+    elif case == "large":
+        print(type(solve_game(Heavy(), max_memory=1024)).__name__)
+    else:
+        solve_game(Heavy(), max_memory=0)
 except GameTooLarge as e:
     print("refused:", e)
-searched = solve_game(Heavy(), max_memory=32)
-print(type(searched).__name__, searched.outcome)
-print(type(solve_game(Heavy(), max_memory=1024)).__name__)
-try:
-    solve_game(Heavy(), max_memory=0)
 except ValueError as e:
     print("bad:", e)
 """
@@ -133,15 +139,19 @@ except ValueError as e:
 def test_exploring_past_max_memory_is_refused_and_searched_by_default():
     # 3000 positions of 64 KiB each (about 190 MiB) from a start that wins by moving to
     # any of them (each has no move): past max_memory=32 MiB exploring stops, the
-    # default then searches, which answers from the first child. In a fresh process:
-    # the memory is measured as the process's resident memory grown, and memory this
-    # process freed and kept would hide the growth.
-    out = subprocess.run(
-        [sys.executable, "-c", HEAVY], capture_output=True, text=True, timeout=120, check=True
-    ).stdout.splitlines()
-    assert out[0].startswith("refused: exploring took more than 32 MiB (max_memory) at "), out
-    assert out[1:3] == ["GameSearch win", "GameTable"], out
-    assert out[3].startswith("bad: max_memory must be a positive int"), out
+    # default then searches, which answers from the first child. Each case in a fresh
+    # process: the memory is measured as the process's resident memory grown, and memory
+    # a process freed and kept (an exploration refused just before) would hide the growth.
+    def run(case):
+        return subprocess.run(
+            [sys.executable, "-c", HEAVY, case],
+            capture_output=True, text=True, timeout=120, check=True,
+        ).stdout.strip()
+
+    assert run("explore").startswith("refused: exploring took more than 32 MiB (max_memory) at ")
+    assert run("default") == "GameSearch win"
+    assert run("large") == "GameTable"
+    assert run("zero").startswith("bad: max_memory must be a positive int")
 
 
 def test_a_search_keeps_moves_and_forgets_past_max_positions():
