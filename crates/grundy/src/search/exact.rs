@@ -25,7 +25,7 @@
 //! from [`START_ENTRIES`] doubling as searches need, at most the entries the caller asks
 //! for), plus a move list per ply of depth per thread.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{PoisonError, RwLock, RwLockReadGuard};
 
 use crate::explore::Control;
@@ -304,9 +304,9 @@ pub struct Table {
     /// Held shared by every search while it reads and writes entries; held alone to
     /// double the table.
     gate: RwLock<()>,
-    /// Set when a search wants the table doubled: every search stops at its next look at
-    /// the clock until it is done.
-    grow: AtomicBool,
+    /// Searches waiting to hold the gate alone (to double the table): while any waits,
+    /// every search lets go of it at its next look at the clock and waits its turn.
+    grow: AtomicUsize,
 }
 
 /// Entries a table starts with (512 KiB) when the caller asks for more.
@@ -390,7 +390,7 @@ impl Table {
             most_bits,
             shift,
             gate: RwLock::new(()),
-            grow: AtomicBool::new(false),
+            grow: AtomicUsize::new(0),
         })
     }
 
@@ -438,12 +438,16 @@ impl Table {
     /// Doubles the table if a search that has visited `nodes` wants it and no other has
     /// already: called without the gate; every search holding it stops at its next check.
     fn double_for(&self, nodes: u64) {
-        self.grow.store(true, Ordering::Relaxed);
-        let _alone = self.gate.write().unwrap_or_else(PoisonError::into_inner);
-        if self.wants(nodes) {
-            self.double();
+        // Counted, not a flag: a search that has doubled must not clear the call of one
+        // still waiting, or it would search on holding the gate while the other waits.
+        self.grow.fetch_add(1, Ordering::Relaxed);
+        {
+            let _alone = self.gate.write().unwrap_or_else(PoisonError::into_inner);
+            if self.wants(nodes) {
+                self.double();
+            }
         }
-        self.grow.store(false, Ordering::Relaxed);
+        self.grow.fetch_sub(1, Ordering::Relaxed);
     }
 
     /// Doubles the buckets in use, moving each entry by its part's lowest bit, which the
@@ -633,7 +637,7 @@ impl<G: Searchable> Searcher<'_, '_, G> {
             self.shared.control.report(self.stage, total);
         }
         let table = self.shared.table;
-        if table.grow.load(Ordering::Relaxed) || table.wants(total) {
+        if table.grow.load(Ordering::Relaxed) > 0 || table.wants(total) {
             self.held = None;
             table.double_for(total);
             self.held = Some(table.share());
