@@ -95,6 +95,14 @@ pub trait Searchable: Sync {
     /// hurrying), for the player to move.
     fn value(&self, board: &Self::Board, score: i32) -> Value;
 
+    /// A guess at the score of `board`, searched as a root with no sibling's value to
+    /// start from: the first probe is made there, the next ones gallop away from it.
+    /// Worth offering where a game knows where values lie (near 0 on boards close to the
+    /// start of a long game). Default: none (bisect the whole range).
+    fn guess(&self, _board: &Self::Board) -> Option<i32> {
+        None
+    }
+
     /// How the move from `board` to `child` (one of its children) is valued from the
     /// child's value: the turn passed (the child's value negated) or kept, plus the points
     /// the move takes. Default: passed, no points (every move of a win/loss game).
@@ -121,6 +129,7 @@ pub const PASS: Step = Step {
 trait Window {
     fn window(self, alpha: i32, beta: i32) -> (i32, i32);
     fn at_least(self, child: Bound) -> Option<i32>;
+    fn child(self, value: i32) -> i32;
 }
 
 impl Window for Step {
@@ -141,6 +150,16 @@ impl Window for Step {
             (Bound::Upper(v), false) => Some(self.gain - v),
             (Bound::Lower(v), true) => Some(self.gain + v),
             _ => None,
+        }
+    }
+
+    /// The child's value for the move's value `value` (the inverse of [`Step::value`]).
+    #[inline]
+    fn child(self, value: i32) -> i32 {
+        if self.keeps {
+            value - self.gain
+        } else {
+            self.gain - value
         }
     }
 }
@@ -811,19 +830,22 @@ fn found<G: Searchable>(game: &G, board: &G::Board, score: i32, weak: bool) -> F
 }
 
 /// How one thread searches a position: its move order (`turn`, as [`Searcher::turn`]),
-/// and a flag another thread sets when it has answered the same position (then this
-/// thread's search of it is abandoned: `Ok(None)`).
+/// a flag another thread sets when it has answered the same position (then this
+/// thread's search of it is abandoned: `Ok(None)`), and a guess at its value (a
+/// sibling's, in [`analyse`]) that the first probes step from.
 #[derive(Clone, Copy)]
 struct Lane<'a> {
     turn: usize,
     quit: Option<&'a AtomicBool>,
+    guess: Option<i32>,
 }
 
 impl Lane<'_> {
-    /// The game's own order, never abandoned.
+    /// The game's own order, never abandoned, no guess.
     const MAIN: Lane<'static> = Lane {
         turn: 0,
         quit: None,
+        guess: None,
     };
 }
 
@@ -861,6 +883,10 @@ fn root<G: Searchable>(
         max = max.min(if hi > 0 { 1 } else { hi });
     }
     let mut lists = Vec::new();
+    // Probes since the guess that raised the least value still possible, and that
+    // lowered the most.
+    let (mut up, mut down) = (0u32, 0u32);
+    let own_guess = game.guess(board);
     while min < max {
         // Progress says what is known so far: the value lies between these two.
         let (a, b) = (game.value(board, min), game.value(board, max));
@@ -870,7 +896,21 @@ fn root<G: Searchable>(
             format!("search, between {a} and {b}")
         };
         let mut med = min + (max - min) / 2;
-        if med <= 0 && min / 2 < med {
+        let guess = lane.guess.or(own_guess);
+        if let Some(g) = guess.filter(|_| up == 0 || down == 0) {
+            // From a guess (a sibling's value): siblings' values lie close (the first moves
+            // of connect four 7 × 6 score −2 to 1 from the child's side), and a probe
+            // costs most near the value, so the first probe is at the guess and the next
+            // ones gallop away from it (one value, then two, four, …) until the value
+            // is bracketed, then bisect: two or three probes beside the value instead of
+            // a bisection's six or seven across the range.
+            med = match (up, down) {
+                (0, 0) => g,
+                (u, 0) => min.saturating_add((1 << (u - 1).min(30)) - 1),
+                (_, d) => max - 1 - ((1 << (d - 1).min(30)) - 1),
+            }
+            .clamp(min, max - 1);
+        } else if med <= 0 && min / 2 < med {
             med = min / 2;
         } else if med >= 0 && max / 2 > med {
             med = max / 2;
@@ -885,8 +925,10 @@ fn root<G: Searchable>(
         };
         if r <= med {
             max = r;
+            down += 1;
         } else {
             min = r;
+            up += 1;
         }
     }
     Ok(Some(min))
@@ -1059,6 +1101,9 @@ pub fn analyse<G: Searchable>(
             threads: 1,
             ..*options
         };
+        // The value of the move answered last, for its mover (`NONE` before the first).
+        const NONE: i32 = i32::MIN;
+        let last = std::sync::atomic::AtomicI32::new(NONE);
         let work = |k: usize| -> Result<(), Error> {
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
@@ -1070,14 +1115,21 @@ pub fn analyse<G: Searchable>(
                         None => return Ok(()),
                     }
                 };
+                let child = &children[todo[j]];
+                let step = game.step(board, child);
+                let guess = Some(last.load(Ordering::Relaxed))
+                    .filter(|&v| v != NONE)
+                    .map(|v| step.child(v));
                 let lane = Lane {
                     turn,
                     quit: Some(&answered[j]),
+                    guess,
                 };
-                match root(game, &children[todo[j]], &shared, &one, lane) {
+                match root(game, child, &shared, &one, lane) {
                     Ok(Some(v)) => {
                         found[j].store(v, Ordering::Relaxed);
                         answered[j].store(true, Ordering::Release);
+                        last.store(step.value(v), Ordering::Relaxed);
                     }
                     Ok(None) => {}
                     Err(e) => {
@@ -1113,9 +1165,16 @@ pub fn analyse<G: Searchable>(
             scores[i] = found[j].load(Ordering::Acquire);
         }
     } else {
+        let mut last = None;
         for &i in &todo {
+            let step = game.step(board, &children[i]);
+            let lane = Lane {
+                guess: last.map(|v| step.child(v)),
+                ..Lane::MAIN
+            };
             scores[i] =
-                root(game, &children[i], &shared, options, Lane::MAIN)?.ok_or(Error::Cancelled)?;
+                root(game, &children[i], &shared, options, lane)?.ok_or(Error::Cancelled)?;
+            last = Some(step.value(scores[i]));
         }
     }
     for i in 0..children.len() {
@@ -1170,6 +1229,9 @@ mod tests {
         top: i32,
         /// Keys spread over 58 bits, to exercise the table's modular layout.
         wide: bool,
+        /// The game's guess at each position's score (some beyond the range), so that
+        /// the probes gallop from anywhere.
+        guesses: Vec<Option<i32>>,
     }
 
     impl Levels {
@@ -1254,6 +1316,9 @@ mod tests {
                 s => Value::Loss((self.top + 1 + s - l) as u32),
             }
         }
+        fn guess(&self, &b: &u32) -> Option<i32> {
+            self.guesses[b as usize]
+        }
     }
 
     impl Levels {
@@ -1281,6 +1346,8 @@ mod tests {
         let mut level = Vec::new();
         let mut moves = Vec::new();
         let mut drawn = Vec::new();
+        let mut guesses = Vec::new();
+        let top = depth as i32;
         for i in 0..n {
             let l = i / width;
             level.push(l);
@@ -1296,13 +1363,16 @@ mod tests {
             }
             moves.push(m);
             drawn.push(next() % 3 == 0);
+            let g = (next() % (2 * depth as u64 + 7)) as i32 - top - 3;
+            guesses.push((next() % 4 != 0).then_some(g));
         }
         Levels {
             level,
             moves,
             drawn,
-            top: depth as i32,
+            top,
             wide,
+            guesses,
         }
     }
 
