@@ -13,7 +13,7 @@ pub mod features;
 
 use crate::explore::Control;
 use crate::games::code::Rules;
-use crate::games::{parse_family, Discovery, PatternSource};
+use crate::games::{parse_family, Discovery, Family, PatternSource};
 use crate::Error;
 
 /// What the special method found for a family: the JSON of `grundy pattern --json`.
@@ -65,10 +65,25 @@ impl From<Discovery> for Pattern {
 /// in heaps.
 #[must_use]
 pub fn default_up_to(family: &str) -> u64 {
-    match parse_family(family).map(|f| f.pattern()) {
-        Ok(PatternSource::Search(search)) => search.default_up_to(),
-        _ => 1 << 26,
+    parse_family(family).map_or(DEFAULT_PROOF_HEAPS, |f| default_reach(&*f))
+}
+
+/// The heaps a period proof may compute when not told.
+const DEFAULT_PROOF_HEAPS: u64 = 1 << 26;
+
+/// [`default_up_to`] of a family built.
+#[must_use]
+pub fn default_reach(family: &dyn Family) -> u64 {
+    match family.pattern() {
+        PatternSource::Search(search) => search.default_up_to(),
+        _ => DEFAULT_PROOF_HEAPS,
     }
+}
+
+/// Whether [`discover`] studies `family`: it says where the special method starts.
+#[must_use]
+pub fn studies(family: &dyn Family) -> bool {
+    !matches!(family.pattern(), PatternSource::None)
 }
 
 /// The period of an octal or subtraction game: proved (Guy–Smith, or a repeated

@@ -31,7 +31,7 @@ use crate::games::{Kind, Pos, Spec, SumGame, Values};
 use crate::Error;
 
 pub use retrograde::{label_ranked, RankValues};
-pub use table::{table, Table, TableError};
+pub use table::{table, tabulates, Table, TableError};
 pub use tablebase::{lookup, Tablebase};
 
 /// How much a request may use. Requests past a limit are refused up front with an
