@@ -767,7 +767,10 @@ fn table_plot_and_pattern_help_list_the_families_they_take() {
             );
             listed += usize::from(shown);
         }
-        assert!(listed >= 5, "grundy {args:?} lists {listed} families: {out}");
+        assert!(
+            listed >= 5,
+            "grundy {args:?} lists {listed} families: {out}"
+        );
     }
     // And the commands take what the help lists, and refuse the rest.
     let limits = grundy::report::Limits::default();

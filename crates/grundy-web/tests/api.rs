@@ -349,7 +349,12 @@ async fn the_objectives_come_from_the_library_not_the_page() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|g| (g["name"].as_str().unwrap().into(), g["about"].as_str().unwrap().into()))
+        .map(|g| {
+            (
+                g["name"].as_str().unwrap().into(),
+                g["about"].as_str().unwrap().into(),
+            )
+        })
         .collect();
     let want: Vec<(String, String)> = Goal::ALL
         .iter()
