@@ -38,7 +38,7 @@ use super::family::{
 };
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::Player;
-use crate::tier::{Child, Node, TierGame};
+use crate::tier::{Child, Each, Node, TierGame, Want};
 
 /// The most pits a side may have (a side is one 64-bit word, 8 bits a pit).
 pub const MAX_PITS: u32 = 8;
@@ -470,22 +470,13 @@ impl TierGame for KalahTiers<'_> {
         self.0.locate_sides(&mine, &theirs)
     }
 
-    fn visit(
-        &self,
-        tier: u32,
-        ranks: Range<u64>,
-        want: &(dyn Fn(u64) -> bool + Sync),
-        each: &mut dyn FnMut(u64, Node<'_>),
-    ) {
+    fn visit(&self, tier: u32, ranks: Range<u64>, want: Want<'_>, each: Each<'_>) {
         let kalah = self.0;
-        if tier > kalah.all_seeds() {
+        let Some(ranks) = self.within(tier, ranks) else {
             return;
-        }
+        };
+        let end = ranks.end;
         let seeds = kalah.all_seeds() - tier;
-        let end = ranks.end.min(kalah.tier_len(tier));
-        if ranks.start >= end {
-            return;
-        }
         let mut bars = kalah.bars(ranks.start, seeds);
         let mut children = Vec::with_capacity(kalah.m());
         for r in ranks.start..end {

@@ -29,7 +29,7 @@ use super::family::{
 };
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
-use crate::tier::{Child, Node, TierGame};
+use crate::tier::{Child, Each, Node, TierGame, Want};
 
 /// The most cells a board may have.
 pub const MAX_CELLS: u64 = 64;
@@ -286,13 +286,7 @@ impl TierGame for Connect4 {
         (0, 0)
     }
 
-    fn visit(
-        &self,
-        t: u32,
-        ranks: std::ops::Range<u64>,
-        want: &(dyn Fn(u64) -> bool + Sync),
-        each: &mut dyn FnMut(u64, Node<'_>),
-    ) {
+    fn visit(&self, t: u32, ranks: std::ops::Range<u64>, want: Want<'_>, each: Each<'_>) {
         if ranks.is_empty() {
             return;
         }

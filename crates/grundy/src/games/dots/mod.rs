@@ -34,7 +34,7 @@ use super::family::{
 };
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::Player;
-use crate::tier::{Child, Node, TierGame};
+use crate::tier::{Child, Each, Node, TierGame, Want};
 
 /// The most lines a board may have (one 64-bit mask).
 pub const MAX_LINES: u32 = 64;
@@ -482,21 +482,12 @@ impl TierGame for DotsTiers<'_> {
         (0, 0)
     }
 
-    fn visit(
-        &self,
-        tier: u32,
-        ranks: Range<u64>,
-        want: &(dyn Fn(u64) -> bool + Sync),
-        each: &mut dyn FnMut(u64, Node<'_>),
-    ) {
+    fn visit(&self, tier: u32, ranks: Range<u64>, want: Want<'_>, each: Each<'_>) {
         let dots = self.0;
-        if tier > dots.lines {
+        let Some(ranks) = self.within(tier, ranks) else {
             return;
-        }
-        let end = ranks.end.min(self.tier_size(tier));
-        if ranks.start >= end {
-            return;
-        }
+        };
+        let end = ranks.end;
         let mut mask = dots.binomial.uncolex(ranks.start, tier);
         let mut children = Vec::with_capacity(dots.lines as usize);
         for r in ranks.start..end {

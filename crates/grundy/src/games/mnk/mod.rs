@@ -18,7 +18,7 @@ use super::family::{
 };
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
-use crate::tier::{Child, Node, TierGame};
+use crate::tier::{Child, Each, Node, TierGame, Want};
 
 /// A map of the board onto itself, on (row, column).
 type CellMap = Box<dyn Fn(i64, i64) -> (i64, i64)>;
@@ -380,13 +380,7 @@ impl TierGame for Placed<'_> {
         true
     }
 
-    fn visit(
-        &self,
-        t: u32,
-        ranks: std::ops::Range<u64>,
-        want: &(dyn Fn(u64) -> bool + Sync),
-        each: &mut dyn FnMut(u64, Node<'_>),
-    ) {
+    fn visit(&self, t: u32, ranks: std::ops::Range<u64>, want: Want<'_>, each: Each<'_>) {
         let block = self.block(t);
         let x_moves = t.is_multiple_of(2);
         let child_block = self.block(t + 1);
