@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 use grundy::explore::Control;
+use grundy::games::Family;
 use grundy::report::Limits;
 
 use crate::progress::{progress, CANCEL};
@@ -23,8 +24,8 @@ pub struct Cli {
 pub enum Command {
     /// Solve a position: outcome, remoteness, every winning move, Grundy values, scores.
     ///
-    /// SPEC is `family[params](position)`, parts joined by `+`: nim(3,3,1),
-    /// octal[0.77](12), chomp[3x4], tictactoe(x.o/.x./...), nim(3) + octal[0.77](12).
+    /// SPEC is `family[params](position)`, parts joined by `+`: `nim(3,3,1)`,
+    /// `octal[0.77](12)`, `chomp[3x4]`, `tictactoe(x.o/.x./...)`, `nim(3) + octal[0.77](12)`.
     /// `--help` lists every family.
     #[command(after_long_help = families_help())]
     Solve {
@@ -64,7 +65,7 @@ pub enum Command {
     /// `--help` lists the families with a table.
     #[command(after_long_help = tabulated_help())]
     Table {
-        /// The family, without a position: bounded-nim[3], octal[0.77].
+        /// The family, without a position: `bounded-nim[3]`, `octal[0.77]`.
         family: String,
         /// The largest heap size.
         #[arg(long, value_name = "N", value_parser = args::u64_arg)]
@@ -125,7 +126,7 @@ pub enum Command {
     /// `--help` lists the families with a table.
     #[command(after_long_help = tabulated_help())]
     Plot {
-        /// The family, without a position: bounded-nim[3], octal[0.77].
+        /// The family, without a position: `bounded-nim[3]`, `octal[0.77]`.
         family: String,
         /// The largest heap size.
         #[arg(long, value_name = "N", value_parser = args::u64_arg)]
@@ -185,35 +186,43 @@ pub enum Command {
 /// Every family of the registry with its shape, for the help of the commands that take a
 /// spec: a family added to the registry is listed with no change here.
 fn families_help() -> String {
-    let mut text = String::from("Families (the spec's `family[params](position)`):");
-    for (_, shape) in grundy::games::families() {
-        text.push_str("\n  ");
-        text.push_str(shape);
-    }
-    text
+    family_list("Families (the spec's `family[params](position)`):", |_| {
+        Some(String::new())
+    })
 }
 
 /// The families of the registry that `table` and `plot` take (a member of every size and
 /// Grundy values, as `report::tabulates` says), with their shapes.
 fn tabulated_help() -> String {
-    let mut text = String::from("Families with a table (the family part of the shape):");
-    for (shape, family) in grundy::games::samples() {
-        if grundy::report::tabulates(&*family) {
-            text.push_str("\n  ");
-            text.push_str(shape);
-        }
-    }
-    text
+    family_list(
+        "Families with a table (the family part of the shape):",
+        |family| grundy::report::tabulates(family).then(String::new),
+    )
 }
 
 /// The families of the registry that `pattern` studies (as `pattern::studies` says), each
 /// with its shape and how far it looks by default.
 fn patterns_help() -> String {
-    let mut text = String::from("Families studied (the family part of the shape):");
+    family_list(
+        "Families studied (the family part of the shape):",
+        |family| {
+            grundy::pattern::studies(family).then(|| {
+                let reach = grundy::pattern::default_reach(family);
+                format!("\n      --up-to {reach} by default")
+            })
+        },
+    )
+}
+
+/// `title`, then the shape of every family of the registry that `note` keeps (asked of a
+/// member built from its entry, `games::samples`), each followed by what `note` adds.
+fn family_list(title: &str, note: impl Fn(&dyn Family) -> Option<String>) -> String {
+    let mut text = String::from(title);
     for (shape, family) in grundy::games::samples() {
-        if grundy::pattern::studies(&*family) {
-            let reach = grundy::pattern::default_reach(&*family);
-            text.push_str(&format!("\n  {shape}\n      --up-to {reach} by default"));
+        if let Some(more) = note(&*family) {
+            text.push_str("\n  ");
+            text.push_str(shape);
+            text.push_str(&more);
         }
     }
     text
