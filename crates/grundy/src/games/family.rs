@@ -725,7 +725,7 @@ impl Spec {
     /// the family reaches: the family's own check.
     ///
     /// # Errors
-    /// A [`SpecError`] at the column of what is wrong: another family's name, a
+    /// A [`SpecError`](super::SpecError) at the column of what is wrong: another family's name, a
     /// position the family does not read.
     pub fn at(&self, text: &str) -> Result<Spec, super::SpecError> {
         let error = |column: usize, message: String| super::SpecError {

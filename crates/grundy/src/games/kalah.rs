@@ -91,8 +91,8 @@ fn next_combination(x: u128) -> u128 {
 }
 
 impl Kalah {
-    /// The game with `pits` pits a side and `seeds` seeds in each (pits ≤ [`MAX_PITS`],
-    /// 2 · pits · seeds ≤ [`MAX_SEEDS`]).
+    /// The game with `pits` pits a side and `seeds` seeds in each (pits ≤ `MAX_PITS`,
+    /// 2 · pits · seeds ≤ `MAX_SEEDS`).
     #[must_use]
     pub fn new(pits: u32, seeds: u32) -> Kalah {
         assert!(

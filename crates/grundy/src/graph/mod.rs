@@ -4,7 +4,7 @@
 //! - [`arena`]: [`Arena`] — dense `u32` vertices, owner and priority per vertex, successors as
 //!   CSR ([`Csr`]), reverse graph on demand, names, start, file ids.
 //! - [`format`](mod@format): parsers and writers for the POI green game, PGSolver games and solutions, and
-//!   plain digraphs; [`detect`]; [`read_text`] for (possibly gzipped) files.
+//!   plain digraphs; [`detect`].
 //! - [`verify`]: [`verify_parity`] — checks a claimed winner partition and positional
 //!   strategies without trusting whoever produced them.
 //! - [`attractor`]: attractors on subgames, by the crate's one retrograde engine.

@@ -91,7 +91,7 @@ pub struct Dots {
 }
 
 impl Dots {
-    /// The game on `rows` × `columns` boxes (at most [`MAX_LINES`] lines).
+    /// The game on `rows` × `columns` boxes (at most `MAX_LINES` lines).
     #[must_use]
     pub fn new(rows: u32, columns: u32) -> Dots {
         let (r, c) = (rows, columns);

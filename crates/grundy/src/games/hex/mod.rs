@@ -55,7 +55,7 @@ pub struct Hex {
 }
 
 impl Hex {
-    /// The game on an n × n board (1 ≤ n ≤ [`MAX_SIDE`]).
+    /// The game on an n × n board (1 ≤ n ≤ `MAX_SIDE`).
     #[must_use]
     pub fn new(n: u32) -> Hex {
         assert!((1..=MAX_SIDE).contains(&n), "hex side {n} out of range");
