@@ -22,7 +22,7 @@
 mod bits;
 
 use super::board::{self, Grid};
-use super::combin::{insert, next_combination, Binomials};
+use super::combin::{next_combination, Binomials};
 use super::family::{
     Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Ranked,
     Scores, Searching, Tiers,
@@ -332,13 +332,8 @@ impl TierGame for Connect4 {
                     } else if t == self.cells() {
                         each(rank, Node::Over(Outcome::Draw));
                     } else {
-                        children.clear();
-                        for &(_, p, base) in &drops {
-                            children.push(Child::to(
-                                t + 1,
-                                base + self.binom.colex(insert(mask, p, x_moves)),
-                            ));
-                        }
+                        let drops = drops.iter().map(|&(_, p, base)| (p, base));
+                        board::drop_children(&mut children, t, drops, mask, x_moves, &self.binom);
                         each(rank, Node::Moves(&children));
                     }
                 }

@@ -11,14 +11,14 @@
 mod search;
 
 use super::board::{self, Grid};
-use super::combin::{insert, next_combination, Binomials};
+use super::combin::{next_combination, Binomials};
 use super::family::{
     Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Ranked,
     Scores, Searching, Tiers,
 };
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
-use crate::tier::{Child, Each, Node, TierGame, Want};
+use crate::tier::{Each, Node, TierGame, Want};
 
 /// A map of the board onto itself, on (row, column).
 type CellMap = Box<dyn Fn(i64, i64) -> (i64, i64)>;
@@ -410,13 +410,15 @@ impl TierGame for Placed<'_> {
                     match self.game.terminal(&pos) {
                         Some(outcome) => each(rank, Node::Over(outcome)),
                         None => {
-                            children.clear();
-                            for &(p, base) in &drops {
-                                children.push(Child::to(
-                                    t + 1,
-                                    base + self.binom.colex(insert(mask, p, x_moves)),
-                                ));
-                            }
+                            let drops = drops.iter().copied();
+                            board::drop_children(
+                                &mut children,
+                                t,
+                                drops,
+                                mask,
+                                x_moves,
+                                &self.binom,
+                            );
                             each(rank, Node::Moves(&children));
                         }
                     }
