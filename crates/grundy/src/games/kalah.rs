@@ -915,8 +915,7 @@ mod tests {
     /// board.
     #[test]
     fn the_tier_solver_agrees_with_the_analyzer() {
-        use crate::explore::Control;
-        use crate::tier::{record, solve, MemoryStore, Options};
+        use crate::tier::record;
         for (m, n, margin, positions) in [
             (2, 2, -2, 23),
             (3, 3, 2, 7161),
@@ -925,15 +924,7 @@ mod tests {
         ] {
             let k = Kalah::new(m, n);
             let tiers = KalahTiers(&k);
-            let mut store = MemoryStore::default();
-            let solved = solve(
-                &tiers,
-                &mut store,
-                &Options::default(),
-                &|_| {},
-                &Control::default(),
-            )
-            .unwrap();
+            let (solved, store) = crate::games::testing::tier_solve(&tiers);
             assert_eq!(record::margin(solved.root), Some(margin), "kalah[{m},{n}]");
             if positions == 0 {
                 continue;

@@ -953,19 +953,10 @@ mod tests {
     /// every position's value.
     #[test]
     fn tiers_of_quixo3_equal_the_analyzer() {
-        use crate::explore::Control;
-        use crate::tier::{record, solve, MemoryStore, Options};
+        use crate::tier::record;
         let game = Quixo::new(3);
         let tiers = QuixoTiers::new(&game);
-        let mut store = MemoryStore::default();
-        let solved = solve(
-            &tiers,
-            &mut store,
-            &Options::default(),
-            &|_| {},
-            &Control::default(),
-        )
-        .unwrap();
+        let (solved, store) = crate::games::testing::tier_solve(&tiers);
         assert_eq!(solved.positions(), 4433);
         assert_eq!(record::value(solved.root), Some(crate::game::Value::Win(7)));
         let checked =

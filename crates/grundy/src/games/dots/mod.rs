@@ -798,20 +798,11 @@ mod tests {
     /// analyzer and the brute force, and every record the analyzer's margin of its board.
     #[test]
     fn the_tier_solver_agrees_with_the_analyzer() {
-        use crate::explore::Control;
-        use crate::tier::{record, solve, MemoryStore, Options};
+        use crate::tier::record;
         for (r, c, margin) in [(1, 1, -1), (1, 2, 0), (2, 2, 2), (2, 3, -2)] {
             let dots = Dots::new(r, c);
             let tiers = DotsTiers(&dots);
-            let mut store = MemoryStore::default();
-            let solved = solve(
-                &tiers,
-                &mut store,
-                &Options::default(),
-                &|_| {},
-                &Control::default(),
-            )
-            .unwrap();
+            let (solved, store) = crate::games::testing::tier_solve(&tiers);
             assert_eq!(record::margin(solved.root), Some(margin), "{r}x{c}");
             if r * c > 4 {
                 continue;
