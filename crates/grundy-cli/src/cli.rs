@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 use grundy::explore::Control;
+use grundy::games::Family;
 use grundy::report::Limits;
 
 use crate::progress::{progress, CANCEL};
@@ -23,8 +24,8 @@ pub struct Cli {
 pub enum Command {
     /// Solve a position: outcome, remoteness, every winning move, Grundy values, scores.
     ///
-    /// SPEC is `family[params](position)`, parts joined by `+`: nim(3,3,1),
-    /// octal[0.77](12), chomp[3x4], tictactoe(x.o/.x./...), nim(3) + octal[0.77](12).
+    /// SPEC is `family[params](position)`, parts joined by `+`: `nim(3,3,1)`,
+    /// `octal[0.77](12)`, `chomp[3x4]`, `tictactoe(x.o/.x./...)`, `nim(3) + octal[0.77](12)`.
     /// `--help` lists every family.
     #[command(after_long_help = families_help())]
     Solve {
@@ -60,8 +61,11 @@ pub enum Command {
         json: bool,
     },
     /// Outcome and Grundy value of every heap size 0..=N of a one-heap family.
+    ///
+    /// `--help` lists the families with a table.
+    #[command(after_long_help = tabulated_help())]
     Table {
-        /// The family: nim, bounded-nim[m], subtraction[s,…], octal[0.d…], multiple[k].
+        /// The family, without a position: `bounded-nim[3]`, `octal[0.77]`.
         family: String,
         /// The largest heap size.
         #[arg(long, value_name = "N", value_parser = args::u64_arg)]
@@ -93,14 +97,16 @@ pub enum Command {
     Graph(graph::GraphArgs),
     /// The special method: find the pattern of a family (losing positions, a rule that
     /// plays in O(log n)), check it against the general method, prove it where a
-    /// theorem applies. Families: nim, bounded-nim[m], subtraction[…], octal[…], multiple[k],
-    /// wythoff.
+    /// theorem applies.
+    ///
+    /// `--help` lists the families it studies, with how far each looks by default.
+    #[command(after_long_help = patterns_help())]
     Pattern {
         /// The family.
         family: String,
-        /// How far to look: the general method's check for multiple[k] (default 2000)
-        /// and wythoff (1000); the heaps a period proof may compute for octal and
-        /// subtraction games (2^26).
+        /// How far to look: the general method's check of a family that searches its own
+        /// rule, the heaps a period proof may compute for a heap game (each family's
+        /// default is listed below).
         #[arg(long, value_name = "N", value_parser = args::u64_arg)]
         up_to: Option<u64>,
         /// Search a rule over the family's position features (heaps, a circle's size, a
@@ -116,8 +122,11 @@ pub enum Command {
         common: Common,
     },
     /// Draw the Grundy sequence of a one-heap family (SVG, or PNG with a system font).
+    ///
+    /// `--help` lists the families with a table.
+    #[command(after_long_help = tabulated_help())]
     Plot {
-        /// The family: nim, bounded-nim[m], subtraction[…], octal[…], multiple[k].
+        /// The family, without a position: `bounded-nim[3]`, `octal[0.77]`.
         family: String,
         /// The largest heap size.
         #[arg(long, value_name = "N", value_parser = args::u64_arg)]
@@ -177,10 +186,44 @@ pub enum Command {
 /// Every family of the registry with its shape, for the help of the commands that take a
 /// spec: a family added to the registry is listed with no change here.
 fn families_help() -> String {
-    let mut text = String::from("Families (the spec's `family[params](position)`):");
-    for (_, shape) in grundy::games::families() {
-        text.push_str("\n  ");
-        text.push_str(shape);
+    family_list("Families (the spec's `family[params](position)`):", |_| {
+        Some(String::new())
+    })
+}
+
+/// The families of the registry that `table` and `plot` take (a member of every size and
+/// Grundy values, as `report::tabulates` says), with their shapes.
+fn tabulated_help() -> String {
+    family_list(
+        "Families with a table (the family part of the shape):",
+        |family| grundy::report::tabulates(family).then(String::new),
+    )
+}
+
+/// The families of the registry that `pattern` studies (as `pattern::studies` says), each
+/// with its shape and how far it looks by default.
+fn patterns_help() -> String {
+    family_list(
+        "Families studied (the family part of the shape):",
+        |family| {
+            grundy::pattern::studies(family).then(|| {
+                let reach = grundy::pattern::default_reach(family);
+                format!("\n      --up-to {reach} by default")
+            })
+        },
+    )
+}
+
+/// `title`, then the shape of every family of the registry that `note` keeps (asked of a
+/// member built from its entry, `games::samples`), each followed by what `note` adds.
+fn family_list(title: &str, note: impl Fn(&dyn Family) -> Option<String>) -> String {
+    let mut text = String::from(title);
+    for (shape, family) in grundy::games::samples() {
+        if let Some(more) = note(&*family) {
+            text.push_str("\n  ");
+            text.push_str(shape);
+            text.push_str(&more);
+        }
     }
     text
 }

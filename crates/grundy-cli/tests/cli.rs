@@ -742,6 +742,49 @@ fn solve_help_names_every_registered_family() {
 }
 
 #[test]
+fn table_plot_and_pattern_help_list_the_families_they_take() {
+    use grundy::games::Family;
+    // Read from the registry through the library's own tests of what a command takes, so
+    // a family added later is listed (or not) with no change to the CLI.
+    let samples: Vec<_> = grundy::games::samples().collect();
+    assert_eq!(samples.len(), grundy::games::families().count());
+    let tabulates: fn(&dyn Family) -> bool = grundy::report::tabulates;
+    let studies: fn(&dyn Family) -> bool = grundy::pattern::studies;
+    for (args, takes) in [
+        (&["table", "--help"][..], tabulates),
+        (&["plot", "--help"], tabulates),
+        (&["pattern", "--help"], studies),
+    ] {
+        let out = ok(args);
+        let mut listed = 0;
+        for (shape, family) in &samples {
+            let shown = out.lines().any(|line| line == format!("  {shape}"));
+            assert_eq!(
+                shown,
+                takes(&**family),
+                "grundy {args:?} and `{}`: {out}",
+                family.name()
+            );
+            listed += usize::from(shown);
+        }
+        assert!(
+            listed >= 5,
+            "grundy {args:?} lists {listed} families: {out}"
+        );
+    }
+    // And the commands take what the help lists, and refuse the rest.
+    let limits = grundy::report::Limits::default();
+    let control = grundy::explore::Control::default();
+    for (_, family) in &samples {
+        let name = family.name();
+        let table = grundy::report::table(&name, 8, &limits);
+        assert_eq!(table.is_ok(), tabulates(&**family), "table of `{name}`");
+        let pattern = grundy::pattern::discover(&name, 30, &control);
+        assert_eq!(pattern.is_ok(), studies(&**family), "pattern of `{name}`");
+    }
+}
+
+#[test]
 fn pattern_sizes_are_refused_up_front() {
     let started = std::time::Instant::now();
     let err = fails(&["pattern", "multiple[2]", "--up-to", "18446744073709551615"]);

@@ -1,5 +1,5 @@
 //! The tier solver of grundy on [timely dataflow](https://docs.rs/timely): the same tiers,
-//! records and tablebase as [`grundy::tier::solve`], with the ranks of every tier shared
+//! records and tablebase as [`grundy::tier::solve()`], with the ranks of every tier shared
 //! among workers in threads of one process or in many processes.
 //!
 //! Each tier is cut into slices of [`SLICE`] ranks (a tablebase block); slice `k` belongs
@@ -194,7 +194,7 @@ impl Default for Config {
 /// A solved game, as every process sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solved {
-    /// Every tier and the start's record, as [`grundy::tier::solve`] returns them.
+    /// Every tier and the start's record, as [`grundy::tier::solve()`] returns them.
     pub solved: grundy::tier::Solved,
     /// What each tier solved now cost in messages (every worker's, summed), last tier
     /// first.
@@ -233,7 +233,7 @@ impl Solved {
 /// What went wrong.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// The solver refused the game (as [`grundy::tier::solve`] would).
+    /// The solver refused the game (as [`grundy::tier::solve()`] would).
     #[error("{0}")]
     Solve(#[from] grundy::Error),
     /// The tablebase.
@@ -268,7 +268,7 @@ pub enum Error {
 /// of its first worker).
 ///
 /// # Errors
-/// As [`grundy::tier::solve`], plus a refused handshake, a lost process, and the
+/// As [`grundy::tier::solve()`], plus a refused handshake, a lost process, and the
 /// errors of any other worker.
 pub fn solve(
     game: Arc<dyn Source>,

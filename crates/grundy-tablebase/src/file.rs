@@ -55,7 +55,7 @@ pub fn write(path: &Path, header: &Header, records: &[u16]) -> Result<u64, Error
 /// A tier file written one encoded block at a time, in order, without holding the blocks:
 /// under the [`temporary`] name, with room kept at the start for the header and the index,
 /// which [`BlockWriter::finish`] writes once every block is in (so that the header may
-/// carry a summary known only then); then synced and renamed into place as [`write`] does.
+/// carry a summary known only then); then synced and renamed into place as [`write()`] does.
 /// Dropped unfinished (an error, a worker lost), it removes the temporary file: `path` is
 /// the old file or absent, never part of the new one.
 #[derive(Debug)]
@@ -74,7 +74,7 @@ impl BlockWriter {
     /// is given the final header).
     ///
     /// # Errors
-    /// A header a reader would refuse (as [`write`]), or the system's.
+    /// A header a reader would refuse (as [`write()`]), or the system's.
     pub fn create(path: &Path, header: &Header) -> Result<BlockWriter, Error> {
         check_writable(path, header, header.records)?;
         let tmp = temporary(path);

@@ -1521,6 +1521,12 @@ async function init() {
       $('families').append(el('li', {}, el('code', { text: f.name }), ` — ${f.shape}`));
     }
     graphExample = catalog.graph_examples[0] || null;
+    // The objectives and each format's default, as the library names them.
+    const defaults = catalog.default_objectives.map((d) => `${d.format}: ${d.objective}`).join('; ');
+    $('graph-objective').firstElementChild.textContent = `default (${defaults})`;
+    for (const goal of catalog.objectives) {
+      $('graph-objective').append(el('option', { value: goal.name, text: `${goal.name}: ${goal.about}` }));
+    }
   } catch (e) {
     showError($('explore-error'), e);
   }

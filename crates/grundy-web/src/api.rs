@@ -12,6 +12,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use grundy::games::{families, GrundySource, Spec};
+use grundy::graph::answer::Goal;
+use grundy::graph::Format;
 use grundy::pattern;
 use grundy::report::{self, Limits, TableError};
 use serde::Deserialize;
@@ -210,7 +212,8 @@ fn number(n: u128) -> Value {
     u64::try_from(n).map_or_else(|_| json!(n as f64), |n| json!(n))
 }
 
-/// `GET /api/catalog`: every limit is a JSON number.
+/// `GET /api/catalog`: the families, examples, the graph games' objectives (each format's
+/// default), the limits (every one a JSON number), the tablebases.
 pub async fn catalog(State(config): AppState) -> Json<Value> {
     Json(json!({
         "families": families()
@@ -218,6 +221,14 @@ pub async fn catalog(State(config): AppState) -> Json<Value> {
             .collect::<Vec<_>>(),
         "examples": grundy::games::examples(),
         "graph_examples": [{"name": "green.txt", "format": "poi", "text": GREEN_EXAMPLE}],
+        "objectives": Goal::ALL
+            .iter()
+            .map(|goal| json!({"name": goal.name(), "about": goal.about()}))
+            .collect::<Vec<_>>(),
+        "default_objectives": Format::ALL
+            .iter()
+            .map(|&format| json!({"format": format.name(), "objective": Goal::of_format(format).name()}))
+            .collect::<Vec<_>>(),
         "limits": {
             "max_positions": config.max_positions,
             "max_memory": config.max_memory,

@@ -338,6 +338,46 @@ async fn catalog_lists_families_examples_and_limits() {
 }
 
 #[tokio::test]
+async fn the_objectives_come_from_the_library_not_the_page() {
+    use grundy::graph::answer::Goal;
+    use grundy::graph::Format;
+    let app = app();
+    let v = get(&app, "/api/catalog").await.json();
+    // Every goal the library knows, in its order, with its words: a goal added there is
+    // offered here with no change to the page.
+    let listed: Vec<(String, String)> = v["objectives"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["name"].as_str().unwrap().into(),
+                g["about"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, String)> = Goal::ALL
+        .iter()
+        .map(|g| (g.name().into(), g.about().into()))
+        .collect();
+    assert_eq!(listed, want);
+    let defaults = v["default_objectives"].as_array().unwrap();
+    assert_eq!(defaults.len(), Format::ALL.len());
+    for (d, format) in defaults.iter().zip(Format::ALL) {
+        assert_eq!(d["format"], format.name());
+        assert_eq!(d["objective"], Goal::of_format(format).name());
+    }
+    // The page lists none by hand: the script fills the list from the catalog.
+    let page = get(&app, "/").await.text;
+    for goal in Goal::ALL {
+        assert!(
+            !page.contains(&format!("value=\"{}\"", goal.name())),
+            "the page names the objective {goal} by hand"
+        );
+    }
+}
+
+#[tokio::test]
 async fn solve_answers_the_command_lines_json() {
     let a = solve(&app(), "nim(3,4,5)").await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);

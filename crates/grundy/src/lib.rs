@@ -20,8 +20,10 @@
 #![forbid(unsafe_code)]
 
 pub mod contest;
-pub mod csr;
-pub mod engine;
+// Internal layers: the graph type (public as `explore::Csr`), the retrograde engine and
+// the Grundy oracles serve the modules above them and are no part of the API.
+mod csr;
+mod engine;
 pub mod explore;
 pub mod game;
 pub mod games;
@@ -37,7 +39,7 @@ pub mod search;
 pub mod sequence;
 pub mod solve;
 pub mod tier;
-pub mod values;
+mod values;
 
 /// What can go wrong in a computation (bad specs have their own [`games::SpecError`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -4,9 +4,11 @@
 //! text drawing, cells by name); text drawings trimmed; tiers by pieces placed (dots and
 //! boxes' lines too); the rule by which line games refuse boards that cannot arise.
 
+use super::combin::{insert, Binomials};
 use super::family::{Picture, Pos};
 use super::spec::{Args, Param, SpecError};
 use crate::game::Player;
+use crate::tier::Child;
 
 /// What `cell` shows: `marks[0]` for an X, `marks[1]` for an O, `marks[2]` when empty.
 #[inline]
@@ -255,6 +257,29 @@ pub fn next_tier(tier: u32, cells: u32) -> Vec<u32> {
         vec![tier + 1]
     } else {
         Vec::new()
+    }
+}
+
+/// The children of a board of tier `t` in the ranking by pieces placed (connect four, the
+/// m,n,k-games), into `out`: one for each of `drops` — the place `p` the new mark takes
+/// among the marks, and the first rank `base` of the child's block in tier `t + 1` — its
+/// rank the block's plus the colex rank of `marks` (the marks of the side that moved last,
+/// as a subset of all the marks) with the new mark inserted, set when `mover_marks` (the
+/// new mark is one of `marks`' side).
+pub fn drop_children(
+    out: &mut Vec<Child>,
+    t: u32,
+    drops: impl IntoIterator<Item = (u32, u64)>,
+    marks: u64,
+    mover_marks: bool,
+    binom: &Binomials,
+) {
+    out.clear();
+    for (p, base) in drops {
+        out.push(Child::to(
+            t + 1,
+            base + binom.colex(insert(marks, p, mover_marks)),
+        ));
     }
 }
 

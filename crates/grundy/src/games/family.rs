@@ -90,7 +90,7 @@ pub trait ProvedRule: Send + Sync {
 }
 
 /// Where the special method starts for a family (`grundy pattern`).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug)]
 pub enum PatternSource {
     /// Nothing to look for.
     None,
@@ -98,14 +98,27 @@ pub enum PatternSource {
     Known(Discovery),
     /// A heap game with finite rules: find (and prove) the period of its values.
     Period(code::Rules),
-    /// The k-fold take-away shape: the losing starts follow a recurrence, played by the
-    /// greedy representation (`pattern::rules::discover_multiple`).
-    TakeAway {
-        /// The multiplier k.
-        k: u64,
-    },
-    /// Two piles whose losing pairs may be a Beatty pair (`discover_wythoff`).
-    BeattyPairs,
+    /// The family searches its own rule: the general method on its small members, a
+    /// shape of rule fitted to the losing positions, the rule checked against them (the
+    /// k-fold take-away game's recurrences, Wythoff's Beatty pairs).
+    Search(Box<dyn RuleSearch>),
+}
+
+/// A family's own search for its rule ([`PatternSource::Search`]): the general method
+/// run on every position up to a size, the losing positions fitted by a shape of rule,
+/// and the rule checked on every one of them.
+pub trait RuleSearch: fmt::Debug + Send + Sync {
+    /// How far the search looks when not told.
+    fn default_up_to(&self) -> u64;
+    /// What checking every position up to `up_to` costs, with what it computes ("the
+    /// general method's table"), so that a search too large is refused up front.
+    fn cost(&self, up_to: u64) -> (&'static str, Cost);
+    /// The rule found and checked up to `up_to`.
+    ///
+    /// # Errors
+    /// [`Error::Cancelled`]; [`Error::TooLarge`]; [`Error::Unsupported`] if the rule
+    /// found disagrees with the general method somewhere (reported with the position).
+    fn discover(&self, up_to: u64, control: &Control<'_>) -> Result<Discovery, Error>;
 }
 
 /// What rule discovery found for a family.
@@ -712,7 +725,7 @@ impl Spec {
     /// the family reaches: the family's own check.
     ///
     /// # Errors
-    /// A [`SpecError`] at the column of what is wrong: another family's name, a
+    /// A [`SpecError`](super::SpecError) at the column of what is wrong: another family's name, a
     /// position the family does not read.
     pub fn at(&self, text: &str) -> Result<Spec, super::SpecError> {
         let error = |column: usize, message: String| super::SpecError {

@@ -38,7 +38,7 @@ use super::family::{
 };
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::Player;
-use crate::tier::{Child, Node, TierGame};
+use crate::tier::{Child, Each, Node, TierGame, Want};
 
 /// The most pits a side may have (a side is one 64-bit word, 8 bits a pit).
 pub const MAX_PITS: u32 = 8;
@@ -91,8 +91,8 @@ fn next_combination(x: u128) -> u128 {
 }
 
 impl Kalah {
-    /// The game with `pits` pits a side and `seeds` seeds in each (pits ≤ [`MAX_PITS`],
-    /// 2 · pits · seeds ≤ [`MAX_SEEDS`]).
+    /// The game with `pits` pits a side and `seeds` seeds in each (pits ≤ `MAX_PITS`,
+    /// 2 · pits · seeds ≤ `MAX_SEEDS`).
     #[must_use]
     pub fn new(pits: u32, seeds: u32) -> Kalah {
         assert!(
@@ -470,22 +470,13 @@ impl TierGame for KalahTiers<'_> {
         self.0.locate_sides(&mine, &theirs)
     }
 
-    fn visit(
-        &self,
-        tier: u32,
-        ranks: Range<u64>,
-        want: &(dyn Fn(u64) -> bool + Sync),
-        each: &mut dyn FnMut(u64, Node<'_>),
-    ) {
+    fn visit(&self, tier: u32, ranks: Range<u64>, want: Want<'_>, each: Each<'_>) {
         let kalah = self.0;
-        if tier > kalah.all_seeds() {
+        let Some(ranks) = self.within(tier, ranks) else {
             return;
-        }
+        };
+        let end = ranks.end;
         let seeds = kalah.all_seeds() - tier;
-        let end = ranks.end.min(kalah.tier_len(tier));
-        if ranks.start >= end {
-            return;
-        }
         let mut bars = kalah.bars(ranks.start, seeds);
         let mut children = Vec::with_capacity(kalah.m());
         for r in ranks.start..end {
@@ -924,8 +915,7 @@ mod tests {
     /// board.
     #[test]
     fn the_tier_solver_agrees_with_the_analyzer() {
-        use crate::explore::Control;
-        use crate::tier::{record, solve, MemoryStore, Options};
+        use crate::tier::record;
         for (m, n, margin, positions) in [
             (2, 2, -2, 23),
             (3, 3, 2, 7161),
@@ -934,15 +924,7 @@ mod tests {
         ] {
             let k = Kalah::new(m, n);
             let tiers = KalahTiers(&k);
-            let mut store = MemoryStore::default();
-            let solved = solve(
-                &tiers,
-                &mut store,
-                &Options::default(),
-                &|_| {},
-                &Control::default(),
-            )
-            .unwrap();
+            let (solved, store) = crate::games::testing::tier_solve(&tiers);
             assert_eq!(record::margin(solved.root), Some(margin), "kalah[{m},{n}]");
             if positions == 0 {
                 continue;

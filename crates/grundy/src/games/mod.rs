@@ -43,7 +43,7 @@ pub use ends::Ends;
 pub use family::{
     is_move, Boards, Bound, Cost, Discovery, Drawing, Exact, Family, Figure, GameRules, Grundy,
     GrundySource, Indexing, Kind, Part, PatternSource, Patterns, Picture, Pos, ProvedRule, Ranked,
-    Scores, Searching, Spec, Tiers, Values,
+    RuleSearch, Scores, Searching, Spec, Tiers, Values,
 };
 pub use heap::{HeapFamily, Heaps, MAX_LISTED_SPLITS};
 pub use hex::Hex;
@@ -110,6 +110,19 @@ pub fn examples() -> Vec<&'static str> {
 /// The families with their shapes, for help texts: `(name, shape)`.
 pub fn families() -> impl Iterator<Item = (&'static str, &'static str)> {
     registry::entries().map(|e| (e.name, e.shape))
+}
+
+/// A member of each registered family with its shape, for help texts that list only the
+/// families a command takes (what a family offers is asked of the member): `(shape,
+/// family)`, the member built from the family part of the entry's first example (else of
+/// its first small spec), so that a family added to the registry is listed with no change
+/// in any front end.
+pub fn samples() -> impl Iterator<Item = (&'static str, std::sync::Arc<dyn Family>)> {
+    registry::entries().filter_map(|e| {
+        let spec = e.examples.first().or(e.small.first())?;
+        let family = spec.split('(').next().unwrap_or(spec);
+        Some((e.shape, parse_family(family).ok()?))
+    })
 }
 
 /// What the board families' tests share.

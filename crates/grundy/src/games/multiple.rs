@@ -3,13 +3,13 @@
 //! n − 1 (anything but all). k = 2 is Fibonacci Nim.
 
 use super::family::{
-    Bound, Cost, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind, PatternSource, Patterns,
-    Pos, ProvedRule, Ranked, Scores, Searching, Values,
+    Bound, Cost, Discovery, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind,
+    PatternSource, Patterns, Pos, ProvedRule, Ranked, RuleSearch, Scores, Searching, Values,
 };
 use super::spec::{Args, Built, Entry, SpecError};
 use crate::explore::Control;
 use crate::game::{Game, ImpartialGame, IndexedGame};
-use crate::sequence::recurrence::Shape;
+use crate::sequence::recurrence::{additive_recurrence, linear_recurrence, Shape};
 use crate::Error;
 
 /// The k-fold take-away game, positions `(stones, limit)` with `limit ≤ stones`.
@@ -321,7 +321,7 @@ impl Patterns for TakeAway {
     }
 
     fn pattern(&self) -> PatternSource {
-        PatternSource::TakeAway { k: self.k }
+        PatternSource::Search(Box::new(TakeAwaySearch { k: self.k }))
     }
 }
 
@@ -347,6 +347,128 @@ impl Grundy for TakeAway {
         let values = game.table(control)?;
         Ok(Box::new(Table { game, values }))
     }
+}
+
+/// The special method's search on the k-fold take-away game
+/// ([`PatternSource::Search`]): the losing starts from the general method's table, fitted
+/// by a linear or an additive recurrence, played by the greedy representation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct TakeAwaySearch {
+    k: u64,
+}
+
+impl RuleSearch for TakeAwaySearch {
+    fn default_up_to(&self) -> u64 {
+        2000
+    }
+
+    fn cost(&self, up_to: u64) -> (&'static str, Cost) {
+        let n = u128::from(up_to) + 1;
+        let cost = Cost {
+            work: n.saturating_mul(n) / 2,
+            bytes: n.saturating_mul(8),
+        };
+        ("the general method's table", cost)
+    }
+
+    fn discover(&self, up_to: u64, control: &Control<'_>) -> Result<Discovery, Error> {
+        Ok(discover_multiple(self.k, up_to, control)?.0)
+    }
+}
+
+/// Discovers the rule of the k-fold take-away game from the general method's table to
+/// `n` stones, and checks the rule's player on every position `(m, l)`, `m ≤ n`: it
+/// calls exactly the positions lost that the table does, and its winning takes are
+/// exactly the table's.
+///
+/// # Errors
+/// [`Error::Cancelled`]; [`Error::Unsupported`] if the rule found disagrees with the
+/// table somewhere (reported with the position).
+fn discover_multiple(
+    k: u64,
+    n: u64,
+    control: &Control<'_>,
+) -> Result<(Discovery, Option<MultipleRule>), Error> {
+    let game = Multiple { k, max_stones: n };
+    let thresholds = game.thresholds(control)?;
+    // The starting positions (m, m − 1) that are lost: T(m) > m − 1, i.e. T(m) = m.
+    let p: Vec<u64> = (1..=n).filter(|&m| thresholds[m as usize] >= m).collect();
+    let shape = linear_recurrence(&p).or_else(|| additive_recurrence(&p));
+    let family = format!("multiple[{k}]");
+    let Some(shape) = shape else {
+        return Ok((
+            Discovery {
+                family,
+                kind: "none",
+                p_positions: p,
+                rule: "no rule of the searched shapes fits".into(),
+                proved: false,
+                theorem: None,
+                period: None,
+                checked_up_to: n,
+            },
+            None,
+        ));
+    };
+    let terms = shape.terms_up_to(n).unwrap_or_default();
+    let rule = MultipleRule { k, terms, shape };
+    // Check the player against the table on every position.
+    for m in 1..=n {
+        if m % 1024 == 0 {
+            control.check()?;
+        }
+        let t = thresholds[m as usize];
+        if rule.is_loss(m, m) || rule.representation(m).last() != Some(&t) {
+            return Err(Error::Unsupported(format!(
+                "the rule `{}` fails at {m} stones: the least winning take is {t}",
+                rule.shape.describe()
+            )));
+        }
+        let table: Vec<u64> = (1..=m)
+            .filter(|&take| {
+                let (rest, limit) = game.after((m, m), take);
+                limit < thresholds[rest as usize]
+            })
+            .collect();
+        if rule.winning_takes(m, m) != table {
+            return Err(Error::Unsupported(format!(
+                "the rule's winning takes at {m} stones, {:?}, differ from the table's, {table:?}",
+                rule.winning_takes(m, m)
+            )));
+        }
+    }
+    let theorem = if k == 2 {
+        "Whinihan (1963): lost iff the smallest Zeckendorf term exceeds the limit"
+    } else {
+        "Schwenk (1970), Take-away games: lost iff the smallest term of the greedy representation exceeds the limit"
+    };
+    // The theorem speaks of Schwenk's sequence; the proof applies when the discovered
+    // sequence is that one.
+    // Both sequences compared as far as the representations of every n ≤ 2^64 − 1 need.
+    let proved = match (
+        rule.shape.terms_up_to(u64::MAX),
+        MultipleRule::schwenk(k, u64::MAX),
+    ) {
+        (Some(found), Some(schwenk)) => found == schwenk.terms,
+        _ => false,
+    };
+    let rule_text = format!(
+        "losing starts: {}; play: take the smallest term of the greedy representation",
+        rule.shape.describe()
+    );
+    Ok((
+        Discovery {
+            family,
+            kind: "recurrence",
+            p_positions: p,
+            rule: rule_text,
+            proved,
+            theorem: proved.then(|| theorem.to_string()),
+            period: None,
+            checked_up_to: n,
+        },
+        Some(rule),
+    ))
 }
 
 fn build(args: &Args<'_>, k: Option<u64>) -> Result<Built, SpecError> {
@@ -532,5 +654,39 @@ mod tests {
         out.clear();
         game.moves(&(2, 2), &mut out);
         assert_eq!(out, vec![(1, 1), (0, 0)]);
+    }
+
+    #[test]
+    fn zeckendorf_play() {
+        let rule = MultipleRule::schwenk(2, u64::MAX).unwrap();
+        assert_eq!(&rule.terms[..8], &[1, 2, 3, 5, 8, 13, 21, 34]);
+        assert_eq!(rule.representation(20), vec![13, 5, 2]);
+        assert!(rule.is_loss(13, 12));
+        assert!(!rule.is_loss(20, 19));
+        // 20 = 13 + 5 + 2: take 2 (2·2 < 5), or 7 (2·7 ≥ 13: no), or all.
+        assert_eq!(rule.winning_takes(20, 19), vec![2]);
+        assert_eq!(rule.winning_takes(20, 1), Vec::<u64>::new());
+        assert!(rule.is_loss(10u64.pow(18), 0));
+    }
+
+    #[test]
+    fn k_fold_rules_are_discovered_and_checked() {
+        let (d, rule) = discover_multiple(2, 600, &Control::default()).unwrap();
+        let rule = rule.unwrap();
+        assert_eq!(d.kind, "recurrence");
+        assert!(
+            d.rule.contains("a(i) = a(i-1) + a(i-2) from 1, 2"),
+            "{}",
+            d.rule
+        );
+        assert!(d.proved);
+        assert_eq!(&rule.terms[..5], &[1, 2, 3, 5, 8]);
+        for k in 3..=5 {
+            let (d, rule) = discover_multiple(k, 600, &Control::default()).unwrap();
+            let rule = rule.unwrap();
+            assert_eq!(d.kind, "recurrence", "k = {k}");
+            assert!(d.proved, "k = {k}: {}", d.rule);
+            assert_eq!(rule.terms[..d.p_positions.len()], d.p_positions[..]);
+        }
     }
 }

@@ -58,7 +58,7 @@ use super::family::{
 };
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
-use crate::tier::{Child, Node, TierGame};
+use crate::tier::{Child, Each, Node, TierGame, Want};
 
 /// The smallest side.
 pub const MIN_SIDE: u32 = 3;
@@ -623,19 +623,13 @@ impl TierGame for QuixoTiers<'_> {
     /// Walks the boards of the range in rank order, the next X set and O set found from
     /// the last by the next combination of as many bits (Gosper's step), not by
     /// unranking each rank.
-    fn visit(
-        &self,
-        tier: u32,
-        ranks: Range<u64>,
-        want: &(dyn Fn(u64) -> bool + Sync),
-        each: &mut dyn FnMut(u64, Node<'_>),
-    ) {
+    fn visit(&self, tier: u32, ranks: Range<u64>, want: Want<'_>, each: Each<'_>) {
         let game = self.game;
-        let (nx, no) = self.counts[tier as usize];
-        let end = ranks.end.min(self.tier_size(tier));
-        if ranks.start >= end {
+        let Some(ranks) = self.within(tier, ranks) else {
             return;
-        }
+        };
+        let end = ranks.end;
+        let (nx, no) = self.counts[tier as usize];
         let free = game.cells() - nx;
         let per_x = game.choose(free, no);
         let mut board = ranks.start / 2;
@@ -959,19 +953,10 @@ mod tests {
     /// every position's value.
     #[test]
     fn tiers_of_quixo3_equal_the_analyzer() {
-        use crate::explore::Control;
-        use crate::tier::{record, solve, MemoryStore, Options};
+        use crate::tier::record;
         let game = Quixo::new(3);
         let tiers = QuixoTiers::new(&game);
-        let mut store = MemoryStore::default();
-        let solved = solve(
-            &tiers,
-            &mut store,
-            &Options::default(),
-            &|_| {},
-            &Control::default(),
-        )
-        .unwrap();
+        let (solved, store) = crate::games::testing::tier_solve(&tiers);
         assert_eq!(solved.positions(), 4433);
         assert_eq!(record::value(solved.root), Some(crate::game::Value::Win(7)));
         let checked =

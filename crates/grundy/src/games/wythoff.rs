@@ -2,8 +2,8 @@
 //! positive number from both.
 
 use super::family::{
-    Bound, Cost, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind, PatternSource, Patterns,
-    Pos, ProvedRule, Scores, Searching, Values,
+    Bound, Cost, Discovery, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind,
+    PatternSource, Patterns, Pos, ProvedRule, RuleSearch, Scores, Searching, Values,
 };
 use super::spec::{Args, Built, Entry, SpecError};
 use crate::explore::Control;
@@ -167,7 +167,7 @@ impl Patterns for WythoffFamily {
     }
 
     fn pattern(&self) -> PatternSource {
-        PatternSource::BeattyPairs
+        PatternSource::Search(Box::new(BeattySearch))
     }
 }
 
@@ -194,6 +194,114 @@ impl Grundy for WythoffFamily {
             values: Wythoff::table(size, control)?,
         }))
     }
+}
+
+/// The special method's search on Wythoff's game ([`PatternSource::Search`]): the
+/// losing pairs from the general method on the square, fitted by a Beatty pair.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct BeattySearch;
+
+impl RuleSearch for BeattySearch {
+    fn default_up_to(&self) -> u64 {
+        1000
+    }
+
+    fn cost(&self, up_to: u64) -> (&'static str, Cost) {
+        let n = u128::from(up_to) + 1;
+        let cost = Cost {
+            work: n.saturating_mul(n),
+            bytes: n.saturating_mul(n),
+        };
+        ("the general method on the square", cost)
+    }
+
+    fn discover(&self, up_to: u64, control: &Control<'_>) -> Result<Discovery, Error> {
+        discover_wythoff(up_to, control)
+    }
+}
+
+/// Discovers Wythoff's losing positions as a Beatty pair from the general method's
+/// labels of every `(a, b)` with `a, b ≤ n`, and checks the Beatty rule on all of them.
+///
+/// # Errors
+/// [`Error::Cancelled`], [`Error::TooLarge`].
+fn discover_wythoff(n: u64, control: &Control<'_>) -> Result<Discovery, Error> {
+    // The general method on the whole square: a position is lost iff none of its
+    // options is. Its options lie on its row, column and diagonal below it, so one flag
+    // per line says whether a lost option exists: O(n²) instead of O(n³).
+    let side = n.checked_add(1).ok_or(Error::Overflow)?;
+    let cells = side.checked_mul(side).ok_or(Error::Overflow)?;
+    let cells = usize::try_from(cells).map_err(|_| Error::Overflow)?;
+    let mut lost = vec![false; cells];
+    let width = side as usize;
+    let mut in_row = vec![false; width];
+    let mut in_column = vec![false; width];
+    let mut in_diagonal = vec![false; 2 * width];
+    for a in 0..width {
+        control.check()?;
+        for b in 0..width {
+            let d = b + width - a;
+            if !(in_row[a] || in_column[b] || in_diagonal[d]) {
+                lost[a * width + b] = true;
+                in_row[a] = true;
+                in_column[b] = true;
+                in_diagonal[d] = true;
+            }
+        }
+    }
+    let mut pairs: Vec<(u64, u64)> = Vec::new();
+    for a in 0..side {
+        for b in a..side {
+            if lost[(a * side + b) as usize] {
+                pairs.push((a, b));
+            }
+        }
+    }
+    // Beatty: a_m = ⌊m·α⌋ for every pair (a_m, b_m) with b_m = a_m + m; the α that fit
+    // form an interval [lo, hi).
+    let mut lo = 0f64;
+    let mut hi = f64::INFINITY;
+    let mut is_beatty = true;
+    for (m, &(a, b)) in pairs.iter().enumerate().skip(1) {
+        let m64 = m as u64;
+        if b != a + m64 {
+            is_beatty = false;
+            break;
+        }
+        lo = lo.max(a as f64 / m as f64);
+        hi = hi.min((a + 1) as f64 / m as f64);
+    }
+    let phi = (1.0 + 5f64.sqrt()) / 2.0;
+    let golden = is_beatty && lo <= phi && phi < hi;
+    // Check the exact rule on every position of the square.
+    if golden {
+        for a in 0..side {
+            for b in 0..side {
+                if WythoffRule::is_loss(a, b) != lost[(a * side + b) as usize] {
+                    return Err(Error::Unsupported(format!(
+                        "the golden-ratio rule fails at ({a}, {b})"
+                    )));
+                }
+            }
+        }
+    }
+    let outcome_checked = pairs.len();
+    Ok(Discovery {
+        family: "wythoff".into(),
+        kind: if golden { "beatty" } else { "none" },
+        p_positions: pairs.iter().map(|&(a, _)| a).collect(),
+        rule: if golden {
+            format!(
+                "lost iff (a, b) = (⌊nφ⌋, ⌊nφ²⌋), φ = (1+√5)/2: a Beatty pair, α ∈ [{lo:.6}, {hi:.6}) fits all {outcome_checked} pairs"
+            )
+        } else {
+            "no Beatty pair fits".into()
+        },
+        proved: golden,
+        theorem: golden.then(|| "Wythoff (1907)".to_string()),
+        period: None,
+        checked_up_to: n,
+    })
 }
 
 fn build(args: &Args<'_>) -> Result<Built, SpecError> {
@@ -295,5 +403,41 @@ impl WythoffRule {
         out.sort_unstable();
         out.dedup();
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wythoff_pairs() {
+        let pairs: Vec<(u128, u128)> = (0..6).map(WythoffRule::pair).collect();
+        assert_eq!(
+            pairs,
+            vec![(0, 0), (1, 2), (3, 5), (4, 7), (6, 10), (8, 13)]
+        );
+        assert!(WythoffRule::is_loss(5, 3));
+        assert!(!WythoffRule::is_loss(5, 4));
+        // Against the general method: every move to a losing pair, and only those.
+        let mut children = Vec::new();
+        for a in 0..40u64 {
+            for b in 0..40u64 {
+                children.clear();
+                Wythoff.moves(&(a, b), &mut children);
+                let mut want: Vec<(u64, u64)> = children
+                    .iter()
+                    .copied()
+                    .filter(|&(x, y)| WythoffRule::is_loss(x, y))
+                    .collect();
+                want.sort_unstable();
+                want.dedup();
+                assert_eq!(WythoffRule::winning_moves(a, b), want, "({a}, {b})");
+            }
+        }
+        let discovery = discover_wythoff(60, &Control::default()).unwrap();
+        assert_eq!(discovery.kind, "beatty");
+        assert!(discovery.proved);
+        assert_eq!(&discovery.p_positions[..6], &[0, 1, 3, 4, 6, 8]);
     }
 }

@@ -6,7 +6,7 @@
 //! `targets[offsets[v]..offsets[v + 1]]`. The reverse graph (predecessors) is built on first use
 //! and cached, because only some algorithms (attractors, retrograde labelling) need it.
 //!
-//! The CSR is the crate's one graph type ([`crate::csr::Csr`]), so the retrograde engine
+//! The CSR is the crate's one graph type ([`crate::explore::Csr`]), so the retrograde engine
 //! runs on an arena's reverse graph as it is.
 
 use std::ops::Range;

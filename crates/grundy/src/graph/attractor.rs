@@ -1,10 +1,10 @@
-//! Attractors on subgames of an arena — the retrograde engine ([`engine::propagate`] with the
-//! [`Attractor`] rule, or a lazy attractor rule where vertices are counted on first touch), with
+//! Attractors on subgames of an arena — the retrograde engine (`engine::propagate` with the
+//! `Attractor` rule, or a lazy attractor rule where vertices are counted on first touch), with
 //! caller-owned scratch so that solvers that compute thousands of attractors (Zielonka, tangle
 //! learning, Büchi) allocate nothing per call.
 //!
 //! A subgame is a set of vertices given by a membership mask; vertices outside it are
-//! [`Word::EXCLUDED`] for the engine and never looked at, so an attractor costs O(size of the
+//! `Word::EXCLUDED` for the engine and never looked at, so an attractor costs O(size of the
 //! subgame + its edges), not O(arena).
 
 use super::arena::Arena;
@@ -18,7 +18,7 @@ pub fn opponent(p: u8) -> u8 {
 }
 
 /// Scratch for attractor computations on one arena: one state word per vertex (kept at
-/// [`Word::EXCLUDED`] between calls) and a queue.
+/// `Word::EXCLUDED` between calls) and a queue.
 #[derive(Debug, Clone)]
 pub struct Attractors {
     state: Vec<Word>,
@@ -230,9 +230,9 @@ impl<F: Fn(u32) -> bool, const S: bool> Rule for SubgameAttractor<'_, F, S> {
 /// sequence of attractors — the layers of an attractor decomposition, or the regions two
 /// players win as a solver finds them — costs O(subgame + its edges) in all, not per layer.
 ///
-/// [`propagate`](Self::propagate) takes any [`Rule`]; [`attract`](Self::attract) is the
+/// [`propagate`](Self::propagate) takes any `Rule`; [`attract`](Self::attract) is the
 /// attractor rule. The state word of a decided vertex keeps its value and its distance
-/// (the attractor rank within its layer: 0 for a seed), see [`engine`].
+/// (the attractor rank within its layer: 0 for a seed), as the crate's retrograde engine keeps it.
 #[derive(Debug, Clone, Default)]
 pub struct Layers {
     state: Vec<Word>,
@@ -252,7 +252,7 @@ impl Layers {
     }
 
     /// Opens the subgame `members`: each member becomes undecided, its successors inside the
-    /// subgame counted when an attractor first touches it ([`Word::UNCOUNTED`]), so only
+    /// subgame counted when an attractor first touches it (`Word::UNCOUNTED`), so only
     /// [`attract`](Self::attract) may follow, not [`propagate`](Self::propagate) with an eager
     /// rule. Vertices outside stay excluded (call [`close`](Self::close) on the previous
     /// subgame first). Empties the queue.
@@ -438,9 +438,9 @@ impl Layers {
     /// predecessors. Every vertex still undecided must be a candidate, and `rule` must be an
     /// eager rule (every undecided vertex counts all its successors, as after
     /// [`all_open`](Self::all_open)). Each candidate is decided as the engine would decide
-    /// it from its decided successors (by [`Rule::on_successor`], recording the move into
+    /// it from its decided successors (by `Rule::on_successor`, recording the move into
     /// `sink`, or by
-    /// [`Rule::on_all`] when none is undecided; a vertex without moves stays undecided), or
+    /// `Rule::on_all` when none is undecided; a vertex without moves stays undecided), or
     /// else gets its count of undecided successors; what that decides is then propagated as
     /// usual.
     ///

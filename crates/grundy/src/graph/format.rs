@@ -640,6 +640,87 @@ struct PgVertex {
     name: Option<String>,
 }
 
+/// The rest of one vertex statement after its id (read at `at`): priority, owner,
+/// successors (pushed to `raw_succ`, where each was read to `raw_at`), an optional name,
+/// the `;`.
+fn pg_vertex(
+    lx: &mut PgLexer<'_>,
+    text: &str,
+    (at, id): (usize, u64),
+    bound: u64,
+    raw_succ: &mut Vec<u64>,
+    raw_at: &mut Vec<usize>,
+) -> Result<PgVertex, ParseError> {
+    if id > bound {
+        return Err(error_at(
+            text,
+            at,
+            ParseErrorKind::IdAboveHeader { id, bound },
+        ));
+    }
+    let (_, priority) = pg_number(lx, u64::from(u32::MAX), &|| {
+        format!("the priority of vertex {id}")
+    })?;
+    let (o_at, owner) = pg_number(lx, u64::MAX, &|| format!("the owner of vertex {id}"))?;
+    if owner > 1 {
+        return Err(error_at(
+            text,
+            o_at,
+            ParseErrorKind::BadOwner {
+                vertex: id,
+                found: owner,
+            },
+        ));
+    }
+    let succ_start = raw_succ.len();
+    match lx.peek()? {
+        (s_at, Tok::Semi | Tok::Str(_)) => {
+            return Err(error_at(
+                text,
+                s_at,
+                ParseErrorKind::NoSuccessors { vertex: id },
+            ));
+        }
+        (_, Tok::End) => {
+            return Err(error_at(
+                text,
+                lx.prev_end,
+                ParseErrorKind::NoSuccessors { vertex: id },
+            ));
+        }
+        _ => {}
+    }
+    loop {
+        let what = || format!("a successor of vertex {id}");
+        let (s_at, s) = pg_number(lx, u64::MAX, &what)?;
+        raw_succ.push(s);
+        raw_at.push(s_at);
+        if let (_, Tok::Comma) = lx.peek()? {
+            lx.next()?;
+        } else {
+            break;
+        }
+    }
+    let succ_end = raw_succ.len();
+    let name = match lx.peek()? {
+        (_, Tok::Str(_)) => match lx.next()? {
+            (_, Tok::Str(s)) => Some(s),
+            _ => None,
+        },
+        _ => None,
+    };
+    pg_semicolon(lx, &|| format!("vertex {id}"))?;
+    Ok(PgVertex {
+        id,
+        at,
+        priority: priority as u32,
+        owner: owner as u8,
+        succ_start,
+        succ_end,
+        name,
+    })
+}
+
 /// Parses a PGSolver parity game.
 ///
 /// Grammar (whitespace, line breaks included, is free between tokens):
@@ -708,74 +789,8 @@ pub fn parse_pgsolver(text: &str) -> Result<Arena, ParseError> {
                 return Err(error_at(text, at, kind));
             }
         };
-        if id > bound {
-            return Err(error_at(
-                text,
-                at,
-                ParseErrorKind::IdAboveHeader { id, bound },
-            ));
-        }
-        let (_, priority) = pg_number(&mut lx, u64::from(u32::MAX), &|| {
-            format!("the priority of vertex {id}")
-        })?;
-        let (o_at, owner) = pg_number(&mut lx, u64::MAX, &|| format!("the owner of vertex {id}"))?;
-        if owner > 1 {
-            return Err(error_at(
-                text,
-                o_at,
-                ParseErrorKind::BadOwner {
-                    vertex: id,
-                    found: owner,
-                },
-            ));
-        }
-        let succ_start = raw_succ.len();
-        match lx.peek()? {
-            (s_at, Tok::Semi | Tok::Str(_)) => {
-                return Err(error_at(
-                    text,
-                    s_at,
-                    ParseErrorKind::NoSuccessors { vertex: id },
-                ));
-            }
-            (_, Tok::End) => {
-                return Err(error_at(
-                    text,
-                    lx.prev_end,
-                    ParseErrorKind::NoSuccessors { vertex: id },
-                ));
-            }
-            _ => {}
-        }
-        loop {
-            let what = || format!("a successor of vertex {id}");
-            let (s_at, s) = pg_number(&mut lx, u64::MAX, &what)?;
-            raw_succ.push(s);
-            raw_at.push(s_at);
-            if let (_, Tok::Comma) = lx.peek()? {
-                lx.next()?;
-            } else {
-                break;
-            }
-        }
-        let succ_end = raw_succ.len();
-        let name = match lx.peek()? {
-            (_, Tok::Str(_)) => match lx.next()? {
-                (_, Tok::Str(s)) => Some(s),
-                _ => None,
-            },
-            _ => None,
-        };
-        pg_semicolon(&mut lx, &|| format!("vertex {id}"))?;
-        vertices.push(PgVertex {
-            id,
-            at,
-            priority: priority as u32,
-            owner: owner as u8,
-            succ_start,
-            succ_end,
-            name,
-        });
+        let vertex = pg_vertex(&mut lx, text, (at, id), bound, &mut raw_succ, &mut raw_at)?;
+        vertices.push(vertex);
     }
 
     let n = vertices.len();

@@ -1,10 +1,10 @@
 //! Games on graphs (arenas): the arena itself, its text formats, the independent certificate
-//! checker, and brute-force references for tests.
+//! checker.
 //!
 //! - [`arena`]: [`Arena`] — dense `u32` vertices, owner and priority per vertex, successors as
 //!   CSR ([`Csr`]), reverse graph on demand, names, start, file ids.
 //! - [`format`](mod@format): parsers and writers for the POI green game, PGSolver games and solutions, and
-//!   plain digraphs; [`detect`]; [`read_text`] for (possibly gzipped) files.
+//!   plain digraphs; [`detect`].
 //! - [`verify`]: [`verify_parity`] — checks a claimed winner partition and positional
 //!   strategies without trusting whoever produced them.
 //! - [`attractor`]: attractors on subgames, by the crate's one retrograde engine.
@@ -16,7 +16,6 @@
 //!   Sprague–Grundy values (∞ included) and sums of loopy components.
 //! - [`answer`]: what front ends report of a solved graph game (regions and strategies in
 //!   the file's ids, a token game's values), the stable JSON of `grundy graph --json`.
-//! - [`brute`]: exponential reference solvers for tiny arenas (tests only).
 //!
 //! Conventions: parity is max-even (player 0 wins a play whose highest priority seen infinitely
 //! often is even), and a player who must move at a dead end loses (normal play). The green
@@ -35,6 +34,9 @@
 pub mod answer;
 pub mod arena;
 pub mod attractor;
+// Exponential reference solvers for tiny arenas, for the tests under `tests/` (which
+// see only what is public): hidden from the documentation, no part of the API.
+#[doc(hidden)]
 pub mod brute;
 pub mod format;
 mod lex;

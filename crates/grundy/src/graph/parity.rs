@@ -544,41 +544,61 @@ pub fn solve_parity_with(
     options: &ParityOptions,
     control: &Control,
 ) -> Result<ParitySolution, Error> {
-    let n = arena.len();
     let mut pipe = Pipeline {
         arena,
         options: *options,
         layers: Layers::all_open(arena),
-        strategy: vec![NONE; n],
+        strategy: vec![NONE; arena.len()],
         local: Vec::new(),
     };
-    for v in arena.vertices() {
-        let owner = arena.owner(v);
-        if arena.out_degree(v) == 0 {
-            pipe.settle(v, 1 - owner, NONE);
-        } else if options.self_loops && arena.successors(v).contains(&v) {
-            let parity = (arena.priority(v) & 1) as u8;
-            if parity == owner {
-                pipe.settle(v, owner, v);
-            } else if arena.out_degree(v) == 1 {
-                pipe.settle(v, parity, NONE);
-            }
-        }
-    }
-    pipe.spread();
+    pipe.settle_dead_ends_and_loops();
     control.check()?;
     // One set of search tables for both players' cycle searches and the SCC pass.
     let mut search = CycleSearch::new(arena);
-    // Every vertex decided is in the queue: the rest is open.
-    if options.cycles && pipe.layers.queue().len() < n {
-        let census = Census::new(arena, |v| pipe.layers.is_open(v));
+    if options.cycles {
+        pipe.settle_cycles(&mut search, control)?;
+    }
+    pipe.solve_parts(&mut search, algorithm, control)?;
+    Ok(pipe.answer())
+}
+
+impl Pipeline<'_> {
+    /// Dead ends (lost by their owner) and self-loops (won by the owner when the loop's
+    /// parity is theirs; lost when it is the only move and is not), then their attractors.
+    fn settle_dead_ends_and_loops(&mut self) {
+        let arena = self.arena;
+        for v in arena.vertices() {
+            let owner = arena.owner(v);
+            if arena.out_degree(v) == 0 {
+                self.settle(v, 1 - owner, NONE);
+            } else if self.options.self_loops && arena.successors(v).contains(&v) {
+                let parity = (arena.priority(v) & 1) as u8;
+                if parity == owner {
+                    self.settle(v, owner, v);
+                } else if arena.out_degree(v) == 1 {
+                    self.settle(v, parity, NONE);
+                }
+            }
+        }
+        self.spread();
+    }
+
+    /// The cycles each player wins outright, and their attractors: both players' searches
+    /// at once where that pays, else one after the other.
+    fn settle_cycles(&mut self, search: &mut CycleSearch, control: &Control) -> Result<(), Error> {
+        let arena = self.arena;
+        // Every vertex decided is in the queue: the rest is open.
+        if self.layers.queue().len() >= arena.len() {
+            return Ok(());
+        }
+        let census = Census::new(arena, |v| self.layers.is_open(v));
         if parallel_pays(&census) {
             // Both players' searches at once, on the game as the dead ends left it: each
             // finds only what its player truly wins, so neither needs the other's result.
             let mut other = CycleSearch::new(arena);
             let mut other_local = Vec::new();
-            let layers = &pipe.layers;
-            let (search, local) = (&mut search, &mut pipe.local);
+            let layers = &self.layers;
+            let local = &mut self.local;
             std::thread::scope(|scope| {
                 let helper = scope.spawn(|| {
                     other.winner_cycles(arena, 1, &census, |v| layers.is_open(v), &mut other_local);
@@ -586,9 +606,9 @@ pub fn solve_parity_with(
                 search.winner_cycles(arena, 0, &census, |v| layers.is_open(v), local);
                 helper.join().expect("the cycle search does not panic");
             });
-            pipe.settle_found(search, 0);
-            pipe.settle_found(&other, 1);
-            pipe.spread();
+            self.settle_found(search, 0);
+            self.settle_found(&other, 1);
+            self.spread();
             control.check()?;
         } else {
             // One player after the other: the second searches what the first's attractor
@@ -597,100 +617,123 @@ pub fn solve_parity_with(
                 if census.work(player) == 0 {
                     continue;
                 }
-                let layers = &pipe.layers;
+                let layers = &self.layers;
                 search.winner_cycles(
                     arena,
                     player,
                     &census,
                     |v| layers.is_open(v),
-                    &mut pipe.local,
+                    &mut self.local,
                 );
-                pipe.settle_found(&search, player);
-                pipe.spread();
+                self.settle_found(search, player);
+                self.spread();
                 control.check()?;
             }
         }
+        Ok(())
     }
 
-    // The rest, as parts: its SCCs bottom-up, or all of it at once.
-    let mut buf: Vec<u32> = Vec::new();
-    let mut starts: Vec<usize> = vec![0];
-    if options.scc {
-        let scc = &mut search.scc;
-        let layers = &pipe.layers;
-        // Decided vertices are excluded up front: one write each, instead of a look at the
-        // engine's state for every edge.
-        for v in arena.vertices() {
-            if !layers.is_open(v) {
-                scc.exclude(v);
+    /// The open vertices as parts, in the order they are solved: their SCCs bottom-up,
+    /// or all of them at once. The parts' vertices one after another, and where each
+    /// part starts (with the end last).
+    fn parts(&self, search: &mut CycleSearch) -> (Vec<u32>, Vec<usize>) {
+        let arena = self.arena;
+        let mut buf: Vec<u32> = Vec::new();
+        let mut starts: Vec<usize> = vec![0];
+        if self.options.scc {
+            let scc = &mut search.scc;
+            // Decided vertices are excluded up front: one write each, instead of a look at
+            // the engine's state for every edge.
+            for v in arena.vertices() {
+                if !self.layers.is_open(v) {
+                    scc.exclude(v);
+                }
             }
+            for root in arena.vertices() {
+                if scc.visited(root) {
+                    continue;
+                }
+                scc.search(
+                    root,
+                    |v| arena.successors(v),
+                    |_| true,
+                    |comp| {
+                        buf.extend_from_slice(comp);
+                        starts.push(buf.len());
+                    },
+                );
+            }
+        } else {
+            buf.extend(arena.vertices().filter(|&v| self.layers.is_open(v)));
+            starts.push(buf.len());
         }
-        for root in arena.vertices() {
-            if scc.visited(root) {
+        (buf, starts)
+    }
+
+    /// The rest, part by part ([`Pipeline::parts`]), each by `algorithm`, its result
+    /// spread (or, when that costs less, the parts after it settled at once).
+    fn solve_parts(
+        &mut self,
+        search: &mut CycleSearch,
+        algorithm: ParityAlgorithm,
+        control: &Control,
+    ) -> Result<(), Error> {
+        let arena = self.arena;
+        let (buf, starts) = self.parts(search);
+        // The moves of the components from k on (see `settle_rest`).
+        let mut moves_from = vec![0usize; starts.len()];
+        for k in (0..starts.len() - 1).rev() {
+            moves_from[k] = moves_from[k + 1]
+                + buf[starts[k]..starts[k + 1]]
+                    .iter()
+                    .map(|&v| arena.out_degree(v))
+                    .sum::<usize>();
+        }
+        let reverse = arena.reverse();
+        let mut members: Vec<u32> = Vec::new();
+        for k in 0..starts.len() - 1 {
+            if k % 4096 == 0 {
+                control.check()?;
+            }
+            members.clear();
+            members.extend(
+                buf[starts[k]..starts[k + 1]]
+                    .iter()
+                    .copied()
+                    .filter(|&v| self.layers.is_open(v)),
+            );
+            if members.is_empty() {
                 continue;
             }
-            scc.search(
-                root,
-                |v| arena.successors(v),
-                |_| true,
-                |comp| {
-                    buf.extend_from_slice(comp);
-                    starts.push(buf.len());
-                },
-            );
+            self.solve_part(&members, algorithm, control)?;
+            let predecessors: u64 = members.iter().map(|&v| reverse.degree(v)).sum();
+            if (moves_from[k + 1] as u64) < predecessors {
+                self.settle_rest(&buf[starts[k + 1]..]);
+            } else {
+                self.spread();
+            }
         }
-    } else {
-        buf.extend(arena.vertices().filter(|&v| pipe.layers.is_open(v)));
-        starts.push(buf.len());
-    }
-    // The moves of the components from k on (see `settle_rest`).
-    let mut moves_from = vec![0usize; starts.len()];
-    for k in (0..starts.len() - 1).rev() {
-        moves_from[k] = moves_from[k + 1]
-            + buf[starts[k]..starts[k + 1]]
-                .iter()
-                .map(|&v| arena.out_degree(v))
-                .sum::<usize>();
-    }
-    let reverse = arena.reverse();
-    let mut members: Vec<u32> = Vec::new();
-    for k in 0..starts.len() - 1 {
-        if k % 4096 == 0 {
-            control.check()?;
-        }
-        members.clear();
-        members.extend(
-            buf[starts[k]..starts[k + 1]]
-                .iter()
-                .copied()
-                .filter(|&v| pipe.layers.is_open(v)),
-        );
-        if members.is_empty() {
-            continue;
-        }
-        pipe.solve_part(&members, algorithm, control)?;
-        let predecessors: u64 = members.iter().map(|&v| reverse.degree(v)).sum();
-        if (moves_from[k + 1] as u64) < predecessors {
-            pipe.settle_rest(&buf[starts[k + 1]..]);
-        } else {
-            pipe.spread();
-        }
+        Ok(())
     }
 
-    // The answer's strategy is the pipeline's, kept where the owner wins.
-    let mut winner = Vec::with_capacity(n);
-    let mut strategy = Vec::with_capacity(n);
-    for v in arena.vertices() {
-        let (value, _) = pipe
-            .layers
-            .read(v)
-            .expect("every vertex is solved at the end");
-        let w = u8::from(value);
-        winner.push(w);
-        let mv = pipe.strategy[v as usize];
-        strategy.push((arena.owner(v) == w && mv != NONE).then_some(mv));
+    /// The answer: every vertex's winner, and the pipeline's strategy kept where the owner
+    /// wins.
+    fn answer(&self) -> ParitySolution {
+        let arena = self.arena;
+        let mut winner = Vec::with_capacity(arena.len());
+        let mut strategy = Vec::with_capacity(arena.len());
+        for v in arena.vertices() {
+            let (value, _) = self
+                .layers
+                .read(v)
+                .expect("every vertex is solved at the end");
+            let w = u8::from(value);
+            winner.push(w);
+            let mv = self.strategy[v as usize];
+            strategy.push((arena.owner(v) == w && mv != NONE).then_some(mv));
+        }
+        ParitySolution { winner, strategy }
     }
-    Ok(ParitySolution { winner, strategy })
 }
 
 #[cfg(test)]

@@ -209,6 +209,60 @@ fn read_sum(input: &mut impl Read) -> std::io::Result<Option<u64>> {
     Ok((read_full(input, &mut sum)? == 8).then(|| u64::from_le_bytes(sum)))
 }
 
+/// The header of a version-2 or -3 file after its magic and version (`head`): the rules
+/// as text, checked to be a heap game's, and the heaps promised; with `sealed`, its
+/// checksum checked.
+fn read_header(
+    input: &mut impl Read,
+    head: &[u8; 12],
+    sealed: bool,
+) -> Result<(String, u64), FileError> {
+    let bad = |m: String| Err(FileError::Format(m));
+    let mut header = head.to_vec();
+    let mut len = [0u8; 4];
+    if read_full(input, &mut len)? < 4 {
+        return bad("it stops inside the header".into());
+    }
+    header.extend_from_slice(&len);
+    let len = u32::from_le_bytes(len);
+    if len > MAX_RULES {
+        return bad(format!(
+            "the rules are said to take {len} bytes; at most {MAX_RULES} are allowed"
+        ));
+    }
+    let mut text = Vec::new();
+    input.by_ref().take(u64::from(len)).read_to_end(&mut text)?;
+    if text.len() < len as usize {
+        return bad("it stops inside the header".into());
+    }
+    header.extend_from_slice(&text);
+    let mut promised = [0u8; 8];
+    if read_full(input, &mut promised)? < 8 {
+        return bad("it stops inside the header".into());
+    }
+    header.extend_from_slice(&promised);
+    if sealed {
+        let mut sum = [0u8; 8];
+        if read_full(input, &mut sum)? < 8 {
+            return bad("it stops inside the header".into());
+        }
+        if u64::from_le_bytes(sum) != xxh3_64(&header) {
+            return Err(FileError::Format(
+                "the header fails its checksum (the file is damaged)".into(),
+            ));
+        }
+    }
+    let text = String::from_utf8(text)
+        .map_err(|_| FileError::Format("the rules are not UTF-8 text".into()))?;
+    if text.parse::<Rules>().is_err() {
+        let shown: String = text.chars().filter(|c| !c.is_control()).take(40).collect();
+        return bad(format!(
+            "the recorded rules `{shown}` are not a heap game's"
+        ));
+    }
+    Ok((text, u64::from_le_bytes(promised)))
+}
+
 /// Walks a sequence file, handing each chunk's value bytes and width to `chunk`. A file that
 /// stops early is not an error (the result says it is incomplete); bytes that are not this
 /// format are. Memory: one chunk (at most 2 MiB) at a time, and never more than the bytes
@@ -241,48 +295,9 @@ fn scan(input: &mut impl Read, mut chunk: impl FnMut(&[u8], u8)) -> Result<SeqIn
     match version {
         1 => {}
         2 | 3 => {
-            let mut header = head.to_vec();
-            let mut len = [0u8; 4];
-            if read_full(input, &mut len)? < 4 {
-                return bad("it stops inside the header".into());
-            }
-            header.extend_from_slice(&len);
-            let len = u32::from_le_bytes(len);
-            if len > MAX_RULES {
-                return bad(format!(
-                    "the rules are said to take {len} bytes; at most {MAX_RULES} are allowed"
-                ));
-            }
-            let mut text = Vec::new();
-            input.by_ref().take(u64::from(len)).read_to_end(&mut text)?;
-            if text.len() < len as usize {
-                return bad("it stops inside the header".into());
-            }
-            header.extend_from_slice(&text);
-            let mut promised = [0u8; 8];
-            if read_full(input, &mut promised)? < 8 {
-                return bad("it stops inside the header".into());
-            }
-            header.extend_from_slice(&promised);
-            if sealed {
-                let mut sum = [0u8; 8];
-                if read_full(input, &mut sum)? < 8 {
-                    return bad("it stops inside the header".into());
-                }
-                if u64::from_le_bytes(sum) != xxh3_64(&header) {
-                    return damaged("the header".into());
-                }
-            }
-            let text = String::from_utf8(text)
-                .map_err(|_| FileError::Format("the rules are not UTF-8 text".into()))?;
-            if text.parse::<Rules>().is_err() {
-                let shown: String = text.chars().filter(|c| !c.is_control()).take(40).collect();
-                return bad(format!(
-                    "the recorded rules `{shown}` are not a heap game's"
-                ));
-            }
-            info.rules = Some(text);
-            info.promised = Some(u64::from_le_bytes(promised));
+            let (rules, promised) = read_header(input, &head, sealed)?;
+            info.rules = Some(rules);
+            info.promised = Some(promised);
         }
         _ => {
             return bad(format!(

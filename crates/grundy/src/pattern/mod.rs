@@ -2,17 +2,18 @@
 //! and the decision rule that restores balance — state it, check it, prove it where a
 //! theorem allows, and play by it in O(log n).
 //!
-//! - [`rules`]: rule shapes for games whose positions are not one heap (linear and
-//!   self-referential recurrences, Beatty pairs), and the players they give.
+//! Where the method starts is the family's to say ([`PatternSource`]): a period of a heap
+//! game's values, a known closed form, or the family's own search for its rule
+//! ([`crate::games::RuleSearch`]: the general method on its small members, a rule shape
+//! from [`crate::sequence::recurrence`] fitted and checked). This module names no family.
 
 pub use crate::sequence::period;
 pub mod certificate;
 pub mod features;
-pub mod rules;
 
 use crate::explore::Control;
 use crate::games::code::Rules;
-use crate::games::{parse_family, Discovery, PatternSource};
+use crate::games::{parse_family, Discovery, Family, PatternSource};
 use crate::Error;
 
 /// What the special method found for a family: the JSON of `grundy pattern --json`.
@@ -59,16 +60,30 @@ impl From<Discovery> for Pattern {
     }
 }
 
-/// How far [`discover`] looks by default: the general method's check for the take-away
-/// shape (its table is quadratic) and for Beatty pairs, the proof budget in heaps for
-/// heap games.
+/// How far [`discover`] looks by default: the family's own rule search says how far its
+/// check goes (the general method's tables are quadratic); heap games, the proof budget
+/// in heaps.
 #[must_use]
 pub fn default_up_to(family: &str) -> u64 {
-    match parse_family(family).map(|f| f.pattern()) {
-        Ok(PatternSource::TakeAway { .. }) => 2000,
-        Ok(PatternSource::BeattyPairs) => 1000,
-        _ => 1 << 26,
+    parse_family(family).map_or(DEFAULT_PROOF_HEAPS, |f| default_reach(&*f))
+}
+
+/// The heaps a period proof may compute when not told.
+const DEFAULT_PROOF_HEAPS: u64 = 1 << 26;
+
+/// [`default_up_to`] of a family built.
+#[must_use]
+pub fn default_reach(family: &dyn Family) -> u64 {
+    match family.pattern() {
+        PatternSource::Search(search) => search.default_up_to(),
+        _ => DEFAULT_PROOF_HEAPS,
     }
+}
+
+/// Whether [`discover`] studies `family`: it says where the special method starts.
+#[must_use]
+pub fn studies(family: &dyn Family) -> bool {
+    !matches!(family.pattern(), PatternSource::None)
 }
 
 /// The period of an octal or subtraction game: proved (Guy–Smith, or a repeated
@@ -150,22 +165,15 @@ pub const MAX_WORK: u128 = 20_000_000_000;
 pub const MAX_BYTES: u128 = 4 << 30;
 
 /// Refuses up front a check to `up_to` that could not finish within [`MAX_WORK`] and
-/// [`MAX_BYTES`] (the take-away table is quadratic, Beatty pairs square), and returns
+/// [`MAX_BYTES`] (a family's rule search says what its check costs), and returns
 /// the size to go to. A period proof stops as soon as it is proved, so its budget (two
 /// bytes a heap) is cut to what the limits allow instead of refused.
 fn check_budget(source: &PatternSource, up_to: u64) -> Result<u64, Error> {
-    let n = u128::from(up_to) + 1;
     let (what, work, bytes) = match source {
-        PatternSource::TakeAway { .. } => (
-            "the general method's table",
-            n.saturating_mul(n) / 2,
-            n.saturating_mul(8),
-        ),
-        PatternSource::BeattyPairs => (
-            "the general method on the square",
-            n.saturating_mul(n),
-            n.saturating_mul(n),
-        ),
+        PatternSource::Search(search) => {
+            let (what, cost) = search.cost(up_to);
+            (what, cost.work, cost.bytes)
+        }
         PatternSource::Period(rules) => {
             let per_heap = u128::from(rules.max_removal()) + 1;
             let most = (MAX_BYTES / 2).min(MAX_WORK / per_heap);
@@ -203,8 +211,7 @@ pub fn discover(family: &str, up_to: u64, control: &Control<'_>) -> Result<Patte
         .map_err(|e| Error::Unsupported(format!("`{family}`: {}", e.message)))?;
     let up_to = check_budget(&family.pattern(), up_to)?;
     match family.pattern() {
-        PatternSource::TakeAway { k } => Ok(rules::discover_multiple(k, up_to, control)?.0.into()),
-        PatternSource::BeattyPairs => Ok(rules::discover_wythoff(up_to, control)?.into()),
+        PatternSource::Search(search) => Ok(search.discover(up_to, control)?.into()),
         PatternSource::Known(d) => {
             let mut theorem = d.theorem.clone();
             if d.kind == "mirror" {

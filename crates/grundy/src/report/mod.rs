@@ -31,7 +31,7 @@ use crate::games::{Kind, Pos, Spec, SumGame, Values};
 use crate::Error;
 
 pub use retrograde::{label_ranked, RankValues};
-pub use table::{table, Table, TableError};
+pub use table::{table, tabulates, Table, TableError};
 pub use tablebase::{lookup, Tablebase};
 
 /// How much a request may use. Requests past a limit are refused up front with an
@@ -380,21 +380,31 @@ impl Report {
     }
 
     /// The move a perfect player makes: a win as fast as possible, else a draw, else a
-    /// loss as slowly as possible (score games: the best total). `None` without moves.
+    /// loss as slowly as possible (score games: the best total); the first of equals in
+    /// the order moves are listed, chosen by [`Best`](crate::game::Best) as every solver
+    /// chooses. A win whose remoteness is not known (a weak solution) comes after the
+    /// wins whose remoteness is. `None` without moves.
     #[must_use]
     pub fn best_move(&self) -> Option<&Move> {
         if self.scores.is_some() {
             return self.moves.iter().find(|m| m.worse_by == Some(0));
         }
-        if let Some(first) = self.winning_moves.first() {
-            return self
-                .moves
-                .iter()
-                .filter(|m| m.outcome == Outcome::Win)
-                .min_by_key(|m| m.remoteness.unwrap_or(u32::MAX))
-                .or_else(|| self.moves.iter().find(|m| &m.spec == first));
+        let mut best = crate::game::Best::new();
+        for m in &self.moves {
+            let value = match (m.outcome, m.remoteness) {
+                (Outcome::Win, None) => Value::Win(u32::MAX),
+                _ => move_value(m),
+            };
+            best.offer(value.preference(), m);
         }
-        self.moves.iter().max_by_key(|m| move_value(m).preference())
+        let best = best.get().map(|(_, m)| m);
+        match self.winning_moves.first() {
+            // A won position whose moves were not all listed: its first winning move.
+            Some(first) if best.is_none_or(|m| m.outcome != Outcome::Win) => {
+                self.moves.iter().find(|m| &m.spec == first)
+            }
+            _ => best,
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::{too_large, Limits};
 use crate::game::Outcome;
-use crate::games::{parse_family, GrundySource, Kind, SpecError};
+use crate::games::{parse_family, Family, GrundySource, Kind, SpecError};
 use crate::Error;
 
 /// Outcome and Grundy value of every heap size 0..=N of a one-heap family. Serialized
@@ -29,6 +29,17 @@ impl Table {
     }
 }
 
+/// Whether [`table`] tabulates `family`: it has members of every size
+/// ([`Patterns::member`](crate::games::Patterns::member)) and Grundy values.
+#[must_use]
+pub fn tabulates(family: &dyn Family) -> bool {
+    family.member(0).is_some() && has_values(family)
+}
+
+fn has_values(family: &dyn Family) -> bool {
+    family.kind() == Kind::Impartial && family.grundy() != GrundySource::None
+}
+
 /// Tabulates a one-parameter family (`nim`, `bounded-nim[m]`, `subtraction[…]`,
 /// `octal[…]`, `multiple[k]` from its starting positions `multiple[k](n)`): whatever
 /// family offers [`Patterns::member`](crate::games::Patterns::member) and Grundy values.
@@ -46,7 +57,7 @@ pub fn table(family: &str, up_to: u64, limits: &Limits<'_>) -> Result<Table, Tab
             "`{name}` is not a one-parameter family: a table lists the values of one heap (or one count) at every size"
         )));
     };
-    if family.kind() != Kind::Impartial || family.grundy() == GrundySource::None {
+    if !has_values(&*family) {
         return Err(unsupported(format!(
             "`{name}` has no Grundy values to tabulate"
         )));

@@ -1,5 +1,5 @@
 //! Answers read from solved tiers (a tablebase): the position's record and each move's,
-//! with no search. The tiers come from [`crate::tier::solve`], in memory or on disk.
+//! with no search. The tiers come from [`crate::tier::solve()`], in memory or on disk.
 
 use std::fmt;
 use std::sync::{Arc, Mutex};
@@ -32,7 +32,7 @@ impl fmt::Debug for Tablebase {
 
 impl Tablebase {
     /// The tiers of `game` (a family's tiered game, [`crate::games::Tiers::game`]) kept
-    /// in `store`, solved by [`crate::tier::solve`] or read from disk. Positions of other
+    /// in `store`, solved by [`crate::tier::solve()`] or read from disk. Positions of other
     /// games never reach the store: its ranks mean positions of `game` only.
     pub fn new(game: &dyn TierGame, store: impl TierStore + 'static) -> Tablebase {
         Tablebase {

@@ -13,8 +13,8 @@
 //! so the values reported are the positions' own.
 //!
 //! Measured (README, "Too large to explore"): df-pn visits about half the nodes of
-//! alpha-beta on hex[4] but is slower per node; alpha-beta is faster on connect four 5×4
-//! and 6×4; only df-pn answers hex[5] (111 M nodes, 12 min of CPU, a 4 GiB table).
+//! alpha-beta on hex\[4\] but is slower per node; alpha-beta is faster on connect four 5×4
+//! and 6×4; only df-pn answers hex\[5\] (111 M nodes, 12 min of CPU, a 4 GiB table).
 //!
 //! # Complexity
 //! Exponential in the worst case (a tree search); memory: the table (at most the bytes the

@@ -246,3 +246,28 @@ impl Frac {
         Frac::norm(self.num.checked_mul(o.den)?, self.den.checked_mul(o.num)?)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn berlekamp_massey_finds_fibonacci_and_refuses_noise() {
+        let fib = [1u64, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144];
+        let shape = linear_recurrence(&fib).unwrap();
+        assert_eq!(
+            shape,
+            Shape::Linear {
+                coefficients: vec![1, 1],
+                initial: vec![1, 2]
+            }
+        );
+        assert_eq!(shape.describe(), "a(i) = a(i-1) + a(i-2) from 1, 2");
+        assert_eq!(
+            linear_recurrence(&[1, 2, 4, 7, 11, 16, 22, 30, 31, 50]),
+            None
+        );
+        let powers = [1u64, 2, 4, 8, 16, 32, 64];
+        assert!(linear_recurrence(&powers).is_some());
+    }
+}

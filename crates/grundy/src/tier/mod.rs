@@ -101,14 +101,24 @@ pub trait TierGame: Send + Sync {
     /// Calls `each(rank, node)` for every rank of `ranges` in `tier`, in increasing order,
     /// for which `want(rank)` holds; a rank that is not a position of the game (an
     /// index the ranking leaves unused) may be skipped silently.
-    fn visit(
-        &self,
-        tier: u32,
-        ranks: Range<u64>,
-        want: &(dyn Fn(u64) -> bool + Sync),
-        each: &mut dyn FnMut(u64, Node<'_>),
-    );
+    fn visit(&self, tier: u32, ranks: Range<u64>, want: Want<'_>, each: Each<'_>);
+
+    /// The ranks of `ranks` that `tier` has: `None` when there are none (an empty range,
+    /// or a tier past the last), so that [`visit`](Self::visit) may return at once.
+    fn within(&self, tier: u32, ranks: Range<u64>) -> Option<Range<u64>> {
+        if tier >= self.tier_count() {
+            return None;
+        }
+        let end = ranks.end.min(self.tier_size(tier));
+        (ranks.start < end).then_some(ranks.start..end)
+    }
 }
+
+/// Which ranks [`TierGame::visit`] is asked for: `want(rank)`, called from any thread.
+pub type Want<'a> = &'a (dyn Fn(u64) -> bool + Sync);
+
+/// What [`TierGame::visit`] hands each rank visited to: `each(rank, node)`.
+pub type Each<'a> = &'a mut dyn for<'n> FnMut(u64, Node<'n>);
 
 /// What one tier holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

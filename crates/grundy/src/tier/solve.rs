@@ -911,7 +911,7 @@ fn too_remote(value: Value) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tier::{Child, MemoryStore};
+    use crate::tier::{Child, Each, MemoryStore, Want};
     use proptest::prelude::*;
 
     /// A random tiered game: each position's moves listed outright.
@@ -941,13 +941,7 @@ mod tests {
         fn root(&self) -> (u32, u64) {
             (0, 0)
         }
-        fn visit(
-            &self,
-            tier: u32,
-            ranks: Range<u64>,
-            want: &(dyn Fn(u64) -> bool + Sync),
-            each: &mut dyn FnMut(u64, Node<'_>),
-        ) {
+        fn visit(&self, tier: u32, ranks: Range<u64>, want: Want<'_>, each: Each<'_>) {
             for r in ranks.filter(|&r| want(r)) {
                 match &self.nodes[tier as usize][r as usize] {
                     Ok(moves) => each(r, Node::Moves(moves)),

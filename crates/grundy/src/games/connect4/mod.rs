@@ -22,14 +22,14 @@
 mod bits;
 
 use super::board::{self, Grid};
-use super::combin::{insert, next_combination, Binomials};
+use super::combin::{next_combination, Binomials};
 use super::family::{
     Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Ranked,
     Scores, Searching, Tiers,
 };
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
-use crate::tier::{Child, Node, TierGame};
+use crate::tier::{Child, Each, Node, TierGame, Want};
 
 /// The most cells a board may have.
 pub const MAX_CELLS: u64 = 64;
@@ -286,13 +286,7 @@ impl TierGame for Connect4 {
         (0, 0)
     }
 
-    fn visit(
-        &self,
-        t: u32,
-        ranks: std::ops::Range<u64>,
-        want: &(dyn Fn(u64) -> bool + Sync),
-        each: &mut dyn FnMut(u64, Node<'_>),
-    ) {
+    fn visit(&self, t: u32, ranks: std::ops::Range<u64>, want: Want<'_>, each: Each<'_>) {
         if ranks.is_empty() {
             return;
         }
@@ -338,13 +332,8 @@ impl TierGame for Connect4 {
                     } else if t == self.cells() {
                         each(rank, Node::Over(Outcome::Draw));
                     } else {
-                        children.clear();
-                        for &(_, p, base) in &drops {
-                            children.push(Child::to(
-                                t + 1,
-                                base + self.binom.colex(insert(mask, p, x_moves)),
-                            ));
-                        }
+                        let drops = drops.iter().map(|&(_, p, base)| (p, base));
+                        board::drop_children(&mut children, t, drops, mask, x_moves, &self.binom);
                         each(rank, Node::Moves(&children));
                     }
                 }

@@ -34,7 +34,7 @@ use super::family::{
 };
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::Player;
-use crate::tier::{Child, Node, TierGame};
+use crate::tier::{Child, Each, Node, TierGame, Want};
 
 /// The most lines a board may have (one 64-bit mask).
 pub const MAX_LINES: u32 = 64;
@@ -91,7 +91,7 @@ pub struct Dots {
 }
 
 impl Dots {
-    /// The game on `rows` × `columns` boxes (at most [`MAX_LINES`] lines).
+    /// The game on `rows` × `columns` boxes (at most `MAX_LINES` lines).
     #[must_use]
     pub fn new(rows: u32, columns: u32) -> Dots {
         let (r, c) = (rows, columns);
@@ -482,21 +482,12 @@ impl TierGame for DotsTiers<'_> {
         (0, 0)
     }
 
-    fn visit(
-        &self,
-        tier: u32,
-        ranks: Range<u64>,
-        want: &(dyn Fn(u64) -> bool + Sync),
-        each: &mut dyn FnMut(u64, Node<'_>),
-    ) {
+    fn visit(&self, tier: u32, ranks: Range<u64>, want: Want<'_>, each: Each<'_>) {
         let dots = self.0;
-        if tier > dots.lines {
+        let Some(ranks) = self.within(tier, ranks) else {
             return;
-        }
-        let end = ranks.end.min(self.tier_size(tier));
-        if ranks.start >= end {
-            return;
-        }
+        };
+        let end = ranks.end;
         let mut mask = dots.binomial.uncolex(ranks.start, tier);
         let mut children = Vec::with_capacity(dots.lines as usize);
         for r in ranks.start..end {
@@ -807,20 +798,11 @@ mod tests {
     /// analyzer and the brute force, and every record the analyzer's margin of its board.
     #[test]
     fn the_tier_solver_agrees_with_the_analyzer() {
-        use crate::explore::Control;
-        use crate::tier::{record, solve, MemoryStore, Options};
+        use crate::tier::record;
         for (r, c, margin) in [(1, 1, -1), (1, 2, 0), (2, 2, 2), (2, 3, -2)] {
             let dots = Dots::new(r, c);
             let tiers = DotsTiers(&dots);
-            let mut store = MemoryStore::default();
-            let solved = solve(
-                &tiers,
-                &mut store,
-                &Options::default(),
-                &|_| {},
-                &Control::default(),
-            )
-            .unwrap();
+            let (solved, store) = crate::games::testing::tier_solve(&tiers);
             assert_eq!(record::margin(solved.root), Some(margin), "{r}x{c}");
             if r * c > 4 {
                 continue;

@@ -28,7 +28,7 @@ use super::family::{
 };
 use super::spec::{Args, Built, Entry, SpecError};
 use crate::game::{Outcome, Player};
-use crate::tier::{Child, Node, TierGame};
+use crate::tier::{Child, Each, Node, TierGame, Want};
 
 /// The largest side (two 64-bit bitboards).
 pub const MAX_SIDE: u32 = 8;
@@ -55,7 +55,7 @@ pub struct Hex {
 }
 
 impl Hex {
-    /// The game on an n × n board (1 ≤ n ≤ [`MAX_SIDE`]).
+    /// The game on an n × n board (1 ≤ n ≤ `MAX_SIDE`).
     #[must_use]
     pub fn new(n: u32) -> Hex {
         assert!((1..=MAX_SIDE).contains(&n), "hex side {n} out of range");
@@ -524,22 +524,13 @@ impl TierGame for HexTiers<'_> {
         (0, 0)
     }
 
-    fn visit(
-        &self,
-        tier: u32,
-        ranks: Range<u64>,
-        want: &(dyn Fn(u64) -> bool + Sync),
-        each: &mut dyn FnMut(u64, Node<'_>),
-    ) {
+    fn visit(&self, tier: u32, ranks: Range<u64>, want: Want<'_>, each: Each<'_>) {
         let hex = self.0;
         let k = tier;
-        if k > hex.cells {
+        let Some(ranks) = self.within(tier, ranks) else {
             return;
-        }
-        let end = ranks.end.min(hex.tier_len(k));
-        if ranks.start >= end {
-            return;
-        }
+        };
+        let end = ranks.end;
         let a = Hex::xs(k);
         let per = hex.binomial[k as usize][a as usize];
         // The combination pair of the first rank; later ranks step from it.

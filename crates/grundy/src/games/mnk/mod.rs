@@ -11,14 +11,14 @@
 mod search;
 
 use super::board::{self, Grid};
-use super::combin::{insert, next_combination, Binomials};
+use super::combin::{next_combination, Binomials};
 use super::family::{
     Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Ranked,
     Scores, Searching, Tiers,
 };
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
-use crate::tier::{Child, Node, TierGame};
+use crate::tier::{Each, Node, TierGame, Want};
 
 /// A map of the board onto itself, on (row, column).
 type CellMap = Box<dyn Fn(i64, i64) -> (i64, i64)>;
@@ -380,13 +380,7 @@ impl TierGame for Placed<'_> {
         true
     }
 
-    fn visit(
-        &self,
-        t: u32,
-        ranks: std::ops::Range<u64>,
-        want: &(dyn Fn(u64) -> bool + Sync),
-        each: &mut dyn FnMut(u64, Node<'_>),
-    ) {
+    fn visit(&self, t: u32, ranks: std::ops::Range<u64>, want: Want<'_>, each: Each<'_>) {
         let block = self.block(t);
         let x_moves = t.is_multiple_of(2);
         let child_block = self.block(t + 1);
@@ -416,13 +410,15 @@ impl TierGame for Placed<'_> {
                     match self.game.terminal(&pos) {
                         Some(outcome) => each(rank, Node::Over(outcome)),
                         None => {
-                            children.clear();
-                            for &(p, base) in &drops {
-                                children.push(Child::to(
-                                    t + 1,
-                                    base + self.binom.colex(insert(mask, p, x_moves)),
-                                ));
-                            }
+                            let drops = drops.iter().copied();
+                            board::drop_children(
+                                &mut children,
+                                t,
+                                drops,
+                                mask,
+                                x_moves,
+                                &self.binom,
+                            );
                             each(rank, Node::Moves(&children));
                         }
                     }

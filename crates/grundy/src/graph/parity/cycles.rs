@@ -210,80 +210,99 @@ impl CycleSearch {
             }
             split_starts.push(split.len());
         } else {
-            // The first split, on the arena: a won component is kept by its top, one to split
-            // again by its vertices at or below its best priority of `player`'s parity.
-            let tops = &mut self.tops;
-            tops.clear();
-            let scc = &mut self.scc;
-            let mut k = 0u64;
-            for v in arena.vertices() {
-                if !mine(v) {
-                    continue;
-                }
-                k += 1;
-                // A candidate whose moves to its own owner's vertices all lead to vertices
-                // that are not candidates (or decided) is on no cycle: it costs its edges,
-                // not a search's bookkeeping (measured: 3% of tangle learning on
-                // full_arbiter_unreal3).
-                if scc.visited(v) || !arena.successors(v).iter().any(|&w| mine(w)) {
-                    continue;
-                }
-                scc.search(
-                    v,
-                    |x| arena.successors(x),
-                    mine,
-                    |comp| {
-                        if !is_cycle(comp, |y| arena.successors(y)) {
-                            return;
-                        }
-                        match judge(comp, |x| arena.priority(x), player) {
-                            Verdict::Won(top) => tops.push(top),
-                            Verdict::Split(best) => {
-                                split.extend(
-                                    comp.iter().copied().filter(|&x| arena.priority(x) <= best),
-                                );
-                                split_starts.push(split.len());
-                            }
-                            Verdict::Lost => {}
-                        }
-                    },
-                );
-            }
-            // Moves toward each won top along a breadth-first tree of reverse edges inside its
-            // component (a vertex leaves the component as it is reached), and from the top to
-            // any successor inside it.
-            for &top in tops.iter() {
-                let id = scc.component(top);
-                let exit = arena
-                    .successors(top)
-                    .iter()
-                    .copied()
-                    .find(|&w| scc.component(w) == id)
-                    .expect("the top of a cycle has a successor on it");
-                scc.clear_one(top);
-                let from = self.won.len();
-                self.won.push(top);
-                self.moves.push(exit);
-                let mut head = from;
-                while head < self.won.len() {
-                    let y = self.won[head];
-                    head += 1;
-                    for &p in arena.predecessors(y) {
-                        if scc.component(p) == id {
-                            scc.clear_one(p);
-                            self.won.push(p);
-                            self.moves.push(y);
-                        }
-                    }
-                }
-            }
+            let k = self.first_split_on_arena(arena, player, mine);
             budget = budget.saturating_sub(4 * k + self.split.len() as u64);
-            scc.clear_all();
+            self.scc.clear_all();
         }
         if self.split.is_empty() {
             return;
         }
+        self.split_again(arena, player, budget, local);
+    }
 
+    /// The first split, on the arena: a won component is kept by its top (in
+    /// [`found`](Self::found), with the moves toward it), one to split again by its
+    /// vertices at or below its best priority of `player`'s parity (in `split`). Returns
+    /// the candidates it looked at.
+    fn first_split_on_arena(
+        &mut self,
+        arena: &Arena,
+        player: u8,
+        mine: impl Fn(u32) -> bool + Copy,
+    ) -> u64 {
+        let (split, split_starts) = (&mut self.split, &mut self.split_starts);
+        let tops = &mut self.tops;
+        tops.clear();
+        let scc = &mut self.scc;
+        let mut k = 0u64;
+        for v in arena.vertices() {
+            if !mine(v) {
+                continue;
+            }
+            k += 1;
+            // A candidate whose moves to its own owner's vertices all lead to vertices
+            // that are not candidates (or decided) is on no cycle: it costs its edges,
+            // not a search's bookkeeping (measured: 3% of tangle learning on
+            // full_arbiter_unreal3).
+            if scc.visited(v) || !arena.successors(v).iter().any(|&w| mine(w)) {
+                continue;
+            }
+            scc.search(
+                v,
+                |x| arena.successors(x),
+                mine,
+                |comp| {
+                    if !is_cycle(comp, |y| arena.successors(y)) {
+                        return;
+                    }
+                    match judge(comp, |x| arena.priority(x), player) {
+                        Verdict::Won(top) => tops.push(top),
+                        Verdict::Split(best) => {
+                            split.extend(
+                                comp.iter().copied().filter(|&x| arena.priority(x) <= best),
+                            );
+                            split_starts.push(split.len());
+                        }
+                        Verdict::Lost => {}
+                    }
+                },
+            );
+        }
+        // Moves toward each won top along a breadth-first tree of reverse edges inside its
+        // component (a vertex leaves the component as it is reached), and from the top to
+        // any successor inside it.
+        for &top in tops.iter() {
+            let id = scc.component(top);
+            let exit = arena
+                .successors(top)
+                .iter()
+                .copied()
+                .find(|&w| scc.component(w) == id)
+                .expect("the top of a cycle has a successor on it");
+            scc.clear_one(top);
+            let from = self.won.len();
+            self.won.push(top);
+            self.moves.push(exit);
+            let mut head = from;
+            while head < self.won.len() {
+                let y = self.won[head];
+                head += 1;
+                for &p in arena.predecessors(y) {
+                    if scc.component(p) == id {
+                        scc.clear_one(p);
+                        self.won.push(p);
+                        self.moves.push(y);
+                    }
+                }
+            }
+        }
+        k
+    }
+
+    /// The components of `split` split again on a compact copy of their subgraph, one task
+    /// per component, within `budget` steps: the won ones added to
+    /// [`found`](Self::found).
+    fn split_again(&mut self, arena: &Arena, player: u8, mut budget: u64, local: &mut Vec<u32>) {
         // The compact subgraph of what is split again, one task per component.
         let local = ids_scratch(local, arena.len());
         let global = &mut self.global;
