@@ -8,7 +8,7 @@
 //! kind) within a few seconds: never a panic, an abort or a signal.
 //!
 //! The default run takes about a minute on two cores. A larger random sweep is
-//! `GRUNDY_SWEEP=2000 cargo test --release -p grundy-cli --test survives -- --ignored`
+//! `GRUNDY_SWEEP=200 cargo test --release -p grundy-cli --test survives -- --ignored sweep_everything`
 //! (`GRUNDY_SEED` picks other random specs).
 #![cfg(target_os = "linux")]
 
@@ -569,7 +569,7 @@ fn web(seed: u64, random: usize) {
 
 /// The larger sweep: more random specs through all three.
 #[test]
-#[ignore = "minutes: GRUNDY_SWEEP=2000 cargo test --release -p grundy-cli --test survives -- --ignored"]
+#[ignore = "minutes: GRUNDY_SWEEP=200 cargo test --release -p grundy-cli --test survives -- --ignored sweep_everything"]
 fn sweep_everything() {
     let (seed, random) = sweep();
     library(seed, random);

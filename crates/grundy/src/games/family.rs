@@ -151,6 +151,14 @@ pub trait Ranked: Send + Sync {
     fn descending(&self) -> bool {
         false
     }
+    /// A score game's points on the move from `from` to the child `to` (one of
+    /// [`Ranked::moves`]): `[gain, gift]`, as [`Scores::gain`] and [`Scores::gift`] give
+    /// them, so that minimax runs on ranks with no position built
+    /// ([`crate::report::minimax_ranked`]: O(1) a position where a position is long, as
+    /// `ends`' rows are). `None` (the default): not offered; minimax explores positions.
+    fn points(&self, _from: u64, _to: u64) -> Option<[i64; 2]> {
+        None
+    }
 }
 
 /// A board as a grid of cells, for pictures: the web page draws it and colours the cell of

@@ -39,7 +39,7 @@ pub use chomp::Chomp;
 pub use circular::Circular;
 pub use connect4::Connect4;
 pub use dots::Dots;
-pub use ends::Ends;
+pub use ends::{Ends, EndsFamily, Intervals};
 pub use family::{
     is_move, Boards, Bound, Cost, Discovery, Drawing, Exact, Family, Figure, GameRules, Grundy,
     GrundySource, Indexing, Kind, Part, PatternSource, Patterns, Picture, Pos, ProvedRule, Ranked,

@@ -30,6 +30,7 @@ use crate::game::{Outcome, Value};
 use crate::games::{Kind, Pos, Spec, SumGame, Values};
 use crate::Error;
 
+pub use minimax::{minimax_ranked, RankMargins};
 pub use retrograde::{label_ranked, RankValues};
 pub use table::{table, Table, TableError};
 pub use tablebase::{lookup, Tablebase};
