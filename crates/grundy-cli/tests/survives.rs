@@ -144,7 +144,13 @@ fn specs(seed: u64, random: usize) -> Vec<String> {
             specs.push(format!("{}({h})", entry.name));
             specs.push(format!("{}({h},{h})", entry.name));
             let example = &bases[0];
-            specs.push(replace_numbers(example, '(', ')', || h.to_string()));
+            let position = replace_numbers(example, '(', ')', || h.to_string());
+            // The position twice over: equal huge components.
+            if let Some((head, inside)) = position.split_once('(') {
+                let inside = inside.trim_end_matches(')');
+                specs.push(format!("{head}({inside},{inside})"));
+            }
+            specs.push(position);
             let params = replace_numbers(example, '[', ']', || h.to_string());
             specs.push(params.clone());
             specs.push(replace_numbers(&params, '(', ')', || h.to_string()));

@@ -149,6 +149,9 @@ fn a_formula_or_a_rule_answers_at_every_size() {
         ("nim(10^4,10^4,3)", Method::SpragueGrundy),
         ("bounded-nim[10^6](10^6)", Method::SpragueGrundy),
         ("wythoff(10^4,10^4)", Method::Rule),
+        // The mirror rule `grundy pattern` proves (was: "no formula is known here").
+        ("circular[0.77](10^9)", Method::Rule),
+        ("circular[0.77](10^9,10^9)", Method::Rule),
     ] {
         let start = Instant::now();
         let answer = attempt(text).unwrap().expect("parses");
@@ -200,4 +203,28 @@ fn a_long_row_is_solved_on_its_intervals() {
         other => panic!("{:?}", other.map(|r| r.method)),
     }
     assert!(start.elapsed() < Duration::from_secs(1));
+}
+
+#[test]
+fn two_equal_circles_name_the_circle_opened() {
+    // Was: a panic (subtract with overflow) naming a move of `circular[0.77](10^9,10^9)`:
+    // the circle opened was looked for as one no longer there, and two equal circles
+    // leave one.
+    let report =
+        report::solve(&"circular[0.77](5,5)".parse().unwrap(), &Limits::default()).unwrap();
+    assert!(!report.moves.is_empty());
+    for m in &report.moves {
+        assert!(m.name.contains("circle of 5"), "{}", m.name);
+    }
+    let report = report::solve(
+        &"circular[0.77](10^9,10^9)".parse().unwrap(),
+        &Limits::default(),
+    )
+    .unwrap();
+    assert_eq!(report.outcome, grundy::game::Outcome::Loss);
+    assert!(
+        report.moves[0].name.contains("circle of 1000000000"),
+        "{}",
+        report.moves[0].name
+    );
 }

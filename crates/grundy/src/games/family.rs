@@ -87,6 +87,12 @@ pub trait ProvedRule: Send + Sync {
     fn is_loss(&self, pos: &Pos) -> bool;
     /// Every winning move from `pos`: the positions they lead to.
     fn winning_moves(&self, pos: &Pos) -> Vec<Pos>;
+    /// Whether the rule speaks of `pos` (default: of every position of the family). A
+    /// rule of some positions only (circular games: circles of 3 and more) leaves the
+    /// others to the other methods.
+    fn applies(&self, _pos: &Pos) -> bool {
+        true
+    }
 }
 
 /// Where the special method starts for a family (`grundy pattern`).
