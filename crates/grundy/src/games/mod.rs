@@ -52,7 +52,7 @@ pub use kalah::Kalah;
 pub use mnk::Mnk;
 pub use multiple::{Multiple, MultipleRule, NO_WINNING_TAKE};
 pub use quixo::Quixo;
-pub use spec::{parse_family, Args, Built, Entry, Param, SpecError};
+pub use spec::{cut_echoes, parse_family, Args, Built, Entry, Param, SpecError};
 pub use sum::SumGame;
 pub use wythoff::{Wythoff, WythoffRule};
 

@@ -27,7 +27,7 @@ impl Analysis for Minimax {
         if bound.positions > u128::from(cap) {
             return Err(too_large(
                 format!(
-                    "`{}` has up to {} positions (limit {cap}: --max-positions lifts it)",
+                    "`{}` has up to {} positions (limit {cap})",
                     part.family.name(),
                     bound.positions
                 ),
@@ -190,7 +190,7 @@ pub fn minimax_ranked(
     let limit = control.max_positions;
     if ranks > limit || usize::try_from(ranks).is_err() {
         return Err(too_large(
-            format!("up to {ranks} positions (limit {limit}: --max-positions lifts it)"),
+            format!("up to {ranks} positions (limit {limit})"),
             u128::from(ranks) * u128::from(BYTES),
         ));
     }
