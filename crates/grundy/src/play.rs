@@ -359,6 +359,27 @@ impl Match {
         let grundy = report
             .grundy
             .map_or(String::new(), |g| format!(" (Grundy value {g})"));
+        // Every drawing move, as every winning one: naming one of them made it look the
+        // only one (tic-tac-toe's first move: "9. c3 keeps the draw", when all nine do).
+        let drawing: Vec<String> = report
+            .moves
+            .iter()
+            .filter(|m| m.outcome == Outcome::Draw)
+            .map(numbered)
+            .collect();
+        match drawing.len() {
+            0 => {}
+            1 => return format!("no winning move{grundy}; {} keeps the draw", drawing[0]),
+            n if n == report.moves.len() && !report.moves_truncated => {
+                return format!("no winning move{grundy}; every move keeps the draw");
+            }
+            _ => {
+                return format!(
+                    "no winning move{grundy}; these keep the draw: {}",
+                    drawing.join(", ")
+                )
+            }
+        }
         match report.best_move() {
             Some(m) if m.outcome == Outcome::Draw => {
                 format!("no winning move{grundy}; {} keeps the draw", numbered(m))
@@ -495,6 +516,16 @@ mod tests {
 
     fn limits() -> Limits<'static> {
         Limits::default()
+    }
+
+    #[test]
+    fn a_hint_names_every_drawing_move() {
+        // Every first move of tic-tac-toe draws (was: "9. c3 keeps the draw").
+        let game = Match::new("tictactoe".parse().unwrap(), true, &limits()).unwrap();
+        assert_eq!(game.hint(), "no winning move; every move keeps the draw");
+        // Here only the centre holds the draw.
+        let game = Match::new("tictactoe(x../.../...)".parse().unwrap(), true, &limits()).unwrap();
+        assert_eq!(game.hint(), "no winning move; 4. b2 keeps the draw");
     }
 
     #[test]
