@@ -319,7 +319,19 @@ impl Match {
             (Outcome::Win, _) => format!("a winning move: you can win{left}"),
             (Outcome::Draw, _) => "a drawing move".into(),
             (Outcome::Loss, Method::Rule | Method::SpragueGrundy) => "a losing move".into(),
-            (Outcome::Loss, _) => format!("a losing move: grundy can win{left}"),
+            // Counted after this move, as the engine's reply counts them (the remoteness
+            // counts this move too: "grundy can win in 6 moves" was 5 after it).
+            (Outcome::Loss, _) => match m.remoteness {
+                Some(r) => format!(
+                    "a losing move: grundy can win in {} after it",
+                    crate::number::count(
+                        u128::from(r.saturating_sub(1)),
+                        "more move",
+                        "more moves"
+                    )
+                ),
+                None => "a losing move: grundy can win".into(),
+            },
         }
     }
 
@@ -516,6 +528,19 @@ mod tests {
 
     fn limits() -> Limits<'static> {
         Limits::default()
+    }
+
+    #[test]
+    fn a_losing_move_counts_the_moves_after_it() {
+        // multiple[2](8), take 1: 6 moves to the end, this one included; grundy's reply
+        // then says "4 more moves at most".
+        let game = Match::new("multiple[2](8)".parse().unwrap(), true, &limits()).unwrap();
+        let m = game.choose("1").unwrap();
+        assert_eq!(m.remoteness, Some(6));
+        assert_eq!(
+            game.judge(&m),
+            "a losing move: grundy can win in 5 more moves after it"
+        );
     }
 
     #[test]
