@@ -13,7 +13,8 @@ use serde_json::{json, Value as Json};
 /// (os error 21)"). Control characters other than line breaks (from a file name, say) are
 /// escaped, so that no message writes raw binary to the terminal.
 pub fn error_chain(e: &anyhow::Error) -> String {
-    grundy_io::error_chain(e.as_ref())
+    // A long input is echoed cut.
+    grundy::games::cut_echoes(&grundy_io::error_chain(e.as_ref()))
 }
 
 /// A spec that did not parse, shown as every front end shows it ([`grundy::games::SpecError::render`])

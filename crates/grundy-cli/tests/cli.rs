@@ -890,3 +890,25 @@ fn two_moves_to_one_position_are_listed_once() {
     assert_eq!(text.matches("ends(1,1)").count(), 1, "{text}");
     assert!(text.contains("2 moves lead here"), "{text}");
 }
+
+#[test]
+fn a_refusal_echoes_a_long_spec_cut() {
+    // Was: `cannot solve `ends(1,2,…,3000)`` repeated the whole 14 KB spec.
+    let spec = format!(
+        "ends({})",
+        (1..=3000)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let err = fails(&["solve", &spec]);
+    assert!(err.len() < 1000, "{} bytes: {}", err.len(), &err[..200]);
+    assert!(err.contains("cannot solve `ends(1,2,3,"), "{err}");
+    assert!(err.contains("…`"), "{err}");
+    assert!(err.contains("(limit 2000000)"), "{err}");
+    let out = grundy(&["solve", &spec, "--json"], "");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.len() < 1000, "{} bytes", err.len());
+    let v: Value = serde_json::from_str(&err).unwrap();
+    assert_eq!(v["kind"], "too-large", "{v}");
+}

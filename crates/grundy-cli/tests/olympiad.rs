@@ -168,6 +168,72 @@ fn a_game_published_sample_and_judges() {
     }
 }
 
+#[test]
+fn a_game_reads_exactly_what_it_answers() {
+    // The longest row the reader takes is played out whole against the optimal judge and
+    // solved by --solve, each in seconds: the row is solved once on its intervals (O(1) a
+    // position), each own move read from the table. Was: one solve a move, each position
+    // holding its row: 2000 numbers aborted, 1000 ran past 100 s.
+    let n = grundy::contest::A_GAME_MAX;
+    let mut rng = Rng(0x1996_0001);
+    let row: Vec<i64> = (0..n).map(|_| rng.below(1000) as i64).collect();
+    let best = interval_margins(&row)[0][n];
+    let start = std::time::Instant::now();
+    let [first, second] = a_game(&row, Opponent::Optimal, &mut rng);
+    let took = start.elapsed();
+    assert_eq!(first - second, best);
+    assert!(took < std::time::Duration::from_secs(20), "{took:?}");
+    let input = format!(
+        "{n}\n{}\n",
+        row.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let run = |input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(["olympiad", "ioi1996-game", "--solve"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let start = std::time::Instant::now();
+    let out = run(&input);
+    let took = start.elapsed();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let total: i64 = row.iter().sum();
+    let want = format!(
+        "scores: {} for the player to move, {} for the other",
+        (total + best) / 2,
+        (total - best) / 2
+    );
+    assert!(
+        text.contains(&want),
+        "{want}: {}",
+        &text[..text.len().min(2000)]
+    );
+    assert!(took < std::time::Duration::from_secs(20), "{took:?}");
+    // One more number is refused by the reader, at once.
+    let out = run(&format!("{}\n", n + 1));
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&n.to_string()), "{err}");
+}
+
 // ---------------------------------------------------------------------------------------
 // IOI 2001 "Ioiwari"
 // ---------------------------------------------------------------------------------------

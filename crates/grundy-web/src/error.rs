@@ -30,7 +30,8 @@ impl ApiError {
         ApiError {
             status,
             kind,
-            message: message.into(),
+            // A long input is echoed cut.
+            message: grundy::games::cut_echoes(&message.into()),
             at: None,
         }
     }

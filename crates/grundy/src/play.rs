@@ -319,7 +319,19 @@ impl Match {
             (Outcome::Win, _) => format!("a winning move: you can win{left}"),
             (Outcome::Draw, _) => "a drawing move".into(),
             (Outcome::Loss, Method::Rule | Method::SpragueGrundy) => "a losing move".into(),
-            (Outcome::Loss, _) => format!("a losing move: grundy can win{left}"),
+            // Counted after this move, as the engine's reply counts them (the remoteness
+            // counts this move too: "grundy can win in 6 moves" was 5 after it).
+            (Outcome::Loss, _) => match m.remoteness {
+                Some(r) => format!(
+                    "a losing move: grundy can win in {} after it",
+                    crate::number::count(
+                        u128::from(r.saturating_sub(1)),
+                        "more move",
+                        "more moves"
+                    )
+                ),
+                None => "a losing move: grundy can win".into(),
+            },
         }
     }
 
@@ -359,6 +371,27 @@ impl Match {
         let grundy = report
             .grundy
             .map_or(String::new(), |g| format!(" (Grundy value {g})"));
+        // Every drawing move, as every winning one: naming one of them made it look the
+        // only one (tic-tac-toe's first move: "9. c3 keeps the draw", when all nine do).
+        let drawing: Vec<String> = report
+            .moves
+            .iter()
+            .filter(|m| m.outcome == Outcome::Draw)
+            .map(numbered)
+            .collect();
+        match drawing.len() {
+            0 => {}
+            1 => return format!("no winning move{grundy}; {} keeps the draw", drawing[0]),
+            n if n == report.moves.len() && !report.moves_truncated => {
+                return format!("no winning move{grundy}; every move keeps the draw");
+            }
+            _ => {
+                return format!(
+                    "no winning move{grundy}; these keep the draw: {}",
+                    drawing.join(", ")
+                )
+            }
+        }
         match report.best_move() {
             Some(m) if m.outcome == Outcome::Draw => {
                 format!("no winning move{grundy}; {} keeps the draw", numbered(m))
@@ -495,6 +528,29 @@ mod tests {
 
     fn limits() -> Limits<'static> {
         Limits::default()
+    }
+
+    #[test]
+    fn a_losing_move_counts_the_moves_after_it() {
+        // multiple[2](8), take 1: 6 moves to the end, this one included; grundy's reply
+        // then says "4 more moves at most".
+        let game = Match::new("multiple[2](8)".parse().unwrap(), true, &limits()).unwrap();
+        let m = game.choose("1").unwrap();
+        assert_eq!(m.remoteness, Some(6));
+        assert_eq!(
+            game.judge(&m),
+            "a losing move: grundy can win in 5 more moves after it"
+        );
+    }
+
+    #[test]
+    fn a_hint_names_every_drawing_move() {
+        // Every first move of tic-tac-toe draws (was: "9. c3 keeps the draw").
+        let game = Match::new("tictactoe".parse().unwrap(), true, &limits()).unwrap();
+        assert_eq!(game.hint(), "no winning move; every move keeps the draw");
+        // Here only the centre holds the draw.
+        let game = Match::new("tictactoe(x../.../...)".parse().unwrap(), true, &limits()).unwrap();
+        assert_eq!(game.hint(), "no winning move; 4. b2 keeps the draw");
     }
 
     #[test]

@@ -18,7 +18,7 @@
 use super::code::Code;
 use super::family::{
     Bound, Cost, Discovery, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind,
-    PatternSource, Patterns, Pos, Scores, Searching, Values,
+    PatternSource, Patterns, Pos, ProvedRule, Scores, Searching, Values,
 };
 use super::heap::{HeapFamily, Heaps};
 use super::spec::{Args, Built, Entry, Param, SpecError};
@@ -207,11 +207,13 @@ impl Drawing for Circular {
         let (before, after) = (tidy(from.iter().copied()), tidy(to.iter().copied()));
         let circles = |p: &Pos| p.iter().filter(|&&w| is_circle(w)).count();
         if circles(&before) > circles(&after) {
-            // A circle opened: the one that is gone, and the row it left.
+            // A circle opened: the one there is one fewer of (two equal circles: one of
+            // them is still there), and the row it left.
+            let count = |p: &Pos, w: u64| p.iter().filter(|&&x| x == w).count();
             let gone = before
                 .iter()
                 .copied()
-                .find(|&w| is_circle(w) && !after.contains(&w))
+                .find(|&w| is_circle(w) && count(&after, w) < count(&before, w))
                 .unwrap_or(0);
             let rows =
                 |p: &Pos| -> Vec<u64> { p.iter().copied().filter(|&w| !is_circle(w)).collect() };
@@ -225,7 +227,7 @@ impl Drawing for Circular {
             return match left.first() {
                 Some(&m) => format!(
                     "take {} from the circle of {n}, leaving a row of {m}",
-                    n - m
+                    n.saturating_sub(m)
                 ),
                 None => format!("take the whole circle of {n}"),
             };
@@ -309,12 +311,43 @@ impl Patterns for Circular {
         })
     }
 
+    /// The mirror rule where [`Patterns::pattern`] proves it: circles of 3 and more are
+    /// lost, so a position of such circles only is lost at any size (the sum of losses).
+    fn rule(&self) -> Option<Box<dyn ProvedRule + '_>> {
+        match self.pattern() {
+            PatternSource::Known(d) if d.proved => Some(Box::new(Mirror(d.rule))),
+            _ => None,
+        }
+    }
+
     fn features(&self, pos: &Pos) -> Vec<(String, u64)> {
         // The rules speak of one circle: its size.
         match pos.as_slice() {
             [w] if is_circle(*w) => vec![("n".into(), size(*w))],
             _ => Vec::new(),
         }
+    }
+}
+
+/// The mirror rule of a circular game whose large circles it decides: the player to move
+/// at circles of 3 and more (only) loses.
+struct Mirror(String);
+
+impl ProvedRule for Mirror {
+    fn theorem(&self) -> String {
+        self.0.clone()
+    }
+
+    fn applies(&self, pos: &Pos) -> bool {
+        !pos.is_empty() && pos.iter().all(|&w| is_circle(w) && size(w) >= 3)
+    }
+
+    fn is_loss(&self, _pos: &Pos) -> bool {
+        true
+    }
+
+    fn winning_moves(&self, _pos: &Pos) -> Vec<Pos> {
+        Vec::new()
     }
 }
 

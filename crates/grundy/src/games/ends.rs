@@ -3,7 +3,7 @@
 //! finds the final margin under best play (minimax).
 
 use super::family::{
-    Bound, Drawing, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Scores, Searching,
+    Bound, Drawing, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Ranked, Scores, Searching,
 };
 use super::heap::write_list;
 use super::spec::{Args, Built, Entry, SpecError};
@@ -150,7 +150,117 @@ impl Scores for EndsFamily {
     }
 }
 
-impl Indexing for EndsFamily {}
+impl Indexing for EndsFamily {
+    /// The intervals of the root's row ([`Intervals`]): minimax then holds O(1) a position
+    /// instead of the row left.
+    fn ranking(&self, root: &Pos) -> Option<Box<dyn Ranked + '_>> {
+        Some(Box::new(Intervals::new(numbers(root).collect())))
+    }
+}
+
+/// The positions reachable from one row, ranked as intervals of it: the interval of `len`
+/// numbers from `left` has rank `offset(len) + left`, where `offset(len)` counts the
+/// intervals shorter than `len`. Every move shortens the interval by one, so the ranks
+/// descend; a rank's numbers are never built (an interval's moves and points are read off
+/// the row), so minimax on a row of n numbers takes O(n²) time and memory, not O(n³) as
+/// positions holding their rows do.
+///
+/// A row with a repeated stretch (`1,1,1`) has equal positions at different places: the
+/// rank of a position is its first place, while the moves by rank keep the place they came
+/// from. Both places are valued alike.
+#[derive(Debug, Clone)]
+pub struct Intervals {
+    row: Vec<i64>,
+}
+
+impl Intervals {
+    /// The intervals of `row`.
+    #[must_use]
+    pub fn new(row: Vec<i64>) -> Intervals {
+        Intervals { row }
+    }
+
+    /// The ranks of intervals shorter than `len`: `Σ_{l < len} (n − l + 1)`.
+    fn offset(&self, len: u64) -> u64 {
+        let n = self.row.len() as u64;
+        // len (n + 1) − len (len − 1) / 2, computed without going below zero.
+        len * (n + 1) - len * len.saturating_sub(1) / 2
+    }
+
+    /// The rank of the interval `left..right` of the row (every empty one is rank 0: the
+    /// same position, the game over).
+    #[must_use]
+    pub fn rank_of(&self, left: usize, right: usize) -> u64 {
+        if left == right {
+            return 0;
+        }
+        self.offset((right - left) as u64) + left as u64
+    }
+
+    /// The interval `(left, right)` of a rank.
+    #[must_use]
+    pub fn interval(&self, rank: u64) -> (usize, usize) {
+        // The longest len whose offset is at most rank.
+        let n = self.row.len() as u64;
+        let (mut lo, mut hi) = (0u64, n);
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if self.offset(mid) <= rank {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        let left = (rank - self.offset(lo)) as usize;
+        (left, left + lo as usize)
+    }
+}
+
+impl Ranked for Intervals {
+    fn size(&self) -> u64 {
+        self.offset(self.row.len() as u64 + 1)
+    }
+
+    fn rank(&self, pos: &Pos) -> u64 {
+        let len = pos.len();
+        let left = self
+            .row
+            .windows(len.max(1))
+            .position(|w| len == 0 || w.iter().zip(pos.iter()).all(|(&a, &b)| a as u64 == b))
+            .unwrap_or(0);
+        self.rank_of(left, left + len)
+    }
+
+    fn unrank(&self, rank: u64) -> Pos {
+        let (left, right) = self.interval(rank);
+        self.row[left..right].iter().map(|&x| x as u64).collect()
+    }
+
+    fn moves(&self, rank: u64, out: &mut Vec<u64>) {
+        let (left, right) = self.interval(rank);
+        if left < right {
+            out.push(self.rank_of(left + 1, right));
+            if right - left > 1 {
+                out.push(self.rank_of(left, right - 1));
+            }
+        }
+    }
+
+    fn descending(&self) -> bool {
+        true
+    }
+
+    fn points(&self, from: u64, to: u64) -> Option<[i64; 2]> {
+        let (left, right) = self.interval(from);
+        let (after, _) = self.interval(to);
+        let taken = if after == left + 1 {
+            self.row[left]
+        } else {
+            self.row[right - 1]
+        };
+        Some([taken, 0])
+    }
+}
 
 impl Searching for EndsFamily {}
 

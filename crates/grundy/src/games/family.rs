@@ -87,6 +87,12 @@ pub trait ProvedRule: Send + Sync {
     fn is_loss(&self, pos: &Pos) -> bool;
     /// Every winning move from `pos`: the positions they lead to.
     fn winning_moves(&self, pos: &Pos) -> Vec<Pos>;
+    /// Whether the rule speaks of `pos` (default: of every position of the family). A
+    /// rule of some positions only (circular games: circles of 3 and more) leaves the
+    /// others to the other methods.
+    fn applies(&self, _pos: &Pos) -> bool {
+        true
+    }
 }
 
 /// Where the special method starts for a family (`grundy pattern`).
@@ -163,6 +169,14 @@ pub trait Ranked: Send + Sync {
     /// and falls back to the general method if it is broken.
     fn descending(&self) -> bool {
         false
+    }
+    /// A score game's points on the move from `from` to the child `to` (one of
+    /// [`Ranked::moves`]): `[gain, gift]`, as [`Scores::gain`] and [`Scores::gift`] give
+    /// them, so that minimax runs on ranks with no position built
+    /// ([`crate::report::minimax_ranked`]: O(1) a position where a position is long, as
+    /// `ends`' rows are). `None` (the default): not offered; minimax explores positions.
+    fn points(&self, _from: u64, _to: u64) -> Option<[i64; 2]> {
+        None
     }
 }
 

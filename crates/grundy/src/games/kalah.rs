@@ -378,18 +378,26 @@ impl Drawing for Kalah {
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
-        // North's pits run right to left along the top, South's left to right below;
-        // North's store is on the left, South's on the right (not shown: taken seeds are
-        // counted by the game, not the position).
+        // North's pits run right to left along the top, South's left to right below. The
+        // position does not say whose store holds the seeds taken (the game counts them),
+        // so the line between says how many there are in both: drawn empty, the stores
+        // looked empty all game long.
         let (south, north) = (unpack(pos[0]), unpack(pos[1]));
         let cell = |s: u8| format!("{s:>3}");
         let mut s = String::from("north    ");
         for i in (0..self.m()).rev() {
             s.push_str(&cell(north[i]));
         }
-        s.push_str("\n     [ ]  ");
-        s.push_str(&" ".repeat(3 * self.m()));
-        s.push_str("[ ]\nsouth    ");
+        let on_board: u64 = south[..self.m()]
+            .iter()
+            .chain(&north[..self.m()])
+            .map(|&x| u64::from(x))
+            .sum();
+        let taken = (2 * u64::from(self.pits) * u64::from(self.seeds)).saturating_sub(on_board);
+        s.push_str(&format!(
+            "\n   stores {}\nsouth    ",
+            crate::number::count(u128::from(taken), "seed", "seeds")
+        ));
         for &seeds in &south[..self.m()] {
             s.push_str(&cell(seeds));
         }
@@ -995,8 +1003,10 @@ mod tests {
         assert!(!k.names_move(&from, &moves[1], "pit 1"));
         assert_eq!(
             k.draw(&from).unwrap(),
-            "north      2  2\n     [ ]        [ ]\nsouth      2  2\n   pits    1  2   (South to move, pits numbered from South's left)\n"
+            "north      2  2\n   stores 0 seeds\nsouth      2  2\n   pits    1  2   (South to move, pits numbered from South's left)\n"
         );
+        // Once seeds are taken the stores say so (was: drawn empty all game long).
+        assert!(k.draw(&moves[1]).unwrap().contains("stores 1 seed\n"));
         // Pit 2 sows the store (the gain) and North's pit 1; North moves next.
         assert_eq!(k.gain(&from, &moves[1]), 1);
         assert_eq!(k.to_move(&moves[1]), Player::Second);

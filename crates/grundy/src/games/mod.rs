@@ -39,7 +39,7 @@ pub use chomp::Chomp;
 pub use circular::Circular;
 pub use connect4::Connect4;
 pub use dots::Dots;
-pub use ends::Ends;
+pub use ends::{Ends, EndsFamily, Intervals};
 pub use family::{
     is_move, Boards, Bound, Cost, Discovery, Drawing, Exact, Family, Figure, GameRules, Grundy,
     GrundySource, Indexing, Kind, Part, PatternSource, Patterns, Picture, Pos, ProvedRule, Ranked,
@@ -52,7 +52,7 @@ pub use kalah::Kalah;
 pub use mnk::Mnk;
 pub use multiple::{Multiple, MultipleRule, NO_WINNING_TAKE};
 pub use quixo::Quixo;
-pub use spec::{parse_family, Args, Built, Entry, Param, SpecError};
+pub use spec::{cut_echoes, parse_family, Args, Built, Entry, Param, SpecError};
 pub use sum::SumGame;
 pub use wythoff::{Wythoff, WythoffRule};
 

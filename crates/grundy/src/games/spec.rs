@@ -85,18 +85,26 @@ const WINDOW: usize = 72;
 /// The most characters of a `quoted` echo an error shows.
 const ECHO: usize = 40;
 
-/// Cuts every `backquoted` span of `message` longer than [`ECHO`] characters, and replaces
-/// control characters, so that no message repeats a huge or binary input.
-fn cut_echoes(message: &str) -> String {
+/// Cuts every `backquoted` span of `message` longer than 40 characters, and replaces
+/// control characters, so that no message repeats a huge or binary input: what every
+/// front end does to a message before it shows it (a refusal of a 40 KB spec echoes 40
+/// characters of it).
+pub fn cut_echoes(message: &str) -> String {
     let mut out = String::with_capacity(message.len().min(1024));
     for (i, part) in message.split('`').enumerate() {
         if i > 0 {
             out.push('`');
         }
-        let clean = part
-            .chars()
-            .map(|c| if c.is_control() { '\u{fffd}' } else { c });
-        if i % 2 == 1 && part.chars().nth(ECHO).is_some() {
+        // Line breaks are kept outside the echoes (a message of several lines).
+        let echo = i % 2 == 1;
+        let clean = part.chars().map(move |c| {
+            if c.is_control() && (echo || c != '\n') {
+                '\u{fffd}'
+            } else {
+                c
+            }
+        });
+        if echo && part.chars().nth(ECHO).is_some() {
             out.extend(clean.take(ECHO - 1));
             out.push('…');
         } else {

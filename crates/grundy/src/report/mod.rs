@@ -30,6 +30,7 @@ use crate::game::{Outcome, Value};
 use crate::games::{Kind, Pos, Spec, SumGame, Values};
 use crate::Error;
 
+pub use minimax::{minimax_ranked, RankMargins};
 pub use retrograde::{label_ranked, RankValues};
 pub use table::{table, tabulates, Table, TableError};
 pub use tablebase::{lookup, Tablebase};
@@ -169,8 +170,21 @@ impl Default for Limits<'_> {
 
 pub use crate::games::MAX_LISTED_SPLITS;
 
-/// The most moves a report lists one by one (winning moves are always all listed).
+/// The most moves a report lists one by one (winning moves are all listed, as far as
+/// [`MAX_LISTED_WORDS`] allows).
 pub const MAX_LISTED_MOVES: usize = 10_000;
+
+/// The most numbers the moves listed may hold together (each is the whole position after
+/// the move, a part counting one more): a long sum lists as many as fit (4·10^6 numbers:
+/// 400 positions of 10 000 heaps), and says that it lists only some.
+pub const MAX_LISTED_WORDS: usize = 1 << 22;
+
+/// How many positions after a move from `root` a listing may hold: [`MAX_LISTED_WORDS`]
+/// over the root's size, at least one.
+pub(crate) fn listable(root: &[Pos]) -> usize {
+    let words: usize = root.iter().map(|p| p.len() + 1).sum();
+    (MAX_LISTED_WORDS / words.max(1)).max(1)
+}
 
 /// How an answer was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -319,7 +333,8 @@ pub struct Report {
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub nodes: Option<u64>,
     /// Whether `winning_moves` lists only some winning moves: splits of a heap too large
-    /// to list, one per class of equal values.
+    /// to list, one per class of equal values; or, in a long sum, as many as
+    /// [`MAX_LISTED_WORDS`] holds.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
     pub winning_moves_truncated: bool,
     /// Whether only the outcomes were proved (a weak solution by search: no remoteness).

@@ -18,7 +18,7 @@ impl Analysis for ByRule {
         let Some(part) = ctx.spec.single() else {
             return Ok(None);
         };
-        let Some(rule) = part.family.rule() else {
+        let Some(rule) = part.family.rule().filter(|r| r.applies(&part.position)) else {
             return Ok(None);
         };
         let lost = rule.is_loss(&part.position);

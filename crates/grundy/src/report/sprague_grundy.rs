@@ -2,7 +2,7 @@
 //! their components (no remoteness): the winning moves change one component of value
 //! `g` into one of value `g xor total`.
 
-use super::{Analysis, Context, Method, Move, Report, MAX_LISTED_MOVES};
+use super::{listable, Analysis, Context, Method, Move, Report, MAX_LISTED_MOVES};
 use crate::game::{Game, Outcome};
 use crate::games::{Pos, Values};
 use crate::Error;
@@ -33,7 +33,9 @@ impl Analysis for SpragueGrundy {
             .iter()
             .map(|p| p.family.move_count(&p.position))
             .fold(0u128, u128::saturating_add);
-        let (moves, moves_truncated) = if move_count <= MAX_LISTED_MOVES as u128 {
+        // Each move listed holds the whole position after it: a long sum lists fewer.
+        let most = MAX_LISTED_MOVES.min(listable(&ctx.root));
+        let (moves, moves_truncated) = if move_count <= most as u128 {
             let mut children = Vec::new();
             ctx.game.moves(&ctx.root, &mut children);
             let moves = children
@@ -44,7 +46,7 @@ impl Analysis for SpragueGrundy {
         } else {
             let mut listed: Vec<Move> = winning
                 .iter()
-                .take(MAX_LISTED_MOVES)
+                .take(most)
                 .map(|c| grundy_move(c, 0))
                 .collect();
             if listed.is_empty() {
@@ -95,7 +97,9 @@ fn some_move(ctx: &Context<'_, '_>) -> Option<Vec<Pos>> {
     })
 }
 
-/// Every position a winning move of the sum leads to, by the Sprague–Grundy theorem.
+/// Every position a winning move of the sum leads to, by the Sprague–Grundy theorem; in a
+/// sum so long that they would hold more than [`super::MAX_LISTED_WORDS`] numbers, the first
+/// that fit (`truncated` is then set). Was: `dawson(1,2,…,10000)` listed every one, 23 GB.
 fn winning_positions(
     ctx: &Context<'_, '_>,
     oracles: &[Box<dyn Values>],
@@ -106,6 +110,7 @@ fn winning_positions(
     if total == 0 {
         return found;
     }
+    let most = listable(&ctx.root);
     for (i, part) in ctx.spec.parts.iter().enumerate() {
         let family = &part.family;
         let comps = family.components(&part.position);
@@ -114,6 +119,10 @@ fn winning_positions(
             let mut children = Vec::new();
             family.moves_to_value(comp, target, &*oracles[i], &mut children, truncated);
             for child in children {
+                if found.len() >= most {
+                    *truncated = true;
+                    return found;
+                }
                 let mut parts: Vec<Pos> = comps[..j].to_vec();
                 parts.extend(family.components(&child));
                 parts.extend_from_slice(&comps[j + 1..]);
