@@ -269,9 +269,9 @@ pub fn build_book(
         } = e
         {
             bars.println(format!(
-                "tier {} of the book: {} positions ({} won, {} lost, {} drawn) at {:.1} s",
+                "tier {} of the book: {} ({} won, {} lost, {} drawn) at {:.1} s",
                 summary.tier,
-                summary.positions,
+                grundy::number::count(summary.positions.into(), "position", "positions"),
                 summary.outcomes[0],
                 summary.outcomes[1],
                 summary.outcomes[2],
