@@ -43,6 +43,27 @@ pub enum Command {
         #[command(flatten)]
         store: tablebase::StoreArgs,
     },
+    /// Build a board's book: the exact search's value (with remoteness) of every position
+    /// play reaches in its first tiers, kept in DIR in the tablebase format, so that
+    /// `solve`, `play`, `query`, `serve` and Python, given `--tablebase DIR`, answer those
+    /// positions at once. Only tier DEPTH's positions are searched (one table for all, on
+    /// every thread); the earlier tiers follow from them. Tiers DIR holds are reused: a
+    /// deeper book searches its new last tier only, and a stopped build resumes.
+    Book {
+        /// The board, at its start: connect4[7x6], tictactoe, mnk[4,4,4], hex[4], dots[2x2].
+        spec: String,
+        /// The last tier (pieces placed, marks made) the book holds.
+        #[arg(long, value_name = "D", value_parser = args::u32_arg)]
+        depth: u32,
+        /// The book's directory (checked by `grundy check DIR`).
+        #[arg(long, value_name = "DIR")]
+        dir: PathBuf,
+        /// Worker threads, each searching one position at a time (0: every core).
+        #[arg(long, value_name = "N", default_value_t = 0, value_parser = args::u32_arg)]
+        threads: u32,
+        #[command(flatten)]
+        common: Common,
+    },
     /// Read a board's value and every move's from a tablebase built by `solve
     /// --tablebase`, with no search (for scripts: `--json`). Refused if the tablebase does
     /// not hold the position's tiers.

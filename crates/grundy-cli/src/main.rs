@@ -50,6 +50,13 @@ fn run(cli: Cli) -> Result<u8> {
             common,
             store,
         } => commands::solve::run(&spec, positions.as_deref(), &common, &store),
+        Command::Book {
+            spec,
+            depth,
+            dir,
+            threads,
+            common,
+        } => commands::book::run(&spec, depth, &dir, threads, &common),
         Command::Query {
             spec,
             tablebase,
@@ -102,6 +109,7 @@ fn wants_json(cli: &Cli) -> bool {
         | Command::Play { common, .. }
         | Command::Pattern { common, .. }
         | Command::Plot { common, .. }
+        | Command::Book { common, .. }
         | Command::Tour { common } => common.json,
         Command::Query { json, .. } | Command::Check { json, .. } => *json,
         Command::Graph(g) => match &g.action {

@@ -219,6 +219,15 @@ pub fn open(
         }),
         other => anyhow::Error::new(other),
     })?;
+    if built.is_none() && build {
+        if let Some(depth) = book_depth(spec, dir) {
+            eprintln!(
+                "book {}: tiers 0 to {depth} of {}, read (`grundy book` deepens it)",
+                dir.display(),
+                tablebase.game()
+            );
+        }
+    }
     if let Some(b) = built {
         eprintln!(
             "tablebase {}: {} tiers of {} ({} solved now in {:.1} s, {} read), {} positions, {} on disk ({:.2} bytes a position)",
@@ -234,6 +243,67 @@ pub fn open(
         );
     }
     Ok(tablebase)
+}
+
+/// Builds (or deepens) the book of `spec`'s board in `dir` to `depth` on `threads` threads
+/// (0: every core), each position of the last tier searched within `limits`; a bar per
+/// tier on a terminal, a line per tier and a summary on standard error.
+pub fn build_book(
+    spec: &Spec,
+    dir: &Path,
+    depth: u32,
+    threads: u32,
+    limits: &grundy::report::Limits<'_>,
+) -> Result<grundy::report::Tablebase> {
+    let started = Instant::now();
+    let bars = Bars::new();
+    let options = tier::Options {
+        threads: threads as usize,
+        ..tier::Options::default()
+    };
+    let listen = |e: &Event| {
+        bars.event(e);
+        if let Event::Done {
+            summary,
+            loaded: false,
+        } = e
+        {
+            bars.println(format!(
+                "tier {} of the book: {} ({} won, {} lost, {} drawn) at {:.1} s",
+                summary.tier,
+                grundy::number::count(summary.positions.into(), "position", "positions"),
+                summary.outcomes[0],
+                summary.outcomes[1],
+                summary.outcomes[2],
+                started.elapsed().as_secs_f64()
+            ));
+        }
+    };
+    let built = grundy_tablebase::open_book(spec, dir, depth, &options, limits, &listen);
+    bars.clear();
+    let (book, b) = built?;
+    eprintln!(
+        "book {}: tiers 0 to {depth} of {} ({} built now in {:.1} s, {} read), {} positions, {} on disk ({:.2} bytes a position)",
+        dir.display(),
+        book.game(),
+        b.fresh,
+        started.elapsed().as_secs_f64(),
+        b.tiers - b.fresh,
+        b.positions,
+        grundy::human_bytes(b.disk_bytes),
+        b.disk_bytes as f64 / b.positions.max(1) as f64
+    );
+    Ok(book)
+}
+
+/// The depth of the book in `dir` if it holds one of `spec`'s board (none if it cannot be
+/// told: the error is the reader's to give).
+pub fn book_depth(spec: &Spec, dir: &Path) -> Option<u32> {
+    let tiers = spec.single()?.family.tiers()?;
+    grundy_tablebase::Tablebase::open(dir, tiers.game())
+        .ok()?
+        .book_depth()
+        .ok()?
 }
 
 /// The game a tablebase directory's tier files say they hold: the first header that
@@ -299,6 +369,7 @@ pub fn check_dir(dir: &Path, as_json: bool) -> Result<u8> {
     let game = tiers.game();
     let store = grundy_tablebase::Tablebase::open(dir, game)?;
     let checked = store.check()?;
+    let book = store.book_depth()?;
     let damaged: Vec<&grundy_tablebase::TierCheck> = checked
         .tiers
         .iter()
@@ -331,6 +402,7 @@ pub fn check_dir(dir: &Path, as_json: bool) -> Result<u8> {
                 "dir": dir.display().to_string(),
                 "game": game.id(),
                 "game_tiers": game.tier_count(),
+                "book_depth": book,
                 "sound": checked.sound(),
                 "tiers": tiers,
                 "unfinished": checked.unfinished.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
@@ -352,9 +424,10 @@ pub fn check_dir(dir: &Path, as_json: bool) -> Result<u8> {
             outln!("{}: unfinished ({why})", p.display());
         }
         let present = format!(
-            "{} of its {}",
+            "{} of its {}{}",
             checked.tiers.len(),
-            grundy::number::count(game.tier_count().into(), "tier", "tiers")
+            grundy::number::count(game.tier_count().into(), "tier", "tiers"),
+            book.map_or_else(String::new, |d| format!(" (a book: tiers 0 to {d})"))
         );
         if damaged.is_empty() {
             outln!(
@@ -436,6 +509,16 @@ impl Bars {
         bar.set_position(done);
         if !solving && done >= total {
             bar.finish_and_clear();
+        }
+    }
+
+    /// A line above the bars (on a terminal), or on standard error.
+    fn println(&self, line: String) {
+        match &self.multi {
+            Some(multi) => {
+                let _ = multi.println(line);
+            }
+            None => eprintln!("{line}"),
         }
     }
 

@@ -155,6 +155,71 @@ pub fn open_spec(
     Ok((grundy::report::Tablebase::new(game, store), built))
 }
 
+/// Builds (or deepens) the book of `spec`'s board in `dir` to `depth`
+/// ([`grundy::report::book::build`]: the exact search's values of the positions of tier
+/// `depth`, the earlier tiers from them), as the one writer of the directory, then opens
+/// it for [`grundy::report::solve`] to read first. The tiers it holds are kept: a deeper
+/// book searches its new last tier only, and a stopped build resumes from the tiers it
+/// saved.
+///
+/// # Errors
+/// As [`open_spec`]; a directory holding tiers past `depth` that are not a book (a
+/// tablebase, whole or being solved) is refused rather than mixed with one.
+pub fn open_book(
+    spec: &grundy::games::Spec,
+    dir: &Path,
+    depth: u32,
+    options: &grundy::tier::Options,
+    limits: &grundy::report::Limits<'_>,
+    events: &grundy::tier::Listener<'_>,
+) -> Result<(grundy::report::Tablebase, Built), OpenError> {
+    let part = spec.single().ok_or(OpenError::Sum)?;
+    let tiers = part
+        .family
+        .tiers()
+        .ok_or_else(|| OpenError::NotTiered(part.family.name()))?;
+    let game = tiers.game();
+    let existed = dir.exists();
+    let opened = (|| {
+        let mut store = Tablebase::open(dir, game)?;
+        let held = store.complete_tiers()?;
+        if held.iter().any(|&t| t > depth) && store.book_depth()?.is_none() {
+            return Err(OpenError::Store(Error::Refused {
+                path: dir.to_owned(),
+                what: format!(
+                    "holds tiers past {depth} of {} that are not a book's (a tablebase, whole or being solved): build the book in another directory",
+                    game.id()
+                ),
+            }));
+        }
+        store.lock_for_writing()?;
+        let fresh = std::sync::atomic::AtomicUsize::new(0);
+        let listen = |e: &grundy::tier::Event| {
+            if let grundy::tier::Event::Done { loaded: false, .. } = e {
+                fresh.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            events(e);
+        };
+        let solved = grundy::report::book::build(spec, depth, &mut store, options, limits, &listen)
+            .map_err(|source| OpenError::Solve {
+                game: game.id(),
+                source,
+            })?;
+        let built = Built {
+            tiers: solved.tiers.len(),
+            fresh: fresh.into_inner(),
+            positions: solved.positions(),
+            disk_bytes: store.disk_bytes()?,
+        };
+        Ok((store, built))
+    })();
+    if opened.is_err() && !existed {
+        remove_if_empty(dir);
+    }
+    let (store, built) = opened?;
+    Ok((grundy::report::Tablebase::new(game, store), built))
+}
+
 /// Removes `dir` if it holds nothing but the writer's lock (best effort).
 fn remove_if_empty(dir: &Path) {
     let Ok(entries) = fs::read_dir(dir) else {
@@ -177,6 +242,9 @@ fn build_spec(
     control: &grundy::explore::Control<'_>,
 ) -> Result<(Tablebase, Option<Built>), OpenError> {
     let mut store = Tablebase::open(dir, game)?;
+    // A book is deepened by `open_book`, never completed here: its tiers are the
+    // tablebase's, but the tiers past it may be far beyond any memory (connect four 7 × 6).
+    let build = build.filter(|_| !matches!(store.book_depth(), Ok(Some(_))));
     let built = match build {
         None => None,
         Some(options) => {
@@ -231,6 +299,8 @@ struct Game {
     ranking_version: u32,
     scored: bool,
     sizes: Vec<u64>,
+    /// The start's tier: a book's tiers run from it.
+    first: u32,
 }
 
 /// A directory of tier files for one game, a [`TierStore`] for the tier solver and a source
@@ -306,6 +376,7 @@ impl Tablebase {
                 ranking_version: game.ranking_version(),
                 scored: game.scored(),
                 sizes: (0..tiers).map(|t| game.tier_size(t)).collect(),
+                first: game.root().0,
             },
             block_records: format::DEFAULT_BLOCK_RECORDS,
             readers: Mutex::new(BTreeMap::new()),
@@ -510,6 +581,24 @@ impl Tablebase {
             .map(|(t, _)| t)
             .filter(|&t| (t as usize) < tiers)
             .collect())
+    }
+
+    /// The depth of the book this directory holds, if it is one: its tier files (with
+    /// those read too) are exactly the start's tier to some tier before the last. A
+    /// tablebase's tiers are solved from the last, so one being solved never looks like a
+    /// book, and a whole one holds the last tier. A book's files are the tablebase's own
+    /// (the same records), so nothing else marks it.
+    ///
+    /// # Errors
+    /// The directory cannot be read.
+    pub fn book_depth(&self) -> Result<Option<u32>, Error> {
+        let held = self.complete_tiers()?;
+        let (Some(&first), Some(&last)) = (held.first(), held.last()) else {
+            return Ok(None);
+        };
+        let whole = held.len() as u64 == u64::from(last - first) + 1;
+        let before_last = (last as usize) + 1 < self.game.sizes.len();
+        Ok((first == self.game.first && whole && before_last).then_some(last))
     }
 
     /// The reader of `tier`, kept open for further queries; `None` if the tier has no file.

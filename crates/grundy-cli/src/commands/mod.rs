@@ -4,6 +4,7 @@
 //! terminal game, the graph formats, the olympiad's lines, tablebases, sequence files)
 //! lives in the modules beside this one.
 
+pub mod book;
 pub mod check;
 pub mod graph;
 pub mod help;

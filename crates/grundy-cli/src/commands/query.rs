@@ -18,12 +18,17 @@ pub fn run(spec: &str, dir: &Path, also: &[PathBuf], json: bool) -> Result<u8> {
     let mut store = grundy_tablebase::Tablebase::open(dir, tiers.game())?.reading_also(also)?;
     let report = report::lookup(&spec, &Limits::default(), &mut store)
         .with_context(|| format!("cannot read `{spec}` from {}", dir.display()))?
-        .with_context(|| {
-            format!(
+        .with_context(|| match crate::tablebase::book_depth(&spec, dir) {
+            Some(depth) => format!(
+                "the book in {} holds tiers 0 to {depth}: `{spec}` or its moves are past it (`grundy solve '{spec}' --tablebase {}` searches what the book does not hold)",
+                dir.display(),
+                dir.display()
+            ),
+            None => format!(
                 "the tablebase in {} does not hold `{spec}` yet: `grundy solve '{spec}' --tablebase {}` builds it (the directories of a distributed solve's other processes are read with --also DIR)",
                 dir.display(),
                 dir.display()
-            )
+            ),
         })?;
     if json {
         outln!("{}", output::report_json(&report));

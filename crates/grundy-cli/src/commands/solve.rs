@@ -86,6 +86,15 @@ fn solve_lines(
     let mut limits = common.limits();
     limits.search_threads = store.threads as usize;
     limits.search_cache = Some(&cache);
+    // A tablebase (or book) of the game answers the positions it holds first.
+    let tablebases: Vec<grundy::report::Tablebase> = match &store.tablebase {
+        Some(dir) => {
+            let start = parse_spec(&name)?;
+            vec![tablebase::open(&start, dir, store, true, &limits.control)?]
+        }
+        None => Vec::new(),
+    };
+    limits.tablebases = &tablebases;
     let input: Box<dyn BufRead> = if file.as_os_str() == "-" {
         Box::new(std::io::stdin().lock())
     } else {

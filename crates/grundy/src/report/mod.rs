@@ -15,6 +15,7 @@
 //! A method returns `Ok(None)` when it does not apply, or an error (say, too large)
 //! that the next method may overcome; the first answer wins.
 
+pub mod book;
 mod minimax;
 mod retrograde;
 mod rule;
@@ -664,12 +665,16 @@ pub struct Evaluation {
     pub nodes: Option<u64>,
 }
 
-/// The value of `spec`'s position alone: by the exact search where its family offers it
-/// and no tablebase is given (the moves are not searched); else the outcome of [`solve`].
+/// The value of `spec`'s position alone: read from a tablebase (or book) of the limits
+/// that holds its tier; else by the exact search where its family offers it (the moves are
+/// not searched); else the outcome of [`solve`].
 ///
 /// # Errors
 /// As [`solve`].
 pub fn evaluate(spec: &Spec, limits: &Limits<'_>) -> Result<Evaluation, Error> {
+    if let Some(found) = tablebase::evaluation(limits.tablebases, spec)? {
+        return Ok(found);
+    }
     if let Some(found) = search::exact_value(spec, limits)? {
         return Ok(found);
     }

@@ -45,7 +45,7 @@ impl Analysis for Exact {
 }
 
 /// The value of a one-part spec's position alone by its family's exact search, when it
-/// offers one (and no tablebase is given, which would answer first).
+/// offers one (a tablebase of the limits that holds it answers first: [`super::evaluate`]).
 pub(super) fn exact_value(
     spec: &crate::games::Spec,
     limits: &super::Limits<'_>,
@@ -53,7 +53,7 @@ pub(super) fn exact_value(
     let Some(part) = spec.single() else {
         return Ok(None);
     };
-    if !limits.tablebases.is_empty() || limits.max_exact_nodes == 0 {
+    if limits.max_exact_nodes == 0 {
         return Ok(None);
     }
     let Some(exact) = part.family.exact() else {
@@ -75,7 +75,7 @@ pub(super) fn exact_value(
 }
 
 /// The table of a game's exact search: the caller's, kept in its cache, or a fresh one.
-fn table_for(
+pub(super) fn table_for(
     limits: &super::Limits<'_>,
     game: &str,
     exact: &dyn Exact_,
@@ -87,7 +87,7 @@ fn table_for(
     }
 }
 
-fn exact_options(limits: &super::Limits<'_>) -> exact::Options {
+pub(super) fn exact_options(limits: &super::Limits<'_>) -> exact::Options {
     exact::Options {
         max_nodes: limits.max_exact_nodes,
         table_entries: 0,

@@ -112,6 +112,44 @@ pub(crate) fn answer(
     }
 }
 
+/// The value of `spec`'s position alone from the first of `tablebases` for its game that
+/// holds its tier (a book holds the first tiers only): no move's record is needed, so a
+/// book answers its last tier too. `Ok(None)` when none holds it.
+pub(crate) fn evaluation(
+    tablebases: &[Tablebase],
+    spec: &Spec,
+) -> Result<Option<super::Evaluation>, Error> {
+    let Some(tablebase) = tablebases.iter().find(|t| t.holds(spec)) else {
+        return Ok(None);
+    };
+    let Some(part) = spec.single() else {
+        return Ok(None);
+    };
+    let Some((tier, rank)) = part.family.tiers().and_then(|t| t.locate(&part.position)) else {
+        return Ok(None);
+    };
+    let Some(own) = Locked(&tablebase.store).record(tier, rank)? else {
+        return Ok(None);
+    };
+    let (outcome, remoteness) = if part.family.kind() == Kind::Score {
+        match record::margin(own) {
+            Some(m) => (crate::game::Outcome::of_margin(i128::from(m)), None),
+            None => return Ok(None),
+        }
+    } else {
+        match record::value(own) {
+            Some(v) => (v.outcome(), v.remoteness()),
+            None => return Ok(None),
+        }
+    };
+    Ok(Some(super::Evaluation {
+        outcome,
+        remoteness,
+        method: Method::Tablebase,
+        nodes: None,
+    }))
+}
+
 /// The report of `spec` from `store`, when `spec` is one board of a tiered family and the
 /// store holds its tier and its children's; `Ok(None)` otherwise (not tiered, a score
 /// game, or tiers missing).

@@ -12,7 +12,7 @@
 pub mod record;
 pub mod solve;
 
-pub use solve::{solve, Event, Listener, Options, Solved};
+pub use solve::{book, solve, Event, Listener, Options, Solved};
 
 use std::ops::Range;
 

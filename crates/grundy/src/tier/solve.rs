@@ -174,6 +174,68 @@ pub fn solve(
     pool.install(|| Solver::new(game, listen, control).run(store))
 }
 
+/// Builds a book of `game` to `depth`: the records of every position the start reaches in
+/// tiers `..=depth`, kept in `store` like the tier solver's tiers (the same records, so
+/// the same files). Tier `depth`'s positions still to play are valued by `leaf` (the
+/// rank of one; a search, say) on every thread, one position at a time; the earlier
+/// tiers follow from their children's records by the tier solver's own step, with no
+/// search. Tiers the store holds are trusted and skipped, so a run stopped at any moment
+/// resumes from the last tier it saved, and a deeper book reuses a shallower one's tiers.
+///
+/// Events: `Reach` as the solver's; `Solve` for tier `depth` counts positions valued by
+/// `leaf` (not ranks), for the others ranks; `Done` per tier.
+///
+/// # Complexity
+/// One bit per rank of the tiers up to `depth` and two bytes per rank of two tiers at a
+/// time; a call of `leaf` per position of tier `depth` not over, then one visit of each
+/// earlier tier.
+///
+/// # Errors
+/// As [`solve`]; [`Error::Unsupported`] for a depth past the last tier or a game whose
+/// moves from a tier before `depth` skip past it; an error of `leaf`.
+pub fn book(
+    game: &dyn TierGame,
+    depth: u32,
+    store: &mut dyn TierStore,
+    leaf: &(dyn Fn(u64) -> Result<u16, Error> + Sync),
+    options: &Options,
+    listen: &Listener<'_>,
+    control: &Control<'_>,
+) -> Result<Solved, Error> {
+    let n = game.tier_count();
+    if depth >= n {
+        return Err(Error::Unsupported(format!(
+            "{} has tiers 0 to {}: a book of depth {depth} would be past the last",
+            game.id(),
+            n - 1
+        )));
+    }
+    let bits: u128 = (0..=depth)
+        .map(|t| u128::from(game.tier_size(t)).div_ceil(64) * 8)
+        .sum();
+    let held = (0..=depth)
+        .map(|t| {
+            2 * (u128::from(game.tier_size(t)) + u128::from(game.tier_size((t + 1).min(depth))))
+        })
+        .max()
+        .unwrap_or(0);
+    if bits + held > u128::from(options.max_bytes) {
+        return Err(Error::TooLarge {
+            what: format!(
+                "a book of {} to depth {depth} within {} of memory",
+                game.id(),
+                crate::human_bytes(options.max_bytes)
+            ),
+            need: Some(u64::try_from(bits + held).unwrap_or(u64::MAX)),
+        });
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| Error::Unsupported(format!("cannot start worker threads: {e}")))?;
+    pool.install(|| Solver::new(game, listen, control).run_book(depth, store, leaf))
+}
+
 /// One bit per rank, set from many threads.
 struct Bits(Vec<AtomicU64>);
 
@@ -406,6 +468,171 @@ impl<'a> Solver<'a> {
             tiers: summaries.into_iter().flatten().collect(),
             root,
         })
+    }
+
+    /// [`book`]'s run: [`Solver::run`] over the tiers `..=depth`, tier `depth` valued by
+    /// `leaf`.
+    fn run_book(
+        &self,
+        depth: u32,
+        store: &mut dyn TierStore,
+        leaf: &(dyn Fn(u64) -> Result<u16, Error> + Sync),
+    ) -> Result<Solved, Error> {
+        let game = self.game;
+        let sizes: Vec<u64> = (0..game.tier_count()).map(|t| game.tier_size(t)).collect();
+        let (root_tier, root_rank) = game.root();
+        if root_tier > depth || root_rank >= sizes[root_tier as usize] {
+            return Err(Error::Unsupported(format!(
+                "{}: the start ({root_tier}, {root_rank}) is not in tiers 0 to {depth}",
+                game.id()
+            )));
+        }
+        let mut summaries: Vec<Option<TierSummary>> = Vec::new();
+        for t in 0..=depth {
+            let summary = store.summary(t)?;
+            if let Some(s) = summary {
+                if s.ranks != sizes[t as usize] {
+                    return Err(Error::Store(format!(
+                        "tier {t} of {} holds {} records, not {}",
+                        game.id(),
+                        s.ranks,
+                        sizes[t as usize]
+                    )));
+                }
+                (self.listen)(&Event::Done {
+                    summary: s,
+                    loaded: true,
+                });
+            }
+            summaries.push(summary);
+        }
+        let missing_top = (root_tier..=depth)
+            .rev()
+            .find(|&t| summaries[t as usize].is_none());
+        let mut reach: Vec<Option<Bits>> = match missing_top {
+            Some(top) => self.reach(top, root_tier, root_rank, &sizes)?,
+            None => Vec::new(),
+        };
+        let mut held: BTreeMap<u32, Arc<Vec<u16>>> = BTreeMap::new();
+        for t in (root_tier..=depth).rev() {
+            if summaries[t as usize].is_some() {
+                continue;
+            }
+            let bits = reach[t as usize]
+                .take()
+                .expect("reachability is marked for every missing tier");
+            let records = if t == depth {
+                self.search_tier(t, &bits, leaf)?
+            } else {
+                // Tiers past the book are not held: a move into one is refused when met.
+                for c in game.child_tiers(t).into_iter().filter(|&c| c <= depth) {
+                    if c <= t {
+                        return Err(Error::Unsupported(format!(
+                            "{}: tier {t} lists tier {c} among the tiers it moves into; they must be later",
+                            game.id()
+                        )));
+                    }
+                    if let std::collections::btree_map::Entry::Vacant(slot) = held.entry(c) {
+                        let records = store.load(c)?.ok_or_else(|| {
+                            Error::Store(format!("tier {c} of {} went missing", game.id()))
+                        })?;
+                        slot.insert(Arc::new(records));
+                    }
+                }
+                self.solve_tier(t, &bits, &held)?
+            };
+            drop(bits);
+            let summary = self.summarise(t, &records);
+            store.save(t, &records, &summary)?;
+            (self.listen)(&Event::Done {
+                summary,
+                loaded: false,
+            });
+            summaries[t as usize] = Some(summary);
+            held.insert(t, Arc::new(records));
+            let keep: Vec<u32> = (root_tier..t)
+                .filter(|&s| summaries[s as usize].is_none())
+                .flat_map(|s| game.child_tiers(s))
+                .collect();
+            held.retain(|t, _| keep.contains(t) || *t == root_tier);
+        }
+        let root = match held.get(&root_tier) {
+            Some(records) => records[root_rank as usize],
+            None => store
+                .record(root_tier, root_rank)?
+                .ok_or_else(|| Error::Store(format!("tier {root_tier} went missing")))?,
+        };
+        Ok(Solved {
+            tiers: summaries.into_iter().flatten().collect(),
+            root,
+        })
+    }
+
+    /// The records of the book's last tier: positions over by the game's rule from the
+    /// visit, the others from `leaf`, one position a task on every thread.
+    fn search_tier(
+        &self,
+        tier: u32,
+        reach: &Bits,
+        leaf: &(dyn Fn(u64) -> Result<u16, Error> + Sync),
+    ) -> Result<Vec<u16>, Error> {
+        let game = self.game;
+        let size = game.tier_size(tier);
+        let mut records = vec![record::UNREACHED; size as usize];
+        let mut open = Vec::new();
+        let mut failed = None;
+        game.visit(
+            tier,
+            0..size,
+            &|r| reach.get(r),
+            &mut |rank, node| match node {
+                Node::Moves(children) if !children.is_empty() => open.push(rank),
+                _ => match evaluate(game, self.scored, tier, node, |_| Ok(None)) {
+                    Ok(Some(r)) => records[rank as usize] = r,
+                    Ok(None) => unreachable!("a position with no move is valued alone"),
+                    Err(e) => failed = Some(e),
+                },
+            },
+        );
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        let total = open.len() as u64;
+        let done = AtomicU64::new(0);
+        let found: Vec<(u64, u16)> = open
+            .into_par_iter()
+            .filter_map(|rank| {
+                if self.stopping() {
+                    return None;
+                }
+                match leaf(rank) {
+                    Ok(r) => {
+                        let so_far = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        (self.listen)(&Event::Solve {
+                            tier,
+                            done: so_far,
+                            total,
+                        });
+                        Some((rank, r))
+                    }
+                    Err(e) => {
+                        self.fail(e);
+                        None
+                    }
+                }
+            })
+            .collect();
+        self.outcome()?;
+        for (rank, r) in found {
+            if r == record::UNREACHED {
+                return Err(Error::Unsupported(format!(
+                    "{}: the search gave no value to rank {rank} of tier {tier}",
+                    game.id()
+                )));
+            }
+            records[rank as usize] = r;
+        }
+        Ok(records)
     }
 
     fn summarise(&self, tier: u32, records: &[u16]) -> TierSummary {
@@ -1153,6 +1380,96 @@ mod tests {
         )
         .unwrap_err();
         assert!(matches!(e, Error::TooLarge { .. }), "{e}");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// A book to the last tier, its leaves valued by the solver's own records, is the
+        /// solver's tablebase: the same records in every tier.
+        #[test]
+        fn a_book_to_the_last_tier_is_the_tablebase(game in listed(false), threads in 1usize..3) {
+            let full = run(&game, threads);
+            let last = game.tier_count() - 1;
+            let leaf = |rank: u64| Ok(full.tiers[&last].0[rank as usize]);
+            let mut store = MemoryStore::default();
+            let options = Options { threads, ..Options::default() };
+            book(&game, last, &mut store, &leaf, &options, &|_| {}, &Control::default()).unwrap();
+            for t in 0..=last {
+                prop_assert_eq!(&store.tiers[&t].0, &full.tiers[&t].0, "tier {}", t);
+            }
+        }
+    }
+
+    /// A chain of four tiers: a book to depth 1 holds tiers 0 and 1 only, its leaves from
+    /// `leaf`; extended to depth 2 it searches tier 2 alone and recomputes tiers 1 and 0
+    /// only if missing; it equals the solver's tiers either way.
+    #[test]
+    fn a_book_grows_by_its_deepest_tier() {
+        let game = Listed {
+            scored: false,
+            nodes: vec![
+                vec![Ok(vec![Child::to(1, 0), Child::to(1, 1)])],
+                vec![Ok(vec![Child::to(2, 0)]), Ok(vec![Child::to(2, 1)])],
+                vec![Ok(vec![Child::to(3, 0)]), Err(0)],
+                vec![Ok(vec![])],
+            ],
+        };
+        let full = run(&game, 1);
+        let asked = std::sync::Mutex::new(Vec::new());
+        let leaf_at = |tier: u32| {
+            let (full, asked) = (&full, &asked);
+            move |rank: u64| {
+                asked.lock().unwrap().push((tier, rank));
+                Ok(full.tiers[&tier].0[rank as usize])
+            }
+        };
+        let mut store = MemoryStore::default();
+        let one = book(
+            &game,
+            1,
+            &mut store,
+            &leaf_at(1),
+            &Options::default(),
+            &|_| {},
+            &Control::default(),
+        )
+        .unwrap();
+        assert_eq!(store.tiers.keys().copied().collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(one.root, full.tiers[&0].0[0]);
+        assert_eq!(
+            std::mem::take(&mut *asked.lock().unwrap()),
+            [(1, 0), (1, 1)]
+        );
+        // Deeper: tier 2's open position is searched (its other is over), tiers 1 and 0
+        // are trusted as they are.
+        let two = book(
+            &game,
+            2,
+            &mut store,
+            &leaf_at(2),
+            &Options::default(),
+            &|_| {},
+            &Control::default(),
+        )
+        .unwrap();
+        assert_eq!(asked.lock().unwrap().as_slice(), [(2, 0)]);
+        assert_eq!(two.root, one.root);
+        for t in 0..=2 {
+            assert_eq!(store.tiers[&t].0, full.tiers[&t].0, "tier {t}");
+        }
+        // Past the last tier is refused.
+        let e = book(
+            &game,
+            4,
+            &mut store,
+            &leaf_at(4),
+            &Options::default(),
+            &|_| {},
+            &Control::default(),
+        )
+        .unwrap_err();
+        assert!(matches!(e, Error::Unsupported(_)), "{e}");
     }
 
     #[test]

@@ -1,0 +1,32 @@
+//! `grundy book SPEC --depth D --dir DIR`: a board's book built (or deepened) in DIR, then
+//! the start's value read from it.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use crate::args::spec as parse_spec;
+use crate::cli::Common;
+use crate::progress::finish_progress;
+use crate::{output, tablebase};
+
+/// The command.
+pub fn run(spec: &str, depth: u32, dir: &Path, threads: u32, common: &Common) -> Result<u8> {
+    let spec = parse_spec(spec)?;
+    let limits = common.limits();
+    let book = tablebase::build_book(&spec, dir, depth, threads, &limits);
+    finish_progress();
+    let book = book?;
+    let tablebases = [book];
+    let read = grundy::report::Limits {
+        tablebases: &tablebases,
+        ..limits
+    };
+    let report = grundy::report::solve(&spec, &read)?;
+    if common.json {
+        outln!("{}", output::report_json(&report));
+    } else {
+        out!("{}", output::report_text(&report));
+    }
+    Ok(0)
+}
