@@ -171,7 +171,7 @@ pub fn solve(
         .num_threads(options.threads)
         .build()
         .map_err(|e| Error::Unsupported(format!("cannot start worker threads: {e}")))?;
-    pool.install(|| Solver::new(game, listen, control).run(store))
+    pool.install(|| Solver::new(game, listen, control).run(store, None))
 }
 
 /// Builds a book of `game` to `depth`: the records of every position the start reaches in
@@ -233,7 +233,13 @@ pub fn book(
         .num_threads(options.threads)
         .build()
         .map_err(|e| Error::Unsupported(format!("cannot start worker threads: {e}")))?;
-    pool.install(|| Solver::new(game, listen, control).run_book(depth, store, leaf))
+    pool.install(|| Solver::new(game, listen, control).run(store, Some(Book { depth, leaf })))
+}
+
+/// A book's run ([`book`]): the tiers up to `depth`, the last valued by `leaf`.
+struct Book<'a> {
+    depth: u32,
+    leaf: &'a (dyn Fn(u64) -> Result<u16, Error> + Sync),
 }
 
 /// One bit per rank, set from many threads.
@@ -385,21 +391,33 @@ impl<'a> Solver<'a> {
         }
     }
 
-    fn run(&self, store: &mut dyn TierStore) -> Result<Solved, Error> {
+    /// The tier solver's run over every tier, or with `book` a book's tiers up to its
+    /// depth, the last valued by its `leaf`: the tiers the store holds are trusted, the
+    /// others solved from the last, each from the records of the tiers it moves into.
+    fn run(&self, store: &mut dyn TierStore, book: Option<Book<'_>>) -> Result<Solved, Error> {
         let game = self.game;
         let n = game.tier_count();
         let sizes: Vec<u64> = (0..n).map(|t| game.tier_size(t)).collect();
         let (root_tier, root_rank) = game.root();
-        if root_tier >= n || root_rank >= sizes[root_tier as usize] {
+        // The tiers solved: every one, or the start's to the book's depth.
+        let (first, last) = match &book {
+            None => (0, n.saturating_sub(1)),
+            Some(b) => (root_tier, b.depth),
+        };
+        if root_tier >= n || root_tier > last || root_rank >= sizes[root_tier as usize] {
+            let tiers = match &book {
+                None => "outside the tiers".to_string(),
+                Some(b) => format!("not in tiers 0 to {}", b.depth),
+            };
             return Err(Error::Unsupported(format!(
-                "{}: the start ({root_tier}, {root_rank}) is outside the tiers",
+                "{}: the start ({root_tier}, {root_rank}) is {tiers}",
                 game.id()
             )));
         }
         // Which tiers the store holds already; reachability is needed up to the last
         // tier missing.
-        let mut summaries: Vec<Option<TierSummary>> = Vec::with_capacity(n as usize);
-        for t in 0..n {
+        let mut summaries: Vec<Option<TierSummary>> = Vec::with_capacity(last as usize + 1);
+        for t in 0..=last {
             let summary = store.summary(t)?;
             if let Some(s) = summary {
                 if s.ranks != sizes[t as usize] {
@@ -417,129 +435,45 @@ impl<'a> Solver<'a> {
             }
             summaries.push(summary);
         }
-        let missing_top = (0..n).rev().find(|&t| summaries[t as usize].is_none());
-        let mut reach: Vec<Option<Bits>> = match missing_top {
-            Some(top) => self.reach(top, root_tier, root_rank, &sizes)?,
-            None => Vec::new(),
-        };
-        // The tiers in memory: the one just solved and those a missing tier moves into.
-        let mut held: BTreeMap<u32, Arc<Vec<u16>>> = BTreeMap::new();
-        for t in (0..n).rev() {
-            if summaries[t as usize].is_some() {
-                continue;
-            }
-            for c in game.child_tiers(t) {
-                if c <= t || c >= n {
-                    return Err(Error::Unsupported(format!(
-                        "{}: tier {t} lists tier {c} among the tiers it moves into; they must be later",
-                        game.id()
-                    )));
-                }
-                if let std::collections::btree_map::Entry::Vacant(slot) = held.entry(c) {
-                    let records = store.load(c)?.ok_or_else(|| {
-                        Error::Store(format!("tier {c} of {} went missing", game.id()))
-                    })?;
-                    slot.insert(Arc::new(records));
-                }
-            }
-            let bits = reach[t as usize]
-                .take()
-                .expect("reachability is marked for every missing tier");
-            let records = self.solve_tier(t, &bits, &held)?;
-            drop(bits);
-            let summary = self.summarise(t, &records);
-            store.save(t, &records, &summary)?;
-            (self.listen)(&Event::Done {
-                summary,
-                loaded: false,
-            });
-            summaries[t as usize] = Some(summary);
-            held.insert(t, Arc::new(records));
-            let keep = needed(game, t, &summaries);
-            held.retain(|t, _| keep.contains(t) || *t == root_tier);
-        }
-        let root = match held.get(&root_tier) {
-            Some(records) => records[root_rank as usize],
-            None => store
-                .record(root_tier, root_rank)?
-                .ok_or_else(|| Error::Store(format!("tier {root_tier} went missing")))?,
-        };
-        Ok(Solved {
-            tiers: summaries.into_iter().flatten().collect(),
-            root,
-        })
-    }
-
-    /// [`book`]'s run: [`Solver::run`] over the tiers `..=depth`, tier `depth` valued by
-    /// `leaf`.
-    fn run_book(
-        &self,
-        depth: u32,
-        store: &mut dyn TierStore,
-        leaf: &(dyn Fn(u64) -> Result<u16, Error> + Sync),
-    ) -> Result<Solved, Error> {
-        let game = self.game;
-        let sizes: Vec<u64> = (0..game.tier_count()).map(|t| game.tier_size(t)).collect();
-        let (root_tier, root_rank) = game.root();
-        if root_tier > depth || root_rank >= sizes[root_tier as usize] {
-            return Err(Error::Unsupported(format!(
-                "{}: the start ({root_tier}, {root_rank}) is not in tiers 0 to {depth}",
-                game.id()
-            )));
-        }
-        let mut summaries: Vec<Option<TierSummary>> = Vec::new();
-        for t in 0..=depth {
-            let summary = store.summary(t)?;
-            if let Some(s) = summary {
-                if s.ranks != sizes[t as usize] {
-                    return Err(Error::Store(format!(
-                        "tier {t} of {} holds {} records, not {}",
-                        game.id(),
-                        s.ranks,
-                        sizes[t as usize]
-                    )));
-                }
-                (self.listen)(&Event::Done {
-                    summary: s,
-                    loaded: true,
-                });
-            }
-            summaries.push(summary);
-        }
-        let missing_top = (root_tier..=depth)
+        let missing_top = (first..=last)
             .rev()
             .find(|&t| summaries[t as usize].is_none());
         let mut reach: Vec<Option<Bits>> = match missing_top {
             Some(top) => self.reach(top, root_tier, root_rank, &sizes)?,
             None => Vec::new(),
         };
+        // The tiers in memory: the one just solved and those a missing tier moves into.
         let mut held: BTreeMap<u32, Arc<Vec<u16>>> = BTreeMap::new();
-        for t in (root_tier..=depth).rev() {
+        for t in (first..=last).rev() {
             if summaries[t as usize].is_some() {
                 continue;
             }
             let bits = reach[t as usize]
                 .take()
                 .expect("reachability is marked for every missing tier");
-            let records = if t == depth {
-                self.search_tier(t, &bits, leaf)?
-            } else {
-                // Tiers past the book are not held: a move into one is refused when met.
-                for c in game.child_tiers(t).into_iter().filter(|&c| c <= depth) {
-                    if c <= t {
-                        return Err(Error::Unsupported(format!(
-                            "{}: tier {t} lists tier {c} among the tiers it moves into; they must be later",
-                            game.id()
-                        )));
+            let records = match &book {
+                Some(b) if t == b.depth => self.search_tier(t, &bits, b.leaf)?,
+                _ => {
+                    // Tiers past a book are not held: a move into one is refused when met.
+                    for c in game.child_tiers(t) {
+                        if c <= t || c >= n {
+                            return Err(Error::Unsupported(format!(
+                                "{}: tier {t} lists tier {c} among the tiers it moves into; they must be later",
+                                game.id()
+                            )));
+                        }
+                        if c > last {
+                            continue;
+                        }
+                        if let std::collections::btree_map::Entry::Vacant(slot) = held.entry(c) {
+                            let records = store.load(c)?.ok_or_else(|| {
+                                Error::Store(format!("tier {c} of {} went missing", game.id()))
+                            })?;
+                            slot.insert(Arc::new(records));
+                        }
                     }
-                    if let std::collections::btree_map::Entry::Vacant(slot) = held.entry(c) {
-                        let records = store.load(c)?.ok_or_else(|| {
-                            Error::Store(format!("tier {c} of {} went missing", game.id()))
-                        })?;
-                        slot.insert(Arc::new(records));
-                    }
+                    self.solve_tier(t, &bits, &held)?
                 }
-                self.solve_tier(t, &bits, &held)?
             };
             drop(bits);
             let summary = self.summarise(t, &records);
@@ -550,10 +484,7 @@ impl<'a> Solver<'a> {
             });
             summaries[t as usize] = Some(summary);
             held.insert(t, Arc::new(records));
-            let keep: Vec<u32> = (root_tier..t)
-                .filter(|&s| summaries[s as usize].is_none())
-                .flat_map(|s| game.child_tiers(s))
-                .collect();
+            let keep = needed(game, t, &summaries);
             held.retain(|t, _| keep.contains(t) || *t == root_tier);
         }
         let root = match held.get(&root_tier) {
