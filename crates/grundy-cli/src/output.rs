@@ -241,9 +241,14 @@ pub fn report_text(r: &Report) -> String {
         (method, Some(p)) => {
             let _ = writeln!(
                 s,
-                "({} over {})",
+                "({} over {}{})",
                 method.as_str(),
-                count(p.into(), "position", "positions")
+                count(p.into(), "position", "positions"),
+                if r.up_to_symmetry {
+                    " up to symmetry"
+                } else {
+                    ""
+                }
             );
         }
         _ => {}

@@ -912,3 +912,21 @@ fn a_refusal_echoes_a_long_spec_cut() {
     let v: Value = serde_json::from_str(&err).unwrap();
     assert_eq!(v["kind"], "too-large", "{v}");
 }
+
+/// Positions counted up to the board's symmetries say so: tic-tac-toe's 765 are the
+/// classes of the 5478 positions play reaches, in the text and the JSON; a game whose
+/// ranks are its positions (nim) says nothing of symmetry.
+#[test]
+fn counts_up_to_symmetry_say_so() {
+    let text = ok(&["solve", "tictactoe"]);
+    assert!(
+        text.contains("(retrograde over 765 positions up to symmetry)"),
+        "{text}"
+    );
+    let r = json(&["solve", "tictactoe", "--json"]);
+    assert_eq!(r["positions"], 765);
+    assert_eq!(r["up_to_symmetry"], true);
+    let r = json(&["solve", "nim(3,4,5)", "--json"]);
+    assert!(r.get("up_to_symmetry").is_none(), "{r}");
+    assert!(!ok(&["solve", "nim(3,4,5)"]).contains("symmetry"));
+}

@@ -250,6 +250,7 @@ function renderExplore(answer) {
   if (r.scores) fact('best moves', r.moves.filter((m) => m.worse_by === 0).length);
   else fact('winning moves', r.winning_moves.length);
   fact('method', r.method + (r.positions !== undefined ? ` over ${r.positions} positions` : '')
+    + (r.up_to_symmetry ? ' up to symmetry' : '')
     + (r.nodes !== undefined ? ` over ${r.nodes} nodes: a weak solution (this position and its moves)` : ''));
   if (r.rule) fact('rule', r.rule);
 

@@ -129,6 +129,7 @@ class Report(Record):
     moves_truncated: bool = False
     method: str = ""
     positions: Optional[int] = _omit()
+    up_to_symmetry: bool = dataclasses.field(default=False, metadata=_OMIT)
     nodes: Optional[int] = _omit()
     winning_moves_truncated: bool = dataclasses.field(default=False, metadata=_OMIT)
     weak: bool = dataclasses.field(default=False, metadata=_OMIT)

@@ -178,6 +178,12 @@ pub trait Ranked: Send + Sync {
     fn points(&self, _from: u64, _to: u64) -> Option<[i64; 2]> {
         None
     }
+    /// Whether a rank stands for a position and its images under the board's symmetries
+    /// (then the positions a solver counts are counted up to symmetry, and reports say
+    /// so). Default: no.
+    fn symmetric(&self) -> bool {
+        false
+    }
 }
 
 /// A board as a grid of cells, for pictures: the web page draws it and colours the cell of

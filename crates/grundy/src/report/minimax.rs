@@ -380,5 +380,6 @@ pub(super) fn scored_report(
         nodes: None,
         rule: None,
         winning_moves_truncated: false,
+        up_to_symmetry: false,
     })
 }

@@ -330,6 +330,10 @@ pub struct Report {
     /// Positions explored, if the game was explored.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub positions: Option<u64>,
+    /// Whether `positions` counts positions up to the board's symmetries (a position and
+    /// its mirror images once: tic-tac-toe's 765 of the 5478 play reaches).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "std::ops::Not::not"))]
+    pub up_to_symmetry: bool,
     /// Positions the proof search visited, repeats counted (method `search`).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub nodes: Option<u64>,

@@ -275,6 +275,7 @@ pub(super) fn report(
             moves,
             method,
             positions: Some(labelled.positions),
+            up_to_symmetry: labelled.symmetric,
             nodes: None,
             rule: None,
             winning_moves_truncated: false,
@@ -441,6 +442,7 @@ fn label_descending(
             .map(|c| value(ranked.rank(c)))
             .collect(),
         positions: values.reached,
+        symmetric: ranked.symmetric(),
     }))
 }
 
@@ -449,6 +451,8 @@ pub(super) struct Labelled {
     pub(super) root: Value,
     pub(super) children: Vec<Value>,
     pub(super) positions: u64,
+    /// Whether `positions` counts them up to symmetry ([`crate::games::Ranked::symmetric`]).
+    pub(super) symmetric: bool,
 }
 
 fn label(ctx: &Context<'_, '_>) -> Result<Labelled, Error> {
@@ -501,6 +505,7 @@ fn label(ctx: &Context<'_, '_>) -> Result<Labelled, Error> {
                 root: labels.value(0),
                 children: values,
                 positions: explored.len() as u64,
+                symmetric: ranked.symmetric(),
             });
         }
     }
@@ -512,6 +517,7 @@ fn label(ctx: &Context<'_, '_>) -> Result<Labelled, Error> {
         root: solution.root_value(),
         children,
         positions,
+        symmetric: false,
     })
 }
 

@@ -53,6 +53,7 @@ impl Analysis for ByRule {
             nodes: None,
             rule: Some(rule.theorem()),
             winning_moves_truncated: false,
+            up_to_symmetry: false,
         }))
     }
 }

@@ -159,6 +159,7 @@ impl Analysis for Search {
             positions: None,
             nodes: Some(searched.nodes),
             winning_moves_truncated: false,
+            up_to_symmetry: false,
             rule: None,
         }))
     }
@@ -227,6 +228,7 @@ fn by_exact(ctx: &mut Context<'_, '_>, exact: &dyn Exact_) -> Result<Report, Err
         positions: None,
         nodes: Some(analysis.nodes),
         winning_moves_truncated: false,
+        up_to_symmetry: false,
         rule: None,
     })
 }

@@ -83,6 +83,7 @@ impl Analysis for SpragueGrundy {
             nodes: None,
             rule: None,
             winning_moves_truncated: truncated,
+            up_to_symmetry: false,
         }))
     }
 }

@@ -236,6 +236,7 @@ pub fn lookup(
             root,
             children: values,
             positions,
+            symmetric: false,
         },
         Method::Tablebase,
     )

@@ -250,6 +250,10 @@ impl Ranked for Base3<'_> {
         3u64.pow(self.0.cells())
     }
 
+    fn symmetric(&self) -> bool {
+        self.0.symmetries.len() > 1
+    }
+
     fn rank(&self, pos: &Pos) -> u64 {
         let c = self.0.canonical(pos);
         (0..self.0.cells()).rev().fold(0u64, |acc, cell| {
