@@ -192,25 +192,9 @@ pub fn open_book(
                 ),
             }));
         }
-        store.lock_for_writing()?;
-        let fresh = std::sync::atomic::AtomicUsize::new(0);
-        let listen = |e: &grundy::tier::Event| {
-            if let grundy::tier::Event::Done { loaded: false, .. } = e {
-                fresh.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            }
-            events(e);
-        };
-        let solved = grundy::report::book::build(spec, depth, &mut store, options, limits, &listen)
-            .map_err(|source| OpenError::Solve {
-                game: game.id(),
-                source,
-            })?;
-        let built = Built {
-            tiers: solved.tiers.len(),
-            fresh: fresh.into_inner(),
-            positions: solved.positions(),
-            disk_bytes: store.disk_bytes()?,
-        };
+        let built = write(&mut store, game, events, |store, listen| {
+            grundy::report::book::build(spec, depth, store, options, limits, listen)
+        })?;
         Ok((store, built))
     })();
     if opened.is_err() && !existed {
@@ -247,32 +231,44 @@ fn build_spec(
     let build = build.filter(|_| !matches!(store.book_depth(), Ok(Some(_))));
     let built = match build {
         None => None,
-        Some(options) => {
-            // Before the first tier, so that a second solver of this directory is refused
-            // at once rather than after solving a tier.
-            store.lock_for_writing()?;
-            let fresh = std::sync::atomic::AtomicUsize::new(0);
-            let listen = |e: &grundy::tier::Event| {
-                if let grundy::tier::Event::Done { loaded: false, .. } = e {
-                    fresh.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                }
-                events(e);
-            };
-            let solved = grundy::tier::solve(game, &mut store, options, &listen, control).map_err(
-                |source| OpenError::Solve {
-                    game: game.id(),
-                    source,
-                },
-            )?;
-            Some(Built {
-                tiers: solved.tiers.len(),
-                fresh: fresh.into_inner(),
-                positions: solved.positions(),
-                disk_bytes: store.disk_bytes()?,
-            })
-        }
+        Some(options) => Some(write(&mut store, game, events, |store, listen| {
+            grundy::tier::solve(game, store, options, listen, control)
+        })?),
     };
     Ok((store, built))
+}
+
+/// Solves into `store` by `solve` (the tier solver, or a book's build) as the directory's
+/// one writer, counting the tiers it solves now for [`Built`]. The lock is taken before
+/// the first tier, so that a second solver of this directory is refused at once rather
+/// than after solving a tier.
+fn write(
+    store: &mut Tablebase,
+    game: &dyn TierGame,
+    events: &grundy::tier::Listener<'_>,
+    solve: impl FnOnce(
+        &mut Tablebase,
+        &grundy::tier::Listener<'_>,
+    ) -> Result<grundy::tier::Solved, grundy::Error>,
+) -> Result<Built, OpenError> {
+    store.lock_for_writing()?;
+    let fresh = std::sync::atomic::AtomicUsize::new(0);
+    let listen = |e: &grundy::tier::Event| {
+        if let grundy::tier::Event::Done { loaded: false, .. } = e {
+            fresh.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        events(e);
+    };
+    let solved = solve(store, &listen).map_err(|source| OpenError::Solve {
+        game: game.id(),
+        source,
+    })?;
+    Ok(Built {
+        tiers: solved.tiers.len(),
+        fresh: fresh.into_inner(),
+        positions: solved.positions(),
+        disk_bytes: store.disk_bytes()?,
+    })
 }
 
 /// The file name of a tier.
