@@ -14,7 +14,12 @@
 //!   blocked (two of them lose), and a disc under such a threat is never played; a board
 //!   with none of these left is lost at once;
 //! - bounds: the player to move cannot win with their next disc (the search never lists
-//!   such a board), nor lose before the opponent's next disc but one;
+//!   such a board), nor lose before the opponent's next disc but one; a move that leaves
+//!   the opponent no safe reply wins with the mover's disc after (the board's exact value,
+//!   without a look at the table: a fifth of the open boards on Pons' set L1_R3), and
+//!   without one the mover wins two discs later at the soonest (Steininger's static
+//!   evaluation of the children, `c4`);
+//! - a board with one safe move is valued through it ([`Searchable::forced`]);
 //! - order: the moves that make the most new threats of the mover's first, the middle
 //!   columns breaking ties.
 //!
@@ -39,14 +44,17 @@ pub struct Board {
     pub n: u32,
 }
 
-/// What bounding a board found for ordering its moves: the moves worth trying, and the
-/// opponent's threats.
+/// What bounding a board found for ordering its moves: the moves worth trying, each with
+/// its promise, sorted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Moves {
     /// One cell a column: the moves that do not lose at once.
     next: u64,
-    /// The empty cells where the opponent's disc would make four.
-    theirs: u64,
+    /// Each move as (its promise) << 8 | 255 − (its column's place in the order), the
+    /// largest first: the most promising first, ties in column order.
+    sorted: [u16; 16],
+    /// The moves in `sorted`.
+    len: usize,
 }
 
 /// A board's size as the bit operations read it: known when compiled ([`Fixed`], the
@@ -254,20 +262,24 @@ impl<S: Shape> Bits<S> {
     /// there is one, none if two, never a disc right under an opponent's threat), and
     /// the opponent's threats: the cells where their disc would make four.
     #[inline(always)]
-    fn non_losing(&self, b: &Board) -> Moves {
-        let mut possible = self.possible(b);
+    fn non_losing(&self, b: &Board) -> (u64, u64) {
         let theirs = self.winning(b.mine ^ b.mask, b.mask);
+        (Self::safe(self.possible(b), theirs), theirs)
+    }
+
+    /// The cells of `possible` a player may drop into without handing the opponent, whose
+    /// threats are `theirs`, a win next move: the one threat to block if there is one,
+    /// none if two, never a cell right under a threat.
+    #[inline(always)]
+    fn safe(mut possible: u64, theirs: u64) -> u64 {
         let forced = possible & theirs;
         if forced != 0 {
             if forced & (forced - 1) != 0 {
-                return Moves { next: 0, theirs };
+                return 0;
             }
             possible = forced;
         }
-        Moves {
-            next: possible & !(theirs >> 1),
-            theirs,
-        }
+        possible & !(theirs >> 1)
     }
 
     /// The most the player to move can get against the follow-up (claimeven, Allis 1988)
@@ -302,16 +314,13 @@ impl<S: Shape> Bits<S> {
     }
 
     /// How promising dropping into `cell` is for the mover: the threats it leaves them
-    /// (cells where a disc of theirs would make four), those right above a cell the
-    /// opponent may play next counted more, a threat right above one of the opponent's
-    /// not at all (it never comes into play). `theirs`: the opponent's threats before
-    /// the move.
+    /// (`threats`: cells where a disc of theirs would make four), those right above a
+    /// cell the opponent may play next (`next`) counted more, a threat right above one
+    /// of the opponent's not at all (it never comes into play). `theirs`: the
+    /// opponent's threats before the move.
     #[inline(always)]
-    fn promise(&self, b: &Board, theirs: u64, cell: u64) -> u16 {
-        let mask = b.mask | cell;
-        let threats = self.winning(b.mine | cell, mask);
+    fn promise(&self, theirs: u64, cell: u64, threats: u64, next: u64) -> u16 {
         let useful = threats & !((theirs & !cell) << 1);
-        let next = (mask + self.bottom) & self.board;
         let soon = useful & (next << 1);
         // Weights measured on Pons' sets L1_R1 to L1_R3 and a board of five discs
         // (37% fewer nodes than threats counted alone; counting the threats two above
@@ -379,15 +388,44 @@ impl<S: Shape> Searchable for Bits<S> {
 
     #[inline(always)]
     fn expand(&self, b: &Board) -> Node<Moves> {
-        let moves = self.non_losing(b);
+        let (next, theirs) = self.non_losing(b);
         let n = b.n as i32;
-        if moves.next == 0 {
+        if next == 0 {
             return Node::Exact(-self.race.win(n + 2));
         }
         if n >= self.race.cells - 2 {
             return Node::Exact(0);
         }
-        let mut hi = self.race.win(n + 3);
+        // Each move's threats: a move that leaves the opponent no safe reply wins with
+        // the mover's next disc (the quickest win there is, as none wins now); the
+        // others are sorted by promise (see `Moves::sorted`).
+        let mut moves = Moves {
+            next,
+            sorted: [0; 16],
+            len: 0,
+        };
+        for (i, &column) in self.order[..self.w].iter().enumerate() {
+            let cell = next & column;
+            if cell == 0 {
+                continue;
+            }
+            let mask = b.mask | cell;
+            let threats = self.winning(b.mine | cell, mask);
+            let replies = (mask + self.bottom) & self.board;
+            if Self::safe(replies, threats) == 0 {
+                return Node::Exact(self.race.win(n + 3));
+            }
+            let entry = self.promise(theirs, cell, threats, replies) << 8 | (255 - i as u16);
+            let mut at = moves.len;
+            while at > 0 && moves.sorted[at - 1] < entry {
+                moves.sorted[at] = moves.sorted[at - 1];
+                at -= 1;
+            }
+            moves.sorted[at] = entry;
+            moves.len += 1;
+        }
+        // No move wins with the mover's next disc: the soonest is the one after.
+        let mut hi = self.race.win(n + 5);
         let mut lo = -self.race.win(n + 4);
         if let Some(most) = self.follow_up_bound(b, n) {
             hi = hi.min(most);
@@ -411,34 +449,20 @@ impl<S: Shape> Searchable for Bits<S> {
     }
 
     #[inline(always)]
+    fn forced(&self, moves: &Moves) -> bool {
+        moves.next & (moves.next - 1) == 0
+    }
+
+    #[inline(always)]
     fn look_ahead(&self, b: &Board) -> bool {
         b.n < self.look_ahead_below
     }
 
     #[inline(always)]
     fn children(&self, b: &Board, moves: Moves, out: &mut Vec<Board>) {
-        let Moves { next, theirs } = moves;
-        // Each move as (threats made) << 8 | 255 − (its column's place in the order), kept
-        // sorted largest first: the most threats first, ties in column order.
-        let mut sorted = [0u16; 64];
-        let mut len = 0;
-        for (i, &column) in self.order[..self.w].iter().enumerate() {
-            let cell = next & column;
-            if cell != 0 {
-                let threats = self.promise(b, theirs, cell);
-                let entry = threats << 8 | (255 - i as u16);
-                let mut at = len;
-                while at > 0 && sorted[at - 1] < entry {
-                    sorted[at] = sorted[at - 1];
-                    at -= 1;
-                }
-                sorted[at] = entry;
-                len += 1;
-            }
-        }
-        out.extend(sorted[..len].iter().map(|&e| {
+        out.extend(moves.sorted[..moves.len].iter().map(|&e| {
             let column = self.order[usize::from(255 - (e & 0xff)) & 15];
-            Self::play(b, next & column)
+            Self::play(b, moves.next & column)
         }));
     }
 
