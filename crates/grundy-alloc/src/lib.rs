@@ -2,6 +2,9 @@
 //! memory for reuse (glibc), with every large block (4 MiB and more) advised to the kernel
 //! as a candidate for transparent huge pages (Linux).
 //!
+//! Beside it, [`prefetch`]: the hint with which the library's searches start loading a
+//! table entry before they read it (the library itself has no `unsafe`).
+//!
 //! ```
 //! #[global_allocator]
 //! static ALLOCATOR: grundy_alloc::Allocator = grundy_alloc::Allocator;
@@ -171,6 +174,24 @@ unsafe impl GlobalAlloc for Allocator {
         advice::advise(p, new_size);
         p
     }
+}
+
+/// Asks the processor to start loading the cache line of `value`, and returns at once: a
+/// hint, which changes no value and never faults. A search that knows which table entry
+/// it will read soon calls it first, so that the work in between overlaps the wait for
+/// memory (the exact search: 5 to 10% less time on connect four's larger searches, whose
+/// table is read at nearly every node). On processors other than x86-64 it does nothing.
+#[inline(always)]
+pub fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // Safety: `_mm_prefetch` needs SSE, which every x86-64 processor has; it reads no
+    // memory the program can observe, and the address is that of a live reference.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
 }
 
 #[cfg(test)]

@@ -528,6 +528,11 @@ impl Searchable for Search<'_> {
         self.race.range()
     }
 
+    /// Not where keys are ranks (6 × 6): a rank costs more than the wait it would hide.
+    fn prefetch(&self) -> bool {
+        self.hex.cells <= 32
+    }
+
     fn settled(&self, b: &Board) -> Option<i32> {
         let n = (b.x | b.o).count_ones() as i32;
         let ((mine, a, z), (theirs, ta, tz)) = self.sides(b);
