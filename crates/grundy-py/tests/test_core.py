@@ -499,3 +499,20 @@ def test_a_table_plots_as_svg(tmp_path):
     # A large table shows its first 2000 heaps inline.
     big = grundy.table("octal[0.77]", 10**5)._repr_svg_()
     assert big.count("<circle") == 2001 and "heaps 0..1999" in big
+
+
+def test_a_book_is_read_and_left_a_book(tmp_path):
+    # A book built by the CLI (`grundy book`): tiers of the first discs only.
+    code, _, err = cli("book", "connect4[4x4]", "--depth", "4", "--dir", str(tmp_path))
+    assert code == 0, err
+    before = sorted(p.name for p in tmp_path.iterdir())
+    # A position the book holds is read from it, as the CLI reads it.
+    booked = grundy.solve("connect4[4x4](33)", tablebase=tmp_path)
+    assert booked.method == "tablebase"
+    assert booked.to_dict() == cli_json("solve", "connect4[4x4](33)", "--tablebase", str(tmp_path))
+    # Past the book, another method answers (here exploring the small board), the same
+    # as the CLI; the directory is not completed into a whole tablebase.
+    past = grundy.solve("connect4[4x4](332211)", tablebase=tmp_path)
+    assert past.method != "tablebase"
+    assert past.to_dict() == cli_json("solve", "connect4[4x4](332211)", "--tablebase", str(tmp_path))
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
