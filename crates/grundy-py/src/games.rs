@@ -189,6 +189,34 @@ pub(crate) fn call_gain(
     })
 }
 
+/// `priority(pos, child)` read: an int (higher is tried first by the search), else a
+/// `GameError` naming the move.
+pub(crate) fn call_priority(
+    f: &Bound<'_, PyAny>,
+    pos: &Bound<'_, PyAny>,
+    child: &Bound<'_, PyAny>,
+) -> PyResult<i32> {
+    let py = pos.py();
+    let got = f
+        .call1((pos, child))
+        .map_err(|e| wrap(py, e, format!("priority({}, {})", show(pos), show(child))))?;
+    let value = if got.is_instance_of::<PyBool>() {
+        None
+    } else {
+        got.extract::<i64>().ok()
+    };
+    value
+        .map(|v| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
+        .ok_or_else(|| {
+            GameError::new_err(format!(
+                "priority({}, {}) returned {}: it must return an int",
+                show(pos),
+                show(child),
+                show(&got)
+            ))
+        })
+}
+
 /// Calls `moves(pos)` and hands each position it gives to `visit`, in order: a list
 /// read directly, any other iterable iterated; more than `max_moves` of them (an endless
 /// iterator) or a value that is not iterable is a `GameError` naming `pos`.

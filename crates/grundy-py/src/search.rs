@@ -43,8 +43,8 @@ use smallvec::SmallVec;
 
 use crate::batched::{ints, moves_of, out_of_range, Calls, MAX_SIZE, TERMINAL_RULE, TO_MOVE_RULE};
 use crate::games::{
-    call_gain, call_terminal, call_to_move, each_move, show, unhashable, wrap, GameError,
-    GameTooLarge, IntoGameError, DRAW, LOSS, PLAY_ON, SIGNAL_EVERY, WIN,
+    call_gain, call_priority, call_terminal, call_to_move, each_move, show, unhashable, wrap,
+    GameError, GameTooLarge, IntoGameError, DRAW, LOSS, PLAY_ON, SIGNAL_EVERY, WIN,
 };
 
 /// A position's moves as kept: each child's id, and the points the move gains (0
@@ -244,6 +244,8 @@ struct PyGame<'a, 'py> {
     to_move: Option<Bound<'py, PyAny>>,
     terminal: Option<Bound<'py, PyAny>>,
     gain: Option<Bound<'py, PyAny>>,
+    /// The game's `priority(position, child)`: its moves' order for the search.
+    priority: Option<Bound<'py, PyAny>>,
     max_moves: u64,
     interner: RefCell<Interner>,
     /// In a score game, the one child of a position without moves: the game's end there,
@@ -415,6 +417,21 @@ impl Keyed for PyGame<'_, '_> {
 
     fn acyclic(&self) -> bool {
         self.score()
+    }
+
+    fn priority(&self, from: &Node, to: &Node) -> i32 {
+        let Some(f) = &self.priority else {
+            return 0;
+        };
+        // A score game's end has no Python position to ask about.
+        if self.broken.is() || to.inner.id == 0 {
+            return 0;
+        }
+        let py = self.py;
+        call_priority(f, from.inner.obj.bind(py), to.inner.obj.bind(py)).unwrap_or_else(|e| {
+            self.broken.set(e);
+            0
+        })
     }
 }
 
@@ -631,7 +648,7 @@ fn answer<T>(searched: &Searched, children: Vec<T>) -> PyResult<Answer<T>> {
 /// values the table kept and its size in bytes. `max_positions` caps the positions kept
 /// interned (those the search still holds excepted); `memory` is the table's bytes.
 #[pyfunction]
-#[pyo3(signature = (start, moves, to_move, terminal, gain, *, max_positions, max_moves, max_nodes, memory, algorithm, progress=None))]
+#[pyo3(signature = (start, moves, to_move, terminal, gain, *, max_positions, max_moves, max_nodes, memory, algorithm, progress=None, priority=None))]
 #[allow(clippy::too_many_arguments)]
 fn search_game<'py>(
     py: Python<'py>,
@@ -646,6 +663,7 @@ fn search_game<'py>(
     memory: u64,
     algorithm: &str,
     progress: Option<Py<PyAny>>,
+    priority: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Answer<Py<PyAny>>> {
     let options = options(max_nodes, memory, algorithm)?;
     let cancel = AtomicBool::new(false);
@@ -655,6 +673,7 @@ fn search_game<'py>(
         to_move,
         terminal,
         gain,
+        priority,
         max_moves,
         interner: RefCell::new(Interner::new(
             usize::try_from(max_positions).unwrap_or(usize::MAX),

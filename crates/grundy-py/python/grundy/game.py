@@ -126,8 +126,10 @@ class Game:
     """A base for games defined in Python: set ``start`` (or a ``start()`` method) and
     define ``moves``; define ``to_move``, ``terminal`` and ``gain`` where the game needs
     them. For the batched path define ``moves_many`` (and ``to_move_many``,
-    ``terminal_many``, and ``shape`` for tuple positions) instead. Nothing here is
-    required: any object with these attributes will do."""
+    ``terminal_many``, and ``shape`` for tuple positions) instead. A game searched
+    rather than explored may define ``priority(position, child)``: an int, the moves of
+    higher priority tried first. Nothing here is required: any object with these
+    attributes will do."""
 
     start: Any = None
 
@@ -538,6 +540,7 @@ def solve_game(
     to_move: Optional[Callable] = None,
     terminal: Optional[Callable] = None,
     gain: Optional[Callable] = None,
+    priority: Optional[Callable] = None,
     moves_many: Optional[Callable] = None,
     to_move_many: Optional[Callable] = None,
     terminal_many: Optional[Callable] = None,
@@ -568,7 +571,9 @@ def solve_game(
     proof numbers, or ``"alpha-beta"``) visits at most ``max_nodes`` positions with a table
     of at most ``search_memory`` MiB, and returns a :class:`GameSearch` (a weak solution:
     the start's outcome and its moves', no remoteness); ``progress`` (True or a callable
-    ``(stage, done)``) follows it.
+    ``(stage, done)``) follows it. ``priority(position, child)``, where the game defines
+    it, orders the search's moves: an int, higher tried first (ties in ``moves``' order);
+    a good order (a winning move first) is what makes a search fast.
 
     Raises :class:`GameError` for a game that misbehaves (naming the position), and
     :class:`GameTooLarge` (a ``GameError``) for one past the limits: more than
@@ -583,6 +588,7 @@ def solve_game(
         to_move = to_move or _callable(game, "to_move")
         terminal = terminal or _callable(game, "terminal")
         gain = gain or _callable(game, "gain")
+        priority = priority or _callable(game, "priority")
         moves_many = moves_many or _callable(game, "moves_many")
         to_move_many = to_move_many or _callable(game, "to_move_many")
         terminal_many = terminal_many or _callable(game, "terminal_many")
@@ -602,6 +608,11 @@ def solve_game(
     if method not in (None, "explore", "search"):
         raise ValueError(f"method must be None, 'explore' or 'search', not {method!r}")
     search = _searcher(max_nodes, search_memory, algorithm, progress, max_positions, max_moves)
+    if batched and priority is not None:
+        raise ValueError(
+            "priority(position, child) orders the search of a game with moves(position); "
+            "the batched path has none: pass batched=False to use it"
+        )
     if batched:
         return _solve_batched(
             start, moves_many, to_move, to_move_many, terminal, terminal_many, gain, shape,
@@ -617,7 +628,7 @@ def solve_game(
 
     def searched():
         outcome, found, nodes, stored, table_bytes = search(
-            _grundy.search_game, start, moves, to_move, terminal, gain
+            _grundy.search_game, start, moves, to_move, terminal, gain, priority=priority
         )
         return GameSearch(
             start, outcome, found, nodes, stored, table_bytes, gain is not None, algorithm
@@ -642,10 +653,11 @@ def _searcher(max_nodes, search_memory, algorithm, progress, max_positions, max_
         raise ValueError(f"algorithm must be 'pn' or 'alpha-beta', not {algorithm!r}")
     memory = min(search_memory * (1 << 20), 2**64 - 1)
 
-    def search(function, *args):
+    def search(function, *args, **extra):
         return _progress.call(
             function,
             *args,
+            **extra,
             max_positions=max_positions,
             max_moves=min(max_moves, 2**64 - 1),
             max_nodes=max_nodes,
