@@ -164,6 +164,9 @@ test('explore: Fibonacci nim\'s table of small cases and its Grundy plot', async
   await load();
   await page.selectOption('#catalog', 'multiple[2](30)');
   await page.waitForFunction(() => document.getElementById('summary').textContent.startsWith('multiple[2](30)'));
+  // The menu keeps no stale choice: back to its title, the spec box says what is shown.
+  assert.equal(await page.inputValue('#catalog'), '');
+  assert.equal(await page.inputValue('#spec'), 'multiple[2](30)');
   assert.equal(await page.textContent('.table-box h2'), 'multiple[2]: heap sizes 0..30');
   // Seed 000: the losing starts are exactly the Fibonacci numbers.
   assert.equal(await page.textContent('.p-positions'), 'Losing (P-) positions: 0, 1, 2, 3, 5, 8, 13, 21');

@@ -1796,8 +1796,12 @@ async function init() {
     tab.addEventListener('click', () => showPanel(tab.dataset.panel));
   }
   $('explore-form').addEventListener('submit', (e) => { e.preventDefault(); explore($('spec').value); });
+  // An example is explored, and the menu goes back to its title: the spec box says what
+  // is shown, and the same example can be picked again.
   $('catalog').addEventListener('change', () => {
-    if ($('catalog').value) explore($('catalog').value);
+    const spec = $('catalog').value;
+    $('catalog').value = '';
+    if (spec) explore(spec);
   });
   $('explore-play').addEventListener('click', () => {
     $('play-spec').value = $('spec').value.trim();
