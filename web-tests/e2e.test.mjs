@@ -2,7 +2,8 @@
 // (Debian's /usr/bin/chromium) by playwright-core. The tests assert on what the page shows
 // and save a screenshot of each step to web-tests/screenshots/. The README's picture is
 // web-tests/screenshots/readme.png; with UPDATE_SCREENSHOT=1 it is also written to
-// docs/screenshot.png, which the README shows.
+// docs/screenshot.png, which the README shows, with the gallery (docs/gallery.png) and a
+// board in play (docs/board.png).
 //
 // GRUNDY_BIN names the binary (default: the newer of ../target/{release,debug}/grundy);
 // CHROMIUM the browser (default /usr/bin/chromium).
@@ -84,13 +85,33 @@ after(async () => {
 
 const shot = (name) => page.screenshot({ path: join(shots, name), fullPage: true });
 
-async function load() {
+/** Opens the page at its start (the gallery), then the Explore tab unless `gallery`. */
+async function load({ gallery = false } = {}) {
   await page.goto(base);
   await page.waitForSelector('body[data-ready="true"]');
+  if (!gallery) await page.click('#tab-explore');
 }
 
 /** The texts of every element matching `selector`. */
 const texts = (selector) => page.locator(selector).allTextContents();
+
+/**
+ * A move's colour, as the page must draw it: Okabe and Ito's bluish green, yellow or
+ * vermillion for a win, draw or loss, at most 80% mixed into white, at `strength`.
+ */
+const PALETTE = { win: [0, 158, 115], draw: [240, 228, 66], loss: [213, 94, 0] };
+const fillOf = (outcome, strength) =>
+  `rgb(${PALETTE[outcome].map((v) => Math.round(255 - (255 - v) * strength * 0.8)).join(', ')})`;
+
+/**
+ * The strength of move `m`'s colour: 1 for a win or loss in 1 (or a draw, or a score
+ * game's best move), then paler towards 0.3 the farther the end: halfway 4 moves later.
+ */
+function strengthOf(m) {
+  if (m.scores) return 0.3 + 0.7 / (1 + Number(m.worse_by || 0) / 4);
+  if (m.outcome === 'draw' || m.remoteness === null || m.remoteness === undefined) return 1;
+  return 0.3 + 0.7 / (1 + (Number(m.remoteness) - 1) / 4);
+}
 
 test('the page loads, with the catalog', async () => {
   await load();
@@ -126,7 +147,10 @@ test('explore: solve nim(3,4,5)', async () => {
   assert.equal(await page.locator('#moves li.loss').count(), 11);
   for (const value of await texts('#moves li.loss .value')) assert.match(value, /^lose in \d+$/);
   const colour = await winning.evaluate((e) => getComputedStyle(e).backgroundColor);
-  assert.equal(colour, 'rgb(220, 252, 231)', 'a winning move is green');
+  const far = Number((await winning.locator('.value').textContent()).split(' ').at(-1));
+  assert.equal(colour, fillOf('win', strengthOf({ outcome: 'win', remoteness: far })), 'a winning move is bluish green, shaded by its remoteness');
+  // Each tile names its move and value for a screen reader.
+  assert.match(await winning.locator('button.spec').getAttribute('aria-label'), /^take 2 from heap 1: win in \d+$/);
   // The small cases of Nim and the Grundy plot; a place for the rule.
   assert.equal(await page.textContent('.table-box h2'), 'nim: heap sizes 0..30');
   assert.match(await page.textContent('.p-positions'), /^Losing \(P-\) positions: 0$/);
@@ -140,6 +164,9 @@ test('explore: Fibonacci nim\'s table of small cases and its Grundy plot', async
   await load();
   await page.selectOption('#catalog', 'multiple[2](30)');
   await page.waitForFunction(() => document.getElementById('summary').textContent.startsWith('multiple[2](30)'));
+  // The menu keeps no stale choice: back to its title, the spec box says what is shown.
+  assert.equal(await page.inputValue('#catalog'), '');
+  assert.equal(await page.inputValue('#spec'), 'multiple[2](30)');
   assert.equal(await page.textContent('.table-box h2'), 'multiple[2]: heap sizes 0..30');
   // Seed 000: the losing starts are exactly the Fibonacci numbers.
   assert.equal(await page.textContent('.p-positions'), 'Losing (P-) positions: 0, 1, 2, 3, 5, 8, 13, 21');
@@ -434,8 +461,6 @@ test('play: a score game speaks of final scores, best and worse moves, in one ac
   }
 });
 
-/** The page's colours for a move's cell: its value for the player who makes it. */
-const CELL_FILL = { win: 'rgb(220, 252, 231)', draw: 'rgb(254, 249, 195)', loss: 'rgb(254, 226, 226)' };
 
 /** What the API says of `spec`: its report, as the page gets it. */
 async function report(spec) {
@@ -448,10 +473,11 @@ async function report(spec) {
  * The board `drawing` shows (`#play-drawing`, `#explore-drawing`): every cell's label, fill
  * and remoteness, by "row,column".
  */
-const boardCells = (drawing) => page.locator(`${drawing} g.cell`).evaluateAll((gs) => Object.fromEntries(gs.map((g) => [
+const boardCells = (drawing, p = page) => p.locator(`${drawing} g.cell`).evaluateAll((gs) => Object.fromEntries(gs.map((g) => [
   `${g.dataset.row},${g.dataset.column}`,
   {
-    label: g.querySelector('text.label') ? g.querySelector('text.label').textContent : '',
+    label: g.dataset.label,
+    aria: g.getAttribute('aria-label'),
     fill: getComputedStyle(g.querySelector('.ground')).fill,
     remoteness: g.querySelector('text.remoteness') ? g.querySelector('text.remoteness').textContent : null,
     move: g.classList.contains('move'),
@@ -467,17 +493,21 @@ async function boardShows(drawing, spec) {
   const r = await report(spec);
   assert.ok(r.picture, `${spec} has a picture`);
   const shown = await boardCells(drawing);
-  assert.equal(Object.keys(shown).length, r.picture.rows * r.picture.columns);
   r.picture.cells.forEach((label, i) => {
     const key = `${Math.floor(i / r.picture.columns)},${i % r.picture.columns}`;
-    assert.equal(shown[key].label, label, `cell ${key} of ${spec}`);
+    // Every cell is drawn (but the second cell of a Kalah store, which is one shape).
+    if (shown[key]) assert.equal(shown[key].label, label, `cell ${key} of ${spec}`);
+    else assert.equal(r.picture.look, 'pits', `cell ${key} of ${spec} is drawn`);
   });
   const moveCells = new Set();
   for (const m of r.moves) {
     const key = m.cell.join(',');
     moveCells.add(key);
-    assert.equal(shown[key].fill, CELL_FILL[m.outcome], `${spec}: ${m.name} is a ${m.outcome}`);
+    // One move a cell here: its colour is its value, shaded by its remoteness; its name
+    // and value are its text for a screen reader.
+    assert.equal(shown[key].fill, fillOf(m.outcome, strengthOf(m)), `${spec}: ${m.name} is a ${m.outcome}`);
     assert.equal(shown[key].remoteness, m.remoteness === null ? null : String(m.remoteness), `${spec}: ${m.name}`);
+    assert.match(shown[key].aria, new RegExp(`^${m.name}: (win|lose) in \\d+$|^${m.name}: draw$`), shown[key].aria);
   }
   for (const [key, cell] of Object.entries(shown)) assert.equal(cell.move, moveCells.has(key), `cell ${key}`);
   return r;
@@ -564,6 +594,7 @@ test('play: connect four by clicking cells; discs land in their column', async (
   assert.equal(points.length, 4);
   assert.equal(await page.locator('#history-box').isVisible(), true);
   await shot('16-connect4.png');
+  if (process.env.UPDATE_SCREENSHOT === '1') await page.locator('#game').screenshot({ path: join(root, 'docs', 'board.png') });
 });
 
 test('explore: a board\'s cells are coloured by the API\'s values, and a click explores the move', async () => {
@@ -575,8 +606,8 @@ test('explore: a board\'s cells are coloured by the API\'s values, and a click e
   const r = await boardShows('#explore-drawing', spec);
   // A corner loses for O, an edge keeps the draw.
   const shown = await boardCells('#explore-drawing');
-  assert.equal(shown['0,2'].fill, CELL_FILL.loss);
-  assert.equal(shown['0,1'].fill, CELL_FILL.draw);
+  assert.equal(shown['0,2'].fill, fillOf('loss', strengthOf(r.moves.find((m) => m.cell.join(',') === '0,2'))));
+  assert.equal(shown['0,1'].fill, fillOf('draw', 1));
   const edge = r.moves.find((m) => m.cell.join(',') === '0,1');
   await page.locator('#explore-drawing g.cell[data-row="0"][data-column="1"]').click();
   await page.waitForFunction((want) => document.getElementById('summary').textContent.startsWith(`${want}:`), edge.spec);
@@ -590,7 +621,7 @@ test('explore: a board\'s cells are coloured by the API\'s values, and a click e
   assert.equal(await page.locator('#explore-board').isHidden(), true);
 });
 
-test('boards: any grid draws, skewed (hex) rows, numbers and labels as given, several moves at one cell', async () => {
+test('boards: any picture draws inside its drawing, numbers and labels as given, several moves at one cell', async () => {
   await load();
   // The page's drawing alone, on pictures of the shapes the library's families give.
   const drawn = await page.evaluate(() => {
@@ -613,30 +644,130 @@ test('boards: any grid draws, skewed (hex) rows, numbers and labels as given, se
         width: d.getBoundingClientRect().width,
       };
     };
-    const hex = draw({ rows: 3, columns: 3, cells: ['X', '', '', '', 'O', '', '', '', ''], skew: true },
+    const hex = draw({ rows: 3, columns: 3, cells: ['X', '', '', '', 'O', '', '', '', ''], look: 'hexes' },
       [{ spec: 'a', name: 'a', outcome: 'win', remoteness: 3, cell: [0, 1] }]);
-    // Kalah's pits hold numbers; dots and boxes is a (2r+1) × (2c+1) grid of dots, lines and boxes.
-    const kalah = draw({ rows: 2, columns: 8, cells: ['', '4', '4', '4', '4', '4', '4', '', '0', '4', '4', '4', '4', '4', '4', '0'], skew: false }, []);
-    const dots = draw({ rows: 5, columns: 5, cells: ['•', '', '•', '—', '•', '', '', '', 'A', '|', '•', '', '•', '', '•', '', '', '', '', '', '•', '', '•', '', '•'], skew: false },
-      [{ spec: 'b', name: 'b', outcome: 'loss', remoteness: 1, cell: [0, 1] }]);
-    // Two moves at one cell (push a cube left or right): the best colours it; a click lists both.
-    const both = draw({ rows: 1, columns: 2, cells: ['X', ''], skew: false }, [
+    // Kalah's pits hold numbers, its stores at both ends; an unknown look draws as marks.
+    const kalah = draw({ rows: 2, columns: 5, cells: ['', '4', '4', '4', '', '', '0', '4', '4', ''], look: 'pits' }, []);
+    const other = draw({ rows: 1, columns: 3, cells: ['7', 'A', ''], look: 'something new' }, []);
+    // Two moves at one cell (a Quixo cube): the best colours it; a click lists both.
+    const both = draw({ rows: 1, columns: 2, cells: ['X', ''], look: 'cubes' }, [
       { spec: 'left', name: 'push left', outcome: 'loss', remoteness: 2, cell: [0, 0] },
       { spec: 'right', name: 'push right', outcome: 'win', remoteness: 5, cell: [0, 0] }]);
     document.querySelector('#test-drawing g.cell').dispatchEvent(new MouseEvent('click'));
-    const listed = [...document.querySelectorAll('#test-board .cell-moves button')].map((b) => b.dataset.spec);
-    return { hex, kalah, dots, both, listed };
+    const listed = [...document.querySelectorAll('#test-board .cell-moves button')].map((b) => [b.dataset.spec, b.getAttribute('aria-label')]);
+    box.remove();
+    return { hex, kalah, other, both, listed };
   });
   assert.deepEqual([drawn.hex.cells, drawn.hex.hexes, drawn.hex.wins], [9, 9, 1]);
   assert.ok(drawn.hex.width > 100, `drawn ${drawn.hex.width} px wide`);
-  assert.deepEqual(drawn.hex.labels, ['X', 'O']);
-  assert.ok(drawn.hex.inside && drawn.kalah.inside && drawn.dots.inside, 'every cell inside its drawing');
-  assert.deepEqual([drawn.kalah.cells, drawn.kalah.hexes], [16, 0]);
-  assert.deepEqual(drawn.kalah.labels, ['4', '4', '4', '4', '4', '4', '0', '4', '4', '4', '4', '4', '4', '0']);
-  assert.equal(drawn.dots.cells, 25);
-  assert.ok(drawn.dots.labels.includes('A') && drawn.dots.labels.includes('—'));
+  assert.ok(drawn.hex.inside && drawn.kalah.inside && drawn.other.inside, 'every cell inside its drawing');
+  // 6 pits and 2 stores (one shape each for two cells).
+  assert.equal(drawn.kalah.cells, 8);
+  assert.deepEqual(drawn.kalah.labels.filter((l) => /^\d+$/.test(l)), ['4', '4', '4', '0', '4', '4']);
+  assert.deepEqual(drawn.other.labels, ['7', 'A']);
   assert.equal(drawn.both.wins, 1, 'the better move colours the cell');
-  assert.deepEqual(drawn.listed, ['left', 'right']);
+  assert.deepEqual(drawn.listed, [['left', 'push left: lose in 2'], ['right', 'push right: win in 5']]);
+});
+
+/** Explores `spec` on `p` and waits for the answer (its summary names the position as the library writes it). */
+async function exploreSpec(spec, p = page) {
+  const before = await p.textContent('#summary');
+  await p.fill('#spec', spec);
+  await p.click('#solve');
+  await p.waitForFunction((old) => document.getElementById('explore-busy').hidden
+    && document.getElementById('summary').textContent !== old, before);
+}
+
+/** Explores `spec` on `p` and waits for its board. */
+async function exploreBoard(spec, p = page) {
+  await exploreSpec(spec, p);
+  await p.waitForSelector('#explore-drawing');
+}
+
+/** How many elements of the Explore board match each selector. */
+const counts = (selectors, p = page) => p.evaluate((sel) => Object.fromEntries(Object.entries(sel).map(([k, v]) => [
+  k, document.querySelectorAll(`#explore-drawing ${v}`).length]))
+, selectors);
+
+test('boards: every board family is drawn as its players know it', async () => {
+  await load();
+  // Connect four: a frame, a hole a cell, a disc of each player's colour a disc played.
+  await exploreBoard('connect4[4x4](2323)');
+  assert.deepEqual(await counts({ frame: 'rect.frame', holes: 'g.hole', x: 'circle.disc.x', o: 'circle.disc.o', moves: 'g.cell.move' }),
+    { frame: 1, holes: 16, x: 2, o: 2, moves: 4 });
+  assert.notEqual(await page.locator('#explore-drawing circle.disc.x').first().evaluate((c) => getComputedStyle(c).fill),
+    await page.locator('#explore-drawing circle.disc.o').first().evaluate((c) => getComputedStyle(c).fill));
+  await shot('22-board-connect4.png');
+  // Hex: a rhombus of hexagons, X's two sides and O's two in their colours, stones.
+  await exploreBoard('hex[3](x../.o./...)');
+  const hex = await counts({ hexes: 'g.cell polygon', sideX: 'polyline.side.x', sideO: 'polyline.side.o', x: 'circle.stone.x', o: 'circle.stone.o' });
+  assert.deepEqual(hex, { hexes: 9, sideX: 6, sideO: 6, x: 1, o: 1 });
+  const sideColour = (cls) => page.locator(`#explore-drawing polyline.side.${cls}`).first().evaluate((l) => getComputedStyle(l).stroke);
+  assert.notEqual(await sideColour('x'), await sideColour('o'));
+  await shot('23-board-hex.png');
+  // Dots and boxes: (r+1)(c+1) dots, a line a line drawn, a slot a line still to draw.
+  await exploreBoard('dots[2x2](ha1,va1)');
+  assert.deepEqual(await counts({ dots: 'g.dot', drawn: 'line.drawn', slots: 'g.slot', moves: 'g.slot.move', boxes: 'g.box' }),
+    { dots: 9, drawn: 2, slots: 12, moves: 10, boxes: 4 });
+  await shot('24-board-dots.png');
+  // Kalah: 2 × 3 pits with their seeds, and two stores.
+  await exploreBoard('kalah[3,3]');
+  assert.deepEqual(await counts({ pits: 'g.pit', stores: 'g.store', moves: 'g.pit.move' }), { pits: 6, stores: 2, moves: 3 });
+  assert.deepEqual(await page.locator('#explore-drawing g.pit text.label').allTextContents(), ['3', '3', '3', '3', '3', '3']);
+  await shot('25-board-kalah.png');
+  // Chomp: the bar, its poisoned square, the squares eaten.
+  await exploreBoard('chomp[3x4](4,2,1)');
+  assert.deepEqual(await counts({ squares: 'g.square', poison: 'g.square.poison', eaten: 'g.eaten', moves: 'g.square.move' }),
+    { squares: 7, poison: 1, eaten: 5, moves: 6 });
+  await shot('26-board-chomp.png');
+  // Quixo: n × n cubes; the border ones that can be taken are the moves.
+  await exploreBoard('quixo[3](x.o/.../...,x)');
+  assert.deepEqual(await counts({ cubes: 'g.cube', border: 'g.cube.border', moves: 'g.cube.move', x: 'path.piece.x', o: 'circle.piece.o' }),
+    { cubes: 9, border: 8, moves: 4, x: 1, o: 1 });
+  await shot('27-board-quixo.png');
+});
+
+test('play: the keyboard alone plays a board: Tab to a cell, Enter moves there', async () => {
+  await startGame('connect4[4x4]');
+  let tabs = 0;
+  while (!(await page.evaluate(() => document.activeElement.matches('#play-drawing g.cell.move')))) {
+    await page.keyboard.press('Tab');
+    tabs += 1;
+    assert.ok(tabs < 40, 'a move cell is reached by Tab');
+  }
+  const spec = await page.evaluate(() => document.activeElement.dataset.spec);
+  const name = await page.evaluate(() => document.activeElement.getAttribute('aria-label'));
+  assert.equal(name, 'column 1', 'the cell is named by its move');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('#log li').length === 2);
+  assert.equal(await page.locator('#log li.log-you code').textContent(), 'column 1');
+  assert.ok(spec.startsWith('connect4[4x4]'));
+});
+
+test('play: Chomp, Quixo and Kalah by clicking the board', async () => {
+  // Chomp: the square clicked goes, with every square above and right of it.
+  await startGame('chomp[3x4]');
+  const square = page.locator('#play-drawing g.cell[data-row="0"][data-column="3"]');
+  assert.equal(await play(square), 'chomp[3x4](4,4,3)');
+  assert.equal(await page.locator('#log li.log-you code').textContent(), 'take row 3 column 4');
+  assert.equal((await boardCells('#play-drawing'))['0,3'].label, '');
+  // Quixo: a cube has two or three moves; clicked, they are listed, and one is played.
+  await startGame('quixo[3]');
+  await page.check('#hint');
+  await page.locator('#play-drawing g.cell[data-row="0"][data-column="0"]').click();
+  const listed = page.locator('#play-board .cell-moves button');
+  assert.equal(await listed.count(), 2, 'a corner cube pushed in at either end');
+  assert.match(await listed.first().getAttribute('aria-label'), /^a1 to c1: (win|lose) in \d+$|^a1 to c1: draw$/);
+  await play(listed.first());
+  assert.equal(await page.locator('#log li.log-you code').textContent(), 'a1 to c1');
+  assert.equal(await page.locator('#play-drawing g.cell.last').count(), 1, 'the engine\'s move is marked');
+  // Kalah: a pit clicked is sown.
+  await startGame('kalah[3,3]');
+  const pit = page.locator('#play-drawing g.pit[data-row="1"][data-column="1"]');
+  const sown = await pit.getAttribute('data-spec');
+  assert.equal(await play(pit), sown);
+  assert.equal(await page.locator('#log li.log-you code').textContent(), 'pit 1');
+  await shot('28-play-kalah.png');
 });
 
 test('at 390 px wide a board and the value history do not scroll sideways', async () => {
@@ -646,6 +777,7 @@ test('at 390 px wide a board and the value history do not scroll sideways', asyn
   const wide = () => phone.evaluate(() => document.scrollingElement.scrollWidth);
   await phone.goto(base);
   await phone.waitForSelector('body[data-ready="true"]');
+  await phone.click('#tab-explore');
   await phone.fill('#spec', 'connect4[4x4](2323)');
   await phone.click('#solve');
   await phone.waitForSelector('#explore-drawing');
@@ -839,7 +971,8 @@ test('at 390 px wide no tab scrolls sideways', async () => {
   const wide = () => phone.evaluate(() => document.scrollingElement.scrollWidth);
   await phone.goto(base);
   await phone.waitForSelector('body[data-ready="true"]');
-  assert.ok(await wide() <= 390, 'the empty page');
+  assert.ok(await wide() <= 390, 'the gallery');
+  await phone.click('#tab-explore');
   for (const spec of ['nim(3) + octal[0.77](12) + multiple[2](10)',
     'nim(10^18,12345,7) + octal[0.77](12) + subtraction[1,3,4](20) + bounded-nim[3](10)',
     `nim(${'1,'.repeat(60)}1)`]) {
@@ -1050,6 +1183,172 @@ test('server: only loopback names are answered, every 405 is the JSON error, lim
   const catalog = await (await fetch(`${base}api/catalog`)).json();
   for (const [name, value] of Object.entries(catalog.limits)) assert.equal(typeof value, 'number', name);
   assert.equal(catalog.limits.max_work, 2e9);
+});
+
+test('gallery: the start page shows every family of the catalog, drawn, with its rules and examples', async () => {
+  const catalog = await (await fetch(`${base}api/catalog`)).json();
+  for (const [width, height] of [[1280, 900], [390, 844]]) {
+    const context = await browser.newContext({ viewport: { width, height } });
+    const p = await context.newPage();
+    p.on('pageerror', (e) => pageErrors.push(e));
+    await p.goto(base);
+    await p.waitForSelector('body[data-ready="true"]');
+    assert.equal(await p.getAttribute('#tab-games', 'aria-selected'), 'true', 'the gallery is the start page');
+    // One card a family of the registry (the catalog's list: a new family gets a card),
+    // those drawn first, each group in the registry's order.
+    const cards = await p.locator('#gallery .game-card').evaluateAll((lis) => lis.map((li) => ({
+      family: li.dataset.family,
+      drawn: li.querySelectorAll('.game-picture svg').length,
+      cells: li.querySelectorAll('.game-picture g.cell').length,
+      rules: li.querySelector('.game-rules').textContent,
+      examples: [...li.querySelectorAll('.game-example code')].map((c) => c.textContent),
+    })));
+    const drawnFirst = [...catalog.gallery.filter((g) => g.picture || g.figure),
+      ...catalog.gallery.filter((g) => !(g.picture || g.figure))];
+    assert.deepEqual(cards.map((c) => c.family), drawnFirst.map((g) => g.name));
+    assert.deepEqual([...cards.map((c) => c.family)].sort(), catalog.families.map((f) => f.name).sort());
+    for (const [card, g] of cards.map((c, i) => [c, drawnFirst[i]])) {
+      assert.equal(card.rules, g.rules, card.family);
+      assert.ok(card.rules.length > 0, card.family);
+      assert.deepEqual(card.examples, g.examples.length ? g.examples : [g.spec], card.family);
+      if (g.picture) {
+        assert.equal(card.drawn, 1, `${card.family} is drawn`);
+        assert.ok(card.cells > 0, `${card.family}: its cells`);
+      } else if (g.figure) {
+        assert.equal(card.drawn, 1, `${card.family} is drawn`);
+      }
+    }
+    for (const family of ['connect4', 'hex', 'dots', 'kalah', 'chomp', 'quixo', 'tictactoe', 'ioiwari', 'polygon']) {
+      assert.equal(cards.find((c) => c.family === family).drawn, 1, `${family} has its picture`);
+    }
+    const wide = await p.evaluate(() => document.scrollingElement.scrollWidth);
+    assert.ok(wide <= width, `${width} px: the gallery is ${wide} px wide`);
+    await p.screenshot({ path: join(shots, `29-gallery-${width}.png`), fullPage: true });
+    if (width === 1280 && process.env.UPDATE_SCREENSHOT === '1') {
+      await p.screenshot({ path: join(root, 'docs', 'gallery.png') });
+    }
+    // An example's Explore opens it with its board; Play starts a game of it.
+    const card = p.locator('#gallery .game-card[data-family="connect4"]');
+    await card.locator('button.see').first().click();
+    await p.waitForFunction(() => document.getElementById('summary').textContent.startsWith('connect4[4x4]'));
+    assert.equal(await p.getAttribute('#tab-explore', 'aria-selected'), 'true');
+    assert.equal(await p.locator('#explore-drawing g.hole').count(), 16);
+    await p.click('#tab-games');
+    await p.locator('#gallery .game-card[data-family="chomp"] button.play').first().click();
+    await p.waitForSelector('#play-drawing');
+    assert.equal(await p.textContent('#position'), 'chomp[3x4](4,4,4)');
+    await context.close();
+  }
+});
+
+test('explore: the move cards name each move as the library does, shaded by remoteness, with a legend', async () => {
+  await load();
+  await exploreSpec('connect4[4x4]');
+  const r = await report('connect4[4x4]');
+  const tiles = await page.locator('#moves li').evaluateAll((lis) => lis.map((li) => ({
+    spec: li.dataset.spec,
+    label: li.querySelector('.spec').textContent,
+    aria: li.querySelector('.spec').getAttribute('aria-label'),
+    fill: getComputedStyle(li).backgroundColor,
+    whole: li.querySelector('.spec').scrollWidth <= li.querySelector('.spec').clientWidth + 1,
+  })));
+  assert.deepEqual(tiles.map((t) => t.label), ['column 1', 'column 2', 'column 3', 'column 4']);
+  for (const [t, m] of tiles.map((x, i) => [x, r.moves[i]])) {
+    assert.equal(t.spec, m.spec);
+    assert.equal(t.label, m.name);
+    assert.ok(t.whole, `${t.label} is shown whole`);
+    assert.equal(t.fill, fillOf(m.outcome, strengthOf(m)), t.label);
+    const value = m.outcome === 'draw' ? 'draw' : `${m.outcome === 'win' ? 'win' : 'lose'} in ${m.remoteness}`;
+    assert.equal(t.aria, `${m.name}: ${value}`);
+  }
+  // Shading: the sooner a move's end, the stronger its colour; in 1 move the strongest.
+  const byEnd = [];
+  for (const spec of ['tictactoe(xx./oo./...)', 'tictactoe(x../..o/...)']) {
+    await exploreSpec(spec);
+    const shades = await page.locator('#moves li').evaluateAll((lis) => lis.map((li) => [
+      li.querySelector('.value').textContent, Number(li.dataset.strength)]));
+    byEnd.push(...shades.filter(([v]) => /in \d+$/.test(v)).map(([v, x]) => [Number(v.split(' ').at(-1)), x]));
+  }
+  assert.deepEqual([...new Set(byEnd.map(([a]) => a))].sort(), [1, 2, 5, 6]);
+  for (const [a, x] of byEnd) {
+    for (const [b, y] of byEnd) if (a < b) assert.ok(x > y, `in ${a}: ${x}, in ${b}: ${y}`);
+    if (a === 1) assert.equal(x, 1, 'a move that ends the game at once: the strongest');
+  }
+  // The legend: win in 1 to later, draw, lose in 1 to later.
+  const keys = await texts('#moves-legend .key');
+  assert.deepEqual(keys, ['win in 1', 'win later', 'draw', 'lose in 1', 'lose later']);
+  const swatch = await page.locator('#moves-legend .swatch').first().evaluate((e) => getComputedStyle(e).backgroundColor);
+  assert.equal(swatch, fillOf('win', 1));
+});
+
+test('play: the value history ends at the edge when the game is over, labels once, undo and redo', async () => {
+  // Tic-tac-toe, taking the losing cells: grundy wins; its last move ends the game.
+  await startGame('tictactoe(x../.o./..x)');
+  await page.check('#hint');
+  while ((await page.locator('#status.over').count()) === 0) {
+    const r = await report(await page.textContent('#position'));
+    const m = r.moves.find((x) => x.outcome === 'loss') || r.moves[0];
+    await play(page.locator(`#play-drawing g.cell[data-row="${m.cell[0]}"][data-column="${m.cell[1]}"]`));
+  }
+  const edges = await page.evaluate(() => {
+    const h = document.getElementById('history');
+    const lines = [...h.querySelectorAll('.grid-line')].map((l) => Number(l.getAttribute('y1')));
+    const points = [...h.querySelectorAll('circle.point')];
+    const last = points[points.length - 1];
+    return {
+      bottom: Math.max(...lines), cy: Number(last.getAttribute('cy')), after: last.dataset.left,
+      title: last.querySelector('title').textContent,
+      left: [...h.querySelectorAll('text.tick.left')].map((t) => t.textContent),
+      numbers: [...h.querySelectorAll('text.tick.number')].map((t) => t.textContent),
+    };
+  });
+  assert.equal(edges.after, '0', 'no move is left after the last one');
+  assert.equal(edges.cy, edges.bottom, 'the last point on grundy\'s edge');
+  assert.match(edges.title, /0 moves left$/);
+  // Each axis says each number once: moves left 0 and the most, the first and last move.
+  assert.equal(edges.left.length, 2);
+  assert.equal(new Set(edges.left).size, 2, `moves left: ${edges.left}`);
+  assert.deepEqual(edges.numbers, ['1', String((await historyPoints()).length)]);
+  // Undo takes back the last pair; Redo plays it again, as it was.
+  const points = (await historyPoints()).length;
+  const log = await texts('#log li');
+  assert.equal(await page.isDisabled('#redo'), true);
+  await page.click('#undo');
+  assert.ok((await historyPoints()).length < points);
+  assert.equal(await page.textContent('#status'), 'Your move.');
+  assert.equal(await page.isDisabled('#redo'), false);
+  await page.click('#redo');
+  assert.equal((await historyPoints()).length, points);
+  assert.deepEqual(await texts('#log li'), log);
+  assert.equal(await page.locator('#status.over').count(), 1);
+  assert.equal(await page.isDisabled('#redo'), true);
+  // A new move after Undo forgets what Redo would have played.
+  await page.click('#undo');
+  const r = await report(await page.textContent('#position'));
+  await play(page.locator(`#play-drawing g.cell[data-row="${r.moves[0].cell[0]}"][data-column="${r.moves[0].cell[1]}"]`));
+  assert.equal(await page.isDisabled('#redo'), true);
+});
+
+test('at 390 px the value history is drawn at its size: its text readable, nothing sideways', async () => {
+  const narrow = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const phone = await narrow.newPage();
+  phone.on('pageerror', (e) => pageErrors.push(e));
+  await phone.goto(base);
+  await phone.waitForSelector('body[data-ready="true"]');
+  await phone.click('#tab-play');
+  await phone.fill('#play-spec', 'tictactoe');
+  await phone.click('#play-first');
+  await phone.waitForSelector('#play-drawing');
+  for (let turn = 1; turn <= 3; turn++) {
+    await phone.locator('#play-drawing g.cell.move').first().click();
+    await phone.waitForFunction((n) => document.querySelectorAll('#history circle.point').length === n, 2 * turn);
+  }
+  const sizes = await phone.evaluate(() => [...document.querySelectorAll('#history text')]
+    .map((t) => t.getBoundingClientRect().height));
+  assert.ok(sizes.every((h) => h >= 10), `text heights ${sizes}`);
+  assert.ok(await phone.evaluate(() => document.scrollingElement.scrollWidth) <= 390);
+  await phone.screenshot({ path: join(shots, '30-phone-history.png'), fullPage: true });
+  await narrow.close();
 });
 
 test('the page raised no script errors', () => {

@@ -283,12 +283,17 @@ function renderExplore(answer) {
     ? r.moves
     : r.moves.slice(0, MAX_LISTED).concat(r.moves.slice(MAX_LISTED).filter((m) => m.outcome === 'win'));
   for (const m of shown) {
-    // The tile names what the move changes; its title the whole position. A click anywhere
-    // on it explores that position (the button inside is for the keyboard).
+    // The tile names the move as the library does ("column 1"; in a sum, the part the move
+    // changes), coloured by its value, shaded by remoteness; its title the
+    // whole position. A click anywhere on it explores that position (the button inside is
+    // for the keyboard, named by the move and its value).
     const item = el('li', {
       class: `move ${OUTCOME_CLASS[m.outcome] || ''}`, 'data-spec': m.spec, title: `explore ${m.spec}`,
+      'data-strength': strength(m).toFixed(2),
     });
-    const link = el('button', { type: 'button', class: 'spec', text: changedPart(r.spec, m.spec) });
+    item.style.background = valueColour(m);
+    const name = r.spec.includes(' + ') || !m.name ? changedPart(r.spec, m.spec) : m.name;
+    const link = el('button', { type: 'button', class: 'spec', text: name, 'aria-label': `${name}: ${moveValue(m)}` });
     item.addEventListener('click', () => explore(m.spec));
     item.append(link, el('span', { class: 'value', text: moveValue(m) }));
     if (m.grundy !== undefined) item.append(el('span', { class: 'grundy', text: `G = ${m.grundy}` }));
@@ -390,6 +395,60 @@ function plot(t) {
 // Boards
 // ---------------------------------------------------------------------------------------
 
+// Value colours: Okabe and Ito's colour-blind-safe palette — a win bluish green, a draw
+// yellow, a loss vermillion, for the player who makes the move — each shaded by the
+// remoteness (GamesmanUni's): a win or loss in 1 at full strength, paler the farther the
+// end, the same remoteness the same shade on every board; a score game's best moves
+// strongest, paler the more a move falls short.
+const PALETTE = { win: [0, 158, 115], draw: [240, 228, 66], loss: [213, 94, 0] };
+const PALEST = 0.3;
+
+/** How far move `m` is from the end: its remoteness, or how much worse than the best. */
+function distance(m) {
+  if (m.scores) return Number(m.worse_by || 0);
+  if (m.outcome === 'draw' || m.remoteness === null || m.remoteness === undefined) return null;
+  return Number(m.remoteness);
+}
+
+/**
+ * The strength of move `m`'s colour in (PALEST, 1]: 1 in 1 move (or best), halfway to
+ * PALEST 4 moves later, a quarter of the way 12 later.
+ */
+function strength(m) {
+  const d = distance(m);
+  if (d === null) return 1;
+  const steps = Math.max(0, d - (m.scores ? 0 : 1));
+  return PALEST + (1 - PALEST) / (1 + steps / 4);
+}
+
+/**
+ * The colour of `outcome` at strength `t`, mixed with white: at most 80% of the palette's
+ * colour, so that dark text on it keeps a contrast of 5:1.
+ */
+function tint(outcome, t) {
+  const rgb = PALETTE[outcome] || [156, 163, 175];
+  return `rgb(${rgb.map((v) => Math.round(255 - (255 - v) * t * 0.8)).join(', ')})`;
+}
+
+/** The colour of move `m`. */
+function valueColour(m) {
+  return tint(m.outcome, strength(m));
+}
+
+/** The legend of the value colours. */
+function valueLegend() {
+  const box = el('span', { class: 'value-legend', role: 'note', 'aria-label': 'colours: a move\'s value for the player who makes it, the stronger the nearer the end' });
+  const chip = (outcome, t, text) => {
+    const c = el('span', { class: `swatch ${outcome}` });
+    c.style.background = tint(outcome, t);
+    return el('span', { class: 'key' }, c, text);
+  };
+  const later = strength({ outcome: 'win', remoteness: 13 });
+  box.append(chip('win', 1, 'win in 1'), chip('win', later, 'win later'), chip('draw', 1, 'draw'),
+    chip('loss', 1, 'lose in 1'), chip('loss', later, 'lose later'));
+  return box;
+}
+
 /** A cell's side in the board's own units (the drawing scales to its box). */
 const CELL = 60;
 /** The widest a board is drawn, in pixels, and the most a cell takes. */
@@ -422,85 +481,261 @@ function movesByCell(moves) {
   return at;
 }
 
-/** The centre of cell (r, c) and its outline, on a square grid or a skewed (hex) one. */
-function cellShape(picture, r, c) {
-  if (picture.skew) {
-    // Pointy-top hexagons, each row half a cell right of the one above.
-    const radius = CELL / Math.sqrt(3);
-    const cx = CELL / 2 + c * CELL + r * (CELL / 2);
-    const cy = radius + r * radius * 1.5;
-    const points = [];
-    for (let k = 0; k < 6; k++) {
-      const a = (Math.PI / 180) * (60 * k - 90);
-      points.push(`${(cx + radius * Math.cos(a)).toFixed(2)},${(cy + radius * Math.sin(a)).toFixed(2)}`);
-    }
-    return { cx, cy, outline: svg('polygon', { points: points.join(' ') }) };
+/** The points of a polygon, as SVG writes them. */
+const points = (ps) => ps.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(' ');
+
+/** An X drawn as two strokes, or an O as a ring, centred at (cx, cy), of radius `r`. */
+function mark(label, cx, cy, r) {
+  if (label === 'X') {
+    return svg('path', {
+      class: 'piece x', d: `M${cx - r},${cy - r}L${cx + r},${cy + r}M${cx + r},${cy - r}L${cx - r},${cy + r}`,
+    });
   }
-  return {
-    cx: c * CELL + CELL / 2,
-    cy: r * CELL + CELL / 2,
-    outline: svg('rect', { x: c * CELL, y: r * CELL, width: CELL, height: CELL }),
-  };
+  return svg('circle', { class: 'piece o', cx, cy, r });
 }
 
-/** The size of the whole drawing, in the board's units. */
-function boardSize(picture) {
-  if (picture.skew) {
-    const radius = CELL / Math.sqrt(3);
-    return {
-      width: picture.columns * CELL + Math.max(0, picture.rows - 1) * (CELL / 2),
-      height: 2 * radius + Math.max(0, picture.rows - 1) * radius * 1.5,
-    };
-  }
-  return { width: picture.columns * CELL, height: picture.rows * CELL };
+/** A label written in a cell: the library's text, as given. */
+function written(label, cx, cy, cls = 'label', size = CELL * 0.45) {
+  return svg('text', {
+    x: cx, y: cy, class: cls, 'text-anchor': 'middle', 'dominant-baseline': 'central',
+    'font-size': Math.min(size, (CELL * 1.4) / Math.max(1, label.length)).toFixed(1), text: label,
+  });
+}
+
+/** The hexagon of (r, c) on a rhombus: its centre and corners (pointy top). */
+function hexagon(r, c) {
+  const radius = CELL / Math.sqrt(3);
+  const cx = CELL / 2 + c * CELL + r * (CELL / 2) + HEX_SIDE;
+  const cy = radius + r * radius * 1.5 + HEX_SIDE;
+  // Corners from the top, clockwise: top, upper right, lower right, bottom, lower left, upper left.
+  const corners = [0, 1, 2, 3, 4, 5].map((k) => {
+    const a = (Math.PI / 180) * (60 * k - 90);
+    return [cx + radius * Math.cos(a), cy + radius * Math.sin(a)];
+  });
+  return { cx, cy, corners };
+}
+
+/** Room around a hex board for its coloured sides. */
+const HEX_SIDE = 8;
+/** Room around a connect four frame, and a dots-and-boxes board's box and margin. */
+const FRAME = 10;
+const BOX = 70;
+const DOTS_MARGIN = 12;
+
+/**
+ * How each `look` of the library's pictures is drawn: the drawing's size; each cell's
+ * centre and ground (the shape a move's value fills; null: nothing to draw there); the
+ * piece a label shows; what lies under the cells (a frame, a rhombus's sides). The
+ * geometry — rows, columns, which cell a move is clicked at — is the picture's.
+ */
+const LOOKS = {
+  marks: {
+    size: (p) => ({ width: p.columns * CELL, height: p.rows * CELL }),
+    cell: (p, r, c) => ({
+      cx: c * CELL + CELL / 2, cy: r * CELL + CELL / 2,
+      ground: svg('rect', { x: c * CELL, y: r * CELL, width: CELL, height: CELL }),
+    }),
+    piece: (label, cx, cy) => (label === 'X' || label === 'O' ? mark(label, cx, cy, CELL * 0.28) : label ? written(label, cx, cy) : null),
+  },
+  cubes: {
+    size: (p) => ({ width: p.columns * CELL, height: p.rows * CELL }),
+    cell: (p, r, c) => {
+      const border = r === 0 || c === 0 || r === p.rows - 1 || c === p.columns - 1;
+      return {
+        cx: c * CELL + CELL / 2, cy: r * CELL + CELL / 2, kind: border ? 'cube border' : 'cube',
+        ground: svg('rect', { x: c * CELL + 3, y: r * CELL + 3, width: CELL - 6, height: CELL - 6, rx: 9 }),
+      };
+    },
+    piece: (label, cx, cy) => (label === 'X' || label === 'O' ? mark(label, cx, cy, CELL * 0.24) : label ? written(label, cx, cy) : null),
+  },
+  discs: {
+    size: (p) => ({ width: p.columns * CELL + 2 * FRAME, height: p.rows * CELL + 2 * FRAME }),
+    under: (p, { width, height }) => [svg('rect', { class: 'frame', x: 0, y: 0, width, height, rx: 12 })],
+    cell: (p, r, c) => {
+      const cx = FRAME + c * CELL + CELL / 2;
+      const cy = FRAME + r * CELL + CELL / 2;
+      return { cx, cy, kind: 'hole', ground: svg('circle', { cx, cy, r: CELL * 0.41 }) };
+    },
+    piece: (label, cx, cy) => (label === 'X' || label === 'O'
+      ? svg('circle', { class: `disc ${label.toLowerCase()}`, cx, cy, r: CELL * 0.37 })
+      : label ? written(label, cx, cy) : null),
+  },
+  hexes: {
+    size: (p) => {
+      const radius = CELL / Math.sqrt(3);
+      return {
+        width: p.columns * CELL + Math.max(0, p.rows - 1) * (CELL / 2) + 2 * HEX_SIDE,
+        height: 2 * radius + Math.max(0, p.rows - 1) * radius * 1.5 + 2 * HEX_SIDE,
+      };
+    },
+    // X joins the top and bottom sides, O the left and right: each side drawn in its colour.
+    under: (p) => {
+      const side = (cls, ps) => svg('polyline', { class: `side ${cls}`, points: points(ps) });
+      const out = [];
+      for (let c = 0; c < p.columns; c++) {
+        const top = hexagon(0, c).corners;
+        const bottom = hexagon(p.rows - 1, c).corners;
+        out.push(side('x', [top[5], top[0], top[1]]), side('x', [bottom[2], bottom[3], bottom[4]]));
+      }
+      for (let r = 0; r < p.rows; r++) {
+        const left = hexagon(r, 0).corners;
+        const right = hexagon(r, p.columns - 1).corners;
+        out.push(side('o', [left[3], left[4], left[5]]), side('o', [right[0], right[1], right[2]]));
+      }
+      return out;
+    },
+    cell: (p, r, c) => {
+      const { cx, cy, corners } = hexagon(r, c);
+      return { cx, cy, ground: svg('polygon', { points: points(corners) }) };
+    },
+    piece: (label, cx, cy) => (label === 'X' || label === 'O'
+      ? svg('circle', { class: `stone ${label.toLowerCase()}`, cx, cy, r: CELL * 0.34 })
+      : label ? written(label, cx, cy) : null),
+  },
+  bar: {
+    size: (p) => ({ width: p.columns * CELL, height: p.rows * CELL }),
+    cell: (p, r, c) => {
+      const label = p.cells[r * p.columns + c] || '';
+      const kind = label === 'x' ? 'square poison' : label === '#' ? 'square' : 'eaten';
+      return {
+        cx: c * CELL + CELL / 2, cy: r * CELL + CELL / 2, kind,
+        ground: svg('rect', { x: c * CELL + 2, y: r * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 4 }),
+      };
+    },
+    // The poisoned square shows a cross; the others their chocolate.
+    piece: (label, cx, cy) => (label === 'x' ? mark('X', cx, cy, CELL * 0.2) : null),
+  },
+  lines: {
+    size: (p) => ({
+      width: 2 * DOTS_MARGIN + ((p.columns - 1) / 2) * BOX,
+      height: 2 * DOTS_MARGIN + ((p.rows - 1) / 2) * BOX,
+    }),
+    cell: (p, r, c) => {
+      const at = (k) => DOTS_MARGIN + (k / 2) * BOX;
+      const [cx, cy] = [at(c), at(r)];
+      if (r % 2 === 0 && c % 2 === 0) return { cx, cy, kind: 'dot', layer: 2, ground: svg('circle', { cx, cy, r: 5.5 }) };
+      if (r % 2 === 1 && c % 2 === 1) {
+        return {
+          cx, cy, kind: 'box', layer: 0,
+          ground: svg('rect', { x: at(c - 1) + 6, y: at(r - 1) + 6, width: BOX - 12, height: BOX - 12, rx: 3 }),
+        };
+      }
+      const along = r % 2 === 0;
+      const [w, h] = along ? [BOX - 14, 14] : [14, BOX - 14];
+      return {
+        cx, cy, kind: along ? 'slot across' : 'slot down', layer: 1, tag: [cx, cy],
+        ground: svg('rect', { x: cx - w / 2, y: cy - h / 2, width: w, height: h, rx: 7 }),
+        drawn: along ? svg('line', { class: 'drawn', x1: at(c - 1), y1: cy, x2: at(c + 1), y2: cy })
+          : svg('line', { class: 'drawn', x1: cx, y1: at(r - 1), x2: cx, y2: at(r + 1) }),
+      };
+    },
+    piece: (label, cx, cy, shape) => {
+      if (label === '-' || label === '|') return shape.drawn;
+      if (label === '#') return written('■', cx, cy, 'taken', BOX * 0.5);
+      return null;
+    },
+  },
+  pits: {
+    size: (p) => ({ width: p.columns * CELL, height: p.rows * CELL }),
+    under: (p, { width, height }) => [svg('rect', { class: 'wood', x: 0, y: 0, width, height, rx: CELL / 2 })],
+    cell: (p, r, c) => {
+      const stores = p.rows === 2 && p.columns >= 3;
+      const cx = c * CELL + CELL / 2;
+      if (stores && (c === 0 || c === p.columns - 1)) {
+        // A store: the whole height of its column, drawn at its own cell (North's at the
+        // top left, South's at the bottom right).
+        const own = (c === 0) === (r === 0);
+        if (!own) return null;
+        return {
+          cx, cy: p.rows * CELL / 2, kind: 'store', store: c === 0 ? 'North' : 'South',
+          ground: svg('rect', { x: c * CELL + 6, y: 6, width: CELL - 12, height: p.rows * CELL - 12, rx: CELL / 2 - 6 }),
+        };
+      }
+      const cy = r * CELL + CELL / 2;
+      return { cx, cy, kind: 'pit', ground: svg('circle', { cx, cy, r: CELL * 0.4 }) };
+    },
+    piece: (label, cx, cy, shape) => {
+      if (shape.store) {
+        const g = svg('g', {}, written(`${shape.store}'s store`, cx, cy, 'store-name', 9));
+        g.firstChild.setAttribute('transform', `rotate(-90 ${cx} ${cy})`);
+        if (label) g.append(written(label, cx, cy + CELL * 0.6));
+        return g;
+      }
+      return label ? written(label, cx, cy) : null;
+    },
+  },
+  numbers: {
+    size: (p) => ({ width: p.columns * CELL, height: p.rows * CELL }),
+    cell: (p, r, c) => ({
+      cx: c * CELL + CELL / 2, cy: r * CELL + CELL / 2, kind: 'card',
+      ground: svg('rect', { x: c * CELL + 4, y: r * CELL + 4, width: CELL - 8, height: CELL - 8, rx: 6 }),
+    }),
+    piece: (label, cx, cy) => (label ? written(label, cx, cy) : null),
+  },
+};
+
+/** What a person calls cell (r, c) of a picture. */
+function cellWords(picture, r, c, label) {
+  const where = `row ${r + 1}, column ${c + 1}`;
+  if (!label) return where;
+  const what = { X: 'X', O: 'O', '#': picture.look === 'lines' ? 'a box taken' : 'a square', x: 'the poisoned square', '-': 'a line', '|': 'a line', '+': 'a dot' }[label];
+  return `${what || label} (${where})`;
 }
 
 /**
  * A board as the API pictures it: a grid of `picture.rows` × `picture.columns` cells,
- * each showing what the library put in it (a piece `X` or `O`, a number, a label). The
- * cell of each move is a button; with `coloured`, it is filled by the move's value for
- * the player who makes it, with the remoteness as a small number. A cell with several
- * moves shows the best of them and, clicked, lists them all. `last` marks the cell of
- * the move just made.
+ * each drawn as its `look` says, showing what the library put in it (a piece `X` or
+ * `O`, seeds, a line, a label). The cell of each move is a button named by the move and
+ * its value (for screen readers); with `coloured`, it is filled by the move's value for
+ * the player who makes it, shaded by remoteness, with the remoteness as a small number. A
+ * cell with several moves (a Quixo cube) shows the best of them and, clicked, lists them
+ * all. `last` marks the cell of the move just made.
  */
 function drawBoard(picture, moves, { coloured, onMove, last, id }) {
+  const look = LOOKS[picture.look] || LOOKS.marks;
   const box = el('div', { class: 'board-box' });
-  const { width, height } = boardSize(picture);
+  const { width, height } = look.size(picture);
   const drawing = svg('svg', {
-    id, class: `board${picture.skew ? ' skew' : ''}`, viewBox: `0 0 ${width} ${height}`, role: 'group',
+    id, class: `board look-${picture.look || 'marks'}`, viewBox: `0 0 ${width.toFixed(2)} ${height.toFixed(2)}`, role: 'group',
     'aria-label': `the board, ${picture.rows} × ${picture.columns}`,
-    'data-rows': picture.rows, 'data-columns': picture.columns,
+    'data-rows': picture.rows, 'data-columns': picture.columns, 'data-look': picture.look,
   });
   // Drawn at up to CELL_MAX px a cell, never wider than the box or BOARD_MAX.
   drawing.style.maxWidth = `${Math.min(BOARD_MAX, Math.ceil((width / CELL) * CELL_MAX))}px`;
+  if (look.under) drawing.append(...look.under(picture, { width, height }));
+  const layers = [0, 1, 2].map(() => svg('g'));
+  drawing.append(...layers);
   const at = movesByCell(moves);
   const choices = el('div', { class: 'cell-moves', hidden: true });
   for (let r = 0; r < picture.rows; r++) {
     for (let c = 0; c < picture.columns; c++) {
       const label = picture.cells[r * picture.columns + c] || '';
+      const shape = look.cell(picture, r, c);
+      if (!shape) continue;
+      const { cx, cy, ground } = shape;
       const here = at.get(`${r},${c}`) || [];
       const best = here.reduce((b, m) => (b === null || better(m, b) ? m : b), null);
       const value = best && coloured ? OUTCOME_CLASS[best.outcome] || '' : '';
-      const { cx, cy, outline } = cellShape(picture, r, c);
       const isLast = Array.isArray(last) && last[0] === r && last[1] === c;
-      const cls = ['cell', here.length ? 'move' : '', value, isLast ? 'last' : ''].filter(Boolean).join(' ');
+      const cls = ['cell', shape.kind, here.length ? 'move' : '', value, isLast ? 'last' : ''].filter(Boolean).join(' ');
       const group = svg('g', { class: cls, 'data-row': r, 'data-column': c, 'data-label': label });
-      outline.setAttribute('class', 'ground');
-      group.append(outline);
-      if (label) {
-        const piece = label === 'X' ? ' piece x' : label === 'O' ? ' piece o' : '';
-        const size = Math.min(CELL * 0.55, (CELL * 1.5) / label.length);
-        group.append(svg('text', {
-          x: cx, y: cy, class: `label${piece}`, 'text-anchor': 'middle', 'dominant-baseline': 'central',
-          'font-size': size.toFixed(1), text: label,
-        }));
-      }
-      let tip = label ? `${label} (row ${r + 1}, column ${c + 1})` : `row ${r + 1}, column ${c + 1}`;
+      ground.setAttribute('class', 'ground');
+      group.append(ground);
+      const piece = look.piece(label, cx, cy, shape);
+      if (piece) group.append(piece);
+      let tip = cellWords(picture, r, c, label);
       if (here.length) {
         tip = here.map((m) => `${m.name || m.spec}${coloured ? `: ${moveValue(m)}` : ''}`).join('\n');
+        if (coloured) {
+          const t = strength(best);
+          ground.style.fill = tint(best.outcome, t);
+          group.setAttribute('data-value', best.outcome);
+          group.setAttribute('data-strength', t.toFixed(2));
+        }
         if (coloured && best.remoteness !== null && best.remoteness !== undefined && !best.scores) {
+          const [tx, ty] = shape.tag || [cx + CELL * 0.36, cy - CELL * 0.3];
           group.append(svg('text', {
-            x: cx + CELL * 0.36, y: cy - CELL * 0.3, class: 'remoteness', 'text-anchor': 'end',
+            x: tx, y: ty, class: 'remoteness', 'text-anchor': shape.tag ? 'middle' : 'end',
             'dominant-baseline': 'central', text: best.remoteness,
           }));
         }
@@ -515,24 +750,30 @@ function drawBoard(picture, moves, { coloured, onMove, last, id }) {
           }
           // Several moves at one cell: list them under the board.
           clear(choices);
-          choices.append(el('span', { class: 'note', text: `row ${r + 1}, column ${c + 1}:` }));
+          choices.append(el('span', { class: 'note', text: `${cellWords(picture, r, c, label)}:` }));
           for (const m of here) {
             const b = el('button', {
               type: 'button', class: `choice ${coloured ? OUTCOME_CLASS[m.outcome] || '' : ''}`, 'data-spec': m.spec,
+              'aria-label': `${m.name || m.spec}${coloured ? `: ${moveValue(m)}` : ''}`,
             }, el('span', { class: 'spec', text: m.name || m.spec }));
-            if (coloured) b.append(el('span', { class: 'value', text: moveValue(m) }));
+            if (coloured) {
+              b.style.background = valueColour(m);
+              b.append(el('span', { class: 'value', text: moveValue(m) }));
+            }
             b.addEventListener('click', () => onMove(m));
             choices.append(b);
           }
           choices.hidden = false;
+          choices.querySelector('button').focus();
         };
         group.addEventListener('click', act);
         group.addEventListener('keydown', (e) => {
           if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); act(); }
         });
       }
+      if (isLast) group.setAttribute('data-last', 'true');
       group.prepend(svg('title', { text: tip }));
-      drawing.append(group);
+      layers[shape.layer === undefined ? 1 : shape.layer].append(group);
     }
   }
   box.append(drawing, choices);
@@ -608,6 +849,7 @@ function drawTokenGraph(f, moves, opts) {
       here.length ? 'move' : '', value, opts.last === v ? 'last' : ''].filter(Boolean).join(' '));
     group.append(svg('title', { text: tip }));
     vertexShape(group, x, y, f.owners[v] === 2, f.names[v], f.labels[v]);
+    if (value) group.querySelector('circle, rect').style.fill = valueColour(here.reduce((b, m) => (b === null || better(m, b) ? m : b), null));
     drawing.append(group);
   }
   // Drawn at its size, as the graph tab's arenas: a large board scrolls in its box.
@@ -657,6 +899,7 @@ function drawPolygon(f, moves, opts) {
       here.length ? 'move' : '', value, opts.last === t ? 'last' : ''].filter(Boolean).join(' '));
     group.append(svg('title', { text: tip }));
     group.append(svg('polygon', { points: corners.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(' ') }));
+    if (value && t !== 0) group.lastChild.style.fill = valueColour(here.reduce((b, m) => (b === null || better(m, b) ? m : b), null));
     if (f.left[t] || opts.last === t) {
       const mx = corners.reduce((sum, [x]) => sum + x, 0) / 3;
       const my = corners.reduce((sum, [, y]) => sum + y, 0) / 3;
@@ -701,25 +944,34 @@ function figureNote(f, you, over, playable = true) {
 const HISTORY_POINTS = 400;
 
 /**
+ * The moves left after a move of the history: its remoteness (for whoever made it) less
+ * the move itself, so the move that ends the game leaves 0; null when not known or drawn.
+ */
+function movesLeft(v) {
+  if (!v.winning || v.remoteness === null || v.remoteness === undefined) return null;
+  return Math.max(0, Number(v.remoteness) - 1);
+}
+
+/**
  * The value history of the game so far (GamesmanUni's): one point a move, left to right;
  * up where you are winning after it, down where grundy is, on the middle line for a draw;
- * the nearer the edge, the nearer the end (the remoteness, counted from the edge).
- * Every value is the API's (`played`).
+ * the nearer the edge, the fewer moves are left (the move that ends the game on the edge).
+ * Every value is the API's (`played`). Drawn `width` units wide, the width it is shown at,
+ * so that its text keeps its size on a phone.
  */
-function drawHistory(values) {
-  const w = 480, h = 180, left = 82, right = 26, top = 10, bottom = 22;
+function drawHistory(values, width = 480) {
+  const w = Math.max(300, Math.min(512, Math.round(width))), h = 180, left = 82, right = 30, top = 10, bottom = 22;
   const mid = (top + h - bottom) / 2;
   const half = mid - top;
   const shown = values.slice(-HISTORY_POINTS);
   const offset = values.length - shown.length;
-  const known = shown.filter((v) => v.winning && v.remoteness !== null && v.remoteness !== undefined)
-    .map((v) => Number(v.remoteness));
+  const known = shown.map(movesLeft).filter((r) => r !== null);
   const most = Math.max(1, ...known);
-  // Remoteness r: at the edge when 0, near the middle (not on it: that is a draw) when most.
+  // r moves left: at the edge when 0, near the middle (not on it: that is a draw) when most.
   const depth = (r) => (half * 0.85 * r) / most;
   const y = (v) => {
     if (!v.winning) return mid;
-    const r = v.remoteness === null || v.remoteness === undefined ? most / 2 : Number(v.remoteness);
+    const r = movesLeft(v) === null ? most / 2 : movesLeft(v);
     return v.winning === 'you' ? top + depth(r) : h - bottom - depth(r);
   };
   const step = (w - left - right) / Math.max(1, shown.length);
@@ -739,15 +991,19 @@ function drawHistory(values) {
   text('you win', left - 8, (top + mid) / 2, 'end', 'tick side');
   text('draw', left - 8, mid, 'end', 'tick side');
   text('grundy wins', left - 8, (mid + h - bottom) / 2, 'end', 'tick side');
+  // Moves left, on the right: each number once, on the upper half (the lower one mirrors it).
   if (known.length) {
-    for (const [r, ty] of [[0, top], [most, top + depth(most)], [most, h - bottom - depth(most)], [0, h - bottom]]) {
+    for (const ty of [top, top + depth(most), h - bottom - depth(most), h - bottom]) {
       chart.append(svg('line', { x1: left, y1: ty, x2: w - right, y2: ty, class: 'grid-line' }));
-      text(r, w - right + 4, ty, 'start', 'tick');
     }
+    text(0, w - right + 4, top, 'start', 'tick left');
+    text(most, w - right + 4, top + depth(most), 'start', 'tick left');
   }
   if (shown.length) {
-    text(offset + 1, x(0), h - 8, 'middle', 'tick');
-    if (shown.length > 1) text(values.length, x(shown.length - 1), h - 8, 'middle', 'tick');
+    // The first and last move's numbers, once each, never one over the other.
+    const far = x(shown.length - 1) - x(0) >= 24;
+    if (shown.length === 1 || far) text(offset + 1, x(0), h - 8, 'middle', 'tick number');
+    if (shown.length > 1) text(values.length, x(shown.length - 1), h - 8, 'middle', 'tick number');
     chart.append(svg('polyline', {
       class: 'trail', points: shown.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' '),
     }));
@@ -757,10 +1013,11 @@ function drawHistory(values) {
     const cls = v.winning === 'you' ? 'win' : v.winning === 'grundy' ? 'loss' : 'draw';
     const who = v.by === 'you' ? 'you' : 'grundy';
     const then = v.winning ? `${v.winning} ${v.winning === 'you' ? 'win' : 'wins'}` : 'a draw';
-    const rest = v.remoteness === null || v.remoteness === undefined || !v.winning
-      ? '' : `, ${v.remoteness} ${Number(v.remoteness) === 1 ? 'move' : 'moves'} left`;
+    const n = movesLeft(v);
+    const rest = n === null ? '' : `, ${n} ${n === 1 ? 'move' : 'moves'} left`;
     chart.append(svg('circle', {
       cx: x(i), cy: y(v), r: radius, class: `point ${cls}`, 'data-move': offset + i + 1, 'data-by': who,
+      'data-left': n === null ? '' : n,
     }, svg('title', { text: `move ${offset + i + 1}, ${who}: ${v.name || v.spec} — then ${then}${rest}` })));
   });
   return chart;
@@ -774,7 +1031,7 @@ function drawHistory(values) {
  * The game in progress. `history` holds the earlier positions where it was your turn;
  * `values` the value of every move made so far, as the API judged it (`played`).
  */
-const game = { current: null, history: [], values: [], over: null, busy: false, board: null, you: null };
+const game = { current: null, history: [], future: [], values: [], over: null, busy: false, board: null, you: null };
 
 function logLine(who, text, extra, cls) {
   const item = el('li', { class: `log-${who}${cls ? ` ${cls}` : ''}` },
@@ -788,8 +1045,9 @@ function setBusy(on) {
   game.busy = on;
   for (const id of ['typed-move', 'play-first', 'play-second', 'contest-first', 'contest-second']) $(id).disabled = on;
   for (const b of $('choices').querySelectorAll('button')) b.disabled = on || Boolean(game.over);
-  // Undo only when there is a move pair to take back.
+  // Undo only when there is a move pair to take back; redo when one was taken back.
   $('undo').disabled = on || game.history.length === 0;
+  $('redo').disabled = on || game.future.length === 0;
 }
 
 async function startGame(engineFirst) {
@@ -830,6 +1088,7 @@ async function begin(spec, engineFirst, board, start) {
     const figure = (start || (first && first.report) || {}).figure;
     game.you = figure && figure.kind === 'graph' ? (engineFirst ? 3 - figure.to_move : figure.to_move) : null;
     game.history = [];
+    game.future = [];
     game.values = first ? [...first.played] : [];
     game.over = null;
     clear($('log'));
@@ -930,6 +1189,7 @@ async function move(to) {
       body: toJson(body),
     });
     game.history.push({ current: before, log: $('log').children.length, values: game.values.length });
+    game.future = [];
     game.values.push(...reply.played);
     const hinted = $('hint').checked;
     const mine = reply.your_move;
@@ -949,14 +1209,34 @@ async function move(to) {
   }
 }
 
+/** Takes back your last move and grundy's reply, kept for Redo. */
 function undo() {
+  if (game.busy) return;
   const last = game.history.pop();
   if (!last) return;
+  const log = $('log');
+  game.future.push({
+    entry: last, current: game.current, over: game.over,
+    log: [...log.children].slice(last.log), values: game.values.slice(last.values),
+  });
   game.current = last.current;
   game.over = null;
-  const log = $('log');
   while (log.children.length > last.log) log.lastChild.remove();
   game.values.length = last.values;
+  showError($('play-error'), null);
+  renderGame();
+}
+
+/** Plays again the move pair the last Undo took back, as it was (no request). */
+function redo() {
+  if (game.busy) return;
+  const next = game.future.pop();
+  if (!next) return;
+  game.history.push(next.entry);
+  game.current = next.current;
+  game.over = next.over;
+  $('log').append(...next.log);
+  game.values.push(...next.values);
   showError($('play-error'), null);
   renderGame();
 }
@@ -1045,10 +1325,12 @@ function renderGame() {
   const history = $('history-box');
   const chart = $('history-chart');
   clear(chart);
-  if (game.values.length) chart.append(drawHistory(game.values));
   history.hidden = game.values.length === 0;
+  if (game.values.length) chart.append(drawHistory(game.values, chart.clientWidth || 480));
   $('typed-form').hidden = Boolean(game.over);
   $('undo').disabled = game.busy || game.history.length === 0;
+  $('redo').disabled = game.busy || game.future.length === 0;
+  $('play-legend').hidden = !hinted || Boolean(game.over) || !(r.picture || r.figure);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1459,6 +1741,51 @@ function renderValues(a) {
 }
 
 // ---------------------------------------------------------------------------------------
+// The gallery: every family of the library's registry, as `/api/catalog` lists it
+// ---------------------------------------------------------------------------------------
+
+/**
+ * The start page: a card for each family with the drawing of its first example (the
+ * library's picture or figure, no moves), its rules in one line (all of them on hover),
+ * its examples to explore or play, and whether a tablebase of it is loaded. The families
+ * the library draws come first, each group in the registry's order.
+ */
+function renderGallery(items, tablebases) {
+  const list = $('gallery');
+  clear(list);
+  const drawn = (g) => Boolean(g.picture || g.figure);
+  for (const g of [...items.filter(drawn), ...items.filter((g) => !drawn(g))]) {
+    const card = el('li', { class: 'game-card', 'data-family': g.name });
+    const picture = el('div', { class: 'game-picture' });
+    const quiet = { coloured: false, onMove: () => {}, last: null, id: `gallery-${g.name}` };
+    if (g.picture) picture.append(drawBoard(g.picture, [], quiet));
+    else if (g.figure) picture.append(drawFigure(g.figure, [], quiet));
+    else picture.append(el('code', { class: 'game-shape', text: g.shape }));
+    const loaded = tablebases.filter((t) => String(t) === g.name || String(t).startsWith(`${g.name}[`));
+    card.append(picture, el('h2', { text: g.name }),
+      el('p', { class: 'game-rules', title: g.rules, text: g.rules }));
+    if (loaded.length) card.append(el('p', { class: 'note', text: `tablebase loaded: ${loaded.join(', ')}` }));
+    const examples = el('div', { class: 'game-examples' });
+    const specs = g.examples.length ? g.examples : g.spec ? [g.spec] : [];
+    for (const spec of specs) {
+      const row = el('div', { class: 'game-example' }, el('code', { text: spec }));
+      const see = el('button', { type: 'button', class: 'see', text: 'Explore', 'aria-label': `explore ${spec}` });
+      see.addEventListener('click', () => { showPanel('explore'); explore(spec); });
+      const play = el('button', { type: 'button', class: 'play', text: 'Play', 'aria-label': `play ${spec}` });
+      play.addEventListener('click', () => {
+        $('play-spec').value = spec;
+        showPanel('play');
+        startGame(false);
+      });
+      row.append(el('span', { class: 'actions' }, see, play));
+      examples.append(row);
+    }
+    card.append(examples);
+    list.append(card);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
 // Start
 // ---------------------------------------------------------------------------------------
 
@@ -1469,8 +1796,12 @@ async function init() {
     tab.addEventListener('click', () => showPanel(tab.dataset.panel));
   }
   $('explore-form').addEventListener('submit', (e) => { e.preventDefault(); explore($('spec').value); });
+  // An example is explored, and the menu goes back to its title: the spec box says what
+  // is shown, and the same example can be picked again.
   $('catalog').addEventListener('change', () => {
-    if ($('catalog').value) explore($('catalog').value);
+    const spec = $('catalog').value;
+    $('catalog').value = '';
+    if (spec) explore(spec);
   });
   $('explore-play').addEventListener('click', () => {
     $('play-spec').value = $('spec').value.trim();
@@ -1482,6 +1813,7 @@ async function init() {
   $('play-second').addEventListener('click', () => startGame(true));
   $('hint').addEventListener('change', () => { if (game.current) renderGame(); });
   $('undo').addEventListener('click', undo);
+  $('redo').addEventListener('click', redo);
   $('typed-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const to = $('typed').value.trim();
@@ -1518,6 +1850,7 @@ async function init() {
   try {
     const catalog = await api('/api/catalog');
     for (const spec of catalog.examples) $('catalog').append(el('option', { value: spec, text: spec }));
+    renderGallery(catalog.gallery || [], catalog.tablebases || []);
     for (const f of catalog.families) {
       $('families').append(el('li', {}, el('code', { text: f.name }), ` — ${f.shape}`));
     }
@@ -1531,8 +1864,13 @@ async function init() {
   } catch (e) {
     showError($('explore-error'), e);
   }
+  $('moves-legend').append(valueLegend());
+  $('play-legend').append(valueLegend());
   // A shared address opens at its position.
-  if (specInUrl()) explore(specInUrl(), { push: false });
+  if (specInUrl()) {
+    showPanel('explore');
+    explore(specInUrl(), { push: false });
+  }
   document.body.dataset.ready = 'true';
 }
 

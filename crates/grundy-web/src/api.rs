@@ -220,6 +220,7 @@ pub async fn catalog(State(config): AppState) -> Json<Value> {
             .map(|(name, shape)| json!({"name": name, "shape": shape}))
             .collect::<Vec<_>>(),
         "examples": grundy::games::examples(),
+        "gallery": gallery(config.max_drawn),
         "graph_examples": [{"name": "green.txt", "format": "poi", "text": GREEN_EXAMPLE}],
         "objectives": Goal::ALL
             .iter()
@@ -241,6 +242,34 @@ pub async fn catalog(State(config): AppState) -> Json<Value> {
         },
         "tablebases": config.tablebases.iter().map(crate::Tablebase::game).collect::<Vec<_>>(),
     }))
+}
+
+/// The gallery of the start page: every family of the registry with its shape, its rules
+/// (the shape's words after the colon), its examples, and the drawing of the first one (of
+/// its first small spec when it has none): `{"name", "shape", "rules", "examples",
+/// "spec", "picture" | "figure" | nothing}`.
+fn gallery(max_drawn: usize) -> Vec<Value> {
+    grundy::games::registry::entries()
+        .map(|e| {
+            let (shape, rules) = e.shape.split_once(": ").unwrap_or((e.shape, ""));
+            let mut item = json!({
+                "name": e.name,
+                "shape": shape,
+                "rules": rules,
+                "examples": e.examples,
+            });
+            let sample = e.examples.first().or(e.small.first());
+            if let Some(spec) = sample.and_then(|s| s.parse::<Spec>().ok()) {
+                item["spec"] = json!(spec.to_string());
+                if let (Value::Object(item), Value::Object(drawn)) =
+                    (&mut item, crate::board::drawing_json(&spec, max_drawn))
+                {
+                    item.extend(drawn);
+                }
+            }
+            item
+        })
+        .collect()
 }
 
 #[derive(Deserialize)]

@@ -11,7 +11,7 @@ use grundy::report::{Move, Report};
 use serde_json::{json, Value};
 
 /// `report` (of the position `spec`) as JSON, with `"picture": {rows, columns, cells,
-/// skew}` when the position is one board that draws itself, and `"cell": [row, column]`
+/// look}` when the position is one board that draws itself, and `"cell": [row, column]`
 /// on each move that has a cell in it.
 ///
 /// A figure comes as `"figure": {"kind": "graph" | "polygon", …}` with `"part": k` on each
@@ -82,6 +82,15 @@ pub fn figure_json(spec: &Spec, max_drawn: usize) -> Value {
         None => json!({}),
         Some((_, Ok(f))) => json!({"figure": f}),
         Some((_, Err(why))) => json!({"not_drawn": why}),
+    }
+}
+
+/// The drawing of `spec` alone, with no moves: `{"picture"}`, `{"figure"}`,
+/// `{"not_drawn"}`, or empty when its family draws none (the gallery's pictures).
+pub fn drawing_json(spec: &Spec, max_drawn: usize) -> Value {
+    match picture(spec) {
+        Some((_, p)) => json!({"picture": p}),
+        None => figure_json(spec, max_drawn),
     }
 }
 

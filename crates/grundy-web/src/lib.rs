@@ -33,7 +33,7 @@
 //! | route | answer |
 //! | --- | --- |
 //! | `GET /` , `/app.js`, `/style.css`, `/favicon.svg` | the page |
-//! | `GET /api/catalog` | the families, example specs, an example green game, the limits, the tablebases |
+//! | `GET /api/catalog` | the families, example specs, the gallery (every family with its rules, examples and the drawing of the first), an example green game, the limits, the tablebases |
 //! | `GET /api/solve?spec=S` | `grundy solve S --json`, plus a board's picture and each move's cell |
 //! | `GET /api/table?family=F&up_to=N` | `grundy table F --up-to N --json`, plus `rule` |
 //! | `GET /api/pattern?family=F&up_to=N` | `grundy pattern F --up-to N --json` |

@@ -135,7 +135,7 @@ async fn tic_tac_toe_has_its_picture_and_a_cell_for_each_move() {
     let r = moves_place_a_piece_at_their_cell(&app, "tictactoe", "X").await;
     assert_eq!(
         r["picture"],
-        json!({"rows": 3, "columns": 3, "cells": ["", "", "", "", "", "", "", "", ""], "skew": false})
+        json!({"rows": 3, "columns": 3, "cells": ["", "", "", "", "", "", "", "", ""], "look": "marks"})
     );
     assert_eq!(r["moves"].as_array().unwrap().len(), 9);
     assert_eq!(values(&r["moves"]), library_values("tictactoe"));
@@ -170,7 +170,7 @@ async fn connect_four_moves_land_at_the_bottom_of_their_column() {
     let r = moves_place_a_piece_at_their_cell(&app, "connect4[4x4]", "X").await;
     assert_eq!(r["picture"]["rows"], 4);
     assert_eq!(r["picture"]["columns"], 4);
-    assert_eq!(r["picture"]["skew"], false);
+    assert_eq!(r["picture"]["look"], "discs");
     let landed: Vec<_> = r["moves"].as_array().unwrap().iter().map(cell_of).collect();
     assert_eq!(landed, [(3, 0), (3, 1), (3, 2), (3, 3)], "the bottom row");
     assert_eq!(values(&r["moves"]), library_values("connect4[4x4]"));
@@ -193,7 +193,7 @@ async fn connect_four_moves_land_at_the_bottom_of_their_column() {
 #[tokio::test]
 async fn games_that_are_not_boards_have_no_picture() {
     let app = app();
-    for spec in ["nim(3,4,5)", "chomp[3x4]"] {
+    for spec in ["nim(3,4,5)", "wythoff(3,5)"] {
         let r = solve(&app, spec).await;
         assert!(r.get("picture").is_none(), "{spec}: {r}");
         for m in r["moves"].as_array().unwrap() {
@@ -436,4 +436,122 @@ async fn a_move_the_report_does_not_list_is_valued_once_played() {
     assert_eq!(reply["your_move"]["judgement"], "a losing move");
     assert_eq!(reply["best_move"], "nim(5,5)");
     assert_eq!(reply["played"][1]["outcome"], "win");
+}
+
+/// Every move of `r` has its own cell on the picture, of a cell that shows `shows`; the
+/// cells of the moves in order.
+fn own_cells(r: &Value, shows: &[&str]) -> Vec<(usize, usize)> {
+    let columns = r["picture"]["columns"].as_u64().unwrap() as usize;
+    let before = cells(&r["picture"]);
+    r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let (row, column) = cell_of(m);
+            let label = &before[row * columns + column];
+            assert!(shows.contains(&label.as_str()), "{m}: at {label:?}");
+            (row, column)
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn chomp_is_a_bar_and_each_move_its_square() {
+    let app = app();
+    let r = solve(&app, "chomp[2x3]").await;
+    assert_eq!(r["picture"]["look"], "bar");
+    // The top row first; the poisoned square at the bottom left.
+    assert_eq!(cells(&r["picture"]), ["#", "#", "#", "x", "#", "#"]);
+    let at = own_cells(&r, &["#"]);
+    assert_eq!(at.len(), 5);
+    let distinct: std::collections::BTreeSet<_> = at.iter().collect();
+    assert_eq!(distinct.len(), 5, "one move a square");
+    // The square at the top right taken: only it goes.
+    let m = r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| cell_of(m) == (0, 2))
+        .unwrap();
+    let after = solve(&app, m["spec"].as_str().unwrap()).await;
+    assert_eq!(cells(&after["picture"]), ["#", "#", "", "x", "#", "#"]);
+}
+
+#[tokio::test]
+async fn quixo_is_its_cubes_and_each_move_the_cube_taken() {
+    let app = app();
+    let r = solve(&app, "quixo[3](x.o/.../...,x)").await;
+    assert_eq!(r["picture"]["look"], "cubes");
+    assert_eq!(cells(&r["picture"]), ["X", "", "O", "", "", "", "", "", ""]);
+    // Taken from the border, blank or X's own, never O's; a cube has two or three moves,
+    // each named from it.
+    let at = own_cells(&r, &["", "X"]);
+    for (m, (row, column)) in r["moves"].as_array().unwrap().iter().zip(&at) {
+        assert!([0, 2].contains(row) || [0, 2].contains(column), "{m}");
+        let name = format!("{}{}", (b'a' + *column as u8) as char, row + 1);
+        assert!(m["name"].as_str().unwrap().starts_with(&name), "{m}");
+    }
+    // Pushes that leave one board are one move, at the first cube in reading order.
+    let distinct: std::collections::BTreeSet<_> = at.iter().collect();
+    assert_eq!(at.len(), 10);
+    assert_eq!(distinct.len(), 4);
+}
+
+#[tokio::test]
+async fn kalah_has_its_stores_and_dots_its_lines() {
+    let app = app();
+    let r = solve(&app, "kalah[3,3]").await;
+    assert_eq!(r["picture"]["look"], "pits");
+    assert_eq!(
+        cells(&r["picture"]),
+        ["", "3", "3", "3", "", "", "3", "3", "3", ""]
+    );
+    // South moves first: its pits, the bottom row between the stores.
+    assert_eq!(own_cells(&r, &["3"]), [(1, 1), (1, 2), (1, 3)]);
+    let r = solve(&app, "dots[1x1]").await;
+    assert_eq!(r["picture"]["look"], "lines");
+    assert_eq!(
+        cells(&r["picture"]),
+        ["+", "", "+", "", "", "", "+", "", "+"]
+    );
+    assert_eq!(own_cells(&r, &[""]).len(), 4);
+}
+
+#[tokio::test]
+async fn the_gallery_draws_every_family_of_the_registry() {
+    let app = app();
+    let request = Request::get("/api/catalog").body(Body::empty()).unwrap();
+    let catalog = send(&app, request).await;
+    let gallery = catalog["gallery"].as_array().unwrap();
+    let names: Vec<&str> = gallery
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    let registry: Vec<&str> = grundy::games::families().map(|(name, _)| name).collect();
+    assert_eq!(names, registry);
+    for g in gallery {
+        assert!(!g["rules"].as_str().unwrap().is_empty(), "{g}");
+        // Every family is drawn in the gallery as on its page: the same picture or figure
+        // /api/solve gives its first example.
+        let spec = g["spec"].as_str().unwrap_or_else(|| panic!("no spec: {g}"));
+        let solved = solve(&app, spec).await;
+        assert_eq!(g.get("picture"), solved.get("picture"), "{spec}");
+        assert_eq!(g.get("figure"), solved.get("figure"), "{spec}");
+    }
+    for name in [
+        "chomp",
+        "quixo",
+        "connect4",
+        "hex",
+        "dots",
+        "kalah",
+        "ioiwari",
+        "tictactoe",
+    ] {
+        let g = gallery.iter().find(|g| g["name"] == name).unwrap();
+        assert!(g["picture"].is_object(), "{name} has no picture: {g}");
+    }
+    let polygon = gallery.iter().find(|g| g["name"] == "polygon").unwrap();
+    assert_eq!(polygon["figure"]["kind"], "polygon");
 }

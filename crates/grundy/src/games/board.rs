@@ -5,7 +5,7 @@
 //! boxes' lines too); the rule by which line games refuse boards that cannot arise.
 
 use super::combin::{insert, Binomials};
-use super::family::{Picture, Pos};
+use super::family::{Look, Picture, Pos};
 use super::spec::{Args, Param, SpecError};
 use crate::game::Player;
 use crate::tier::Child;
@@ -156,10 +156,10 @@ impl Grid {
         Ok((x, o))
     }
 
-    /// The picture of the board, each cell `"X"`, `"O"` or `""`; `skew`: each row half a
-    /// cell right of the one above (hex).
+    /// The picture of the board, each cell `"X"`, `"O"` or `""`, drawn as `look` says
+    /// (`Look::Hexes`: each row half a cell right of the one above).
     #[must_use]
-    pub fn picture(&self, pos: &Pos, skew: bool) -> Picture {
+    pub fn picture(&self, pos: &Pos, look: Look) -> Picture {
         let cells = (0..self.rows)
             .flat_map(|r| (0..self.columns).map(move |c| (r, c)))
             .map(|(r, c)| match mark(pos, self.cell(r, c), ['X', 'O', '.']) {
@@ -171,7 +171,7 @@ impl Grid {
             rows: self.rows,
             columns: self.columns,
             cells,
-            skew,
+            look,
         }
     }
 

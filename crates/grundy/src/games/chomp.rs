@@ -9,7 +9,8 @@
 //! number system, C(m + n, m) of them.
 
 use super::family::{
-    Bound, Drawing, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Ranked, Scores, Searching,
+    Bound, Drawing, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos, Ranked,
+    Scores, Searching,
 };
 use super::heap::write_list;
 use super::spec::{Args, Built, Entry, Param, SpecError};
@@ -123,6 +124,37 @@ impl Drawing for Chomp {
             s.push('\n');
         }
         Some(s)
+    }
+
+    /// The bar from its top row down: `"#"` a square still there, `"x"` the poisoned
+    /// one (bottom left), `""` a square eaten.
+    fn picture(&self, pos: &Pos) -> Option<Picture> {
+        let rows = self.rows;
+        let cells = (0..rows)
+            .flat_map(|t| (0..self.columns).map(move |j| (rows - 1 - t, j)))
+            .map(|(i, j)| {
+                let len = pos.get(i as usize).copied().unwrap_or(0);
+                match (i, j) {
+                    (0, 0) => "x",
+                    _ if u64::from(j) < len => "#",
+                    _ => "",
+                }
+                .to_string()
+            })
+            .collect();
+        Some(Picture {
+            rows,
+            columns: self.columns,
+            cells,
+            look: Look::Bar,
+        })
+    }
+
+    /// The square taken: the lowest row that changed, at its new length.
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        let i = (0..from.len().min(to.len())).find(|&i| from[i] != to[i])?;
+        let (row, column) = (u32::try_from(i).ok()?, u32::try_from(to[i]).ok()?);
+        (row < self.rows && column < self.columns).then(|| (self.rows - 1 - row, column))
     }
 }
 
@@ -262,6 +294,34 @@ mod tests {
             );
             assert_eq!(ranked.rank(&pos), r);
             assert!(seen.insert(pos));
+        }
+    }
+
+    #[test]
+    fn the_picture_is_the_bar_and_each_move_its_square() {
+        let chomp = Chomp {
+            rows: 2,
+            columns: 3,
+        };
+        // Rows from the bottom: 3 squares, then 1.
+        let pos = Pos::from_slice(&[3, 1]);
+        let picture = chomp.picture(&pos).unwrap();
+        assert_eq!(
+            (picture.rows, picture.columns, picture.look),
+            (2, 3, Look::Bar)
+        );
+        assert_eq!(picture.cells, ["#", "", "", "x", "#", "#"]);
+        let mut moves = Vec::new();
+        chomp.moves(&pos, &mut moves);
+        let cells: Vec<_> = moves
+            .iter()
+            .map(|to| chomp.move_cell(&pos, to).unwrap())
+            .collect();
+        // Every square but the poisoned one, each once: a move is clicked at its square.
+        assert_eq!(cells, [(1, 1), (1, 2), (0, 0)]);
+        for (to, &(r, c)) in moves.iter().zip(&cells) {
+            assert_eq!(picture.cells[(r * 3 + c) as usize], "#");
+            assert_eq!(chomp.picture(to).unwrap().cells[(r * 3 + c) as usize], "");
         }
     }
 }

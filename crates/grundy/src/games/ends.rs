@@ -122,7 +122,7 @@ impl Drawing for EndsFamily {
             rows: 1,
             columns: pos.len() as u32,
             cells: numbers(pos).map(|x| x.to_string()).collect(),
-            skew: false,
+            look: super::family::Look::Numbers,
         })
     }
 

@@ -196,10 +196,42 @@ pub struct Picture {
     /// Columns, the left one first.
     pub columns: u32,
     /// What each cell shows, row by row from the top: `""` empty, `"X"` or `"O"` a piece
-    /// of the first or second player, a number (seeds in a pit), or a short label.
+    /// of the first or second player, a number (seeds in a pit), or a short label (what
+    /// each [`Look`] puts in its cells says there).
     pub cells: Vec<String>,
-    /// Whether each row sits half a cell right of the one above (hex boards).
-    pub skew: bool,
+    /// How the cells are drawn: as the game's players know its board.
+    pub look: Look,
+}
+
+/// How the web page draws a [`Picture`]'s cells: the board's own look. The geometry
+/// (rows, columns, which cell a move is clicked at) is the picture's; the look only says
+/// what a cell looks like.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Look {
+    /// Square cells marked `X` or `O` (tic-tac-toe, the m,n,k-games).
+    Marks,
+    /// Round holes in an upright frame, `X` and `O` discs of two colours (connect four).
+    Discs,
+    /// Hexagons, each row half a cell right of the one above, so the board is a rhombus;
+    /// `X` joins the top and bottom sides, `O` the left and right (hex).
+    Hexes,
+    /// Cubes showing `X`, `O` or blank (Quixo): a move is clicked at the cube taken.
+    Cubes,
+    /// A chocolate bar from the top row down: `"#"` a square still there, `"x"` the
+    /// poisoned one, `""` a square eaten (Chomp).
+    Bar,
+    /// Dots and boxes on a (2r + 1) × (2c + 1) grid: `"+"` a dot (even row and column),
+    /// `"-"` or `"|"` a line drawn between two dots (`""` not yet), `"#"` a box taken.
+    Lines,
+    /// Pits of seeds, each cell a count. With two rows, North's pits along the top and
+    /// South's below, the first and last columns are the stores (North's on the left,
+    /// South's on the right; a store's cell is `""` where the position does not say what
+    /// it holds); with one row, a row of pits (Ioiwari).
+    Pits,
+    /// A row of numbers to take from either end (IOI 1996 "A Game").
+    Numbers,
 }
 
 /// A position drawn as a figure that is not a grid (the web page draws it): a token on a

@@ -215,7 +215,7 @@ impl Drawing for Ioiwari {
             rows: 1,
             columns: PITS as u32,
             cells: pits_of(pos).iter().map(u64::to_string).collect(),
-            skew: false,
+            look: super::family::Look::Pits,
         })
     }
 

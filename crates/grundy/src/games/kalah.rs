@@ -33,8 +33,8 @@
 use std::ops::Range;
 
 use super::family::{
-    squash, Bound, Drawing, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Scores,
-    Searching, Tiers,
+    squash, Bound, Drawing, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos,
+    Scores, Searching, Tiers,
 };
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::Player;
@@ -351,29 +351,33 @@ impl Drawing for Kalah {
         said == format!("pit{}", i + 1) || said == format!("p{}", i + 1)
     }
 
-    /// Two rows: North's pits right to left along the top, South's left to right below.
+    /// Two rows between the stores: North's store on the left, its pits right to left
+    /// along the top; South's pits left to right below, its store on the right. The
+    /// stores' cells are `""`: the position does not say whose store holds the seeds
+    /// taken (the game counts them).
     fn picture(&self, pos: &Pos) -> Option<Picture> {
         let (south, north) = (unpack(pos[0]), unpack(pos[1]));
         let m = self.m();
-        let cells = (0..m)
-            .rev()
-            .map(|i| north[i].to_string())
+        let cells = std::iter::once(String::new())
+            .chain((0..m).rev().map(|i| north[i].to_string()))
+            .chain([String::new(), String::new()])
             .chain(south[..m].iter().map(u8::to_string))
+            .chain(std::iter::once(String::new()))
             .collect();
         Some(Picture {
             rows: 2,
-            columns: self.pits,
+            columns: self.pits + 2,
             cells,
-            skew: false,
+            look: Look::Pits,
         })
     }
 
     fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
         let pit = self.pit_of(from, to)? as u32;
         Some(if from[2] == 0 {
-            (1, pit)
+            (1, pit + 1)
         } else {
-            (0, self.pits - 1 - pit)
+            (0, self.pits - pit)
         })
     }
 
@@ -965,17 +969,24 @@ mod tests {
         let k = Kalah::new(3, 3);
         let from = Pos::from_slice(&[pack(&side(&[1, 0, 2])), pack(&side(&[4, 5, 6])), 1]);
         let picture = k.picture(&from).unwrap();
-        assert_eq!((picture.rows, picture.columns), (2, 3));
-        assert_eq!(picture.cells, ["6", "5", "4", "1", "0", "2"]);
+        // The stores in the first and last columns, the pits between.
+        assert_eq!(
+            (picture.rows, picture.columns, picture.look),
+            (2, 5, Look::Pits)
+        );
+        assert_eq!(
+            picture.cells,
+            ["", "6", "5", "4", "", "", "1", "0", "2", ""]
+        );
         let mut moves = Vec::new();
         k.moves(&from, &mut moves);
-        // North sows its pit 1 (4 seeds), drawn at the top right.
-        assert_eq!(k.move_cell(&from, &moves[0]), Some((0, 2)));
-        assert_eq!(k.move_cell(&from, &moves[2]), Some((0, 0)));
+        // North sows its pit 1 (4 seeds), drawn at the top right, left of South's store.
+        assert_eq!(k.move_cell(&from, &moves[0]), Some((0, 3)));
+        assert_eq!(k.move_cell(&from, &moves[2]), Some((0, 1)));
         let south = k.start();
         let mut moves = Vec::new();
         k.moves(&south, &mut moves);
-        assert_eq!(k.move_cell(&south, &moves[1]), Some((1, 1)));
+        assert_eq!(k.move_cell(&south, &moves[1]), Some((1, 2)));
     }
 
     #[test]

@@ -42,8 +42,8 @@ pub use dots::Dots;
 pub use ends::{Ends, EndsFamily, Intervals};
 pub use family::{
     is_move, Boards, Bound, Cost, Discovery, Drawing, Exact, Family, Figure, GameRules, Grundy,
-    GrundySource, Indexing, Kind, Part, PatternSource, Patterns, Picture, Pos, ProvedRule, Ranked,
-    RuleSearch, Scores, Searching, Spec, Tiers, Values,
+    GrundySource, Indexing, Kind, Look, Part, PatternSource, Patterns, Picture, Pos, ProvedRule,
+    Ranked, RuleSearch, Scores, Searching, Spec, Tiers, Values,
 };
 pub use heap::{HeapFamily, Heaps, MAX_LISTED_SPLITS};
 pub use hex::Hex;

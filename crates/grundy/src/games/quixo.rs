@@ -53,8 +53,8 @@ use std::ops::Range;
 
 use super::board::Grid;
 use super::family::{
-    squash, Bound, Drawing, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Scores, Searching,
-    Tiers,
+    squash, Bound, Drawing, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos,
+    Scores, Searching, Tiers,
 };
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::game::{Outcome, Player};
@@ -523,6 +523,18 @@ impl Drawing for Quixo {
         });
         Some(s)
     }
+
+    /// The cubes, `"X"`, `"O"` or blank `""`.
+    fn picture(&self, pos: &Pos) -> Option<Picture> {
+        self.is_board(pos)
+            .then(|| self.grid().picture(pos, Look::Cubes))
+    }
+
+    /// The cube taken (a border cube has two or three moves: the page lists them).
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        let p = *self.pushes_between(from, to).first()?;
+        Some((p.from / self.n, p.from % self.n))
+    }
 }
 
 impl Scores for Quixo {}
@@ -807,6 +819,35 @@ mod tests {
         let mut s = String::new();
         game.write_position(pos, &mut s);
         format!("{}({s})", game.name())
+    }
+
+    #[test]
+    fn the_picture_is_the_cubes_and_each_move_the_cube_taken() {
+        let (game, pos) = spec("quixo[3](x.o/.../...,x)");
+        let picture = game.picture(&pos).unwrap();
+        assert_eq!(
+            (picture.rows, picture.columns, picture.look),
+            (3, 3, Look::Cubes)
+        );
+        assert_eq!(picture.cells, ["X", "", "O", "", "", "", "", "", ""]);
+        let mut moves = Vec::new();
+        game.moves(&pos, &mut moves);
+        let mut taken = std::collections::BTreeMap::new();
+        for to in &moves {
+            let (r, c) = game.move_cell(&pos, to).unwrap();
+            // Taken from the border, never O's cube.
+            assert!(r == 0 || c == 0 || r == 2 || c == 2, "{r},{c}");
+            assert_ne!((r, c), (0, 2));
+            assert!(game
+                .move_name(&pos, to)
+                .starts_with(&game.cell_name(r * 3 + c)));
+            *taken.entry((r, c)).or_insert(0) += 1;
+        }
+        // Pushes that leave the same board are one move, named (and clicked) at the first
+        // cube taken in reading order: a1 (two ends), b1 and a2 (three), c2 (two).
+        assert_eq!(moves.len(), 10);
+        let counts: Vec<_> = taken.into_iter().collect();
+        assert_eq!(counts, [((0, 0), 2), ((0, 1), 3), ((1, 0), 3), ((1, 2), 2)]);
     }
 
     /// Every visited rank of a tier with its node, owned.

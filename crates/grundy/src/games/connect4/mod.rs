@@ -24,7 +24,7 @@ mod bits;
 use super::board::{self, Grid};
 use super::combin::{next_combination, Binomials};
 use super::family::{
-    Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Ranked,
+    Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos, Ranked,
     Scores, Searching, Tiers,
 };
 use super::spec::{Args, Built, Entry, Param, SpecError};
@@ -502,7 +502,7 @@ impl Drawing for Connect4 {
     }
 
     fn picture(&self, pos: &Pos) -> Option<Picture> {
-        Some(self.grid().picture(pos, false))
+        Some(self.grid().picture(pos, Look::Discs))
     }
 
     /// The cell the disc lands in.

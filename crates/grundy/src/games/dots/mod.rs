@@ -29,7 +29,7 @@ mod search;
 
 use super::combin::{next_combination, Binomials};
 use super::family::{
-    squash, Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos,
+    squash, Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos,
     Scores, Searching, Tiers,
 };
 use super::spec::{Args, Built, Entry, Param, SpecError};
@@ -359,7 +359,7 @@ impl Drawing for Dots {
             rows: 2 * r + 1,
             columns: 2 * c + 1,
             cells,
-            skew: false,
+            look: Look::Lines,
         })
     }
 

@@ -23,7 +23,7 @@ use std::ops::Range;
 use super::board::{self, Grid};
 use super::combin::{next_combination, Binomials};
 use super::family::{
-    Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Ranked,
+    Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos, Ranked,
     Scores, Searching, Tiers,
 };
 use super::spec::{Args, Built, Entry, SpecError};
@@ -393,7 +393,7 @@ impl Drawing for Hex {
     }
 
     fn picture(&self, pos: &Pos) -> Option<Picture> {
-        Some(self.grid().picture(pos, true))
+        Some(self.grid().picture(pos, Look::Hexes))
     }
 
     fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
@@ -992,7 +992,10 @@ mod tests {
         let mut moves = Vec::new();
         hex.moves(&from, &mut moves);
         let before = hex.picture(&from).unwrap();
-        assert_eq!((before.rows, before.columns, before.skew), (3, 3, true));
+        assert_eq!(
+            (before.rows, before.columns, before.look),
+            (3, 3, Look::Hexes)
+        );
         assert_eq!(before.cells[4], "X");
         for to in &moves {
             let (r, c) = hex.move_cell(&from, to).unwrap();

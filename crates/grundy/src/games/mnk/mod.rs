@@ -13,7 +13,7 @@ mod search;
 use super::board::{self, Grid};
 use super::combin::{next_combination, Binomials};
 use super::family::{
-    Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Patterns, Picture, Pos, Ranked,
+    Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos, Ranked,
     Scores, Searching, Tiers,
 };
 use super::spec::{Args, Built, Entry, Param, SpecError};
@@ -205,7 +205,7 @@ impl Drawing for Mnk {
     }
 
     fn picture(&self, pos: &Pos) -> Option<Picture> {
-        Some(self.grid().picture(pos, false))
+        Some(self.grid().picture(pos, Look::Marks))
     }
 
     fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
