@@ -210,13 +210,6 @@ pub fn open(
         grundy_tablebase::OpenError::Sum => {
             anyhow::anyhow!("--tablebase is for one board, not a sum of games")
         }
-        grundy_tablebase::OpenError::Solve {
-            source: grundy::Error::TooLarge { .. },
-            ..
-        } => anyhow::Error::new(crate::output::Hinted {
-            error: anyhow::Error::new(e),
-            hint: "--max-tier-memory MIB raises the limit (default 16384 MiB)".into(),
-        }),
         other => anyhow::Error::new(other),
     })?;
     if built.is_none() && build {
