@@ -198,10 +198,10 @@ fn check_budget(source: &PatternSource, up_to: u64) -> Result<u64, Error> {
                         crate::human_bytes(MAX_BYTES as u64)
                     ),
                     Some(heaps * 2),
-                    Some(most - 1),
+                    Some(most.saturating_sub(1)),
                 ));
             }
-            return Ok(up_to.min(u64::try_from(most - 1).unwrap_or(u64::MAX)));
+            return Ok(up_to.min(u64::try_from(most).unwrap_or(u64::MAX)));
         }
         PatternSource::Known(_) | PatternSource::None => return Ok(up_to),
     };
@@ -269,5 +269,24 @@ pub fn discover(family: &str, up_to: u64, control: &Control<'_>) -> Result<Patte
             "patterns of `{}` are not studied yet",
             family.name()
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_budget_that_allows_no_heap_is_no_panic() {
+        // One heap's moves alone pass the budget of steps: nothing to go to, no
+        // arithmetic past zero (was a panic through the web's explore page).
+        let rules: Rules = "{1000000000000000000}".parse().unwrap();
+        let source = PatternSource::Period(rules);
+        assert_eq!(check_budget(&source, 20).unwrap(), 0);
+        // A code known to show no period, asked past any budget: refused with the figures.
+        let known = PatternSource::Period("0.6".parse().unwrap());
+        let e = check_budget(&known, u64::MAX).unwrap_err();
+        assert_eq!(e.limit().map(|l| l.0), Some(Limit::UpTo), "{e}");
+        assert_eq!(check_budget(&known, 1000).unwrap(), 1000);
     }
 }
