@@ -44,7 +44,10 @@ mod values;
 /// What can go wrong in a computation (bad specs have their own [`games::SpecError`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
-    /// The computation would exceed a limit; `need` is an estimate in bytes where known.
+    /// The computation would exceed a fixed ceiling (a remoteness past 2^30, ids past
+    /// 2^32, memory the system does not give) or a search's own budget, which no
+    /// [`Limit`] names; `need` is an estimate in bytes where known. Past a limit the
+    /// caller set: [`Error::OverLimit`].
     #[error("too large: {what}{}", need.map(|b| format!(" (would need about {})", human_bytes(b))).unwrap_or_default())]
     TooLarge {
         /// What is too large.
