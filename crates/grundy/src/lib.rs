@@ -156,7 +156,7 @@ impl Error {
 }
 
 /// Which of the caller's limits ([`report::Limits`], [`explore::Control`],
-/// [`tier::solve`]'s options) a refusal is past, so that each front end names its own
+/// [`tier::solve::solve`]'s options) a refusal is past, so that each front end names its own
 /// knob for it: the CLI's flag, the web server's setting, Python's keyword.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Limit {
