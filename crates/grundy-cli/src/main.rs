@@ -150,6 +150,7 @@ fn main() -> ExitCode {
                 }
                 return ExitCode::from(130);
             }
+            let e = output::with_limit_hint(e);
             if json {
                 eprintln!("{}", output::error_json(&e));
             } else {

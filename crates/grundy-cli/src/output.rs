@@ -63,8 +63,57 @@ impl std::fmt::Display for Hinted {
 
 impl std::error::Error for Hinted {}
 
+/// The flag that lifts `limit`, and the value it would need (`wanted`, in the limit's
+/// unit; memories in MiB, rounded up), as the hint after a refusal says it.
+pub fn limit_hint(limit: grundy::Limit, wanted: Option<u128>) -> String {
+    use grundy::Limit;
+    let flag = match limit {
+        Limit::Positions => "--max-positions",
+        Limit::Memory => "--max-memory",
+        Limit::Work => "--max-work",
+        Limit::ProofHeaps => "--max-proof-heaps",
+        Limit::SearchNodes => "--max-nodes",
+        Limit::ExactNodes => "--max-exact-nodes",
+        Limit::TierMemory => "--max-tier-memory",
+        Limit::UpTo => {
+            return match wanted {
+                Some(n) => format!("lower it with --up-to {n} or less"),
+                None => "lower it with a smaller --up-to".into(),
+            }
+        }
+    };
+    let mib = matches!(limit, Limit::Memory | Limit::TierMemory);
+    match wanted {
+        Some(bytes) if mib => format!("raise it with {flag} {} (MiB)", bytes.div_ceil(1 << 20)),
+        Some(n) => format!("raise it with {flag} {n}"),
+        None if mib => format!("raise it with {flag} MIB"),
+        None => format!("raise it with {flag} N"),
+    }
+}
+
+/// `e` with the hint of the limit it is past, if a cause is a library refusal past a
+/// limit a flag sets ([`grundy::Error::limit`]) and it has no hint yet.
+pub fn with_limit_hint(e: anyhow::Error) -> anyhow::Error {
+    if e.chain().any(|c| c.downcast_ref::<Hinted>().is_some()) {
+        return e;
+    }
+    let limit = e.chain().find_map(|c| {
+        c.downcast_ref::<grundy::Error>()
+            .and_then(grundy::Error::limit)
+    });
+    match limit {
+        Some((limit, wanted)) => anyhow::Error::new(Hinted {
+            error: e,
+            hint: limit_hint(limit, wanted),
+        }),
+        None => e,
+    }
+}
+
 /// An error as `--json` prints it on standard error: `{"error": the message, "kind": a
-/// stable word}`, with `line` and `column` for a spec and `need_bytes` for a limit. The
+/// stable word}`, with `line` and `column` for a spec, `need_bytes` for a limit, and for a
+/// refusal past a limit a flag sets, `limit` ([`grundy::Limit::word`]), `wanted` (the
+/// value that would let it through, where known) and `hint` (the flag). The
 /// kinds: `bad-spec`, those of [`grundy::Error::kind`] (`too-large`, `cancelled`,
 /// `unsupported`, `store`), `store` for a tablebase, `io` for the system, else `refused`.
 pub fn error_json(e: &anyhow::Error) -> Json {
@@ -73,6 +122,7 @@ pub fn error_json(e: &anyhow::Error) -> Json {
         if let Some(h) = cause.downcast_ref::<Hinted>() {
             let mut inner = error_json(&h.error);
             inner["error"] = error_chain(e).into();
+            inner["hint"] = h.hint.clone().into();
             return inner;
         }
         if let Some(bad) = cause.downcast_ref::<BadSpec>() {
@@ -83,8 +133,14 @@ pub fn error_json(e: &anyhow::Error) -> Json {
         }
         if let Some(g) = cause.downcast_ref::<grundy::Error>() {
             out["kind"] = g.kind().into();
-            if let grundy::Error::TooLarge { need: Some(n), .. } = g {
-                out["need_bytes"] = (*n).into();
+            if let Some(n) = g.need() {
+                out["need_bytes"] = n.into();
+            }
+            if let Some((limit, wanted)) = g.limit() {
+                out["limit"] = limit.word().into();
+                if let Some(w) = wanted {
+                    out["wanted"] = u64::try_from(w).unwrap_or(u64::MAX).into();
+                }
             }
             break;
         }
@@ -464,7 +520,10 @@ pub fn pattern_text(p: &grundy::pattern::Pattern) -> String {
 pub fn table_error(family: &str, e: report::TableError) -> anyhow::Error {
     match e {
         report::TableError::Spec(e) => anyhow::Error::new(BadSpec::new(&e, family)),
-        report::TableError::Solve(e) => anyhow::anyhow!("cannot tabulate `{family}`: {e}"),
+        // Kept as a cause: `--json` reads its kind and a limit's hint names its flag.
+        report::TableError::Solve(e) => {
+            anyhow::Error::new(e).context(format!("cannot tabulate `{family}`"))
+        }
     }
 }
 

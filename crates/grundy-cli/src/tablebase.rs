@@ -210,13 +210,6 @@ pub fn open(
         grundy_tablebase::OpenError::Sum => {
             anyhow::anyhow!("--tablebase is for one board, not a sum of games")
         }
-        grundy_tablebase::OpenError::Solve {
-            source: grundy::Error::TooLarge { .. },
-            ..
-        } => anyhow::Error::new(crate::output::Hinted {
-            error: anyhow::Error::new(e),
-            hint: "--max-tier-memory MIB raises the limit (default 16384 MiB)".into(),
-        }),
         other => anyhow::Error::new(other),
     })?;
     if built.is_none() && build {
@@ -229,18 +222,13 @@ pub fn open(
         }
     }
     if let Some(b) = built {
-        eprintln!(
-            "tablebase {}: {} tiers of {} ({} solved now in {:.1} s, {} read), {} positions, {} on disk ({:.2} bytes a position)",
+        let title = format!(
+            "tablebase {}: {} tiers of {}",
             dir.display(),
             b.tiers,
-            tablebase.game(),
-            b.fresh,
-            started.elapsed().as_secs_f64(),
-            b.tiers - b.fresh,
-            b.positions,
-            grundy::human_bytes(b.disk_bytes),
-            b.disk_bytes as f64 / b.positions.max(1) as f64
+            tablebase.game()
         );
+        eprintln!("{}", built_line(&title, "solved", &b, started));
     }
     Ok(tablebase)
 }
@@ -282,18 +270,33 @@ pub fn build_book(
     let built = grundy_tablebase::open_book(spec, dir, depth, &options, limits, &listen);
     bars.clear();
     let (book, b) = built?;
-    eprintln!(
-        "book {}: tiers 0 to {depth} of {} ({} built now in {:.1} s, {} read), {} positions, {} on disk ({:.2} bytes a position)",
+    let title = format!(
+        "book {}: tiers 0 to {depth} of {}",
         dir.display(),
-        book.game(),
+        book.game()
+    );
+    eprintln!("{}", built_line(&title, "built", &b, started));
+    Ok(book)
+}
+
+/// The line that ends a tablebase's or a book's build: `title`, then the tiers `done`
+/// now (solved, built) in the time since `started` and those read, the positions, and
+/// the bytes on disk.
+fn built_line(
+    title: &str,
+    done: &str,
+    b: &grundy_tablebase::Built,
+    started: std::time::Instant,
+) -> String {
+    format!(
+        "{title} ({} {done} now in {:.1} s, {} read), {} positions, {} on disk ({:.2} bytes a position)",
         b.fresh,
         started.elapsed().as_secs_f64(),
         b.tiers - b.fresh,
         b.positions,
         grundy::human_bytes(b.disk_bytes),
         b.disk_bytes as f64 / b.positions.max(1) as f64
-    );
-    Ok(book)
+    )
 }
 
 /// The depth of the book in `dir` if it holds one of `spec`'s board (none if it cannot be

@@ -101,7 +101,14 @@ fn too_large_is_refused_with_an_estimate() {
     // table is refused.
     let err = fails(&["solve", "octal[0.06](10^12)", "--max-proof-heaps", "20000"]);
     assert!(err.contains("too large"), "{err}");
-    assert!(err.contains("GiB"), "{err}");
+    // The figures are the heaps a table needs and their two bytes each (not one byte a
+    // heap: that was "931.3 GiB"), and the flag that lifts the refusal.
+    assert!(
+        err.contains(
+            "(1000000000001 heaps, 1.8 TiB); raise it with --max-proof-heaps 1000000000001"
+        ),
+        "{err}"
+    );
     assert!(
         err.contains("no period of 0.06 proved within 20000 heaps"),
         "{err}"
@@ -112,7 +119,7 @@ fn too_large_is_refused_with_an_estimate() {
         err.contains("no period of 0.6 can be proved within 20000 heaps: grundy's search over its first 4194304 heaps finds none"),
         "{err}"
     );
-    assert!(err.contains("GiB"), "{err}");
+    assert!(err.contains("1.8 TiB"), "{err}");
 }
 
 #[test]
@@ -882,6 +889,119 @@ fn json_errors_are_json_with_a_kind() {
     // Text without --json.
     let out = grundy(&["solve", "nim(3,"], "");
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("grundy: bad spec"));
+}
+
+/// Every refusal past a limit a flag sets ends naming that flag, with the value that
+/// would let it through where the library knows it; under `--json` the same as
+/// `limit`, `wanted` and `hint`. A fixed ceiling names none.
+#[test]
+fn every_refusal_names_the_flag_that_lifts_it() {
+    let cases: &[(&[&str], &str, &str)] = &[
+        // A family's bound past 64 × the budget: refused at once, the bound wanted.
+        (
+            &["solve", "kalah[4,3]", "--max-positions", "100000"],
+            "positions",
+            "raise it with --max-positions 21036600",
+        ),
+        // Reached past the budget while exploring.
+        (
+            &["solve", "nim(3,4,5)+chomp[4x4]", "--max-positions", "10"],
+            "positions",
+            "raise it with --max-positions N",
+        ),
+        // Past the proof budget: heaps, not bytes.
+        (
+            &["solve", "octal[0.6](3000000)"],
+            "proof-heaps",
+            "raise it with --max-proof-heaps 3000001",
+        ),
+        // A Grundy table past the steps allowed.
+        (
+            &[
+                "table",
+                "octal[0.77]",
+                "--up-to",
+                "100000",
+                "--max-work",
+                "1000",
+            ],
+            "work",
+            "raise it with --max-work ",
+        ),
+        // A Grundy table past the memory allowed.
+        (
+            &[
+                "table",
+                "octal[0.77]",
+                "--up-to",
+                "10^9",
+                "--max-memory",
+                "1",
+            ],
+            "memory",
+            "raise it with --max-memory ",
+        ),
+        // The exact search's budget of nodes.
+        (
+            &[
+                "solve",
+                "connect4[5x4]",
+                "--max-exact-nodes",
+                "1000",
+                "--max-positions",
+                "1000",
+            ],
+            "exact-nodes",
+            "raise it with --max-exact-nodes N",
+        ),
+        // The proof search's, where no exact search is offered.
+        (
+            &[
+                "solve",
+                "connect4[5x4]",
+                "--max-exact-nodes",
+                "0",
+                "--max-nodes",
+                "100",
+                "--max-positions",
+                "1000",
+            ],
+            "search-nodes",
+            "raise it with --max-nodes N",
+        ),
+        // A study past what its budgets allow even at best: lowered.
+        (
+            &["pattern", "octal[0.6]", "--up-to", "10^15"],
+            "up-to",
+            "lower it with --up-to 2147483647 or less",
+        ),
+    ];
+    for &(args, limit, hint) in cases {
+        let text = fails(args);
+        assert!(text.contains(&format!("; {hint}")), "{args:?}: {text}");
+        let mut with_json = args.to_vec();
+        with_json.push("--json");
+        let out = grundy(&with_json, "");
+        let v: Value = serde_json::from_slice(&out.stderr)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
+        assert_eq!(
+            (v["kind"].as_str(), v["limit"].as_str()),
+            (Some("too-large"), Some(limit)),
+            "{v}"
+        );
+        assert!(v["hint"].as_str().unwrap().starts_with(hint), "{v}");
+    }
+    let v = {
+        let out = grundy(
+            &["solve", "kalah[4,3]", "--max-positions", "100000", "--json"],
+            "",
+        );
+        serde_json::from_slice::<Value>(&out.stderr).unwrap()
+    };
+    assert_eq!(v["wanted"], 21_036_600, "{v}");
+    // The bound is said to be an upper bound, and within 64 × the budget it is explored:
+    // kalah[4,3] reaches far fewer positions than its bound.
+    assert!(fails(&["solve", "kalah[4,3]", "--max-positions", "100000"]).contains("an upper bound"));
 }
 
 #[test]

@@ -12,7 +12,7 @@ use grundy::game::{Best, Value};
 use grundy::tier::solve::{evaluate, margin_record, step, summarise, value_record, Outside};
 use grundy::tier::{self, record, Child, Event, Node, TierGame, TierStore, TierSummary};
 use grundy_tablebase::format::Encoder;
-use grundy_tablebase::Tablebase;
+use grundy_tablebase::{Tablebase, TierWriter};
 use timely::worker::Worker;
 
 use crate::codec::{self, Malformed, Reader};
@@ -410,15 +410,17 @@ impl<'a> Me<'a> {
         }
         let need = tier::solve::memory_needed(game) / u128::from(self.rounds.peers);
         if need > u128::from(self.max_bytes) {
-            return Err(grundy::Error::TooLarge {
-                what: format!(
+            return Err(grundy::Error::over(
+                grundy::Limit::TierMemory,
+                format!(
                     "solving {} on {} workers within {} of memory a worker",
                     game.id(),
                     self.rounds.peers,
                     grundy::human_bytes(self.max_bytes)
                 ),
-                need: Some(u64::try_from(need).unwrap_or(u64::MAX)),
-            }
+                Some(need),
+                Some(need),
+            )
             .into());
         }
         let mut summaries = self.complete_tiers(w)?;
@@ -802,7 +804,6 @@ impl<'a> Me<'a> {
         let home = self.home_records();
         let game = self.game;
         let lay = self.lay;
-        let me = self.me();
         let size = self.sizes[t as usize];
         let scored = self.scored;
         let mine = lay.mine(size);
@@ -860,129 +861,23 @@ impl<'a> Me<'a> {
         for r in 0..lay.rounds(size, batch) {
             let from = (r * batch).min(mine.len());
             let to = ((r + 1) * batch).min(mine.len());
-            // The batch's positions with a child abroad, and their moves; those with moves
-            // inside the tier and none abroad are kept as they are visited.
-            let mut positions: Vec<(u64, usize)> = Vec::new();
-            let mut kids: Vec<Child> = Vec::new();
-            let mut early = Pending::default();
+            let Visited {
+                positions,
+                kids,
+                early,
+                error,
+            } = self.visit_slices(
+                t,
+                (&mine, from..to),
+                reach,
+                &mut records,
+                &mut edges,
+                (&at_home, &abroad),
+            );
             let mut late = Pending::default();
-            let mut error: Option<Error> = None;
-            for (j, &k) in mine[from..to].iter().enumerate() {
-                // A slice is one run of this worker's arrays.
-                let range = lay.range(k, size);
-                let (start, base) = (range.start, lay.local(range.start));
-                game.visit(
-                    t,
-                    range,
-                    &|x| reach.get(base + (x - start) as usize),
-                    &mut |x, node| {
-                        let at = base + (x - start) as usize;
-                        if let Node::Moves(children) = node {
-                            edges += children.len() as u64;
-                        }
-                        let inside_or_home =
-                            |c: &Child| if c.tier == t { Ok(None) } else { at_home(c) };
-                        match evaluate(game, scored, t, node, inside_or_home) {
-                            Ok(Some(rec)) => records[at] = rec,
-                            Ok(None) => {
-                                let Node::Moves(children) = node else {
-                                    unreachable!("a position without moves is final")
-                                };
-                                if children.iter().any(abroad) {
-                                    positions.push((x, kids.len()));
-                                    kids.extend_from_slice(children);
-                                } else if let Err(e) =
-                                    pend(&mut early, game, scored, t, x, children, &at_home)
-                                {
-                                    error.get_or_insert(e);
-                                }
-                            }
-                            Err(e) => {
-                                error.get_or_insert(e.into());
-                            }
-                        }
-                    },
-                );
-                self.tell(&Event::Solve {
-                    tier: t,
-                    done: ((from + j + 1) as u64 * lay.slice * lay.workers).min(size),
-                    total: size,
-                });
-            }
             // Ask the owners abroad of the children in later tiers for their records.
-            let mut ask: Vec<BTreeMap<u32, Vec<u64>>> = vec![BTreeMap::new(); self.peers()];
-            for c in &kids {
-                if abroad(c) {
-                    ask[lay.owner(c.rank) as usize]
-                        .entry(c.tier)
-                        .or_default()
-                        .push(c.rank);
-                }
-            }
-            for per in &mut ask {
-                for ranks in per.values_mut() {
-                    ranks.sort_unstable();
-                    ranks.dedup();
-                }
-            }
-            let out: Vec<Vec<u8>> = ask
-                .iter()
-                .map(|per| {
-                    let mut b = Vec::new();
-                    for (tier, ranks) in per {
-                        codec::put(&mut b, u64::from(*tier));
-                        codec::put_ranks(&mut b, ranks);
-                    }
-                    b
-                })
-                .collect();
-            let got = self.sync(
-                w,
-                out,
-                [0; SUMS],
-                0,
-                carried.take().or(error).map_or(Ok(()), Err),
-            )?;
-            // Answer: the records asked for, in the order asked.
-            let mut answers = self.empty();
-            let mut local = Ok(());
-            let mut ranks = Vec::new();
-            'requests: for (from, bytes) in got.inbox {
-                let mut rd = Reader::new(&bytes);
-                let answer = &mut answers[from as usize];
-                while !rd.done() {
-                    let bad = malformed(from);
-                    let c = rd.get().map_err(&bad)? as u32;
-                    codec::get_ranks(&mut rd, &mut ranks).map_err(&bad)?;
-                    let Some(held) = self.held.get(&c) else {
-                        local = Err(grundy::Error::Unsupported(format!(
-                            "{}: a move from tier {t} to tier {c}, which it does not list among its child tiers",
-                            game.id()
-                        ))
-                        .into());
-                        break 'requests;
-                    };
-                    for &x in &ranks {
-                        if lay.owner(x) != me || x >= self.sizes[c as usize] {
-                            return Err(bad(Malformed));
-                        }
-                        answer.extend_from_slice(&held[lay.local(x)].to_le_bytes());
-                    }
-                }
-            }
-            let got = self.sync(w, answers, [0; SUMS], 0, local)?;
-            let mut told: Vec<Told> = (0..self.peers()).map(|_| BTreeMap::new()).collect();
-            for (from, bytes) in got.inbox {
-                let mut rd = Reader::new(&bytes);
-                let asked = std::mem::take(&mut ask[from as usize]);
-                for (tier, ranks) in asked {
-                    let mut recs = Vec::with_capacity(ranks.len());
-                    for _ in 0..ranks.len() {
-                        recs.push(rd.get_u16().map_err(malformed(from))?);
-                    }
-                    told[from as usize].insert(tier, (ranks, recs));
-                }
-            }
+            let status = carried.take().or(error).map_or(Ok(()), Err);
+            let told = self.ask_abroad(w, t, &kids, &abroad, status)?;
             // Label each kept position from its children's records, at home or told.
             let record_of = |c: &Child| -> Result<Option<u16>, grundy::Error> {
                 if c.tier == t {
@@ -997,22 +892,14 @@ impl<'a> Me<'a> {
                 let i = ranks.binary_search(&c.rank).map_err(|_| not_listed(c))?;
                 Ok(Some(recs[i]))
             };
-            let mut error: Option<Error> = None;
-            for (i, &(x, start)) in positions.iter().enumerate() {
-                let end = positions.get(i + 1).map_or(kids.len(), |p| p.1);
-                let children = &kids[start..end];
-                match evaluate(game, scored, t, Node::Moves(children), record_of) {
-                    Ok(Some(rec)) => records[lay.local(x)] = rec,
-                    Ok(None) => {
-                        if let Err(e) = pend(&mut late, game, scored, t, x, children, &record_of) {
-                            error.get_or_insert(e);
-                        }
-                    }
-                    Err(e) => {
-                        error.get_or_insert(e.into());
-                    }
-                }
-            }
+            let error = label_kept(
+                (game, scored, t, lay),
+                &positions,
+                &kids,
+                &record_of,
+                &mut records,
+                &mut late,
+            );
             pending.append_merged(early, late);
             carried = error;
         }
@@ -1028,6 +915,153 @@ impl<'a> Me<'a> {
             self.inside(w, t, pending, &mut records)?;
         }
         Ok((records, edges))
+    }
+
+    /// Visits this worker's slices `mine[range]` of tier `t` (the ranks `reach` marks),
+    /// labelling each position whose children are decided at home (`at_home`) into
+    /// `records` and counting its moves into `edges`; the others are left for the batch's
+    /// exchange (a child `abroad`) or kept for the in-tier rounds (moves inside only).
+    fn visit_slices(
+        &self,
+        t: u32,
+        (mine, range): (&[u64], Range<usize>),
+        reach: &Bits,
+        records: &mut [u16],
+        edges: &mut u64,
+        (at_home, abroad): (&Lookup<'_>, &dyn Fn(&Child) -> bool),
+    ) -> Visited {
+        let (game, scored, lay) = (self.game, self.scored, self.lay);
+        let size = self.sizes[t as usize];
+        let mut out = Visited::default();
+        for (j, &k) in mine[range.clone()].iter().enumerate() {
+            // A slice is one run of this worker's arrays.
+            let slice = lay.range(k, size);
+            let (start, base) = (slice.start, lay.local(slice.start));
+            game.visit(
+                t,
+                slice,
+                &|x| reach.get(base + (x - start) as usize),
+                &mut |x, node| {
+                    let at = base + (x - start) as usize;
+                    if let Node::Moves(children) = node {
+                        *edges += children.len() as u64;
+                    }
+                    let inside_or_home =
+                        |c: &Child| if c.tier == t { Ok(None) } else { at_home(c) };
+                    match evaluate(game, scored, t, node, inside_or_home) {
+                        Ok(Some(rec)) => records[at] = rec,
+                        Ok(None) => {
+                            let Node::Moves(children) = node else {
+                                unreachable!("a position without moves is final")
+                            };
+                            if children.iter().any(abroad) {
+                                out.positions.push((x, out.kids.len()));
+                                out.kids.extend_from_slice(children);
+                            } else if let Err(e) =
+                                pend(&mut out.early, game, scored, t, x, children, at_home)
+                            {
+                                out.error.get_or_insert(e);
+                            }
+                        }
+                        Err(e) => {
+                            out.error.get_or_insert(e.into());
+                        }
+                    }
+                },
+            );
+            self.tell(&Event::Solve {
+                tier: t,
+                done: ((range.start + j + 1) as u64 * lay.slice * lay.workers).min(size),
+                total: size,
+            });
+        }
+        out
+    }
+
+    /// One exchange of a batch of tier `t`: each owner abroad of a child in `kids` (those
+    /// `abroad` says) is asked for its records, and this worker answers what it is
+    /// asked from the tiers it holds, in two rounds every worker takes (the first also
+    /// telling each the `status` of the batch's labelling). Returns, by worker, the
+    /// records told: by tier, the ranks asked (sorted) and their records.
+    fn ask_abroad(
+        &mut self,
+        w: &mut Worker,
+        t: u32,
+        kids: &[Child],
+        abroad: &dyn Fn(&Child) -> bool,
+        status: Result<(), Error>,
+    ) -> Result<Vec<Told>, Error> {
+        let lay = self.lay;
+        let me = self.me();
+        let game = self.game;
+        let mut ask: Vec<BTreeMap<u32, Vec<u64>>> = vec![BTreeMap::new(); self.peers()];
+        for c in kids {
+            if abroad(c) {
+                ask[lay.owner(c.rank) as usize]
+                    .entry(c.tier)
+                    .or_default()
+                    .push(c.rank);
+            }
+        }
+        for per in &mut ask {
+            for ranks in per.values_mut() {
+                ranks.sort_unstable();
+                ranks.dedup();
+            }
+        }
+        let out: Vec<Vec<u8>> = ask
+            .iter()
+            .map(|per| {
+                let mut b = Vec::new();
+                for (tier, ranks) in per {
+                    codec::put(&mut b, u64::from(*tier));
+                    codec::put_ranks(&mut b, ranks);
+                }
+                b
+            })
+            .collect();
+        let got = self.sync(w, out, [0; SUMS], 0, status)?;
+        // Answer: the records asked for, in the order asked.
+        let mut answers = self.empty();
+        let mut local = Ok(());
+        let mut ranks = Vec::new();
+        'requests: for (from, bytes) in got.inbox {
+            let mut rd = Reader::new(&bytes);
+            let answer = &mut answers[from as usize];
+            while !rd.done() {
+                let bad = malformed(from);
+                let c = rd.get().map_err(&bad)? as u32;
+                codec::get_ranks(&mut rd, &mut ranks).map_err(&bad)?;
+                let Some(held) = self.held.get(&c) else {
+                    local = Err(grundy::Error::Unsupported(format!(
+                        "{}: a move from tier {t} to tier {c}, which it does not list among its child tiers",
+                        game.id()
+                    ))
+                    .into());
+                    break 'requests;
+                };
+                for &x in &ranks {
+                    if lay.owner(x) != me || x >= self.sizes[c as usize] {
+                        return Err(bad(Malformed));
+                    }
+                    answer.extend_from_slice(&held[lay.local(x)].to_le_bytes());
+                }
+            }
+        }
+        let got = self.sync(w, answers, [0; SUMS], 0, local)?;
+        let mut told: Vec<Told> = (0..self.peers()).map(|_| BTreeMap::new()).collect();
+        for (from, bytes) in got.inbox {
+            let mut rd = Reader::new(&bytes);
+            let asked = std::mem::take(&mut ask[from as usize]);
+            for (tier, ranks) in asked {
+                let mut recs = Vec::with_capacity(ranks.len());
+                for _ in 0..ranks.len() {
+                    recs.push(rd.get_u16().map_err(malformed(from))?);
+                }
+                told[from as usize].insert(tier, (ranks, recs));
+            }
+        }
+        Ok(told)
     }
 
     /// The positions of `t` with moves inside it, in rounds: first each move inside is
@@ -1378,32 +1412,12 @@ impl<'a> Me<'a> {
     ) -> Result<TierSummary, Error> {
         let lay = self.lay;
         let size = self.sizes[t as usize];
-        let slices = size.div_ceil(lay.slice);
-        let writer = self.writer(t);
         let mine = lay.mine(size);
-        let mut positions = 0;
-        let mut outcomes = [0u64; 3];
+        let mut counted = Counted::default();
         // The writer opens the file first; each round then brings it the next blocks in
         // order (round r: every worker's slices r·b .. (r+1)·b, which are the slices
         // r·b·W .. (r+1)·b·W of the tier), so it holds one round's blocks at a time.
-        let mut file = None;
-        let mut local: Result<(), Error> = Ok(());
-        if self.me() == writer {
-            local = match self.store.as_mut() {
-                Some(store) => store
-                    .begin_encoded(t)
-                    .map(|f| file = Some(f))
-                    .map_err(Error::from),
-                None => Err(Error::Lost(format!(
-                    "the writer of tier {t} has no tablebase"
-                ))),
-            };
-        }
-        let mut encoder = Encoder::new().map_err(|e| format!("cannot compress: {e}"));
-        if let (Err(e), Ok(())) = (&encoder, &local) {
-            local = Err(grundy::Error::Store(e.clone()).into());
-        }
-        self.sync(w, Vec::new(), [0; SUMS], 0, local)?;
+        let (mut file, mut encoder) = self.open_tier_file(w, t)?;
         let mut next = 0u64;
         let mut carried: Result<(), Error> = Ok(());
         for r in 0..lay.rounds(size, self.batch) {
@@ -1412,102 +1426,22 @@ impl<'a> Me<'a> {
             let mut out = self.empty();
             let mut local = std::mem::replace(&mut carried, Ok(()));
             if let Ok(enc) = encoder.as_mut() {
-                let b = &mut out[writer as usize];
-                for &k in &mine[from..to] {
-                    let range = lay.range(k, size);
-                    let at = lay.local(range.start);
-                    let slice = &records[at..at + (range.end - range.start) as usize];
-                    let s = summarise(self.scored, t, slice);
-                    positions += s.positions;
-                    for (o, c) in outcomes.iter_mut().zip(s.outcomes) {
-                        *o += c;
-                    }
-                    match enc.encode(slice) {
-                        Ok(bytes) => {
-                            codec::put(b, k);
-                            codec::put(b, bytes.len() as u64);
-                            b.extend_from_slice(&bytes);
-                        }
-                        Err(e) => {
-                            local =
-                                Err(grundy::Error::Store(format!("cannot compress: {e}")).into());
-                            break;
-                        }
-                    }
+                let b = &mut out[self.writer(t) as usize];
+                if let Err(e) =
+                    self.encode_slices(enc, t, &mine[from..to], records, &mut counted, b)
+                {
+                    local = Err(e);
                 }
             }
             let got = self.sync(w, out, [0; SUMS], 0, local)?;
             if let Some(file) = file.as_mut() {
-                let mut blocks: BTreeMap<u64, &[u8]> = BTreeMap::new();
-                for (from, bytes) in &got.inbox {
-                    let mut rd = Reader::new(bytes);
-                    while !rd.done() {
-                        let bad = malformed(*from);
-                        let k = rd.get().map_err(&bad)?;
-                        let len = rd.get().map_err(&bad)? as usize;
-                        let b = rd.bytes(len).map_err(&bad)?;
-                        if k >= slices || lay.owner(k * lay.slice) != *from {
-                            return Err(bad(Malformed));
-                        }
-                        blocks.insert(k, b);
-                    }
-                }
-                for (k, b) in blocks {
-                    if k != next {
-                        carried = Err(Error::Lost(format!(
-                            "block {next} of tier {t} did not arrive in its round"
-                        )));
-                        break;
-                    }
-                    if let Err(e) = file.push(b) {
-                        carried = Err(e.into());
-                        break;
-                    }
-                    next += 1;
-                }
+                carried = write_blocks(file, t, lay, size, &got.inbox, &mut next)?;
             }
         }
-        // The blocks' rounds count with the tier (these counters cannot: they travel in
-        // the round that sums them).
-        let mine = self.rounds.traffic.since(&start);
-        let got = self.sync(
-            w,
-            Vec::new(),
-            [
-                positions,
-                outcomes[0],
-                outcomes[1],
-                outcomes[2],
-                edges,
-                mine.messages,
-                mine.bytes,
-                mine.remote_bytes,
-            ],
-            0,
-            carried,
-        )?;
-        let s = got.sums;
-        let summary = TierSummary {
-            tier: t,
-            ranks: size,
-            positions: s[0],
-            outcomes: [s[1], s[2], s[3]],
-        };
-        self.edges += s[4];
-        self.costs.push(TierCost {
-            tier: t,
-            traffic: Traffic {
-                rounds: mine.rounds,
-                messages: s[5],
-                bytes: s[6],
-                remote_bytes: s[7],
-            },
-            edges: s[4],
-            positions: s[0],
-        });
+        let summary = self.count_tier(w, t, &counted, edges, start, carried)?;
         let mut local = Ok(());
         if let Some(file) = file {
-            local = if next != slices {
+            local = if next != size.div_ceil(lay.slice) {
                 Err(Error::Lost(format!(
                     "the blocks of tier {t} did not all arrive"
                 )))
@@ -1530,6 +1464,213 @@ impl<'a> Me<'a> {
         });
         Ok(summary)
     }
+
+    /// The tier's file, opened under its temporary name by its writer (`None` on the other
+    /// workers), and this worker's compressor; a round every worker takes tells each
+    /// whether both could be had.
+    fn open_tier_file(
+        &mut self,
+        w: &mut Worker,
+        t: u32,
+    ) -> Result<(Option<TierWriter>, Result<Encoder, String>), Error> {
+        let mut file = None;
+        let mut local: Result<(), Error> = Ok(());
+        if self.me() == self.writer(t) {
+            local = match self.store.as_mut() {
+                Some(store) => store
+                    .begin_encoded(t)
+                    .map(|f| file = Some(f))
+                    .map_err(Error::from),
+                None => Err(Error::Lost(format!(
+                    "the writer of tier {t} has no tablebase"
+                ))),
+            };
+        }
+        let encoder = Encoder::new().map_err(|e| format!("cannot compress: {e}"));
+        if let (Err(e), Ok(())) = (&encoder, &local) {
+            local = Err(grundy::Error::Store(e.clone()).into());
+        }
+        self.sync(w, Vec::new(), [0; SUMS], 0, local)?;
+        Ok((file, encoder))
+    }
+
+    /// Counts and compresses this worker's `slices` of tier `t` (their records in
+    /// `records`), each block put into `out` after its slice number and length, for the
+    /// tier's writer.
+    fn encode_slices(
+        &self,
+        enc: &mut Encoder,
+        t: u32,
+        slices: &[u64],
+        records: &[u16],
+        counted: &mut Counted,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        let lay = self.lay;
+        let size = self.sizes[t as usize];
+        for &k in slices {
+            let range = lay.range(k, size);
+            let at = lay.local(range.start);
+            let slice = &records[at..at + (range.end - range.start) as usize];
+            let s = summarise(self.scored, t, slice);
+            counted.positions += s.positions;
+            for (o, c) in counted.outcomes.iter_mut().zip(s.outcomes) {
+                *o += c;
+            }
+            let bytes = enc
+                .encode(slice)
+                .map_err(|e| grundy::Error::Store(format!("cannot compress: {e}")))?;
+            codec::put(out, k);
+            codec::put(out, bytes.len() as u64);
+            out.extend_from_slice(&bytes);
+        }
+        Ok(())
+    }
+
+    /// The tier's summary and cost, summed over every worker in one round (which also
+    /// tells each the `carried` result of the last round of blocks).
+    fn count_tier(
+        &mut self,
+        w: &mut Worker,
+        t: u32,
+        counted: &Counted,
+        edges: u64,
+        start: Traffic,
+        carried: Result<(), Error>,
+    ) -> Result<TierSummary, Error> {
+        // The blocks' rounds count with the tier (these counters cannot: they travel in
+        // the round that sums them).
+        let mine = self.rounds.traffic.since(&start);
+        let got = self.sync(
+            w,
+            Vec::new(),
+            [
+                counted.positions,
+                counted.outcomes[0],
+                counted.outcomes[1],
+                counted.outcomes[2],
+                edges,
+                mine.messages,
+                mine.bytes,
+                mine.remote_bytes,
+            ],
+            0,
+            carried,
+        )?;
+        let s = got.sums;
+        let summary = TierSummary {
+            tier: t,
+            ranks: self.sizes[t as usize],
+            positions: s[0],
+            outcomes: [s[1], s[2], s[3]],
+        };
+        self.edges += s[4];
+        self.costs.push(TierCost {
+            tier: t,
+            traffic: Traffic {
+                rounds: mine.rounds,
+                messages: s[5],
+                bytes: s[6],
+                remote_bytes: s[7],
+            },
+            edges: s[4],
+            positions: s[0],
+        });
+        Ok(summary)
+    }
+}
+
+/// What a worker's slices of a tier hold: positions reached, and their outcomes.
+#[derive(Default)]
+struct Counted {
+    positions: u64,
+    outcomes: [u64; 3],
+}
+
+/// The writer's part of a round of blocks: the blocks every worker sent (`inbox`),
+/// checked to be the sender's own slices of tier `t` (`size` ranks), appended to `file`
+/// in order from block `next` on. `Ok(Err(_))`: a block missing or a write failed, told
+/// to every worker in the next round; `Err`: a malformed message.
+fn write_blocks(
+    file: &mut TierWriter,
+    t: u32,
+    lay: Layout,
+    size: u64,
+    inbox: &[(u32, Vec<u8>)],
+    next: &mut u64,
+) -> Result<Result<(), Error>, Error> {
+    let slices = size.div_ceil(lay.slice);
+    let mut blocks: BTreeMap<u64, &[u8]> = BTreeMap::new();
+    for (from, bytes) in inbox {
+        let mut rd = Reader::new(bytes);
+        while !rd.done() {
+            let bad = malformed(*from);
+            let k = rd.get().map_err(&bad)?;
+            let len = rd.get().map_err(&bad)? as usize;
+            let b = rd.bytes(len).map_err(&bad)?;
+            if k >= slices || lay.owner(k * lay.slice) != *from {
+                return Err(bad(Malformed));
+            }
+            blocks.insert(k, b);
+        }
+    }
+    for (k, b) in blocks {
+        if k != *next {
+            return Ok(Err(Error::Lost(format!(
+                "block {next} of tier {t} did not arrive in its round"
+            ))));
+        }
+        if let Err(e) = file.push(b) {
+            return Ok(Err(e.into()));
+        }
+        *next += 1;
+    }
+    Ok(Ok(()))
+}
+
+/// A child's record where it can be had (`Ok(None)`: not from here).
+type Lookup<'a> = dyn Fn(&Child) -> Result<Option<u16>, grundy::Error> + 'a;
+
+/// What visiting a batch of slices leaves: the positions with a child abroad (each its
+/// rank and where its moves start in `kids`) and their moves; the positions kept with
+/// moves inside the tier only; the first error met.
+#[derive(Default)]
+struct Visited {
+    positions: Vec<(u64, usize)>,
+    kids: Vec<Child>,
+    early: Pending,
+    error: Option<Error>,
+}
+
+/// Labels each position of tier `t` kept for its children abroad (`positions`: its rank
+/// and where its moves start in `kids`) from its children's records (`record_of`); one
+/// with moves inside the tier left undecided is kept in `late` for the in-tier rounds.
+/// Returns the first error met, which the next round tells every worker.
+fn label_kept(
+    (game, scored, t, lay): (&dyn TierGame, bool, u32, Layout),
+    positions: &[(u64, usize)],
+    kids: &[Child],
+    record_of: &dyn Fn(&Child) -> Result<Option<u16>, grundy::Error>,
+    records: &mut [u16],
+    late: &mut Pending,
+) -> Option<Error> {
+    let mut error: Option<Error> = None;
+    for (i, &(x, start)) in positions.iter().enumerate() {
+        let end = positions.get(i + 1).map_or(kids.len(), |p| p.1);
+        let children = &kids[start..end];
+        match evaluate(game, scored, t, Node::Moves(children), record_of) {
+            Ok(Some(rec)) => records[lay.local(x)] = rec,
+            Ok(None) => {
+                if let Err(e) = pend(late, game, scored, t, x, children, record_of) {
+                    error.get_or_insert(e);
+                }
+            }
+            Err(e) => {
+                error.get_or_insert(e.into());
+            }
+        }
+    }
+    error
 }
 
 /// Keeps position `x` of tier `t`, some of whose moves stay in the tier, for the in-tier

@@ -107,19 +107,19 @@ pub fn is_gzip(bytes: &[u8]) -> bool {
     bytes.starts_with(&[0x1f, 0x8b])
 }
 
+/// The most text [`read_text`] and [`decode_text`] hold, once gunzipped: 1 GiB, the front
+/// ends' default (`--max-input 1024`, `max_input=1024`). A gzip file inflates at most about
+/// 1000 times, so a file of a few megabytes can claim gigabytes: past this it is refused.
+pub const MAX_TEXT_BYTES: u64 = 1 << 30;
+
 /// Reads a text file, gunzipping it first if its name ends in `.gz` or its first bytes are the
-/// gzip magic number. Concatenated gzip members are read as one stream.
+/// gzip magic number. Concatenated gzip members are read as one stream. At most
+/// [`MAX_TEXT_BYTES`] (see [`read_text_limited`]).
+///
+/// # Errors
+/// As [`read_text_limited`].
 pub fn read_text(path: impl AsRef<Path>) -> Result<String, ReadError> {
-    let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|source| ReadError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let gz = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
-        || is_gzip(&bytes);
-    decode_text(bytes, gz, path)
+    read_text_limited(path, MAX_TEXT_BYTES)
 }
 
 /// [`read_text`] that never reads or inflates more than `max_bytes`: a file larger than
@@ -151,10 +151,49 @@ pub fn read_text_limited(path: impl AsRef<Path>, max_bytes: u64) -> Result<Strin
 }
 
 /// Turns bytes (from a file or standard input) into text, gunzipping first if `gzip` is set or
-/// the bytes start with the gzip magic number. `path` only names the source in errors.
+/// the bytes start with the gzip magic number. `path` only names the source in errors. At
+/// most [`MAX_TEXT_BYTES`] once gunzipped.
+///
+/// # Errors
+/// As [`decode_text_limited`].
 pub fn decode_text(bytes: Vec<u8>, gzip: bool, path: &Path) -> Result<String, ReadError> {
-    decode_text_limited(bytes, gzip, path, u64::MAX)
+    decode_text_limited(bytes, gzip, path, MAX_TEXT_BYTES)
 }
+
+/// Inflates the gzip stream `compressed` (members concatenated read as one), stopping as
+/// soon as it passes `max_bytes`: `Ok(None)` then. What it holds never passes `max_bytes`
+/// and a piece of [`INFLATE_PIECE`] (its room doubles, but never past the limit), so a
+/// bomb costs the limit at most, whatever it claims.
+fn inflate(
+    compressed: impl Read,
+    max_bytes: u64,
+    guess: usize,
+) -> std::io::Result<Option<Vec<u8>>> {
+    let most = usize::try_from(max_bytes).unwrap_or(usize::MAX);
+    let mut out = Vec::with_capacity(guess.min(most));
+    let mut decoder = flate2::read::MultiGzDecoder::new(compressed);
+    let mut piece = vec![0u8; INFLATE_PIECE];
+    loop {
+        let n = match decoder.read(&mut piece) {
+            Ok(0) => return Ok(Some(out)),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if (out.len() + n) as u64 > max_bytes {
+            return Ok(None);
+        }
+        if out.capacity() - out.len() < n {
+            // Doubling, capped at the limit (`read_to_end` would double past it).
+            let room = out.capacity().max(n).min(most - out.len());
+            out.reserve_exact(room);
+        }
+        out.extend_from_slice(&piece[..n]);
+    }
+}
+
+/// How much [`inflate`] reads from the decoder at a time.
+const INFLATE_PIECE: usize = 1 << 16;
 
 /// [`decode_text`] that refuses to inflate past `max_bytes` (for untrusted uploads).
 ///
@@ -170,22 +209,15 @@ pub fn decode_text_limited(
         // Sized by what the input can hold, never past the limit: the limit itself may be
         // far more than is needed.
         let guess = bytes.len().saturating_mul(4).min(1 << 30);
-        let mut out =
-            Vec::with_capacity(guess.min(usize::try_from(max_bytes).unwrap_or(usize::MAX)));
-        flate2::read::MultiGzDecoder::new(&bytes[..])
-            .take(max_bytes.saturating_add(1))
-            .read_to_end(&mut out)
+        inflate(&bytes[..], max_bytes, guess)
             .map_err(|source| ReadError::Gzip {
                 path: path.to_path_buf(),
                 source,
-            })?;
-        if out.len() as u64 > max_bytes {
-            return Err(ReadError::TooLarge {
+            })?
+            .ok_or_else(|| ReadError::TooLarge {
                 path: path.to_path_buf(),
                 limit: max_bytes,
-            });
-        }
-        out
+            })?
     } else {
         bytes
     };
@@ -224,6 +256,60 @@ mod tests {
             Err(ReadError::Io { .. })
         ));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A gzip member of `len` zero bytes, made here: a thousandfold bomb in miniature.
+    fn zeros_gz(len: usize) -> Vec<u8> {
+        use flate2::write::GzEncoder;
+        use std::io::Write;
+        let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::best());
+        enc.write_all(&vec![0u8; len]).unwrap();
+        enc.finish().unwrap()
+    }
+
+    #[test]
+    fn a_gzip_bomb_is_refused_at_the_limit_not_inflated() {
+        // 64 MiB of zeros in some 64 KiB: refused at a limit of 1 MiB.
+        let bomb = zeros_gz(64 << 20);
+        assert!(bomb.len() < 256 << 10, "{}", bomb.len());
+        let err =
+            decode_text_limited(bomb.clone(), false, Path::new("bomb.gz"), 1 << 20).unwrap_err();
+        assert!(matches!(err, ReadError::TooLarge { limit, .. } if limit == 1 << 20));
+        assert_eq!(
+            err.to_string(),
+            "too large: bomb.gz inflates to more than the limit of 1 MiB"
+        );
+        // Within the limit it is read whole.
+        let dir = std::env::temp_dir().join(format!("grundy-io-bomb-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bomb.gz");
+        std::fs::write(&path, &bomb).unwrap();
+        assert_eq!(read_text_limited(&path, 64 << 20).unwrap().len(), 64 << 20);
+        assert!(matches!(
+            read_text_limited(&path, (64 << 20) - 1),
+            Err(ReadError::TooLarge { .. })
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+        // An endless stream of members (a bomb with no end): stopped at the limit, having
+        // held no more than the limit. Inflating it whole would never return.
+        struct Endless(Vec<u8>, usize);
+        impl Read for Endless {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let n = buf.len().min(self.0.len() - self.1);
+                buf[..n].copy_from_slice(&self.0[self.1..self.1 + n]);
+                self.1 = (self.1 + n) % self.0.len();
+                Ok(n)
+            }
+        }
+        let limit = 3 << 20;
+        let endless = Endless(zeros_gz(1 << 20), 0);
+        assert!(inflate(endless, limit, 0).unwrap().is_none());
+        // The room kept doubles but stops at the limit: 1 MiB + 1 byte fits in 1 MiB + 1.
+        let out = inflate(&zeros_gz((1 << 20) + 1)[..], (1 << 20) + 1, 1)
+            .unwrap()
+            .unwrap();
+        assert_eq!(out.len(), (1 << 20) + 1);
+        assert_eq!(out.capacity(), (1 << 20) + 1);
     }
 
     #[test]

@@ -27,7 +27,10 @@ pyo3::create_exception!(
     GrundyError,
     PyValueError,
     "A request grundy refuses: a bad spec or file (with `.line` and `.column` where there \
-     is one), or a computation past its limits. The message is the CLI's."
+     is one), or a computation past its limits. The message is the CLI's; past a limit a \
+     keyword sets, it ends naming that keyword (`raise it with max_positions=N`) and the \
+     error carries `.limit` (`positions`, `memory`, `work`, `proof-heaps`, `search-nodes`, \
+     `exact-nodes`, `tier-memory`, `up-to`) and `.wanted` (the value that would do, or None)."
 );
 
 /// How often the calling thread looks at signals and progress while the library works.
@@ -42,6 +45,51 @@ fn error(py: Python<'_>, message: String, at: Option<(usize, usize)>) -> PyErr {
     // Setting attributes on a fresh exception object cannot fail short of memory.
     let _ = value.setattr("line", line);
     let _ = value.setattr("column", column);
+    err
+}
+
+/// The keyword argument that lifts `limit`, with the value it would need where known
+/// (`wanted`, in the limit's unit; memories in MiB, as the keywords take them).
+fn limit_hint(limit: grundy::Limit, wanted: Option<u128>) -> String {
+    use grundy::Limit;
+    let keyword = match limit {
+        Limit::Positions => "max_positions",
+        Limit::Memory => "max_memory",
+        Limit::Work => "max_work",
+        Limit::ProofHeaps => "max_proof_heaps",
+        Limit::SearchNodes => "max_nodes",
+        Limit::ExactNodes => "max_exact_nodes",
+        Limit::TierMemory => "max_tier_memory",
+        Limit::UpTo => {
+            return match wanted {
+                Some(n) => format!("lower it with up_to={n} or less"),
+                None => "lower it with a smaller up_to=".into(),
+            }
+        }
+    };
+    let mib = matches!(limit, Limit::Memory | Limit::TierMemory);
+    match wanted {
+        Some(bytes) if mib => format!("raise it with {keyword}={} (MiB)", bytes.div_ceil(1 << 20)),
+        Some(n) => format!("raise it with {keyword}={n}"),
+        None => format!("raise it with {keyword}="),
+    }
+}
+
+/// A `GrundyError` for the library's refusal `e`, after `context`: a refusal past a limit
+/// names the keyword that lifts it, and carries `.limit` ([`grundy::Limit::word`]) and
+/// `.wanted` (the value that would let it through, or `None`).
+fn refusal(py: Python<'_>, context: &str, e: &grundy::Error) -> PyErr {
+    let Some((limit, wanted)) = e.limit() else {
+        return error(py, format!("{context}: {e}"), None);
+    };
+    let err = error(
+        py,
+        format!("{context}: {e}; {}", limit_hint(limit, wanted)),
+        None,
+    );
+    let value = err.value(py);
+    let _ = value.setattr("limit", limit.word());
+    let _ = value.setattr("wanted", wanted);
     err
 }
 
@@ -230,8 +278,11 @@ fn solve_json(
             "tablebase= is for one board, not a sum of games".into(),
             None,
         ),
+        Refusal::Tablebase(grundy_tablebase::OpenError::Solve { game, source }) => {
+            refusal(py, &format!("cannot solve the tiers of {game}"), &source)
+        }
         Refusal::Tablebase(e) => error(py, grundy_io::error_chain(&e), None),
-        Refusal::Solve(e) => error(py, format!("cannot solve `{parsed}`: {e}"), None),
+        Refusal::Solve(e) => refusal(py, &format!("cannot solve `{parsed}`"), &e),
     })?;
     Ok(serde_json::to_string(&report).expect("a report serializes"))
 }
@@ -272,7 +323,7 @@ fn table(
     })?;
     let (name, (bytes, width)) = made.map_err(|e| match e {
         report::TableError::Spec(e) => spec_error(py, family, &e),
-        report::TableError::Solve(e) => error(py, format!("cannot tabulate `{family}`: {e}"), None),
+        report::TableError::Solve(e) => refusal(py, &format!("cannot tabulate `{family}`"), &e),
     })?;
     Ok((name, PyBytes::new(py, &bytes).unbind(), width))
 }
@@ -329,7 +380,7 @@ fn pattern_json(
         };
         grundy::pattern::discover(family, up_to, &control)
     })?
-    .map_err(|e| error(py, format!("no pattern for `{family}`: {e}"), None))?;
+    .map_err(|e| refusal(py, &format!("no pattern for `{family}`"), &e))?;
     Ok(serde_json::to_string(&found).expect("a pattern serializes"))
 }
 

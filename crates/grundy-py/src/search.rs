@@ -609,7 +609,7 @@ fn run<G: Keyed>(
         return Err(e);
     }
     result.map_err(|e| match e {
-        grundy::Error::TooLarge { .. } => GameTooLarge::new_err(format!("searching: {e}")),
+        e if e.is_too_large() => GameTooLarge::new_err(format!("searching: {e}")),
         grundy::Error::Cancelled => PyKeyboardInterrupt::new_err("cancelled"),
         e if score => GameError::new_err(format!("searching a score game: {e}")),
         e => GameError::new_err(format!("searching: {e}")),

@@ -72,7 +72,16 @@ def test_solve_agrees_with_the_cli(spec):
         # (under --json the CLI's error is JSON on stderr).
         with pytest.raises(grundy.GrundyError) as e:
             grundy.solve(spec)
-        assert str(e.value) == json.loads(err)["error"]
+        refused = json.loads(err)
+        if "hint" not in refused:
+            assert str(e.value) == refused["error"]
+            return
+        # Each front end names its own knob after the same refusal.
+        said = refused["error"].removesuffix("; " + refused["hint"])
+        assert str(e.value).startswith(said + "; raise it with max_") or str(
+            e.value
+        ).startswith(said + "; lower it with up_to")
+        assert e.value.limit == refused["limit"]
         return
     report = grundy.solve(spec)
     got, want = report.to_dict(), json.loads(out)
@@ -268,6 +277,25 @@ def test_spec_errors_are_the_clis_with_line_and_column(spec):
     assert caret.strip() == "^"
     if "…" not in shown:
         assert caret.index("^") == e.value.column + 1
+
+
+def test_a_refusal_past_a_limit_names_the_keyword_that_lifts_it():
+    # kalah[4,3]'s bound (an upper bound) is past 64 times the budget: refused at once,
+    # with the bound as the value that would let it through.
+    with pytest.raises(grundy.GrundyError) as e:
+        grundy.solve("kalah[4,3]", max_positions=100_000)
+    assert "raise it with max_positions=21036600" in str(e.value), str(e.value)
+    assert (e.value.limit, e.value.wanted) == ("positions", 21036600)
+    # Past the proof budget of heaps: the heaps, not a figure in bytes.
+    with pytest.raises(grundy.GrundyError) as e:
+        grundy.solve("octal[0.6](3000000)")
+    assert "raise it with max_proof_heaps=3000001" in str(e.value), str(e.value)
+    assert "MiB" not in str(e.value)
+    assert e.value.limit == "proof-heaps"
+    # A study too far for its budget: lowered, not raised.
+    with pytest.raises(grundy.GrundyError) as e:
+        grundy.pattern("octal[0.6]", up_to=10**15)
+    assert "lower it with up_to=" in str(e.value) and e.value.limit == "up-to"
 
 
 def test_errors_without_a_place_have_none():

@@ -380,7 +380,7 @@ fn up_to(text: Option<&str>, default: u64, config: &Config) -> Result<u64, ApiEr
     };
     if up_to > config.max_table {
         return Err(ApiError::too_large(format!(
-            "too large: tables and patterns go up to {} here (asked for {up_to}); the command line goes further",
+            "too large: tables and patterns go up to {} here (asked for {up_to}); the command line (`grundy table`, `grundy pattern` with --up-to) goes further",
             config.max_table
         )));
     }

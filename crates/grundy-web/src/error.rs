@@ -90,14 +90,58 @@ impl ApiError {
     /// ([`grundy::Error::kind`]): a limit or a method that does not apply is the
     /// request's (422), a stop is the time limit's, and a tablebase that cannot be read
     /// is the server's store (503, kind `store`, saying which file), never a 500.
+    ///
+    /// A refusal past a limit ([`grundy::Error::limit`]) says which knob lifts it
+    /// ([`limit_hint`]).
     pub fn solve(e: grundy::Error, what: &str, limit: Duration) -> ApiError {
         let status = match e {
             grundy::Error::Cancelled => return ApiError::timeout(limit),
             grundy::Error::Store(_) => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::UNPROCESSABLE_ENTITY,
         };
-        ApiError::new(status, e.kind(), format!("cannot solve `{what}`: {e}"))
+        let hint = e
+            .limit()
+            .map(|(over, wanted)| format!("; {}", limit_hint(over, wanted)))
+            .unwrap_or_default();
+        ApiError::new(
+            status,
+            e.kind(),
+            format!("cannot solve `{what}`: {e}{hint}"),
+        )
     }
+}
+
+/// What lifts `limit` on this server: the one limit `grundy serve` takes as a flag
+/// (`--max-positions`), or, for the limits a server fixes per request ([`crate::Config`]),
+/// the command line's flag that lifts it there. `wanted`: the value that would let the
+/// request through, where known.
+pub fn limit_hint(limit: grundy::Limit, wanted: Option<u128>) -> String {
+    use grundy::Limit;
+    let at_least = |unit: &str| {
+        wanted.map_or(String::new(), |w| match limit {
+            Limit::Memory | Limit::TierMemory => format!(" (at least {} MiB)", w.div_ceil(1 << 20)),
+            _ => format!(" (at least {w} {unit})"),
+        })
+    };
+    let (what, flag) = match limit {
+        Limit::Positions => {
+            return format!(
+                "this server explores at most its --max-positions a request: `grundy serve --max-positions N` raises it{}",
+                at_least("positions")
+            )
+        }
+        Limit::Memory => ("memory a request", "--max-memory"),
+        Limit::Work => ("steps a request", "--max-work"),
+        Limit::ProofHeaps => ("heaps of a period proof", "--max-proof-heaps"),
+        Limit::SearchNodes => ("nodes of the proof search", "--max-nodes"),
+        Limit::ExactNodes => ("nodes of the exact search", "--max-exact-nodes"),
+        Limit::TierMemory => ("memory of the tier solver", "--max-tier-memory"),
+        Limit::UpTo => ("sizes a study goes to", "--up-to"),
+    };
+    format!(
+        "this server fixes the {what}; on the command line, `grundy` takes {flag} to change it{}",
+        at_least(limit.unit())
+    )
 }
 
 impl IntoResponse for ApiError {
@@ -143,7 +187,11 @@ mod tests {
                 "store",
             ),
         ];
-        for (e, status, kind) in cases {
+        for (e, status, kind) in cases.into_iter().chain([(
+            grundy::Error::over(grundy::Limit::Positions, "x".into(), None, Some(7_000_000)),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "too-large",
+        )]) {
             let api = ApiError::solve(e, "nim(3)", limit);
             assert_eq!((api.status, api.kind), (status, kind), "{}", api.message);
             assert!(
@@ -152,5 +200,50 @@ mod tests {
                 api.message
             );
         }
+    }
+
+    #[test]
+    fn a_refusal_past_a_limit_names_the_knob_that_lifts_it() {
+        let limit = Duration::from_secs(5);
+        let past = |over, wanted| {
+            ApiError::solve(
+                grundy::Error::over(over, "x".into(), None, wanted),
+                "kalah[4,3]",
+                limit,
+            )
+            .message
+        };
+        let positions = past(grundy::Limit::Positions, Some(21_036_600));
+        assert!(
+            positions.contains("grundy serve --max-positions N")
+                && positions.contains("at least 21036600 positions"),
+            "{positions}"
+        );
+        let memory = past(grundy::Limit::Memory, Some(3 << 30));
+        assert!(
+            memory.contains("--max-memory") && memory.contains("at least 3072 MiB"),
+            "{memory}"
+        );
+        for (over, flag) in [
+            (grundy::Limit::Work, "--max-work"),
+            (grundy::Limit::ProofHeaps, "--max-proof-heaps"),
+            (grundy::Limit::SearchNodes, "--max-nodes"),
+            (grundy::Limit::ExactNodes, "--max-exact-nodes"),
+            (grundy::Limit::TierMemory, "--max-tier-memory"),
+            (grundy::Limit::UpTo, "--up-to"),
+        ] {
+            let message = past(over, None);
+            assert!(message.contains(flag), "{message}");
+        }
+        // A fixed ceiling names no knob.
+        let ceiling = ApiError::solve(
+            grundy::Error::TooLarge {
+                what: "a remoteness past 2^30".into(),
+                need: None,
+            },
+            "x",
+            limit,
+        );
+        assert!(!ceiling.message.contains("--"), "{}", ceiling.message);
     }
 }

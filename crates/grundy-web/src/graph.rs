@@ -52,8 +52,9 @@ pub fn solve(
         {
             if n > config.max_positions {
                 return Err(ApiError::too_large(format!(
-                    "too large: {name} declares {n} vertices; the limit here is {}",
-                    config.max_positions
+                    "too large: {name} declares {n} vertices; the limit here is {}; {}",
+                    config.max_positions,
+                    crate::error::limit_hint(grundy::Limit::Positions, Some(n.into()))
                 )));
             }
         }

@@ -233,7 +233,7 @@ pub fn olympiad(
     });
     match grundy::report::solve(&start, limits) {
         Ok(report) => out["report"] = report_json(&start, &report, config.max_drawn),
-        Err(e @ grundy::Error::TooLarge { .. }) if out["rule"].is_string() => {
+        Err(e) if e.is_too_large() && out["rule"].is_string() => {
             out["not_solved"] = json!(format!("not solved by the general method: {e}"));
             // Drawn all the same, with no moves.
             if let Value::Object(drawn) = figure_json(&start, config.max_drawn) {

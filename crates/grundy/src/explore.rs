@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 
 pub use crate::csr::Csr;
 use crate::game::{Game, IndexedGame};
-use crate::{memory, Error};
+use crate::{memory, Error, Limit};
 
 /// Limits and controls for a long computation: how large it may grow, how to stop it, and
 /// whom to tell how far it got.
@@ -97,23 +97,27 @@ impl<P> Explored<P> {
 pub const EDGES_PER_POSITION: u64 = 16;
 
 fn too_many_moves(limit: u64) -> Error {
-    Error::TooLarge {
-        what: format!(
+    Error::over(
+        Limit::Positions,
+        format!(
             "more than {} moves ({EDGES_PER_POSITION} per position of the budget of {limit})",
             limit.saturating_mul(EDGES_PER_POSITION)
         ),
-        need: Some(limit.saturating_mul(EDGES_PER_POSITION).saturating_mul(8)),
-    }
+        Some(u128::from(limit) * u128::from(EDGES_PER_POSITION) * 8),
+        None,
+    )
 }
 
 fn too_many(limit: u64) -> Error {
-    Error::TooLarge {
-        what: format!(
+    Error::over(
+        Limit::Positions,
+        format!(
             "more than {}",
             crate::number::count(limit.into(), "position", "positions")
         ),
-        need: None,
-    }
+        None,
+        None,
+    )
 }
 
 /// Explores every position reachable from `root`, breadth first, merging positions with
@@ -223,10 +227,12 @@ pub fn explore_indexed<G: IndexedGame>(
     let limit = control.max_positions.min(u64::from(u32::MAX) - 1);
     let bound = game.index_bound();
     if bound > limit.saturating_mul(16) {
-        return Err(Error::TooLarge {
-            what: format!("an index table of {bound} entries"),
-            need: Some(bound.saturating_mul(4)),
-        });
+        return Err(Error::over(
+            Limit::Positions,
+            format!("an index table of {bound} entries"),
+            Some(u128::from(bound) * 4),
+            Some(u128::from(bound).div_ceil(16)),
+        ));
     }
     let mut ids = memory::filled(
         usize::try_from(bound).map_err(|_| Error::Overflow)?,
@@ -300,10 +306,12 @@ pub fn explore_ranked(
     const NONE: u32 = u32::MAX;
     let limit = control.max_positions.min(u64::from(u32::MAX) - 1);
     if size > limit.saturating_mul(16) || usize::try_from(size).is_err() {
-        return Err(Error::TooLarge {
-            what: format!("a rank table of {size} entries"),
-            need: Some(size.saturating_mul(4)),
-        });
+        return Err(Error::over(
+            Limit::Positions,
+            format!("a rank table of {size} entries"),
+            Some(u128::from(size) * 4),
+            Some(u128::from(size).div_ceil(16)),
+        ));
     }
     let mut ids = memory::filled(size as usize, NONE, "a rank table")?;
     let mut ranks = vec![root];

@@ -44,13 +44,31 @@ mod values;
 /// What can go wrong in a computation (bad specs have their own [`games::SpecError`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
-    /// The computation would exceed a limit; `need` is an estimate in bytes where known.
+    /// The computation would exceed a fixed ceiling (a remoteness past 2^30, ids past
+    /// 2^32, memory the system does not give) or a search's own budget, which no
+    /// [`Limit`] names; `need` is an estimate in bytes where known. Past a limit the
+    /// caller set: [`Error::OverLimit`].
     #[error("too large: {what}{}", need.map(|b| format!(" (would need about {})", human_bytes(b))).unwrap_or_default())]
     TooLarge {
         /// What is too large.
         what: String,
         /// Estimated memory needed, in bytes.
         need: Option<u64>,
+    },
+    /// The computation would exceed a limit the caller set, `limit`: raising that limit
+    /// (to `wanted`, where known) lets it through. `need` is an estimate in bytes where
+    /// known. Its text is that of [`Error::TooLarge`]; front ends add their own knob.
+    #[error("too large: {what}{}", need.map(|b| format!(" (would need about {})", human_bytes(b))).unwrap_or_default())]
+    OverLimit {
+        /// Which limit.
+        limit: Limit,
+        /// What is too large.
+        what: String,
+        /// Estimated memory needed, in bytes.
+        need: Option<u64>,
+        /// The least value of the limit that would let it through, in the limit's unit
+        /// ([`Limit::unit`]), where known (often from an upper bound, so more than is needed).
+        wanted: Option<u128>,
     },
     /// Someone asked to stop (Ctrl-C).
     #[error("cancelled")]
@@ -81,10 +99,116 @@ impl Error {
     #[must_use]
     pub fn kind(&self) -> &'static str {
         match self {
-            Error::TooLarge { .. } => "too-large",
+            Error::TooLarge { .. } | Error::OverLimit { .. } => "too-large",
             Error::Cancelled => "cancelled",
             Error::Cycle { .. } | Error::Overflow | Error::Unsupported(_) => "unsupported",
             Error::Store(_) => "store",
+        }
+    }
+}
+
+impl Error {
+    /// A refusal past `limit`, with what is too large and what it would need.
+    #[must_use]
+    pub fn over(limit: Limit, what: String, need: Option<u128>, wanted: Option<u128>) -> Error {
+        Error::OverLimit {
+            limit,
+            what,
+            need: need.map(|b| u64::try_from(b).unwrap_or(u64::MAX)),
+            wanted,
+        }
+    }
+
+    /// Whether this is a refusal for size ([`Error::TooLarge`] or [`Error::OverLimit`]):
+    /// the analyzer's chain then tries its next method.
+    #[must_use]
+    pub fn is_too_large(&self) -> bool {
+        matches!(self, Error::TooLarge { .. } | Error::OverLimit { .. })
+    }
+
+    /// What is too large, for a refusal for size.
+    #[must_use]
+    pub fn too_large_what(&self) -> Option<&str> {
+        match self {
+            Error::TooLarge { what, .. } | Error::OverLimit { what, .. } => Some(what),
+            _ => None,
+        }
+    }
+
+    /// The bytes a refusal for size says it would need, where known.
+    #[must_use]
+    pub fn need(&self) -> Option<u64> {
+        match self {
+            Error::TooLarge { need, .. } | Error::OverLimit { need, .. } => *need,
+            _ => None,
+        }
+    }
+
+    /// The limit a refusal is past, where raising one would let it through (none for a
+    /// fixed ceiling: 2^30 of remoteness, 2^32 ids, memory the system does not give).
+    #[must_use]
+    pub fn limit(&self) -> Option<(Limit, Option<u128>)> {
+        match self {
+            Error::OverLimit { limit, wanted, .. } => Some((*limit, *wanted)),
+            _ => None,
+        }
+    }
+}
+
+/// Which of the caller's limits ([`report::Limits`], [`explore::Control`],
+/// [`tier::solve::solve`]'s options) a refusal is past, so that each front end names its own
+/// knob for it: the CLI's flag, the web server's setting, Python's keyword.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Limit {
+    /// Positions an exploration may create (`Control::max_positions`).
+    Positions,
+    /// Bytes of a Grundy table, or of an exploration's positions kept in a hash map
+    /// (`Limits::max_memory`).
+    Memory,
+    /// Elementary steps of a Grundy table (`Limits::max_work`).
+    Work,
+    /// Heaps computed to prove a heap game's period, or tabulated outright
+    /// (`Limits::max_proof_heaps`).
+    ProofHeaps,
+    /// Positions the proof search may visit (`Limits::max_search_nodes`).
+    SearchNodes,
+    /// Positions the exact search may visit (`Limits::max_exact_nodes`).
+    ExactNodes,
+    /// Bytes of the tier solver's tables (`tier::solve::Options::max_bytes`).
+    TierMemory,
+    /// The largest size a study of a family is asked up to (`pattern`'s reach).
+    UpTo,
+}
+
+impl Limit {
+    /// A stable word for it, as `--json` errors and the web API name it: `positions`,
+    /// `memory`, `work`, `proof-heaps`, `search-nodes`, `exact-nodes`, `tier-memory`,
+    /// `up-to`.
+    #[must_use]
+    pub fn word(self) -> &'static str {
+        match self {
+            Limit::Positions => "positions",
+            Limit::Memory => "memory",
+            Limit::Work => "work",
+            Limit::ProofHeaps => "proof-heaps",
+            Limit::SearchNodes => "search-nodes",
+            Limit::ExactNodes => "exact-nodes",
+            Limit::TierMemory => "tier-memory",
+            Limit::UpTo => "up-to",
+        }
+    }
+
+    /// The unit of its value: `bytes` for the memories, else a count (`positions`,
+    /// `steps`, `heaps`, `nodes`, `size`).
+    #[must_use]
+    pub fn unit(self) -> &'static str {
+        match self {
+            Limit::Positions => "positions",
+            Limit::Memory | Limit::TierMemory => "bytes",
+            Limit::Work => "steps",
+            Limit::ProofHeaps => "heaps",
+            Limit::SearchNodes | Limit::ExactNodes => "nodes",
+            Limit::UpTo => "size",
         }
     }
 }

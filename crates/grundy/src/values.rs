@@ -11,7 +11,7 @@ use crate::explore::{explore, Control};
 use crate::games::{Cost, Family, GrundySource, Kind, Pos, SumGame, Values};
 use crate::octal;
 use crate::sequence::period::Period;
-use crate::Error;
+use crate::{Error, Limit};
 
 struct Formula(Arc<dyn Family>);
 
@@ -119,6 +119,24 @@ pub const PROOF_STEPS_PER_HEAP: u64 = 1 << 13;
 /// quarter of a second).
 pub const PROOF_STEPS: u64 = 1 << 30;
 
+/// The refusal of heap `size`, past the proof budget with no period proved (`why`): only
+/// a table of every heap up to it answers, which the budget of heaps lifts. What it is
+/// refused for is heaps, so the heaps are the figure; its memory is the engine's two
+/// bytes a heap (its steps show only while it runs, within `max_work`).
+fn past_proof(why: String, size: u64) -> Error {
+    let heaps = u128::from(size) + 1;
+    Error::over(
+        Limit::ProofHeaps,
+        format!(
+            "{why}; heap {size} is past them: only a proved period answers there, or a table of every heap up to it ({}, {})",
+            crate::number::count(heaps, "heap", "heaps"),
+            crate::human_bytes(u64::try_from(heaps * 2).unwrap_or(u64::MAX))
+        ),
+        None,
+        Some(heaps),
+    )
+}
+
 /// Builds the oracle of `family` for `components`; a heap game whose largest heap is at
 /// or past `max_proof_heaps` needs its period proved within that many heaps (and within
 /// [`PROOF_STEPS_PER_HEAP`] steps a heap of them, [`PROOF_STEPS`] at least). `max_work` bounds the steps of a heap
@@ -156,13 +174,13 @@ pub fn build(
             // A large heap: a period proved within the budget answers any size.
             if let Some(heaps) = octal::unproved_within(&rules).filter(|&h| h >= max_proof_heaps) {
                 // Known to fail: say so at once rather than compute it again.
-                return Err(Error::TooLarge {
-                    what: format!(
-                        "no period of {rules} can be proved within {}: grundy's search over its first {heaps} heaps finds none; heap {size} is past them: only a proved period answers there, or a table of every heap up to it",
+                return Err(past_proof(
+                    format!(
+                        "no period of {rules} can be proved within {}: grundy's search over its first {heaps} heaps finds none",
                         crate::number::count(u128::from(max_proof_heaps), "heap", "heaps")
                     ),
-                    need: Some(size.saturating_add(1)),
-                });
+                    size,
+                ));
             }
             let mut solver = octal::Solver::new(&rules).with_max_work(
                 max_work.min(
@@ -189,13 +207,11 @@ pub fn build(
                     first: solver.values().to_vec(),
                     period,
                 }),
-                Err(Error::TooLarge { what, .. }) => {
-                    return Err(Error::TooLarge {
-                        what: format!(
-                            "{what}; heap {size} is past them: only a proved period answers there, or a table of every heap up to it"
-                        ),
-                        need: Some(size.saturating_add(1)),
-                    })
+                Err(e) if e.is_too_large() => {
+                    return Err(past_proof(
+                        e.too_large_what().unwrap_or_default().to_owned(),
+                        size,
+                    ))
                 }
                 Err(e) => return Err(e),
             }

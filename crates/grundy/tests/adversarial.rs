@@ -197,8 +197,14 @@ fn a_long_row_is_solved_on_its_intervals() {
     let spec: Spec = format!("ends({row})").parse().unwrap();
     let start = Instant::now();
     match report::solve(&spec, &Limits::default()) {
-        Err(grundy::Error::TooLarge { what, .. }) => {
+        Err(e) if e.is_too_large() => {
+            let what = e.too_large_what().unwrap();
             assert!(what.contains("(limit 2000000)"), "{what}");
+            assert_eq!(
+                e.limit().map(|l| l.0),
+                Some(grundy::Limit::Positions),
+                "{e}"
+            );
         }
         other => panic!("{:?}", other.map(|r| r.method)),
     }

@@ -1341,13 +1341,20 @@ fn exploration_budget_is_exact() {
             full
         );
         if full > 1 {
+            // Past the budget of positions, which raising lifts.
             assert!(matches!(
                 explore(&game, &root, &with(full - 1)),
-                Err(Error::TooLarge { .. })
+                Err(Error::OverLimit {
+                    limit: grundy::Limit::Positions,
+                    ..
+                })
             ));
             assert!(matches!(
                 explore_indexed(&game, &root, &with(full - 1)),
-                Err(Error::TooLarge { .. })
+                Err(Error::OverLimit {
+                    limit: grundy::Limit::Positions,
+                    ..
+                })
             ));
         }
     }
@@ -1475,8 +1482,16 @@ fn huge_heaps_are_judged_by_formula() {
         ..Limits::default()
     };
     let r = report::solve(&"octal[0.6](10^13)".parse().unwrap(), &limits);
+    // Past the proof budget of heaps: the heaps that would answer are the figure.
     assert!(
-        matches!(r, Err(Error::TooLarge { need: Some(_), .. })),
+        matches!(
+            r,
+            Err(Error::OverLimit {
+                limit: grundy::Limit::ProofHeaps,
+                wanted: Some(10_000_000_000_001),
+                ..
+            })
+        ),
         "{r:?}"
     );
     // A score game cannot be part of a sum.
@@ -1541,7 +1556,7 @@ fn huge_requests_are_refused_not_panicked() {
         let r = std::panic::catch_unwind(|| report::solve(&spec, &Limits::default()));
         match r {
             Err(_) => panic!("report::solve panicked on `{text}`"),
-            Ok(Err(Error::TooLarge { .. })) => {}
+            Ok(Err(e)) if e.is_too_large() => {}
             Ok(Ok(r)) => assert_eq!(r.outcome == Outcome::Win, r.grundy != Some(0), "{text}"),
             Ok(Err(e)) => panic!("`{text}`: unexpected error {e:?}"),
         }
@@ -1551,7 +1566,7 @@ fn huge_requests_are_refused_not_panicked() {
         match r {
             Err(_) => panic!("report::table panicked on `{family}` to 2^64-1"),
             Ok(r) => assert!(
-                matches!(r, Err(report::TableError::Solve(Error::TooLarge { .. }))),
+                matches!(&r, Err(report::TableError::Solve(e)) if e.is_too_large()),
                 "{family}: {r:?}"
             ),
         }

@@ -77,6 +77,29 @@ impl std::ops::Index<usize> for Binomials {
     }
 }
 
+/// Each rank of `ranks` that `want` asks for, with its combination in colex order:
+/// `first` is the combination of `ranks.start`, and each next one is `next` (Gosper's
+/// step, [`next_combination`] on `u64` masks) of the one before, taken for every rank,
+/// asked for or not. How the tiers of a board ranked by colex visit a run of ranks
+/// without unranking each.
+pub fn each_combination<M: Copy>(
+    ranks: std::ops::Range<u64>,
+    first: M,
+    next: impl Fn(M) -> M,
+    want: &dyn Fn(u64) -> bool,
+    mut f: impl FnMut(u64, M),
+) {
+    let mut mask = first;
+    for r in ranks.clone() {
+        if r > ranks.start {
+            mask = next(mask);
+        }
+        if want(r) {
+            f(r, mask);
+        }
+    }
+}
+
 /// The next mask with as many bits, in colex order (Gosper's hack); 0 after the last.
 #[inline]
 #[must_use]

@@ -32,6 +32,7 @@
 
 use std::ops::Range;
 
+use super::combin::each_combination;
 use super::family::{
     squash, Bound, Drawing, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos,
     Scores, Searching, Tiers,
@@ -487,26 +488,19 @@ impl TierGame for KalahTiers<'_> {
         let Some(ranks) = self.within(tier, ranks) else {
             return;
         };
-        let end = ranks.end;
         let seeds = kalah.all_seeds() - tier;
-        let mut bars = kalah.bars(ranks.start, seeds);
+        let first = kalah.bars(ranks.start, seeds);
         let mut children = Vec::with_capacity(kalah.m());
-        for r in ranks.start..end {
-            if r > ranks.start {
-                bars = next_combination(bars);
-            }
-            if !want(r) {
-                continue;
-            }
+        each_combination(ranks, first, next_combination, want, |r, bars| {
             let (mine, theirs) = kalah.pits_of(bars, seeds);
             if total(&theirs) == 0 {
                 // Over: the player to move collects their side.
                 each(r, Node::Final(total(&mine) as i32));
-                continue;
+                return;
             }
             if total(&mine) == 0 {
                 // A finished game is given to the side with seeds: not a position here.
-                continue;
+                return;
             }
             children.clear();
             for i in 0..kalah.m() {
@@ -527,7 +521,7 @@ impl TierGame for KalahTiers<'_> {
                 });
             }
             each(r, Node::Moves(&children));
-        }
+        });
     }
 }
 

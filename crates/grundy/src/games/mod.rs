@@ -33,6 +33,7 @@ pub mod polygon;
 mod quixo;
 pub mod score;
 mod sum;
+mod words;
 mod wythoff;
 
 pub use chomp::Chomp;

@@ -18,6 +18,7 @@ use super::family::{
     Bound, Drawing, Figure, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Scores, Searching,
 };
 use super::spec::{Args, Built, Entry, SpecError};
+use super::words::{Misread, Words};
 use std::collections::HashMap;
 
 /// The largest polygon read.
@@ -149,7 +150,7 @@ impl Triangulation {
             }
             triangles.push(t);
         }
-        words.end()?;
+        words.end("the triangles")?;
         Triangulation::new(n, triangles).map_err(|message| PolygonError {
             line: 1,
             column: 1,
@@ -194,79 +195,13 @@ impl Triangulation {
     }
 }
 
-/// Whitespace-separated numbers with their lines and columns.
-struct Words<'a> {
-    text: &'a str,
-    at: usize,
-    line: usize,
-    column: usize,
-}
-
-impl<'a> Words<'a> {
-    fn new(text: &'a str) -> Self {
-        Words {
-            text,
-            at: 0,
-            line: 1,
-            column: 1,
+impl From<Misread> for PolygonError {
+    fn from(e: Misread) -> Self {
+        PolygonError {
+            line: e.line,
+            column: e.column,
+            message: e.message,
         }
-    }
-
-    fn skip_space(&mut self) {
-        let bytes = self.text.as_bytes();
-        while self.at < bytes.len() && bytes[self.at].is_ascii_whitespace() {
-            if bytes[self.at] == b'\n' {
-                self.line += 1;
-                self.column = 1;
-            } else {
-                self.column += 1;
-            }
-            self.at += 1;
-        }
-    }
-
-    fn number(&mut self, what: &str, max: u64) -> Result<(u64, usize, usize), PolygonError> {
-        self.skip_space();
-        let (line, column) = (self.line, self.column);
-        let bytes = self.text.as_bytes();
-        let start = self.at;
-        while self.at < bytes.len() && !bytes[self.at].is_ascii_whitespace() {
-            self.at += 1;
-        }
-        let word = &self.text[start..self.at];
-        self.column += word.chars().count();
-        let error = |message: String| PolygonError {
-            line,
-            column,
-            message,
-        };
-        if word.is_empty() {
-            return Err(error(format!(
-                "expected {what}, found the end of the input"
-            )));
-        }
-        let value: u64 = word.parse().map_err(|_| {
-            let cut: String = word.chars().take(20).collect();
-            error(format!("expected {what}, found `{}`", cut.escape_debug()))
-        })?;
-        if value > max {
-            return Err(error(format!(
-                "{what} must be at most {max}, found {value}"
-            )));
-        }
-        Ok((value, line, column))
-    }
-
-    fn end(&mut self) -> Result<(), PolygonError> {
-        self.skip_space();
-        if self.at < self.text.len() {
-            return Err(PolygonError {
-                line: self.line,
-                column: self.column,
-                message: "expected the end of the input after the triangles".into(),
-            });
-        }
-        Ok(())
     }
 }
 

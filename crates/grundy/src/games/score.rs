@@ -28,6 +28,7 @@ use super::family::{
     Bound, Drawing, Figure, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Ranked, Scores,
     Searching,
 };
+use super::words::{Misread, Words};
 use crate::game::{Outcome, Player};
 
 /// The most positions a board may have.
@@ -64,98 +65,14 @@ pub struct Board {
     by_order: Vec<u32>,
 }
 
-/// Whitespace-separated numbers with their lines and columns.
-struct Tokens<'a> {
-    text: &'a str,
-    at: usize,
-    line: usize,
-    column: usize,
-}
-
-impl<'a> Tokens<'a> {
-    fn new(text: &'a str) -> Self {
-        Tokens {
-            text,
-            at: 0,
-            line: 1,
-            column: 1,
-        }
-    }
-
-    fn error(&self, message: impl Into<String>) -> BoardError {
+impl From<Misread> for BoardError {
+    fn from(e: Misread) -> Self {
         BoardError {
-            line: self.line,
-            column: self.column,
-            message: message.into(),
+            line: e.line,
+            column: e.column,
+            message: e.message,
         }
     }
-
-    /// The next number, at most `max`; `what` names it in errors.
-    fn number(&mut self, what: &str, max: u64) -> Result<(u64, usize, usize), BoardError> {
-        let bytes = self.text.as_bytes();
-        while self.at < bytes.len() && bytes[self.at].is_ascii_whitespace() {
-            if bytes[self.at] == b'\n' {
-                self.line += 1;
-                self.column = 1;
-            } else {
-                self.column += 1;
-            }
-            self.at += 1;
-        }
-        let (line, column) = (self.line, self.column);
-        let start = self.at;
-        while self.at < bytes.len() && !bytes[self.at].is_ascii_whitespace() {
-            self.at += 1;
-        }
-        let word = &self.text[start..self.at];
-        let here = BoardError {
-            line,
-            column,
-            message: String::new(),
-        };
-        self.column += word.chars().count();
-        if word.is_empty() {
-            return Err(BoardError {
-                message: format!("expected {what}, found the end of the input"),
-                ..here
-            });
-        }
-        let value: u64 = word.parse().map_err(|_| BoardError {
-            message: format!("expected {what}, found `{}`", shown(word)),
-            ..here.clone()
-        })?;
-        if value > max {
-            return Err(BoardError {
-                message: format!("{what} must be at most {max}, found {value}"),
-                ..here
-            });
-        }
-        Ok((value, line, column))
-    }
-
-    fn end(&mut self) -> Result<(), BoardError> {
-        let rest = &self.text[self.at..];
-        match rest.find(|c: char| !c.is_whitespace()) {
-            None => Ok(()),
-            Some(i) => {
-                for c in rest[..i].chars() {
-                    if c == '\n' {
-                        self.line += 1;
-                        self.column = 1;
-                    } else {
-                        self.column += 1;
-                    }
-                }
-                Err(self.error("expected the end of the input after the values"))
-            }
-        }
-    }
-}
-
-/// A word of the input, cut and escaped for a message.
-fn shown(word: &str) -> String {
-    let cut: String = word.chars().take(20).collect();
-    cut.escape_debug().to_string()
 }
 
 impl Board {
@@ -167,7 +84,7 @@ impl Board {
     /// # Errors
     /// A [`BoardError`] at the line and column of what is wrong.
     pub fn parse(text: &str) -> Result<Board, BoardError> {
-        let mut t = Tokens::new(text);
+        let mut t = Words::new(text);
         let (n, _, _) = t.number("the number of positions N", MAX_POSITIONS as u64)?;
         let n = n as usize;
         if n == 0 {
@@ -237,7 +154,7 @@ impl Board {
             at_value[v as usize] = i as u32;
             values.push(v as u32);
         }
-        t.end()?;
+        t.end("the values")?;
         let order = check_shape(n, &offsets, &targets).map_err(|message| BoardError {
             line: 1,
             column: 1,

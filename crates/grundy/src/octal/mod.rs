@@ -480,13 +480,15 @@ impl Solver {
         let max_work = self.max_work;
         let rules = self.rules.to_string();
         let over = move |heap: usize| {
-            Error::TooLarge {
-            what: format!(
-                "the values of {rules} past heap {heap} take more than {:.1e} steps (no sparse space there)",
-                max_work as f64
-            ),
-            need: None,
-        }
+            Error::over(
+                crate::Limit::Work,
+                format!(
+                    "the values of {rules} past heap {heap} take more than {:.1e} steps (no sparse space there)",
+                    max_work as f64
+                ),
+                None,
+                None,
+            )
         };
         match &mut self.engine {
             Engine::Narrow(e) => match run(e, len, control, max_work, &over)? {
@@ -706,7 +708,11 @@ mod tests {
         let start = std::time::Instant::now();
         let mut solver = Solver::new(&rules).with_max_work(1 << 24);
         match solver.prove(1 << 20, &Control::default()) {
-            Err(Error::TooLarge { what, .. }) => {
+            Err(Error::OverLimit {
+                limit: crate::Limit::Work,
+                what,
+                ..
+            }) => {
                 assert!(what.contains("no sparse space"), "{what}");
             }
             other => panic!("{other:?}"),

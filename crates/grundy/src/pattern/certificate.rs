@@ -53,13 +53,15 @@ pub fn certify_win(
             continue;
         }
         if seen.len() as u64 > control.max_positions {
-            return Err(Error::TooLarge {
-                what: format!(
+            return Err(Error::over(
+                crate::Limit::Positions,
+                format!(
                     "the strategy's tree has more than {} positions",
                     control.max_positions
                 ),
-                need: None,
-            });
+                None,
+                None,
+            ));
         }
         children.clear();
         family.moves(&pos, &mut children);

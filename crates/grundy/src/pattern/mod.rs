@@ -14,7 +14,7 @@ pub mod features;
 use crate::explore::Control;
 use crate::games::code::Rules;
 use crate::games::{parse_family, Discovery, Family, PatternSource};
-use crate::Error;
+use crate::{Error, Limit};
 
 /// What the special method found for a family: the JSON of `grundy pattern --json`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,10 +94,13 @@ fn heap_pattern(
     max_heaps: u64,
     control: &Control<'_>,
 ) -> Result<Pattern, Error> {
-    let mut solver = crate::octal::Solver::new(rules);
+    // A code without a sparse space costs O(n) a heap: the budget of steps stops it, and
+    // the values computed by then give the best candidate.
+    let mut solver =
+        crate::octal::Solver::new(rules).with_max_work(u64::try_from(MAX_WORK).unwrap_or(u64::MAX));
     let found = match solver.prove(max_heaps, control) {
         Ok(p) => Some(p),
-        Err(Error::TooLarge { .. }) => period::find_period(&solver.values().to_vec()),
+        Err(e) if e.is_too_large() => period::find_period(&solver.values().to_vec()),
         Err(e) => return Err(e),
     };
     let values = solver.values();
@@ -175,24 +178,47 @@ fn check_budget(source: &PatternSource, up_to: u64) -> Result<u64, Error> {
             (what, cost.work, cost.bytes)
         }
         PatternSource::Period(rules) => {
+            // At least `per_heap` steps and two bytes a heap: what the budgets allow even
+            // then is as far as it goes. Within that, the solver's budget of steps stops a
+            // code whose heaps cost more.
             let per_heap = u128::from(rules.max_removal()) + 1;
             let most = (MAX_BYTES / 2).min(MAX_WORK / per_heap);
+            let heaps = u128::from(up_to) + 1;
+            // A proof stops once proved, so a large budget is no reason to refuse; but a
+            // game whose search is known to find none (`octal::UNPROVED`) would compute
+            // every heap asked for.
+            if heaps > most && crate::octal::unproved_within(rules).is_some() {
+                return Err(Error::over(
+                    Limit::UpTo,
+                    format!(
+                        "proving a period of {rules} up to heap {up_to} needs at least {} steps (limit {}) and {} (limit {}): {most} heaps at most",
+                        crate::report::sci_float(heaps * per_heap),
+                        crate::report::sci_float(MAX_WORK),
+                        crate::human_bytes(u64::try_from(heaps * 2).unwrap_or(u64::MAX)),
+                        crate::human_bytes(MAX_BYTES as u64)
+                    ),
+                    Some(heaps * 2),
+                    Some(most.saturating_sub(1)),
+                ));
+            }
             return Ok(up_to.min(u64::try_from(most).unwrap_or(u64::MAX)));
         }
         PatternSource::Known(_) | PatternSource::None => return Ok(up_to),
     };
     if work > MAX_WORK || bytes > MAX_BYTES {
-        let sci = |x: u128| format!("{:.1e}", x as f64);
-        return Err(Error::TooLarge {
-            what: format!(
+        let sci = crate::report::sci_float;
+        return Err(Error::over(
+            Limit::UpTo,
+            format!(
                 "checking a pattern up to {up_to} needs {what}: about {} steps (limit {}) and {} (limit {})",
                 sci(work),
                 sci(MAX_WORK),
                 crate::human_bytes(u64::try_from(bytes).unwrap_or(u64::MAX)),
                 crate::human_bytes(MAX_BYTES as u64)
             ),
-            need: Some(u64::try_from(bytes).unwrap_or(u64::MAX)),
-        });
+            Some(bytes),
+            None,
+        ));
     }
     Ok(up_to)
 }
@@ -243,5 +269,24 @@ pub fn discover(family: &str, up_to: u64, control: &Control<'_>) -> Result<Patte
             "patterns of `{}` are not studied yet",
             family.name()
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_budget_that_allows_no_heap_is_no_panic() {
+        // One heap's moves alone pass the budget of steps: nothing to go to, no
+        // arithmetic past zero (was a panic through the web's explore page).
+        let rules: Rules = "{1000000000000000000}".parse().unwrap();
+        let source = PatternSource::Period(rules);
+        assert_eq!(check_budget(&source, 20).unwrap(), 0);
+        // A code known to show no period, asked past any budget: refused with the figures.
+        let known = PatternSource::Period("0.6".parse().unwrap());
+        let e = check_budget(&known, u64::MAX).unwrap_err();
+        assert_eq!(e.limit().map(|l| l.0), Some(Limit::UpTo), "{e}");
+        assert_eq!(check_budget(&known, 1000).unwrap(), 1000);
     }
 }

@@ -1,7 +1,7 @@
 //! Score games: every position explored, then minimax on the two totals (negamax on the
 //! margin), with moves that keep the turn counted for the same player.
 
-use super::{too_large, Analysis, Context, Method, Move, Report};
+use super::{Analysis, Context, Method, Move, Report};
 use crate::explore::{explore, Control};
 use crate::game::{Best, Game, Outcome, ScoreGame, Step};
 use crate::games::{Family, Kind, Pos, Ranked};
@@ -22,16 +22,20 @@ impl Analysis for Minimax {
         if part.family.kind() != Kind::Score {
             return Ok(None);
         }
+        // A family's bound is an upper bound, often far above what is reached: only
+        // past the slack the retrograde method also allows is exploring not even tried
+        // (the exploration itself stops at the budget of positions).
         let bound = part.family.bound(&part.position);
         let cap = ctx.limits.control.max_positions;
-        if bound.positions > u128::from(cap) {
-            return Err(too_large(
+        if bound.positions > u128::from(cap).saturating_mul(super::retrograde::BOUND_SLACK) {
+            return Err(super::over_positions(
                 format!(
-                    "`{}` has up to {} positions (limit {cap})",
+                    "`{}` has up to {} positions (limit {cap}): an upper bound, more than are reached",
                     part.family.name(),
                     bound.positions
                 ),
-                bound.positions.saturating_mul(48),
+                bound.positions,
+                Some(bound.positions.saturating_mul(48)),
             ));
         }
         if let Some(ranked) = part.family.ranking(&part.position) {
@@ -189,18 +193,22 @@ pub fn minimax_ranked(
     let ranks = top.saturating_add(1);
     let limit = control.max_positions;
     if ranks > limit || usize::try_from(ranks).is_err() {
-        return Err(too_large(
+        return Err(super::over_positions(
             format!("up to {ranks} positions (limit {limit})"),
-            u128::from(ranks) * u128::from(BYTES),
+            ranks.into(),
+            Some(u128::from(ranks) * u128::from(BYTES)),
         ));
     }
     if ranks.saturating_mul(BYTES) > limits.max_memory {
-        return Err(too_large(
+        let bytes = u128::from(ranks) * u128::from(BYTES);
+        return Err(Error::over(
+            crate::Limit::Memory,
             format!(
                 "a table of {ranks} positions past the memory limit of {} MiB",
                 limits.max_memory >> 20
             ),
-            u128::from(ranks) * u128::from(BYTES),
+            Some(bytes),
+            Some(bytes),
         ));
     }
     let len = ranks as usize;

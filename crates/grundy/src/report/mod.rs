@@ -29,7 +29,7 @@ use std::sync::Arc;
 use crate::explore::Control;
 use crate::game::{Outcome, Value};
 use crate::games::{Kind, Pos, Spec, SumGame, Values};
-use crate::Error;
+use crate::{Error, Limit};
 
 pub use minimax::{minimax_ranked, RankMargins};
 pub use retrograde::{label_ranked, RankValues};
@@ -428,11 +428,14 @@ impl Report {
     }
 }
 
-pub(crate) fn too_large(what: String, bytes: u128) -> Error {
-    Error::TooLarge {
-        what,
-        need: Some(u64::try_from(bytes).unwrap_or(u64::MAX)),
-    }
+/// A refusal past the position budget, for what has up to `positions` positions.
+pub(crate) fn over_positions(what: String, positions: u128, bytes: Option<u128>) -> Error {
+    Error::over(Limit::Positions, what, bytes, Some(positions))
+}
+
+/// `2.5e23`-style rendering of any count.
+pub(crate) fn sci_float(x: u128) -> String {
+    format!("{:.1e}", x as f64)
 }
 
 /// `2.5e23`-style rendering of a large count.
@@ -449,6 +452,16 @@ pub type Oracles = Arc<Vec<Box<dyn Values>>>;
 
 /// What a computation would take past the limits, in words: the steps, the memory, or
 /// both, each with its limit (only what is past it).
+/// The refusal of a computation of `work` steps and `bytes` past `limits`: past the
+/// budget of steps if that is exceeded (the first to lift), else past the memory.
+pub(crate) fn budget_refusal(what: String, work: u128, bytes: u128, limits: &Limits<'_>) -> Error {
+    if work > limits.max_work {
+        Error::over(Limit::Work, what, Some(bytes), Some(work))
+    } else {
+        Error::over(Limit::Memory, what, Some(bytes), Some(bytes))
+    }
+}
+
 pub(crate) fn over_budget(work: u128, bytes: u128, limits: &Limits<'_>) -> String {
     let steps = format!(
         "about {} {} (limit {})",
@@ -585,12 +598,14 @@ fn build_oracles(spec: &Spec, limits: &Limits<'_>) -> Result<Vec<Box<dyn Values>
         total_work = total_work.saturating_add(cost.work);
     }
     if total_bytes > u128::from(limits.max_memory) || total_work > limits.max_work {
-        return Err(too_large(
+        return Err(budget_refusal(
             format!(
                 "no formula is known here, and the Grundy tables would take {}",
                 over_budget(total_work, total_bytes, limits)
             ),
+            total_work,
             total_bytes,
+            limits,
         ));
     }
     spec.parts
@@ -634,16 +649,14 @@ pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
         match method.answer(&mut ctx) {
             Ok(Some(report)) => return Ok(report),
             Ok(None) => {}
-            Err(e @ Error::TooLarge { .. }) => {
+            Err(e) if e.is_too_large() => {
                 // The later methods are the fallbacks for size: the last refusal says
                 // what the answer would need.
-                if let Error::TooLarge { what, .. } = &e {
-                    ctx.refused = Some(what.clone());
-                }
+                ctx.refused = e.too_large_what().map(str::to_owned);
                 refusal = Some(e);
             }
             Err(e @ Error::Unsupported(_)) => {
-                if !matches!(refusal, Some(Error::TooLarge { .. })) {
+                if !refusal.as_ref().is_some_and(Error::is_too_large) {
                     refusal = Some(e);
                 }
             }

@@ -9,13 +9,13 @@ use crate::explore::{explore, explore_ranked, EDGES_PER_POSITION};
 use crate::game::{Best, Game, Outcome, Value};
 use crate::games::{GrundySource, Kind, Spec};
 use crate::solve::{label_by_degree, label_explored, value_of, word_of};
-use crate::Error;
+use crate::{Error, Limit};
 
 pub(super) struct Retrograde;
 
 /// How much looser than the position budget a family's bound may be before exploring is
 /// not even tried (bounds are upper bounds, often far above what is reached).
-const BOUND_SLACK: u128 = 64;
+pub(super) const BOUND_SLACK: u128 = 64;
 
 /// What exploring a spec whole may take at most, from its families' bounds, before any
 /// of it is taken.
@@ -102,17 +102,20 @@ impl Estimate {
             .max_positions
             .saturating_mul(EDGES_PER_POSITION);
         if self.root_moves > u128::from(max_moves) {
-            return Err(Error::TooLarge {
-                what: format!(
+            return Err(Error::over(
+                Limit::Positions,
+                format!(
                     "{} from this position alone, past the {} an exploration may keep",
                     crate::number::count(self.root_moves, "move", "moves"),
                     crate::number::count(max_moves.into(), "move", "moves"),
                 ),
-                need: None,
-            });
+                None,
+                Some(self.root_moves.div_ceil(u128::from(EDGES_PER_POSITION))),
+            ));
         }
         if hashed && self.bytes > u128::from(limits.max_memory) {
-            return Err(super::too_large(
+            return Err(Error::over(
+                Limit::Memory,
                 format!(
                     "exploring keeps up to {} in memory, past the limit of {}",
                     crate::number::count(
@@ -122,7 +125,8 @@ impl Estimate {
                     ),
                     crate::human_bytes(limits.max_memory)
                 ),
-                self.bytes,
+                Some(self.bytes),
+                Some(self.bytes),
             ));
         }
         Ok(())
@@ -184,23 +188,25 @@ impl Analysis for Retrograde {
             && (bound > cap || estimate.edges > max_moves)
             && answered_without_exploring(ctx.spec, ctx.limits)
         {
-            return Err(Error::TooLarge {
-                what: format!(
+            return Err(super::over_positions(
+                format!(
                     "up to {} positions and {} moves to explore (limits {cap} and {max_moves})",
                     super::sci(bound),
                     super::sci(estimate.edges)
                 ),
-                need: None,
-            });
+                bound.max(estimate.edges.div_ceil(u128::from(EDGES_PER_POSITION))),
+                None,
+            ));
         }
         if bound > cap.saturating_mul(BOUND_SLACK) {
-            return Err(Error::TooLarge {
-                what: format!(
-                    "up to {} positions to explore (limit {cap})",
+            return Err(super::over_positions(
+                format!(
+                    "up to {} positions to explore (limit {cap}): an upper bound, more than are reached",
                     super::sci(bound)
                 ),
-                need: None,
-            });
+                bound,
+                None,
+            ));
         }
         estimate.check(ctx.limits, !ranked)?;
         let labelled = label(ctx)?;
@@ -220,7 +226,9 @@ pub(super) fn report(
         let (grundy, components, oracles) = if ctx.spec.is_impartial() {
             match ctx.components() {
                 Ok((components, total)) => (Some(total), components, Some(ctx.oracles()?)),
-                Err(Error::TooLarge { .. } | Error::Unsupported(_)) => (None, Vec::new(), None),
+                Err(e) if e.is_too_large() || matches!(e, Error::Unsupported(_)) => {
+                    (None, Vec::new(), None)
+                }
                 Err(e) => return Err(e),
             }
         } else {
@@ -332,10 +340,12 @@ pub fn label_ranked(
     let limit = control.max_positions;
     let top = ranked.rank(root);
     if top >= limit.saturating_mul(16) || usize::try_from(top).is_err() {
-        return Err(Error::TooLarge {
-            what: format!("a rank table of {} entries", top.saturating_add(1)),
-            need: Some(top.saturating_add(1).saturating_mul(4)),
-        });
+        let ranks = u128::from(top) + 1;
+        return Err(super::over_positions(
+            format!("a rank table of {ranks} entries"),
+            ranks.div_ceil(16),
+            Some(ranks * 4),
+        ));
     }
     let keeps_turn = family.keeps_turn();
     // Unreached ranks are outside the game; reached ones open until valued.
@@ -359,10 +369,12 @@ pub fn label_ranked(
         }
         reached += 1;
         if reached > limit {
-            return Err(Error::TooLarge {
-                what: format!("more than {limit} positions"),
-                need: None,
-            });
+            return Err(Error::over(
+                Limit::Positions,
+                format!("more than {limit} positions"),
+                None,
+                None,
+            ));
         }
         if keeps_turn {
             mover[r as usize] = family.to_move(&ranked.unrank(r)).index() as u8;

@@ -11,7 +11,7 @@ use super::{Analysis, Context, Method, Move, Report, MAX_LISTED_MOVES};
 use crate::game::{Game, Outcome};
 use crate::games::{Exact as Exact_, Kind, Pos};
 use crate::search::{exact, search, Options};
-use crate::Error;
+use crate::{Error, Limit};
 
 pub(super) struct Search;
 
@@ -125,7 +125,7 @@ impl Analysis for Search {
         };
         let searched = match search(&ctx.game, &ctx.root, &options, &ctx.limits.control) {
             Ok(s) => s,
-            Err(e) => return Err(after_refusal(ctx, e)),
+            Err(e) => return Err(after_refusal(ctx, e, Limit::SearchNodes)),
         };
         let mut children = Vec::new();
         if ctx.game.terminal(&ctx.root).is_none() {
@@ -165,15 +165,19 @@ impl Analysis for Search {
     }
 }
 
-/// A search's error, after what the exhaustive method would have needed.
-fn after_refusal(ctx: &Context<'_, '_>, e: Error) -> Error {
+/// A search's error, after what the exhaustive method would have needed; a refusal for
+/// size is past `limit`, the search's budget of nodes (what a caller raises to let it
+/// run longer).
+fn after_refusal(ctx: &Context<'_, '_>, e: Error, limit: Limit) -> Error {
     match e {
-        Error::TooLarge { what, need } => Error::TooLarge {
+        Error::TooLarge { what, need } | Error::OverLimit { what, need, .. } => Error::OverLimit {
+            limit,
             what: match &ctx.refused {
                 Some(before) => format!("{before}; {what}"),
                 None => what,
             },
             need,
+            wanted: None,
         },
         e => e,
     }
@@ -192,7 +196,7 @@ fn by_exact(ctx: &mut Context<'_, '_>, exact: &dyn Exact_) -> Result<Report, Err
     let boards: Vec<Pos> = children.iter().map(|c| c[0].clone()).collect();
     let analysis = exact
         .analyse(&ctx.root[0], &boards, &table, &options, &limits.control)
-        .map_err(|e| after_refusal(ctx, e))?;
+        .map_err(|e| after_refusal(ctx, e, Limit::ExactNodes))?;
     let family = &ctx.spec.parts[0].family;
     if family.kind() == Kind::Score && !options.weak {
         if let Some(left) = family.points_left(&ctx.root[0]) {

@@ -1,7 +1,7 @@
 //! Tables of one-parameter families: the outcome and Grundy value of every size 0..=N
 //! (heap n, n stones), from the family's Grundy oracle.
 
-use super::{too_large, Limits};
+use super::Limits;
 use crate::game::Outcome;
 use crate::games::{parse_family, Family, GrundySource, Kind, SpecError};
 use crate::Error;
@@ -67,12 +67,14 @@ pub fn table(family: &str, up_to: u64, limits: &Limits<'_>) -> Result<Table, Tab
         crate::values::cost(&*family, std::slice::from_ref(&last), u64::MAX).unwrap_or_default();
     let bytes = cost.bytes.saturating_add((u128::from(up_to) + 1) * 16);
     if bytes > u128::from(limits.max_memory) || cost.work > limits.max_work {
-        return Err(TableError::Solve(too_large(
+        return Err(TableError::Solve(super::budget_refusal(
             format!(
                 "a table of `{name}` to {up_to} takes {}",
                 super::over_budget(cost.work, bytes, limits)
             ),
+            cost.work,
             bytes,
+            limits,
         )));
     }
     let oracle = crate::values::build(

@@ -158,14 +158,16 @@ pub fn solve(
 ) -> Result<Solved, Error> {
     let need = memory_needed(game);
     if need > u128::from(options.max_bytes) {
-        return Err(Error::TooLarge {
-            what: format!(
+        return Err(Error::over(
+            crate::Limit::TierMemory,
+            format!(
                 "solving {} tier by tier within {} of memory",
                 game.id(),
                 crate::human_bytes(options.max_bytes)
             ),
-            need: Some(u64::try_from(need).unwrap_or(u64::MAX)),
-        });
+            Some(need),
+            Some(need),
+        ));
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
@@ -220,14 +222,16 @@ pub fn book(
         .max()
         .unwrap_or(0);
     if bits + held > u128::from(options.max_bytes) {
-        return Err(Error::TooLarge {
-            what: format!(
+        return Err(Error::over(
+            crate::Limit::TierMemory,
+            format!(
                 "a book of {} to depth {depth} within {} of memory",
                 game.id(),
                 crate::human_bytes(options.max_bytes)
             ),
-            need: Some(u64::try_from(bits + held).unwrap_or(u64::MAX)),
-        });
+            Some(bits + held),
+            Some(bits + held),
+        ));
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
@@ -1310,7 +1314,16 @@ mod tests {
             &Control::default(),
         )
         .unwrap_err();
-        assert!(matches!(e, Error::TooLarge { .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                Error::OverLimit {
+                    limit: crate::Limit::TierMemory,
+                    ..
+                }
+            ),
+            "{e}"
+        );
     }
 
     proptest! {

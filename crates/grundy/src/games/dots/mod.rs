@@ -27,7 +27,7 @@ use std::ops::Range;
 
 mod search;
 
-use super::combin::{next_combination, Binomials};
+use super::combin::{each_combination, next_combination, Binomials};
 use super::family::{
     squash, Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos,
     Scores, Searching, Tiers,
@@ -487,19 +487,15 @@ impl TierGame for DotsTiers<'_> {
         let Some(ranks) = self.within(tier, ranks) else {
             return;
         };
-        let end = ranks.end;
-        let mut mask = dots.binomial.uncolex(ranks.start, tier);
+        let first = dots.binomial.uncolex(ranks.start, tier);
         let mut children = Vec::with_capacity(dots.lines as usize);
-        for r in ranks.start..end {
-            if r > ranks.start {
-                mask = next_combination(mask);
-            }
-            if !want(r) || dots.least(mask) < mask {
-                continue;
+        each_combination(ranks, first, next_combination, want, |r, mask| {
+            if dots.least(mask) < mask {
+                return;
             }
             if tier == dots.lines {
                 each(r, Node::Final(0));
-                continue;
+                return;
             }
             children.clear();
             let mut free = !mask & dots.full;
@@ -515,7 +511,7 @@ impl TierGame for DotsTiers<'_> {
                 });
             }
             each(r, Node::Moves(&children));
-        }
+        });
     }
 }
 
