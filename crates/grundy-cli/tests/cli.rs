@@ -191,12 +191,15 @@ fn tour_runs() {
     assert!(text.contains("18 11"), "{text}");
 }
 
-fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("grundy-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
+fn temp_file(name: &str, text: &str) -> tempfile::TempPath {
+    // Removed when the test drops it; the name ends as asked (its extension kept).
+    let file = tempfile::Builder::new()
+        .prefix("grundy-cli-")
+        .suffix(&format!("-{name}"))
+        .tempfile()
+        .unwrap();
+    std::fs::write(file.path(), text).unwrap();
+    file.into_temp_path()
 }
 
 #[test]
@@ -252,7 +255,8 @@ fn token_game_on_a_digraph() {
 
 #[test]
 fn plot_draws_every_heap_and_marks_the_period() {
-    let dir = std::env::temp_dir().join(format!("grundy-plot-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     std::fs::create_dir_all(&dir).unwrap();
     let svg = dir.join("bounded.svg");
     let out = grundy(
@@ -308,7 +312,8 @@ fn parity_games_in_pgsolver_format() {
 
 #[test]
 fn table_streams_values_to_a_file() {
-    let dir = std::env::temp_dir().join(format!("grundy-seq-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("dawson.seq");
     let out = ok(&[
@@ -396,7 +401,8 @@ fn gzip_bombs_are_refused_at_the_limit_without_echoing_binary() {
     }
     let gz = enc.finish().unwrap();
     assert!(gz.len() < 200_000);
-    let dir = std::env::temp_dir().join(format!("grundy-cli-bomb-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     std::fs::create_dir_all(&dir).unwrap();
     // Named without `.gz`: the magic number alone marks it as gzip.
     let path = dir.join("bomb.pg");
@@ -463,11 +469,11 @@ fn numbers_in_flags_take_the_spec_forms() {
     );
 }
 
-fn seq_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("grundy-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn seq_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("grundy-cli-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// Starts a `table --write` that runs for minutes (0.6 has no known period), waits until its
@@ -493,7 +499,8 @@ fn long_write(path: &std::path::Path) -> std::process::Child {
 
 #[test]
 fn table_write_killed_leaves_nothing_under_the_final_name() {
-    let dir = seq_dir("killed");
+    let scratch = seq_dir("killed");
+    let dir = scratch.path();
     let path = dir.join("g.seq");
     let mut child = long_write(&path);
     child.kill().unwrap();
@@ -515,7 +522,8 @@ fn table_write_killed_leaves_nothing_under_the_final_name() {
 
 #[test]
 fn table_write_interrupted_removes_its_partial_file() {
-    let dir = seq_dir("interrupted");
+    let scratch = seq_dir("interrupted");
+    let dir = scratch.path();
     let path = dir.join("g.seq");
     let child = long_write(&path);
     let status = Command::new("kill")
@@ -535,7 +543,8 @@ fn table_write_interrupted_removes_its_partial_file() {
 
 #[test]
 fn table_write_replaces_whole_and_names_the_file_on_failure() {
-    let dir = seq_dir("replace");
+    let scratch = seq_dir("replace");
+    let dir = scratch.path();
     let path = dir.join("k.seq");
     let p = path.to_str().unwrap();
     ok(&["table", "octal[0.77]", "--up-to", "1000", "--write", p]);
@@ -601,7 +610,8 @@ fn table_write_replaces_whole_and_names_the_file_on_failure() {
 
 #[test]
 fn check_tells_cut_files_from_other_files() {
-    let dir = seq_dir("check");
+    let scratch = seq_dir("check");
+    let dir = scratch.path();
     let path = dir.join("k.seq");
     let p = path.to_str().unwrap();
     ok(&["table", "octal[0.07]", "--up-to", "2_000_000", "--write", p]);
@@ -626,7 +636,8 @@ fn check_tells_cut_files_from_other_files() {
 
 #[test]
 fn messages_name_the_file_once_and_never_dump_debug_structs() {
-    let dir = seq_dir("messages");
+    let scratch = seq_dir("messages");
+    let dir = scratch.path();
     let d = dir.to_str().unwrap();
     // A directory where a file belongs: the cause once, with the name.
     for args in [
@@ -872,7 +883,9 @@ fn json_errors_are_json_with_a_kind() {
         "--json",
     ]);
     assert_eq!(big["kind"], "too-large", "{big}");
-    let dir = std::env::temp_dir().join(format!("grundy-json-tb-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    // A directory the refusal must not make.
+    let dir = scratch.path().join("tb");
     let big = err(&[
         "solve",
         "quixo[4]",
