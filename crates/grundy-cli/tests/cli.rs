@@ -257,7 +257,6 @@ fn token_game_on_a_digraph() {
 fn plot_draws_every_heap_and_marks_the_period() {
     let scratch = tempfile::tempdir().unwrap();
     let dir = scratch.path();
-    std::fs::create_dir_all(&dir).unwrap();
     let svg = dir.join("bounded.svg");
     let out = grundy(
         &[
@@ -314,7 +313,6 @@ fn parity_games_in_pgsolver_format() {
 fn table_streams_values_to_a_file() {
     let scratch = tempfile::tempdir().unwrap();
     let dir = scratch.path();
-    std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("dawson.seq");
     let out = ok(&[
         "table",
@@ -403,7 +401,6 @@ fn gzip_bombs_are_refused_at_the_limit_without_echoing_binary() {
     assert!(gz.len() < 200_000);
     let scratch = tempfile::tempdir().unwrap();
     let dir = scratch.path();
-    std::fs::create_dir_all(&dir).unwrap();
     // Named without `.gz`: the magic number alone marks it as gzip.
     let path = dir.join("bomb.pg");
     std::fs::write(&path, &gz).unwrap();
