@@ -504,7 +504,7 @@ fn table_write_killed_leaves_nothing_under_the_final_name() {
     child.wait().unwrap();
     assert!(!path.exists(), "a killed write left {}", path.display());
     // What it left is a hidden partial file, which `check` calls incomplete.
-    let parts: Vec<_> = std::fs::read_dir(&dir)
+    let parts: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
@@ -532,7 +532,7 @@ fn table_write_interrupted_removes_its_partial_file() {
     assert_eq!(out.status.code(), Some(130));
     assert!(!path.exists());
     assert_eq!(
-        std::fs::read_dir(&dir).unwrap().count(),
+        std::fs::read_dir(dir).unwrap().count(),
         0,
         "a partial file remains"
     );
@@ -553,7 +553,7 @@ fn table_write_replaces_whole_and_names_the_file_on_failure() {
         "--write",
         p,
     ]);
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    assert_eq!(std::fs::read_dir(dir).unwrap().count(), 1);
     let v = json(&["check", p, "--json"]);
     assert_eq!(v["complete"], true);
     assert_eq!(v["family"], "subtraction[1,3,4]");
