@@ -66,29 +66,7 @@ impl std::error::Error for Hinted {}
 /// The flag that lifts `limit`, and the value it would need (`wanted`, in the limit's
 /// unit; memories in MiB, rounded up), as the hint after a refusal says it.
 pub fn limit_hint(limit: grundy::Limit, wanted: Option<u128>) -> String {
-    use grundy::Limit;
-    let flag = match limit {
-        Limit::Positions => "--max-positions",
-        Limit::Memory => "--max-memory",
-        Limit::Work => "--max-work",
-        Limit::ProofHeaps => "--max-proof-heaps",
-        Limit::SearchNodes => "--max-nodes",
-        Limit::ExactNodes => "--max-exact-nodes",
-        Limit::TierMemory => "--max-tier-memory",
-        Limit::UpTo => {
-            return match wanted {
-                Some(n) => format!("lower it with --up-to {n} or less"),
-                None => "lower it with a smaller --up-to".into(),
-            }
-        }
-    };
-    let mib = matches!(limit, Limit::Memory | Limit::TierMemory);
-    match wanted {
-        Some(bytes) if mib => format!("raise it with {flag} {} (MiB)", bytes.div_ceil(1 << 20)),
-        Some(n) => format!("raise it with {flag} {n}"),
-        None if mib => format!("raise it with {flag} MIB"),
-        None => format!("raise it with {flag} N"),
-    }
+    limit.hint(wanted, grundy::Spelling::Flag)
 }
 
 /// `e` with the hint of the limit it is past, if a cause is a library refusal past a

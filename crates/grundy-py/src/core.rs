@@ -51,28 +51,7 @@ fn error(py: Python<'_>, message: String, at: Option<(usize, usize)>) -> PyErr {
 /// The keyword argument that lifts `limit`, with the value it would need where known
 /// (`wanted`, in the limit's unit; memories in MiB, as the keywords take them).
 fn limit_hint(limit: grundy::Limit, wanted: Option<u128>) -> String {
-    use grundy::Limit;
-    let keyword = match limit {
-        Limit::Positions => "max_positions",
-        Limit::Memory => "max_memory",
-        Limit::Work => "max_work",
-        Limit::ProofHeaps => "max_proof_heaps",
-        Limit::SearchNodes => "max_nodes",
-        Limit::ExactNodes => "max_exact_nodes",
-        Limit::TierMemory => "max_tier_memory",
-        Limit::UpTo => {
-            return match wanted {
-                Some(n) => format!("lower it with up_to={n} or less"),
-                None => "lower it with a smaller up_to=".into(),
-            }
-        }
-    };
-    let mib = matches!(limit, Limit::Memory | Limit::TierMemory);
-    match wanted {
-        Some(bytes) if mib => format!("raise it with {keyword}={} (MiB)", bytes.div_ceil(1 << 20)),
-        Some(n) => format!("raise it with {keyword}={n}"),
-        None => format!("raise it with {keyword}="),
-    }
+    limit.hint(wanted, grundy::Spelling::Keyword)
 }
 
 /// A `GrundyError` for the library's refusal `e`, after `context`: a refusal past a limit

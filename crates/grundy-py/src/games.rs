@@ -170,51 +170,45 @@ pub(crate) fn call_gain(
     pos: &Bound<'_, PyAny>,
     child: &Bound<'_, PyAny>,
 ) -> PyResult<i64> {
-    let py = pos.py();
-    let got = f
-        .call1((pos, child))
-        .map_err(|e| wrap(py, e, format!("gain({}, {})", show(pos), show(child))))?;
-    let points = if got.is_instance_of::<PyBool>() {
-        None
-    } else {
-        got.extract::<i64>().ok()
-    };
-    points.ok_or_else(|| {
-        GameError::new_err(format!(
-            "gain({}, {}) returned {}: it must return an int",
-            show(pos),
-            show(child),
-            show(&got)
-        ))
-    })
+    call_int("gain", f, pos, child)
 }
 
-/// `priority(pos, child)` read: an int (higher is tried first by the search), else a
-/// `GameError` naming the move.
+/// `priority(pos, child)` read: an int (higher is tried first by the search; clamped to
+/// 32 bits), else a `GameError` naming the move.
 pub(crate) fn call_priority(
     f: &Bound<'_, PyAny>,
     pos: &Bound<'_, PyAny>,
     child: &Bound<'_, PyAny>,
 ) -> PyResult<i32> {
+    call_int("priority", f, pos, child)
+        .map(|v| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
+}
+
+/// `name(pos, child)` through `f`, read as an int (not a bool), else a `GameError`
+/// naming the move.
+fn call_int(
+    name: &str,
+    f: &Bound<'_, PyAny>,
+    pos: &Bound<'_, PyAny>,
+    child: &Bound<'_, PyAny>,
+) -> PyResult<i64> {
     let py = pos.py();
     let got = f
         .call1((pos, child))
-        .map_err(|e| wrap(py, e, format!("priority({}, {})", show(pos), show(child))))?;
+        .map_err(|e| wrap(py, e, format!("{name}({}, {})", show(pos), show(child))))?;
     let value = if got.is_instance_of::<PyBool>() {
         None
     } else {
         got.extract::<i64>().ok()
     };
-    value
-        .map(|v| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
-        .ok_or_else(|| {
-            GameError::new_err(format!(
-                "priority({}, {}) returned {}: it must return an int",
-                show(pos),
-                show(child),
-                show(&got)
-            ))
-        })
+    value.ok_or_else(|| {
+        GameError::new_err(format!(
+            "{name}({}, {}) returned {}: it must return an int",
+            show(pos),
+            show(child),
+            show(&got)
+        ))
+    })
 }
 
 /// Calls `moves(pos)` and hands each position it gives to `visit`, in order: a list

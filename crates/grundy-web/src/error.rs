@@ -123,23 +123,24 @@ pub fn limit_hint(limit: grundy::Limit, wanted: Option<u128>) -> String {
             _ => format!(" (at least {w} {unit})"),
         })
     };
-    let (what, flag) = match limit {
+    let what = match limit {
         Limit::Positions => {
             return format!(
                 "this server explores at most its --max-positions a request: `grundy serve --max-positions N` raises it{}",
                 at_least("positions")
             )
         }
-        Limit::Memory => ("memory a request", "--max-memory"),
-        Limit::Work => ("steps a request", "--max-work"),
-        Limit::ProofHeaps => ("heaps of a period proof", "--max-proof-heaps"),
-        Limit::SearchNodes => ("nodes of the proof search", "--max-nodes"),
-        Limit::ExactNodes => ("nodes of the exact search", "--max-exact-nodes"),
-        Limit::TierMemory => ("memory of the tier solver", "--max-tier-memory"),
-        Limit::UpTo => ("sizes a study goes to", "--up-to"),
+        Limit::Memory => "memory a request",
+        Limit::Work => "steps a request",
+        Limit::ProofHeaps => "heaps of a period proof",
+        Limit::SearchNodes => "nodes of the proof search",
+        Limit::ExactNodes => "nodes of the exact search",
+        Limit::TierMemory => "memory of the tier solver",
+        Limit::UpTo => "sizes a study goes to",
     };
     format!(
-        "this server fixes the {what}; on the command line, `grundy` takes {flag} to change it{}",
+        "this server fixes the {what}; on the command line, `grundy` takes --{} to change it{}",
+        limit.knob(),
         at_least(limit.unit())
     )
 }

@@ -211,6 +211,80 @@ impl Limit {
             Limit::UpTo => "size",
         }
     }
+
+    /// The knob that sets it, as the CLI's flags and Python's keywords name it
+    /// ([`Spelling`]): `max-positions`, `max-memory`, `max-work`, `max-proof-heaps`,
+    /// `max-nodes`, `max-exact-nodes`, `max-tier-memory`, `up-to`.
+    #[must_use]
+    pub fn knob(self) -> &'static str {
+        match self {
+            Limit::Positions => "max-positions",
+            Limit::Memory => "max-memory",
+            Limit::Work => "max-work",
+            Limit::ProofHeaps => "max-proof-heaps",
+            Limit::SearchNodes => "max-nodes",
+            Limit::ExactNodes => "max-exact-nodes",
+            Limit::TierMemory => "max-tier-memory",
+            Limit::UpTo => "up-to",
+        }
+    }
+
+    /// What a refusal past it tells the user to do, its knob spelled as `spelling` says:
+    /// raise it to `wanted` (in the limit's [`Limit::unit`]; memories in MiB, rounded up,
+    /// as the knobs take them) — `raise it with --max-positions 21036600`, `raise it with
+    /// max_memory=2 (MiB)` — or, for a study's reach, lower it.
+    #[must_use]
+    pub fn hint(self, wanted: Option<u128>, spelling: Spelling) -> String {
+        let mib = matches!(self, Limit::Memory | Limit::TierMemory);
+        let name = spelling.name(self.knob());
+        if self == Limit::UpTo {
+            return match wanted {
+                Some(n) => format!(
+                    "lower it with {} or less",
+                    spelling.set(&name, &n.to_string())
+                ),
+                None => format!("lower it with a smaller {name}"),
+            };
+        }
+        match wanted {
+            Some(bytes) if mib => format!(
+                "raise it with {} (MiB)",
+                spelling.set(&name, &bytes.div_ceil(1 << 20).to_string())
+            ),
+            Some(n) => format!("raise it with {}", spelling.set(&name, &n.to_string())),
+            None => format!(
+                "raise it with {}",
+                spelling.set(&name, if mib { "MIB" } else { "N" })
+            ),
+        }
+    }
+}
+
+/// How a front end spells a knob ([`Limit::hint`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spelling {
+    /// A command-line flag: `--max-positions 1000`.
+    Flag,
+    /// A Python keyword argument: `max_positions=1000`.
+    Keyword,
+}
+
+impl Spelling {
+    /// The knob's name: `--max-positions`, `max_positions`.
+    fn name(self, knob: &str) -> String {
+        match self {
+            Spelling::Flag => format!("--{knob}"),
+            Spelling::Keyword => knob.replace('-', "_"),
+        }
+    }
+
+    /// The knob set to `value`: `--max-positions 1000`, `max_positions=1000`.
+    fn set(self, name: &str, value: &str) -> String {
+        match self {
+            Spelling::Flag => format!("{name} {value}"),
+            Spelling::Keyword => format!("{name}={value}"),
+        }
+    }
 }
 
 /// `1.5 GiB`-style rendering of a byte count.
