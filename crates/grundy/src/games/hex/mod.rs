@@ -17,6 +17,7 @@
 //! unranking). Ranks whose rotation ranks lower are not canonical, and are skipped.
 
 mod search;
+mod vc;
 
 use std::ops::Range;
 
