@@ -552,6 +552,66 @@ impl Searchable for Search<'_> {
     }
 
     fn expand(&self, b: &Board) -> Node<Hint> {
+        let empty = self.hex.full & !(b.x | b.o);
+        if empty.count_ones() < self.h_search_from {
+            return self.bound(b);
+        }
+        // H-searched: kept per thread, for the next visit (a transposition, the next
+        // probe).
+        let at = (b.x.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ b.o.wrapping_mul(0xc2b2_ae3d_27d4_eb4f))
+            >> (64 - EXPANDED_BITS);
+        EXPANDED.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if cache.is_empty() {
+                cache.resize(1 << EXPANDED_BITS, None);
+            }
+            // What the answer depends on beside the board: the side, the threshold.
+            let tag = self.hex.n | self.h_search_from << 8;
+            let slot = &mut cache[at as usize];
+            match *slot {
+                Some((t, board, node)) if t == tag && board == *b => node,
+                _ => {
+                    let node = self.bound(b);
+                    *slot = Some((tag, *b, node));
+                    node
+                }
+            }
+        })
+    }
+
+    fn decisive(&self, hint: &Hint) -> Option<usize> {
+        hint.first.map(|f| (f & hint.moves).count_ones() as usize)
+    }
+
+    fn children(&self, b: &Board, hint: Hint, out: &mut Vec<Board>) {
+        self.list(b, hint, out);
+    }
+
+    fn look_ahead(&self, b: &Board) -> bool {
+        (b.x | b.o).count_ones() < self.look_ahead_below
+    }
+
+    fn value(&self, b: &Board, score: i32) -> Value {
+        self.race.value((b.x | b.o).count_ones() as i32, score)
+    }
+}
+
+/// Log2 of the boards whose [`Searchable::expand`] each thread keeps.
+const EXPANDED_BITS: u32 = 16;
+
+/// A board's [`Searchable::expand`] kept, with its search's side and threshold.
+type Expanded = Option<(u32, Board, Node<Hint>)>;
+
+thread_local! {
+    /// The H-searched boards' [`Searchable::expand`], by a hash of the board.
+    static EXPANDED: std::cell::RefCell<Vec<Expanded>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Search<'_> {
+    /// [`Searchable::expand`], worked out.
+    fn bound(&self, b: &Board) -> Node<Hint> {
         let n = (b.x | b.o).count_ones() as i32;
         let ((mine, a, z), (theirs, ta, tz)) = self.sides(b);
         let empty = self.hex.full & !(b.x | b.o);
@@ -646,11 +706,8 @@ impl Searchable for Search<'_> {
         }
     }
 
-    fn decisive(&self, hint: &Hint) -> Option<usize> {
-        hint.first.map(|f| (f & hint.moves).count_ones() as usize)
-    }
-
-    fn children(&self, b: &Board, hint: Hint, out: &mut Vec<Board>) {
+    /// [`Searchable::children`].
+    fn list(&self, b: &Board, hint: Hint, out: &mut Vec<Board>) {
         let x_moves = b.x.count_ones() == b.o.count_ones();
         let play = |c: u64| {
             if x_moves {
@@ -701,14 +758,6 @@ impl Searchable for Search<'_> {
                 .iter()
                 .map(|&e| play(self.order[usize::from(e & 0x7f)])),
         );
-    }
-
-    fn look_ahead(&self, b: &Board) -> bool {
-        (b.x | b.o).count_ones() < self.look_ahead_below
-    }
-
-    fn value(&self, b: &Board, score: i32) -> Value {
-        self.race.value((b.x | b.o).count_ones() as i32, score)
     }
 }
 
