@@ -17,6 +17,12 @@
 //!   listed last, and skipped by the search where its window asks only for an outcome
 //!   ([`Searchable::decisive`]: a weak search, and the null windows at 0); a strong
 //!   search still tries them, so remoteness stays exact.
+//! - H-search ([`vc`]: the AND and OR rules over chains and empty cells) where the
+//!   simple connections say nothing, on boards of [`H_SEARCH_FROM`] empty cells or more:
+//!   the mover's SC or VC between their edges wins (its key first), the opponent's VC
+//!   loses, each bounding how soon by its carrier (the player's stones all go inside
+//!   it); the opponent's SCs narrow the must-play region to the cells common to their
+//!   carriers. Each thread keeps these boards' bounds and moves for the next visit.
 //! - Keys merge a position with its 180° turn, the one symmetry of the rhombus: up to
 //!   5 × 5 the two bitboards side by side, on 6 × 6 the position's rank among the
 //!   positions of its stones (the tiers' ranking).
