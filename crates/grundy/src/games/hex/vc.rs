@@ -266,6 +266,14 @@ impl Lists {
             if c & z_bit != 0 {
                 continue;
             }
+            // What it would make contains `c`: nothing new if `end`–`z` has a VC inside it.
+            let q = pair(end, z);
+            if self.vcs[q][..usize::from(self.vc_len[q])]
+                .iter()
+                .any(|&known| known & !c == 0)
+            {
+                continue;
+            }
             let p = pair(mid, z);
             let list = self.vcs[p];
             for &c2 in &list[..usize::from(self.vc_len[p])] {
