@@ -17,6 +17,12 @@
 //!   listed last, and skipped by the search where its window asks only for an outcome
 //!   ([`Searchable::decisive`]: a weak search, and the null windows at 0); a strong
 //!   search still tries them, so remoteness stays exact.
+//! - H-search ([`vc`]: the AND and OR rules over chains and empty cells) where the
+//!   simple connections say nothing, on boards of [`H_SEARCH_FROM`] empty cells or more:
+//!   the mover's SC or VC between their edges wins (its key first), the opponent's VC
+//!   loses, each bounding how soon by its carrier (the player's stones all go inside
+//!   it); the opponent's SCs narrow the must-play region to the cells common to their
+//!   carriers. Each thread keeps these boards' bounds and moves for the next visit.
 //! - Keys merge a position with its 180° turn, the one symmetry of the rhombus: up to
 //!   5 × 5 the two bitboards side by side, on 6 × 6 the position's rank among the
 //!   positions of its stones (the tiers' ranking).
@@ -24,6 +30,7 @@
 //!   and both of each one's edges, of the empty cells a path from the edge to the cell
 //!   needs), the centre breaking ties.
 
+use super::vc::{self, Stop};
 use super::Hex;
 use crate::game::Value;
 use crate::games::family::{Boards, Exact, Pos};
@@ -40,6 +47,11 @@ const LOOK_AHEAD_LAST: u32 = 16;
 /// Boards with fewer moves to try than this take them centre first; the others by the
 /// shortest paths through each cell (dearer to work out, worth it only higher up).
 const ORDERED_FROM: u32 = 6;
+
+/// Boards with at least this many empty cells are H-searched ([`vc`]) when the simple
+/// connections say nothing: dearer (a thousand times a node's other work), worth it
+/// only where the subtrees are large.
+const H_SEARCH_FROM: u32 = 12;
 
 /// The stones of each player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,6 +85,8 @@ pub struct Search<'a> {
     key_bits: u32,
     /// Boards with fewer stones than this look their children up first.
     look_ahead_below: u32,
+    /// Boards with at least this many empty cells are H-searched.
+    h_search_from: u32,
     /// Each cell's six neighbours in turn around it (see [`RING`]).
     rings: Vec<[u8; 6]>,
     /// The ziggurats (edge template IIIa) of each edge (top, bottom, left, right): a
@@ -244,6 +258,7 @@ impl<'a> Search<'a> {
             offsets,
             key_bits: key_bits.max(1),
             look_ahead_below: hex.cells.saturating_sub(LOOK_AHEAD_LAST),
+            h_search_from: H_SEARCH_FROM,
             rings: (0..hex.cells)
                 .map(|cell| {
                     let (r, c) = ((cell / n) as i32, (cell % n) as i32);
@@ -548,6 +563,66 @@ impl Searchable for Search<'_> {
     }
 
     fn expand(&self, b: &Board) -> Node<Hint> {
+        let empty = self.hex.full & !(b.x | b.o);
+        if empty.count_ones() < self.h_search_from {
+            return self.bound(b);
+        }
+        // H-searched: kept per thread, for the next visit (a transposition, the next
+        // probe).
+        let at = (b.x.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ b.o.wrapping_mul(0xc2b2_ae3d_27d4_eb4f))
+            >> (64 - EXPANDED_BITS);
+        EXPANDED.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if cache.is_empty() {
+                cache.resize(1 << EXPANDED_BITS, None);
+            }
+            // What the answer depends on beside the board: the side, the threshold.
+            let tag = self.hex.n | self.h_search_from << 8;
+            let slot = &mut cache[at as usize];
+            match *slot {
+                Some((t, board, node)) if t == tag && board == *b => node,
+                _ => {
+                    let node = self.bound(b);
+                    *slot = Some((tag, *b, node));
+                    node
+                }
+            }
+        })
+    }
+
+    fn decisive(&self, hint: &Hint) -> Option<usize> {
+        hint.first.map(|f| (f & hint.moves).count_ones() as usize)
+    }
+
+    fn children(&self, b: &Board, hint: Hint, out: &mut Vec<Board>) {
+        self.list(b, hint, out);
+    }
+
+    fn look_ahead(&self, b: &Board) -> bool {
+        (b.x | b.o).count_ones() < self.look_ahead_below
+    }
+
+    fn value(&self, b: &Board, score: i32) -> Value {
+        self.race.value((b.x | b.o).count_ones() as i32, score)
+    }
+}
+
+/// Log2 of the boards whose [`Searchable::expand`] each thread keeps.
+const EXPANDED_BITS: u32 = 16;
+
+/// A board's [`Searchable::expand`] kept, with its search's side and threshold.
+type Expanded = Option<(u32, Board, Node<Hint>)>;
+
+thread_local! {
+    /// The H-searched boards' [`Searchable::expand`], by a hash of the board.
+    static EXPANDED: std::cell::RefCell<Vec<Expanded>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Search<'_> {
+    /// [`Searchable::expand`], worked out.
+    fn bound(&self, b: &Board) -> Node<Hint> {
         let n = (b.x | b.o).count_ones() as i32;
         let ((mine, a, z), (theirs, ta, tz)) = self.sides(b);
         let empty = self.hex.full & !(b.x | b.o);
@@ -574,14 +649,28 @@ impl Searchable for Search<'_> {
         // none, the opponent's connection loses, and each of their semi-connections
         // must be broken: the moves outside its cells lose. Only the outcome is proved
         // (how soon is searched): the bounds of a win and of a loss.
-        let first = if let Some(c) = Self::connection(&self.graph(mine, empty, a, z), empty, true) {
+        let h_search = empty.count_ones() >= self.h_search_from;
+        let semi = if let Some(c) = Self::connection(&self.graph(mine, empty, a, z), empty, true) {
             // Each of the mover's stones completes a link (the key first, or one whose
             // other cell was taken), so the last one leaves at most this many stones.
-            lo = lo.max(self.race.win(n + 2 * c.links() - 1));
-            c.key.unwrap_or(empty)
+            Some((n + 2 * c.links() - 1, c.key.unwrap_or(empty)))
+        } else if h_search {
+            // H-search's SC (or VC) on carrier C: the mover plays inside C alone (its key
+            // first, then any cell when the opponent plays outside), at most |C| stones.
+            vc::edges(self.hex, mine, empty, a, z, Stop::Semi).and_then(|e| {
+                let bound = |c: u64| n + 2 * c.count_ones() as i32 - 1;
+                e.vc.map(|c| (bound(c), if c == 0 { empty } else { c }))
+                    .or_else(|| e.semis().first().map(|s| (bound(s.carrier), s.key)))
+            })
+        } else {
+            None
+        };
+        let first = if let Some((stones, first)) = semi {
+            lo = lo.max(self.race.win(stones.min(cells)));
+            first
         } else {
             let g = self.graph(theirs, empty, ta, tz);
-            let must = match Self::must_play(&g, empty) {
+            let mut must = match Self::must_play(&g, empty) {
                 Ok(must) => must,
                 // The opponent completes a link with each of their stones.
                 Err(c) => {
@@ -589,6 +678,23 @@ impl Searchable for Search<'_> {
                     0
                 }
             };
+            if must != 0 && h_search {
+                // The opponent's VC on carrier C: they answer inside C, at most |C|
+                // stones; their SCs: the mover must play in each one's carrier.
+                match vc::edges(self.hex, theirs, empty, ta, tz, Stop::Vc) {
+                    Some(e) if e.vc.is_some() => {
+                        let c = e.vc.unwrap_or(0);
+                        hi = hi.min(-self.race.win((n + 2 * c.count_ones() as i32).min(cells)));
+                        must = 0;
+                    }
+                    Some(e) => {
+                        for s in e.semis() {
+                            must &= s.carrier;
+                        }
+                    }
+                    None => {}
+                }
+            }
             if must == 0 {
                 hi = hi.min(-1);
             }
@@ -611,11 +717,8 @@ impl Searchable for Search<'_> {
         }
     }
 
-    fn decisive(&self, hint: &Hint) -> Option<usize> {
-        hint.first.map(|f| (f & hint.moves).count_ones() as usize)
-    }
-
-    fn children(&self, b: &Board, hint: Hint, out: &mut Vec<Board>) {
+    /// [`Searchable::children`].
+    fn list(&self, b: &Board, hint: Hint, out: &mut Vec<Board>) {
         let x_moves = b.x.count_ones() == b.o.count_ones();
         let play = |c: u64| {
             if x_moves {
@@ -666,14 +769,6 @@ impl Searchable for Search<'_> {
                 .iter()
                 .map(|&e| play(self.order[usize::from(e & 0x7f)])),
         );
-    }
-
-    fn look_ahead(&self, b: &Board) -> bool {
-        (b.x | b.o).count_ones() < self.look_ahead_below
-    }
-
-    fn value(&self, b: &Board, score: i32) -> Value {
-        self.race.value((b.x | b.o).count_ones() as i32, score)
     }
 }
 
@@ -909,24 +1004,83 @@ mod tests {
             }
         }
 
+        /// H-search's connections between the edges, for either player, against the
+        /// game itself: a VC wins for its player moving second, an SC moving first (its
+        /// key first), and the other player's move outside the carriers of all the SCs
+        /// found loses (every move, with a VC).
+        #[test]
+        fn h_search_connections_win_and_the_other_moves_lose(n in 3u32..=5, order in shuffle(), stones in 0usize..25) {
+            let hex = Hex::new(n);
+            let b = board(&hex, &order, stones);
+            let empty = hex.full & !(b.x | b.o);
+            prop_assume!(empty != 0 && empty.count_ones() <= 12);
+            let mut memo = HashMap::new();
+            for x_side in [true, false] {
+                let (stones, a, z) = if x_side {
+                    (b.x, hex.top, hex.bottom)
+                } else {
+                    (b.o, hex.left, hex.right)
+                };
+                let mut side_wins = |b: Board, side_moves: bool| {
+                    let x_moves = side_moves == x_side;
+                    wins(&hex, b, x_moves, &mut memo) == side_moves
+                };
+                let play = |b: Board, side: bool, c: u64| if side {
+                    Board { x: b.x | c, o: b.o }
+                } else {
+                    Board { x: b.x, o: b.o | c }
+                };
+                let e = vc::edges(&hex, stones, empty, a, z, Stop::Vc).unwrap();
+                let mut must = empty;
+                if let Some(c) = e.vc {
+                    prop_assert_eq!(c & !empty, 0);
+                    prop_assert!(side_wins(b, false), "{:?} {}", b, x_side);
+                    must = 0;
+                } else {
+                    for s in e.semis() {
+                        prop_assert!(side_wins(b, true), "{:?} {}", b, x_side);
+                        prop_assert!(side_wins(play(b, x_side, s.key), false), "{:?} {}", b, x_side);
+                        must &= s.carrier;
+                    }
+                }
+                let semi = vc::edges(&hex, stones, empty, a, z, Stop::Semi).unwrap();
+                if semi.vc.is_some() || semi.scs_len > 0 {
+                    prop_assert!(side_wins(b, true), "{:?} {}", b, x_side);
+                }
+                // The other player to move: each move outside `must` loses for them.
+                let mut rest = empty & !must;
+                while rest != 0 {
+                    let m = rest & rest.wrapping_neg();
+                    rest &= rest - 1;
+                    let after = play(b, !x_side, m);
+                    let joined = if x_side { hex.o_wins(after.o) } else { hex.x_wins(after.x) };
+                    prop_assert!(!joined && side_wins(after, true), "{:?} {} move {}", b, x_side, m.trailing_zeros());
+                }
+            }
+        }
+
         /// The exact search's value, strong with remoteness and weak its outcome (where the
         /// pruning cuts), against trying every move, on random boards of 4 × 4 and 5 × 5,
         /// one table kept for both.
         #[test]
         fn the_search_finds_the_outcome(n in 4u32..=5, order in shuffle(), stones in 6usize..25) {
             let hex = Hex::new(n);
-            let search = Search::new(&hex);
             let b = board(&hex, &order, stones);
             let empty = hex.full & !(b.x | b.o);
             prop_assume!(empty != 0 && empty.count_ones() <= 11);
             let want = score(&hex, b, &mut HashMap::new());
-            let table = Table::new(1 << 12, search.key_bits(), search.score_range()).unwrap();
-            for weak in [true, false] {
-                let options = Options { weak, ..Options::default() };
-                let (found, _) = solve(&search, &b, &table, &options, &Control::default()).unwrap();
-                prop_assert_eq!(found.score > 0, want > 0, "{:?} weak {}", b, weak);
-                if !weak {
-                    prop_assert_eq!(found.score, want, "{:?}", b);
+            // As it is, and with H-search on every board.
+            for h_search_from in [H_SEARCH_FROM, 0] {
+                let mut search = Search::new(&hex);
+                search.h_search_from = h_search_from;
+                let table = Table::new(1 << 12, search.key_bits(), search.score_range()).unwrap();
+                for weak in [true, false] {
+                    let options = Options { weak, ..Options::default() };
+                    let (found, _) = solve(&search, &b, &table, &options, &Control::default()).unwrap();
+                    prop_assert_eq!(found.score > 0, want > 0, "{:?} weak {}", b, weak);
+                    if !weak {
+                        prop_assert_eq!(found.score, want, "{:?}", b);
+                    }
                 }
             }
         }
