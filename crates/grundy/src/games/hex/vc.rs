@@ -62,6 +62,44 @@ impl Edges {
 /// Every connection H-search found, for the tests: the ends' cells (for an edge, its
 /// row or column; a chain, its stones; an empty cell, itself), and the VCs and SCs of
 /// each pair.
+/// Adds `new` to the first `len` entries of `list` (a pair's connections), which hold no
+/// carrier containing another: not at all if one of them has a carrier inside `new`'s;
+/// else the entries whose carriers contain `new`'s are dropped, and `new` is kept — in
+/// place of the one with the largest carrier when the list is full, if `new`'s is
+/// smaller. Returns the entries kept, or `None` when `new` is not.
+fn keep_minimal<T: Copy>(
+    list: &mut [T],
+    len: usize,
+    new: T,
+    carrier: impl Fn(&T) -> u64,
+) -> Option<usize> {
+    let c = carrier(&new);
+    if list[..len].iter().any(|e| carrier(e) & !c == 0) {
+        return None;
+    }
+    let mut kept = 0;
+    for at in 0..len {
+        if c & !carrier(&list[at]) != 0 {
+            list[kept] = list[at];
+            kept += 1;
+        }
+    }
+    if kept < list.len() {
+        list[kept] = new;
+        return Some(kept + 1);
+    }
+    let (at, largest) = list
+        .iter()
+        .enumerate()
+        .map(|(at, e)| (at, carrier(e).count_ones()))
+        .max_by_key(|&(_, ones)| ones)?;
+    if c.count_ones() >= largest {
+        return None;
+    }
+    list[at] = new;
+    Some(kept)
+}
+
 #[cfg(test)]
 pub(super) struct Found {
     pub ends: Vec<u64>,
@@ -164,34 +202,9 @@ impl Lists {
     fn add_vc(&mut self, i: usize, j: usize, carrier: u64) {
         let p = pair(i, j);
         let len = usize::from(self.vc_len[p]);
-        let list = &mut self.vcs[p];
-        if list[..len].iter().any(|&c| c & !carrier == 0) {
+        let Some(kept) = keep_minimal(&mut self.vcs[p], len, carrier, |&c| c) else {
             return;
-        }
-        // Drop the supersets of the new one.
-        let mut kept = 0;
-        for at in 0..len {
-            if carrier & !list[at] != 0 {
-                list[kept] = list[at];
-                kept += 1;
-            }
-        }
-        if kept == MAX_VCS {
-            // Full: the new one replaces the largest, if smaller.
-            let (at, largest) = list
-                .iter()
-                .enumerate()
-                .max_by_key(|(_, c)| c.count_ones())
-                .map(|(at, c)| (at, c.count_ones()))
-                .expect("a full list");
-            if carrier.count_ones() >= largest {
-                return;
-            }
-            list[at] = carrier;
-        } else {
-            list[kept] = carrier;
-            kept += 1;
-        }
+        };
         self.vc_len[p] = kept as u8;
         self.adj[i] |= 1 << j;
         self.adj[j] |= 1 << i;
@@ -210,33 +223,10 @@ impl Lists {
             return;
         }
         let len = usize::from(self.sc_len[p]);
-        let list = &mut self.scs[p];
-        if list[..len].iter().any(|s| s.carrier & !carrier == 0) {
-            return;
-        }
-        let mut kept = 0;
-        for at in 0..len {
-            if carrier & !list[at].carrier != 0 {
-                list[kept] = list[at];
-                kept += 1;
-            }
-        }
         let new = Semi { carrier, key };
-        if kept == MAX_SCS {
-            let (at, largest) = list
-                .iter()
-                .enumerate()
-                .max_by_key(|(_, s)| s.carrier.count_ones())
-                .map(|(at, s)| (at, s.carrier.count_ones()))
-                .expect("a full list");
-            if carrier.count_ones() >= largest {
-                return;
-            }
-            list[at] = new;
-        } else {
-            list[kept] = new;
-            kept += 1;
-        }
+        let Some(kept) = keep_minimal(&mut self.scs[p], len, new, |s| s.carrier) else {
+            return;
+        };
         self.sc_len[p] = kept as u8;
         if p == pair(0, 1) && self.stops(true) {
             self.done = true;
