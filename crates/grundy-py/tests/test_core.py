@@ -470,12 +470,25 @@ def test_an_error_in_the_progress_callable_stops_the_call():
 
 
 def test_progress_true_writes_to_stderr():
-    code = "import grundy\ngrundy.table('octal[4.007]', up_to=150000, progress=True)\n"
+    # The line waits a second before it shows; with no wait it shows however fast the
+    # machine, so the test does not hang on the machine's speed.
+    code = (
+        "import grundy, grundy._progress\n"
+        "grundy._progress._Line.DELAY = 0.0\n"
+        "grundy.table('octal[4.007]', up_to=150000, progress=True)\n"
+    )
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
     assert p.returncode == 0, p.stderr
     # A line rewritten in place: the stage and the count, then cleared at the end.
     assert b"\rgrundy sequence: " in p.stderr, p.stderr[:200]
     assert p.stderr.endswith(b"\r\x1b[K"), p.stderr[-50:]
+
+
+def test_progress_true_is_silent_on_a_quick_call():
+    code = "import grundy\ngrundy.table('octal[4.007]', up_to=100, progress=True)\n"
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == b"", p.stderr[:200]
 
 
 # -- Jupyter ----------------------------------------------------------------------------

@@ -7,7 +7,10 @@ import time
 
 
 class _Line:
-    """One line on stderr, rewritten in place, shown once the call has run for a second."""
+    """One line on stderr, rewritten in place, shown once the call has run for ``DELAY``
+    seconds (a quick call leaves stderr alone)."""
+
+    DELAY = 1.0
 
     def __init__(self):
         self.start = time.monotonic()
@@ -15,7 +18,7 @@ class _Line:
 
     def __call__(self, stage, done):
         elapsed = time.monotonic() - self.start
-        if elapsed < 1.0:
+        if elapsed < self.DELAY:
             return
         sys.stderr.write(f"\r{stage}: {done:,} [{elapsed:.0f} s]\x1b[K")
         sys.stderr.flush()
