@@ -30,7 +30,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use super::arena::{Arena, ArenaBuilder, ArenaError, Csr, IdMap};
+use super::arena::{Arena, ArenaBuilder, Csr, IdMap};
 use super::lex::{error_at, excerpt, number_value, PgLexer, Tok, Words};
 pub use super::parse_error::{ParseError, ParseErrorKind};
 
@@ -629,28 +629,63 @@ fn pg_semicolon(lx: &mut PgLexer<'_>, after: &dyn Fn() -> String) -> Result<(), 
     ))
 }
 
-/// One vertex statement as read, before ids are made dense.
-struct PgVertex {
-    id: u64,
-    at: usize,
-    priority: u32,
-    owner: u8,
-    succ_start: usize,
-    succ_end: usize,
-    name: Option<String>,
+/// Successor ids as read: `u32` while every one fits (the usual case: 4 bytes an edge, and the
+/// same vector then takes the dense ids in place), `u64` from the first that does not.
+enum RawSucc {
+    Narrow(Vec<u32>),
+    Wide(Vec<u64>),
+}
+
+impl RawSucc {
+    #[inline]
+    fn push(&mut self, s: u64) {
+        match self {
+            RawSucc::Narrow(v) => match u32::try_from(s) {
+                Ok(s) => v.push(s),
+                Err(_) => {
+                    let mut wide = Vec::with_capacity(v.capacity());
+                    wide.extend(v.iter().map(|&x| u64::from(x)));
+                    wide.push(s);
+                    *self = RawSucc::Wide(wide);
+                }
+            },
+            RawSucc::Wide(v) => v.push(s),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            RawSucc::Narrow(v) => v.len(),
+            RawSucc::Wide(v) => v.len(),
+        }
+    }
+}
+
+/// The vertex statements as read, in file order, as a structure of arrays. Where each id and
+/// each successor was read (`at`) is kept only by the pass that locates an error found after
+/// the first: the first pass saves those 8 bytes a vertex and 8 an edge.
+struct PgBody {
+    ids: Vec<u64>,
+    priority: Vec<u32>,
+    owner: Vec<u8>,
+    /// CSR offsets in file order: 0, then where each vertex's successors end.
+    ends: Vec<u64>,
+    succ: RawSucc,
+    /// Empty until the first name, then one entry per vertex.
+    names: Vec<Option<String>>,
+    /// Where each vertex's id and each successor was read, on the locating pass.
+    at: Option<(Vec<usize>, Vec<usize>)>,
 }
 
 /// The rest of one vertex statement after its id (read at `at`): priority, owner,
-/// successors (pushed to `raw_succ`, where each was read to `raw_at`), an optional name,
-/// the `;`.
+/// successors, an optional name, the `;`; the vertex is added to `body`.
 fn pg_vertex(
     lx: &mut PgLexer<'_>,
     text: &str,
     (at, id): (usize, u64),
     bound: u64,
-    raw_succ: &mut Vec<u64>,
-    raw_at: &mut Vec<usize>,
-) -> Result<PgVertex, ParseError> {
+    body: &mut PgBody,
+) -> Result<(), ParseError> {
     if id > bound {
         return Err(error_at(
             text,
@@ -672,7 +707,6 @@ fn pg_vertex(
             },
         ));
     }
-    let succ_start = raw_succ.len();
     match lx.peek()? {
         (s_at, Tok::Semi | Tok::Str(_)) => {
             return Err(error_at(
@@ -693,15 +727,16 @@ fn pg_vertex(
     loop {
         let what = || format!("a successor of vertex {id}");
         let (s_at, s) = pg_number(lx, u64::MAX, &what)?;
-        raw_succ.push(s);
-        raw_at.push(s_at);
+        body.succ.push(s);
+        if let Some((_, succ_at)) = &mut body.at {
+            succ_at.push(s_at);
+        }
         if let (_, Tok::Comma) = lx.peek()? {
             lx.next()?;
         } else {
             break;
         }
     }
-    let succ_end = raw_succ.len();
     let name = match lx.peek()? {
         (_, Tok::Str(_)) => match lx.next()? {
             (_, Tok::Str(s)) => Some(s),
@@ -710,15 +745,20 @@ fn pg_vertex(
         _ => None,
     };
     pg_semicolon(lx, &|| format!("vertex {id}"))?;
-    Ok(PgVertex {
-        id,
-        at,
-        priority: priority as u32,
-        owner: owner as u8,
-        succ_start,
-        succ_end,
-        name,
-    })
+    if name.is_some() && body.names.is_empty() {
+        body.names.resize(body.ids.len(), None);
+    }
+    if name.is_some() || !body.names.is_empty() {
+        body.names.push(name);
+    }
+    body.ids.push(id);
+    body.priority.push(priority as u32);
+    body.owner.push(owner as u8);
+    body.ends.push(body.succ.len() as u64);
+    if let Some((id_at, _)) = &mut body.at {
+        id_at.push(at);
+    }
+    Ok(())
 }
 
 /// Parses a PGSolver parity game.
@@ -742,8 +782,21 @@ fn pg_vertex(
 ///
 /// # Complexity
 /// O(size of `text`) when ids come in increasing order (the usual case); O(n log n + m log n)
-/// otherwise.
+/// otherwise. Memory, for a file of increasing ids below `u32::MAX`: 8 bytes a vertex for the
+/// ids (kept only when they are not contiguous), 8 for the offsets, 5 for owner and priority,
+/// and 4 an edge: the arena's own tables, written once, with nothing kept beside them. A
+/// problem found only after the whole file is read (a duplicate id, an undeclared successor or
+/// start) costs a second reading, which notes where each token was.
 pub fn parse_pgsolver(text: &str) -> Result<Arena, ParseError> {
+    if let Some(arena) = parse_pg(text, false)? {
+        return Ok(arena);
+    }
+    parse_pg(text, true)?.ok_or_else(|| too_large(text, "an error that could not be placed"))
+}
+
+/// [`parse_pgsolver`]: `Ok(None)` when a problem was found after the pass and `locate` is
+/// off (the caller then reads again with it on, to say where the problem is).
+fn parse_pg(text: &str, locate: bool) -> Result<Option<Arena>, ParseError> {
     let mut lx = PgLexer::new(text);
     let (at, tok) = lx.next()?;
     if tok != Tok::Word("parity") {
@@ -765,9 +818,23 @@ pub fn parse_pgsolver(text: &str) -> Result<Arena, ParseError> {
         pg_semicolon(&mut lx, &|| "`start V`".into())?;
     }
 
-    let mut vertices: Vec<PgVertex> = Vec::new();
-    let mut raw_succ: Vec<u64> = Vec::new();
-    let mut raw_at: Vec<usize> = Vec::new();
+    // Room for what the file can hold, asked once: a table grown by doubling leaves the
+    // room it outgrew with the allocator, which keeps it. At most N + 1 vertices, and at most
+    // one a statement's 8 bytes ("0 0 0 0;"); one successor a vertex and one a comma.
+    let vertices = usize::try_from(bound.saturating_add(1))
+        .unwrap_or(usize::MAX)
+        .min(text.len() / 8 + 1);
+    let edges = vertices.saturating_add(text.bytes().filter(|&b| b == b',').count());
+    let mut body = PgBody {
+        ids: Vec::with_capacity(vertices),
+        priority: Vec::with_capacity(vertices),
+        owner: Vec::with_capacity(vertices),
+        ends: Vec::with_capacity(vertices + 1),
+        succ: RawSucc::Narrow(Vec::with_capacity(edges)),
+        names: Vec::new(),
+        at: locate.then(|| (Vec::new(), Vec::new())),
+    };
+    body.ends.push(0);
     loop {
         let (at, tok) = lx.next()?;
         let id = match tok {
@@ -775,7 +842,7 @@ pub fn parse_pgsolver(text: &str) -> Result<Arena, ParseError> {
             Tok::Num(s) => number_value(s, u64::MAX, &|| "a vertex id".into())
                 .map_err(|k| error_at(text, at, k))?,
             other => {
-                let kind = if vertices.is_empty() {
+                let kind = if body.ids.is_empty() {
                     ParseErrorKind::Expected {
                         expected: "a vertex id".into(),
                         found: other.describe(),
@@ -789,72 +856,130 @@ pub fn parse_pgsolver(text: &str) -> Result<Arena, ParseError> {
                 return Err(error_at(text, at, kind));
             }
         };
-        let vertex = pg_vertex(&mut lx, text, (at, id), bound, &mut raw_succ, &mut raw_at)?;
-        vertices.push(vertex);
+        pg_vertex(&mut lx, text, (at, id), bound, &mut body)?;
     }
 
-    let n = vertices.len();
+    let PgBody {
+        ids,
+        mut priority,
+        mut owner,
+        mut ends,
+        succ,
+        mut names,
+        at,
+    } = body;
+    let n = ids.len();
     if n > u32::MAX as usize {
         return Err(too_large(text, "more than u32::MAX vertices"));
     }
-    if raw_succ.len() > u32::MAX as usize {
+    if succ.len() > u32::MAX as usize {
         return Err(too_large(text, "more than u32::MAX edges"));
     }
-    // Dense ids in increasing id order. A stable sort keeps duplicates in file order, so the
-    // second of a pair is the one reported.
-    let in_order = vertices.windows(2).all(|w| w[0].id < w[1].id);
-    let order: Vec<u32> = if in_order {
-        (0..n as u32).collect()
-    } else {
-        let mut o: Vec<u32> = (0..n as u32).collect();
-        o.sort_by_key(|&i| vertices[i as usize].id);
-        o
+    let (id_at, succ_at) = match &at {
+        Some((i, s)) => (i.as_slice(), s.as_slice()),
+        None => (&[][..], &[][..]),
     };
-    // Several problems may be found after the pass; report the earliest in the file.
+    // Several problems may be found after the pass; report the earliest in the file. The
+    // first pass, which has no positions, stops at the first problem it sees.
     let mut first: Option<(usize, ParseErrorKind)> = None;
     let mut note = |at: usize, kind: ParseErrorKind| {
         if first.as_ref().is_none_or(|(f, _)| at < *f) {
             first = Some((at, kind));
         }
     };
-    for w in order.windows(2) {
-        let (p, q) = (&vertices[w[0] as usize], &vertices[w[1] as usize]);
-        if p.id == q.id {
-            note(q.at.max(p.at), ParseErrorKind::DuplicateId { id: q.id });
-        }
-    }
-    let ids: Vec<u64> = order.iter().map(|&i| vertices[i as usize].id).collect();
-    let contiguous = n == 0 || ids[n - 1] - ids[0] == n as u64 - 1;
-    let lookup = |id: u64| -> Option<u32> {
-        if contiguous {
-            let d = id.checked_sub(*ids.first()?)?;
-            (d < n as u64).then_some(d as u32)
-        } else {
-            ids.binary_search(&id).ok().map(|i| i as u32)
+    // Dense ids in increasing id order; `order` is the permutation when the file's is not.
+    // A stable sort keeps duplicates in file order, so the second of a pair is the one
+    // reported.
+    let order: Option<Vec<u32>> = (!ids.windows(2).all(|w| w[0] < w[1])).then(|| {
+        let mut o: Vec<u32> = (0..n as u32).collect();
+        o.sort_by_key(|&i| ids[i as usize]);
+        o
+    });
+    let sorted: Vec<u64> = match &order {
+        None => ids,
+        Some(o) => {
+            for w in o.windows(2) {
+                let (p, q) = (w[0] as usize, w[1] as usize);
+                if ids[p] == ids[q] {
+                    if !locate {
+                        return Ok(None);
+                    }
+                    note(
+                        id_at[q].max(id_at[p]),
+                        ParseErrorKind::DuplicateId { id: ids[q] },
+                    );
+                }
+            }
+            o.iter().map(|&i| ids[i as usize]).collect()
         }
     };
-    let mut targets: Vec<u32> = Vec::with_capacity(raw_succ.len());
-    // Map successors in file order so the first undeclared one is the earliest.
-    for (k, &s) in raw_succ.iter().enumerate() {
-        match lookup(s) {
-            Some(d) => targets.push(d),
-            None => {
-                note(
-                    raw_at[k],
-                    ParseErrorKind::Undeclared {
-                        what: "a successor".into(),
-                        id: s,
-                    },
-                );
-                break;
-            }
+    let contiguous = n == 0 || sorted[n - 1] - sorted[0] == n as u64 - 1;
+    let base = sorted.first().copied().unwrap_or(0);
+    let lookup = |id: u64| -> Option<u32> {
+        if contiguous {
+            let d = id.checked_sub(base)?;
+            (d < n as u64).then_some(d as u32)
+        } else {
+            sorted.binary_search(&id).ok().map(|i| i as u32)
         }
+    };
+    // Successors to dense ids (in place while narrow), in file order so that the first
+    // undeclared one is the earliest.
+    let mut undeclared = None;
+    let mut targets: Vec<u32> = match succ {
+        RawSucc::Narrow(mut t) => {
+            if contiguous && base == 0 {
+                // File ids are dense ids already.
+                undeclared = t
+                    .iter()
+                    .position(|&s| s as usize >= n)
+                    .map(|k| (k, u64::from(t[k])));
+            } else {
+                for (k, s) in t.iter_mut().enumerate() {
+                    match lookup(u64::from(*s)) {
+                        Some(d) => *s = d,
+                        None => {
+                            undeclared = Some((k, u64::from(*s)));
+                            break;
+                        }
+                    }
+                }
+            }
+            t
+        }
+        RawSucc::Wide(raw) => {
+            let mut t = Vec::with_capacity(raw.len());
+            for (k, &s) in raw.iter().enumerate() {
+                match lookup(s) {
+                    Some(d) => t.push(d),
+                    None => {
+                        undeclared = Some((k, s));
+                        break;
+                    }
+                }
+            }
+            t
+        }
+    };
+    if let Some((k, id)) = undeclared {
+        if !locate {
+            return Ok(None);
+        }
+        note(
+            succ_at[k],
+            ParseErrorKind::Undeclared {
+                what: "a successor".into(),
+                id,
+            },
+        );
     }
     let start = match start {
         None => None,
         Some((at, s)) => match lookup(s) {
             Some(d) => Some(d),
             None => {
+                // The first pass gets here only without other problems: this one is the
+                // earliest.
                 note(
                     at,
                     ParseErrorKind::Undeclared {
@@ -873,7 +998,7 @@ pub fn parse_pgsolver(text: &str) -> Result<Arena, ParseError> {
     // that the file never defines are allowed (PGSolver leaves them empty), but a header past
     // the largest defined id plus one claims vertices the file does not have. Checked after
     // the body's own problems, which say more precisely what is wrong.
-    let largest = ids.last().copied();
+    let largest = sorted.last().copied();
     if bound > largest.map_or(0, |l| l.saturating_add(1)) {
         return Err(error_at(
             text,
@@ -887,31 +1012,40 @@ pub fn parse_pgsolver(text: &str) -> Result<Arena, ParseError> {
             },
         ));
     }
-
-    let mut offsets: Vec<u64> = Vec::with_capacity(n + 1);
-    let mut dense_targets: Vec<u32> = Vec::with_capacity(targets.len());
-    let mut owner = Vec::with_capacity(n);
-    let mut priority = Vec::with_capacity(n);
-    let any_name = vertices.iter().any(|v| v.name.is_some());
-    let mut names: Vec<Option<String>> = Vec::with_capacity(if any_name { n } else { 0 });
-    offsets.push(0);
-    for &i in &order {
-        let v = &mut vertices[i as usize];
-        dense_targets.extend_from_slice(&targets[v.succ_start..v.succ_end]);
-        offsets.push(dense_targets.len() as u64);
-        owner.push(v.owner);
-        priority.push(v.priority);
-        if any_name {
-            names.push(v.name.take());
+    if let Some(o) = order {
+        // Into increasing id order.
+        let mut dense_ends = Vec::with_capacity(n + 1);
+        let mut dense_targets = Vec::with_capacity(targets.len());
+        dense_ends.push(0);
+        for &i in &o {
+            let i = i as usize;
+            dense_targets.extend_from_slice(&targets[ends[i] as usize..ends[i + 1] as usize]);
+            dense_ends.push(dense_targets.len() as u64);
+        }
+        (ends, targets) = (dense_ends, dense_targets);
+        owner = o.iter().map(|&i| owner[i as usize]).collect();
+        priority = o.iter().map(|&i| priority[i as usize]).collect();
+        if !names.is_empty() {
+            let dense: Vec<Option<String>> = o.iter().map(|&i| names[i as usize].take()).collect();
+            names = dense;
         }
     }
-    let built = Csr::from_parts(offsets, dense_targets)
-        .map_err(ArenaError::from)
-        .and_then(|csr| Arena::new(owner, priority, csr))
+    let ids = if contiguous {
+        IdMap::Offset(base)
+    } else {
+        IdMap::Table(sorted)
+    };
+    // Every target was looked up among the dense ids above.
+    debug_assert!(targets.iter().all(|&t| (t as usize) < n));
+    let succ = Csr {
+        offsets: ends,
+        targets,
+    };
+    let built = Arena::new(owner, priority, succ)
         .and_then(|a| a.with_names(names))
         .and_then(|a| a.with_start(start))
-        .and_then(|a| a.with_ids(IdMap::Table(ids)));
-    built.map_err(|e| too_large(text, &e.to_string()))
+        .and_then(|a| a.with_ids(ids));
+    built.map(Some).map_err(|e| too_large(text, &e.to_string()))
 }
 
 fn push_quoted(out: &mut String, name: &str) {
@@ -1005,6 +1139,40 @@ pub fn write_pgsolver_solution(
     winner: &[u8],
     strategy: &[Option<u32>],
 ) -> Result<String, WriteError> {
+    check_solution(arena, winner, Some(strategy))?;
+    let mut out = Vec::with_capacity(12 * arena.len() + 16);
+    emit_solution(&mut out, arena, winner, Some(strategy))
+        .expect("writing to a vector does not fail");
+    Ok(String::from_utf8(out).expect("digits, spaces and punctuation are UTF-8"))
+}
+
+/// [`write_pgsolver_solution`]'s text written to `out` 64 KiB at a time, so that a large
+/// solution is never held whole; `strategy` `None` writes no moves.
+///
+/// # Errors
+/// A table [`write_pgsolver_solution`] refuses is an [`std::io::ErrorKind::InvalidInput`]
+/// error holding the [`WriteError`], found before anything is written; else `out`'s own.
+///
+/// # Complexity
+/// O(n), with 64 KiB of memory.
+pub fn write_pgsolver_solution_to(
+    out: &mut impl std::io::Write,
+    arena: &Arena,
+    winner: &[u8],
+    strategy: Option<&[Option<u32>]>,
+) -> std::io::Result<()> {
+    check_solution(arena, winner, strategy)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+    emit_solution(out, arena, winner, strategy)
+}
+
+/// Whether a solution can be written: one winner (0 or 1) and one entry of `strategy` a
+/// vertex, each move a vertex; the first vertex with a problem is named.
+fn check_solution(
+    arena: &Arena,
+    winner: &[u8],
+    strategy: Option<&[Option<u32>]>,
+) -> Result<(), WriteError> {
     let n = arena.len();
     if winner.len() != n {
         return Err(WriteError::LengthMismatch {
@@ -1013,15 +1181,13 @@ pub fn write_pgsolver_solution(
             found: winner.len(),
         });
     }
-    if strategy.len() != n {
+    if let Some(s) = strategy.filter(|s| s.len() != n) {
         return Err(WriteError::LengthMismatch {
             what: "strategy",
             expected: n,
-            found: strategy.len(),
+            found: s.len(),
         });
     }
-    let mut out = String::with_capacity(12 * n + 16);
-    let _ = writeln!(out, "paritysol {};", max_file_id(arena));
     for v in arena.vertices() {
         let w = winner[v as usize];
         if w > 1 {
@@ -1030,21 +1196,62 @@ pub fn write_pgsolver_solution(
                 found: w,
             });
         }
-        let _ = write!(out, "{} {}", arena.file_id(v), w);
-        if arena.owner(v) == w {
-            if let Some(t) = strategy[v as usize] {
-                if t as usize >= n {
-                    return Err(WriteError::BadStrategy {
-                        vertex: arena.file_id(v),
-                        target: t,
-                    });
-                }
-                let _ = write!(out, " {}", arena.file_id(t));
+        if let Some(t) = strategy.and_then(|s| s[v as usize]) {
+            if arena.owner(v) == w && t as usize >= n {
+                return Err(WriteError::BadStrategy {
+                    vertex: arena.file_id(v),
+                    target: t,
+                });
             }
         }
-        out.push_str(";\n");
     }
-    Ok(out)
+    Ok(())
+}
+
+/// Writes a solution [`check_solution`] passed.
+fn emit_solution(
+    out: &mut impl std::io::Write,
+    arena: &Arena,
+    winner: &[u8],
+    strategy: Option<&[Option<u32>]>,
+) -> std::io::Result<()> {
+    const PIECE: usize = 64 << 10;
+    let mut buf: Vec<u8> = Vec::with_capacity(PIECE + 64);
+    buf.extend_from_slice(b"paritysol ");
+    push_decimal(&mut buf, max_file_id(arena));
+    buf.extend_from_slice(b";\n");
+    for v in arena.vertices() {
+        let w = winner[v as usize];
+        push_decimal(&mut buf, arena.file_id(v));
+        buf.extend_from_slice(if w == 0 { b" 0" } else { b" 1" });
+        if let Some(t) = strategy.and_then(|s| s[v as usize]) {
+            if arena.owner(v) == w {
+                buf.push(b' ');
+                push_decimal(&mut buf, arena.file_id(t));
+            }
+        }
+        buf.extend_from_slice(b";\n");
+        if buf.len() >= PIECE {
+            out.write_all(&buf)?;
+            buf.clear();
+        }
+    }
+    out.write_all(&buf)
+}
+
+/// Appends `x` in decimal.
+fn push_decimal(buf: &mut Vec<u8>, mut x: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (x % 10) as u8;
+        x /= 10;
+        if x == 0 {
+            break;
+        }
+    }
+    buf.extend_from_slice(&digits[i..]);
 }
 
 /// Parses a PGSolver solution for `arena`: an optional header `paritysol [N];` (the number is

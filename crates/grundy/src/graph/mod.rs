@@ -50,9 +50,9 @@ pub use arena::{Arena, ArenaBuilder, ArenaError, Csr, IdMap};
 pub use format::{
     detect, digraph_vertex_limit, parse, parse_detect, parse_digraph, parse_pgsolver,
     parse_pgsolver_solution, parse_poi, parse_poi_answer, parse_poi_solution, write_digraph,
-    write_pgsolver, write_pgsolver_solution, write_poi, write_poi_answer, write_poi_solution,
-    Format, ParseError, ParseErrorKind, PgSolution, UnknownFormat, WriteError,
-    DIGRAPH_FREE_VERTICES, GREEN, MAX_DIGRAPH_VERTICES, WHITE,
+    write_pgsolver, write_pgsolver_solution, write_pgsolver_solution_to, write_poi,
+    write_poi_answer, write_poi_solution, Format, ParseError, ParseErrorKind, PgSolution,
+    UnknownFormat, WriteError, DIGRAPH_FREE_VERTICES, GREEN, MAX_DIGRAPH_VERTICES, WHITE,
 };
 pub use parity::{
     solve_parity, solve_parity_with, ParityAlgorithm, ParityOptions, ParitySolution,
