@@ -17,9 +17,10 @@
 //!    owner never wins by looping on the wrong parity).
 //! 3. **Winner-controlled winning cycles** ([`ParityOptions::cycles`]): cycles through one
 //!    player's vertices only, topped by that player's parity, are won by that player; found by
-//!    a one-player SCC refinement and attracted by the engine. On large arenas the two
-//!    players' searches run on two threads (each finds only what its player truly wins, so
-//!    neither waits for the other's attractor).
+//!    a one-player SCC refinement and attracted by the engine; player 1's search runs on what
+//!    player 0's attractor left, with the same tables. (Both searches on two threads, tried
+//!    before, held two sets of tables at once: 1.2× the peak memory of a random 10^6-vertex
+//!    game, and no faster on a loaded two-core machine.)
 //! 4. **SCC decomposition** ([`ParityOptions::scc`]): strongly connected components of what is
 //!    left, solved bottom-up; after each component its winners are attracted into the rest by
 //!    the same engine run, so the unsolved part of the next component is a subgame that no
@@ -123,14 +124,6 @@ fn sort_descending(arena: &Arena, vs: impl Iterator<Item = u32> + Clone, len: us
         *slot += 1;
     }
     order
-}
-
-/// Whether both players' winner-controlled cycles are worth searching on two threads: when
-/// each search reads much, with a second core. A thread costs tens of microseconds to start,
-/// a search of 10^5 vertices and their moves milliseconds.
-fn parallel_pays(census: &Census) -> bool {
-    census.work(0).min(census.work(1)) >= 1 << 17
-        && std::thread::available_parallelism().is_ok_and(|p| p.get() > 1)
 }
 
 /// `local` as a table of `n` entries, all [`NONE`] when first allocated: an empty vector is
@@ -558,7 +551,10 @@ pub fn solve_parity_with(
     if options.cycles {
         pipe.settle_cycles(&mut search, control)?;
     }
-    pipe.solve_parts(&mut search, algorithm, control)?;
+    let (buf, starts) = pipe.parts(&mut search);
+    // The searches' tables are not needed again: freed, the solver's reuse their room.
+    drop(search);
+    pipe.solve_parts(&buf, &starts, algorithm, control)?;
     Ok(pipe.answer())
 }
 
@@ -583,8 +579,8 @@ impl Pipeline<'_> {
         self.spread();
     }
 
-    /// The cycles each player wins outright, and their attractors: both players' searches
-    /// at once where that pays, else one after the other.
+    /// The cycles each player wins outright, and their attractors: one player after the
+    /// other, the second searching what the first's attractor left.
     fn settle_cycles(&mut self, search: &mut CycleSearch, control: &Control) -> Result<(), Error> {
         let arena = self.arena;
         // Every vertex decided is in the queue: the rest is open.
@@ -592,43 +588,21 @@ impl Pipeline<'_> {
             return Ok(());
         }
         let census = Census::new(arena, |v| self.layers.is_open(v));
-        if parallel_pays(&census) {
-            // Both players' searches at once, on the game as the dead ends left it: each
-            // finds only what its player truly wins, so neither needs the other's result.
-            let mut other = CycleSearch::new(arena);
-            let mut other_local = Vec::new();
+        for player in [0u8, 1] {
+            if census.work(player) == 0 {
+                continue;
+            }
             let layers = &self.layers;
-            let local = &mut self.local;
-            std::thread::scope(|scope| {
-                let helper = scope.spawn(|| {
-                    other.winner_cycles(arena, 1, &census, |v| layers.is_open(v), &mut other_local);
-                });
-                search.winner_cycles(arena, 0, &census, |v| layers.is_open(v), local);
-                helper.join().expect("the cycle search does not panic");
-            });
-            self.settle_found(search, 0);
-            self.settle_found(&other, 1);
+            search.winner_cycles(
+                arena,
+                player,
+                &census,
+                |v| layers.is_open(v),
+                &mut self.local,
+            );
+            self.settle_found(search, player);
             self.spread();
             control.check()?;
-        } else {
-            // One player after the other: the second searches what the first's attractor
-            // left.
-            for player in [0u8, 1] {
-                if census.work(player) == 0 {
-                    continue;
-                }
-                let layers = &self.layers;
-                search.winner_cycles(
-                    arena,
-                    player,
-                    &census,
-                    |v| layers.is_open(v),
-                    &mut self.local,
-                );
-                self.settle_found(search, player);
-                self.spread();
-                control.check()?;
-            }
         }
         Ok(())
     }
@@ -674,12 +648,12 @@ impl Pipeline<'_> {
     /// spread (or, when that costs less, the parts after it settled at once).
     fn solve_parts(
         &mut self,
-        search: &mut CycleSearch,
+        buf: &[u32],
+        starts: &[usize],
         algorithm: ParityAlgorithm,
         control: &Control,
     ) -> Result<(), Error> {
         let arena = self.arena;
-        let (buf, starts) = self.parts(search);
         // The moves of the components from k on (see `settle_rest`).
         let mut moves_from = vec![0usize; starts.len()];
         for k in (0..starts.len() - 1).rev() {

@@ -305,15 +305,24 @@ impl CycleSearch {
     fn split_again(&mut self, arena: &Arena, player: u8, mut budget: u64, local: &mut Vec<u32>) {
         // The compact subgraph of what is split again, one task per component.
         let local = ids_scratch(local, arena.len());
-        let global = &mut self.global;
-        global.clear();
-        global.extend_from_slice(&self.split);
+        // `split` is read no more: its vertices become the compact ids as they are, with no
+        // copy (two searches run at once, so each table here counts twice at the peak).
+        std::mem::swap(&mut self.global, &mut self.split);
+        let global = &self.global;
         for (i, &v) in global.iter().enumerate() {
             local[v as usize] = i as u32;
         }
         let (offsets, targets) = (&mut self.offsets, &mut self.targets);
         offsets.clear();
         targets.clear();
+        // Room asked once (the edges at most all the vertices' moves): a table grown by
+        // doubling leaves what it outgrew with the allocator.
+        offsets.reserve_exact(global.len() + 1);
+        let moves: u64 = global
+            .iter()
+            .map(|&v| arena.successor_csr().degree(v))
+            .sum();
+        targets.reserve_exact(usize::try_from(moves).unwrap_or(usize::MAX));
         offsets.push(0u64);
         for &v in global.iter() {
             targets.extend(
