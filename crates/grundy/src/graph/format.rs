@@ -1146,7 +1146,7 @@ pub fn write_pgsolver_solution(
     Ok(String::from_utf8(out).expect("digits, spaces and punctuation are UTF-8"))
 }
 
-/// [`write_pgsolver_solution`]'s text written to `out` 64 KiB at a time, so that a large
+/// [`write_pgsolver_solution`]'s text written to `out` 8 KiB at a time, so that a large
 /// solution is never held whole; `strategy` `None` writes no moves.
 ///
 /// # Errors
@@ -1154,7 +1154,7 @@ pub fn write_pgsolver_solution(
 /// error holding the [`WriteError`], found before anything is written; else `out`'s own.
 ///
 /// # Complexity
-/// O(n), with 64 KiB of memory.
+/// O(n), with 8 KiB of memory.
 pub fn write_pgsolver_solution_to(
     out: &mut impl std::io::Write,
     arena: &Arena,
@@ -1215,7 +1215,7 @@ fn emit_solution(
     winner: &[u8],
     strategy: Option<&[Option<u32>]>,
 ) -> std::io::Result<()> {
-    const PIECE: usize = 64 << 10;
+    const PIECE: usize = 8 << 10;
     let mut buf: Vec<u8> = Vec::with_capacity(PIECE + 64);
     buf.extend_from_slice(b"paritysol ");
     push_decimal(&mut buf, max_file_id(arena));
@@ -1375,6 +1375,44 @@ mod tests {
             "parity 20;\nstart 20;\n7 2 0 7,20;\n20 3 1 7 \"x\";\n"
         );
         assert_eq!(parse_pgsolver(&text).unwrap(), a);
+    }
+
+    #[test]
+    fn pgsolver_wide_ids_and_late_names() {
+        // Successor ids past u32::MAX widen the table as read; a name after an unnamed vertex
+        // leaves the earlier ones unnamed.
+        let big = u64::from(u32::MAX) + 5;
+        let text = format!("parity {big};\n3 1 0 {big},3;\n{big} 2 1 3 \"b\";\n");
+        let a = parse_pgsolver(&text).unwrap();
+        assert_eq!(a.len(), 2);
+        assert_eq!(a.file_id(1), big);
+        assert_eq!(a.successors(0), &[1, 0]);
+        assert_eq!(a.successors(1), &[0]);
+        assert_eq!((a.name(0), a.name(1)), (None, Some("b")));
+        // An undeclared wide successor is placed by the second pass.
+        let e = parse_pgsolver(&format!("parity 1;\n0 1 0 {big};\n1 1 0 0;\n")).unwrap_err();
+        assert_eq!((e.line, e.column), (2, 7));
+        assert!(matches!(e.kind, ParseErrorKind::Undeclared { id, .. } if id == big));
+    }
+
+    #[test]
+    fn streamed_solution_is_the_text() {
+        let a = parse_pgsolver("parity 3;\n0 2 0 1,0;\n1 1 1 2;\n2 3 0 2;\n").unwrap();
+        let winner = [0, 1, 1];
+        let strategy = [Some(0), Some(2), None];
+        let mut out = Vec::new();
+        write_pgsolver_solution_to(&mut out, &a, &winner, Some(&strategy)).unwrap();
+        let text = write_pgsolver_solution(&a, &winner, &strategy).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), text);
+        assert_eq!(text, "paritysol 2;\n0 0 0;\n1 1 2;\n2 1;\n");
+        let mut out = Vec::new();
+        write_pgsolver_solution_to(&mut out, &a, &winner, None).unwrap();
+        assert_eq!(out, b"paritysol 2;\n0 0;\n1 1;\n2 1;\n");
+        // A bad table writes nothing.
+        let mut out = Vec::new();
+        let e = write_pgsolver_solution_to(&mut out, &a, &[0, 2, 0], None).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+        assert!(out.is_empty());
     }
 
     #[test]

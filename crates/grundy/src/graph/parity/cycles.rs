@@ -305,8 +305,8 @@ impl CycleSearch {
     fn split_again(&mut self, arena: &Arena, player: u8, mut budget: u64, local: &mut Vec<u32>) {
         // The compact subgraph of what is split again, one task per component.
         let local = ids_scratch(local, arena.len());
-        // `split` is read no more: its vertices become the compact ids as they are, with no
-        // copy (two searches run at once, so each table here counts twice at the peak).
+        // `split` is read no more: its vertices become the compact ids as they are, without
+        // a copy (a table as long as the candidates).
         std::mem::swap(&mut self.global, &mut self.split);
         let global = &self.global;
         for (i, &v) in global.iter().enumerate() {
