@@ -28,6 +28,7 @@
 //!
 //! Games are short (finitely many positions, no cycles): loopy games are not values here.
 
+mod context;
 mod number;
 mod print;
 mod value;
@@ -35,6 +36,7 @@ mod value;
 #[cfg(test)]
 mod tests;
 
+pub use context::Context;
 pub use number::{Dyadic, MAX_EXP};
 pub use print::{write, Spelling};
 pub use value::{Class, GameId, Table};
