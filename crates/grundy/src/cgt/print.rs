@@ -1,7 +1,8 @@
 //! Canonical forms as CGSuite writes them: numbers (`0`, `-2`, `3/4`), nimbers (`*`,
 //! `*2`), numbers plus ups and a nimber (`^`, `v`, `^^*`, `1v3`, `1/2*`), the switches
-//! `±x`, and otherwise `{L|R}` with nested forms' braces dropped and their bars counted
-//! (`{2||1|0}` is `{2 | {1|0}}`). The ASCII spelling writes `+-` for `±`.
+//! `±x`, and otherwise `{L|R}`; a general form that is the only option on its side
+//! drops its braces and the bars are counted (`{2||1|0}` is `{2 | {1|0}}`), one among
+//! others keeps them (`{0,{2|0}|-2}`). The ASCII spelling writes `+-` for `±`.
 
 use super::number::Dyadic;
 use super::value::{GameId, Table};
@@ -50,10 +51,17 @@ fn piece(table: &mut Table, g: GameId, spelling: Spelling) -> (String, usize) {
             table.right(g).to_vec()
         };
         let mut parts = Vec::new();
+        let alone = options.len() == 1;
         for o in options {
             let (t, b) = piece(table, o, spelling);
-            bars = bars.max(b + 1);
-            parts.push(t);
+            if b > 0 && !alone {
+                // Among other options a general form keeps its braces (bars alone would
+                // not say where it ends).
+                parts.push(format!("{{{t}}}"));
+            } else {
+                bars = bars.max(b + 1);
+                parts.push(t);
+            }
         }
         *text = parts.join(",");
     }

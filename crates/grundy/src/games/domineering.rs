@@ -563,6 +563,27 @@ mod tests {
         }
     }
 
+    /// A square board turned a quarter is the same board with the players swapped, so
+    /// its value is its own negative: `G + G = 0` (2 × 2: ±1; 3 × 3: ±1, a first-player
+    /// win; 4 × 4).
+    #[test]
+    fn square_boards_are_their_own_negatives() {
+        let mut c = context();
+        for (n, text) in [(2, Some("±1")), (3, Some("±1")), (4, None)] {
+            let d = Domineering {
+                rows: n,
+                columns: n,
+            };
+            let g = d.value(d.full(), &mut c).unwrap();
+            assert_eq!(c.table.neg(g), g, "{n}x{n}");
+            assert_eq!(c.table.sum(g, g).unwrap(), c.table.zero());
+            assert_eq!(c.table.class(g), Class::N, "{n}x{n}");
+            if let Some(text) = text {
+                assert_eq!(write(&mut c.table, g, Spelling::Unicode), text);
+            }
+        }
+    }
+
     #[test]
     fn bad_boards_are_refused() {
         for bad in [
