@@ -44,7 +44,8 @@ pub enum Command {
         store: tablebase::StoreArgs,
     },
     /// The combinatorial game value of a position: its canonical form as CGSuite writes it
-    /// (`±1`, `{2|-1/2}`, `^*`, `3/4`) and its outcome class (L, R, P, N); of a sum `A + B`,
+    /// (`±1`, `{2|-1/2}`, `^*`, `3/4`), its outcome class (L, R, P, N), mean and
+    /// temperature; of a sum `A + B`,
     /// each part's value and their sum. Partizan parts: domineering; impartial parts are
     /// the nimbers of their Grundy values.
     Value {

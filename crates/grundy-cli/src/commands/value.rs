@@ -1,6 +1,6 @@
 //! `grundy value SPEC`: the combinatorial game value of a position — its canonical form
 //! as CGSuite writes it and its outcome class — and of a sum, the sum of its parts'
-//! values. Partizan parts are valued by their family (`domineering`); impartial parts
+//! values; its mean and temperature. Partizan parts are valued by their family (`domineering`); impartial parts
 //! are the nimbers of their Grundy values.
 
 use anyhow::{bail, Context as _, Result};
@@ -37,6 +37,12 @@ pub fn run(spec: &str, ascii: bool, common: &Common) -> Result<u8> {
         .with_context(|| format!("cannot add the values of `{spec}`"))?;
     let class = context.table.class(total);
     let text = cgt::write(&mut context.table, total, spelling);
+    let thermograph = cgt::thermograph(&context.table, total, &mut Default::default())
+        .with_context(|| format!("no thermograph for `{spec}`"))?;
+    let (mean, temperature) = (
+        thermograph.mean.to_string(),
+        thermograph.temperature.to_string(),
+    );
     if common.json {
         let mut json_parts = Vec::new();
         for (part, value) in &parts {
@@ -54,6 +60,8 @@ pub fn run(spec: &str, ascii: bool, common: &Common) -> Result<u8> {
                 "value": text,
                 "class": class.letter(),
                 "winner": winner(class),
+                "mean": mean,
+                "temperature": temperature,
                 "parts": json_parts,
                 "forms": context.table.len(),
             })
@@ -69,6 +77,7 @@ pub fn run(spec: &str, ascii: bool, common: &Common) -> Result<u8> {
     }
     outln!("{spec}: {text}");
     outln!("outcome class {}: {}", class.letter(), winner(class));
+    outln!("mean {mean}, temperature {temperature}");
     Ok(0)
 }
 

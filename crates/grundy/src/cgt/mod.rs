@@ -6,7 +6,8 @@
 //! (dominated options removed, reversible ones bypassed), so every id is a canonical
 //! form and equal values are equal ids. The table adds ([`Table::sum`]), negates,
 //! compares (`≤`, hence `=`, `<` and `||`) and gives the outcome class ([`Class`]);
-//! [`write`] prints a value as CGSuite does.
+//! [`write`] prints a value as CGSuite does; [`thermograph`] gives its mean and
+//! temperature.
 //!
 //! ```
 //! use grundy::cgt::{write, Class, Spelling, Table};
@@ -31,6 +32,7 @@
 mod context;
 mod number;
 mod print;
+mod thermo;
 mod value;
 
 #[cfg(test)]
@@ -39,4 +41,5 @@ mod tests;
 pub use context::Context;
 pub use number::{Dyadic, MAX_EXP};
 pub use print::{write, Spelling};
+pub use thermo::{thermograph, Thermograph, Wall};
 pub use value::{Class, GameId, Table};
