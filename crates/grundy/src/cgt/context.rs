@@ -5,7 +5,7 @@
 use rustc_hash::FxHashMap;
 
 use super::value::{GameId, Table};
-use crate::Error;
+use crate::{Error, Limit};
 
 /// The table of values, a memo of valued positions, and a memory bound.
 #[derive(Debug)]
@@ -18,7 +18,8 @@ pub struct Context {
 }
 
 impl Context {
-    /// A fresh table, allowed about `max_bytes` of memory for forms and memos.
+    /// A fresh table, allowed about `max_bytes` of memory for forms and memos (the
+    /// caller's [`Limit::Memory`]).
     #[must_use]
     pub fn new(max_bytes: u64) -> Context {
         Context {
@@ -59,19 +60,21 @@ impl Context {
     /// it values, so a computation stops within one position's growth of the bound.
     ///
     /// # Errors
-    /// [`Error::TooLarge`] with the bytes held.
+    /// [`Error::OverLimit`] past [`Limit::Memory`], with the bytes held.
     pub fn check(&self) -> Result<(), Error> {
         let bytes = self.bytes();
         if bytes > self.max_bytes {
-            return Err(Error::TooLarge {
-                what: format!(
+            return Err(Error::over(
+                Limit::Memory,
+                format!(
                     "the table of game values ({} forms, {} positions) passed its {} bytes",
                     self.table.len(),
                     self.memo.len(),
                     self.max_bytes
                 ),
-                need: Some(bytes),
-            });
+                Some(u128::from(bytes)),
+                None,
+            ));
         }
         Ok(())
     }

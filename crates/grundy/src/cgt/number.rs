@@ -33,7 +33,7 @@ impl Dyadic {
         if num == 0 {
             exp = 0;
         }
-        (exp <= MAX_EXP && num.unsigned_abs() <= 1u128 << MAX_EXP).then(|| Dyadic {
+        (exp <= MAX_EXP && num.unsigned_abs() <= 1u128 << MAX_EXP).then_some(Dyadic {
             num: num as i64,
             exp,
         })
@@ -70,14 +70,14 @@ impl Dyadic {
 
     /// `self + other`; `None` past the range.
     #[must_use]
-    pub fn add(self, other: Dyadic) -> Option<Dyadic> {
+    pub fn checked_add(self, other: Dyadic) -> Option<Dyadic> {
         let e = self.exp.max(other.exp);
         Dyadic::new(self.scaled(e) + other.scaled(e), e)
     }
 
     /// `-self` (always in range).
     #[must_use]
-    pub fn neg(self) -> Dyadic {
+    pub fn negate(self) -> Dyadic {
         Dyadic {
             num: -self.num,
             exp: self.exp,
@@ -86,8 +86,8 @@ impl Dyadic {
 
     /// `self − other`; `None` past the range.
     #[must_use]
-    pub fn sub(self, other: Dyadic) -> Option<Dyadic> {
-        self.add(other.neg())
+    pub fn checked_sub(self, other: Dyadic) -> Option<Dyadic> {
+        self.checked_add(other.negate())
     }
 
     /// Half of `self`; `None` past the range.
@@ -200,7 +200,7 @@ mod tests {
     fn lowest_terms_arithmetic_and_text() {
         assert_eq!(d(2, 2), d(1, 1));
         assert_eq!(d(0, 5), Dyadic::ZERO);
-        assert_eq!(d(1, 1).add(d(1, 1)), Some(d(1, 0)));
+        assert_eq!(d(1, 1).checked_add(d(1, 1)), Some(d(1, 0)));
         assert_eq!(d(3, 2).to_string(), "3/4");
         assert_eq!(d(-3, 2).to_string(), "-3/4");
         assert_eq!(d(-5, 1).floor(), -3);

@@ -83,7 +83,7 @@ fn short_form(table: &mut Table, g: GameId, spelling: Spelling) -> Option<String
     // ±x: {x | −x} with x a positive number.
     if let ([l], [r]) = (table.left(g), table.right(g)) {
         if let (Some(a), Some(b)) = (table.number_of(*l), table.number_of(*r)) {
-            if a > Dyadic::ZERO && b == a.neg() {
+            if a > Dyadic::ZERO && b == a.negate() {
                 let pm = match spelling {
                     Spelling::Unicode => "±",
                     Spelling::Ascii => "+-",
@@ -109,7 +109,7 @@ fn uptimal(table: &mut Table, g: GameId) -> Option<String> {
     if table.right_stop(g) != x {
         return None;
     }
-    let minus_x = table.number(x.neg());
+    let minus_x = table.number(x.negate());
     let rest = table.sum(g, minus_x).ok()?;
     let up = table.up();
     for m in 0..MAX_NIMBER {

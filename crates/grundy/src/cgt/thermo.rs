@@ -45,9 +45,9 @@ fn overflow() -> Error {
 /// `k · x` for a small integer `k`.
 fn times(x: Dyadic, k: i64) -> Result<Dyadic, Error> {
     let mut total = Dyadic::ZERO;
-    let step = if k < 0 { x.neg() } else { x };
+    let step = if k < 0 { x.negate() } else { x };
     for _ in 0..k.unsigned_abs() {
-        total = total.add(step).ok_or_else(overflow)?;
+        total = total.checked_add(step).ok_or_else(overflow)?;
     }
     Ok(total)
 }
@@ -72,7 +72,7 @@ impl Wall {
             Some(&(t1, v1)) => slope(t0, v0, t1, v1)?,
             None => self.tail,
         };
-        v0.add(times(t.sub(t0).ok_or_else(overflow)?, slope)?)
+        v0.checked_add(times(t.checked_sub(t0).ok_or_else(overflow)?, slope)?)
             .ok_or_else(overflow)
     }
 
@@ -81,7 +81,7 @@ impl Wall {
         let points = self
             .points
             .iter()
-            .map(|&(t, v)| Ok((t, v.add(times(t, k)?).ok_or_else(overflow)?)))
+            .map(|&(t, v)| Ok((t, v.checked_add(times(t, k)?).ok_or_else(overflow)?)))
             .collect::<Result<_, Error>>()?;
         Ok(Wall {
             points,
@@ -119,8 +119,8 @@ impl Wall {
 /// The slope between two points of a wall (an integer in −2..=2).
 fn slope(t0: Dyadic, v0: Dyadic, t1: Dyadic, v1: Dyadic) -> Result<i64, Error> {
     let (dt, dv) = (
-        t1.sub(t0).ok_or_else(overflow)?,
-        v1.sub(v0).ok_or_else(overflow)?,
+        t1.checked_sub(t0).ok_or_else(overflow)?,
+        v1.checked_sub(v0).ok_or_else(overflow)?,
     );
     for k in -2..=2 {
         if times(dt, k)? == dv {
@@ -140,16 +140,19 @@ fn breakpoints(a: &Wall, b: &Wall) -> Result<Vec<Dyadic>, Error> {
     let mut crossings = Vec::new();
     for i in 0..ts.len() {
         let t0 = ts[i];
-        let d0 = a.at(t0)?.sub(b.at(t0)?).ok_or_else(overflow)?;
+        let d0 = a.at(t0)?.checked_sub(b.at(t0)?).ok_or_else(overflow)?;
         // The difference's slope just after t0 (constant up to the next breakpoint).
         let next = ts.get(i + 1).copied();
         let probe = match next {
             Some(t1) => t1,
             None => t0
-                .add(Dyadic::integer(1).ok_or_else(overflow)?)
+                .checked_add(Dyadic::integer(1).ok_or_else(overflow)?)
                 .ok_or_else(overflow)?,
         };
-        let d1 = a.at(probe)?.sub(b.at(probe)?).ok_or_else(overflow)?;
+        let d1 = a
+            .at(probe)?
+            .checked_sub(b.at(probe)?)
+            .ok_or_else(overflow)?;
         let s = slope(t0, d0, probe, d1)?;
         if s == 0 || d0 == Dyadic::ZERO {
             continue;
@@ -159,7 +162,12 @@ fn breakpoints(a: &Wall, b: &Wall) -> Result<Vec<Dyadic>, Error> {
         if s.abs() == 2 {
             step = step.half().ok_or_else(overflow)?;
         }
-        let t = if s > 0 { t0.sub(step) } else { t0.add(step) }.ok_or_else(overflow)?;
+        let t = if s > 0 {
+            t0.checked_sub(step)
+        } else {
+            t0.checked_add(step)
+        }
+        .ok_or_else(overflow)?;
         if t > t0 && next.is_none_or(|t1| t < t1) {
             crossings.push(t);
         }
@@ -266,10 +274,13 @@ fn mast(left: &Wall, right: &Wall) -> Result<Thermograph, Error> {
         None => {
             // Past the last breakpoint: Λ − ρ falls with slope left.tail − right.tail.
             let last = *ts.last().unwrap_or(&Dyadic::ZERO);
-            let gap = left.at(last)?.sub(right.at(last)?).ok_or_else(overflow)?;
+            let gap = left
+                .at(last)?
+                .checked_sub(right.at(last)?)
+                .ok_or_else(overflow)?;
             match right.tail - left.tail {
-                1 => last.add(gap),
-                2 => last.add(gap.half().ok_or_else(overflow)?),
+                1 => last.checked_add(gap),
+                2 => last.checked_add(gap.half().ok_or_else(overflow)?),
                 _ => None,
             }
             .ok_or_else(overflow)?

@@ -64,6 +64,9 @@ impl Class {
     }
 }
 
+/// A form's Left and Right options, sorted: the key that makes each form stored once.
+type Options = (Box<[GameId]>, Box<[GameId]>);
+
 /// One canonical form and what is known of it at once from its options.
 #[derive(Debug)]
 struct Node {
@@ -87,7 +90,7 @@ struct Node {
 #[derive(Debug)]
 pub struct Table {
     nodes: Vec<Node>,
-    index: FxHashMap<(Box<[GameId]>, Box<[GameId]>), GameId>,
+    index: FxHashMap<Options, GameId>,
     leq: FxHashMap<(GameId, GameId), bool>,
     sums: FxHashMap<(GameId, GameId), GameId>,
     negs: FxHashMap<GameId, GameId>,
@@ -552,7 +555,7 @@ impl Table {
     /// `−g`: the players' options swapped and negated (canonical as it stands).
     pub fn neg(&mut self, g: GameId) -> GameId {
         if let Some(x) = self.number_of(g) {
-            return self.number(x.neg());
+            return self.number(x.negate());
         }
         if let Some(&n) = self.negs.get(&g) {
             return n;
@@ -588,7 +591,7 @@ impl Table {
             return Ok(s);
         }
         let s = if let (Some(x), Some(y)) = (self.number_of(g), self.number_of(h)) {
-            self.number(x.add(y).ok_or(Error::Overflow)?)
+            self.number(x.checked_add(y).ok_or(Error::Overflow)?)
         } else {
             let mut left = Vec::new();
             let mut right = Vec::new();

@@ -64,7 +64,7 @@ impl Domineering {
     /// regions' values.
     ///
     /// # Errors
-    /// [`Error::TooLarge`] past the memory `context` allows; [`Error::Overflow`] never
+    /// [`Error::OverLimit`] past the memory `context` allows; [`Error::Overflow`] never
     /// on boards of 64 cells (values stay within ±32 and birthdays within 32).
     ///
     /// # Complexity
@@ -255,6 +255,9 @@ impl Drawing for Domineering {
     /// `vertical a1-a2` (Left) or `horizontal a1-b1` (Right): the two cells covered.
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
         let covered = from[0] & !to[0];
+        if covered.count_ones() != 2 {
+            return "no move".into();
+        }
         let first = covered.trailing_zeros();
         let second = 63 - covered.leading_zeros();
         let grid = self.grid();

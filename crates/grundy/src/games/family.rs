@@ -474,7 +474,7 @@ pub trait GameRules:
     /// belongs to the board, not the turn. `None` (the default): not offered.
     ///
     /// # Errors
-    /// Inside `Some`: [`Error::TooLarge`] past the memory `context` allows.
+    /// Inside `Some`: [`Error::OverLimit`] past the memory `context` allows.
     fn cgt_value(
         &self,
         _pos: &Pos,
