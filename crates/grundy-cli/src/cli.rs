@@ -43,6 +43,20 @@ pub enum Command {
         #[command(flatten)]
         store: tablebase::StoreArgs,
     },
+    /// The combinatorial game value of a position: its canonical form as CGSuite writes it
+    /// (`±1`, `{2|-1/2}`, `^*`, `3/4`), its outcome class (L, R, P, N), mean and
+    /// temperature; of a sum `A + B`,
+    /// each part's value and their sum. Partizan parts: domineering; impartial parts are
+    /// the nimbers of their Grundy values.
+    Value {
+        /// The position: `domineering[2x3]`, `domineering[2x3] + domineering[3x2]`.
+        spec: String,
+        /// Write `+-` for `±`.
+        #[arg(long)]
+        ascii: bool,
+        #[command(flatten)]
+        common: Common,
+    },
     /// Build a board's book: the exact search's value (with remoteness) of every position
     /// play reaches in its first tiers, kept in DIR in the tablebase format, so that
     /// `solve`, `play`, `query`, `serve` and Python, given `--tablebase DIR`, answer those

@@ -50,6 +50,11 @@ fn run(cli: Cli) -> Result<u8> {
             common,
             store,
         } => commands::solve::run(&spec, positions.as_deref(), &common, &store),
+        Command::Value {
+            spec,
+            ascii,
+            common,
+        } => commands::value::run(&spec, ascii, &common),
         Command::Book {
             spec,
             depth,
@@ -110,6 +115,7 @@ fn wants_json(cli: &Cli) -> bool {
         | Command::Pattern { common, .. }
         | Command::Plot { common, .. }
         | Command::Book { common, .. }
+        | Command::Value { common, .. }
         | Command::Tour { common } => common.json,
         Command::Query { json, .. } | Command::Check { json, .. } => *json,
         Command::Graph(g) => match &g.action {

@@ -1060,3 +1060,25 @@ fn counts_up_to_symmetry_say_so() {
     assert!(r.get("up_to_symmetry").is_none(), "{r}");
     assert!(!ok(&["solve", "nim(3,4,5)"]).contains("symmetry"));
 }
+
+#[test]
+fn value_prints_canonical_forms_and_sums_them() {
+    // Domineering, Left vertical: 2 × 2 = ±1; the 2 × 3 and the 3 × 2 are negatives, so
+    // their sum is 0 and the second player wins it.
+    let text = ok(&["value", "domineering[2x2]"]);
+    assert!(text.contains(": ±1\n"), "{text}");
+    assert!(text.contains("outcome class N"), "{text}");
+    let v = json(&["value", "domineering[2x3] + domineering[3x2]", "--json"]);
+    assert_eq!(v["value"], "0");
+    assert_eq!(v["class"], "P");
+    assert_eq!(v["parts"][0]["value"], "{2|-1/2}");
+    assert_eq!(v["parts"][1]["value"], "{1/2|-2}");
+    // Impartial parts are nimbers; --ascii spells ± as +-.
+    let v = json(&["value", "nim(1) + domineering[2x2]", "--json", "--ascii"]);
+    assert_eq!(v["parts"][0]["value"], "*");
+    assert_eq!(v["parts"][1]["value"], "+-1");
+    assert_eq!(v["class"], "N");
+    // A partizan family without values is refused, not guessed.
+    let err = fails(&["value", "tictactoe"]);
+    assert!(err.contains("no combinatorial game value"), "{err}");
+}

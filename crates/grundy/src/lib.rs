@@ -19,6 +19,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod cgt;
 pub mod contest;
 // Internal layers: the graph type (public as `explore::Csr`), the retrograde engine and
 // the Grundy oracles serve the modules above them and are no part of the API.

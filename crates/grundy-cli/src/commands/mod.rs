@@ -17,3 +17,4 @@ pub mod serve;
 pub mod solve;
 pub mod table;
 pub mod tour;
+pub mod value;

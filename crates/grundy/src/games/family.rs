@@ -468,6 +468,20 @@ pub trait GameRules:
     fn read_position(&self, _text: &str) -> Option<Result<Pos, String>> {
         None
     }
+
+    /// Optional. The combinatorial game value of `pos` ([`crate::cgt`]: its canonical
+    /// form, Left the first player, normal play), whoever is to move at `pos` — a value
+    /// belongs to the board, not the turn. `None` (the default): not offered.
+    ///
+    /// # Errors
+    /// Inside `Some`: [`Error::OverLimit`] past the memory `context` allows.
+    fn cgt_value(
+        &self,
+        _pos: &Pos,
+        _context: &mut crate::cgt::Context,
+    ) -> Option<Result<crate::cgt::GameId, Error>> {
+        None
+    }
 }
 
 /// **Required.** How people see a family: the name of each move (required), other ways to

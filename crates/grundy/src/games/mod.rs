@@ -21,6 +21,7 @@ mod circular;
 #[cfg(test)]
 mod conformance_tests;
 mod connect4;
+mod domineering;
 mod dots;
 mod ends;
 mod heap;
@@ -39,6 +40,7 @@ mod wythoff;
 pub use chomp::Chomp;
 pub use circular::Circular;
 pub use connect4::Connect4;
+pub use domineering::Domineering;
 pub use dots::Dots;
 pub use ends::{Ends, EndsFamily, Intervals};
 pub use family::{
@@ -77,6 +79,7 @@ pub mod registry {
         super::hex::ENTRIES,
         super::dots::ENTRIES,
         super::kalah::ENTRIES,
+        super::domineering::ENTRIES,
     ];
 
     /// Every entry, in registry order.
