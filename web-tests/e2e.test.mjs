@@ -615,9 +615,9 @@ test('explore: a board\'s cells are coloured by the API\'s values, and a click e
   assert.equal((await boardCells('#explore-drawing'))['0,1'].label, 'O');
   await shot('18-explore-board.png');
   // A game that is not a board has none.
-  await page.fill('#spec', 'nim(3,4,5)');
+  await page.fill('#spec', 'circular[0.77](7,3)');
   await page.click('#solve');
-  await page.waitForFunction(() => document.getElementById('summary').textContent.startsWith('nim(3,4,5):'));
+  await page.waitForFunction(() => document.getElementById('summary').textContent.startsWith('circular[0.77](7,3):'));
   assert.equal(await page.locator('#explore-board').isHidden(), true);
 });
 
@@ -725,6 +725,52 @@ test('boards: every board family is drawn as its players know it', async () => {
   assert.deepEqual(await counts({ cubes: 'g.cube', border: 'g.cube.border', moves: 'g.cube.move', x: 'path.piece.x', o: 'circle.piece.o' }),
     { cubes: 9, border: 8, moves: 4, x: 1, o: 1 });
   await shot('27-board-quixo.png');
+});
+
+test('heaps: stacks of tokens, a move clicked at the lowest token it takes; a sum\'s parts side by side', async () => {
+  await load();
+  // Nim: a stack a heap on a floor of sizes; every token a move, coloured by its value.
+  await exploreBoard('nim(3,4,5)');
+  const r = await boardShows('#explore-drawing', 'nim(3,4,5)');
+  assert.equal(r.picture.look, 'heaps');
+  assert.deepEqual(await counts({ tokens: 'g.token', moves: 'g.token.move', floor: 'line.floor' }), { tokens: 12, moves: 12, floor: 1 });
+  assert.deepEqual(await page.locator('#explore-drawing g.size text.label').allTextContents(), ['3', '4', '5']);
+  await shot('31-heaps-nim.png');
+  // The winning move, take 2 from heap 1: a click on heap 1's second token from the top.
+  const win = r.moves.find((m) => m.outcome === 'win');
+  assert.equal(win.name, 'take 2 from heap 1');
+  assert.deepEqual(win.cell, [3, 0]);
+  await page.locator('#explore-drawing g.cell[data-row="3"][data-column="0"]').click();
+  await page.waitForFunction(() => document.getElementById('summary').textContent.startsWith('nim(1,4,5):'));
+  assert.equal(await page.locator('#explore-drawing g.token').count(), 10);
+  // A sum: each part drawn apart, its caption its spec; a part that draws none is named.
+  const sum = 'nim(2) + circular[0.77](5) + kayles(3)';
+  await exploreSpec(sum);
+  await page.waitForSelector('#explore-drawing-0');
+  assert.deepEqual(await page.locator('#explore-drawing figcaption code').allTextContents(),
+    ['nim(2)', 'circular[0.77](5)', 'octal[0.77](3)']);
+  assert.equal(await page.locator('#explore-drawing-1').count(), 0);
+  assert.equal(await page.locator('#explore-drawing-2 g.token').count(), 3);
+  // Kayles' top pin: taken alone or leaving two rows, both listed; one is explored.
+  await page.locator('#explore-drawing-2 g.cell[data-row="0"][data-column="0"]').click();
+  const listed = page.locator('#explore-drawing .cell-moves button');
+  assert.equal(await listed.count(), 2);
+  assert.deepEqual(await listed.evaluateAll((bs) => bs.map((b) => b.querySelector('.spec').textContent)),
+    ['take 1 in part 3', 'take 1, leaving 1 and 1 in part 3']);
+  await listed.nth(1).click();
+  await page.waitForFunction(() => document.getElementById('summary').textContent
+    .startsWith('nim(2) + circular[0.77](5) + octal[0.77](1,1):'));
+  await shot('32-heaps-sum.png');
+  // Play: a token clicked takes it and those above; the engine's take is marked.
+  await startGame('nim(2,3)');
+  const token = page.locator('#play-drawing g.cell[data-row="0"][data-column="1"]');
+  assert.equal(await play(token), 'nim(2,2)');
+  assert.equal(await page.locator('#log li.log-you code').textContent(), 'take 1 from heap 2');
+  assert.equal(await page.locator('#play-drawing g.cell.last').count(), 1, 'the engine\'s take is marked');
+  // And a sum in play: the move lands in its part.
+  await startGame('nim(1) + kayles(2)');
+  await play(page.locator('#play-drawing-1 g.cell[data-row="0"][data-column="0"]'));
+  assert.match(await page.locator('#log li.log-you code').textContent(), /in part 2$/);
 });
 
 test('play: the keyboard alone plays a board: Tab to a cell, Enter moves there', async () => {

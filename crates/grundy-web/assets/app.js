@@ -273,8 +273,12 @@ function renderExplore(answer) {
     board.append(drawBoard(r.picture, r.moves, {
       coloured: true, onMove: (m) => explore(m.spec), id: 'explore-drawing',
     }));
+  } else if (r.boards) {
+    board.append(drawBoards(r.boards, r.moves, {
+      coloured: true, onMove: (m) => explore(m.spec), id: 'explore-drawing',
+    }));
   }
-  board.hidden = !r.picture;
+  board.hidden = !r.picture && !r.boards;
 
   const list = $('moves');
   clear(list);
@@ -521,6 +525,9 @@ const HEX_SIDE = 8;
 const FRAME = 10;
 const BOX = 70;
 const DOTS_MARGIN = 12;
+/** A heap's token height, and the floor's row of sizes under the heaps. */
+const TOKEN = 24;
+const FLOOR = 30;
 
 /**
  * How each `look` of the library's pictures is drawn: the drawing's size; each cell's
@@ -664,6 +671,26 @@ const LOOKS = {
       return label ? written(label, cx, cy) : null;
     },
   },
+  // Heaps of tokens: a column a heap, standing on a floor under which the last row says
+  // each heap's size; a move is clicked at the lowest token it takes.
+  heaps: {
+    size: (p) => ({ width: p.columns * CELL, height: (p.rows - 1) * TOKEN + FLOOR }),
+    under: (p, { width }) => [svg('line', { class: 'floor', x1: 2, y1: (p.rows - 1) * TOKEN, x2: width - 2, y2: (p.rows - 1) * TOKEN })],
+    cell: (p, r, c) => {
+      const cx = c * CELL + CELL / 2;
+      if (r === p.rows - 1) {
+        const cy = (p.rows - 1) * TOKEN + FLOOR / 2;
+        return { cx, cy, kind: 'size', ground: svg('rect', { x: c * CELL + 4, y: cy - FLOOR / 2 + 2, width: CELL - 8, height: FLOOR - 4 }) };
+      }
+      const cy = r * TOKEN + TOKEN / 2;
+      const token = (p.cells[r * p.columns + c] || '') === 'o';
+      return {
+        cx, cy, kind: token ? 'token' : 'air', tag: [c * CELL + CELL - 14, cy],
+        ground: svg('rect', { x: c * CELL + 5, y: r * TOKEN + 2, width: CELL - 10, height: TOKEN - 4, rx: (TOKEN - 4) / 2 }),
+      };
+    },
+    piece: (label, cx, cy, shape) => (shape.kind === 'size' ? written(label, cx, cy, 'label', FLOOR * 0.6) : null),
+  },
   numbers: {
     size: (p) => ({ width: p.columns * CELL, height: p.rows * CELL }),
     cell: (p, r, c) => ({
@@ -678,6 +705,11 @@ const LOOKS = {
 function cellWords(picture, r, c, label) {
   const where = `row ${r + 1}, column ${c + 1}`;
   if (!label) return where;
+  if (picture.look === 'heaps') {
+    const heap = `heap ${c + 1}`;
+    if (r === picture.rows - 1) return `${heap}: ${label} tokens`;
+    return label ? `a token of ${heap}, ${picture.rows - 1 - r} from the bottom` : heap;
+  }
   const what = { X: 'X', O: 'O', '#': picture.look === 'lines' ? 'a box taken' : 'a square', x: 'the poisoned square', '-': 'a line', '|': 'a line', '+': 'a dot' }[label];
   return `${what || label} (${where})`;
 }
@@ -778,6 +810,26 @@ function drawBoard(picture, moves, { coloured, onMove, last, id }) {
   }
   box.append(drawing, choices);
   return box;
+}
+
+/**
+ * A sum's parts side by side (`boards`: each part's spec and, where its family draws one,
+ * its picture), each drawn by `drawBoard` with the moves the API puts in it (`board`:
+ * the part a move changes); `last` the value history's last move, marked in its part.
+ */
+function drawBoards(boards, moves, { coloured, onMove, last, id }) {
+  const row = el('div', { class: 'boards', id, role: 'group', 'aria-label': `a sum of ${boards.length} parts` });
+  boards.forEach((b, k) => {
+    const part = el('figure', { class: 'part-board', 'data-part': k + 1 });
+    if (b.picture) {
+      part.append(drawBoard(b.picture, moves.filter((m) => m.board === k), {
+        coloured, onMove, id: `${id}-${k}`, last: last && last.board === k ? last.cell : null,
+      }));
+    }
+    part.append(el('figcaption', {}, `part ${k + 1}: `, el('code', { text: b.spec })));
+    row.append(part);
+  });
+  return row;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1312,15 +1364,20 @@ function renderGame() {
     board.append(drawBoard(r.picture, game.over ? [] : r.moves, {
       coloured: hinted, onMove: (m) => move(m.spec), last: lastMove && lastMove.cell, id: 'play-drawing',
     }));
+  } else if (r.boards) {
+    board.append(drawBoards(r.boards, game.over ? [] : r.moves, {
+      coloured: hinted, onMove: (m) => move(m.spec), last: lastMove, id: 'play-drawing',
+    }));
   }
-  board.hidden = !r.picture && !r.figure;
+  board.hidden = !r.picture && !r.figure && !r.boards;
   if (r.figure) fitLabels(board);
   const figureText = $('figure-note');
   figureText.textContent = r.figure ? figureNote(r.figure, game.you, Boolean(game.over)) : r.not_drawn || '';
   figureText.hidden = !r.figure && !r.not_drawn;
   // A board where every move has its cell needs no buttons besides, unless it is a
-  // score game: its buttons say which move is best and by how much the others fall short.
-  choices.hidden = (Boolean(r.picture) && !r.scores && r.moves.every((m) => Array.isArray(m.cell)))
+  // score game (its buttons say which move is best and by how much the others fall
+  // short) or heaps (the buttons name each take, a click on a token only its height).
+  choices.hidden = (Boolean(r.picture) && !r.scores && r.picture.look !== 'heaps' && r.moves.every((m) => Array.isArray(m.cell)))
     || (Boolean(r.figure) && r.moves.every((m) => Number.isInteger(m.part)));
   const history = $('history-box');
   const chart = $('history-chart');
@@ -1330,7 +1387,7 @@ function renderGame() {
   $('typed-form').hidden = Boolean(game.over);
   $('undo').disabled = game.busy || game.history.length === 0;
   $('redo').disabled = game.busy || game.future.length === 0;
-  $('play-legend').hidden = !hinted || Boolean(game.over) || !(r.picture || r.figure);
+  $('play-legend').hidden = !hinted || Boolean(game.over) || !(r.picture || r.figure || r.boards);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -2,9 +2,11 @@
 //! ([`grundy::games::Drawing::picture`]) and, on each move, the cell it is clicked at
 //! ([`grundy::games::Drawing::move_cell`]); or, for a position that is not a grid, its figure
 //! ([`grundy::games::Drawing::figure`]: a token on a graph, a cut polygon) and on each move
-//! the vertex or triangle it is clicked at ([`grundy::games::Drawing::move_part`]). The page
-//! draws the grid or the figure and colours each move's place by the move's value; it knows
-//! no game. Below the handlers, like `input`.
+//! the vertex or triangle it is clicked at ([`grundy::games::Drawing::move_part`]). A sum
+//! `A + B` whose parts draw themselves gets each part's picture, side by side, and on each
+//! move the part it changes and its cell there. The page draws the grid or the figure and
+//! colours each move's place by the move's value; it knows no game. Below the handlers,
+//! like `input`.
 
 use grundy::games::{Figure, Part, Spec};
 use grundy::report::{Move, Report};
@@ -12,7 +14,9 @@ use serde_json::{json, Value};
 
 /// `report` (of the position `spec`) as JSON, with `"picture": {rows, columns, cells,
 /// look}` when the position is one board that draws itself, and `"cell": [row, column]`
-/// on each move that has a cell in it.
+/// on each move that has a cell in it. A sum of parts some of which draw themselves
+/// gets `"boards": [{"spec", "picture"?}]`, a part each, and `"board": k, "cell"` on each
+/// move clicked in part k's picture.
 ///
 /// A figure comes as `"figure": {"kind": "graph" | "polygon", …}` with `"part": k` on each
 /// move (the vertex or triangle clicked), when it has at most `max_drawn` vertices (and a
@@ -33,6 +37,20 @@ pub fn report_json(spec: &Spec, report: &Report, max_drawn: usize) -> Value {
                 value["figure"] = serde_json::to_value(figure).expect("a figure serializes");
             }
             Err(why) => value["not_drawn"] = json!(why),
+        }
+        return value;
+    }
+    if spec.parts.len() > 1 {
+        if let Some(boards) = boards(spec) {
+            if let Some(moves) = value["moves"].as_array_mut() {
+                for (m, v) in report.moves.iter().zip(moves) {
+                    if let Some((k, cell)) = sum_cell(spec, m) {
+                        v["board"] = json!(k);
+                        v["cell"] = cell;
+                    }
+                }
+            }
+            value["boards"] = boards;
         }
         return value;
     }
@@ -109,10 +127,51 @@ fn cell(part: &Part, picture: &grundy::games::Picture, m: &Move) -> Option<Value
     (row < picture.rows && column < picture.columns).then(|| json!([row, column]))
 }
 
-/// The cell of the move `m` from `spec`, for the record of a move played.
-pub fn move_cell(spec: &Spec, m: &Move) -> Option<Value> {
+/// The parts of a sum, side by side: `[{"spec", "picture"?}]`, a part's picture where its
+/// family draws one; `None` when no part is drawn.
+fn boards(spec: &Spec) -> Option<Value> {
+    let mut drawn = false;
+    let boards = spec
+        .parts
+        .iter()
+        .map(|part| {
+            let mut board = json!({"spec": part.to_string()});
+            if let Some(p) = part.family.picture(&part.position) {
+                board["picture"] = serde_json::to_value(p).expect("a picture serializes");
+                drawn = true;
+            }
+            board
+        })
+        .collect();
+    drawn.then_some(Value::Array(boards))
+}
+
+/// The part of the sum `spec` that move `m` changes, and the cell of its picture the move
+/// is clicked at.
+fn sum_cell(spec: &Spec, m: &Move) -> Option<(usize, Value)> {
+    let to = &m.to.parts;
+    if to.len() != spec.parts.len() {
+        return None;
+    }
+    let k = spec
+        .parts
+        .iter()
+        .zip(to)
+        .position(|(a, b)| a.position != b.position)?;
+    let part = &spec.parts[k];
+    let picture = part.family.picture(&part.position)?;
+    let (row, column) = part.family.move_cell(&part.position, &to[k].position)?;
+    (row < picture.rows && column < picture.columns).then(|| (k, json!([row, column])))
+}
+
+/// The cell of the move `m` from `spec`, for the record of a move played: `(cell, the
+/// part of a sum it is in)`.
+pub fn move_cell(spec: &Spec, m: &Move) -> Option<(Value, Option<usize>)> {
+    if spec.parts.len() > 1 {
+        return sum_cell(spec, m).map(|(k, cell)| (cell, Some(k)));
+    }
     let (part, picture) = picture(spec)?;
-    cell(part, &picture, m)
+    cell(part, &picture, m).map(|cell| (cell, None))
 }
 
 /// The vertex or triangle of the figure of `part` that move `m` is clicked at.

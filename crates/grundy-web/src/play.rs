@@ -44,13 +44,14 @@ pub struct PlayRequest {
 ///  "played": [each move made in this request, yours then the engine's:
 ///             {"by": "you" | "grundy", "spec", "name", "outcome" and "remoteness" (its
 ///              value for whoever made it), "scores"?, "winning": "you" | "grundy" | null,
-///              "cell"?: [row, column]}],
+///              "cell"?: [row, column], "board"?: the part of a sum}],
 ///  "taken": [you, grundy] (score games),
 ///  "over": bool, "winner": "you" | "grundy" | "draw" | null, "message": line | null}
 /// ```
 ///
 /// Reports of a board (`report`, `next`) carry its `picture` and each move's `cell`
-/// ([`crate::board`]). `played` is the game's value history, one entry a move: the page
+/// ([`crate::board`]); a sum's, each part's `boards` and each move's `board` (the part it
+/// changes) with its `cell` there. `played` is the game's value history, one entry a move: the page
 /// appends it to what it keeps.
 ///
 /// In a score game the reports count what is already taken: `scores` are the final
@@ -197,8 +198,11 @@ fn entry(by: Winner, from: &Spec, m: &Move) -> Value {
     if let Some(s) = m.scores {
         e["scores"] = json!(s);
     }
-    if let Some(cell) = move_cell(from, m) {
+    if let Some((cell, board)) = move_cell(from, m) {
         e["cell"] = cell;
+        if let Some(k) = board {
+            e["board"] = json!(k);
+        }
     }
     if let Some(part) = move_part(from, m) {
         e["part"] = part;

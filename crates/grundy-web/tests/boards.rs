@@ -193,9 +193,14 @@ async fn connect_four_moves_land_at_the_bottom_of_their_column() {
 #[tokio::test]
 async fn games_that_are_not_boards_have_no_picture() {
     let app = app();
-    for spec in ["nim(3,4,5)", "wythoff(3,5)"] {
+    for spec in [
+        "circular[0.77](7,3)",
+        "nim(25,4)",
+        "circular[0.77](5) + nim(25)",
+    ] {
         let r = solve(&app, spec).await;
         assert!(r.get("picture").is_none(), "{spec}: {r}");
+        assert!(r.get("boards").is_none(), "{spec}: {r}");
         for m in r["moves"].as_array().unwrap() {
             assert!(m.get("cell").is_none(), "{spec}: {m}");
         }
@@ -210,6 +215,60 @@ async fn games_that_are_not_boards_have_no_picture() {
         .map(|m| &m["cell"])
         .collect();
     assert_eq!(cells, [&json!([0, 0]), &json!([0, 2])]);
+}
+
+#[tokio::test]
+async fn heaps_are_stacks_of_tokens_and_a_sum_draws_its_parts_side_by_side() {
+    let app = app();
+    // nim(3,1): two stacks on a row of sizes; a move at the lowest token it takes.
+    let r = solve(&app, "nim(3,1)").await;
+    assert_eq!(r["picture"]["look"], "heaps", "{r}");
+    assert_eq!(cells(&r["picture"]), ["o", "", "o", "", "o", "o", "3", "1"]);
+    let at: Vec<(String, Value)> = r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["name"].as_str().unwrap().to_string(), m["cell"].clone()))
+        .collect();
+    assert!(
+        at.contains(&("take 3 from heap 1".into(), json!([2, 0]))),
+        "{at:?}"
+    );
+    assert!(
+        at.contains(&("take 1 from heap 2".into(), json!([2, 1]))),
+        "{at:?}"
+    );
+    // A sum: each part's board (a part that draws none: its spec alone), each move in
+    // the part it changes, at its cell there; the value history says the same.
+    let spec = "nim(2) + circular[0.77](5) + kayles(3)";
+    let r = solve(&app, spec).await;
+    assert!(r.get("picture").is_none());
+    let boards = r["boards"].as_array().expect("boards");
+    assert_eq!(boards.len(), 3);
+    assert_eq!(boards[0]["spec"], "nim(2)");
+    assert_eq!(boards[0]["picture"]["look"], "heaps");
+    assert!(boards[1].get("picture").is_none());
+    assert_eq!(boards[2]["spec"], "octal[0.77](3)");
+    for m in r["moves"].as_array().unwrap() {
+        let name = m["name"].as_str().unwrap();
+        match m.get("board").and_then(Value::as_u64) {
+            Some(k) => {
+                assert!(name.ends_with(&format!("in part {}", k + 1)), "{m}");
+                let (row, column) = cell_of(m);
+                let picture = &boards[k as usize]["picture"];
+                let columns = picture["columns"].as_u64().unwrap() as usize;
+                assert_eq!(picture["cells"][row * columns + column], "o", "{m}");
+            }
+            None => assert!(name.ends_with("in part 2"), "{m}"),
+        }
+    }
+    let reply = play(&app, json!({"spec": spec, "move": "take 2 in part 1"})).await;
+    let mine = &reply["played"][0];
+    assert_eq!(
+        (&mine["board"], &mine["cell"]),
+        (&json!(0), &json!([1, 0])),
+        "{reply}"
+    );
 }
 
 /// Plays `start` to the end through the API, the person taking the first move listed
@@ -309,8 +368,12 @@ async fn the_value_history_grows_by_one_a_move() {
     let (history, _) = whole_game(&app, "connect4[4x3]", true).await;
     assert_eq!(history[0]["by"], "grundy");
     // Games without boards have a history too, without cells.
-    let (history, _) = whole_game(&app, "nim(2,3)", false).await;
+    let (history, _) = whole_game(&app, "circular[0.77](2,3)", false).await;
+    assert!(!history.is_empty());
     assert!(history.iter().all(|e| e.get("cell").is_none()));
+    // Heaps are drawn: each move at its token.
+    let (history, _) = whole_game(&app, "nim(2,3)", false).await;
+    assert!(history.iter().all(|e| e["cell"].is_array()), "{history:?}");
     assert_eq!(history[0]["spec"], "nim(1,3)");
     assert_eq!(
         history[0]["outcome"], "loss",

@@ -232,6 +232,10 @@ pub enum Look {
     Pits,
     /// A row of numbers to take from either end (IOI 1996 "A Game").
     Numbers,
+    /// Heaps of tokens side by side, one column a heap standing on the last row: `"o"` a
+    /// token, `""` none; the last row says each heap's size. A move is clicked at the
+    /// lowest token it takes (heap games, Fibonacci nim, Wythoff's piles).
+    Heaps,
 }
 
 /// A position drawn as a figure that is not a grid (the web page draws it): a token on a
