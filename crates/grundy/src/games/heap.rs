@@ -458,13 +458,16 @@ pub(crate) fn heaps_picture(heaps: &[u64]) -> Option<Picture> {
 }
 
 /// The cell of [`heaps_picture`]`(heaps)` a person clicks to take `taken` tokens from
-/// heap `j`: the lowest token taken. `None` when nothing is taken (a split alone) or the
-/// heaps are not drawn.
+/// heap `j`: the lowest token taken, or the heap's size under it when nothing is taken
+/// (a split alone). `None` when the heaps are not drawn.
 pub(crate) fn heap_cell(heaps: &[u64], j: usize, taken: u64) -> Option<(u32, u32)> {
     let tallest = heaps.iter().copied().max().unwrap_or(0);
     let h = *heaps.get(j)?;
-    if taken == 0 || taken > h || tallest > MAX_DRAWN_HEAP || heaps.len() > MAX_DRAWN_HEAPS {
+    if taken > h || tallest > MAX_DRAWN_HEAP || heaps.len() > MAX_DRAWN_HEAPS {
         return None;
+    }
+    if taken == 0 {
+        return Some((tallest as u32, j as u32));
     }
     // The lowest token taken stands at height h - taken + 1, in row tallest - height.
     Some(((tallest - (h - taken + 1)) as u32, j as u32))
@@ -803,11 +806,17 @@ mod tests {
         let mut out = Vec::new();
         for child in &children {
             let name = part.family.move_name(&part.position, child);
-            if let Some((r, c)) = part.family.move_cell(&part.position, child) {
-                let at = (r * picture.columns + c) as usize;
+            let (r, c) = part
+                .family
+                .move_cell(&part.position, child)
+                .expect("a cell");
+            let at = (r * picture.columns + c) as usize;
+            if name.starts_with("split") {
+                assert_eq!(r, picture.rows - 1, "{name}: at the heap's size");
+            } else {
                 assert_eq!(picture.cells[at], "o", "{name}: a token");
-                out.push(((r, c), name));
             }
+            out.push(((r, c), name));
         }
         (picture, out)
     }
@@ -834,6 +843,12 @@ mod tests {
         let part = tall.single().unwrap();
         assert_eq!(part.family.picture(&part.position), None);
         assert!(heaps_picture(&[1; MAX_DRAWN_HEAPS + 1]).is_none());
+        // A split that takes nothing is clicked at the heap's size.
+        let (_, moves) = clicked("octal[4.07](2,3)");
+        assert!(
+            moves.contains(&((3, 1), "split heap 2 into 1 and 2".into())),
+            "{moves:?}"
+        );
         // Fibonacci nim's heap and Wythoff's piles too; a take from both at pile 1.
         let (picture, moves) = clicked("multiple[2](5)");
         assert_eq!((picture.rows, picture.columns), (6, 1));
