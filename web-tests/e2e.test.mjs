@@ -773,6 +773,70 @@ test('heaps: stacks of tokens, a move clicked at the lowest token it takes; a su
   assert.match(await page.locator('#log li.log-you code').textContent(), /in part 2$/);
 });
 
+test('play: the address holds the game: a link replays it to the same board and history; Back and Forward step through it', async () => {
+  await startGame('tictactoe');
+  const hash = () => new URL(page.url()).hash;
+  assert.equal(hash(), '#play=tictactoe');
+  const start = await page.textContent('#position');
+  const state = async () => ({
+    position: await page.textContent('#position'),
+    log: await texts('#log li'),
+    points: await page.locator('#history circle.point').count(),
+  });
+  const states = [await state()];
+  for (let turn = 1; turn <= 2; turn++) {
+    await play(page.locator('#play-drawing g.cell.move').first());
+    states.push(await state());
+  }
+  assert.equal(states[2].points, 4);
+  const link = page.url();
+  assert.match(new URL(link).hash, /^#play=tictactoe&moves=[^,]+,[^,]+$/);
+  // A fresh page opens the link at the same board, with the same log and value history.
+  const other = await page.context().newPage();
+  other.on('pageerror', (e) => pageErrors.push(e));
+  await other.goto(link);
+  await other.waitForSelector('body[data-ready="true"]');
+  assert.equal(await other.getAttribute('#tab-play', 'aria-selected'), 'true');
+  assert.equal(await other.textContent('#position'), states[2].position);
+  assert.deepEqual(await other.locator('#log li').allTextContents(), states[2].log);
+  assert.equal(await other.locator('#history circle.point').count(), 4);
+  assert.equal(await other.locator('#play-drawing g.cell.last').count(), 1, 'grundy\'s last move marked');
+  await other.close();
+  // Back steps back a move pair at a time, to the start; Forward plays them again.
+  const shows = async (want) => {
+    await page.waitForFunction(([position, n]) => document.getElementById('position').textContent === position
+      && document.querySelectorAll('#log li').length === n, [want.position, want.log.length]);
+    assert.deepEqual(await state(), want);
+  };
+  await page.goBack();
+  await shows(states[1]);
+  await page.goBack();
+  await shows(states[0]);
+  assert.equal(states[0].position, start);
+  assert.equal(hash(), '#play=tictactoe');
+  await page.goForward();
+  await shows(states[1]);
+  await page.goForward();
+  await shows(states[2]);
+  // Undo is a step of the address too.
+  await page.click('#undo');
+  assert.equal((await state()).position, states[1].position);
+  assert.match(hash(), /^#play=tictactoe&moves=[^,]+$/);
+  // Grundy first, in a score game: the link says so, and keeps the points taken.
+  await startGame('kalah[2,2]', '#play-second');
+  assert.equal(hash(), '#play=kalah%5B2%2C2%5D&first=grundy');
+  await play(page.locator('#play-drawing g.pit.move').first());
+  const taken = await page.textContent('#score');
+  const again = await page.context().newPage();
+  again.on('pageerror', (e) => pageErrors.push(e));
+  await again.goto(page.url());
+  await again.waitForSelector('body[data-ready="true"]');
+  assert.equal(await again.textContent('#position'), await page.textContent('#position'));
+  assert.equal(await again.textContent('#score'), taken);
+  assert.deepEqual(await again.locator('#log li').allTextContents(), await texts('#log li'));
+  await again.close();
+});
+
 test('play: the keyboard alone plays a board: Tab to a cell, Enter moves there', async () => {
   await startGame('connect4[4x4]');
   let tabs = 0;

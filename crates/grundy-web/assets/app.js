@@ -197,8 +197,13 @@ async function explore(specText, { push = true } = {}) {
   }
 }
 
-/** Back or Forward: explore the position the address names (or show none). */
+/** Back or Forward: the game the address names, or explore the position it names (or show none). */
 function followUrl() {
+  const playing = playInUrl();
+  if (playing) {
+    followPlay(playing);
+    return;
+  }
   const spec = specInUrl();
   showPanel('explore');
   if (spec !== null) {
@@ -1083,7 +1088,81 @@ function drawHistory(values, width = 480) {
  * The game in progress. `history` holds the earlier positions where it was your turn;
  * `values` the value of every move made so far, as the API judged it (`played`).
  */
-const game = { current: null, history: [], future: [], values: [], over: null, busy: false, board: null, you: null };
+const game = {
+  current: null, history: [], future: [], values: [], over: null, busy: false, board: null, you: null,
+  start: null, engineFirst: false, moves: [],
+};
+
+// ---------------------------------------------------------------------------------------
+// The game in the address: `#play=START`, `&first=grundy` when grundy moved first, and
+// `&moves=` your moves so far (the positions they led to, as the API wrote them), so that
+// a link replays the game to the same board and value history, and Back and Forward step
+// through its moves. A contest board's game (a file) is not put there.
+// ---------------------------------------------------------------------------------------
+
+/** The address of the game in progress, or null. */
+function playHash() {
+  if (game.start === null || game.board) return null;
+  let hash = `#play=${encodeURIComponent(game.start)}`;
+  if (game.engineFirst) hash += '&first=grundy';
+  if (game.moves.length) hash += `&moves=${game.moves.map(encodeURIComponent).join(',')}`;
+  return hash;
+}
+
+/** The game the address names, `{start, engineFirst, moves}`, or null. */
+function playInUrl() {
+  const hash = window.location.hash;
+  if (!hash.startsWith('#play=')) return null;
+  const fields = Object.fromEntries(hash.slice(1).split('&').map((kv) => {
+    const at = kv.indexOf('=');
+    return at < 0 ? [kv, ''] : [kv.slice(0, at), kv.slice(at + 1)];
+  }));
+  try {
+    return {
+      start: decodeURIComponent(fields.play),
+      engineFirst: fields.first === 'grundy',
+      moves: fields.moves ? fields.moves.split(',').map(decodeURIComponent) : [],
+    };
+  } catch (e) {
+    return null;
+  }
+}
+
+/** Puts the game in progress in the address: a new history entry when it changed. */
+function pushPlay() {
+  const hash = playHash();
+  if (hash !== null && hash !== window.location.hash) window.history.pushState({ play: true }, '', hash);
+}
+
+const sameMoves = (a, b, n) => a.length >= n && b.length >= n && a.slice(0, n).every((m, i) => m === b[i]);
+
+/**
+ * Shows the game the address names: the game in progress stepped back or forward by
+ * Undo and Redo when the address is one of its own states, else replayed from its start
+ * through the API, move by move, exactly as it was played.
+ */
+async function followPlay(want) {
+  showPanel('play');
+  if (game.busy) return;
+  const same = game.start === want.start && game.engineFirst === want.engineFirst && !game.board && !$('game').hidden;
+  if (same) {
+    while (game.moves.length > want.moves.length && sameMoves(game.moves, want.moves, want.moves.length)
+      && game.history.length) undo({ push: false });
+    while (game.moves.length < want.moves.length && game.future.length
+      && sameMoves(want.moves, [...game.moves, game.future[game.future.length - 1].move], game.moves.length + 1)) {
+      redo({ push: false });
+    }
+    if (game.moves.length === want.moves.length && sameMoves(game.moves, want.moves, want.moves.length)) return;
+  }
+  $('play-spec').value = want.start;
+  $('contest-report').hidden = true;
+  if (!(await begin(want.start, want.engineFirst, null, null, { push: false }))) return;
+  for (const m of want.moves) {
+    if (!(await move(m, { push: false }))) break;
+  }
+  const hash = playHash();
+  if (hash !== null && hash !== window.location.hash) window.history.replaceState({ play: true }, '', hash);
+}
 
 function logLine(who, text, extra, cls) {
   const item = el('li', { class: `log-${who}${cls ? ` ${cls}` : ''}` },
@@ -1111,7 +1190,7 @@ async function startGame(engineFirst) {
  * Starts a game at `spec`: of the catalog, or (`board`: `{task, text}`) of a contest
  * task's input, whose start's report `start` `/api/olympiad` gave.
  */
-async function begin(spec, engineFirst, board, start) {
+async function begin(spec, engineFirst, board, start, { push = true } = {}) {
   showError($('play-error'), null);
   setBusy(true);
   try {
@@ -1150,13 +1229,19 @@ async function begin(spec, engineFirst, board, start) {
     } else if (current.report.moves.length === 0) {
       game.over = { winner: null, message: 'There is no move from here: the game is over before it starts.' };
     }
+    game.start = spec;
+    game.engineFirst = engineFirst;
+    game.moves = [];
     $('game').hidden = false;
     renderGame();
+    if (push) pushPlay();
+    return true;
   } catch (e) {
     // The game in progress, if any, is left as it was, and stays playable: say so.
     const going = game.current && !$('game').hidden
       ? `\nThe game in progress below, at ${game.current.report.spec}, goes on.` : '';
     showError($('play-error'), { message: `Cannot start ${spec || 'a game'}: ${e.message}${going}` });
+    return false;
   } finally {
     setBusy(false);
   }
@@ -1226,8 +1311,8 @@ function renderContestReport(a) {
   if (!r) $('game').hidden = true;
 }
 
-async function move(to) {
-  if (game.busy || game.over || !game.current) return;
+async function move(to, { push = true } = {}) {
+  if (game.busy || game.over || !game.current) return false;
   showError($('play-error'), null);
   setBusy(true);
   const before = game.current;
@@ -1243,6 +1328,7 @@ async function move(to) {
     game.history.push({ current: before, log: $('log').children.length, values: game.values.length });
     game.future = [];
     game.values.push(...reply.played);
+    game.moves.push(reply.your_move ? reply.your_move.spec : to);
     const hinted = $('hint').checked;
     const mine = reply.your_move;
     logLine('you', mine ? mine.name : reply.position, hinted && mine ? mine.judgement : null,
@@ -1253,8 +1339,11 @@ async function move(to) {
       : { report: reply.report, taken: reply.taken };
     game.over = reply.over ? { winner: reply.winner, message: reply.message } : null;
     $('typed').value = '';
+    if (push) pushPlay();
+    return true;
   } catch (e) {
     showError($('play-error'), e);
+    return false;
   } finally {
     setBusy(false);
     renderGame();
@@ -1262,14 +1351,14 @@ async function move(to) {
 }
 
 /** Takes back your last move and grundy's reply, kept for Redo. */
-function undo() {
+function undo({ push = true } = {}) {
   if (game.busy) return;
   const last = game.history.pop();
   if (!last) return;
   const log = $('log');
   game.future.push({
     entry: last, current: game.current, over: game.over,
-    log: [...log.children].slice(last.log), values: game.values.slice(last.values),
+    log: [...log.children].slice(last.log), values: game.values.slice(last.values), move: game.moves.pop(),
   });
   game.current = last.current;
   game.over = null;
@@ -1277,10 +1366,11 @@ function undo() {
   game.values.length = last.values;
   showError($('play-error'), null);
   renderGame();
+  if (push) pushPlay();
 }
 
 /** Plays again the move pair the last Undo took back, as it was (no request). */
-function redo() {
+function redo({ push = true } = {}) {
   if (game.busy) return;
   const next = game.future.pop();
   if (!next) return;
@@ -1289,8 +1379,10 @@ function redo() {
   game.over = next.over;
   $('log').append(...next.log);
   game.values.push(...next.values);
+  game.moves.push(next.move);
   showError($('play-error'), null);
   renderGame();
+  if (push) pushPlay();
 }
 
 /** The most moves shown as buttons; the rest can be typed. */
@@ -1869,8 +1961,8 @@ async function init() {
   $('play-form').addEventListener('submit', (e) => { e.preventDefault(); startGame(false); });
   $('play-second').addEventListener('click', () => startGame(true));
   $('hint').addEventListener('change', () => { if (game.current) renderGame(); });
-  $('undo').addEventListener('click', undo);
-  $('redo').addEventListener('click', redo);
+  $('undo').addEventListener('click', () => undo());
+  $('redo').addEventListener('click', () => redo());
   $('typed-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const to = $('typed').value.trim();
@@ -1923,10 +2015,12 @@ async function init() {
   }
   $('moves-legend').append(valueLegend());
   $('play-legend').append(valueLegend());
-  // A shared address opens at its position.
+  // A shared address opens at its position, or replays its game.
   if (specInUrl()) {
     showPanel('explore');
     explore(specInUrl(), { push: false });
+  } else if (playInUrl()) {
+    await followPlay(playInUrl());
   }
   document.body.dataset.ready = 'true';
 }
