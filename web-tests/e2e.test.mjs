@@ -837,6 +837,35 @@ test('play: the address holds the game: a link replays it to the same board and 
   await again.close();
 });
 
+test('boards: the line that won is marked, in Explore and at the end of a game', async () => {
+  await load();
+  const wonCells = (drawing) => page.locator(`${drawing} g.cell.won`).evaluateAll((gs) => gs.map((g) =>
+    [`${g.dataset.row},${g.dataset.column}`, g.dataset.label]));
+  await exploreBoard('tictactoe(xxx/oo./...)');
+  assert.deepEqual(await wonCells('#explore-drawing'), [['0,0', 'X'], ['0,1', 'X'], ['0,2', 'X']]);
+  assert.match(await page.getAttribute('#explore-drawing', 'aria-label'), /the winning line marked$/);
+  await exploreBoard('connect4[4x4](1212121)');
+  assert.deepEqual(await wonCells('#explore-drawing'), [['0,0', 'X'], ['1,0', 'X'], ['2,0', 'X'], ['3,0', 'X']]);
+  const ring = await page.locator('#explore-drawing g.cell.won circle.disc').first().evaluate((c) => getComputedStyle(c).stroke);
+  assert.equal(ring, 'rgb(250, 204, 21)');
+  await shot('33-won-connect4.png');
+  // No line yet, none marked.
+  await exploreBoard('connect4[4x4](121212)');
+  assert.equal(await page.locator('#explore-drawing g.cell.won').count(), 0);
+  // Tic-tac-toe played badly (you are O here): grundy's line of three X is marked when it wins.
+  await startGame('tictactoe(x../.o./..x)');
+  while ((await page.locator('#status.over').count()) === 0) {
+    const r = await report(await page.textContent('#position'));
+    const m = r.moves.find((x) => x.outcome === 'loss') || r.moves[0];
+    await play(page.locator(`#play-drawing g.cell[data-row="${m.cell[0]}"][data-column="${m.cell[1]}"]`));
+  }
+  assert.match(await page.textContent('#status'), /grundy/);
+  const line = await wonCells('#play-drawing');
+  assert.equal(line.length, 3, `${line}`);
+  assert.ok(line.every(([, label]) => label === 'X'), `${line}`);
+  await shot('34-won-tictactoe.png');
+});
+
 test('play: the keyboard alone plays a board: Tab to a cell, Enter moves there', async () => {
   await startGame('connect4[4x4]');
   let tabs = 0;

@@ -743,6 +743,9 @@ function drawBoard(picture, moves, { coloured, onMove, last, id }) {
   const layers = [0, 1, 2].map(() => svg('g'));
   drawing.append(...layers);
   const at = movesByCell(moves);
+  // The line (or lines) that ended the game, as the library marks them.
+  const won = new Set((picture.won || []).map(([r, c]) => `${r},${c}`));
+  if (won.size) drawing.setAttribute('aria-label', `${drawing.getAttribute('aria-label')}, the winning line marked`);
   const choices = el('div', { class: 'cell-moves', hidden: true });
   for (let r = 0; r < picture.rows; r++) {
     for (let c = 0; c < picture.columns; c++) {
@@ -754,13 +757,14 @@ function drawBoard(picture, moves, { coloured, onMove, last, id }) {
       const best = here.reduce((b, m) => (b === null || better(m, b) ? m : b), null);
       const value = best && coloured ? OUTCOME_CLASS[best.outcome] || '' : '';
       const isLast = Array.isArray(last) && last[0] === r && last[1] === c;
-      const cls = ['cell', shape.kind, here.length ? 'move' : '', value, isLast ? 'last' : ''].filter(Boolean).join(' ');
+      const isWon = won.has(`${r},${c}`);
+      const cls = ['cell', shape.kind, here.length ? 'move' : '', value, isLast ? 'last' : '', isWon ? 'won' : ''].filter(Boolean).join(' ');
       const group = svg('g', { class: cls, 'data-row': r, 'data-column': c, 'data-label': label });
       ground.setAttribute('class', 'ground');
       group.append(ground);
       const piece = look.piece(label, cx, cy, shape);
       if (piece) group.append(piece);
-      let tip = cellWords(picture, r, c, label);
+      let tip = cellWords(picture, r, c, label) + (isWon ? ': of the winning line' : '');
       if (here.length) {
         tip = here.map((m) => `${m.name || m.spec}${coloured ? `: ${moveValue(m)}` : ''}`).join('\n');
         if (coloured) {

@@ -13,7 +13,7 @@ use grundy::report::{Move, Report};
 use serde_json::{json, Value};
 
 /// `report` (of the position `spec`) as JSON, with `"picture": {rows, columns, cells,
-/// look}` when the position is one board that draws itself, and `"cell": [row, column]`
+/// look, won?}` when the position is one board that draws itself, and `"cell": [row, column]`
 /// on each move that has a cell in it. A sum of parts some of which draw themselves
 /// gets `"boards": [{"spec", "picture"?}]`, a part each, and `"board": k, "cell"` on each
 /// move clicked in part k's picture.
@@ -64,7 +64,18 @@ pub fn report_json(spec: &Spec, report: &Report, max_drawn: usize) -> Value {
             }
         }
     }
-    value["picture"] = serde_json::to_value(picture).expect("a picture serializes");
+    value["picture"] = picture_json(part, picture);
+    value
+}
+
+/// A picture as JSON, with `"won": [[row, column], …]`, the cells of the line that ended
+/// the game, when one did ([`grundy::games::Drawing::winning_cells`]).
+fn picture_json(part: &Part, picture: grundy::games::Picture) -> Value {
+    let mut value = serde_json::to_value(picture).expect("a picture serializes");
+    let won = part.family.winning_cells(&part.position);
+    if !won.is_empty() {
+        value["won"] = json!(won.iter().map(|&(r, c)| [r, c]).collect::<Vec<_>>());
+    }
     value
 }
 
@@ -107,7 +118,7 @@ pub fn figure_json(spec: &Spec, max_drawn: usize) -> Value {
 /// `{"not_drawn"}`, or empty when its family draws none (the gallery's pictures).
 pub fn drawing_json(spec: &Spec, max_drawn: usize) -> Value {
     match picture(spec) {
-        Some((_, p)) => json!({"picture": p}),
+        Some((part, p)) => json!({"picture": picture_json(part, p)}),
         None => figure_json(spec, max_drawn),
     }
 }
@@ -137,7 +148,7 @@ fn boards(spec: &Spec) -> Option<Value> {
         .map(|part| {
             let mut board = json!({"spec": part.to_string()});
             if let Some(p) = part.family.picture(&part.position) {
-                board["picture"] = serde_json::to_value(p).expect("a picture serializes");
+                board["picture"] = picture_json(part, p);
                 drawn = true;
             }
             board

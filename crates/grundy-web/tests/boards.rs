@@ -218,6 +218,34 @@ async fn games_that_are_not_boards_have_no_picture() {
 }
 
 #[tokio::test]
+async fn the_line_that_ended_the_game_is_in_the_picture() {
+    let app = app();
+    let r = solve(&app, "tictactoe(xxx/oo./...)").await;
+    assert_eq!(r["picture"]["won"], json!([[0, 0], [0, 1], [0, 2]]), "{r}");
+    let r = solve(&app, "connect4[4x4](1212121)").await;
+    assert_eq!(r["picture"]["won"], json!([[0, 0], [1, 0], [2, 0], [3, 0]]));
+    // None while the game goes on; a game ended by the player's move says it in `next`.
+    let r = solve(&app, "tictactoe(xx./oo./...)").await;
+    assert!(r["picture"].get("won").is_none(), "{r}");
+    let reply = play(
+        &app,
+        json!({"spec": "tictactoe(xx./oo./...)", "move": "c1"}),
+    )
+    .await;
+    assert_eq!(reply["over"], true, "{reply}");
+    let after = if reply["next"].is_null() {
+        &reply["report"]
+    } else {
+        &reply["next"]
+    };
+    assert_eq!(
+        after["picture"]["won"],
+        json!([[0, 0], [0, 1], [0, 2]]),
+        "{reply}"
+    );
+}
+
+#[tokio::test]
 async fn heaps_are_stacks_of_tokens_and_a_sum_draws_its_parts_side_by_side() {
     let app = app();
     // nim(3,1): two stacks on a row of sizes; a move at the lowest token it takes.

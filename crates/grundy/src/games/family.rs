@@ -504,6 +504,13 @@ pub trait Drawing: GameRules {
         None
     }
 
+    /// Optional. The cells of [`Drawing::picture`] that won the game, as `(row, column)`:
+    /// every line a player's marks fill, in a position a line ended (tic-tac-toe, the
+    /// m,n,k-games, connect four, Quixo). The web page marks them. Default: none.
+    fn winning_cells(&self, _pos: &Pos) -> Vec<(u32, u32)> {
+        Vec::new()
+    }
+
     /// Optional. The position as a [`Figure`] (a graph with a token, a cut polygon), for
     /// positions that are not grids.
     fn figure(&self, _pos: &Pos) -> Option<Figure> {

@@ -530,6 +530,15 @@ impl Drawing for Quixo {
             .then(|| self.grid().picture(pos, Look::Cubes))
     }
 
+    /// The lines of n (a push may complete one of each player's: both are marked).
+    fn winning_cells(&self, pos: &Pos) -> Vec<(u32, u32)> {
+        if self.is_board(pos) {
+            self.grid().won_cells(pos, &self.lines)
+        } else {
+            Vec::new()
+        }
+    }
+
     /// The cube taken (a border cube has two or three moves: the page lists them).
     fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
         let p = *self.pushes_between(from, to).first()?;
