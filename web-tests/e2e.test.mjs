@@ -866,6 +866,43 @@ test('boards: the line that won is marked, in Explore and at the end of a game',
   await shot('34-won-tictactoe.png');
 });
 
+test('play: a box goes to whoever closed it, and Kalah\'s stores hold what each side took', async () => {
+  const taken = async () => {
+    const m = /taken so far: you (\d+), grundy (\d+)/.exec(await page.textContent('#score'));
+    return { you: Number(m[1]), grundy: Number(m[2]) };
+  };
+  // Dots and boxes on 1 × 2 boxes, to the end: each box in the colour of the side that
+  // closed it, as many of each as the score says.
+  await startGame('dots[1x2]');
+  for (let turn = 0; turn < 10 && (await page.locator('#status.over').count()) === 0; turn++) {
+    await play(page.locator('#play-drawing g.slot.move').first());
+  }
+  assert.equal(await page.locator('#status.over').count(), 1);
+  const owners = await page.locator('#play-drawing g.box').evaluateAll((gs) => gs.map((g) => g.dataset.owner || ''));
+  const total = await taken();
+  assert.equal(owners.length, 2);
+  assert.deepEqual([owners.filter((o) => o === 'you').length, owners.filter((o) => o === 'grundy').length], [total.you, total.grundy]);
+  const fill = (who) => page.locator(`#play-drawing g.box.owner-${who} .ground`).first()
+    .evaluate((g) => getComputedStyle(g).fill).catch(() => null);
+  if (total.you) assert.equal(await fill('you'), 'rgb(86, 180, 233)');
+  if (total.grundy) assert.equal(await fill('grundy'), 'rgb(204, 121, 167)');
+  await shot('35-dots-owners.png');
+  // Undo takes a box back with the move that closed it.
+  await page.click('#undo');
+  const left = await page.locator('#play-drawing g.box[data-owner]').count();
+  assert.ok(left < 2, `${left} boxes still owned after Undo`);
+  // Kalah: you are South; after your sowing and grundy's reply the stores say the score.
+  await startGame('kalah[3,3]');
+  const stores = () => page.locator('#play-drawing g.store').evaluateAll((gs) => Object.fromEntries(gs.map((g) => [
+    g.dataset.column === '0' ? 'north' : 'south', g.querySelector('text.label') ? g.querySelector('text.label').textContent : ''])));
+  assert.deepEqual(await stores(), { north: '', south: '' });
+  await play(page.locator('#play-drawing g.pit[data-row="1"][data-column="2"]'));
+  const now = await taken();
+  assert.ok(now.you >= 1, 'your last seed went into your store');
+  assert.deepEqual(await stores(), { north: String(now.grundy), south: String(now.you) });
+  await shot('36-kalah-stores.png');
+});
+
 test('play: the keyboard alone plays a board: Tab to a cell, Enter moves there', async () => {
   await startGame('connect4[4x4]');
   let tabs = 0;

@@ -728,7 +728,7 @@ function cellWords(picture, r, c, label) {
  * cell with several moves (a Quixo cube) shows the best of them and, clicked, lists them
  * all. `last` marks the cell of the move just made.
  */
-function drawBoard(picture, moves, { coloured, onMove, last, id }) {
+function drawBoard(picture, moves, { coloured, onMove, last, id, owners }) {
   const look = LOOKS[picture.look] || LOOKS.marks;
   const box = el('div', { class: 'board-box' });
   const { width, height } = look.size(picture);
@@ -758,13 +758,18 @@ function drawBoard(picture, moves, { coloured, onMove, last, id }) {
       const value = best && coloured ? OUTCOME_CLASS[best.outcome] || '' : '';
       const isLast = Array.isArray(last) && last[0] === r && last[1] === c;
       const isWon = won.has(`${r},${c}`);
-      const cls = ['cell', shape.kind, here.length ? 'move' : '', value, isLast ? 'last' : '', isWon ? 'won' : ''].filter(Boolean).join(' ');
+      // Who claimed the cell (a box), by the value history's moves.
+      const owner = owners ? owners.get(`${r},${c}`) : undefined;
+      const cls = ['cell', shape.kind, here.length ? 'move' : '', value, isLast ? 'last' : '', isWon ? 'won' : '',
+        owner ? `owner-${owner}` : ''].filter(Boolean).join(' ');
       const group = svg('g', { class: cls, 'data-row': r, 'data-column': c, 'data-label': label });
       ground.setAttribute('class', 'ground');
       group.append(ground);
-      const piece = look.piece(label, cx, cy, shape);
+      const piece = owner ? written(owner === 'you' ? 'you' : 'grundy', cx, cy, 'owner', CELL * 0.3) : look.piece(label, cx, cy, shape);
       if (piece) group.append(piece);
-      let tip = cellWords(picture, r, c, label) + (isWon ? ': of the winning line' : '');
+      if (owner) group.setAttribute('data-owner', owner);
+      let tip = cellWords(picture, r, c, label) + (isWon ? ': of the winning line' : '')
+        + (owner ? `: ${owner === 'you' ? 'yours' : 'grundy\'s'}` : '');
       if (here.length) {
         tip = here.map((m) => `${m.name || m.spec}${coloured ? `: ${moveValue(m)}` : ''}`).join('\n');
         if (coloured) {
@@ -1203,11 +1208,7 @@ async function begin(spec, engineFirst, board, start, { push = true } = {}) {
     if (engineFirst) {
       const body = { spec };
       if (board) body.board = board;
-      const reply = await api('/api/play', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: toJson(body),
-      });
+      const reply = await askPlay(body);
       first = reply;
       current = reply.next
         ? { report: reply.next, taken: reply.taken }
@@ -1229,7 +1230,11 @@ async function begin(spec, engineFirst, board, start, { push = true } = {}) {
     clear($('log'));
     if (first) {
       if (first.best_move) logLine('grundy', first.best_move_name || first.best_move, first.explanation);
-      if (first.over) game.over = { winner: first.winner, message: first.message };
+      const last = await engineGoesOn(first);
+      game.current = last.next
+        ? { report: last.next, taken: last.taken }
+        : { report: last.report, taken: last.taken };
+      if (last.over) game.over = { winner: last.winner, message: last.message };
     } else if (current.report.moves.length === 0) {
       game.over = { winner: null, message: 'There is no move from here: the game is over before it starts.' };
     }
@@ -1315,6 +1320,33 @@ function renderContestReport(a) {
   if (!r) $('game').hidden = true;
 }
 
+/** `POST /api/play` with `body`. */
+function askPlay(body) {
+  return api('/api/play', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: toJson(body),
+  });
+}
+
+/**
+ * While grundy keeps the turn (its move scored and it moves again: a box closed, its last
+ * seed in its store), asks for its next move from where it now stands, until it is your
+ * turn or the game is over; each move joins the value history and the log. The last reply.
+ */
+async function engineGoesOn(reply) {
+  let last = reply;
+  while (!last.over && !last.next && last.best_move) {
+    const body = { spec: last.best_move };
+    if (last.taken) body.taken = last.taken;
+    if (game.board) body.board = game.board;
+    last = await askPlay(body);
+    game.values.push(...last.played);
+    if (last.best_move) logLine('grundy', last.best_move_name || last.best_move, last.explanation);
+  }
+  return last;
+}
+
 async function move(to, { push = true } = {}) {
   if (game.busy || game.over || !game.current) return false;
   showError($('play-error'), null);
@@ -1324,11 +1356,7 @@ async function move(to, { push = true } = {}) {
     const body = { spec: before.report.spec, move: to };
     if (before.taken) body.taken = before.taken;
     if (game.board) body.board = game.board;
-    const reply = await api('/api/play', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: toJson(body),
-    });
+    const reply = await askPlay(body);
     game.history.push({ current: before, log: $('log').children.length, values: game.values.length });
     game.future = [];
     game.values.push(...reply.played);
@@ -1338,10 +1366,11 @@ async function move(to, { push = true } = {}) {
     logLine('you', mine ? mine.name : reply.position, hinted && mine ? mine.judgement : null,
       hinted && mine ? OUTCOME_CLASS[mine.outcome] : null);
     if (reply.best_move) logLine('grundy', reply.best_move_name || reply.best_move, reply.explanation);
-    game.current = reply.next
-      ? { report: reply.next, taken: reply.taken }
-      : { report: reply.report, taken: reply.taken };
-    game.over = reply.over ? { winner: reply.winner, message: reply.message } : null;
+    const last = await engineGoesOn(reply);
+    game.current = last.next
+      ? { report: last.next, taken: last.taken }
+      : { report: last.report, taken: last.taken };
+    game.over = last.over ? { winner: last.winner, message: last.message } : null;
     $('typed').value = '';
     if (push) pushPlay();
     return true;
@@ -1452,13 +1481,16 @@ function renderGame() {
   const board = $('play-board');
   clear(board);
   const lastMove = game.values.length ? game.values[game.values.length - 1] : null;
+  // The cells each move claimed for whoever made it (dots and boxes' boxes).
+  const owners = new Map();
+  for (const v of game.values) for (const [row, column] of v.claims || []) owners.set(`${row},${column}`, v.by);
   if (r.figure) {
     board.append(drawFigure(r.figure, game.over ? [] : r.moves, {
       coloured: hinted, onMove: (m) => move(m.spec), last: lastMove ? lastMove.part : null,
     }));
   } else if (r.picture) {
     board.append(drawBoard(r.picture, game.over ? [] : r.moves, {
-      coloured: hinted, onMove: (m) => move(m.spec), last: lastMove && lastMove.cell, id: 'play-drawing',
+      coloured: hinted, onMove: (m) => move(m.spec), last: lastMove && lastMove.cell, id: 'play-drawing', owners,
     }));
   } else if (r.boards) {
     board.append(drawBoards(r.boards, game.over ? [] : r.moves, {

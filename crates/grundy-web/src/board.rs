@@ -8,6 +8,7 @@
 //! colours each move's place by the move's value; it knows no game. Below the handlers,
 //! like `input`.
 
+use grundy::game::ByPlayer;
 use grundy::games::{Figure, Part, Spec};
 use grundy::report::{Move, Report};
 use serde_json::{json, Value};
@@ -23,6 +24,18 @@ use serde_json::{json, Value};
 /// graph at most `8 · max_drawn` arrows); a larger one is left out, and
 /// `"not_drawn"` says why.
 pub fn report_json(spec: &Spec, report: &Report, max_drawn: usize) -> Value {
+    report_taken_json(spec, report, max_drawn, None)
+}
+
+/// [`report_json`] of a position in a game in progress, where the players have taken
+/// `taken` points so far: the picture shows them where the board keeps them
+/// ([`grundy::games::Drawing::picture_taken`]: Kalah's stores).
+pub fn report_taken_json(
+    spec: &Spec,
+    report: &Report,
+    max_drawn: usize,
+    taken: Option<ByPlayer<i64>>,
+) -> Value {
     let mut value = serde_json::to_value(report).expect("a report serializes");
     if let Some((part, figure)) = figure(spec, max_drawn) {
         match figure {
@@ -56,6 +69,13 @@ pub fn report_json(spec: &Spec, report: &Report, max_drawn: usize) -> Value {
     }
     let Some((part, picture)) = picture(spec) else {
         return value;
+    };
+    let picture = match taken {
+        Some(taken) => part
+            .family
+            .picture_taken(&part.position, taken)
+            .unwrap_or(picture),
+        None => picture,
     };
     if let Some(moves) = value["moves"].as_array_mut() {
         for (m, v) in report.moves.iter().zip(moves) {
@@ -183,6 +203,15 @@ pub fn move_cell(spec: &Spec, m: &Move) -> Option<(Value, Option<usize>)> {
     }
     let (part, picture) = picture(spec)?;
     cell(part, &picture, m).map(|cell| (cell, None))
+}
+
+/// The cells of the picture of `spec` (one part) that move `m` claims for its mover (the
+/// boxes a line completes), as `[[row, column], …]`; `None` when it claims none.
+pub fn move_claims(spec: &Spec, m: &Move) -> Option<Value> {
+    let part = spec.single()?;
+    let to = m.to.single()?;
+    let cells = part.family.claimed_cells(&part.position, &to.position);
+    (!cells.is_empty()).then(|| json!(cells.iter().map(|&(r, c)| [r, c]).collect::<Vec<_>>()))
 }
 
 /// The vertex or triangle of the figure of `part` that move `m` is clicked at.

@@ -246,6 +246,54 @@ async fn the_line_that_ended_the_game_is_in_the_picture() {
 }
 
 #[tokio::test]
+async fn kalah_stores_hold_what_each_side_took_and_boxes_are_claimed_by_their_move() {
+    let app = app();
+    // Kalah: you are South and sow pit 2, its last seed in your store; then grundy is to
+    // move as North. The stores show the match's totals: North's at the top left, South's
+    // at the bottom right.
+    let reply = play(&app, json!({"spec": "kalah[3,3]", "move": "pit 2"})).await;
+    let report = &reply["report"];
+    let stores = |r: &Value| {
+        let cells = cells(&r["picture"]);
+        [cells[0].clone(), cells[cells.len() - 1].clone()]
+    };
+    assert_eq!(stores(report), ["0", "1"], "{reply}");
+    // The start, before anything is taken: both empty, as the page has them.
+    assert_eq!(stores(&solve(&app, "kalah[3,3]").await), ["", ""]);
+    // Dots and boxes to the end, the points taken carried from request to request as the
+    // page does: every box claimed once, at its cell, by the move that closed it; each
+    // side's boxes are what the match says it took.
+    let start = solve(&app, "dots[1x2]").await;
+    let mut body = json!({"spec": "dots[1x2]", "move": start["moves"][0]["spec"]});
+    let mut claimed = std::collections::BTreeMap::new();
+    let last = loop {
+        let reply = play(&app, body).await;
+        for e in reply["played"].as_array().unwrap() {
+            for cell in e["claims"].as_array().into_iter().flatten() {
+                assert!(claimed.insert(cell.to_string(), e["by"].clone()).is_none());
+            }
+        }
+        if reply["over"] == true {
+            break reply;
+        }
+        body = if reply["next"].is_object() {
+            let next = &reply["next"];
+            json!({"spec": next["spec"], "move": next["moves"][0]["spec"], "taken": reply["taken"]})
+        } else {
+            json!({"spec": reply["best_move"], "taken": reply["taken"]})
+        };
+    };
+    let cells: Vec<&String> = claimed.keys().collect();
+    assert_eq!(cells, ["[1,1]", "[1,3]"], "{last}");
+    let by = |who: &str| claimed.values().filter(|b| *b == who).count() as u64;
+    assert_eq!(
+        json!([by("you"), by("grundy")]),
+        last["taken"],
+        "{claimed:?} {last}"
+    );
+}
+
+#[tokio::test]
 async fn heaps_are_stacks_of_tokens_and_a_sum_draws_its_parts_side_by_side() {
     let app = app();
     // nim(3,1): two stacks on a row of sizes; a move at the lowest token it takes.

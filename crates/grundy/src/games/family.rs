@@ -511,6 +511,21 @@ pub trait Drawing: GameRules {
         Vec::new()
     }
 
+    /// Optional. The picture of `pos` once the players have taken `taken` points, shown
+    /// where the board keeps them (Kalah's stores: the position does not say how the
+    /// seeds off the board are split, the game in progress does). Default: the picture.
+    fn picture_taken(&self, pos: &Pos, _taken: crate::game::ByPlayer<i64>) -> Option<Picture> {
+        self.picture(pos)
+    }
+
+    /// Optional. The cells of [`Drawing::picture`] the move `from` → `to` claims for its
+    /// mover (the boxes it completes in dots and boxes), as `(row, column)`: who owns
+    /// them is the game's history, not the position, so the web page colours each by
+    /// the player whose move claimed it. Default: none.
+    fn claimed_cells(&self, _from: &Pos, _to: &Pos) -> Vec<(u32, u32)> {
+        Vec::new()
+    }
+
     /// Optional. The position as a [`Figure`] (a graph with a token, a cut polygon), for
     /// positions that are not grids.
     fn figure(&self, _pos: &Pos) -> Option<Figure> {
