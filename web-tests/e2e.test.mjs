@@ -903,6 +903,35 @@ test('play: a box goes to whoever closed it, and Kalah\'s stores hold what each 
   await shot('36-kalah-stores.png');
 });
 
+test('thinking: a long answer says so, with the seconds and the search\'s own progress', async () => {
+  await load();
+  // The tickets' progress: asked of the server while the page waits (its own fetches).
+  const asked = [];
+  page.on('response', async (r) => {
+    if (r.url().includes('/api/progress?')) asked.push(await r.json().catch(() => null));
+  });
+  // A 9 × 10 bar of chocolate: seconds of exploring and labelling 92 378 positions.
+  await page.fill('#spec', 'chomp[9x10]');
+  await page.click('#solve');
+  await page.waitForSelector('#explore-thinking:not([hidden])');
+  await page.waitForFunction(() => /^grundy is thinking… \d+\.\d s — .+: [\d,]+$/.test(document.getElementById('explore-thinking').textContent),
+    null, { timeout: 20000 });
+  const line = await page.textContent('#explore-thinking');
+  await shot('37-thinking.png');
+  await page.waitForFunction(() => document.getElementById('summary').textContent.startsWith('chomp[9x10]'), null, { timeout: 30000 });
+  assert.equal(await page.locator('#explore-thinking').isHidden(), true, 'gone with the answer');
+  const working = asked.filter((p) => p && p.working);
+  assert.ok(working.length >= 1, `progress asked: ${JSON.stringify(asked)}`);
+  assert.ok(working.some((p) => p.stage && Number(p.done) > 0), `${line}; ${JSON.stringify(working)}`);
+  // Once answered, a ticket is forgotten.
+  const last = asked.filter(Boolean).at(-1);
+  const after = await (await fetch(`${base}api/progress?ticket=${last.ticket}`)).json();
+  assert.deepEqual(after, { ticket: last.ticket, working: false });
+  // A quick answer says nothing.
+  await exploreSpec('nim(3,4,5)');
+  assert.equal(await page.locator('#explore-thinking').isHidden(), true);
+});
+
 test('play: the keyboard alone plays a board: Tab to a cell, Enter moves there', async () => {
   await startGame('connect4[4x4]');
   let tabs = 0;

@@ -84,6 +84,60 @@ function toJson(value) {
   return text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1');
 }
 
+/** A fresh word for one request, to ask `/api/progress` how far it has got. */
+function newTicket() {
+  return `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
+
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+/** How many requests are being waited on: the "thinking" line shows while any is. */
+let waiting = 0;
+
+/**
+ * Runs `request(ticket)` (a call of the API that brings `ticket`) and, when it takes
+ * longer than a moment, shows in `box` that grundy is thinking: the seconds so far and
+ * the library's own progress (its stage and count), asked of `/api/progress`.
+ */
+async function thinking(box, request) {
+  const ticket = newTicket();
+  let done = false;
+  waiting += 1;
+  const show = (p) => {
+    if (done) return;
+    const seconds = p && p.working ? Number(p.seconds) : null;
+    let text = 'grundy is thinking…';
+    if (seconds !== null) text += ` ${seconds.toFixed(1)} s`;
+    if (p && p.working && p.stage) text += ` — ${p.stage}: ${Number(p.done).toLocaleString('en')}`;
+    box.textContent = text;
+    if (p && p.stage) box.dataset.stage = p.stage;
+    box.hidden = false;
+  };
+  const follow = async () => {
+    show(null);
+    while (!done) {
+      try {
+        show(await api(`/api/progress?ticket=${ticket}`));
+      } catch (e) {
+        // No progress to show: the answer comes all the same.
+      }
+      await sleep(400);
+    }
+  };
+  const timer = setTimeout(follow, 300);
+  try {
+    return await request(ticket);
+  } finally {
+    done = true;
+    clearTimeout(timer);
+    waiting -= 1;
+    if (waiting === 0) {
+      box.hidden = true;
+      delete box.dataset.stage;
+    }
+  }
+}
+
 /** Calls the API; throws an Error carrying the server's reason. */
 async function api(path, options = {}) {
   let response;
@@ -185,7 +239,8 @@ async function explore(specText, { push = true } = {}) {
   showError($('explore-error'), null);
   $('explore-busy').hidden = false;
   try {
-    const answer = await api(`/api/explore?spec=${encodeURIComponent(spec)}`);
+    const answer = await thinking($('explore-thinking'),
+      (ticket) => api(`/api/explore?${new URLSearchParams({ spec, ticket })}`));
     if (mine === exploring) renderExplore(answer);
   } catch (e) {
     if (mine === exploring) {
@@ -1320,13 +1375,13 @@ function renderContestReport(a) {
   if (!r) $('game').hidden = true;
 }
 
-/** `POST /api/play` with `body`. */
+/** `POST /api/play` with `body`, saying "thinking" (with the search's progress) while it takes. */
 function askPlay(body) {
-  return api('/api/play', {
+  return thinking($('play-thinking'), (ticket) => api('/api/play', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: toJson(body),
-  });
+    body: toJson({ ...body, ticket }),
+  }));
 }
 
 /**

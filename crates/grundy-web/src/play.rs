@@ -33,6 +33,8 @@ pub struct PlayRequest {
     /// 1999 "Polygons" triangulation), when it is one: `spec` is then a position of that
     /// game, as the replies write it, read back against the board.
     pub board: Option<GameFile>,
+    /// The page's word for this request, to ask `/api/progress` how far it has got.
+    pub ticket: Option<String>,
 }
 
 /// The reply, as JSON:

@@ -293,6 +293,60 @@ async fn kalah_stores_hold_what_each_side_took_and_boxes_are_claimed_by_their_mo
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_with_a_ticket_reports_its_progress_until_answered() {
+    // Time enough for a loaded machine: the answer must come, not be cut.
+    let app = router(Config {
+        timeout: std::time::Duration::from_secs(300),
+        ..Config::default()
+    });
+    let progress = |ticket: &str| {
+        let app = app.clone();
+        let uri = format!("/api/progress?ticket={ticket}");
+        async move { send(&app, Request::get(uri).body(Body::empty()).unwrap()).await }
+    };
+    assert_eq!(
+        progress("nobody").await,
+        json!({"ticket": "nobody", "working": false})
+    );
+    // Seconds of exploring and labelling: its stage and count are seen while it runs.
+    let solving = tokio::spawn({
+        let app = app.clone();
+        async move {
+            let uri = format!("/api/solve?spec={}&ticket=t-1", encode("chomp[8x8]"));
+            send(&app, Request::get(uri).body(Body::empty()).unwrap()).await
+        }
+    });
+    let mut seen = Vec::new();
+    while !solving.is_finished() {
+        let p = progress("t-1").await;
+        if p["working"] == true && p["stage"] != "" {
+            seen.push(p);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let answer = solving.await.unwrap();
+    assert_eq!(answer["outcome"], "win", "{answer}");
+    assert!(!seen.is_empty(), "no progress seen");
+    assert!(
+        seen.iter()
+            .all(|p| !p["stage"].as_str().unwrap().is_empty()),
+        "{seen:?}"
+    );
+    assert_eq!(
+        progress("t-1").await["working"],
+        false,
+        "forgotten once answered"
+    );
+    // A ticket that is not a word is refused.
+    let request = Request::get("/api/progress?ticket=a%20b")
+        .header(header::HOST, "127.0.0.1:8080")
+        .body(Body::empty())
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+}
+
 #[tokio::test]
 async fn heaps_are_stacks_of_tokens_and_a_sum_draws_its_parts_side_by_side() {
     let app = app();
