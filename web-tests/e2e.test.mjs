@@ -932,6 +932,39 @@ test('thinking: a long answer says so, with the seconds and the search\'s own pr
   assert.equal(await page.locator('#explore-thinking').isHidden(), true);
 });
 
+test('every family of the catalog: its game opens, its first move is played on the page, grundy replies', async () => {
+  const catalog = await (await fetch(`${base}api/catalog`)).json();
+  assert.deepEqual(catalog.gallery.map((g) => g.name), catalog.families.map((f) => f.name), 'one entry a family');
+  for (const g of catalog.gallery) {
+    const spec = g.spec;
+    assert.ok(spec, `${g.name} has a spec to play`);
+    await startGame(spec);
+    assert.equal(await page.locator('#play-error').isHidden(), true, `${spec}: ${await page.textContent('#play-error')}`);
+    // The first move the page offers: on the board (a cell, a token, a vertex or a
+    // triangle; a cube's first listed push), else the first button.
+    const onBoard = page.locator('#play-board [role="button"]');
+    let choice = (await onBoard.count()) ? onBoard.first() : page.locator('#choices button').first();
+    if (await onBoard.count()) {
+      await choice.click();
+      const listed = page.locator('#play-board .cell-moves:not([hidden]) button');
+      if (await listed.count()) choice = listed.first();
+      else {
+        await page.waitForFunction(() => !document.getElementById('play-first').disabled);
+        choice = null;
+      }
+    }
+    if (choice) await play(choice);
+    await page.waitForFunction(() => !document.getElementById('play-first').disabled);
+    assert.equal(await page.locator('#play-error').isHidden(), true, `${spec}: ${await page.textContent('#play-error')}`);
+    const log = await page.locator('#log li').evaluateAll((lis) => lis.map((li) => li.className));
+    assert.ok(log[0] && log[0].startsWith('log-you'), `${spec}: your move is logged (${log})`);
+    const over = (await page.locator('#status.over').count()) > 0;
+    const yourTurn = (await page.textContent('#status')) === 'Your move.';
+    assert.ok(over || yourTurn, `${spec}: grundy replied or the game is over`);
+    assert.equal(await page.locator('#history circle.point').count(), log.length, `${spec}: one point a move`);
+  }
+});
+
 test('play: the keyboard alone plays a board: Tab to a cell, Enter moves there', async () => {
   await startGame('connect4[4x4]');
   let tabs = 0;
