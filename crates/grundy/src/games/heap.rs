@@ -795,9 +795,12 @@ pub const ENTRIES: &[Entry] = &[
 mod tests {
     use super::*;
 
+    /// A move's cell and its name.
+    type Clicked = ((u32, u32), String);
+
     /// Every move of `spec` (one part) with a cell is clicked at a token of its heap, the
     /// lowest one it takes; returns the moves by cell.
-    fn clicked(spec: &str) -> (Picture, Vec<((u32, u32), String)>) {
+    fn clicked(spec: &str) -> (Picture, Vec<Clicked>) {
         let spec: crate::games::Spec = spec.parse().unwrap();
         let part = spec.single().unwrap();
         let picture = part.family.picture(&part.position).expect("drawn");
