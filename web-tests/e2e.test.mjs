@@ -965,6 +965,35 @@ test('every family of the catalog: its game opens, its first move is played on t
   }
 });
 
+test('play: Quixo by arrows and by drag: a cube clicked shows an arrow at each end it can go back in at', async () => {
+  await startGame('quixo[3]');
+  await page.check('#hint');
+  await page.locator('#play-drawing g.cell[data-row="0"][data-column="0"]').click();
+  const arrows = await page.locator('#play-drawing g.arrow').evaluateAll((gs) => gs.map((g) => ({
+    at: `${g.dataset.row},${g.dataset.column}`, glyph: g.querySelector('text').textContent, aria: g.getAttribute('aria-label'),
+  })));
+  // a1 pushed in at c1 (the row slides left) or at a3 (the column slides up).
+  assert.deepEqual(arrows.map((a) => [a.at, a.glyph]).sort(), [['0,2', '←'], ['2,0', '↑']]);
+  for (const a of arrows) assert.match(a.aria, /^a1 to (c1|a3): ((win|lose) in \d+|draw)$/);
+  assert.ok(await page.evaluate(() => document.activeElement.matches('#play-drawing g.arrow')), 'the first arrow has the focus');
+  await shot('38-quixo-arrows.png');
+  await play(page.locator('#play-drawing g.arrow[data-row="0"][data-column="2"]'));
+  assert.equal(await page.locator('#log li.log-you code').textContent(), 'a1 to c1');
+  // A drag from a cube to an end plays the push that ends there.
+  await startGame('quixo[3]');
+  const centre = async (r, c) => {
+    const b = await page.locator(`#play-drawing g.cell[data-row="${r}"][data-column="${c}"] .ground`).boundingBox();
+    return [b.x + b.width / 2, b.y + b.height / 2];
+  };
+  const [[x1, y1], [x2, y2]] = [await centre(0, 2), await centre(2, 2)];
+  await page.mouse.move(x1, y1);
+  await page.mouse.down();
+  await page.mouse.move(x2, y2, { steps: 6 });
+  await page.mouse.up();
+  await page.waitForFunction(() => document.querySelectorAll('#log li').length >= 2);
+  assert.equal(await page.locator('#log li.log-you code').textContent(), 'c1 to c3');
+});
+
 test('play: the keyboard alone plays a board: Tab to a cell, Enter moves there', async () => {
   await startGame('connect4[4x4]');
   let tabs = 0;

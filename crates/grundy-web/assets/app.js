@@ -802,12 +802,25 @@ function drawBoard(picture, moves, { coloured, onMove, last, id, owners }) {
   const won = new Set((picture.won || []).map(([r, c]) => `${r},${c}`));
   if (won.size) drawing.setAttribute('aria-label', `${drawing.getAttribute('aria-label')}, the winning line marked`);
   const choices = el('div', { class: 'cell-moves', hidden: true });
+  // Each cell's centre, for the arrows of moves that end elsewhere; the moves of the cell
+  // a drag started on.
+  const centres = new Map();
+  let dragged = null;
+  drawing.addEventListener('pointerup', (e) => {
+    const from = dragged;
+    dragged = null;
+    const at = e.target.closest && e.target.closest('g.cell');
+    if (!from || !at) return;
+    const m = from.find((x) => Array.isArray(x.end) && x.end[0] === Number(at.dataset.row) && x.end[1] === Number(at.dataset.column));
+    if (m) onMove(m);
+  });
   for (let r = 0; r < picture.rows; r++) {
     for (let c = 0; c < picture.columns; c++) {
       const label = picture.cells[r * picture.columns + c] || '';
       const shape = look.cell(picture, r, c);
       if (!shape) continue;
       const { cx, cy, ground } = shape;
+      centres.set(`${r},${c}`, [cx, cy]);
       const here = at.get(`${r},${c}`) || [];
       const best = here.reduce((b, m) => (b === null || better(m, b) ? m : b), null);
       const value = best && coloured ? OUTCOME_CLASS[best.outcome] || '' : '';
@@ -865,9 +878,34 @@ function drawBoard(picture, moves, { coloured, onMove, last, id, owners }) {
             choices.append(b);
           }
           choices.hidden = false;
-          choices.querySelector('button').focus();
+          // Moves that end elsewhere (a Quixo cube pushed back in at an end): an arrow at
+          // each end, pointing the way the cubes slide, is the move too.
+          for (const old of drawing.querySelectorAll('g.arrow')) old.remove();
+          for (const m of here) {
+            if (!Array.isArray(m.end) || !centres.has(m.end.join(','))) continue;
+            const [ex, ey] = centres.get(m.end.join(','));
+            const glyph = m.end[1] < c ? '→' : m.end[1] > c ? '←' : m.end[0] < r ? '↓' : '↑';
+            const arrow = svg('g', {
+              class: `arrow ${coloured ? OUTCOME_CLASS[m.outcome] || '' : ''}`, role: 'button', tabindex: 0,
+              'data-row': m.end[0], 'data-column': m.end[1], 'data-spec': m.spec,
+              'aria-label': `${m.name || m.spec}${coloured ? `: ${moveValue(m)}` : ''}`,
+            }, svg('title', { text: m.name || m.spec }), svg('circle', { cx: ex, cy: ey, r: CELL * 0.3 }),
+            written(glyph, ex, ey, 'glyph', CELL * 0.4));
+            if (coloured) arrow.querySelector('circle').style.fill = valueColour(m);
+            arrow.addEventListener('click', (e) => { e.stopPropagation(); onMove(m); });
+            arrow.addEventListener('keydown', (e) => {
+              if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onMove(m); }
+            });
+            layers[2].append(arrow);
+          }
+          const first = drawing.querySelector('g.arrow') || choices.querySelector('button');
+          first.focus();
         };
         group.addEventListener('click', act);
+        // A drag from the cube to an end plays the push that ends there.
+        if (here.some((m) => Array.isArray(m.end))) {
+          group.addEventListener('pointerdown', () => { dragged = here; });
+        }
         group.addEventListener('keydown', (e) => {
           if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); act(); }
         });

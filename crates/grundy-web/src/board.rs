@@ -15,7 +15,8 @@ use serde_json::{json, Value};
 
 /// `report` (of the position `spec`) as JSON, with `"picture": {rows, columns, cells,
 /// look, won?}` when the position is one board that draws itself, and `"cell": [row, column]`
-/// on each move that has a cell in it. A sum of parts some of which draw themselves
+/// on each move that has a cell in it (and `"end": [row, column]` where it ends elsewhere:
+/// a Quixo cube pushed back in). A sum of parts some of which draw themselves
 /// gets `"boards": [{"spec", "picture"?}]`, a part each, and `"board": k, "cell"` on each
 /// move clicked in part k's picture.
 ///
@@ -81,6 +82,9 @@ pub fn report_taken_json(
         for (m, v) in report.moves.iter().zip(moves) {
             if let Some(cell) = cell(part, &picture, m) {
                 v["cell"] = cell;
+            }
+            if let Some(end) = end(part, &picture, m) {
+                v["end"] = end;
             }
         }
     }
@@ -155,6 +159,14 @@ fn picture(spec: &Spec) -> Option<(&Part, grundy::games::Picture)> {
 fn cell(part: &Part, picture: &grundy::games::Picture, m: &Move) -> Option<Value> {
     let to = m.to.single()?;
     let (row, column) = part.family.move_cell(&part.position, &to.position)?;
+    (row < picture.rows && column < picture.columns).then(|| json!([row, column]))
+}
+
+/// Where move `m` from `part` ends when that is not the cell it is clicked at (a Quixo
+/// cube pushed back in), as `[row, column]` of `picture`.
+fn end(part: &Part, picture: &grundy::games::Picture, m: &Move) -> Option<Value> {
+    let to = m.to.single()?;
+    let (row, column) = part.family.move_end(&part.position, &to.position)?;
     (row < picture.rows && column < picture.columns).then(|| json!([row, column]))
 }
 

@@ -684,6 +684,12 @@ async fn quixo_is_its_cubes_and_each_move_the_cube_taken() {
         assert!([0, 2].contains(row) || [0, 2].contains(column), "{m}");
         let name = format!("{}{}", (b'a' + *column as u8) as char, row + 1);
         assert!(m["name"].as_str().unwrap().starts_with(&name), "{m}");
+        // It ends where the cube goes back in, the cell its name ends with.
+        let end = m["end"].as_array().unwrap_or_else(|| panic!("no end: {m}"));
+        let (er, ec) = (end[0].as_u64().unwrap(), end[1].as_u64().unwrap());
+        let end_name = format!("{}{}", (b'a' + ec as u8) as char, er + 1);
+        assert!(m["name"].as_str().unwrap().ends_with(&end_name), "{m}");
+        assert_ne!((er as usize, ec as usize), (*row, *column), "{m}");
     }
     // Pushes that leave one board are one move, at the first cube in reading order.
     let distinct: std::collections::BTreeSet<_> = at.iter().collect();

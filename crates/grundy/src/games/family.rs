@@ -504,6 +504,14 @@ pub trait Drawing: GameRules {
         None
     }
 
+    /// Optional. Where the move `from` → `to` ends when that is not where it is clicked
+    /// ([`Drawing::move_cell`]): the cell a Quixo cube is pushed back in at. The web page
+    /// draws the move as an arrow there, and takes a drag from the one cell to the other.
+    /// Default: none.
+    fn move_end(&self, _from: &Pos, _to: &Pos) -> Option<(u32, u32)> {
+        None
+    }
+
     /// Optional. The cells of [`Drawing::picture`] that won the game, as `(row, column)`:
     /// every line a player's marks fill, in a position a line ended (tic-tac-toe, the
     /// m,n,k-games, connect four, Quixo). The web page marks them. Default: none.
