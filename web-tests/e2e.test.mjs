@@ -992,6 +992,12 @@ test('play: Quixo by arrows and by drag: a cube clicked shows an arrow at each e
   await page.mouse.up();
   await page.waitForFunction(() => document.querySelectorAll('#log li').length >= 2);
   assert.equal(await page.locator('#log li.log-you code').textContent(), 'c1 to c3');
+  // The keyboard: a cube with the focus, an arrow key slides the cubes that way.
+  await startGame('quixo[3]');
+  await page.locator('#play-drawing g.cell[data-row="0"][data-column="0"]').focus();
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction(() => document.querySelectorAll('#log li').length >= 2);
+  assert.equal(await page.locator('#log li.log-you code').textContent(), 'a1 to a3');
 });
 
 test('play: the keyboard alone plays a board: Tab to a cell, Enter moves there', async () => {

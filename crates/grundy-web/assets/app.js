@@ -761,6 +761,18 @@ const LOOKS = {
   },
 };
 
+/**
+ * The way a move clicked at (r, c) that ends at `m.end` slides the cubes: a Quixo cube
+ * pushed back in at the right end of its row slides the row left, and so on.
+ */
+function slide(m, r, c) {
+  if (m.end[1] !== c) return m.end[1] < c ? '→' : '←';
+  return m.end[0] < r ? '↓' : '↑';
+}
+
+/** The arrow keys, by the way they slide the cubes. */
+const ARROW_KEYS = { ArrowRight: '→', ArrowLeft: '←', ArrowDown: '↓', ArrowUp: '↑' };
+
 /** What a person calls cell (r, c) of a picture. */
 function cellWords(picture, r, c, label) {
   const where = `row ${r + 1}, column ${c + 1}`;
@@ -884,7 +896,7 @@ function drawBoard(picture, moves, { coloured, onMove, last, id, owners }) {
           for (const m of here) {
             if (!Array.isArray(m.end) || !centres.has(m.end.join(','))) continue;
             const [ex, ey] = centres.get(m.end.join(','));
-            const glyph = m.end[1] < c ? '→' : m.end[1] > c ? '←' : m.end[0] < r ? '↓' : '↑';
+            const glyph = slide(m, r, c);
             const arrow = svg('g', {
               class: `arrow ${coloured ? OUTCOME_CLASS[m.outcome] || '' : ''}`, role: 'button', tabindex: 0,
               'data-row': m.end[0], 'data-column': m.end[1], 'data-spec': m.spec,
@@ -907,7 +919,11 @@ function drawBoard(picture, moves, { coloured, onMove, last, id, owners }) {
           group.addEventListener('pointerdown', () => { dragged = here; });
         }
         group.addEventListener('keydown', (e) => {
-          if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); act(); }
+          if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); act(); return; }
+          // An arrow key plays the move that slides the cubes that way (Quixo).
+          const way = ARROW_KEYS[e.key];
+          const m = way && here.find((x) => Array.isArray(x.end) && slide(x, r, c) === way);
+          if (m) { e.preventDefault(); onMove(m); }
         });
       }
       if (isLast) group.setAttribute('data-last', 'true');
