@@ -615,9 +615,9 @@ test('explore: a board\'s cells are coloured by the API\'s values, and a click e
   assert.equal((await boardCells('#explore-drawing'))['0,1'].label, 'O');
   await shot('18-explore-board.png');
   // A game that is not a board has none.
-  await page.fill('#spec', 'nim(3,4,5)');
+  await page.fill('#spec', 'circular[0.77](7,3)');
   await page.click('#solve');
-  await page.waitForFunction(() => document.getElementById('summary').textContent.startsWith('nim(3,4,5):'));
+  await page.waitForFunction(() => document.getElementById('summary').textContent.startsWith('circular[0.77](7,3):'));
   assert.equal(await page.locator('#explore-board').isHidden(), true);
 });
 
@@ -725,6 +725,279 @@ test('boards: every board family is drawn as its players know it', async () => {
   assert.deepEqual(await counts({ cubes: 'g.cube', border: 'g.cube.border', moves: 'g.cube.move', x: 'path.piece.x', o: 'circle.piece.o' }),
     { cubes: 9, border: 8, moves: 4, x: 1, o: 1 });
   await shot('27-board-quixo.png');
+});
+
+test('heaps: stacks of tokens, a move clicked at the lowest token it takes; a sum\'s parts side by side', async () => {
+  await load();
+  // Nim: a stack a heap on a floor of sizes; every token a move, coloured by its value.
+  await exploreBoard('nim(3,4,5)');
+  const r = await boardShows('#explore-drawing', 'nim(3,4,5)');
+  assert.equal(r.picture.look, 'heaps');
+  assert.deepEqual(await counts({ tokens: 'g.token', moves: 'g.token.move', floor: 'line.floor' }), { tokens: 12, moves: 12, floor: 1 });
+  assert.deepEqual(await page.locator('#explore-drawing g.size text.label').allTextContents(), ['3', '4', '5']);
+  await shot('31-heaps-nim.png');
+  // The winning move, take 2 from heap 1: a click on heap 1's second token from the top.
+  const win = r.moves.find((m) => m.outcome === 'win');
+  assert.equal(win.name, 'take 2 from heap 1');
+  assert.deepEqual(win.cell, [3, 0]);
+  await page.locator('#explore-drawing g.cell[data-row="3"][data-column="0"]').click();
+  await page.waitForFunction(() => document.getElementById('summary').textContent.startsWith('nim(1,4,5):'));
+  assert.equal(await page.locator('#explore-drawing g.token').count(), 10);
+  // A sum: each part drawn apart, its caption its spec; a part that draws none is named.
+  const sum = 'nim(2) + circular[0.77](5) + kayles(3)';
+  await exploreSpec(sum);
+  await page.waitForSelector('#explore-drawing-0');
+  assert.deepEqual(await page.locator('#explore-drawing figcaption code').allTextContents(),
+    ['nim(2)', 'circular[0.77](5)', 'octal[0.77](3)']);
+  assert.equal(await page.locator('#explore-drawing-1').count(), 0);
+  assert.equal(await page.locator('#explore-drawing-2 g.token').count(), 3);
+  // Kayles' top pin: taken alone or leaving two rows, both listed; one is explored.
+  await page.locator('#explore-drawing-2 g.cell[data-row="0"][data-column="0"]').click();
+  const listed = page.locator('#explore-drawing .cell-moves button');
+  assert.equal(await listed.count(), 2);
+  assert.deepEqual(await listed.evaluateAll((bs) => bs.map((b) => b.querySelector('.spec').textContent)),
+    ['take 1 in part 3', 'take 1, leaving 1 and 1 in part 3']);
+  await listed.nth(1).click();
+  await page.waitForFunction(() => document.getElementById('summary').textContent
+    .startsWith('nim(2) + circular[0.77](5) + octal[0.77](1,1):'));
+  await shot('32-heaps-sum.png');
+  // Play: a token clicked takes it and those above; the engine's take is marked.
+  await startGame('nim(2,3)');
+  const token = page.locator('#play-drawing g.cell[data-row="0"][data-column="1"]');
+  assert.equal(await play(token), 'nim(2,2)');
+  assert.equal(await page.locator('#log li.log-you code').textContent(), 'take 1 from heap 2');
+  assert.equal(await page.locator('#play-drawing g.cell.last').count(), 1, 'the engine\'s take is marked');
+  // And a sum in play: the move lands in its part.
+  await startGame('nim(1) + kayles(2)');
+  await play(page.locator('#play-drawing-1 g.cell[data-row="0"][data-column="0"]'));
+  assert.match(await page.locator('#log li.log-you code').textContent(), /in part 2$/);
+});
+
+test('play: the address holds the game: a link replays it to the same board and history; Back and Forward step through it', async () => {
+  await startGame('tictactoe');
+  const hash = () => new URL(page.url()).hash;
+  assert.equal(hash(), '#play=tictactoe');
+  const start = await page.textContent('#position');
+  const state = async () => ({
+    position: await page.textContent('#position'),
+    log: await texts('#log li'),
+    points: await page.locator('#history circle.point').count(),
+  });
+  const states = [await state()];
+  for (let turn = 1; turn <= 2; turn++) {
+    await play(page.locator('#play-drawing g.cell.move').first());
+    states.push(await state());
+  }
+  assert.equal(states[2].points, 4);
+  const link = page.url();
+  assert.match(new URL(link).hash, /^#play=tictactoe&moves=[^,]+,[^,]+$/);
+  // A fresh page opens the link at the same board, with the same log and value history.
+  const other = await page.context().newPage();
+  other.on('pageerror', (e) => pageErrors.push(e));
+  await other.goto(link);
+  await other.waitForSelector('body[data-ready="true"]');
+  assert.equal(await other.getAttribute('#tab-play', 'aria-selected'), 'true');
+  assert.equal(await other.textContent('#position'), states[2].position);
+  assert.deepEqual(await other.locator('#log li').allTextContents(), states[2].log);
+  assert.equal(await other.locator('#history circle.point').count(), 4);
+  assert.equal(await other.locator('#play-drawing g.cell.last').count(), 1, 'grundy\'s last move marked');
+  await other.close();
+  // Back steps back a move pair at a time, to the start; Forward plays them again.
+  const shows = async (want) => {
+    await page.waitForFunction(([position, n]) => document.getElementById('position').textContent === position
+      && document.querySelectorAll('#log li').length === n, [want.position, want.log.length]);
+    assert.deepEqual(await state(), want);
+  };
+  await page.goBack();
+  await shows(states[1]);
+  await page.goBack();
+  await shows(states[0]);
+  assert.equal(states[0].position, start);
+  assert.equal(hash(), '#play=tictactoe');
+  await page.goForward();
+  await shows(states[1]);
+  await page.goForward();
+  await shows(states[2]);
+  // Undo is a step of the address too.
+  await page.click('#undo');
+  assert.equal((await state()).position, states[1].position);
+  assert.match(hash(), /^#play=tictactoe&moves=[^,]+$/);
+  // Grundy first, in a score game: the link says so, and keeps the points taken.
+  await startGame('kalah[2,2]', '#play-second');
+  assert.equal(hash(), '#play=kalah%5B2%2C2%5D&first=grundy');
+  await play(page.locator('#play-drawing g.pit.move').first());
+  const taken = await page.textContent('#score');
+  const again = await page.context().newPage();
+  again.on('pageerror', (e) => pageErrors.push(e));
+  await again.goto(page.url());
+  await again.waitForSelector('body[data-ready="true"]');
+  assert.equal(await again.textContent('#position'), await page.textContent('#position'));
+  assert.equal(await again.textContent('#score'), taken);
+  assert.deepEqual(await again.locator('#log li').allTextContents(), await texts('#log li'));
+  await again.close();
+});
+
+test('boards: the line that won is marked, in Explore and at the end of a game', async () => {
+  await load();
+  const wonCells = (drawing) => page.locator(`${drawing} g.cell.won`).evaluateAll((gs) => gs.map((g) =>
+    [`${g.dataset.row},${g.dataset.column}`, g.dataset.label]));
+  await exploreBoard('tictactoe(xxx/oo./...)');
+  assert.deepEqual(await wonCells('#explore-drawing'), [['0,0', 'X'], ['0,1', 'X'], ['0,2', 'X']]);
+  assert.match(await page.getAttribute('#explore-drawing', 'aria-label'), /the winning line marked$/);
+  await exploreBoard('connect4[4x4](1212121)');
+  assert.deepEqual(await wonCells('#explore-drawing'), [['0,0', 'X'], ['1,0', 'X'], ['2,0', 'X'], ['3,0', 'X']]);
+  const ring = await page.locator('#explore-drawing g.cell.won circle.disc').first().evaluate((c) => getComputedStyle(c).stroke);
+  assert.equal(ring, 'rgb(250, 204, 21)');
+  await shot('33-won-connect4.png');
+  // No line yet, none marked.
+  await exploreBoard('connect4[4x4](121212)');
+  assert.equal(await page.locator('#explore-drawing g.cell.won').count(), 0);
+  // Tic-tac-toe played badly (you are O here): grundy's line of three X is marked when it wins.
+  await startGame('tictactoe(x../.o./..x)');
+  while ((await page.locator('#status.over').count()) === 0) {
+    const r = await report(await page.textContent('#position'));
+    const m = r.moves.find((x) => x.outcome === 'loss') || r.moves[0];
+    await play(page.locator(`#play-drawing g.cell[data-row="${m.cell[0]}"][data-column="${m.cell[1]}"]`));
+  }
+  assert.match(await page.textContent('#status'), /grundy/);
+  const line = await wonCells('#play-drawing');
+  assert.equal(line.length, 3, `${line}`);
+  assert.ok(line.every(([, label]) => label === 'X'), `${line}`);
+  await shot('34-won-tictactoe.png');
+});
+
+test('play: a box goes to whoever closed it, and Kalah\'s stores hold what each side took', async () => {
+  const taken = async () => {
+    const m = /taken so far: you (\d+), grundy (\d+)/.exec(await page.textContent('#score'));
+    return { you: Number(m[1]), grundy: Number(m[2]) };
+  };
+  // Dots and boxes on 1 × 2 boxes, to the end: each box in the colour of the side that
+  // closed it, as many of each as the score says.
+  await startGame('dots[1x2]');
+  for (let turn = 0; turn < 10 && (await page.locator('#status.over').count()) === 0; turn++) {
+    await play(page.locator('#play-drawing g.slot.move').first());
+  }
+  assert.equal(await page.locator('#status.over').count(), 1);
+  const owners = await page.locator('#play-drawing g.box').evaluateAll((gs) => gs.map((g) => g.dataset.owner || ''));
+  const total = await taken();
+  assert.equal(owners.length, 2);
+  assert.deepEqual([owners.filter((o) => o === 'you').length, owners.filter((o) => o === 'grundy').length], [total.you, total.grundy]);
+  const fill = (who) => page.locator(`#play-drawing g.box.owner-${who} .ground`).first()
+    .evaluate((g) => getComputedStyle(g).fill).catch(() => null);
+  if (total.you) assert.equal(await fill('you'), 'rgb(86, 180, 233)');
+  if (total.grundy) assert.equal(await fill('grundy'), 'rgb(204, 121, 167)');
+  await shot('35-dots-owners.png');
+  // Undo takes a box back with the move that closed it.
+  await page.click('#undo');
+  const left = await page.locator('#play-drawing g.box[data-owner]').count();
+  assert.ok(left < 2, `${left} boxes still owned after Undo`);
+  // Kalah: you are South; after your sowing and grundy's reply the stores say the score.
+  await startGame('kalah[3,3]');
+  const stores = () => page.locator('#play-drawing g.store').evaluateAll((gs) => Object.fromEntries(gs.map((g) => [
+    g.dataset.column === '0' ? 'north' : 'south', g.querySelector('text.label') ? g.querySelector('text.label').textContent : ''])));
+  assert.deepEqual(await stores(), { north: '', south: '' });
+  await play(page.locator('#play-drawing g.pit[data-row="1"][data-column="2"]'));
+  const now = await taken();
+  assert.ok(now.you >= 1, 'your last seed went into your store');
+  assert.deepEqual(await stores(), { north: String(now.grundy), south: String(now.you) });
+  await shot('36-kalah-stores.png');
+});
+
+test('thinking: a long answer says so, with the seconds and the search\'s own progress', async () => {
+  await load();
+  // The tickets' progress: asked of the server while the page waits (its own fetches).
+  const asked = [];
+  page.on('response', async (r) => {
+    if (r.url().includes('/api/progress?')) asked.push(await r.json().catch(() => null));
+  });
+  // A 9 × 10 bar of chocolate: seconds of exploring and labelling 92 378 positions.
+  await page.fill('#spec', 'chomp[9x10]');
+  await page.click('#solve');
+  await page.waitForSelector('#explore-thinking:not([hidden])');
+  await page.waitForFunction(() => /^grundy is thinking… \d+\.\d s — .+: [\d,]+$/.test(document.getElementById('explore-thinking').textContent),
+    null, { timeout: 20000 });
+  const line = await page.textContent('#explore-thinking');
+  await shot('37-thinking.png');
+  await page.waitForFunction(() => document.getElementById('summary').textContent.startsWith('chomp[9x10]'), null, { timeout: 30000 });
+  assert.equal(await page.locator('#explore-thinking').isHidden(), true, 'gone with the answer');
+  const working = asked.filter((p) => p && p.working);
+  assert.ok(working.length >= 1, `progress asked: ${JSON.stringify(asked)}`);
+  assert.ok(working.some((p) => p.stage && Number(p.done) > 0), `${line}; ${JSON.stringify(working)}`);
+  // Once answered, a ticket is forgotten.
+  const last = asked.filter(Boolean).at(-1);
+  const after = await (await fetch(`${base}api/progress?ticket=${last.ticket}`)).json();
+  assert.deepEqual(after, { ticket: last.ticket, working: false });
+  // A quick answer says nothing.
+  await exploreSpec('nim(3,4,5)');
+  assert.equal(await page.locator('#explore-thinking').isHidden(), true);
+});
+
+test('every family of the catalog: its game opens, its first move is played on the page, grundy replies', async () => {
+  const catalog = await (await fetch(`${base}api/catalog`)).json();
+  assert.deepEqual(catalog.gallery.map((g) => g.name), catalog.families.map((f) => f.name), 'one entry a family');
+  for (const g of catalog.gallery) {
+    const spec = g.spec;
+    assert.ok(spec, `${g.name} has a spec to play`);
+    await startGame(spec);
+    assert.equal(await page.locator('#play-error').isHidden(), true, `${spec}: ${await page.textContent('#play-error')}`);
+    // The first move the page offers: on the board (a cell, a token, a vertex or a
+    // triangle; a cube's first listed push), else the first button.
+    const onBoard = page.locator('#play-board [role="button"]');
+    let choice = (await onBoard.count()) ? onBoard.first() : page.locator('#choices button').first();
+    if (await onBoard.count()) {
+      await choice.click();
+      const listed = page.locator('#play-board .cell-moves:not([hidden]) button');
+      if (await listed.count()) choice = listed.first();
+      else {
+        await page.waitForFunction(() => !document.getElementById('play-first').disabled);
+        choice = null;
+      }
+    }
+    if (choice) await play(choice);
+    await page.waitForFunction(() => !document.getElementById('play-first').disabled);
+    assert.equal(await page.locator('#play-error').isHidden(), true, `${spec}: ${await page.textContent('#play-error')}`);
+    const log = await page.locator('#log li').evaluateAll((lis) => lis.map((li) => li.className));
+    assert.ok(log[0] && log[0].startsWith('log-you'), `${spec}: your move is logged (${log})`);
+    const over = (await page.locator('#status.over').count()) > 0;
+    const yourTurn = (await page.textContent('#status')) === 'Your move.';
+    assert.ok(over || yourTurn, `${spec}: grundy replied or the game is over`);
+    assert.equal(await page.locator('#history circle.point').count(), log.length, `${spec}: one point a move`);
+  }
+});
+
+test('play: Quixo by arrows and by drag: a cube clicked shows an arrow at each end it can go back in at', async () => {
+  await startGame('quixo[3]');
+  await page.check('#hint');
+  await page.locator('#play-drawing g.cell[data-row="0"][data-column="0"]').click();
+  const arrows = await page.locator('#play-drawing g.arrow').evaluateAll((gs) => gs.map((g) => ({
+    at: `${g.dataset.row},${g.dataset.column}`, glyph: g.querySelector('text').textContent, aria: g.getAttribute('aria-label'),
+  })));
+  // a1 pushed in at c1 (the row slides left) or at a3 (the column slides up).
+  assert.deepEqual(arrows.map((a) => [a.at, a.glyph]).sort(), [['0,2', '←'], ['2,0', '↑']]);
+  for (const a of arrows) assert.match(a.aria, /^a1 to (c1|a3): ((win|lose) in \d+|draw)$/);
+  assert.ok(await page.evaluate(() => document.activeElement.matches('#play-drawing g.arrow')), 'the first arrow has the focus');
+  await shot('38-quixo-arrows.png');
+  await play(page.locator('#play-drawing g.arrow[data-row="0"][data-column="2"]'));
+  assert.equal(await page.locator('#log li.log-you code').textContent(), 'a1 to c1');
+  // A drag from a cube to an end plays the push that ends there.
+  await startGame('quixo[3]');
+  const centre = async (r, c) => {
+    const b = await page.locator(`#play-drawing g.cell[data-row="${r}"][data-column="${c}"] .ground`).boundingBox();
+    return [b.x + b.width / 2, b.y + b.height / 2];
+  };
+  const [[x1, y1], [x2, y2]] = [await centre(0, 2), await centre(2, 2)];
+  await page.mouse.move(x1, y1);
+  await page.mouse.down();
+  await page.mouse.move(x2, y2, { steps: 6 });
+  await page.mouse.up();
+  await page.waitForFunction(() => document.querySelectorAll('#log li').length >= 2);
+  assert.equal(await page.locator('#log li.log-you code').textContent(), 'c1 to c3');
+  // The keyboard: a cube with the focus, an arrow key slides the cubes that way.
+  await startGame('quixo[3]');
+  await page.locator('#play-drawing g.cell[data-row="0"][data-column="0"]').focus();
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction(() => document.querySelectorAll('#log li').length >= 2);
+  assert.equal(await page.locator('#log li.log-you code').textContent(), 'a1 to a3');
 });
 
 test('play: the keyboard alone plays a board: Tab to a cell, Enter moves there', async () => {

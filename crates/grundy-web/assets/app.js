@@ -84,6 +84,60 @@ function toJson(value) {
   return text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1');
 }
 
+/** A fresh word for one request, to ask `/api/progress` how far it has got. */
+function newTicket() {
+  return `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
+
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+/** How many requests are being waited on: the "thinking" line shows while any is. */
+let waiting = 0;
+
+/**
+ * Runs `request(ticket)` (a call of the API that brings `ticket`) and, when it takes
+ * longer than a moment, shows in `box` that grundy is thinking: the seconds so far and
+ * the library's own progress (its stage and count), asked of `/api/progress`.
+ */
+async function thinking(box, request) {
+  const ticket = newTicket();
+  let done = false;
+  waiting += 1;
+  const show = (p) => {
+    if (done) return;
+    const seconds = p && p.working ? Number(p.seconds) : null;
+    let text = 'grundy is thinking…';
+    if (seconds !== null) text += ` ${seconds.toFixed(1)} s`;
+    if (p && p.working && p.stage) text += ` — ${p.stage}: ${Number(p.done).toLocaleString('en')}`;
+    box.textContent = text;
+    if (p && p.stage) box.dataset.stage = p.stage;
+    box.hidden = false;
+  };
+  const follow = async () => {
+    show(null);
+    while (!done) {
+      try {
+        show(await api(`/api/progress?ticket=${ticket}`));
+      } catch (e) {
+        // No progress to show: the answer comes all the same.
+      }
+      await sleep(400);
+    }
+  };
+  const timer = setTimeout(follow, 300);
+  try {
+    return await request(ticket);
+  } finally {
+    done = true;
+    clearTimeout(timer);
+    waiting -= 1;
+    if (waiting === 0) {
+      box.hidden = true;
+      delete box.dataset.stage;
+    }
+  }
+}
+
 /** Calls the API; throws an Error carrying the server's reason. */
 async function api(path, options = {}) {
   let response;
@@ -185,7 +239,8 @@ async function explore(specText, { push = true } = {}) {
   showError($('explore-error'), null);
   $('explore-busy').hidden = false;
   try {
-    const answer = await api(`/api/explore?spec=${encodeURIComponent(spec)}`);
+    const answer = await thinking($('explore-thinking'),
+      (ticket) => api(`/api/explore?${new URLSearchParams({ spec, ticket })}`));
     if (mine === exploring) renderExplore(answer);
   } catch (e) {
     if (mine === exploring) {
@@ -197,8 +252,13 @@ async function explore(specText, { push = true } = {}) {
   }
 }
 
-/** Back or Forward: explore the position the address names (or show none). */
+/** Back or Forward: the game the address names, or explore the position it names (or show none). */
 function followUrl() {
+  const playing = playInUrl();
+  if (playing) {
+    followPlay(playing);
+    return;
+  }
   const spec = specInUrl();
   showPanel('explore');
   if (spec !== null) {
@@ -273,8 +333,12 @@ function renderExplore(answer) {
     board.append(drawBoard(r.picture, r.moves, {
       coloured: true, onMove: (m) => explore(m.spec), id: 'explore-drawing',
     }));
+  } else if (r.boards) {
+    board.append(drawBoards(r.boards, r.moves, {
+      coloured: true, onMove: (m) => explore(m.spec), id: 'explore-drawing',
+    }));
   }
-  board.hidden = !r.picture;
+  board.hidden = !r.picture && !r.boards;
 
   const list = $('moves');
   clear(list);
@@ -521,6 +585,9 @@ const HEX_SIDE = 8;
 const FRAME = 10;
 const BOX = 70;
 const DOTS_MARGIN = 12;
+/** A heap's token height, and the floor's row of sizes under the heaps. */
+const TOKEN = 24;
+const FLOOR = 30;
 
 /**
  * How each `look` of the library's pictures is drawn: the drawing's size; each cell's
@@ -664,6 +731,26 @@ const LOOKS = {
       return label ? written(label, cx, cy) : null;
     },
   },
+  // Heaps of tokens: a column a heap, standing on a floor under which the last row says
+  // each heap's size; a move is clicked at the lowest token it takes.
+  heaps: {
+    size: (p) => ({ width: p.columns * CELL, height: (p.rows - 1) * TOKEN + FLOOR }),
+    under: (p, { width }) => [svg('line', { class: 'floor', x1: 2, y1: (p.rows - 1) * TOKEN, x2: width - 2, y2: (p.rows - 1) * TOKEN })],
+    cell: (p, r, c) => {
+      const cx = c * CELL + CELL / 2;
+      if (r === p.rows - 1) {
+        const cy = (p.rows - 1) * TOKEN + FLOOR / 2;
+        return { cx, cy, kind: 'size', ground: svg('rect', { x: c * CELL + 4, y: cy - FLOOR / 2 + 2, width: CELL - 8, height: FLOOR - 4 }) };
+      }
+      const cy = r * TOKEN + TOKEN / 2;
+      const token = (p.cells[r * p.columns + c] || '') === 'o';
+      return {
+        cx, cy, kind: token ? 'token' : 'air', tag: [c * CELL + CELL - 14, cy],
+        ground: svg('rect', { x: c * CELL + 5, y: r * TOKEN + 2, width: CELL - 10, height: TOKEN - 4, rx: (TOKEN - 4) / 2 }),
+      };
+    },
+    piece: (label, cx, cy, shape) => (shape.kind === 'size' ? written(label, cx, cy, 'label', FLOOR * 0.6) : null),
+  },
   numbers: {
     size: (p) => ({ width: p.columns * CELL, height: p.rows * CELL }),
     cell: (p, r, c) => ({
@@ -674,10 +761,27 @@ const LOOKS = {
   },
 };
 
+/**
+ * The way a move clicked at (r, c) that ends at `m.end` slides the cubes: a Quixo cube
+ * pushed back in at the right end of its row slides the row left, and so on.
+ */
+function slide(m, r, c) {
+  if (m.end[1] !== c) return m.end[1] < c ? '→' : '←';
+  return m.end[0] < r ? '↓' : '↑';
+}
+
+/** The arrow keys, by the way they slide the cubes. */
+const ARROW_KEYS = { ArrowRight: '→', ArrowLeft: '←', ArrowDown: '↓', ArrowUp: '↑' };
+
 /** What a person calls cell (r, c) of a picture. */
 function cellWords(picture, r, c, label) {
   const where = `row ${r + 1}, column ${c + 1}`;
   if (!label) return where;
+  if (picture.look === 'heaps') {
+    const heap = `heap ${c + 1}`;
+    if (r === picture.rows - 1) return `${heap}: ${label} tokens`;
+    return label ? `a token of ${heap}, ${picture.rows - 1 - r} from the bottom` : heap;
+  }
   const what = { X: 'X', O: 'O', '#': picture.look === 'lines' ? 'a box taken' : 'a square', x: 'the poisoned square', '-': 'a line', '|': 'a line', '+': 'a dot' }[label];
   return `${what || label} (${where})`;
 }
@@ -691,7 +795,7 @@ function cellWords(picture, r, c, label) {
  * cell with several moves (a Quixo cube) shows the best of them and, clicked, lists them
  * all. `last` marks the cell of the move just made.
  */
-function drawBoard(picture, moves, { coloured, onMove, last, id }) {
+function drawBoard(picture, moves, { coloured, onMove, last, id, owners }) {
   const look = LOOKS[picture.look] || LOOKS.marks;
   const box = el('div', { class: 'board-box' });
   const { width, height } = look.size(picture);
@@ -706,24 +810,46 @@ function drawBoard(picture, moves, { coloured, onMove, last, id }) {
   const layers = [0, 1, 2].map(() => svg('g'));
   drawing.append(...layers);
   const at = movesByCell(moves);
+  // The line (or lines) that ended the game, as the library marks them.
+  const won = new Set((picture.won || []).map(([r, c]) => `${r},${c}`));
+  if (won.size) drawing.setAttribute('aria-label', `${drawing.getAttribute('aria-label')}, the winning line marked`);
   const choices = el('div', { class: 'cell-moves', hidden: true });
+  // Each cell's centre, for the arrows of moves that end elsewhere; the moves of the cell
+  // a drag started on.
+  const centres = new Map();
+  let dragged = null;
+  drawing.addEventListener('pointerup', (e) => {
+    const from = dragged;
+    dragged = null;
+    const at = e.target.closest && e.target.closest('g.cell');
+    if (!from || !at) return;
+    const m = from.find((x) => Array.isArray(x.end) && x.end[0] === Number(at.dataset.row) && x.end[1] === Number(at.dataset.column));
+    if (m) onMove(m);
+  });
   for (let r = 0; r < picture.rows; r++) {
     for (let c = 0; c < picture.columns; c++) {
       const label = picture.cells[r * picture.columns + c] || '';
       const shape = look.cell(picture, r, c);
       if (!shape) continue;
       const { cx, cy, ground } = shape;
+      centres.set(`${r},${c}`, [cx, cy]);
       const here = at.get(`${r},${c}`) || [];
       const best = here.reduce((b, m) => (b === null || better(m, b) ? m : b), null);
       const value = best && coloured ? OUTCOME_CLASS[best.outcome] || '' : '';
       const isLast = Array.isArray(last) && last[0] === r && last[1] === c;
-      const cls = ['cell', shape.kind, here.length ? 'move' : '', value, isLast ? 'last' : ''].filter(Boolean).join(' ');
+      const isWon = won.has(`${r},${c}`);
+      // Who claimed the cell (a box), by the value history's moves.
+      const owner = owners ? owners.get(`${r},${c}`) : undefined;
+      const cls = ['cell', shape.kind, here.length ? 'move' : '', value, isLast ? 'last' : '', isWon ? 'won' : '',
+        owner ? `owner-${owner}` : ''].filter(Boolean).join(' ');
       const group = svg('g', { class: cls, 'data-row': r, 'data-column': c, 'data-label': label });
       ground.setAttribute('class', 'ground');
       group.append(ground);
-      const piece = look.piece(label, cx, cy, shape);
+      const piece = owner ? written(owner === 'you' ? 'you' : 'grundy', cx, cy, 'owner', CELL * 0.3) : look.piece(label, cx, cy, shape);
       if (piece) group.append(piece);
-      let tip = cellWords(picture, r, c, label);
+      if (owner) group.setAttribute('data-owner', owner);
+      let tip = cellWords(picture, r, c, label) + (isWon ? ': of the winning line' : '')
+        + (owner ? `: ${owner === 'you' ? 'yours' : 'grundy\'s'}` : '');
       if (here.length) {
         tip = here.map((m) => `${m.name || m.spec}${coloured ? `: ${moveValue(m)}` : ''}`).join('\n');
         if (coloured) {
@@ -764,11 +890,40 @@ function drawBoard(picture, moves, { coloured, onMove, last, id }) {
             choices.append(b);
           }
           choices.hidden = false;
-          choices.querySelector('button').focus();
+          // Moves that end elsewhere (a Quixo cube pushed back in at an end): an arrow at
+          // each end, pointing the way the cubes slide, is the move too.
+          for (const old of drawing.querySelectorAll('g.arrow')) old.remove();
+          for (const m of here) {
+            if (!Array.isArray(m.end) || !centres.has(m.end.join(','))) continue;
+            const [ex, ey] = centres.get(m.end.join(','));
+            const glyph = slide(m, r, c);
+            const arrow = svg('g', {
+              class: `arrow ${coloured ? OUTCOME_CLASS[m.outcome] || '' : ''}`, role: 'button', tabindex: 0,
+              'data-row': m.end[0], 'data-column': m.end[1], 'data-spec': m.spec,
+              'aria-label': `${m.name || m.spec}${coloured ? `: ${moveValue(m)}` : ''}`,
+            }, svg('title', { text: m.name || m.spec }), svg('circle', { cx: ex, cy: ey, r: CELL * 0.3 }),
+            written(glyph, ex, ey, 'glyph', CELL * 0.4));
+            if (coloured) arrow.querySelector('circle').style.fill = valueColour(m);
+            arrow.addEventListener('click', (e) => { e.stopPropagation(); onMove(m); });
+            arrow.addEventListener('keydown', (e) => {
+              if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onMove(m); }
+            });
+            layers[2].append(arrow);
+          }
+          const first = drawing.querySelector('g.arrow') || choices.querySelector('button');
+          first.focus();
         };
         group.addEventListener('click', act);
+        // A drag from the cube to an end plays the push that ends there.
+        if (here.some((m) => Array.isArray(m.end))) {
+          group.addEventListener('pointerdown', () => { dragged = here; });
+        }
         group.addEventListener('keydown', (e) => {
-          if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); act(); }
+          if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); act(); return; }
+          // An arrow key plays the move that slides the cubes that way (Quixo).
+          const way = ARROW_KEYS[e.key];
+          const m = way && here.find((x) => Array.isArray(x.end) && slide(x, r, c) === way);
+          if (m) { e.preventDefault(); onMove(m); }
         });
       }
       if (isLast) group.setAttribute('data-last', 'true');
@@ -778,6 +933,26 @@ function drawBoard(picture, moves, { coloured, onMove, last, id }) {
   }
   box.append(drawing, choices);
   return box;
+}
+
+/**
+ * A sum's parts side by side (`boards`: each part's spec and, where its family draws one,
+ * its picture), each drawn by `drawBoard` with the moves the API puts in it (`board`:
+ * the part a move changes); `last` the value history's last move, marked in its part.
+ */
+function drawBoards(boards, moves, { coloured, onMove, last, id }) {
+  const row = el('div', { class: 'boards', id, role: 'group', 'aria-label': `a sum of ${boards.length} parts` });
+  boards.forEach((b, k) => {
+    const part = el('figure', { class: 'part-board', 'data-part': k + 1 });
+    if (b.picture) {
+      part.append(drawBoard(b.picture, moves.filter((m) => m.board === k), {
+        coloured, onMove, id: `${id}-${k}`, last: last && last.board === k ? last.cell : null,
+      }));
+    }
+    part.append(el('figcaption', {}, `part ${k + 1}: `, el('code', { text: b.spec })));
+    row.append(part);
+  });
+  return row;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1031,7 +1206,81 @@ function drawHistory(values, width = 480) {
  * The game in progress. `history` holds the earlier positions where it was your turn;
  * `values` the value of every move made so far, as the API judged it (`played`).
  */
-const game = { current: null, history: [], future: [], values: [], over: null, busy: false, board: null, you: null };
+const game = {
+  current: null, history: [], future: [], values: [], over: null, busy: false, board: null, you: null,
+  start: null, engineFirst: false, moves: [],
+};
+
+// ---------------------------------------------------------------------------------------
+// The game in the address: `#play=START`, `&first=grundy` when grundy moved first, and
+// `&moves=` your moves so far (the positions they led to, as the API wrote them), so that
+// a link replays the game to the same board and value history, and Back and Forward step
+// through its moves. A contest board's game (a file) is not put there.
+// ---------------------------------------------------------------------------------------
+
+/** The address of the game in progress, or null. */
+function playHash() {
+  if (game.start === null || game.board) return null;
+  let hash = `#play=${encodeURIComponent(game.start)}`;
+  if (game.engineFirst) hash += '&first=grundy';
+  if (game.moves.length) hash += `&moves=${game.moves.map(encodeURIComponent).join(',')}`;
+  return hash;
+}
+
+/** The game the address names, `{start, engineFirst, moves}`, or null. */
+function playInUrl() {
+  const hash = window.location.hash;
+  if (!hash.startsWith('#play=')) return null;
+  const fields = Object.fromEntries(hash.slice(1).split('&').map((kv) => {
+    const at = kv.indexOf('=');
+    return at < 0 ? [kv, ''] : [kv.slice(0, at), kv.slice(at + 1)];
+  }));
+  try {
+    return {
+      start: decodeURIComponent(fields.play),
+      engineFirst: fields.first === 'grundy',
+      moves: fields.moves ? fields.moves.split(',').map(decodeURIComponent) : [],
+    };
+  } catch (e) {
+    return null;
+  }
+}
+
+/** Puts the game in progress in the address: a new history entry when it changed. */
+function pushPlay() {
+  const hash = playHash();
+  if (hash !== null && hash !== window.location.hash) window.history.pushState({ play: true }, '', hash);
+}
+
+const sameMoves = (a, b, n) => a.length >= n && b.length >= n && a.slice(0, n).every((m, i) => m === b[i]);
+
+/**
+ * Shows the game the address names: the game in progress stepped back or forward by
+ * Undo and Redo when the address is one of its own states, else replayed from its start
+ * through the API, move by move, exactly as it was played.
+ */
+async function followPlay(want) {
+  showPanel('play');
+  if (game.busy) return;
+  const same = game.start === want.start && game.engineFirst === want.engineFirst && !game.board && !$('game').hidden;
+  if (same) {
+    while (game.moves.length > want.moves.length && sameMoves(game.moves, want.moves, want.moves.length)
+      && game.history.length) undo({ push: false });
+    while (game.moves.length < want.moves.length && game.future.length
+      && sameMoves(want.moves, [...game.moves, game.future[game.future.length - 1].move], game.moves.length + 1)) {
+      redo({ push: false });
+    }
+    if (game.moves.length === want.moves.length && sameMoves(game.moves, want.moves, want.moves.length)) return;
+  }
+  $('play-spec').value = want.start;
+  $('contest-report').hidden = true;
+  if (!(await begin(want.start, want.engineFirst, null, null, { push: false }))) return;
+  for (const m of want.moves) {
+    if (!(await move(m, { push: false }))) break;
+  }
+  const hash = playHash();
+  if (hash !== null && hash !== window.location.hash) window.history.replaceState({ play: true }, '', hash);
+}
 
 function logLine(who, text, extra, cls) {
   const item = el('li', { class: `log-${who}${cls ? ` ${cls}` : ''}` },
@@ -1059,7 +1308,7 @@ async function startGame(engineFirst) {
  * Starts a game at `spec`: of the catalog, or (`board`: `{task, text}`) of a contest
  * task's input, whose start's report `start` `/api/olympiad` gave.
  */
-async function begin(spec, engineFirst, board, start) {
+async function begin(spec, engineFirst, board, start, { push = true } = {}) {
   showError($('play-error'), null);
   setBusy(true);
   try {
@@ -1068,11 +1317,7 @@ async function begin(spec, engineFirst, board, start) {
     if (engineFirst) {
       const body = { spec };
       if (board) body.board = board;
-      const reply = await api('/api/play', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: toJson(body),
-      });
+      const reply = await askPlay(body);
       first = reply;
       current = reply.next
         ? { report: reply.next, taken: reply.taken }
@@ -1094,17 +1339,27 @@ async function begin(spec, engineFirst, board, start) {
     clear($('log'));
     if (first) {
       if (first.best_move) logLine('grundy', first.best_move_name || first.best_move, first.explanation);
-      if (first.over) game.over = { winner: first.winner, message: first.message };
+      const last = await engineGoesOn(first);
+      game.current = last.next
+        ? { report: last.next, taken: last.taken }
+        : { report: last.report, taken: last.taken };
+      if (last.over) game.over = { winner: last.winner, message: last.message };
     } else if (current.report.moves.length === 0) {
       game.over = { winner: null, message: 'There is no move from here: the game is over before it starts.' };
     }
+    game.start = spec;
+    game.engineFirst = engineFirst;
+    game.moves = [];
     $('game').hidden = false;
     renderGame();
+    if (push) pushPlay();
+    return true;
   } catch (e) {
     // The game in progress, if any, is left as it was, and stays playable: say so.
     const going = game.current && !$('game').hidden
       ? `\nThe game in progress below, at ${game.current.report.spec}, goes on.` : '';
     showError($('play-error'), { message: `Cannot start ${spec || 'a game'}: ${e.message}${going}` });
+    return false;
   } finally {
     setBusy(false);
   }
@@ -1174,8 +1429,35 @@ function renderContestReport(a) {
   if (!r) $('game').hidden = true;
 }
 
-async function move(to) {
-  if (game.busy || game.over || !game.current) return;
+/** `POST /api/play` with `body`, saying "thinking" (with the search's progress) while it takes. */
+function askPlay(body) {
+  return thinking($('play-thinking'), (ticket) => api('/api/play', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: toJson({ ...body, ticket }),
+  }));
+}
+
+/**
+ * While grundy keeps the turn (its move scored and it moves again: a box closed, its last
+ * seed in its store), asks for its next move from where it now stands, until it is your
+ * turn or the game is over; each move joins the value history and the log. The last reply.
+ */
+async function engineGoesOn(reply) {
+  let last = reply;
+  while (!last.over && !last.next && last.best_move) {
+    const body = { spec: last.best_move };
+    if (last.taken) body.taken = last.taken;
+    if (game.board) body.board = game.board;
+    last = await askPlay(body);
+    game.values.push(...last.played);
+    if (last.best_move) logLine('grundy', last.best_move_name || last.best_move, last.explanation);
+  }
+  return last;
+}
+
+async function move(to, { push = true } = {}) {
+  if (game.busy || game.over || !game.current) return false;
   showError($('play-error'), null);
   setBusy(true);
   const before = game.current;
@@ -1183,26 +1465,27 @@ async function move(to) {
     const body = { spec: before.report.spec, move: to };
     if (before.taken) body.taken = before.taken;
     if (game.board) body.board = game.board;
-    const reply = await api('/api/play', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: toJson(body),
-    });
+    const reply = await askPlay(body);
     game.history.push({ current: before, log: $('log').children.length, values: game.values.length });
     game.future = [];
     game.values.push(...reply.played);
+    game.moves.push(reply.your_move ? reply.your_move.spec : to);
     const hinted = $('hint').checked;
     const mine = reply.your_move;
     logLine('you', mine ? mine.name : reply.position, hinted && mine ? mine.judgement : null,
       hinted && mine ? OUTCOME_CLASS[mine.outcome] : null);
     if (reply.best_move) logLine('grundy', reply.best_move_name || reply.best_move, reply.explanation);
-    game.current = reply.next
-      ? { report: reply.next, taken: reply.taken }
-      : { report: reply.report, taken: reply.taken };
-    game.over = reply.over ? { winner: reply.winner, message: reply.message } : null;
+    const last = await engineGoesOn(reply);
+    game.current = last.next
+      ? { report: last.next, taken: last.taken }
+      : { report: last.report, taken: last.taken };
+    game.over = last.over ? { winner: last.winner, message: last.message } : null;
     $('typed').value = '';
+    if (push) pushPlay();
+    return true;
   } catch (e) {
     showError($('play-error'), e);
+    return false;
   } finally {
     setBusy(false);
     renderGame();
@@ -1210,14 +1493,14 @@ async function move(to) {
 }
 
 /** Takes back your last move and grundy's reply, kept for Redo. */
-function undo() {
+function undo({ push = true } = {}) {
   if (game.busy) return;
   const last = game.history.pop();
   if (!last) return;
   const log = $('log');
   game.future.push({
     entry: last, current: game.current, over: game.over,
-    log: [...log.children].slice(last.log), values: game.values.slice(last.values),
+    log: [...log.children].slice(last.log), values: game.values.slice(last.values), move: game.moves.pop(),
   });
   game.current = last.current;
   game.over = null;
@@ -1225,10 +1508,11 @@ function undo() {
   game.values.length = last.values;
   showError($('play-error'), null);
   renderGame();
+  if (push) pushPlay();
 }
 
 /** Plays again the move pair the last Undo took back, as it was (no request). */
-function redo() {
+function redo({ push = true } = {}) {
   if (game.busy) return;
   const next = game.future.pop();
   if (!next) return;
@@ -1237,8 +1521,10 @@ function redo() {
   game.over = next.over;
   $('log').append(...next.log);
   game.values.push(...next.values);
+  game.moves.push(next.move);
   showError($('play-error'), null);
   renderGame();
+  if (push) pushPlay();
 }
 
 /** The most moves shown as buttons; the rest can be typed. */
@@ -1304,23 +1590,31 @@ function renderGame() {
   const board = $('play-board');
   clear(board);
   const lastMove = game.values.length ? game.values[game.values.length - 1] : null;
+  // The cells each move claimed for whoever made it (dots and boxes' boxes).
+  const owners = new Map();
+  for (const v of game.values) for (const [row, column] of v.claims || []) owners.set(`${row},${column}`, v.by);
   if (r.figure) {
     board.append(drawFigure(r.figure, game.over ? [] : r.moves, {
       coloured: hinted, onMove: (m) => move(m.spec), last: lastMove ? lastMove.part : null,
     }));
   } else if (r.picture) {
     board.append(drawBoard(r.picture, game.over ? [] : r.moves, {
-      coloured: hinted, onMove: (m) => move(m.spec), last: lastMove && lastMove.cell, id: 'play-drawing',
+      coloured: hinted, onMove: (m) => move(m.spec), last: lastMove && lastMove.cell, id: 'play-drawing', owners,
+    }));
+  } else if (r.boards) {
+    board.append(drawBoards(r.boards, game.over ? [] : r.moves, {
+      coloured: hinted, onMove: (m) => move(m.spec), last: lastMove, id: 'play-drawing',
     }));
   }
-  board.hidden = !r.picture && !r.figure;
+  board.hidden = !r.picture && !r.figure && !r.boards;
   if (r.figure) fitLabels(board);
   const figureText = $('figure-note');
   figureText.textContent = r.figure ? figureNote(r.figure, game.you, Boolean(game.over)) : r.not_drawn || '';
   figureText.hidden = !r.figure && !r.not_drawn;
   // A board where every move has its cell needs no buttons besides, unless it is a
-  // score game: its buttons say which move is best and by how much the others fall short.
-  choices.hidden = (Boolean(r.picture) && !r.scores && r.moves.every((m) => Array.isArray(m.cell)))
+  // score game (its buttons say which move is best and by how much the others fall
+  // short) or heaps (the buttons name each take, a click on a token only its height).
+  choices.hidden = (Boolean(r.picture) && !r.scores && r.picture.look !== 'heaps' && r.moves.every((m) => Array.isArray(m.cell)))
     || (Boolean(r.figure) && r.moves.every((m) => Number.isInteger(m.part)));
   const history = $('history-box');
   const chart = $('history-chart');
@@ -1330,7 +1624,7 @@ function renderGame() {
   $('typed-form').hidden = Boolean(game.over);
   $('undo').disabled = game.busy || game.history.length === 0;
   $('redo').disabled = game.busy || game.future.length === 0;
-  $('play-legend').hidden = !hinted || Boolean(game.over) || !(r.picture || r.figure);
+  $('play-legend').hidden = !hinted || Boolean(game.over) || !(r.picture || r.figure || r.boards);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1812,8 +2106,8 @@ async function init() {
   $('play-form').addEventListener('submit', (e) => { e.preventDefault(); startGame(false); });
   $('play-second').addEventListener('click', () => startGame(true));
   $('hint').addEventListener('change', () => { if (game.current) renderGame(); });
-  $('undo').addEventListener('click', undo);
-  $('redo').addEventListener('click', redo);
+  $('undo').addEventListener('click', () => undo());
+  $('redo').addEventListener('click', () => redo());
   $('typed-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const to = $('typed').value.trim();
@@ -1866,10 +2160,12 @@ async function init() {
   }
   $('moves-legend').append(valueLegend());
   $('play-legend').append(valueLegend());
-  // A shared address opens at its position.
+  // A shared address opens at its position, or replays its game.
   if (specInUrl()) {
     showPanel('explore');
     explore(specInUrl(), { push: false });
+  } else if (playInUrl()) {
+    await followPlay(playInUrl());
   }
   document.body.dataset.ready = 'true';
 }

@@ -37,6 +37,29 @@ pub async fn blocking<T: Send + 'static>(
     config: &Arc<Config>,
     work: impl FnOnce(&Limits<'_>) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
+    followed(config, None, work).await
+}
+
+/// [`blocking`], the library's progress reports noted under `ticket` (when there is one)
+/// for `/api/progress` until the answer is ready.
+pub async fn followed<T: Send + 'static>(
+    config: &Arc<Config>,
+    ticket: Option<String>,
+    work: impl FnOnce(&Limits<'_>) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    /// Forgets the ticket when dropped: answered, timed out, or the client gone.
+    struct EndOnDrop(Arc<Config>, Option<String>);
+    impl Drop for EndOnDrop {
+        fn drop(&mut self) {
+            if let Some(ticket) = &self.1 {
+                self.0.thinking.end(ticket);
+            }
+        }
+    }
+    if let Some(ticket) = &ticket {
+        config.thinking.start(ticket);
+    }
+    let _ended = EndOnDrop(Arc::clone(config), ticket.clone());
     /// Sets the flag when dropped: when the answer is ready (harmless), on timeout, or when
     /// the request's future is dropped because the client left.
     struct CancelOnDrop(Arc<AtomicBool>);
@@ -48,7 +71,16 @@ pub async fn blocking<T: Send + 'static>(
     let cancel = Arc::new(AtomicBool::new(false));
     let _guard = CancelOnDrop(Arc::clone(&cancel));
     let limits_of = Arc::clone(config);
-    let task = tokio::task::spawn_blocking(move || work(&limits_of.limits(&cancel)));
+    let task = tokio::task::spawn_blocking(move || {
+        let mut limits = limits_of.limits(&cancel);
+        let note = |stage: &str, done: u64| {
+            if let Some(ticket) = &ticket {
+                limits_of.thinking.note(ticket, stage, done);
+            }
+        };
+        limits.control.progress = Some(&note);
+        work(&limits)
+    });
     match tokio::time::timeout(config.timeout, task).await {
         Ok(Ok(answer)) => answer,
         // A panic stays in its request: the pool's thread unwinds, the server goes on, and
@@ -92,7 +124,7 @@ pub async fn not_found(request: Request) -> ApiError {
         StatusCode::NOT_FOUND,
         "not-found",
         format!(
-            "no such page or endpoint: {}; the API is under /api/ (catalog, solve, table, pattern, explore, play, graph, olympiad)",
+            "no such page or endpoint: {}; the API is under /api/ (catalog, solve, table, pattern, explore, play, progress, graph, olympiad)",
             echo(request.uri().path())
         ),
     )
@@ -275,6 +307,31 @@ fn gallery(max_drawn: usize) -> Vec<Value> {
 #[derive(Deserialize)]
 pub struct SpecQuery {
     spec: Option<String>,
+    /// The page's word for this request, to ask `/api/progress` of it.
+    ticket: Option<String>,
+}
+
+/// A request's ticket, checked.
+fn ticket_of(ticket: Option<&str>) -> Result<Option<String>, ApiError> {
+    ticket.map(crate::thinking::ticket).transpose()
+}
+
+#[derive(Deserialize)]
+pub struct ProgressQuery {
+    ticket: Option<String>,
+}
+
+/// `GET /api/progress?ticket=T`: how far the request that brought ticket `T` has got
+/// (see [`crate::thinking::Board::json`]).
+pub async fn progress(
+    State(config): AppState,
+    q: Result<Query<ProgressQuery>, QueryRejection>,
+) -> Answer {
+    let ticket = query(q)?
+        .ticket
+        .ok_or_else(|| ApiError::bad_request("missing the query parameter `ticket`"))?;
+    let ticket = crate::thinking::ticket(&ticket)?;
+    Ok(Json(config.thinking.json(&ticket)))
 }
 
 fn required(spec: Option<String>) -> Result<String, ApiError> {
@@ -295,9 +352,14 @@ pub fn solve_json(spec: &Spec, limits: &Limits<'_>, config: &Config) -> Answer {
 
 /// `GET /api/solve?spec=S`: `grundy solve S --json`.
 pub async fn solve(State(config): AppState, q: Result<Query<SpecQuery>, QueryRejection>) -> Answer {
-    let spec = parse_spec(&required(query(q)?.spec)?)?;
+    let q = query(q)?;
+    let ticket = ticket_of(q.ticket.as_deref())?;
+    let spec = parse_spec(&required(q.spec)?)?;
     let cfg = Arc::clone(&config);
-    blocking(&config, move |limits| solve_json(&spec, limits, &cfg)).await
+    followed(&config, ticket, move |limits| {
+        solve_json(&spec, limits, &cfg)
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -436,9 +498,11 @@ pub async fn explore(
     State(config): AppState,
     q: Result<Query<SpecQuery>, QueryRejection>,
 ) -> Answer {
-    let spec = parse_spec(&required(query(q)?.spec)?)?;
+    let q = query(q)?;
+    let ticket = ticket_of(q.ticket.as_deref())?;
+    let spec = parse_spec(&required(q.spec)?)?;
     let cfg = Arc::clone(&config);
-    blocking(&config, move |limits| {
+    followed(&config, ticket, move |limits| {
         let Json(report) = solve_json(&spec, limits, &cfg)?;
         let tables: Vec<Value> = heap_families(&spec)
             .into_iter()
@@ -472,8 +536,9 @@ pub async fn play(State(config): AppState, b: Result<Bytes, BytesRejection>) -> 
         err.at = Some((e.line(), e.column()));
         err
     })?;
+    let ticket = ticket_of(request.ticket.as_deref())?;
     let cfg = Arc::clone(&config);
-    blocking(&config, move |limits| {
+    followed(&config, ticket, move |limits| {
         crate::play::reply(&request, limits, &cfg).map(Json)
     })
     .await

@@ -2,23 +2,41 @@
 //! ([`grundy::games::Drawing::picture`]) and, on each move, the cell it is clicked at
 //! ([`grundy::games::Drawing::move_cell`]); or, for a position that is not a grid, its figure
 //! ([`grundy::games::Drawing::figure`]: a token on a graph, a cut polygon) and on each move
-//! the vertex or triangle it is clicked at ([`grundy::games::Drawing::move_part`]). The page
-//! draws the grid or the figure and colours each move's place by the move's value; it knows
-//! no game. Below the handlers, like `input`.
+//! the vertex or triangle it is clicked at ([`grundy::games::Drawing::move_part`]). A sum
+//! `A + B` whose parts draw themselves gets each part's picture, side by side, and on each
+//! move the part it changes and its cell there. The page draws the grid or the figure and
+//! colours each move's place by the move's value; it knows no game. Below the handlers,
+//! like `input`.
 
+use grundy::game::ByPlayer;
 use grundy::games::{Figure, Part, Spec};
 use grundy::report::{Move, Report};
 use serde_json::{json, Value};
 
 /// `report` (of the position `spec`) as JSON, with `"picture": {rows, columns, cells,
-/// look}` when the position is one board that draws itself, and `"cell": [row, column]`
-/// on each move that has a cell in it.
+/// look, won?}` when the position is one board that draws itself, and `"cell": [row, column]`
+/// on each move that has a cell in it (and `"end": [row, column]` where it ends elsewhere:
+/// a Quixo cube pushed back in). A sum of parts some of which draw themselves
+/// gets `"boards": [{"spec", "picture"?}]`, a part each, and `"board": k, "cell"` on each
+/// move clicked in part k's picture.
 ///
 /// A figure comes as `"figure": {"kind": "graph" | "polygon", …}` with `"part": k` on each
 /// move (the vertex or triangle clicked), when it has at most `max_drawn` vertices (and a
 /// graph at most `8 · max_drawn` arrows); a larger one is left out, and
 /// `"not_drawn"` says why.
 pub fn report_json(spec: &Spec, report: &Report, max_drawn: usize) -> Value {
+    report_taken_json(spec, report, max_drawn, None)
+}
+
+/// [`report_json`] of a position in a game in progress, where the players have taken
+/// `taken` points so far: the picture shows them where the board keeps them
+/// ([`grundy::games::Drawing::picture_taken`]: Kalah's stores).
+pub fn report_taken_json(
+    spec: &Spec,
+    report: &Report,
+    max_drawn: usize,
+    taken: Option<ByPlayer<i64>>,
+) -> Value {
     let mut value = serde_json::to_value(report).expect("a report serializes");
     if let Some((part, figure)) = figure(spec, max_drawn) {
         match figure {
@@ -36,17 +54,52 @@ pub fn report_json(spec: &Spec, report: &Report, max_drawn: usize) -> Value {
         }
         return value;
     }
+    if spec.parts.len() > 1 {
+        if let Some(boards) = boards(spec) {
+            if let Some(moves) = value["moves"].as_array_mut() {
+                for (m, v) in report.moves.iter().zip(moves) {
+                    if let Some((k, cell)) = sum_cell(spec, m) {
+                        v["board"] = json!(k);
+                        v["cell"] = cell;
+                    }
+                }
+            }
+            value["boards"] = boards;
+        }
+        return value;
+    }
     let Some((part, picture)) = picture(spec) else {
         return value;
+    };
+    let picture = match taken {
+        Some(taken) => part
+            .family
+            .picture_taken(&part.position, taken)
+            .unwrap_or(picture),
+        None => picture,
     };
     if let Some(moves) = value["moves"].as_array_mut() {
         for (m, v) in report.moves.iter().zip(moves) {
             if let Some(cell) = cell(part, &picture, m) {
                 v["cell"] = cell;
             }
+            if let Some(end) = end(part, &picture, m) {
+                v["end"] = end;
+            }
         }
     }
-    value["picture"] = serde_json::to_value(picture).expect("a picture serializes");
+    value["picture"] = picture_json(part, picture);
+    value
+}
+
+/// A picture as JSON, with `"won": [[row, column], …]`, the cells of the line that ended
+/// the game, when one did ([`grundy::games::Drawing::winning_cells`]).
+fn picture_json(part: &Part, picture: grundy::games::Picture) -> Value {
+    let mut value = serde_json::to_value(picture).expect("a picture serializes");
+    let won = part.family.winning_cells(&part.position);
+    if !won.is_empty() {
+        value["won"] = json!(won.iter().map(|&(r, c)| [r, c]).collect::<Vec<_>>());
+    }
     value
 }
 
@@ -89,7 +142,7 @@ pub fn figure_json(spec: &Spec, max_drawn: usize) -> Value {
 /// `{"not_drawn"}`, or empty when its family draws none (the gallery's pictures).
 pub fn drawing_json(spec: &Spec, max_drawn: usize) -> Value {
     match picture(spec) {
-        Some((_, p)) => json!({"picture": p}),
+        Some((part, p)) => json!({"picture": picture_json(part, p)}),
         None => figure_json(spec, max_drawn),
     }
 }
@@ -109,10 +162,68 @@ fn cell(part: &Part, picture: &grundy::games::Picture, m: &Move) -> Option<Value
     (row < picture.rows && column < picture.columns).then(|| json!([row, column]))
 }
 
-/// The cell of the move `m` from `spec`, for the record of a move played.
-pub fn move_cell(spec: &Spec, m: &Move) -> Option<Value> {
+/// Where move `m` from `part` ends when that is not the cell it is clicked at (a Quixo
+/// cube pushed back in), as `[row, column]` of `picture`.
+fn end(part: &Part, picture: &grundy::games::Picture, m: &Move) -> Option<Value> {
+    let to = m.to.single()?;
+    let (row, column) = part.family.move_end(&part.position, &to.position)?;
+    (row < picture.rows && column < picture.columns).then(|| json!([row, column]))
+}
+
+/// The parts of a sum, side by side: `[{"spec", "picture"?}]`, a part's picture where its
+/// family draws one; `None` when no part is drawn.
+fn boards(spec: &Spec) -> Option<Value> {
+    let mut drawn = false;
+    let boards = spec
+        .parts
+        .iter()
+        .map(|part| {
+            let mut board = json!({"spec": part.to_string()});
+            if let Some(p) = part.family.picture(&part.position) {
+                board["picture"] = picture_json(part, p);
+                drawn = true;
+            }
+            board
+        })
+        .collect();
+    drawn.then_some(Value::Array(boards))
+}
+
+/// The part of the sum `spec` that move `m` changes, and the cell of its picture the move
+/// is clicked at.
+fn sum_cell(spec: &Spec, m: &Move) -> Option<(usize, Value)> {
+    let to = &m.to.parts;
+    if to.len() != spec.parts.len() {
+        return None;
+    }
+    let k = spec
+        .parts
+        .iter()
+        .zip(to)
+        .position(|(a, b)| a.position != b.position)?;
+    let part = &spec.parts[k];
+    let picture = part.family.picture(&part.position)?;
+    let (row, column) = part.family.move_cell(&part.position, &to[k].position)?;
+    (row < picture.rows && column < picture.columns).then(|| (k, json!([row, column])))
+}
+
+/// The cell of the move `m` from `spec`, for the record of a move played: `(cell, the
+/// part of a sum it is in)`.
+pub fn move_cell(spec: &Spec, m: &Move) -> Option<(Value, Option<usize>)> {
+    if spec.parts.len() > 1 {
+        return sum_cell(spec, m).map(|(k, cell)| (cell, Some(k)));
+    }
     let (part, picture) = picture(spec)?;
-    cell(part, &picture, m)
+    cell(part, &picture, m).map(|cell| (cell, None))
+}
+
+/// The cells of the picture of `spec` (one part) that move `m` claims for its mover (the
+/// boxes a line completes), as `[[row, column], …]`; `None` when it claims none.
+pub fn move_claims(spec: &Spec, m: &Move) -> Option<Value> {
+    let part = spec.single()?;
+    let to = m.to.single()?;
+    let cells = part.family.claimed_cells(&part.position, &to.position);
+    (!cells.is_empty()).then(|| json!(cells.iter().map(|&(r, c)| [r, c]).collect::<Vec<_>>()))
 }
 
 /// The vertex or triangle of the figure of `part` that move `m` is clicked at.

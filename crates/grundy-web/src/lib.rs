@@ -39,6 +39,7 @@
 //! | `GET /api/pattern?family=F&up_to=N` | `grundy pattern F --up-to N --json` |
 //! | `GET /api/explore?spec=S` | the report and the tables of its one-heap families |
 //! | `POST /api/play` | the engine's reply to a move, with the reason in one line, and each move's value (the value history) |
+//! | `GET /api/progress?ticket=T` | how far the request that brought ticket `T` (`/api/explore`, `/api/solve`, `/api/play`) has got: the library's stage and count, the seconds so far |
 //! | `POST /api/graph?name=&format=&objective=` | a game on a graph (POI, PGSolver, digraph), solved |
 //! | `POST /api/olympiad?task=&name=` | a contest task's input (IOI 2001 "Score" board, POI 1999 "Polygons" triangulation) read by the library, solved, with its figure; played through `/api/play` with `"board"` |
 #![forbid(unsafe_code)]
@@ -50,6 +51,7 @@ mod error;
 mod graph;
 mod input;
 mod play;
+mod thinking;
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -64,6 +66,7 @@ use grundy::report::Limits;
 
 pub use error::ApiError;
 pub use grundy::report::Tablebase;
+pub use thinking::Board as Thinking;
 
 /// What one request may use, and the tablebases requests are answered from. A request
 /// past a limit is refused with a 4xx and the reason.
@@ -98,6 +101,9 @@ pub struct Config {
     /// The exact search's tables, shared by every request (a game in Play asks of the
     /// same board again and again): at most two games' tables of 64 MiB each.
     pub search_cache: std::sync::Arc<grundy::report::SearchCache>,
+    /// How far each request that brought a ticket has got, for `/api/progress` (shared
+    /// by every request; empty at the start).
+    pub thinking: std::sync::Arc<Thinking>,
 }
 
 impl Default for Config {
@@ -113,6 +119,7 @@ impl Default for Config {
             max_proof_heaps: 1 << 20,
             tablebases: Vec::new(),
             search_cache: std::sync::Arc::default(),
+            thinking: std::sync::Arc::default(),
         }
     }
 }
@@ -155,6 +162,7 @@ pub fn router(config: Config) -> Router {
         .route("/api/pattern", get(api::pattern))
         .route("/api/explore", get(api::explore))
         .route(PLAY, post(api::play))
+        .route("/api/progress", get(api::progress))
         .route(GRAPH, post(api::graph))
         .route(OLYMPIAD, post(api::olympiad))
         .with_state(state)

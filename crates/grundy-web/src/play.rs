@@ -3,14 +3,16 @@
 //! points taken so far in a score game. The library's [`Match`] checks the move, plays the
 //! perfect reply and says why; this file only turns that into JSON.
 
-use grundy::game::Outcome;
+use grundy::game::{ByPlayer, Outcome, Player};
 use grundy::games::Spec;
 use grundy::play::{Match, Winner};
 use grundy::report::{Limits, Move, Report};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::board::{figure_json, move_cell, move_part, report_json};
+use crate::board::{
+    figure_json, move_cell, move_claims, move_part, report_json, report_taken_json,
+};
 use crate::error::ApiError;
 use crate::input::{parse_spec, read_game, GameFile};
 use crate::Config;
@@ -31,6 +33,8 @@ pub struct PlayRequest {
     /// 1999 "Polygons" triangulation), when it is one: `spec` is then a position of that
     /// game, as the replies write it, read back against the board.
     pub board: Option<GameFile>,
+    /// The page's word for this request, to ask `/api/progress` how far it has got.
+    pub ticket: Option<String>,
 }
 
 /// The reply, as JSON:
@@ -44,13 +48,16 @@ pub struct PlayRequest {
 ///  "played": [each move made in this request, yours then the engine's:
 ///             {"by": "you" | "grundy", "spec", "name", "outcome" and "remoteness" (its
 ///              value for whoever made it), "scores"?, "winning": "you" | "grundy" | null,
-///              "cell"?: [row, column]}],
+///              "cell"?: [row, column], "board"?: the part of a sum,
+///              "claims"?: [[row, column], …] the cells it takes for its mover (boxes)}],
 ///  "taken": [you, grundy] (score games),
 ///  "over": bool, "winner": "you" | "grundy" | "draw" | null, "message": line | null}
 /// ```
 ///
 /// Reports of a board (`report`, `next`) carry its `picture` and each move's `cell`
-/// ([`crate::board`]). `played` is the game's value history, one entry a move: the page
+/// ([`crate::board`]), the points taken shown where the board keeps them (Kalah's
+/// stores); a sum's, each part's `boards` and each move's `board` (the part it
+/// changes) with its `cell` there. `played` is the game's value history, one entry a move: the page
 /// appends it to what it keeps.
 ///
 /// In a score game the reports count what is already taken: `scores` are the final
@@ -120,7 +127,7 @@ pub fn reply(req: &PlayRequest, limits: &Limits<'_>, config: &Config) -> Result<
     let position = game.position().clone();
     let view = game.view();
     out["position"] = json!(position.to_string());
-    out["report"] = report_json(&position, &view, config.max_drawn);
+    out["report"] = report_taken_json(&position, &view, config.max_drawn, taken_by_player(&game));
     if let Some(done) = game
         .engine_move(limits)
         .map_err(|e| solve_error(e, &position.to_string()))?
@@ -131,14 +138,24 @@ pub fn reply(req: &PlayRequest, limits: &Limits<'_>, config: &Config) -> Result<
         out["explanation"] = json!(done.explanation);
     }
     if game.human_to_move() && game.verdict().is_none() {
-        out["next"] = report_json(game.position(), &game.view(), config.max_drawn);
+        out["next"] = report_taken_json(
+            game.position(),
+            &game.view(),
+            config.max_drawn,
+            taken_by_player(&game),
+        );
     }
     if let Some(verdict) = game.verdict() {
         out["over"] = json!(true);
         out["winner"] = json!(verdict.winner);
         out["message"] = json!(verdict.message);
         if out["next"].is_null() && game.human_to_move() {
-            out["next"] = report_json(game.position(), &game.view(), config.max_drawn);
+            out["next"] = report_taken_json(
+                game.position(),
+                &game.view(),
+                config.max_drawn,
+                taken_by_player(&game),
+            );
         }
     }
     out["played"] = Value::Array(played);
@@ -146,6 +163,30 @@ pub fn reply(req: &PlayRequest, limits: &Limits<'_>, config: &Config) -> Result<
         out["taken"] = json!(t);
     }
     Ok(out)
+}
+
+/// The points each player has taken so far, by player, in a score game of one part:
+/// the match keeps them as `[you, grundy]`, and you are the player to move when it is
+/// your turn.
+fn taken_by_player(game: &Match) -> Option<ByPlayer<i64>> {
+    let [you, grundy] = game.taken()?;
+    let part = game.position().single()?;
+    let mover = part.family.to_move(&part.position);
+    let yours = if game.human_to_move() {
+        mover
+    } else {
+        mover.other()
+    };
+    Some(match yours {
+        Player::First => ByPlayer {
+            first: you,
+            second: grundy,
+        },
+        Player::Second => ByPlayer {
+            first: grundy,
+            second: you,
+        },
+    })
 }
 
 /// Move `m` as `view` (the match's view of the position it is made from) values it: for a
@@ -197,11 +238,17 @@ fn entry(by: Winner, from: &Spec, m: &Move) -> Value {
     if let Some(s) = m.scores {
         e["scores"] = json!(s);
     }
-    if let Some(cell) = move_cell(from, m) {
+    if let Some((cell, board)) = move_cell(from, m) {
         e["cell"] = cell;
+        if let Some(k) = board {
+            e["board"] = json!(k);
+        }
     }
     if let Some(part) = move_part(from, m) {
         e["part"] = part;
+    }
+    if let Some(claims) = move_claims(from, m) {
+        e["claims"] = claims;
     }
     e
 }

@@ -193,9 +193,14 @@ async fn connect_four_moves_land_at_the_bottom_of_their_column() {
 #[tokio::test]
 async fn games_that_are_not_boards_have_no_picture() {
     let app = app();
-    for spec in ["nim(3,4,5)", "wythoff(3,5)"] {
+    for spec in [
+        "circular[0.77](7,3)",
+        "nim(25,4)",
+        "circular[0.77](5) + nim(25)",
+    ] {
         let r = solve(&app, spec).await;
         assert!(r.get("picture").is_none(), "{spec}: {r}");
+        assert!(r.get("boards").is_none(), "{spec}: {r}");
         for m in r["moves"].as_array().unwrap() {
             assert!(m.get("cell").is_none(), "{spec}: {m}");
         }
@@ -210,6 +215,190 @@ async fn games_that_are_not_boards_have_no_picture() {
         .map(|m| &m["cell"])
         .collect();
     assert_eq!(cells, [&json!([0, 0]), &json!([0, 2])]);
+}
+
+#[tokio::test]
+async fn the_line_that_ended_the_game_is_in_the_picture() {
+    let app = app();
+    let r = solve(&app, "tictactoe(xxx/oo./...)").await;
+    assert_eq!(r["picture"]["won"], json!([[0, 0], [0, 1], [0, 2]]), "{r}");
+    let r = solve(&app, "connect4[4x4](1212121)").await;
+    assert_eq!(r["picture"]["won"], json!([[0, 0], [1, 0], [2, 0], [3, 0]]));
+    // None while the game goes on; a game ended by the player's move says it in `next`.
+    let r = solve(&app, "tictactoe(xx./oo./...)").await;
+    assert!(r["picture"].get("won").is_none(), "{r}");
+    let reply = play(
+        &app,
+        json!({"spec": "tictactoe(xx./oo./...)", "move": "c1"}),
+    )
+    .await;
+    assert_eq!(reply["over"], true, "{reply}");
+    let after = if reply["next"].is_null() {
+        &reply["report"]
+    } else {
+        &reply["next"]
+    };
+    assert_eq!(
+        after["picture"]["won"],
+        json!([[0, 0], [0, 1], [0, 2]]),
+        "{reply}"
+    );
+}
+
+#[tokio::test]
+async fn kalah_stores_hold_what_each_side_took_and_boxes_are_claimed_by_their_move() {
+    let app = app();
+    // Kalah: you are South and sow pit 2, its last seed in your store; then grundy is to
+    // move as North. The stores show the match's totals: North's at the top left, South's
+    // at the bottom right.
+    let reply = play(&app, json!({"spec": "kalah[3,3]", "move": "pit 2"})).await;
+    let report = &reply["report"];
+    let stores = |r: &Value| {
+        let cells = cells(&r["picture"]);
+        [cells[0].clone(), cells[cells.len() - 1].clone()]
+    };
+    assert_eq!(stores(report), ["0", "1"], "{reply}");
+    // The start, before anything is taken: both empty, as the page has them.
+    assert_eq!(stores(&solve(&app, "kalah[3,3]").await), ["", ""]);
+    // Dots and boxes to the end, the points taken carried from request to request as the
+    // page does: every box claimed once, at its cell, by the move that closed it; each
+    // side's boxes are what the match says it took.
+    let start = solve(&app, "dots[1x2]").await;
+    let mut body = json!({"spec": "dots[1x2]", "move": start["moves"][0]["spec"]});
+    let mut claimed = std::collections::BTreeMap::new();
+    let last = loop {
+        let reply = play(&app, body).await;
+        for e in reply["played"].as_array().unwrap() {
+            for cell in e["claims"].as_array().into_iter().flatten() {
+                assert!(claimed.insert(cell.to_string(), e["by"].clone()).is_none());
+            }
+        }
+        if reply["over"] == true {
+            break reply;
+        }
+        body = if reply["next"].is_object() {
+            let next = &reply["next"];
+            json!({"spec": next["spec"], "move": next["moves"][0]["spec"], "taken": reply["taken"]})
+        } else {
+            json!({"spec": reply["best_move"], "taken": reply["taken"]})
+        };
+    };
+    let cells: Vec<&String> = claimed.keys().collect();
+    assert_eq!(cells, ["[1,1]", "[1,3]"], "{last}");
+    let by = |who: &str| claimed.values().filter(|b| *b == who).count() as u64;
+    assert_eq!(
+        json!([by("you"), by("grundy")]),
+        last["taken"],
+        "{claimed:?} {last}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_with_a_ticket_reports_its_progress_until_answered() {
+    // Time enough for a loaded machine: the answer must come, not be cut.
+    let app = router(Config {
+        timeout: std::time::Duration::from_secs(300),
+        ..Config::default()
+    });
+    let progress = |ticket: &str| {
+        let app = app.clone();
+        let uri = format!("/api/progress?ticket={ticket}");
+        async move { send(&app, Request::get(uri).body(Body::empty()).unwrap()).await }
+    };
+    assert_eq!(
+        progress("nobody").await,
+        json!({"ticket": "nobody", "working": false})
+    );
+    // Seconds of exploring and labelling: its stage and count are seen while it runs.
+    let solving = tokio::spawn({
+        let app = app.clone();
+        async move {
+            let uri = format!("/api/solve?spec={}&ticket=t-1", encode("chomp[8x8]"));
+            send(&app, Request::get(uri).body(Body::empty()).unwrap()).await
+        }
+    });
+    let mut seen = Vec::new();
+    while !solving.is_finished() {
+        let p = progress("t-1").await;
+        if p["working"] == true && p["stage"] != "" {
+            seen.push(p);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let answer = solving.await.unwrap();
+    assert_eq!(answer["outcome"], "win", "{answer}");
+    assert!(!seen.is_empty(), "no progress seen");
+    assert!(
+        seen.iter()
+            .all(|p| !p["stage"].as_str().unwrap().is_empty()),
+        "{seen:?}"
+    );
+    assert_eq!(
+        progress("t-1").await["working"],
+        false,
+        "forgotten once answered"
+    );
+    // A ticket that is not a word is refused.
+    let request = Request::get("/api/progress?ticket=a%20b")
+        .header(header::HOST, "127.0.0.1:8080")
+        .body(Body::empty())
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn heaps_are_stacks_of_tokens_and_a_sum_draws_its_parts_side_by_side() {
+    let app = app();
+    // nim(3,1): two stacks on a row of sizes; a move at the lowest token it takes.
+    let r = solve(&app, "nim(3,1)").await;
+    assert_eq!(r["picture"]["look"], "heaps", "{r}");
+    assert_eq!(cells(&r["picture"]), ["o", "", "o", "", "o", "o", "3", "1"]);
+    let at: Vec<(String, Value)> = r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["name"].as_str().unwrap().to_string(), m["cell"].clone()))
+        .collect();
+    assert!(
+        at.contains(&("take 3 from heap 1".into(), json!([2, 0]))),
+        "{at:?}"
+    );
+    assert!(
+        at.contains(&("take 1 from heap 2".into(), json!([2, 1]))),
+        "{at:?}"
+    );
+    // A sum: each part's board (a part that draws none: its spec alone), each move in
+    // the part it changes, at its cell there; the value history says the same.
+    let spec = "nim(2) + circular[0.77](5) + kayles(3)";
+    let r = solve(&app, spec).await;
+    assert!(r.get("picture").is_none());
+    let boards = r["boards"].as_array().expect("boards");
+    assert_eq!(boards.len(), 3);
+    assert_eq!(boards[0]["spec"], "nim(2)");
+    assert_eq!(boards[0]["picture"]["look"], "heaps");
+    assert!(boards[1].get("picture").is_none());
+    assert_eq!(boards[2]["spec"], "octal[0.77](3)");
+    for m in r["moves"].as_array().unwrap() {
+        let name = m["name"].as_str().unwrap();
+        match m.get("board").and_then(Value::as_u64) {
+            Some(k) => {
+                assert!(name.ends_with(&format!("in part {}", k + 1)), "{m}");
+                let (row, column) = cell_of(m);
+                let picture = &boards[k as usize]["picture"];
+                let columns = picture["columns"].as_u64().unwrap() as usize;
+                assert_eq!(picture["cells"][row * columns + column], "o", "{m}");
+            }
+            None => assert!(name.ends_with("in part 2"), "{m}"),
+        }
+    }
+    let reply = play(&app, json!({"spec": spec, "move": "take 2 in part 1"})).await;
+    let mine = &reply["played"][0];
+    assert_eq!(
+        (&mine["board"], &mine["cell"]),
+        (&json!(0), &json!([1, 0])),
+        "{reply}"
+    );
 }
 
 /// Plays `start` to the end through the API, the person taking the first move listed
@@ -309,8 +498,12 @@ async fn the_value_history_grows_by_one_a_move() {
     let (history, _) = whole_game(&app, "connect4[4x3]", true).await;
     assert_eq!(history[0]["by"], "grundy");
     // Games without boards have a history too, without cells.
-    let (history, _) = whole_game(&app, "nim(2,3)", false).await;
+    let (history, _) = whole_game(&app, "circular[0.77](2,3)", false).await;
+    assert!(!history.is_empty());
     assert!(history.iter().all(|e| e.get("cell").is_none()));
+    // Heaps are drawn: each move at its token.
+    let (history, _) = whole_game(&app, "nim(2,3)", false).await;
+    assert!(history.iter().all(|e| e["cell"].is_array()), "{history:?}");
     assert_eq!(history[0]["spec"], "nim(1,3)");
     assert_eq!(
         history[0]["outcome"], "loss",
@@ -491,6 +684,12 @@ async fn quixo_is_its_cubes_and_each_move_the_cube_taken() {
         assert!([0, 2].contains(row) || [0, 2].contains(column), "{m}");
         let name = format!("{}{}", (b'a' + *column as u8) as char, row + 1);
         assert!(m["name"].as_str().unwrap().starts_with(&name), "{m}");
+        // It ends where the cube goes back in, the cell its name ends with.
+        let end = m["end"].as_array().unwrap_or_else(|| panic!("no end: {m}"));
+        let (er, ec) = (end[0].as_u64().unwrap(), end[1].as_u64().unwrap());
+        let end_name = format!("{}{}", (b'a' + ec as u8) as char, er + 1);
+        assert!(m["name"].as_str().unwrap().ends_with(&end_name), "{m}");
+        assert_ne!((er as usize, ec as usize), (*row, *column), "{m}");
     }
     // Pushes that leave one board are one move, at the first cube in reading order.
     let distinct: std::collections::BTreeSet<_> = at.iter().collect();

@@ -156,6 +156,24 @@ impl Grid {
         Ok((x, o))
     }
 
+    /// The cells of every line of `lines` (masks of cells) that one player's marks fill,
+    /// as `(row, column)` in reading order: the lines that ended a line game, for its
+    /// picture ([`super::Drawing::winning_cells`]).
+    #[must_use]
+    pub fn won_cells(&self, pos: &Pos, lines: &[u64]) -> Vec<(u32, u32)> {
+        let mut won = lines
+            .iter()
+            .filter(|&&l| l & !pos[0] == 0 || l & !pos[1] == 0)
+            .fold(0u64, |w, &l| w | l);
+        let mut cells = Vec::with_capacity(won.count_ones() as usize);
+        while won != 0 {
+            cells.push(self.place(won.trailing_zeros()));
+            won &= won - 1;
+        }
+        cells.sort_unstable();
+        cells
+    }
+
     /// The picture of the board, each cell `"X"`, `"O"` or `""`, drawn as `look` says
     /// (`Look::Hexes`: each row half a cell right of the one above).
     #[must_use]

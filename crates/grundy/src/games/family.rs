@@ -232,6 +232,10 @@ pub enum Look {
     Pits,
     /// A row of numbers to take from either end (IOI 1996 "A Game").
     Numbers,
+    /// Heaps of tokens side by side, one column a heap standing on the last row: `"o"` a
+    /// token, `""` none; the last row says each heap's size. A move is clicked at the
+    /// lowest token it takes (heap games, Fibonacci nim, Wythoff's piles).
+    Heaps,
 }
 
 /// A position drawn as a figure that is not a grid (the web page draws it): a token on a
@@ -512,6 +516,36 @@ pub trait Drawing: GameRules {
     /// `from` → `to`: `(row, column)`.
     fn move_cell(&self, _from: &Pos, _to: &Pos) -> Option<(u32, u32)> {
         None
+    }
+
+    /// Optional. Where the move `from` → `to` ends when that is not where it is clicked
+    /// ([`Drawing::move_cell`]): the cell a Quixo cube is pushed back in at. The web page
+    /// draws the move as an arrow there, and takes a drag from the one cell to the other.
+    /// Default: none.
+    fn move_end(&self, _from: &Pos, _to: &Pos) -> Option<(u32, u32)> {
+        None
+    }
+
+    /// Optional. The cells of [`Drawing::picture`] that won the game, as `(row, column)`:
+    /// every line a player's marks fill, in a position a line ended (tic-tac-toe, the
+    /// m,n,k-games, connect four, Quixo). The web page marks them. Default: none.
+    fn winning_cells(&self, _pos: &Pos) -> Vec<(u32, u32)> {
+        Vec::new()
+    }
+
+    /// Optional. The picture of `pos` once the players have taken `taken` points, shown
+    /// where the board keeps them (Kalah's stores: the position does not say how the
+    /// seeds off the board are split, the game in progress does). Default: the picture.
+    fn picture_taken(&self, pos: &Pos, _taken: crate::game::ByPlayer<i64>) -> Option<Picture> {
+        self.picture(pos)
+    }
+
+    /// Optional. The cells of [`Drawing::picture`] the move `from` → `to` claims for its
+    /// mover (the boxes it completes in dots and boxes), as `(row, column)`: who owns
+    /// them is the game's history, not the position, so the web page colours each by
+    /// the player whose move claimed it. Default: none.
+    fn claimed_cells(&self, _from: &Pos, _to: &Pos) -> Vec<(u32, u32)> {
+        Vec::new()
     }
 
     /// Optional. The position as a [`Figure`] (a graph with a token, a cut polygon), for

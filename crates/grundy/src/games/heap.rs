@@ -7,8 +7,8 @@ use std::fmt;
 
 use super::code::{Code, Rules};
 use super::family::{
-    Bound, Discovery, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind, PatternSource,
-    Patterns, Pos, Scores, Searching, Values,
+    Bound, Discovery, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind, Look,
+    PatternSource, Patterns, Picture, Pos, Scores, Searching, Values,
 };
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::explore::Control;
@@ -424,20 +424,74 @@ impl GameRules for Heaps {
     }
 }
 
+/// The most tokens a heap is drawn with ([`heaps_picture`]): a larger heap is not drawn.
+pub const MAX_DRAWN_HEAP: u64 = 24;
+/// The most heaps a picture has.
+pub const MAX_DRAWN_HEAPS: usize = 12;
+
+/// Heaps as a [`Look::Heaps`] picture: a column a heap, `"o"` a token from the bottom up,
+/// the last row each heap's size; `None` past [`MAX_DRAWN_HEAP`] tokens or
+/// [`MAX_DRAWN_HEAPS`] heaps (the heap games, Fibonacci nim's heap, Wythoff's piles).
+pub(crate) fn heaps_picture(heaps: &[u64]) -> Option<Picture> {
+    let tallest = heaps.iter().copied().max().unwrap_or(0);
+    if tallest > MAX_DRAWN_HEAP || heaps.len() > MAX_DRAWN_HEAPS {
+        return None;
+    }
+    let rows = tallest as u32 + 1;
+    let mut cells = Vec::with_capacity(rows as usize * heaps.len());
+    for r in 0..rows - 1 {
+        // Row r holds the tokens at height `tallest - r` (1 the lowest).
+        let height = u64::from(tallest as u32 - r);
+        cells.extend(
+            heaps
+                .iter()
+                .map(|&h| if height <= h { "o" } else { "" }.to_string()),
+        );
+    }
+    cells.extend(heaps.iter().map(ToString::to_string));
+    Some(Picture {
+        rows,
+        columns: heaps.len() as u32,
+        cells,
+        look: Look::Heaps,
+    })
+}
+
+/// The cell of [`heaps_picture`]`(heaps)` a person clicks to take `taken` tokens from
+/// heap `j`: the lowest token taken, or the heap's size under it when nothing is taken
+/// (a split alone). `None` when the heaps are not drawn.
+pub(crate) fn heap_cell(heaps: &[u64], j: usize, taken: u64) -> Option<(u32, u32)> {
+    let tallest = heaps.iter().copied().max().unwrap_or(0);
+    let h = *heaps.get(j)?;
+    if taken > h || tallest > MAX_DRAWN_HEAP || heaps.len() > MAX_DRAWN_HEAPS {
+        return None;
+    }
+    if taken == 0 {
+        return Some((tallest as u32, j as u32));
+    }
+    // The lowest token taken stands at height h - taken + 1, in row tallest - height.
+    Some(((tallest - (h - taken + 1)) as u32, j as u32))
+}
+
+/// The heap of `from` a move to `to` changes and how many tokens it takes: by place when
+/// `to` keeps the layout of `from` (as the moves are listed), else the first heap of the
+/// size that went.
+fn changed_heap(from: &Pos, to: &Pos) -> Option<(usize, u64, Vec<u64>)> {
+    let (removed, added) = multiset_difference(&sorted(from), &sorted(to));
+    let &h = removed.first()?;
+    let left: u64 = added.iter().sum();
+    let by_place = (0..from.len()).find(|&j| to.get(j) != Some(&from[j]));
+    let j = match by_place {
+        Some(j) if from[j] == h && (to.len() == from.len() || to.len() == from.len() + 1) => j,
+        _ => from.iter().position(|&x| x == h).unwrap_or(0),
+    };
+    Some((j, h.saturating_sub(left), added))
+}
+
 impl Drawing for Heaps {
     fn move_name(&self, from: &Pos, to: &Pos) -> String {
-        let (removed, added) = multiset_difference(&sorted(from), &sorted(to));
-        let Some(&h) = removed.first() else {
+        let Some((j, taken, added)) = changed_heap(from, to) else {
             return "no change".into();
-        };
-        let left: u64 = added.iter().sum();
-        let taken = h.saturating_sub(left);
-        // The heap that changed, by place when `to` keeps the layout of `from` (as the
-        // moves are listed), else the first heap of that size.
-        let by_place = (0..from.len()).find(|&j| to.get(j) != Some(&from[j]));
-        let j = match by_place {
-            Some(j) if from[j] == h && (to.len() == from.len() || to.len() == from.len() + 1) => j,
-            _ => from.iter().position(|&x| x == h).unwrap_or(0),
         };
         let heap = if from.len() > 1 {
             format!(" from heap {}", j + 1)
@@ -458,6 +512,15 @@ impl Drawing for Heaps {
         let name = super::family::squash(&self.move_name(from, to));
         // "take 2 from heap 3" also as "take 2 from 3".
         said == name || said == name.replace("fromheap", "from")
+    }
+
+    fn picture(&self, pos: &Pos) -> Option<Picture> {
+        heaps_picture(pos)
+    }
+
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        let (j, taken, _) = changed_heap(from, to)?;
+        heap_cell(from, j, taken)
     }
 }
 
@@ -731,6 +794,73 @@ pub const ENTRIES: &[Entry] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A move's cell and its name.
+    type Clicked = ((u32, u32), String);
+
+    /// Every move of `spec` (one part) with a cell is clicked at a token of its heap, the
+    /// lowest one it takes; returns the moves by cell.
+    fn clicked(spec: &str) -> (Picture, Vec<Clicked>) {
+        let spec: crate::games::Spec = spec.parse().unwrap();
+        let part = spec.single().unwrap();
+        let picture = part.family.picture(&part.position).expect("drawn");
+        let mut children = Vec::new();
+        part.family.moves(&part.position, &mut children);
+        let mut out = Vec::new();
+        for child in &children {
+            let name = part.family.move_name(&part.position, child);
+            let (r, c) = part
+                .family
+                .move_cell(&part.position, child)
+                .expect("a cell");
+            let at = (r * picture.columns + c) as usize;
+            if name.starts_with("split") {
+                assert_eq!(r, picture.rows - 1, "{name}: at the heap's size");
+            } else {
+                assert_eq!(picture.cells[at], "o", "{name}: a token");
+            }
+            out.push(((r, c), name));
+        }
+        (picture, out)
+    }
+
+    #[test]
+    fn heaps_are_drawn_as_stacks_and_a_move_is_clicked_at_its_lowest_token() {
+        let (picture, moves) = clicked("nim(3,1)");
+        assert_eq!(
+            (picture.rows, picture.columns, picture.look),
+            (4, 2, Look::Heaps)
+        );
+        assert_eq!(picture.cells, ["o", "", "o", "", "o", "o", "3", "1"]);
+        // Take 3 from heap 1: its lowest token; take 1: its top one.
+        assert!(moves.contains(&((2, 0), "take 3 from heap 1".into())));
+        assert!(moves.contains(&((0, 0), "take 1 from heap 1".into())));
+        assert!(moves.contains(&((2, 1), "take 1 from heap 2".into())));
+        assert_eq!(moves.len(), 4);
+        // Kayles: a take and the same take leaving two rows share their cell.
+        let (_, moves) = clicked("kayles(4)");
+        let top: Vec<_> = moves.iter().filter(|(at, _)| *at == (0, 0)).collect();
+        assert_eq!(top.len(), 2, "{moves:?}");
+        // Too tall or too many heaps: not drawn.
+        let tall: crate::games::Spec = "nim(25)".parse().unwrap();
+        let part = tall.single().unwrap();
+        assert_eq!(part.family.picture(&part.position), None);
+        assert!(heaps_picture(&[1; MAX_DRAWN_HEAPS + 1]).is_none());
+        // A split that takes nothing is clicked at the heap's size.
+        let (_, moves) = clicked("octal[4.07](2,3)");
+        assert!(
+            moves.contains(&((3, 1), "split heap 2 into 1 and 2".into())),
+            "{moves:?}"
+        );
+        // Fibonacci nim's heap and Wythoff's piles too; a take from both at pile 1.
+        let (picture, moves) = clicked("multiple[2](5)");
+        assert_eq!((picture.rows, picture.columns), (6, 1));
+        assert_eq!(moves.len(), 4);
+        let (_, moves) = clicked("wythoff(2,3)");
+        assert!(moves.contains(&((1, 0), "take 1 from both".into())));
+        assert!(moves.contains(&((1, 0), "take 1 from pile 1".into())));
+        assert_eq!(moves.len(), 7);
+    }
 
     #[test]
     fn kayles_moves() {

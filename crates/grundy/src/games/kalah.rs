@@ -373,6 +373,16 @@ impl Drawing for Kalah {
         })
     }
 
+    /// The picture with each store's seeds: South's `taken` at the bottom right,
+    /// North's at the top left.
+    fn picture_taken(&self, pos: &Pos, taken: crate::game::ByPlayer<i64>) -> Option<Picture> {
+        let mut picture = self.picture(pos)?;
+        let columns = picture.columns as usize;
+        picture.cells[0] = taken.get(Player::Second).to_string();
+        picture.cells[2 * columns - 1] = taken.get(Player::First).to_string();
+        Some(picture)
+    }
+
     fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
         let pit = self.pit_of(from, to)? as u32;
         Some(if from[2] == 0 {
@@ -652,6 +662,21 @@ mod tests {
     use crate::game::Outcome;
     use crate::games::Spec;
     use crate::report::{self, Limits};
+
+    #[test]
+    fn the_stores_show_what_each_side_has_taken() {
+        let spec: Spec = "kalah[3,3]".parse().unwrap();
+        let part = spec.single().unwrap();
+        let taken = crate::game::ByPlayer {
+            first: 4,
+            second: 7,
+        };
+        let p = part.family.picture_taken(&part.position, taken).unwrap();
+        // North's store at the top left, South's at the bottom right.
+        assert_eq!(p.cells[0], "7");
+        assert_eq!(p.cells[(2 * p.columns - 1) as usize], "4");
+        assert_eq!(part.family.picture(&part.position).unwrap().cells[0], "");
+    }
     use std::collections::HashMap;
 
     fn side(pits: &[u8]) -> Side {

@@ -4,7 +4,8 @@
 
 use super::family::{
     Bound, Cost, Discovery, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind,
-    PatternSource, Patterns, Pos, ProvedRule, Ranked, RuleSearch, Scores, Searching, Values,
+    PatternSource, Patterns, Picture, Pos, ProvedRule, Ranked, RuleSearch, Scores, Searching,
+    Values,
 };
 use super::spec::{Args, Built, Entry, SpecError};
 use crate::explore::Control;
@@ -297,6 +298,15 @@ impl Drawing for TakeAway {
         let said = super::family::squash(text);
         let t = from[0].saturating_sub(to[0]).to_string();
         said == format!("take{t}") || said == t
+    }
+
+    /// The heap, as one stack of tokens (the limit on the next take is in the spec).
+    fn picture(&self, pos: &Pos) -> Option<Picture> {
+        super::heap::heaps_picture(&pos[..1])
+    }
+
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        super::heap::heap_cell(&from[..1], 0, from[0].checked_sub(to[0])?)
     }
 }
 

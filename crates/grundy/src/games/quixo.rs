@@ -530,6 +530,21 @@ impl Drawing for Quixo {
             .then(|| self.grid().picture(pos, Look::Cubes))
     }
 
+    /// The end the cube is pushed back in at.
+    fn move_end(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        let p = *self.pushes_between(from, to).first()?;
+        Some((p.to / self.n, p.to % self.n))
+    }
+
+    /// The lines of n (a push may complete one of each player's: both are marked).
+    fn winning_cells(&self, pos: &Pos) -> Vec<(u32, u32)> {
+        if self.is_board(pos) {
+            self.grid().won_cells(pos, &self.lines)
+        } else {
+            Vec::new()
+        }
+    }
+
     /// The cube taken (a border cube has two or three moves: the page lists them).
     fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
         let p = *self.pushes_between(from, to).first()?;
@@ -806,6 +821,27 @@ mod tests {
     use super::*;
     use crate::games::Spec;
     use crate::report::{self, Limits};
+
+    #[test]
+    fn a_push_is_clicked_at_its_cube_and_ends_where_the_cube_goes_back_in() {
+        let spec: Spec = "quixo[3]".parse().unwrap();
+        let part = spec.single().unwrap();
+        let mut children = Vec::new();
+        part.family.moves(&part.position, &mut children);
+        let mut corner: Vec<(String, (u32, u32))> = children
+            .iter()
+            .filter(|c| part.family.move_cell(&part.position, c) == Some((0, 0)))
+            .map(|c| {
+                let end = part.family.move_end(&part.position, c).unwrap();
+                (part.family.move_name(&part.position, c), end)
+            })
+            .collect();
+        corner.sort();
+        assert_eq!(
+            corner,
+            [("a1 to a3".into(), (2, 0)), ("a1 to c1".into(), (0, 2))]
+        );
+    }
 
     fn spec(text: &str) -> (Quixo, Pos) {
         let spec: Spec = text.parse().unwrap();

@@ -3,7 +3,7 @@
 
 use super::family::{
     Bound, Cost, Discovery, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind,
-    PatternSource, Patterns, Pos, ProvedRule, RuleSearch, Scores, Searching, Values,
+    PatternSource, Patterns, Picture, Pos, ProvedRule, RuleSearch, Scores, Searching, Values,
 };
 use super::spec::{Args, Built, Entry, SpecError};
 use crate::explore::Control;
@@ -151,6 +151,21 @@ impl Drawing for WythoffFamily {
             (t, 0) => format!("take {t} from pile 1"),
             (0, t) => format!("take {t} from pile 2"),
             (t, _) => format!("take {t} from both"),
+        }
+    }
+
+    /// The two piles as stacks of tokens.
+    fn picture(&self, pos: &Pos) -> Option<Picture> {
+        super::heap::heaps_picture(pos)
+    }
+
+    /// A take from one pile at its lowest token taken; a take from both at pile 1's (the
+    /// cell then lists both moves).
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        let (da, db) = (from[0].checked_sub(to[0])?, from[1].checked_sub(to[1])?);
+        match (da, db) {
+            (0, t) => super::heap::heap_cell(from, 1, t),
+            (t, _) => super::heap::heap_cell(from, 0, t),
         }
     }
 }

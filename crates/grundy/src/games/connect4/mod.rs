@@ -505,6 +505,11 @@ impl Drawing for Connect4 {
         Some(self.grid().picture(pos, Look::Discs))
     }
 
+    /// The fours in a row.
+    fn winning_cells(&self, pos: &Pos) -> Vec<(u32, u32)> {
+        self.grid().won_cells(pos, &self.lines)
+    }
+
     /// The cell the disc lands in.
     fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
         self.grid().move_cell(from, to)

@@ -363,6 +363,17 @@ impl Drawing for Dots {
         })
     }
 
+    /// The boxes the line completes, at their cells of the picture.
+    fn claimed_cells(&self, from: &Pos, to: &Pos) -> Vec<(u32, u32)> {
+        let c = self.columns;
+        self.boxes
+            .iter()
+            .enumerate()
+            .filter(|&(_, &b)| from[0] & b != b && to[0] & b == b)
+            .map(|(k, _)| (2 * (k as u32 / c) + 1, 2 * (k as u32 % c) + 1))
+            .collect()
+    }
+
     fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
         let added = to[0] & !from[0];
         if added.count_ones() != 1 {
@@ -609,6 +620,32 @@ mod tests {
     use crate::game::Outcome;
     use crate::games::Spec;
     use crate::report::{self, Limits};
+
+    #[test]
+    fn a_line_claims_the_boxes_it_completes_at_their_cells() {
+        let spec: Spec = "dots[1x2]".parse().unwrap();
+        let part = spec.single().unwrap();
+        let (family, mut pos) = (&part.family, part.position.clone());
+        let mut claimed = Vec::new();
+        // Lines in the family's order to the end: each box claimed once, by the line
+        // that closed it, at its cell (odd row and column) of the picture.
+        loop {
+            let mut children = Vec::new();
+            family.moves(&pos, &mut children);
+            let Some(next) = children.into_iter().next() else {
+                break;
+            };
+            let cells = family.claimed_cells(&pos, &next);
+            let picture = family.picture(&next).unwrap();
+            for &(r, c) in &cells {
+                assert_eq!(picture.cells[(r * picture.columns + c) as usize], "#");
+            }
+            claimed.extend(cells);
+            pos = next;
+        }
+        claimed.sort_unstable();
+        assert_eq!(claimed, [(1, 1), (1, 3)]);
+    }
     use std::collections::HashMap;
 
     fn pos(lines: u64, mover: u64) -> Pos {

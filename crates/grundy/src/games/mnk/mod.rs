@@ -208,6 +208,10 @@ impl Drawing for Mnk {
         Some(self.grid().picture(pos, Look::Marks))
     }
 
+    fn winning_cells(&self, pos: &Pos) -> Vec<(u32, u32)> {
+        self.grid().won_cells(pos, &self.lines)
+    }
+
     fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
         self.grid().move_cell(from, to)
     }
@@ -541,6 +545,29 @@ pub const ENTRIES: &[Entry] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The winning cells of a one-part spec's position.
+    pub(crate) fn won(spec: &str) -> Vec<(u32, u32)> {
+        let spec: crate::games::Spec = spec.parse().unwrap();
+        let part = spec.single().unwrap();
+        part.family.winning_cells(&part.position)
+    }
+
+    #[test]
+    fn the_line_that_won_is_marked_and_none_before() {
+        assert_eq!(won("tictactoe(xxx/oo./...)"), [(0, 0), (0, 1), (0, 2)]);
+        assert_eq!(won("tictactoe(xo./xo./x..)"), [(0, 0), (1, 0), (2, 0)]);
+        assert_eq!(won("tictactoe(x.o/.xo/..x)"), [(0, 0), (1, 1), (2, 2)]);
+        assert!(won("tictactoe(xx./oo./...)").is_empty());
+        // Connect four, its rows counted from the top: four up column 1.
+        assert_eq!(
+            won("connect4[4x4](1212121)"),
+            [(0, 0), (1, 0), (2, 0), (3, 0)]
+        );
+        assert!(won("connect4[4x4](121212)").is_empty());
+        // Quixo: a row of three X.
+        assert_eq!(won("quixo[3](xxx/o.o/...,o)"), [(0, 0), (0, 1), (0, 2)]);
+    }
 
     #[test]
     fn boards_that_cannot_arise_are_refused_with_the_reason() {
