@@ -150,27 +150,7 @@ fn read(path: &Path, input: InputArgs) -> Result<String> {
         }
         grundy_io::decode_text_limited(bytes, false, path, limit)
     } else {
-        // Read at the file's size: `read_to_end` behind a `take` does not know it and grows
-        // by doubling, and the allocator keeps what each doubling leaves (a 36 MB game held
-        // 64 MiB before it was parsed).
-        let mut bytes = Vec::new();
-        std::fs::File::open(path)
-            .and_then(|f| {
-                let size = f
-                    .metadata()
-                    .map_or(0, |m| m.len())
-                    .min(limit.saturating_add(1));
-                bytes.reserve_exact(usize::try_from(size).unwrap_or(0));
-                f.take(limit.saturating_add(1)).read_to_end(&mut bytes)
-            })
-            .map_err(|e| anyhow!("cannot read {}: {e}", path.display()))?;
-        if bytes.len() as u64 > limit {
-            return Err(too_large());
-        }
-        let gz = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
-        grundy_io::decode_text_limited(bytes, gz, path, limit)
+        grundy_io::read_text_limited(path, limit)
     };
     got.map_err(|e| match e {
         grundy_io::ReadError::TooLarge { .. } => too_large(),

@@ -132,7 +132,15 @@ pub fn read_text_limited(path: impl AsRef<Path>, max_bytes: u64) -> Result<Strin
     let path = path.as_ref();
     let mut bytes = Vec::new();
     std::fs::File::open(path)
-        .and_then(|f| f.take(max_bytes.saturating_add(1)).read_to_end(&mut bytes))
+        .and_then(|f| {
+            // Room for the file's size at once: `read_to_end` behind a `take` does not know
+            // it and grows by doubling, and the allocator keeps what each doubling leaves
+            // (a 36 MB parity game held 64 MiB before it was parsed).
+            let size = f.metadata().map_or(0, |m| m.len());
+            bytes
+                .reserve_exact(usize::try_from(size.min(max_bytes.saturating_add(1))).unwrap_or(0));
+            f.take(max_bytes.saturating_add(1)).read_to_end(&mut bytes)
+        })
         .map_err(|source| ReadError::Io {
             path: path.to_path_buf(),
             source,

@@ -89,6 +89,17 @@ fn not_last_column(rows: u32, columns: u32) -> u64 {
     (0..rows).fold(0u64, |acc, r| acc | (mask(columns - 1) << (r * columns)))
 }
 
+/// Where the mover may place a domino on empty cells `empty` of a `rows × columns` grid:
+/// the cells of each placement's top (Left) or left (Right) half, and the step to the
+/// other half.
+fn placements(empty: u64, rows: u32, columns: u32, right: bool) -> (u64, u32) {
+    if right {
+        (empty & (empty >> 1) & not_last_column(rows, columns), 1)
+    } else {
+        (empty & (empty >> columns), columns)
+    }
+}
+
 /// The value of empty cells `empty` on a `rows × columns` grid: its regions summed.
 fn board_value(
     empty: u64,
@@ -134,20 +145,23 @@ fn component(empty: u64, rows: u32, columns: u32) -> u64 {
 /// images under the horizontal and vertical flips (which keep each player's dominoes
 /// as they are, so the value too).
 fn normalise(region: u64, rows: u32, columns: u32) -> (u64, u32, u32) {
-    let cells: Vec<(u32, u32)> = (0..rows * columns)
-        .filter(|&i| region >> i & 1 == 1)
-        .map(|i| (i / columns, i % columns))
-        .collect();
-    let (r0, r1) = cells
-        .iter()
-        .fold((u32::MAX, 0), |(a, b), &(r, _)| (a.min(r), b.max(r)));
-    let (c0, c1) = cells
-        .iter()
-        .fold((u32::MAX, 0), |(a, b), &(_, c)| (a.min(c), b.max(c)));
+    let cells = || {
+        let mut rest = region;
+        std::iter::from_fn(move || {
+            let i = (rest != 0).then(|| rest.trailing_zeros())?;
+            rest &= rest - 1;
+            Some((i / columns, i % columns))
+        })
+    };
+    debug_assert!(region != 0 && rows * columns <= 64);
+    let (mut r0, mut r1, mut c0, mut c1) = (u32::MAX, 0, u32::MAX, 0);
+    for (r, c) in cells() {
+        (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(c), c1.max(c));
+    }
     let (h, w) = (r1 - r0 + 1, c1 - c0 + 1);
     let mut best = u64::MAX;
     for (flip_r, flip_c) in [(false, false), (true, false), (false, true), (true, true)] {
-        let bits = cells.iter().fold(0u64, |acc, &(r, c)| {
+        let bits = cells().fold(0u64, |acc, (r, c)| {
             let (r, c) = (r - r0, c - c0);
             let r = if flip_r { h - 1 - r } else { r };
             let c = if flip_c { w - 1 - c } else { c };
@@ -165,13 +179,10 @@ fn region_value(bits: u64, h: u32, w: u32, context: &mut Context) -> Result<Game
     if let Some(value) = context.recall(&key) {
         return Ok(value);
     }
-    let right_ok = not_last_column(h, w);
     let mut left = Vec::new();
     let mut right = Vec::new();
-    let vertical = bits & (bits >> w);
-    let horizontal = bits & (bits >> 1) & right_ok;
-    for (placements, step, side) in [(vertical, w, &mut left), (horizontal, 1, &mut right)] {
-        let mut rest = placements;
+    for (mover, side) in [(false, &mut left), (true, &mut right)] {
+        let (mut rest, step) = placements(bits, h, w, mover);
         while rest != 0 {
             let cell = rest.trailing_zeros();
             rest &= rest - 1;
@@ -195,16 +206,9 @@ impl GameRules for Domineering {
     }
 
     fn write_position(&self, pos: &Pos, out: &mut String) {
-        let empty = pos[0];
-        for r in 0..self.rows {
-            if r > 0 {
-                out.push('/');
-            }
-            for c in 0..self.columns {
-                let cell = self.grid().cell(r, c);
-                out.push(if empty >> cell & 1 == 1 { '.' } else { 'x' });
-            }
-        }
+        // The covered cells as X's marks.
+        let covered = Pos::from_slice(&[self.full() & !pos[0], 0]);
+        self.grid().write(&covered, out);
         if pos[1] == RIGHT {
             out.push_str(",right");
         }
@@ -212,15 +216,7 @@ impl GameRules for Domineering {
 
     fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
         let (empty, mover) = (pos[0], pos[1]);
-        let (placements, step) = if mover == RIGHT {
-            (
-                empty & (empty >> 1) & not_last_column(self.rows, self.columns),
-                1,
-            )
-        } else {
-            (empty & (empty >> self.columns), self.columns)
-        };
-        let mut rest = placements;
+        let (mut rest, step) = placements(empty, self.rows, self.columns, mover == RIGHT);
         while rest != 0 {
             let cell = rest.trailing_zeros();
             rest &= rest - 1;
@@ -352,47 +348,25 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
     Ok(Built::new(family, Some(Pos::from_slice(&[empty, mover]))))
 }
 
-/// The empty cells of a board written rows from the top, `/` between them.
+/// The empty cells of a board written rows from the top, `/` between them, read by
+/// [`Grid::read`] with an `o` refused where it stands.
 fn read_board(
     args: &Args<'_>,
     family: &Domineering,
     text: &str,
     at: usize,
 ) -> Result<u64, SpecError> {
-    let rows: Vec<&str> = text.split('/').collect();
-    if rows.len() != family.rows as usize {
-        return Err(args.error_at(
-            at,
-            format!(
-                "the board has {} rows of {} cells",
-                family.rows, family.columns
-            ),
-        ));
+    let cell_is = "a cell is `.` (empty) or `x` (covered)";
+    let grid = family.grid();
+    let (covered, o) = grid.read(args, text, at, cell_is)?;
+    if o != 0 {
+        // Every row has its `columns` cells and a `/` after it.
+        let (r, c) = grid.place(o.trailing_zeros());
+        let index = (r * (family.columns + 1) + c) as usize;
+        let found = text.chars().nth(index).unwrap_or('o');
+        return Err(args.error_at(at + index, format!("{cell_is}, found `{found}`")));
     }
-    let mut empty = 0u64;
-    let mut offset = at;
-    for (r, row) in rows.iter().enumerate() {
-        if row.chars().count() != family.columns as usize {
-            return Err(args.error_at(
-                offset,
-                format!("row {} must have {} cells", r + 1, family.columns),
-            ));
-        }
-        for (c, ch) in row.chars().enumerate() {
-            match ch {
-                '.' => empty |= 1u64 << family.grid().cell(r as u32, c as u32),
-                'x' | 'X' => {}
-                other => {
-                    return Err(args.error_at(
-                        offset + c,
-                        format!("a cell is `.` (empty) or `x` (covered), found `{other}`"),
-                    ))
-                }
-            }
-        }
-        offset += row.chars().count() + 1;
-    }
-    Ok(empty)
+    Ok(family.full() & !covered)
 }
 
 /// The registry entries of this file.
