@@ -457,23 +457,20 @@ pub fn pattern_text(p: &grundy::pattern::Pattern) -> String {
                 .map_or(String::new(), |x| format!(", saltus {x}"))
         );
     }
-    if !p.p_positions.is_empty() {
-        let shown: Vec<String> = p
-            .p_positions
+    let (shown, listed): (Vec<String>, usize) = if p.p_pairs.is_empty() {
+        let shown = p.p_positions.iter().take(30).map(ToString::to_string);
+        (shown.collect(), p.p_positions.len())
+    } else {
+        let shown = p
+            .p_pairs
             .iter()
             .take(30)
-            .map(ToString::to_string)
-            .collect();
-        let _ = writeln!(
-            s,
-            "losing positions: {}{}",
-            shown.join(", "),
-            if p.p_positions.len() > 30 {
-                ", …"
-            } else {
-                ""
-            }
-        );
+            .map(|[a, b]| format!("({a}, {b})"));
+        (shown.collect(), p.p_pairs.len())
+    };
+    if !shown.is_empty() {
+        let more = if listed > shown.len() { ", …" } else { "" };
+        let _ = writeln!(s, "losing positions: {}{more}", shown.join(", "));
     }
     match (&p.theorem, p.proved) {
         (Some(t), true) => {

@@ -799,6 +799,25 @@ fn table_plot_and_pattern_help_list_the_families_they_take() {
     }
 }
 
+/// Wythoff's losing positions are pairs: both piles are listed (not the smaller alone),
+/// and the listing is as long as the rule's other families' (50), however far it looked.
+#[test]
+fn pattern_lists_wythoffs_losing_pairs_whole() {
+    let text = ok(&["pattern", "wythoff"]);
+    assert!(
+        text.contains("losing positions: (0, 0), (1, 2), (3, 5), (4, 7), (6, 10), (8, 13),"),
+        "{text}"
+    );
+    let v = json(&["pattern", "wythoff", "--up-to", "3000", "--json"]);
+    let pairs = v["p_pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 50);
+    assert_eq!(pairs[49], serde_json::json!([79, 128]));
+    assert!(v["p_positions"].as_array().unwrap().is_empty());
+    // A heap family has no pairs, and its JSON no `p_pairs`.
+    let v = json(&["pattern", "multiple[2]", "--json"]);
+    assert!(v.get("p_pairs").is_none(), "{v}");
+}
+
 #[test]
 fn pattern_sizes_are_refused_up_front() {
     let started = std::time::Instant::now();

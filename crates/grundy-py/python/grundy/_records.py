@@ -152,6 +152,8 @@ class Pattern(Record):
     proved: bool
     theorem: Optional[str] = _omit()
     checked_up_to: int = 0
+    #: Two-pile families (Wythoff): the first losing positions ``[a, b]``, ``a <= b``.
+    p_pairs: List[List[int]] = _omit()
 
 
 @dataclasses.dataclass

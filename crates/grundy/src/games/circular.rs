@@ -294,6 +294,7 @@ impl Patterns for Circular {
             kind: "mirror",
             period: None,
             p_positions: lost.iter().copied().take(50).collect(),
+            p_pairs: Vec::new(),
             rule: format!(
                 "a circle of n ≥ 3 is lost for the player to move: the first move leaves one row, the reply takes it whole or splits it into two equal rows, and every later move is copied in the twin row{}",
                 if small.is_empty() {

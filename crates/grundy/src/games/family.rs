@@ -136,8 +136,10 @@ pub struct Discovery {
     pub kind: &'static str,
     /// `(period, preperiod, saltus)` for periodic kinds.
     pub period: Option<(u64, u64, u64)>,
-    /// The first losing positions (for pairs, the smaller members a_n).
+    /// The first losing positions of a one-number family (heap sizes, starts).
     pub p_positions: Vec<u64>,
+    /// The first losing positions of a two-pile family, both piles (`(a, b)`, `a ≤ b`).
+    pub p_pairs: Vec<[u64; 2]>,
     /// One line a person can read.
     pub rule: String,
     /// Whether a theorem proves the rule for every size.

@@ -235,6 +235,9 @@ impl RuleSearch for BeattySearch {
     }
 }
 
+/// How many losing pairs a discovery lists (the rule gives the rest).
+const LISTED: usize = 50;
+
 /// Discovers Wythoff's losing positions as a Beatty pair from the general method's
 /// labels of every `(a, b)` with `a, b ≤ n`, and checks the Beatty rule on all of them.
 ///
@@ -304,7 +307,8 @@ fn discover_wythoff(n: u64, control: &Control<'_>) -> Result<Discovery, Error> {
     Ok(Discovery {
         family: "wythoff".into(),
         kind: if golden { "beatty" } else { "none" },
-        p_positions: pairs.iter().map(|&(a, _)| a).collect(),
+        p_positions: Vec::new(),
+        p_pairs: pairs.iter().take(LISTED).map(|&(a, b)| [a, b]).collect(),
         rule: if golden {
             format!(
                 "lost iff (a, b) = (⌊nφ⌋, ⌊nφ²⌋), φ = (1+√5)/2: a Beatty pair, α ∈ [{lo:.6}, {hi:.6}) fits all {outcome_checked} pairs"
@@ -450,9 +454,13 @@ mod tests {
                 assert_eq!(WythoffRule::winning_moves(a, b), want, "({a}, {b})");
             }
         }
-        let discovery = discover_wythoff(60, &Control::default()).unwrap();
+        let discovery = discover_wythoff(200, &Control::default()).unwrap();
         assert_eq!(discovery.kind, "beatty");
         assert!(discovery.proved);
-        assert_eq!(&discovery.p_positions[..6], &[0, 1, 3, 4, 6, 8]);
+        assert_eq!(
+            &discovery.p_pairs[..6],
+            &[[0, 0], [1, 2], [3, 5], [4, 7], [6, 10], [8, 13]]
+        );
+        assert_eq!(discovery.p_pairs.len(), LISTED);
     }
 }

@@ -30,7 +30,7 @@ pub struct Pattern {
     pub preperiod: Option<u64>,
     /// The saltus s of G(n + p) = G(n) + s (0 when purely periodic).
     pub saltus: Option<u64>,
-    /// The first losing positions, for outcome rules.
+    /// The first losing positions of a one-number family, for outcome rules.
     pub p_positions: Vec<u64>,
     /// One line a person can read.
     pub rule: String,
@@ -41,6 +41,9 @@ pub struct Pattern {
     pub theorem: Option<String>,
     /// The largest size the rule was checked on against the general method.
     pub checked_up_to: u64,
+    /// The first losing positions of a two-pile family (Wythoff's `[a, b]`, `a ≤ b`).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub p_pairs: Vec<[u64; 2]>,
 }
 
 impl From<Discovery> for Pattern {
@@ -52,6 +55,7 @@ impl From<Discovery> for Pattern {
             preperiod: d.period.map(|p| p.1),
             saltus: d.period.map(|p| p.2),
             p_positions: d.p_positions,
+            p_pairs: d.p_pairs,
             rule: d.rule,
             proved: d.proved,
             theorem: d.theorem,
@@ -127,6 +131,7 @@ fn heap_pattern(
             preperiod: Some(p.preperiod),
             saltus: Some(p.saltus),
             p_positions: losing,
+            p_pairs: Vec::new(),
             rule: if p.saltus > 0 {
                 format!(
                     "G(n + {}) = G(n) + {} for n ≥ {}",
@@ -153,6 +158,7 @@ fn heap_pattern(
             preperiod: None,
             saltus: None,
             p_positions: losing,
+            p_pairs: Vec::new(),
             rule: format!("no period found in the first {} heaps", values.len()),
             proved: false,
             theorem: None,
