@@ -12,6 +12,9 @@
 //! | rule | a proved rule of the special method, at any size | `rule.rs` |
 //! | search | boards too large to explore: the value of the position and of each move by a proof search, no remoteness | `search.rs` |
 //!
+//! Beside the chain, [`value::value`] gives a spec's combinatorial game value (canonical
+//! forms, [`crate::cgt`]).
+//!
 //! A method returns `Ok(None)` when it does not apply, or an error (say, too large)
 //! that the next method may overcome; the first answer wins.
 
@@ -23,6 +26,7 @@ mod search;
 mod sprague_grundy;
 mod table;
 mod tablebase;
+pub mod value;
 
 use std::sync::Arc;
 
