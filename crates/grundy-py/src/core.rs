@@ -57,7 +57,7 @@ fn limit_hint(limit: grundy::Limit, wanted: Option<u128>) -> String {
 /// A `GrundyError` for the library's refusal `e`, after `context`: a refusal past a limit
 /// names the keyword that lifts it, and carries `.limit` ([`grundy::Limit::word`]) and
 /// `.wanted` (the value that would let it through, or `None`).
-fn refusal(py: Python<'_>, context: &str, e: &grundy::Error) -> PyErr {
+pub(crate) fn refusal(py: Python<'_>, context: &str, e: &grundy::Error) -> PyErr {
     let Some((limit, wanted)) = e.limit() else {
         return error(py, format!("{context}: {e}"), None);
     };
@@ -72,7 +72,7 @@ fn refusal(py: Python<'_>, context: &str, e: &grundy::Error) -> PyErr {
     err
 }
 
-fn spec_error(py: Python<'_>, text: &str, e: &grundy::games::SpecError) -> PyErr {
+pub(crate) fn spec_error(py: Python<'_>, text: &str, e: &grundy::games::SpecError) -> PyErr {
     error(py, e.render(text), Some((e.line, e.column)))
 }
 
@@ -106,7 +106,7 @@ impl Budget {
 /// or an exception from the progress callable). `progress`, if given, is called with
 /// `(stage, done)` from the calling thread whenever the library has reported something
 /// new.
-fn run<T: Send>(
+pub(crate) fn run<T: Send>(
     py: Python<'_>,
     progress: Option<Py<PyAny>>,
     work: impl FnOnce(&Control<'_>) -> T + Send,

@@ -6,6 +6,7 @@
 use pyo3::prelude::*;
 
 mod batched;
+mod cgt;
 mod core;
 mod games;
 mod search;
@@ -17,6 +18,7 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     core::register(m)?;
     games::register(m)?;
     batched::register(m)?;
+    cgt::register(m)?;
     search::register(m)?;
     Ok(())
 }

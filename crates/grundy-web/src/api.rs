@@ -362,6 +362,26 @@ pub async fn solve(State(config): AppState, q: Result<Query<SpecQuery>, QueryRej
     .await
 }
 
+/// `GET /api/value?spec=S`: `grundy value S --json`, the combinatorial game value of a
+/// position or a sum (its canonical form, outcome class, mean and temperature), within
+/// the server's memory and time limits.
+pub async fn value(State(config): AppState, q: Result<Query<SpecQuery>, QueryRejection>) -> Answer {
+    let q = query(q)?;
+    let spec = parse_spec(&required(q.spec)?)?;
+    let cfg = Arc::clone(&config);
+    blocking(&config, move |limits| {
+        let mut context =
+            grundy::cgt::Context::new(limits.max_memory).with_cancel(limits.control.cancel);
+        let found =
+            report::value::value(&spec, limits, &mut context, grundy::cgt::Spelling::Unicode)
+                .map_err(|e| ApiError::solve(e, &spec.to_string(), cfg.timeout))?;
+        Ok(Json(
+            serde_json::to_value(found).expect("a value serializes"),
+        ))
+    })
+    .await
+}
+
 #[derive(Deserialize)]
 pub struct TableQuery {
     family: Option<String>,

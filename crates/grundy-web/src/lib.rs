@@ -160,6 +160,7 @@ pub fn router(config: Config) -> Router {
         .route("/api/solve", get(api::solve))
         .route("/api/table", get(api::table))
         .route("/api/pattern", get(api::pattern))
+        .route("/api/value", get(api::value))
         .route("/api/explore", get(api::explore))
         .route(PLAY, post(api::play))
         .route("/api/progress", get(api::progress))

@@ -1303,3 +1303,41 @@ fn serve_listens_on_a_port_the_system_picks_and_stops() {
     STOP.store(true, Ordering::SeqCst);
     server.join().unwrap().unwrap();
 }
+
+/// `/api/value`: `grundy value --json` — a sum's value from its parts; a family without
+/// values refused by name; a valuation past the time limit stopped.
+#[tokio::test]
+async fn values_are_the_command_lines_and_bounded_in_time() {
+    let app = app();
+    let a = get(
+        &app,
+        &format!(
+            "/api/value?spec={}",
+            encode("domineering[2x3] + domineering[3x2] + nim(1)")
+        ),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let v = a.json();
+    assert_eq!(v["value"], "*");
+    assert_eq!(v["class"], "N");
+    assert_eq!(v["parts"][0]["value"], "{2|-1/2}");
+    refused(
+        &get(&app, "/api/value?spec=kalah%5B3%2C2%5D").await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "unsupported",
+        "domineering",
+    );
+    let quick = router(Config {
+        timeout: Duration::from_millis(200),
+        ..Config::default()
+    });
+    let start = Instant::now();
+    refused(
+        &get(&quick, "/api/value?spec=domineering%5B6x6%5D").await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "timeout",
+        "time limit of 0.2 s",
+    );
+    assert!(start.elapsed() < Duration::from_secs(2));
+}

@@ -19,8 +19,10 @@ pub fn run(spec: &str, ascii: bool, common: &Common) -> Result<u8> {
     } else {
         Spelling::Unicode
     };
-    let mut context = Context::new(common.max_memory.saturating_mul(1 << 20));
-    let found = report::value::value(&spec, &common.limits(), &mut context, spelling);
+    let limits = common.limits();
+    let mut context =
+        Context::new(common.max_memory.saturating_mul(1 << 20)).with_cancel(limits.control.cancel);
+    let found = report::value::value(&spec, &limits, &mut context, spelling);
     finish_progress();
     let found = found.with_context(|| format!("cannot value `{spec}`"))?;
     if common.json {

@@ -19,7 +19,7 @@ import json as _json
 import os as _os
 
 from . import _grundy, _progress
-from . import graph
+from . import cgt, graph
 from ._records import (
     Component,
     FeatureRule,
@@ -191,6 +191,7 @@ __all__ = [
     "TokenSum",
     "TokenValues",
     "Verification",
+    "cgt",
     "Game",
     "GameError",
     "GameSearch",

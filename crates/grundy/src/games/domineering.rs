@@ -384,7 +384,7 @@ mod tests {
     use crate::cgt::{write, Class, Dyadic, Spelling};
     use crate::games::Spec;
 
-    fn context() -> Context {
+    fn context() -> Context<'static> {
         Context::new(1 << 28)
     }
 

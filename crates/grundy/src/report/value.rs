@@ -226,4 +226,14 @@ mod tests {
             "{err}"
         );
     }
+
+    /// A cancelled context stops the valuation (the web's time limit, Ctrl-C).
+    #[test]
+    fn a_cancelled_valuation_stops() {
+        let cancel = std::sync::atomic::AtomicBool::new(true);
+        let spec: Spec = "domineering[4x4]".parse().unwrap();
+        let mut context = Context::new(1 << 26).with_cancel(Some(&cancel));
+        let got = valuation(&spec, &Limits::default(), &mut context);
+        assert!(matches!(got, Err(Error::Cancelled)), "{got:?}");
+    }
 }
