@@ -218,9 +218,13 @@ pub fn report_text(r: &Report) -> String {
             }
         }
     }
-    if matches!(r.method, Method::Tablebase | Method::Search) && !r.moves.is_empty() {
-        // A tablebase answers every move at once, and the proof search values each move:
-        // list them with their values.
+    if matches!(
+        r.method,
+        Method::Tablebase | Method::Search | Method::Values
+    ) && !r.moves.is_empty()
+    {
+        // A tablebase answers every move at once, and the proof search and the parts'
+        // values value each move: list them with their values.
         s.push_str("every move, for the player who makes it:\n");
         for m in &r.moves {
             if let (Some([me, other]), Some(worse)) = (m.scores, m.worse_by) {
@@ -257,6 +261,9 @@ pub fn report_text(r: &Report) -> String {
         }
         (Method::SpragueGrundy, _) => s.push_str(
             "(judged by Sprague–Grundy values: too large to explore whole, so no remoteness)\n",
+        ),
+        (Method::Values, _) => s.push_str(
+            "(judged by the parts' combinatorial game values (`grundy value`), so no remoteness)\n",
         ),
         (Method::Search, _) if r.weak => {
             let _ = writeln!(

@@ -242,6 +242,11 @@ impl GameRules for Domineering {
         }
     }
 
+    fn with_mover(&self, pos: &Pos, mover: Player) -> Option<Pos> {
+        let turn = if mover == Player::Second { RIGHT } else { 0 };
+        Some(Pos::from_slice(&[pos[0], turn]))
+    }
+
     fn cgt_value(&self, pos: &Pos, context: &mut Context) -> Option<Result<GameId, Error>> {
         Some(self.value(pos[0], context))
     }

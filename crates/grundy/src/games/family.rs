@@ -475,6 +475,14 @@ pub trait GameRules:
         None
     }
 
+    /// Optional, with [`GameRules::cgt_value`]. The same board as `pos` with `mover` to
+    /// move, for a partizan family whose positions say who moves (Domineering): what a
+    /// sum of partizan parts writes for the parts not moved in, since the turn passes in
+    /// all of them. `None` (the default): not offered.
+    fn with_mover(&self, _pos: &Pos, _mover: Player) -> Option<Pos> {
+        None
+    }
+
     /// Optional. The combinatorial game value of `pos` ([`crate::cgt`]: its canonical
     /// form, Left the first player, normal play), whoever is to move at `pos` — a value
     /// belongs to the board, not the turn. `None` (the default): not offered.

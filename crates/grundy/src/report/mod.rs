@@ -13,7 +13,8 @@
 //! | search | boards too large to explore: the value of the position and of each move by a proof search, no remoteness | `search.rs` |
 //!
 //! Beside the chain, [`value::value`] gives a spec's combinatorial game value (canonical
-//! forms, [`crate::cgt`]).
+//! forms, [`crate::cgt`]); a sum with partizan parts is solved by its parts' values
+//! ([`value::solve_sum`], method `values`), before the chain.
 //!
 //! A method returns `Ok(None)` when it does not apply, or an error (say, too large)
 //! that the next method may overcome; the first answer wins.
@@ -213,6 +214,9 @@ pub enum Method {
     /// exact search (with remoteness, unless weak) where the family offers it, else the
     /// proof search (a weak solution, no remoteness).
     Search,
+    /// A sum with partizan parts: judged by the parts' combinatorial game values (each
+    /// part's canonical form, [`value`]), no remoteness.
+    Values,
 }
 
 /// One method of the chain: it answers, declines (`Ok(None)`), or fails.
@@ -248,6 +252,7 @@ impl Method {
             Method::Rule => "rule",
             Method::Tablebase => "tablebase",
             Method::Search => "search",
+            Method::Values => "values",
         }
     }
 }
@@ -637,6 +642,9 @@ fn build_oracles(spec: &Spec, limits: &Limits<'_>) -> Result<Vec<Box<dyn Values>
 /// partizan or score game inside a sum; [`Error::Cancelled`].
 pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
     if let Some(report) = tablebase::answer(limits.tablebases, spec, limits)? {
+        return Ok(report);
+    }
+    if let Some(report) = value::solve_sum(spec, limits)? {
         return Ok(report);
     }
     let (game, root) = SumGame::new(spec)?;
