@@ -17,9 +17,10 @@ use crate::core::{refusal, run, spec_error};
 
 /// The process's table of forms and memo of valued positions, bounded as the CLI's
 /// default `--max-memory` (4 GiB).
-static TABLE: LazyLock<Mutex<Context>> = LazyLock::new(|| Mutex::new(Context::new(4 << 30)));
+static TABLE: LazyLock<Mutex<Context<'static>>> =
+    LazyLock::new(|| Mutex::new(Context::new(4 << 30)));
 
-fn table() -> MutexGuard<'static, Context> {
+fn table() -> MutexGuard<'static, Context<'static>> {
     TABLE.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
