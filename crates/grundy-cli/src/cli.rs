@@ -54,6 +54,11 @@ pub enum Command {
         /// Write `+-` for `±`.
         #[arg(long)]
         ascii: bool,
+        /// Draw the value's thermograph into FILE (`.svg` or `.png`): the walls of Left's
+        /// and Right's stops as the game cools, meeting at its temperature, the mast at its
+        /// mean.
+        #[arg(long, value_name = "FILE")]
+        thermograph: Option<PathBuf>,
         #[command(flatten)]
         common: Common,
     },

@@ -53,8 +53,9 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Value {
             spec,
             ascii,
+            thermograph,
             common,
-        } => commands::value::run(&spec, ascii, &common),
+        } => commands::value::run(&spec, ascii, thermograph.as_deref(), &common),
         Command::Book {
             spec,
             depth,

@@ -1101,3 +1101,30 @@ fn value_prints_canonical_forms_and_sums_them() {
     let err = fails(&["value", "tictactoe"]);
     assert!(err.contains("no combinatorial game value"), "{err}");
 }
+
+/// `value --thermograph FILE` draws the walls and the mast with the mean and temperature
+/// it prints; a file name it cannot draw is refused with the reason.
+#[test]
+fn value_draws_the_thermograph() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t.svg");
+    let text = ok(&[
+        "value",
+        "domineering[2x3]",
+        "--thermograph",
+        out.to_str().unwrap(),
+    ]);
+    assert!(text.contains("mean 3/4, temperature 5/4"), "{text}");
+    match std::fs::read_to_string(&out) {
+        Ok(svg) => {
+            assert!(svg.contains("thermograph of {2|-1/2}"), "{svg}");
+            assert!(svg.contains("mean 3/4, temperature 5/4"));
+            // The left wall in blue, the right in vermilion (Okabe–Ito), each with its legend.
+            assert_eq!(svg.matches("stroke=\"#0072B2\"").count(), 2, "{svg}");
+            assert_eq!(svg.matches("stroke=\"#D55E00\"").count(), 2, "{svg}");
+        }
+        Err(e) => panic!("no thermograph written: {e}"),
+    }
+    let err = fails(&["value", "domineering[2x3]", "--thermograph", "t.txt"]);
+    assert!(err.contains(".svg or .png"), "{err}");
+}

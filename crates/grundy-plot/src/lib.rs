@@ -1,6 +1,6 @@
 //! The Grundy sequence of a one-heap family as a scatter plot, with the period marked when
-//! one is known: SVG text (for the CLI's `plot` and Python's inline plots), or a `.svg` /
-//! `.png` file (PNG with the feature `png`). A front-end crate like `grundy-io`: the
+//! one is known, and a combinatorial game's thermograph: SVG text (for the CLI's `plot` and
+//! Python's inline plots), or a `.svg` / `.png` file (PNG with the feature `png`). A front-end crate like `grundy-io`: the
 //! library computes the table, this crate only draws it.
 //!
 //! ```no_run
@@ -18,6 +18,9 @@ use grundy::explore::Control;
 use grundy::report::Table;
 use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
+
+mod thermo;
+pub use thermo::{thermograph_svg, write_thermograph};
 
 /// A repetition to mark: the sequence repeats with `period` from heap `preperiod`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,15 +116,41 @@ pub fn svg(table: &Table, marked: Option<Marked>) -> Result<String, PlotError> {
 /// [`PlotError::Extension`] for another file name, [`PlotError::Write`] if the file cannot
 /// be written, as [`svg`] otherwise.
 pub fn write(table: &Table, marked: Option<Marked>, out: &Path) -> Result<(), PlotError> {
+    match open(out)? {
+        #[cfg(feature = "png")]
+        Kind::Png => draw(
+            BitMapBackend::new(out, (1000, 500)).into_drawing_area(),
+            table,
+            marked,
+        ),
+        Kind::Svg => draw(
+            SVGBackend::new(out, (1000, 500)).into_drawing_area(),
+            table,
+            marked,
+        ),
+    }
+}
+
+/// What a plot file is.
+enum Kind {
+    Svg,
+    #[cfg(feature = "png")]
+    Png,
+}
+
+/// Checks that `out` names a file a plot can be written to (its extension, a file the
+/// system lets us write) and loads the font.
+fn open(out: &Path) -> Result<Kind, PlotError> {
     let ext = out
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
-    let known = matches!(ext.as_deref(), Some("svg"))
-        || (cfg!(feature = "png") && ext.as_deref() == Some("png"));
-    if !known {
-        return Err(PlotError::Extension(out.to_path_buf()));
-    }
+    let kind = match ext.as_deref() {
+        Some("svg") => Kind::Svg,
+        #[cfg(feature = "png")]
+        Some("png") => Kind::Png,
+        _ => return Err(PlotError::Extension(out.to_path_buf())),
+    };
     let cannot = |why: String| PlotError::Write {
         path: out.to_path_buf(),
         why,
@@ -138,19 +167,7 @@ pub fn write(table: &Table, marked: Option<Marked>, out: &Path) -> Result<(), Pl
         .open(out)
         .map_err(|e| cannot(e.to_string()))?;
     load_font()?;
-    match ext.as_deref() {
-        #[cfg(feature = "png")]
-        Some("png") => draw(
-            BitMapBackend::new(out, (1000, 500)).into_drawing_area(),
-            table,
-            marked,
-        ),
-        _ => draw(
-            SVGBackend::new(out, (1000, 500)).into_drawing_area(),
-            table,
-            marked,
-        ),
-    }
+    Ok(kind)
 }
 
 fn draw<DB: DrawingBackend>(

@@ -212,7 +212,15 @@ impl Form {
         fraction(py, self.thermograph()?.temperature)
     }
 
-    /// A table for Jupyter: the form, its outcome class, mean and temperature.
+    /// The thermograph drawn as SVG text (as `grundy value --thermograph FILE.svg`).
+    fn thermograph_svg(&self) -> PyResult<String> {
+        let drawn = self.thermograph()?;
+        grundy_plot::thermograph_svg(&drawn, &self.__str__())
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// A table for Jupyter: the form, its outcome class, mean and temperature, and the
+    /// thermograph beside them where a font lets it be drawn.
     fn _repr_html_(&self) -> PyResult<String> {
         let text = self.__str__();
         let thermograph = self.thermograph()?;
@@ -224,12 +232,13 @@ impl Form {
         Ok(format!(
             "<table><tr><th>value</th><td><code>{}</code></td></tr>\
              <tr><th>outcome class</th><td>{} ({})</td></tr>\
-             <tr><th>mean</th><td>{}</td></tr><tr><th>temperature</th><td>{}</td></tr></table>",
+             <tr><th>mean</th><td>{}</td></tr><tr><th>temperature</th><td>{}</td></tr></table>{}",
             escape(&text),
             self.outcome(),
             report::value::winner(table().table.class(self.id)),
             thermograph.mean,
-            thermograph.temperature
+            thermograph.temperature,
+            grundy_plot::thermograph_svg(&thermograph, &text).unwrap_or_default()
         ))
     }
 }

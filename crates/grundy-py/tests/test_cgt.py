@@ -83,3 +83,13 @@ def test_jupyter_shows_a_table():
     parser = html.parser.HTMLParser()
     parser.feed(page)
     assert "±1" in page and "first player wins" in page and "<table>" in page
+
+
+def test_the_thermograph_is_drawn():
+    g = cgt.value("domineering[2x3]")
+    try:
+        svg = g.thermograph_svg()
+    except ValueError as e:
+        pytest.skip(str(e))  # no TrueType font on this machine
+    assert svg.startswith("<svg") and "mean 3/4, temperature 5/4" in svg
+    assert svg in g._repr_html_()

@@ -3,8 +3,10 @@
 //! values; its mean and temperature. The library values it ([`report::value`]); this
 //! file prints it.
 
+use std::path::Path;
+
 use anyhow::{Context as _, Result};
-use grundy::cgt::{Context, Spelling};
+use grundy::cgt::{self, Context, Spelling};
 use grundy::report;
 
 use crate::args::spec as parse_spec;
@@ -12,7 +14,7 @@ use crate::cli::Common;
 use crate::progress::finish_progress;
 
 /// The command.
-pub fn run(spec: &str, ascii: bool, common: &Common) -> Result<u8> {
+pub fn run(spec: &str, ascii: bool, thermograph: Option<&Path>, common: &Common) -> Result<u8> {
     let spec = parse_spec(spec)?;
     let spelling = if ascii {
         Spelling::Ascii
@@ -22,9 +24,16 @@ pub fn run(spec: &str, ascii: bool, common: &Common) -> Result<u8> {
     let limits = common.limits();
     let mut context =
         Context::new(common.max_memory.saturating_mul(1 << 20)).with_cancel(limits.control.cancel);
-    let found = report::value::value(&spec, &limits, &mut context, spelling);
+    let valued = report::value::valuation(&spec, &limits, &mut context);
     finish_progress();
-    let found = found.with_context(|| format!("cannot value `{spec}`"))?;
+    let valued = valued.with_context(|| format!("cannot value `{spec}`"))?;
+    if let Some(out) = thermograph {
+        let drawn = cgt::thermograph(&context.table, valued.total, &mut Default::default())
+            .with_context(|| format!("no thermograph for `{spec}`"))?;
+        let title = cgt::write(&mut context.table, valued.total, spelling);
+        grundy_plot::write_thermograph(&drawn, &title, out)?;
+    }
+    let found = report::value::words(&spec, &valued, &mut context, spelling);
     if common.json {
         outln!("{}", serde_json::to_string(&found)?);
         return Ok(0);

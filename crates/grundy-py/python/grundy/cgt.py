@@ -18,8 +18,8 @@ form (``==``), ``<=`` and ``<`` are the partial order of games, ``confused_with`
 neither is ``<=`` the other. Integers mix with forms (``g + 1``, ``g > 0``). A form has
 ``outcome`` (``"L"``, ``"R"``, ``"P"``, ``"N"``), ``mean``, ``temperature`` and
 ``stops`` (``fractions.Fraction``), ``number`` and ``nimber`` (or ``None``),
-``left_options``, ``right_options``, ``birthday``, ``ascii``; in Jupyter it shows as a
-small table.
+``left_options``, ``right_options``, ``birthday``, ``ascii``, ``thermograph_svg()``; in Jupyter it shows as a
+small table with its thermograph.
 """
 
 from fractions import Fraction

@@ -106,6 +106,17 @@ pub fn value(
     spelling: Spelling,
 ) -> Result<ValueReport, Error> {
     let found = valuation(spec, limits, context)?;
+    Ok(words(spec, &found, context, spelling))
+}
+
+/// A [`Valuation`] of `spec` (made in `context`) in words.
+#[must_use]
+pub fn words(
+    spec: &Spec,
+    found: &Valuation,
+    context: &mut Context,
+    spelling: Spelling,
+) -> ValueReport {
     let mut parts = Vec::with_capacity(found.parts.len());
     for (text, id) in &found.parts {
         let class = context.table.class(*id);
@@ -115,7 +126,7 @@ pub fn value(
             class: class.letter(),
         });
     }
-    Ok(ValueReport {
+    ValueReport {
         spec: spec.to_string(),
         value: cgt::write(&mut context.table, found.total, spelling),
         class: found.class.letter(),
@@ -124,7 +135,7 @@ pub fn value(
         temperature: found.temperature.to_string(),
         parts,
         forms: context.table.len(),
-    })
+    }
 }
 
 /// Solves a sum with partizan parts by its parts' values (method `values`): who is to
