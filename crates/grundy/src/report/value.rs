@@ -199,10 +199,16 @@ pub fn solve_sum(spec: &Spec, limits: &Limits<'_>) -> Result<Option<Report>, Err
     for (i, part) in spec.parts.iter().enumerate() {
         children.clear();
         part.family.moves(&part.position, &mut children);
+        // An impartial part's children: their Grundy values from one solve of the part
+        // (its report values every move), not a solve each.
+        let known = impartial_children(part, limits)?;
         for child in &children {
             let moved = part.with(child.clone());
             let mut now = values.clone();
-            now[i] = part_value(&moved, limits, &mut context)?;
+            now[i] = match known.get(&part_text(&moved)) {
+                Some(&g) => nimber_form(g, &mut context)?,
+                None => part_value(&moved, limits, &mut context)?,
+            };
             let total = context.table.sum_all(&now)?;
             let wins = if left {
                 context.table.geq(total, zero)
@@ -283,6 +289,36 @@ pub fn solve_sum(spec: &Spec, limits: &Limits<'_>) -> Result<Option<Report>, Err
     }))
 }
 
+/// The Grundy value of each position an impartial part moves to, by its spec, from one
+/// solve of the part (empty for a partizan part, or where the report lists only some).
+fn impartial_children(
+    part: &Part,
+    limits: &Limits<'_>,
+) -> Result<std::collections::HashMap<String, u64>, Error> {
+    if !part.is_impartial() {
+        return Ok(std::collections::HashMap::new());
+    }
+    let alone = Spec {
+        parts: vec![part.clone()],
+    };
+    let report = super::solve(&alone, limits)?;
+    Ok(report
+        .moves
+        .iter()
+        .filter_map(|m| Some((m.spec.clone(), m.grundy?)))
+        .collect())
+}
+
+/// The nimber `*g` as a form, refused past `*`[`MAX_NIMBER`].
+fn nimber_form(g: u64, context: &mut Context) -> Result<GameId, Error> {
+    match u32::try_from(g) {
+        Ok(n) if n <= MAX_NIMBER => Ok(context.table.nimber(n)),
+        _ => Err(Error::Unsupported(format!(
+            "a Grundy value of {g}: nimbers past *{MAX_NIMBER} are not built as forms"
+        ))),
+    }
+}
+
 /// One part's value: its family's, or the nimber of an impartial part's Grundy value.
 fn part_value(part: &Part, limits: &Limits<'_>, context: &mut Context) -> Result<GameId, Error> {
     if let Some(value) = part.family.cgt_value(&part.position, context) {
@@ -304,12 +340,7 @@ fn part_value(part: &Part, limits: &Limits<'_>, context: &mut Context) -> Result
             part_text(part)
         )));
     };
-    match u32::try_from(grundy) {
-        Ok(n) if n <= MAX_NIMBER => Ok(context.table.nimber(n)),
-        _ => Err(Error::Unsupported(format!(
-            "a Grundy value of {grundy}: nimbers past *{MAX_NIMBER} are not built as forms"
-        ))),
-    }
+    nimber_form(grundy, context)
 }
 
 /// The registered partizan families that offer values, by name: those whose examples
