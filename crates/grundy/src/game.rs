@@ -37,6 +37,17 @@ impl Player {
             Player::Second => 1,
         }
     }
+
+    /// The player a position's turn word names: [`Player::First`] for 0, else
+    /// [`Player::Second`] (the inverse of [`Player::index`]).
+    #[must_use]
+    pub fn from_index(turn: u64) -> Player {
+        if turn == 0 {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
 }
 
 /// A value for each player, indexed by [`Player`] rather than by a raw number.

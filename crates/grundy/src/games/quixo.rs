@@ -462,11 +462,8 @@ impl GameRules for Quixo {
     }
 
     fn to_move(&self, pos: &Pos) -> Player {
-        if pos[2] == X_MOVES {
-            Player::First
-        } else {
-            Player::Second
-        }
+        // X_MOVES is 0.
+        Player::from_index(pos[2])
     }
 
     fn terminal(&self, pos: &Pos) -> Option<Outcome> {
@@ -621,10 +618,6 @@ impl TierGame for QuixoTiers<'_> {
         self.game.name()
     }
 
-    fn ranking_version(&self) -> u32 {
-        1
-    }
-
     fn tier_count(&self) -> u32 {
         self.counts.len() as u32
     }
@@ -710,10 +703,6 @@ fn next_combination(set: u64, width: u32) -> Option<u64> {
 }
 
 impl Tiers for QuixoTiers<'_> {
-    fn game(&self) -> &dyn TierGame {
-        self
-    }
-
     fn locate(&self, pos: &Pos) -> Option<(u32, u64)> {
         let game = self.game;
         if !game.is_board(pos) || !game.may_arise(pos[0], pos[1], pos[2]) {

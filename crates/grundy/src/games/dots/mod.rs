@@ -282,11 +282,7 @@ impl GameRules for Dots {
     }
 
     fn to_move(&self, pos: &Pos) -> Player {
-        if pos[1] == 0 {
-            Player::First
-        } else {
-            Player::Second
-        }
+        Player::from_index(pos[1])
     }
 
     fn keeps_turn(&self) -> bool {
@@ -469,10 +465,6 @@ impl TierGame for DotsTiers<'_> {
         self.0.name()
     }
 
-    fn ranking_version(&self) -> u32 {
-        1
-    }
-
     fn scored(&self) -> bool {
         true
     }
@@ -527,10 +519,6 @@ impl TierGame for DotsTiers<'_> {
 }
 
 impl Tiers for DotsTiers<'_> {
-    fn game(&self) -> &dyn TierGame {
-        self
-    }
-
     fn locate(&self, pos: &Pos) -> Option<(u32, u64)> {
         let [lines, mover] = pos[..] else {
             return None;

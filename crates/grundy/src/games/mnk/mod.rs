@@ -344,10 +344,6 @@ impl TierGame for Placed<'_> {
         self.game.name()
     }
 
-    fn ranking_version(&self) -> u32 {
-        1
-    }
-
     fn tier_count(&self) -> u32 {
         self.game.cells() + 1
     }
@@ -439,10 +435,6 @@ impl TierGame for Placed<'_> {
 }
 
 impl Tiers for Placed<'_> {
-    fn game(&self) -> &dyn TierGame {
-        self
-    }
-
     fn locate(&self, pos: &Pos) -> Option<(u32, u64)> {
         let occupied = pos[0] | pos[1];
         let t = occupied.count_ones();
