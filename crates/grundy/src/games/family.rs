@@ -170,6 +170,16 @@ pub trait Ranked: Send + Sync {
     fn descending(&self) -> bool {
         false
     }
+    /// The ranks after each move from `rank` into `out`, cleared first (none from a
+    /// terminal rank), and whether each is below `rank`: a solver of one pass by rank
+    /// ([`Ranked::descending`]) gives up where one is not.
+    fn moves_below(&self, rank: u64, out: &mut Vec<u64>) -> bool {
+        out.clear();
+        if self.terminal(rank).is_none() {
+            self.moves(rank, out);
+        }
+        out.iter().all(|&c| c < rank)
+    }
     /// A score game's points on the move from `from` to the child `to` (one of
     /// [`Ranked::moves`]): `[gain, gift]`, as [`Scores::gain`] and [`Scores::gift`] give
     /// them, so that minimax runs on ranks with no position built

@@ -616,6 +616,23 @@ fn pg_number(
     }
 }
 
+/// The vertex id that starts the next line and its offset, `None` at the end of the text;
+/// any other token is the error `otherwise` makes of what was found.
+fn pg_line_start(
+    lx: &mut PgLexer<'_>,
+    otherwise: impl FnOnce(String) -> ParseErrorKind,
+) -> Result<Option<(usize, u64)>, ParseError> {
+    let text = lx.text();
+    let (at, tok) = lx.next()?;
+    match tok {
+        Tok::End => Ok(None),
+        Tok::Num(s) => number_value(s, u64::MAX, &|| "a vertex id".into())
+            .map(|id| Some((at, id)))
+            .map_err(|k| error_at(text, at, k)),
+        other => Err(error_at(text, at, otherwise(other.describe()))),
+    }
+}
+
 /// Consumes the `;` that ends a statement, or reports it missing just after the last token.
 fn pg_semicolon(lx: &mut PgLexer<'_>, after: &dyn Fn() -> String) -> Result<(), ParseError> {
     if let (_, Tok::Semi) = lx.peek()? {
@@ -835,27 +852,19 @@ fn parse_pg(text: &str, locate: bool) -> Result<Option<Arena>, ParseError> {
         at: locate.then(|| (Vec::new(), Vec::new())),
     };
     body.ends.push(0);
-    loop {
-        let (at, tok) = lx.next()?;
-        let id = match tok {
-            Tok::End => break,
-            Tok::Num(s) => number_value(s, u64::MAX, &|| "a vertex id".into())
-                .map_err(|k| error_at(text, at, k))?,
-            other => {
-                let kind = if body.ids.is_empty() {
-                    ParseErrorKind::Expected {
-                        expected: "a vertex id".into(),
-                        found: other.describe(),
-                    }
-                } else {
-                    ParseErrorKind::TrailingGarbage {
-                        after: "the last vertex".into(),
-                        found: other.describe(),
-                    }
-                };
-                return Err(error_at(text, at, kind));
+    while let Some((at, id)) = pg_line_start(&mut lx, |found| {
+        if body.ids.is_empty() {
+            ParseErrorKind::Expected {
+                expected: "a vertex id".into(),
+                found,
             }
-        };
+        } else {
+            ParseErrorKind::TrailingGarbage {
+                after: "the last vertex".into(),
+                found,
+            }
+        }
+    })? {
         pg_vertex(&mut lx, text, (at, id), bound, &mut body)?;
     }
 
@@ -1288,23 +1297,10 @@ pub fn parse_pgsolver_solution(text: &str, arena: &Arena) -> Result<PgSolution, 
             )
         })
     };
-    loop {
-        let (at, tok) = lx.next()?;
-        let id = match tok {
-            Tok::End => break,
-            Tok::Num(s) => number_value(s, u64::MAX, &|| "a vertex id".into())
-                .map_err(|k| error_at(text, at, k))?,
-            other => {
-                return Err(error_at(
-                    text,
-                    at,
-                    ParseErrorKind::Expected {
-                        expected: "a vertex id or the end of input".into(),
-                        found: other.describe(),
-                    },
-                ))
-            }
-        };
+    while let Some((at, id)) = pg_line_start(&mut lx, |found| ParseErrorKind::Expected {
+        expected: "a vertex id or the end of input".into(),
+        found,
+    })? {
         let v = vertex(at, id, "a solution line")?;
         if sol.winner[v as usize].is_some() {
             return Err(error_at(text, at, ParseErrorKind::DuplicateId { id }));

@@ -49,31 +49,25 @@ pub(crate) trait Nimber:
     fn from_idx(v: usize) -> Self;
 }
 
-impl Nimber for u8 {
-    const BITS: u32 = 8;
-    #[inline]
-    fn idx(self) -> usize {
-        self as usize
-    }
-    #[inline]
-    fn from_idx(v: usize) -> u8 {
-        debug_assert!(v < 256);
-        v as u8
-    }
+/// The two widths, one rule: the value as an index, and back.
+macro_rules! nimber {
+    ($($t:ty),*) => {$(
+        impl Nimber for $t {
+            const BITS: u32 = <$t>::BITS;
+            #[inline]
+            fn idx(self) -> usize {
+                self as usize
+            }
+            #[inline]
+            fn from_idx(v: usize) -> $t {
+                debug_assert!(v <= <$t>::MAX as usize);
+                v as $t
+            }
+        }
+    )*};
 }
 
-impl Nimber for u16 {
-    const BITS: u32 = 16;
-    #[inline]
-    fn idx(self) -> usize {
-        self as usize
-    }
-    #[inline]
-    fn from_idx(v: usize) -> u16 {
-        debug_assert!(v < 65536);
-        v as u16
-    }
-}
+nimber!(u8, u16);
 
 /// Work counters of the rare-value method, for benchmarks and tuning.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
