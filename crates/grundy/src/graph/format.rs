@@ -30,7 +30,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use super::arena::{Arena, ArenaBuilder, Csr, IdMap};
+use super::arena::{Arena, ArenaBuilder, Csr, FileId, IdMap};
 use super::lex::{error_at, excerpt, number_value, PgLexer, Tok, Words};
 pub use super::parse_error::{ParseError, ParseErrorKind};
 
@@ -47,13 +47,13 @@ pub enum WriteError {
     #[error("vertex {vertex} has no successors, which this format cannot express")]
     DeadEnd {
         /// The file id of the vertex.
-        vertex: u64,
+        vertex: FileId,
     },
     /// The green-game format needs Ann's fields first and priorities WHITE/GREEN only.
     #[error("vertex {vertex} cannot be a green-game field: {reason}")]
     NotPoi {
         /// The file id of the vertex.
-        vertex: u64,
+        vertex: FileId,
         /// Why not.
         reason: &'static str,
     },
@@ -71,7 +71,7 @@ pub enum WriteError {
     #[error("vertex {vertex} has winner {found}; winners are 0 or 1")]
     BadWinner {
         /// The file id of the vertex.
-        vertex: u64,
+        vertex: FileId,
         /// The winner.
         found: u8,
     },
@@ -79,7 +79,7 @@ pub enum WriteError {
     #[error("vertex {vertex} has strategy {target}, which is not a vertex")]
     BadStrategy {
         /// The file id of the vertex.
-        vertex: u64,
+        vertex: FileId,
         /// The dense target.
         target: u32,
     },
@@ -327,7 +327,8 @@ pub fn write_poi(arena: &Arena) -> Result<String, WriteError> {
     let mut out = String::new();
     let _ = writeln!(out, "{a} {b}");
     for v in arena.vertices() {
-        let vertex = u64::from(v) + 1;
+        // The field's number in the file written.
+        let vertex = FileId(u64::from(v) + 1);
         if arena.owner(v) == 0 && v as usize >= a {
             return Err(WriteError::NotPoi {
                 vertex,
@@ -1073,9 +1074,9 @@ fn push_quoted(out: &mut String, name: &str) {
 }
 
 /// The header bound PGSolver writes: the largest id (0 for an empty game).
-fn max_file_id(arena: &Arena) -> u64 {
+fn max_file_id(arena: &Arena) -> FileId {
     match arena.len() {
-        0 => 0,
+        0 => FileId(0),
         n => arena.file_id(n as u32 - 1),
     }
 }
@@ -1227,16 +1228,16 @@ fn emit_solution(
     const PIECE: usize = 8 << 10;
     let mut buf: Vec<u8> = Vec::with_capacity(PIECE + 64);
     buf.extend_from_slice(b"paritysol ");
-    push_decimal(&mut buf, max_file_id(arena));
+    push_decimal(&mut buf, max_file_id(arena).0);
     buf.extend_from_slice(b";\n");
     for v in arena.vertices() {
         let w = winner[v as usize];
-        push_decimal(&mut buf, arena.file_id(v));
+        push_decimal(&mut buf, arena.file_id(v).0);
         buf.extend_from_slice(if w == 0 { b" 0" } else { b" 1" });
         if let Some(t) = strategy.and_then(|s| s[v as usize]) {
             if arena.owner(v) == w {
                 buf.push(b' ');
-                push_decimal(&mut buf, arena.file_id(t));
+                push_decimal(&mut buf, arena.file_id(t).0);
             }
         }
         buf.extend_from_slice(b";\n");
@@ -1286,7 +1287,7 @@ pub fn parse_pgsolver_solution(text: &str, arena: &Arena) -> Result<PgSolution, 
         pg_semicolon(&mut lx, &|| "the header `paritysol N`".into())?;
     }
     let vertex = |at: usize, id: u64, what: &str| -> Result<u32, ParseError> {
-        arena.dense_id(id).ok_or_else(|| {
+        arena.dense_id(FileId(id)).ok_or_else(|| {
             error_at(
                 text,
                 at,
@@ -1358,8 +1359,8 @@ mod tests {
     fn pgsolver_sparse_ids() {
         let a = parse_pgsolver("parity 20;\nstart 20;\n20 3 1 7 \"x\";\n7 2 0 7,20;").unwrap();
         assert_eq!(a.len(), 2);
-        assert_eq!(a.file_id(0), 7);
-        assert_eq!(a.file_id(1), 20);
+        assert_eq!(a.file_id(0), FileId(7));
+        assert_eq!(a.file_id(1), FileId(20));
         assert_eq!(a.successors(0), &[0, 1]);
         assert_eq!(a.successors(1), &[0]);
         assert_eq!(a.start(), Some(1));
@@ -1381,7 +1382,7 @@ mod tests {
         let text = format!("parity {big};\n3 1 0 {big},3;\n{big} 2 1 3 \"b\";\n");
         let a = parse_pgsolver(&text).unwrap();
         assert_eq!(a.len(), 2);
-        assert_eq!(a.file_id(1), big);
+        assert_eq!(a.file_id(1), FileId(big));
         assert_eq!(a.successors(0), &[1, 0]);
         assert_eq!(a.successors(1), &[0]);
         assert_eq!((a.name(0), a.name(1)), (None, Some("b")));
