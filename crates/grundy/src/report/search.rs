@@ -149,22 +149,39 @@ impl Analysis for Search {
         }
         Ok(Some(Report {
             weak: true,
-            spec: ctx.spec.to_string(),
-            outcome: searched.outcome,
-            remoteness: None,
             winning_moves,
-            grundy: None,
-            components: Vec::new(),
-            scores: None,
             moves_truncated: children.len() > moves.len(),
             moves,
-            method: Method::Search,
-            positions: None,
-            nodes: Some(searched.nodes),
-            winning_moves_truncated: false,
-            up_to_symmetry: false,
-            rule: None,
+            ..search_report(ctx, searched.outcome, None, searched.nodes)
         }))
+    }
+}
+
+/// A search's report of the board: its value and the nodes visited, no moves yet; method
+/// `search`, no count of positions.
+fn search_report(
+    ctx: &Context<'_, '_>,
+    outcome: Outcome,
+    remoteness: Option<u32>,
+    nodes: u64,
+) -> Report {
+    Report {
+        weak: false,
+        spec: ctx.spec.to_string(),
+        outcome,
+        remoteness,
+        winning_moves: Vec::new(),
+        grundy: None,
+        components: Vec::new(),
+        scores: None,
+        moves_truncated: false,
+        moves: Vec::new(),
+        method: Method::Search,
+        positions: None,
+        nodes: Some(nodes),
+        winning_moves_truncated: false,
+        up_to_symmetry: false,
+        rule: None,
     }
 }
 
@@ -222,21 +239,15 @@ fn by_exact(ctx: &mut Context<'_, '_>, exact: &dyn Exact_) -> Result<Report, Err
     }
     Ok(Report {
         weak: options.weak,
-        spec: ctx.spec.to_string(),
-        outcome: analysis.root.outcome(),
-        remoteness: analysis.root.remoteness(),
         winning_moves,
-        grundy: None,
-        components: Vec::new(),
-        scores: None,
         moves_truncated: children.len() > moves.len(),
         moves,
-        method: Method::Search,
-        positions: None,
-        nodes: Some(analysis.nodes),
-        winning_moves_truncated: false,
-        up_to_symmetry: false,
-        rule: None,
+        ..search_report(
+            ctx,
+            analysis.root.outcome(),
+            analysis.root.remoteness(),
+            analysis.nodes,
+        )
     })
 }
 
