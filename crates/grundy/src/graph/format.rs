@@ -677,6 +677,54 @@ impl RawSucc {
             RawSucc::Wide(v) => v.len(),
         }
     }
+
+    /// The successors as dense ids by `lookup` (in place while narrow; `dense` when the
+    /// file's ids are the dense ids already, below `n`), in file order, and the first one
+    /// undeclared, if any (its place and id: the earliest in the file), where the mapping
+    /// stops.
+    fn into_dense(
+        self,
+        dense: bool,
+        n: usize,
+        lookup: impl Fn(u64) -> Option<u32>,
+    ) -> (Vec<u32>, Option<(usize, u64)>) {
+        let mut undeclared = None;
+        let targets = match self {
+            RawSucc::Narrow(mut t) => {
+                if dense {
+                    undeclared = t
+                        .iter()
+                        .position(|&s| s as usize >= n)
+                        .map(|k| (k, u64::from(t[k])));
+                } else {
+                    for (k, s) in t.iter_mut().enumerate() {
+                        match lookup(u64::from(*s)) {
+                            Some(d) => *s = d,
+                            None => {
+                                undeclared = Some((k, u64::from(*s)));
+                                break;
+                            }
+                        }
+                    }
+                }
+                t
+            }
+            RawSucc::Wide(raw) => {
+                let mut t = Vec::with_capacity(raw.len());
+                for (k, &s) in raw.iter().enumerate() {
+                    match lookup(s) {
+                        Some(d) => t.push(d),
+                        None => {
+                            undeclared = Some((k, s));
+                            break;
+                        }
+                    }
+                }
+                t
+            }
+        };
+        (targets, undeclared)
+    }
 }
 
 /// The vertex statements as read, in file order, as a structure of arrays. Where each id and
@@ -816,59 +864,9 @@ pub fn parse_pgsolver(text: &str) -> Result<Arena, ParseError> {
 /// off (the caller then reads again with it on, to say where the problem is).
 fn parse_pg(text: &str, locate: bool) -> Result<Option<Arena>, ParseError> {
     let mut lx = PgLexer::new(text);
-    let (at, tok) = lx.next()?;
-    if tok != Tok::Word("parity") {
-        return Err(error_at(
-            text,
-            at,
-            ParseErrorKind::Expected {
-                expected: "the header `parity N;`".into(),
-                found: tok.describe(),
-            },
-        ));
-    }
-    let (bound_at, bound) = pg_number(&mut lx, u64::MAX, &|| "N in the header `parity N;`".into())?;
-    pg_semicolon(&mut lx, &|| "the header `parity N`".into())?;
-    let mut start = None;
-    if let (_, Tok::Word("start")) = lx.peek()? {
-        lx.next()?;
-        start = Some(pg_number(&mut lx, u64::MAX, &|| "the start vertex".into())?);
-        pg_semicolon(&mut lx, &|| "`start V`".into())?;
-    }
+    let ((bound_at, bound), start) = pg_header(&mut lx)?;
 
-    // Room for what the file can hold, asked once: a table grown by doubling leaves the
-    // room it outgrew with the allocator, which keeps it. At most N + 1 vertices, and at most
-    // one a statement's 8 bytes ("0 0 0 0;"); one successor a vertex and one a comma.
-    let vertices = usize::try_from(bound.saturating_add(1))
-        .unwrap_or(usize::MAX)
-        .min(text.len() / 8 + 1);
-    let edges = vertices.saturating_add(text.bytes().filter(|&b| b == b',').count());
-    let mut body = PgBody {
-        ids: Vec::with_capacity(vertices),
-        priority: Vec::with_capacity(vertices),
-        owner: Vec::with_capacity(vertices),
-        ends: Vec::with_capacity(vertices + 1),
-        succ: RawSucc::Narrow(Vec::with_capacity(edges)),
-        names: Vec::new(),
-        at: locate.then(|| (Vec::new(), Vec::new())),
-    };
-    body.ends.push(0);
-    while let Some((at, id)) = pg_line_start(&mut lx, |found| {
-        if body.ids.is_empty() {
-            ParseErrorKind::Expected {
-                expected: "a vertex id".into(),
-                found,
-            }
-        } else {
-            ParseErrorKind::TrailingGarbage {
-                after: "the last vertex".into(),
-                found,
-            }
-        }
-    })? {
-        pg_vertex(&mut lx, text, (at, id), bound, &mut body)?;
-    }
-
+    let body = pg_body(&mut lx, text, bound, locate)?;
     let PgBody {
         ids,
         mut priority,
@@ -897,32 +895,14 @@ fn parse_pg(text: &str, locate: bool) -> Result<Option<Arena>, ParseError> {
             first = Some((at, kind));
         }
     };
-    // Dense ids in increasing id order; `order` is the permutation when the file's is not.
-    // A stable sort keeps duplicates in file order, so the second of a pair is the one
-    // reported.
-    let order: Option<Vec<u32>> = (!ids.windows(2).all(|w| w[0] < w[1])).then(|| {
-        let mut o: Vec<u32> = (0..n as u32).collect();
-        o.sort_by_key(|&i| ids[i as usize]);
-        o
-    });
-    let sorted: Vec<u64> = match &order {
-        None => ids,
-        Some(o) => {
-            for w in o.windows(2) {
-                let (p, q) = (w[0] as usize, w[1] as usize);
-                if ids[p] == ids[q] {
-                    if !locate {
-                        return Ok(None);
-                    }
-                    note(
-                        id_at[q].max(id_at[p]),
-                        ParseErrorKind::DuplicateId { id: ids[q] },
-                    );
-                }
-            }
-            o.iter().map(|&i| ids[i as usize]).collect()
+    // Dense ids in increasing id order; the second of a duplicate pair is reported.
+    let (order, sorted, duplicates) = by_id(ids);
+    for (p, q, id) in duplicates {
+        if !locate {
+            return Ok(None);
         }
-    };
+        note(id_at[q].max(id_at[p]), ParseErrorKind::DuplicateId { id });
+    }
     let contiguous = n == 0 || sorted[n - 1] - sorted[0] == n as u64 - 1;
     let base = sorted.first().copied().unwrap_or(0);
     let lookup = |id: u64| -> Option<u32> {
@@ -933,44 +913,7 @@ fn parse_pg(text: &str, locate: bool) -> Result<Option<Arena>, ParseError> {
             sorted.binary_search(&id).ok().map(|i| i as u32)
         }
     };
-    // Successors to dense ids (in place while narrow), in file order so that the first
-    // undeclared one is the earliest.
-    let mut undeclared = None;
-    let mut targets: Vec<u32> = match succ {
-        RawSucc::Narrow(mut t) => {
-            if contiguous && base == 0 {
-                // File ids are dense ids already.
-                undeclared = t
-                    .iter()
-                    .position(|&s| s as usize >= n)
-                    .map(|k| (k, u64::from(t[k])));
-            } else {
-                for (k, s) in t.iter_mut().enumerate() {
-                    match lookup(u64::from(*s)) {
-                        Some(d) => *s = d,
-                        None => {
-                            undeclared = Some((k, u64::from(*s)));
-                            break;
-                        }
-                    }
-                }
-            }
-            t
-        }
-        RawSucc::Wide(raw) => {
-            let mut t = Vec::with_capacity(raw.len());
-            for (k, &s) in raw.iter().enumerate() {
-                match lookup(s) {
-                    Some(d) => t.push(d),
-                    None => {
-                        undeclared = Some((k, s));
-                        break;
-                    }
-                }
-            }
-            t
-        }
-    };
+    let (mut targets, undeclared) = succ.into_dense(contiguous && base == 0, n, lookup);
     if let Some((k, id)) = undeclared {
         if !locate {
             return Ok(None);
@@ -1010,35 +953,16 @@ fn parse_pg(text: &str, locate: bool) -> Result<Option<Arena>, ParseError> {
     // the body's own problems, which say more precisely what is wrong.
     let largest = sorted.last().copied();
     if bound > largest.map_or(0, |l| l.saturating_add(1)) {
-        return Err(error_at(
-            text,
-            bound_at,
-            ParseErrorKind::HeaderClaim {
-                claimed: format!("vertex ids up to {bound}"),
-                found: match largest {
-                    None => "the file defines no vertex".into(),
-                    Some(l) => format!("the largest id the file defines is {l}"),
-                },
-            },
-        ));
+        return Err(error_at(text, bound_at, header_claim(bound, largest)));
     }
     if let Some(o) = order {
-        // Into increasing id order.
-        let mut dense_ends = Vec::with_capacity(n + 1);
-        let mut dense_targets = Vec::with_capacity(targets.len());
-        dense_ends.push(0);
-        for &i in &o {
-            let i = i as usize;
-            dense_targets.extend_from_slice(&targets[ends[i] as usize..ends[i + 1] as usize]);
-            dense_ends.push(dense_targets.len() as u64);
-        }
-        (ends, targets) = (dense_ends, dense_targets);
-        owner = o.iter().map(|&i| owner[i as usize]).collect();
-        priority = o.iter().map(|&i| priority[i as usize]).collect();
-        if !names.is_empty() {
-            let dense: Vec<Option<String>> = o.iter().map(|&i| names[i as usize].take()).collect();
-            names = dense;
-        }
+        into_id_order(
+            &o,
+            (&mut ends, &mut targets),
+            &mut owner,
+            &mut priority,
+            &mut names,
+        );
     }
     let ids = if contiguous {
         IdMap::Offset(base)
@@ -1056,6 +980,131 @@ fn parse_pg(text: &str, locate: bool) -> Result<Option<Arena>, ParseError> {
         .and_then(|a| a.with_start(start))
         .and_then(|a| a.with_ids(ids));
     built.map(Some).map_err(|e| too_large(text, &e.to_string()))
+}
+
+/// The vertex statements after the header (`parity bound;`), as read, in file order;
+/// where each id and successor was read too when `locate`.
+fn pg_body(
+    lx: &mut PgLexer<'_>,
+    text: &str,
+    bound: u64,
+    locate: bool,
+) -> Result<PgBody, ParseError> {
+    // Room for what the file can hold, asked once: a table grown by doubling leaves the
+    // room it outgrew with the allocator, which keeps it. At most N + 1 vertices, and at most
+    // one a statement's 8 bytes ("0 0 0 0;"); one successor a vertex and one a comma.
+    let vertices = usize::try_from(bound.saturating_add(1))
+        .unwrap_or(usize::MAX)
+        .min(text.len() / 8 + 1);
+    let edges = vertices.saturating_add(text.bytes().filter(|&b| b == b',').count());
+    let mut body = PgBody {
+        ids: Vec::with_capacity(vertices),
+        priority: Vec::with_capacity(vertices),
+        owner: Vec::with_capacity(vertices),
+        ends: Vec::with_capacity(vertices + 1),
+        succ: RawSucc::Narrow(Vec::with_capacity(edges)),
+        names: Vec::new(),
+        at: locate.then(|| (Vec::new(), Vec::new())),
+    };
+    body.ends.push(0);
+    while let Some((at, id)) = pg_line_start(lx, |found| {
+        if body.ids.is_empty() {
+            ParseErrorKind::Expected {
+                expected: "a vertex id".into(),
+                found,
+            }
+        } else {
+            ParseErrorKind::TrailingGarbage {
+                after: "the last vertex".into(),
+                found,
+            }
+        }
+    })? {
+        pg_vertex(lx, text, (at, id), bound, &mut body)?;
+    }
+    Ok(body)
+}
+
+/// The ids of the file's vertices (in file order) in increasing order; `order`, where the
+/// file's is not, the permutation (`order[k]`: the vertex of the k-th id). A stable sort
+/// keeps duplicates in file order: each is listed `(p, q, id)`, `q` the second.
+#[allow(clippy::type_complexity)]
+fn by_id(ids: Vec<u64>) -> (Option<Vec<u32>>, Vec<u64>, Vec<(usize, usize, u64)>) {
+    if ids.windows(2).all(|w| w[0] < w[1]) {
+        return (None, ids, Vec::new());
+    }
+    let mut o: Vec<u32> = (0..ids.len() as u32).collect();
+    o.sort_by_key(|&i| ids[i as usize]);
+    let duplicates = o
+        .windows(2)
+        .map(|w| (w[0] as usize, w[1] as usize))
+        .filter(|&(p, q)| ids[p] == ids[q])
+        .map(|(p, q)| (p, q, ids[q]))
+        .collect();
+    let sorted = o.iter().map(|&i| ids[i as usize]).collect();
+    (Some(o), sorted, duplicates)
+}
+
+/// The vertex tables, read in file order, put in increasing id order by `order` (as
+/// [`by_id`] gives it): the successors (CSR `ends`, `targets`), owners, priorities, names.
+fn into_id_order(
+    order: &[u32],
+    (ends, targets): (&mut Vec<u64>, &mut Vec<u32>),
+    owner: &mut Vec<u8>,
+    priority: &mut Vec<u32>,
+    names: &mut Vec<Option<String>>,
+) {
+    let mut dense_ends = Vec::with_capacity(order.len() + 1);
+    let mut dense_targets = Vec::with_capacity(targets.len());
+    dense_ends.push(0);
+    for &i in order {
+        let i = i as usize;
+        dense_targets.extend_from_slice(&targets[ends[i] as usize..ends[i + 1] as usize]);
+        dense_ends.push(dense_targets.len() as u64);
+    }
+    (*ends, *targets) = (dense_ends, dense_targets);
+    *owner = order.iter().map(|&i| owner[i as usize]).collect();
+    *priority = order.iter().map(|&i| priority[i as usize]).collect();
+    if !names.is_empty() {
+        *names = order.iter().map(|&i| names[i as usize].take()).collect();
+    }
+}
+
+/// The header `parity N;` and an optional `start V;`: `N` and `V`, each with its offset.
+fn pg_header(lx: &mut PgLexer<'_>) -> Result<((usize, u64), Option<(usize, u64)>), ParseError> {
+    let text = lx.text();
+    let (at, tok) = lx.next()?;
+    if tok != Tok::Word("parity") {
+        return Err(error_at(
+            text,
+            at,
+            ParseErrorKind::Expected {
+                expected: "the header `parity N;`".into(),
+                found: tok.describe(),
+            },
+        ));
+    }
+    let bound = pg_number(lx, u64::MAX, &|| "N in the header `parity N;`".into())?;
+    pg_semicolon(lx, &|| "the header `parity N`".into())?;
+    let mut start = None;
+    if let (_, Tok::Word("start")) = lx.peek()? {
+        lx.next()?;
+        start = Some(pg_number(lx, u64::MAX, &|| "the start vertex".into())?);
+        pg_semicolon(lx, &|| "`start V`".into())?;
+    }
+    Ok((bound, start))
+}
+
+/// The error of a header `bound` that claims more than the file defines (`largest`, its
+/// largest id, if any).
+fn header_claim(bound: u64, largest: Option<u64>) -> ParseErrorKind {
+    ParseErrorKind::HeaderClaim {
+        claimed: format!("vertex ids up to {bound}"),
+        found: match largest {
+            None => "the file defines no vertex".into(),
+            Some(l) => format!("the largest id the file defines is {l}"),
+        },
+    }
 }
 
 fn push_quoted(out: &mut String, name: &str) {
