@@ -52,6 +52,7 @@
 use std::ops::Range;
 
 use super::board::Grid;
+use super::combin::deposit;
 use super::family::{
     squash, Bound, Drawing, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos,
     Scores, Searching, Tiers,
@@ -353,22 +354,6 @@ impl Quixo {
         set
     }
 
-    /// The cells of `domain` picked by the low bits of `picks` (a software bit deposit).
-    fn deposit(picks: u64, domain: u64) -> u64 {
-        let mut out = 0;
-        let mut rest = domain;
-        let mut p = picks;
-        while rest != 0 && p != 0 {
-            let bit = rest & rest.wrapping_neg();
-            if p & 1 != 0 {
-                out |= bit;
-            }
-            p >>= 1;
-            rest &= rest - 1;
-        }
-        out
-    }
-
     /// The rank of a board with its turn within its tier `(popcount x, popcount o)`.
     fn rank_in_tier(&self, x: u64, o: u64, turn: u64) -> u64 {
         let free = self.cells() - x.count_ones();
@@ -658,7 +643,7 @@ impl TierGame for QuixoTiers<'_> {
         let mut picks = game.uncolex(board % per_x, no, free);
         let mut children: Vec<Child> = Vec::with_capacity(game.pushes.len());
         while board * 2 < end {
-            let o = Quixo::deposit(picks, !x & game.full);
+            let o = deposit(picks, !x & game.full);
             let mut least = None;
             for turn in [X_MOVES, O_MOVES] {
                 let rank = board * 2 + turn;
@@ -720,7 +705,7 @@ impl Tiers for QuixoTiers<'_> {
         let board = rank / 2;
         let x = game.uncolex(board / per_x, nx, game.cells());
         let picks = game.uncolex(board % per_x, no, game.cells() - nx);
-        let o = Quixo::deposit(picks, !x & game.full);
+        let o = deposit(picks, !x & game.full);
         Pos::from_slice(&[x, o, rank & 1])
     }
 }

@@ -22,7 +22,7 @@ mod vc;
 use std::ops::Range;
 
 use super::board::{self, Grid};
-use super::combin::{each_combination, next_combination, Binomials};
+use super::combin::{deposit, each_combination, extract, next_combination, Binomials};
 use super::family::{
     Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos, Ranked,
     Scores, Searching, Tiers,
@@ -173,36 +173,6 @@ impl Hex {
         let (nx, no) = (x.count_ones(), o.count_ones());
         x & o == 0 && (nx == no || nx == no + 1)
     }
-}
-
-/// The bits of `value` at the places of `mask`'s bits, packed low (a software `pext`).
-fn extract(value: u64, mut mask: u64) -> u64 {
-    let mut out = 0u64;
-    let mut i = 0;
-    while mask != 0 {
-        let bit = mask & mask.wrapping_neg();
-        if value & bit != 0 {
-            out |= 1 << i;
-        }
-        mask &= mask - 1;
-        i += 1;
-    }
-    out
-}
-
-/// The low bits of `packed` spread onto the places of `mask`'s bits (a software `pdep`).
-fn deposit(packed: u64, mut mask: u64) -> u64 {
-    let mut out = 0u64;
-    let mut i = 0;
-    while mask != 0 {
-        let bit = mask & mask.wrapping_neg();
-        if packed >> i & 1 != 0 {
-            out |= bit;
-        }
-        mask &= mask - 1;
-        i += 1;
-    }
-    out
 }
 
 /// The tier ranks of the children of one position, each in O(1): the sums of the
