@@ -928,17 +928,9 @@ mod tests {
     /// Kalah(4, 3) by the tier solver: a first-player win by 8 over 766 076 positions.
     #[test]
     fn kalah_4_3_by_the_tier_solver() {
-        use crate::explore::Control;
-        use crate::tier::{record, solve, MemoryStore, Options};
+        use crate::tier::record;
         let k = Kalah::new(4, 3);
-        let solved = solve(
-            &KalahTiers(&k),
-            &mut MemoryStore::default(),
-            &Options::default(),
-            &|_| {},
-            &Control::default(),
-        )
-        .unwrap();
+        let (solved, _) = crate::games::testing::tier_solve(&KalahTiers(&k));
         assert_eq!(record::margin(solved.root), Some(8));
         assert_eq!(solved.positions(), 766_076);
     }

@@ -835,17 +835,9 @@ mod tests {
     /// 3 × 3 by the tier solver: 3–6, as the brute force and the analyzer say (below).
     #[test]
     fn three_by_three_by_the_tier_solver() {
-        use crate::explore::Control;
-        use crate::tier::{record, solve, MemoryStore, Options};
+        use crate::tier::record;
         let dots = Dots::new(3, 3);
-        let solved = solve(
-            &DotsTiers(&dots),
-            &mut MemoryStore::default(),
-            &Options::default(),
-            &|_| {},
-            &Control::default(),
-        )
-        .unwrap();
+        let (solved, _) = crate::games::testing::tier_solve(&DotsTiers(&dots));
         assert_eq!(record::margin(solved.root), Some(-3));
     }
 
