@@ -1070,8 +1070,11 @@ fn into_id_order(
     }
 }
 
+/// A number read, after the offset it was read at.
+type AtNumber = (usize, u64);
+
 /// The header `parity N;` and an optional `start V;`: `N` and `V`, each with its offset.
-fn pg_header(lx: &mut PgLexer<'_>) -> Result<((usize, u64), Option<(usize, u64)>), ParseError> {
+fn pg_header(lx: &mut PgLexer<'_>) -> Result<(AtNumber, Option<AtNumber>), ParseError> {
     let text = lx.text();
     let (at, tok) = lx.next()?;
     if tok != Tok::Word("parity") {
