@@ -193,7 +193,7 @@ pub fn run(args: GraphArgs, control: &Control<'_>) -> Result<i32> {
     let options = answer::Options {
         accepting: a.accepting.clone(),
         algorithm: a.algorithm,
-        sum: a.sum.iter().map(|&v| u64::from(v)).collect(),
+        sum: a.sum.iter().map(|&v| g::FileId(u64::from(v))).collect(),
     };
     match answer::solve(&arena, format, goal, &options, control) {
         Ok(Answer::Token(values)) => print_token_values(&arena, &values, a.json),

@@ -9,7 +9,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use grundy::game::{Best, Value};
-use grundy::tier::solve::{evaluate, margin_record, step, summarise, value_record, Outside};
+use grundy::tier::solve::{
+    evaluate, margin_record, step, summarise, value_record, Outside, Pending,
+};
 use grundy::tier::{self, record, Child, Event, Node, TierGame, TierStore, TierSummary};
 use grundy_tablebase::format::Encoder;
 use grundy_tablebase::{Tablebase, TierWriter};
@@ -166,50 +168,6 @@ impl Home {
 
 /// What one owner answered, by tier: the ranks asked (sorted) and their records.
 type Told = BTreeMap<u32, (Vec<u64>, Vec<u16>)>;
-
-/// The positions of a tier with moves inside it, as `tier::solve` keeps them: each one's
-/// moves out of the tier folded, and its moves inside.
-#[derive(Default)]
-struct Pending {
-    ranks: Vec<u64>,
-    outside: Vec<Outside>,
-    ends: Vec<usize>,
-    inside: Vec<(u64, i32, bool)>,
-}
-
-impl Pending {
-    /// Position `i`'s moves inside the tier.
-    fn moves(&self, i: usize) -> &[(u64, i32, bool)] {
-        let from = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.inside[from..self.ends[i]]
-    }
-
-    fn push_from(&mut self, other: &Pending, i: usize) {
-        self.ranks.push(other.ranks[i]);
-        self.outside.push(other.outside[i]);
-        self.inside.extend_from_slice(other.moves(i));
-        self.ends.push(self.inside.len());
-    }
-
-    /// Appends the positions of `a` and `b`, each in increasing rank (and past this
-    /// one's), merged in order: the in-tier rounds look positions up by rank.
-    fn append_merged(&mut self, a: Pending, b: Pending) {
-        if b.ranks.is_empty() && self.ranks.is_empty() {
-            *self = a;
-            return;
-        }
-        let (mut i, mut j) = (0, 0);
-        while i < a.ranks.len() || j < b.ranks.len() {
-            if j == b.ranks.len() || (i < a.ranks.len() && a.ranks[i] < b.ranks[j]) {
-                self.push_from(&a, i);
-                i += 1;
-            } else {
-                self.push_from(&b, j);
-                j += 1;
-            }
-        }
-    }
-}
 
 struct Me<'a> {
     game: &'a dyn TierGame,

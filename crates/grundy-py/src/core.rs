@@ -489,7 +489,7 @@ fn graph_solve_json(
     let options = answer::Options {
         accepting,
         algorithm,
-        sum,
+        sum: sum.into_iter().map(g::FileId).collect(),
     };
     let json = run(py, progress, |control| -> Result<String, AnswerError> {
         Ok(

@@ -208,6 +208,26 @@ impl<'a> Broken<'a> {
         self.cancel.store(true, Ordering::SeqCst);
     }
 
+    /// What [`Game::terminal`] says of every position once an error is kept: over (a
+    /// draw), so that the search unwinds at once.
+    fn unwinding(&self) -> Option<Outcome> {
+        self.is().then_some(Outcome::Draw)
+    }
+
+    /// Appends the moves `expand` appends to `out`, unless an error is kept already (then
+    /// none: the search is unwinding); an error of `expand` is kept, and what it appended
+    /// taken back.
+    fn moves<P>(&self, out: &mut Vec<P>, expand: impl FnOnce(&mut Vec<P>) -> PyResult<()>) {
+        if self.is() {
+            return;
+        }
+        let before = out.len();
+        if let Err(e) = expand(out) {
+            out.truncate(before);
+            self.set(e);
+        }
+    }
+
     /// Counts an expansion; now and then, lets Python handle signals (Ctrl-C).
     fn tick(&self, py: Python<'_>) -> PyResult<()> {
         let n = self.expansions.get() + 1;
@@ -371,29 +391,18 @@ impl Game for PyGame<'_, '_> {
     type Position = Node;
 
     fn moves(&self, pos: &Node, out: &mut Vec<Node>) {
-        if self.broken.is() {
-            return;
-        }
-        let before = out.len();
-        if let Err(e) = self.expand(pos, out) {
-            out.truncate(before);
-            self.broken.set(e);
-        }
+        self.broken.moves(out, |out| self.expand(pos, out));
     }
 
     fn terminal(&self, pos: &Node) -> Option<Outcome> {
-        if self.broken.is() {
-            // Every position over: the search unwinds at once.
-            return Some(Outcome::Draw);
-        }
-        match pos.inner.end {
+        self.broken.unwinding().or(match pos.inner.end {
             PLAY_ON => None,
             WIN | LOSS | DRAW => declared(pos.inner.end),
             // A score game's end: the sign of the final margin.
             _ => Some(Outcome::of_margin(
                 i128::from(pos.margin) + i128::from(pos.inner.stop),
             )),
-        }
+        })
     }
 
     fn to_move(&self, pos: &Node) -> Player {
@@ -517,21 +526,11 @@ impl Game for BatchedGame<'_, '_> {
     type Position = CodeNode;
 
     fn moves(&self, pos: &CodeNode, out: &mut Vec<CodeNode>) {
-        if self.broken.is() {
-            return;
-        }
-        let before = out.len();
-        if let Err(e) = self.expand(pos, out) {
-            out.truncate(before);
-            self.broken.set(e);
-        }
+        self.broken.moves(out, |out| self.expand(pos, out));
     }
 
     fn terminal(&self, pos: &CodeNode) -> Option<Outcome> {
-        if self.broken.is() {
-            return Some(Outcome::Draw);
-        }
-        declared(pos.end)
+        self.broken.unwinding().or(declared(pos.end))
     }
 
     fn to_move(&self, pos: &CodeNode) -> Player {

@@ -43,6 +43,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use grundy::games::Tiers;
 use grundy::tier::{TierGame, TierStore, TierSummary};
 
 pub use file::TierFile;
@@ -138,20 +139,9 @@ pub fn open_spec(
     events: &grundy::tier::Listener<'_>,
     control: &grundy::explore::Control<'_>,
 ) -> Result<(grundy::report::Tablebase, Option<Built>), OpenError> {
-    let part = spec.single().ok_or(OpenError::Sum)?;
-    let tiers = part
-        .family
-        .tiers()
-        .ok_or_else(|| OpenError::NotTiered(part.family.name()))?;
+    let tiers = tiers_of(spec)?;
     let game = tiers.game();
-    let existed = dir.exists();
-    let opened = build_spec(game, dir, build, events, control);
-    if opened.is_err() && !existed {
-        // Refused or stopped in a directory made for it: leave nothing behind but what
-        // was solved (a directory holding only the writer's lock is removed).
-        remove_if_empty(dir);
-    }
-    let (store, built) = opened?;
+    let (store, built) = in_dir(dir, || build_spec(game, dir, build, events, control))?;
     Ok((grundy::report::Tablebase::new(game, store), built))
 }
 
@@ -173,14 +163,9 @@ pub fn open_book(
     limits: &grundy::report::Limits<'_>,
     events: &grundy::tier::Listener<'_>,
 ) -> Result<(grundy::report::Tablebase, Built), OpenError> {
-    let part = spec.single().ok_or(OpenError::Sum)?;
-    let tiers = part
-        .family
-        .tiers()
-        .ok_or_else(|| OpenError::NotTiered(part.family.name()))?;
+    let tiers = tiers_of(spec)?;
     let game = tiers.game();
-    let existed = dir.exists();
-    let opened = (|| {
+    let (store, built) = in_dir(dir, || {
         let mut store = Tablebase::open(dir, game)?;
         let held = store.complete_tiers()?;
         if held.iter().any(|&t| t > depth) && store.book_depth()?.is_none() {
@@ -196,12 +181,28 @@ pub fn open_book(
             grundy::report::book::build(spec, depth, store, options, limits, listen)
         })?;
         Ok((store, built))
-    })();
+    })?;
+    Ok((grundy::report::Tablebase::new(game, store), built))
+}
+
+/// The tiers of `spec`'s one board.
+fn tiers_of(spec: &grundy::games::Spec) -> Result<Box<dyn Tiers + '_>, OpenError> {
+    let part = spec.single().ok_or(OpenError::Sum)?;
+    part.family
+        .tiers()
+        .ok_or_else(|| OpenError::NotTiered(part.family.name()))
+}
+
+/// What `open` opens in `dir`; refused or stopped in a directory made for it, nothing is
+/// left behind but what was solved (a directory holding only the writer's lock is
+/// removed).
+fn in_dir<T>(dir: &Path, open: impl FnOnce() -> Result<T, OpenError>) -> Result<T, OpenError> {
+    let existed = dir.exists();
+    let opened = open();
     if opened.is_err() && !existed {
         remove_if_empty(dir);
     }
-    let (store, built) = opened?;
-    Ok((grundy::report::Tablebase::new(game, store), built))
+    opened
 }
 
 /// Removes `dir` if it holds nothing but the writer's lock (best effort).

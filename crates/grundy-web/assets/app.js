@@ -1906,16 +1906,18 @@ function fitLabels(root) {
  * Edges are straight, bent only where u→v and v→u both exist.
  */
 function drawArena(a) {
-  const { vertices, edges, start } = a.arena;
-  const { drawing, pos } = graphFrame(vertices.length, edges, start, { id: 'graph-drawing', label: 'the arena' });
+  // An edge's ends and the start are places in `vertices`; a vertex's `file_id` is its id in the file.
+  const { vertices } = a.arena;
+  const edges = a.arena.edges.map((e) => ({ from: e.from_index, to: e.to_index, strategy: e.strategy }));
+  const { drawing, pos } = graphFrame(vertices.length, edges, a.arena.start_index, { id: 'graph-drawing', label: 'the arena' });
   const unit = a.format === 'poi' ? 'field' : 'vertex';
   vertices.forEach((v, i) => {
     const [x, y] = pos[i];
     const fill = a.objective === 'token' ? OUTCOME_CLASS[v.outcome] : `won-${v.winner}`;
     const cls = `vertex ${fill}${v.accepting ? ' accepting' : ''}`;
-    const group = svg('g', { class: cls, 'data-id': v.id, 'data-winner': v.winner });
-    const name = v.name !== undefined ? v.name : String(v.id);
-    let tip = `${unit} ${name}${v.name !== undefined ? ` (id ${v.id})` : ''}`;
+    const group = svg('g', { class: cls, 'data-id': v.file_id, 'data-winner': v.winner });
+    const name = v.name !== undefined ? v.name : String(v.file_id);
+    let tip = `${unit} ${name}${v.name !== undefined ? ` (id ${v.file_id})` : ''}`;
     if (v.owner !== undefined) tip += ` (${a.players[v.owner]}'s, priority ${v.priority}${v.accepting ? ', accepting' : ''}): ${a.players[v.winner]} wins`;
     if (v.outcome !== undefined) {
       tip += `: ${v.outcome} for the player to move`;
@@ -2020,7 +2022,7 @@ function renderValues(a) {
   const n = a.outcome.length;
   const names = a.arena ? a.arena.vertices.map((v) => (v.name !== undefined ? v.name : null)) : [];
   for (let v = 0; v < Math.min(n, MAX_VALUE_ROWS); v++) {
-    const id = a.ids ? a.ids[v] : v;
+    const id = a.file_ids ? a.file_ids[v] : v;
     const r = a.remoteness[v];
     body.append(el('tr', { class: OUTCOME_CLASS[a.outcome[v]] || '', 'data-id': id },
       el('td', { text: names[v] ? `${id} (${names[v]})` : id }),

@@ -92,7 +92,7 @@ impl ApiError {
     /// is the server's store (503, kind `store`, saying which file), never a 500.
     ///
     /// A refusal past a limit ([`grundy::Error::limit`]) says which knob lifts it
-    /// ([`limit_hint`]).
+    /// (`limit_hint`).
     pub fn solve(e: grundy::Error, what: &str, limit: Duration) -> ApiError {
         let status = match e {
             grundy::Error::Cancelled => return ApiError::timeout(limit),

@@ -101,7 +101,7 @@ pub fn solve(
             let grundy: Vec<Value> = values.grundy.iter().map(loopy_json).collect();
             // The three per-vertex arrays, as `grundy graph --json` gives them, and the
             // vertices' ids in the file, which they are indexed along.
-            out["ids"] = json!(arena
+            out["file_ids"] = json!(arena
                 .vertices()
                 .map(|v| arena.file_id(v))
                 .collect::<Vec<_>>());
@@ -210,8 +210,11 @@ fn regions_json(
     Ok(())
 }
 
-/// The arena for the page to draw: vertices (file id, name, and what `extra` adds) and
-/// edges between vertex indices, marked where a winner's strategy takes them.
+/// The arena for the page to draw: vertices (their `file_id`, name, and what `extra` adds)
+/// and edges, marked where a winner's strategy takes them. An edge's ends and the start are
+/// the arena's dense indices (`from_index`, `to_index`, `start_index`: places in
+/// `vertices`), never file ids; every file id in the answer says so or is one of the
+/// library's [`FileId`](g::FileId) lists (`won_by_0`, `won_by_1`, `strategy`).
 fn drawing(
     arena: &Arena,
     extra: impl Fn(u32) -> Value,
@@ -221,7 +224,7 @@ fn drawing(
         .vertices()
         .map(|v| {
             let mut o = extra(v);
-            o["id"] = json!(arena.file_id(v));
+            o["file_id"] = json!(arena.file_id(v));
             if let Some(name) = arena.name(v) {
                 o["name"] = json!(name);
             }
@@ -231,10 +234,10 @@ fn drawing(
     let mut edges = Vec::new();
     for v in arena.vertices() {
         for &w in arena.successors(v) {
-            edges.push(json!({"from": v, "to": w, "strategy": strategy(v, w)}));
+            edges.push(json!({"from_index": v, "to_index": w, "strategy": strategy(v, w)}));
         }
     }
-    json!({"vertices": vertices, "edges": edges, "start": arena.start()})
+    json!({"vertices": vertices, "edges": edges, "start_index": arena.start()})
 }
 
 fn loopy_json(v: &Loopy) -> Value {

@@ -1000,12 +1000,12 @@ async fn a_green_game_is_solved_and_drawn() {
     let arena = &v["arena"];
     assert_eq!(
         arena["vertices"][1],
-        json!({"id": 2, "owner": 0, "priority": 2, "accepting": true, "winner": 0})
+        json!({"file_id": 2, "owner": 0, "priority": 2, "accepting": true, "winner": 0})
     );
     assert_eq!(arena["edges"].as_array().unwrap().len(), 5);
     assert_eq!(
         arena["edges"][0],
-        json!({"from": 0, "to": 1, "strategy": true})
+        json!({"from_index": 0, "to_index": 1, "strategy": true})
     );
 }
 
@@ -1147,17 +1147,17 @@ async fn token_games_on_digraphs() {
     assert_eq!(v["remoteness"], json!([2, 1, 0]));
     assert_eq!(v["grundy"], json!([0, 1, 0]));
     assert_eq!(v["counts"], json!({"win": 1, "loss": 2, "draw": 0}));
-    assert_eq!(v["ids"], json!([0, 1, 2]));
+    assert_eq!(v["file_ids"], json!([0, 1, 2]));
     // Each drawn vertex carries its outcome, remoteness and generalised Grundy value.
     assert_eq!(
         v["arena"]["vertices"][1],
-        json!({"id": 1, "outcome": "win", "remoteness": 1, "grundy": 1})
+        json!({"file_id": 1, "outcome": "win", "remoteness": 1, "grundy": 1})
     );
     // A token game on a green-game file: the ids are the file's fields, from 1.
     let v = graph(&app, "objective=token", GREEN).await.json();
     let ids: Vec<u64> = (1..=v["vertices"].as_u64().unwrap()).collect();
-    assert_eq!(v["ids"], json!(ids));
-    assert_eq!(v["arena"]["vertices"][0]["id"], 1);
+    assert_eq!(v["file_ids"], json!(ids));
+    assert_eq!(v["arena"]["vertices"][0]["file_id"], 1);
     for key in ["outcome", "remoteness", "grundy"] {
         assert_eq!(v[key].as_array().unwrap().len(), ids.len(), "{key}");
     }
@@ -1167,7 +1167,7 @@ async fn token_games_on_digraphs() {
     assert_eq!(v["grundy"], json!(["inf{}", "inf{}"]));
     assert_eq!(
         v["arena"]["vertices"][0],
-        json!({"id": 0, "outcome": "draw", "remoteness": null, "grundy": "inf{}"})
+        json!({"file_id": 0, "outcome": "draw", "remoteness": null, "grundy": "inf{}"})
     );
     refused(
         &graph(&app, "", "100000000 0\n").await,

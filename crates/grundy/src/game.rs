@@ -37,6 +37,17 @@ impl Player {
             Player::Second => 1,
         }
     }
+
+    /// The player a position's turn word names: [`Player::First`] for 0, else
+    /// [`Player::Second`] (the inverse of [`Player::index`]).
+    #[must_use]
+    pub fn from_index(turn: u64) -> Player {
+        if turn == 0 {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
 }
 
 /// A value for each player, indexed by [`Player`] rather than by a raw number.
@@ -66,13 +77,22 @@ impl<T> ByPlayer<T> {
     }
 }
 
+/// Serialises each type named as its word, `as_str`: what its JSON says and what its text
+/// says are one word, written once.
+macro_rules! serialize_as_str {
+    ($($t:ty),*) => {$(
+        #[cfg(feature = "serde")]
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+    )*};
+}
+pub(crate) use serialize_as_str;
+
 /// The game-theoretic outcome of a position for the player to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize),
-    serde(rename_all = "lowercase")
-)]
 pub enum Outcome {
     /// The player to move loses against best play.
     Loss,
@@ -114,6 +134,8 @@ impl Outcome {
         }
     }
 }
+
+serialize_as_str!(Outcome);
 
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -13,8 +13,8 @@ use grundy::graph::{
     detect, digraph_vertex_limit, parse_detect, parse_digraph, parse_pgsolver,
     parse_pgsolver_solution, parse_poi, parse_poi_answer, verify_buchi, verify_parity,
     verify_pg_solution, write_digraph, write_pgsolver, write_pgsolver_solution, write_poi,
-    write_poi_answer, Arena, ArenaBuilder, Format, IdMap, ParseError, ParseErrorKind, VerifyError,
-    DIGRAPH_FREE_VERTICES, GREEN, WHITE,
+    write_poi_answer, Arena, ArenaBuilder, FileId, Format, IdMap, ParseError, ParseErrorKind,
+    VerifyError, DIGRAPH_FREE_VERTICES, GREEN, WHITE,
 };
 use proptest::prelude::*;
 
@@ -65,7 +65,7 @@ fn check_benchmark(path: &Path) -> Arena {
     let statements = count_statements(&text) - 1 - usize::from(has_start);
     assert_eq!(arena.len(), statements, "{}", path.display());
     assert!(!arena.is_empty());
-    let max_id = arena.file_id(arena.len() as u32 - 1);
+    let max_id = arena.file_id(arena.len() as u32 - 1).0;
     assert!(
         bound == max_id || bound == arena.len() as u64,
         "{}: header {bound}, {} vertices, largest id {max_id}",
@@ -181,7 +181,7 @@ fn green_game_by_hand() {
     assert_eq!(a.successors(0), &[1, 4]);
     assert_eq!(a.successors(6), &[3, 4]);
     assert_eq!(a.ids(), &IdMap::Offset(1));
-    assert_eq!(a.file_id(0), 1);
+    assert_eq!(a.file_id(0), FileId(1));
 
     // The hand-made certificate: Ann plays 1→2, 2→1, 3→6; Billy plays 5→5, 7→5.
     let winner = [0, 0, 0, 1, 1, 0, 1];
@@ -196,8 +196,8 @@ fn green_game_by_hand() {
             &[Some(1), Some(0), Some(6), None, Some(4), None, Some(4)]
         ),
         Err(VerifyError::StrategyLeavesRegion {
-            vertex: 3,
-            target: 7,
+            vertex: FileId(3),
+            target: FileId(7),
             player: 0
         })
     ));
@@ -211,7 +211,7 @@ fn green_game_by_hand() {
         Err(VerifyError::BadCycle {
             player: 1,
             priority: GREEN,
-            cycle: vec![4, 7]
+            cycle: vec![FileId(4), FileId(7)]
         })
     );
 
@@ -444,7 +444,7 @@ fn pgsolver_accepts_both_header_conventions_sparse_ids_and_free_layout() {
         parse_pgsolver("parity 1000;\n1000 0 0 10;\n10 1 1 1000 \"a \\\"b\\\"\";\n").unwrap();
     assert_eq!(sparse.ids(), &IdMap::Table(vec![10, 1000]));
     assert_eq!(sparse.name(0), Some("a \"b\""));
-    assert_eq!(sparse.dense_id(1000), Some(1));
+    assert_eq!(sparse.dense_id(FileId(1000)), Some(1));
     assert_eq!(
         parse_pgsolver(&write_pgsolver(&sparse).unwrap()).unwrap(),
         sparse
@@ -477,7 +477,7 @@ fn solution_errors() {
     let partial = parse_pgsolver_solution("paritysol 1;\n2 0 2;\n", &a).unwrap();
     assert_eq!(
         verify_pg_solution(&a, &partial),
-        Err(VerifyError::Unclaimed { vertex: 0 })
+        Err(VerifyError::Unclaimed { vertex: FileId(0) })
     );
     // Oink's header counts solved vertices; PGSolver's gives the largest id; both are fine.
     let full = "paritysol 3;\n0 0 1;\n1 0;\n2 0 2;\n";
@@ -970,7 +970,7 @@ fn verifier_handles_a_million_vertices() {
             cycle,
         }) => {
             assert_eq!(cycle.len(), n as usize);
-            assert_eq!(cycle[..3], [0, 1, 2]);
+            assert_eq!(cycle[..3], [FileId(0), FileId(1), FileId(2)]);
         }
         other => panic!("expected a bad cycle, got {other:?}"),
     }

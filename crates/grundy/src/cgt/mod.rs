@@ -6,7 +6,7 @@
 //! (dominated options removed, reversible ones bypassed), so every id is a canonical
 //! form and equal values are equal ids. The table adds ([`Table::sum`]), negates,
 //! compares (`≤`, hence `=`, `<` and `||`) and gives the outcome class ([`Class`]);
-//! [`write`] prints a value as CGSuite does; [`thermograph`] gives its mean and
+//! [`write()`] prints a value as CGSuite does; [`thermograph`] gives its mean and
 //! temperature.
 //!
 //! ```

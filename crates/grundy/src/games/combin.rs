@@ -1,5 +1,6 @@
 //! Combinations for ranking boards: binomials, the colex rank of a bit mask among those
-//! with as many bits, its inverse, the next such mask, and inserting a bit. Boards rank
+//! with as many bits, its inverse, the next such mask, inserting a bit, and a mask's bits
+//! packed low and spread back (`extract`, `deposit`). Boards rank
 //! which cells are taken and which of the taken are whose by these (connect four,
 //! m,n,k-games).
 
@@ -128,6 +129,40 @@ pub fn insert(mask: u64, p: u32, bit: bool) -> u64 {
     low | high | u64::from(bit) << p
 }
 
+/// The bits of `value` at the places of `mask`'s bits, packed low (a software `pext`):
+/// which of a board's occupied cells are X's, as a combination to rank.
+#[must_use]
+pub fn extract(value: u64, mut mask: u64) -> u64 {
+    let mut out = 0u64;
+    let mut i = 0;
+    while mask != 0 {
+        let bit = mask & mask.wrapping_neg();
+        if value & bit != 0 {
+            out |= 1 << i;
+        }
+        mask &= mask - 1;
+        i += 1;
+    }
+    out
+}
+
+/// The low bits of `packed` spread onto the places of `mask`'s bits (a software `pdep`),
+/// the inverse of [`extract`]: the cells a ranked combination picks among `mask`'s.
+#[must_use]
+pub fn deposit(packed: u64, mut mask: u64) -> u64 {
+    let mut out = 0u64;
+    let mut i = 0;
+    while mask != 0 {
+        let bit = mask & mask.wrapping_neg();
+        if packed >> i & 1 != 0 {
+            out |= bit;
+        }
+        mask &= mask - 1;
+        i += 1;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,5 +184,7 @@ mod tests {
         assert_eq!(b.get(64, 32), 1_832_624_140_942_590_534);
         assert_eq!(insert(0b1011, 2, true), 0b10111);
         assert_eq!(insert(0b1011, 0, false), 0b10110);
+        assert_eq!(extract(0b1010_0110, 0b1100_1100), 0b1001);
+        assert_eq!(deposit(0b1001, 0b1100_1100), 0b1000_0100);
     }
 }

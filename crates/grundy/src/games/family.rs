@@ -172,6 +172,16 @@ pub trait Ranked: Send + Sync {
     fn descending(&self) -> bool {
         false
     }
+    /// The ranks after each move from `rank` into `out`, cleared first (none from a
+    /// terminal rank), and whether each is below `rank`: a solver of one pass by rank
+    /// ([`Ranked::descending`]) gives up where one is not.
+    fn moves_below(&self, rank: u64, out: &mut Vec<u64>) -> bool {
+        out.clear();
+        if self.terminal(rank).is_none() {
+            self.moves(rank, out);
+        }
+        out.iter().all(|&c| c < rank)
+    }
     /// A score game's points on the move from `from` to the child `to` (one of
     /// [`Ranked::moves`]): `[gain, gift]`, as [`Scores::gain`] and [`Scores::gift`] give
     /// them, so that minimax runs on ranks with no position built
@@ -354,16 +364,22 @@ impl<B: Boards> Exact for B {
 }
 
 /// A family's game from its start, split into tiers for the tier solver and tablebases
-/// ([`crate::tier`]): the tiered game itself, and the map between positions and
-/// `(tier, rank)`.
-pub trait Tiers: Send + Sync {
-    /// The tiered game, for the solver.
-    fn game(&self) -> &dyn TierGame;
+/// ([`crate::tier`]): the tiered game itself (the supertrait), and the map between
+/// positions and `(tier, rank)`.
+pub trait Tiers: TierGame {
     /// The tier and rank of (the canonical form of) `pos`; `None` if `pos` is not a
     /// position of this game (it cannot arise from the start).
     fn locate(&self, pos: &Pos) -> Option<(u32, u64)>;
     /// The position of a rank (a canonical one, where the family merges symmetries).
     fn position(&self, tier: u32, rank: u64) -> Pos;
+}
+
+impl<'a> dyn Tiers + 'a {
+    /// The tiered game, for the solver.
+    #[must_use]
+    pub fn game(&self) -> &(dyn TierGame + 'a) {
+        self
+    }
 }
 
 /// One family of games, implemented once in its own file: every capability trait below,

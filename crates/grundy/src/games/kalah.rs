@@ -312,11 +312,7 @@ impl GameRules for Kalah {
     }
 
     fn to_move(&self, pos: &Pos) -> Player {
-        if pos[2] == 0 {
-            Player::First
-        } else {
-            Player::Second
-        }
+        Player::from_index(pos[2])
     }
 
     fn keeps_turn(&self) -> bool {
@@ -472,10 +468,6 @@ impl TierGame for KalahTiers<'_> {
         self.0.name()
     }
 
-    fn ranking_version(&self) -> u32 {
-        1
-    }
-
     fn scored(&self) -> bool {
         true
     }
@@ -536,10 +528,6 @@ impl TierGame for KalahTiers<'_> {
 }
 
 impl Tiers for KalahTiers<'_> {
-    fn game(&self) -> &dyn TierGame {
-        self
-    }
-
     fn locate(&self, pos: &Pos) -> Option<(u32, u64)> {
         let kalah = self.0;
         let [south, north, mover] = pos[..] else {
@@ -878,49 +866,18 @@ mod tests {
         }
     }
 
-    /// The positions reachable from the root through `visit`, tier by tier (a tier is
-    /// walked again until it reaches nothing new: moves may stay in their tier).
-    fn reachable(game: &dyn TierGame) -> u64 {
-        let mut reached: Vec<Vec<bool>> = (0..game.tier_count())
-            .map(|t| vec![false; game.tier_size(t) as usize])
-            .collect();
-        let (t0, r0) = game.root();
-        reached[t0 as usize][r0 as usize] = true;
-        for t in 0..game.tier_count() {
-            loop {
-                let here = reached[t as usize].clone();
-                let mut found = Vec::new();
-                game.visit(
-                    t,
-                    0..game.tier_size(t),
-                    &|r| here[r as usize],
-                    &mut |_, node| {
-                        if let Node::Moves(children) = node {
-                            found.extend(children.iter().map(|c| (c.tier, c.rank)));
-                        }
-                    },
-                );
-                let mut grew = false;
-                for (ct, cr) in found {
-                    assert!(ct >= t);
-                    let slot = &mut reached[ct as usize][cr as usize];
-                    grew |= ct == t && !*slot;
-                    *slot = true;
-                }
-                if !grew {
-                    break;
-                }
-            }
-        }
-        reached.iter().flatten().filter(|&&b| b).count() as u64
-    }
-
     #[test]
     fn positions_reached_from_the_start() {
         // Counted by a separate program over the same rules (each position seen from the
         // player to move, stores left out): 23 and 7 161.
-        assert_eq!(reachable(&KalahTiers(&Kalah::new(2, 2))), 23);
-        assert_eq!(reachable(&KalahTiers(&Kalah::new(3, 3))), 7161);
+        assert_eq!(
+            crate::games::testing::reachable(&KalahTiers(&Kalah::new(2, 2))),
+            23
+        );
+        assert_eq!(
+            crate::games::testing::reachable(&KalahTiers(&Kalah::new(3, 3))),
+            7161
+        );
     }
 
     /// Kalah(4, 3) and Kalah(3, 5..6): measured 8, 6 and −10 (the outcomes W, W, L of the
@@ -930,7 +887,10 @@ mod tests {
     #[test]
     #[ignore]
     fn larger_boards() {
-        assert_eq!(reachable(&KalahTiers(&Kalah::new(4, 3))), 766_076);
+        assert_eq!(
+            crate::games::testing::reachable(&KalahTiers(&Kalah::new(4, 3))),
+            766_076
+        );
         let mut limits = Limits::default();
         limits.control.max_positions = 30_000_000;
         for (m, n, want) in [(4, 3, 8), (3, 5, 6), (3, 6, -10)] {
@@ -968,17 +928,9 @@ mod tests {
     /// Kalah(4, 3) by the tier solver: a first-player win by 8 over 766 076 positions.
     #[test]
     fn kalah_4_3_by_the_tier_solver() {
-        use crate::explore::Control;
-        use crate::tier::{record, solve, MemoryStore, Options};
+        use crate::tier::record;
         let k = Kalah::new(4, 3);
-        let solved = solve(
-            &KalahTiers(&k),
-            &mut MemoryStore::default(),
-            &Options::default(),
-            &|_| {},
-            &Control::default(),
-        )
-        .unwrap();
+        let (solved, _) = crate::games::testing::tier_solve(&KalahTiers(&k));
         assert_eq!(record::margin(solved.root), Some(8));
         assert_eq!(solved.positions(), 766_076);
     }

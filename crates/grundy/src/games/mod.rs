@@ -136,7 +136,45 @@ pub(crate) mod testing {
 
     use super::{Family, Part, Spec};
     use crate::report::{self, Limits};
-    use crate::tier::{record, MemoryStore, Solved, TierGame};
+    use crate::tier::{record, MemoryStore, Node, Solved, TierGame};
+
+    /// The positions reachable from the root through `visit`, tier by tier (a tier is
+    /// walked again until it reaches nothing new: moves may stay in their tier), each
+    /// child in its own tier or one of `child_tiers`.
+    pub(crate) fn reachable(game: &dyn TierGame) -> u64 {
+        let mut reached: Vec<Vec<bool>> = (0..game.tier_count())
+            .map(|t| vec![false; game.tier_size(t) as usize])
+            .collect();
+        let (t0, r0) = game.root();
+        reached[t0 as usize][r0 as usize] = true;
+        for t in 0..game.tier_count() {
+            loop {
+                let here = reached[t as usize].clone();
+                let mut found = Vec::new();
+                game.visit(
+                    t,
+                    0..game.tier_size(t),
+                    &|r| here[r as usize],
+                    &mut |_, node| {
+                        if let Node::Moves(children) = node {
+                            found.extend(children.iter().map(|c| (c.tier, c.rank)));
+                        }
+                    },
+                );
+                let mut grew = false;
+                for (ct, cr) in found {
+                    assert!(ct == t || game.child_tiers(t).contains(&ct));
+                    let slot = &mut reached[ct as usize][cr as usize];
+                    grew |= ct == t && !*slot;
+                    *slot = true;
+                }
+                if !grew {
+                    break;
+                }
+            }
+        }
+        reached.iter().flatten().filter(|&&b| b).count() as u64
+    }
 
     /// Every tier of `game` solved in memory, on the default options.
     pub(crate) fn tier_solve(game: &dyn TierGame) -> (Solved, MemoryStore) {

@@ -52,6 +52,7 @@
 use std::ops::Range;
 
 use super::board::Grid;
+use super::combin::deposit;
 use super::family::{
     squash, Bound, Drawing, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos,
     Scores, Searching, Tiers,
@@ -353,22 +354,6 @@ impl Quixo {
         set
     }
 
-    /// The cells of `domain` picked by the low bits of `picks` (a software bit deposit).
-    fn deposit(picks: u64, domain: u64) -> u64 {
-        let mut out = 0;
-        let mut rest = domain;
-        let mut p = picks;
-        while rest != 0 && p != 0 {
-            let bit = rest & rest.wrapping_neg();
-            if p & 1 != 0 {
-                out |= bit;
-            }
-            p >>= 1;
-            rest &= rest - 1;
-        }
-        out
-    }
-
     /// The rank of a board with its turn within its tier `(popcount x, popcount o)`.
     fn rank_in_tier(&self, x: u64, o: u64, turn: u64) -> u64 {
         let free = self.cells() - x.count_ones();
@@ -462,11 +447,8 @@ impl GameRules for Quixo {
     }
 
     fn to_move(&self, pos: &Pos) -> Player {
-        if pos[2] == X_MOVES {
-            Player::First
-        } else {
-            Player::Second
-        }
+        // X_MOVES is 0.
+        Player::from_index(pos[2])
     }
 
     fn terminal(&self, pos: &Pos) -> Option<Outcome> {
@@ -621,10 +603,6 @@ impl TierGame for QuixoTiers<'_> {
         self.game.name()
     }
 
-    fn ranking_version(&self) -> u32 {
-        1
-    }
-
     fn tier_count(&self) -> u32 {
         self.counts.len() as u32
     }
@@ -665,7 +643,7 @@ impl TierGame for QuixoTiers<'_> {
         let mut picks = game.uncolex(board % per_x, no, free);
         let mut children: Vec<Child> = Vec::with_capacity(game.pushes.len());
         while board * 2 < end {
-            let o = Quixo::deposit(picks, !x & game.full);
+            let o = deposit(picks, !x & game.full);
             let mut least = None;
             for turn in [X_MOVES, O_MOVES] {
                 let rank = board * 2 + turn;
@@ -710,10 +688,6 @@ fn next_combination(set: u64, width: u32) -> Option<u64> {
 }
 
 impl Tiers for QuixoTiers<'_> {
-    fn game(&self) -> &dyn TierGame {
-        self
-    }
-
     fn locate(&self, pos: &Pos) -> Option<(u32, u64)> {
         let game = self.game;
         if !game.is_board(pos) || !game.may_arise(pos[0], pos[1], pos[2]) {
@@ -731,7 +705,7 @@ impl Tiers for QuixoTiers<'_> {
         let board = rank / 2;
         let x = game.uncolex(board / per_x, nx, game.cells());
         let picks = game.uncolex(board % per_x, no, game.cells() - nx);
-        let o = Quixo::deposit(picks, !x & game.full);
+        let o = deposit(picks, !x & game.full);
         Pos::from_slice(&[x, o, rank & 1])
     }
 }

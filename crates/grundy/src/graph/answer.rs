@@ -7,7 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::arena::Arena;
+use super::arena::{Arena, FileId};
 use super::format::{parse_pgsolver_solution, parse_poi_solution, Format, ParseError};
 use super::objectives::{self, Objective, Solution};
 use super::parity::{solve_parity, ParityAlgorithm};
@@ -132,8 +132,8 @@ pub struct Options {
     pub accepting: Vec<u32>,
     /// The parity algorithm (default: [`ParityAlgorithm::default`]).
     pub algorithm: ParityAlgorithm,
-    /// A token game: the vertices (file ids) of a sum of tokens to judge, if any.
-    pub sum: Vec<u64>,
+    /// A token game: the vertices of a sum of tokens to judge, if any.
+    pub sum: Vec<FileId>,
 }
 
 /// A solved game on a graph: the winners' regions and strategies, or a token game's values.
@@ -209,19 +209,19 @@ pub fn solve(
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Regions {
     /// The vertices player 0 wins, increasing.
-    pub won_by_0: Vec<u64>,
+    pub won_by_0: Vec<FileId>,
     /// The vertices player 1 wins, increasing.
-    pub won_by_1: Vec<u64>,
+    pub won_by_1: Vec<FileId>,
     /// The winners' moves, in vertex order (when asked for).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
-    pub strategy: Option<Vec<[u64; 2]>>,
+    pub strategy: Option<Vec<[FileId; 2]>>,
 }
 
 impl Regions {
     /// The regions of `solution`, with the strategy if `strategy`.
     #[must_use]
     pub fn new(arena: &Arena, solution: &Solution, strategy: bool) -> Regions {
-        let ids = |p: u8| -> Vec<u64> {
+        let ids = |p: u8| -> Vec<FileId> {
             solution
                 .won_by(p)
                 .into_iter()
@@ -276,7 +276,7 @@ pub struct TokenValues {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TokenSum {
     /// The vertices, as given.
-    pub vertices: Vec<u64>,
+    pub vertices: Vec<FileId>,
     /// The sum's value.
     pub grundy: Loopy,
     /// Its outcome for the player to move.
@@ -284,7 +284,7 @@ pub struct TokenSum {
 }
 
 impl TokenValues {
-    /// Solves the token game on `arena`'s edges, with a sum of tokens on `sum` (file ids)
+    /// Solves the token game on `arena`'s edges, with a sum of tokens on `sum`
     /// unless it is empty.
     ///
     /// # Errors
@@ -293,7 +293,7 @@ impl TokenValues {
     ///
     /// # Complexity
     /// O(n + m) for the outcomes; γ as [`token::generalized_grundy`].
-    pub fn solve(arena: &Arena, sum: &[u64], control: &Control<'_>) -> Result<Self, Error> {
+    pub fn solve(arena: &Arena, sum: &[FileId], control: &Control<'_>) -> Result<Self, Error> {
         let dense: Vec<u32> = sum
             .iter()
             .map(|&v| {
@@ -453,7 +453,7 @@ mod tests {
         assert_eq!(values.outcome, [Outcome::Loss, Outcome::Win, Outcome::Loss]);
         let green = parse_poi("1 1\n0 2 1 2\n1 1 1\n").unwrap();
         let sum = Options {
-            sum: vec![1],
+            sum: vec![FileId(1)],
             ..Options::default()
         };
         assert!(matches!(
@@ -503,10 +503,10 @@ mod tests {
         )
         .unwrap();
         let r = Regions::new(&arena, &solution, true);
-        assert_eq!(r.won_by_0, vec![1, 2]);
+        assert_eq!(r.won_by_0, vec![FileId(1), FileId(2)]);
         assert!(r.won_by_1.is_empty());
         // Billy's field 2 is won by Ann: no strategy entry for it.
-        assert_eq!(r.strategy, Some(vec![[1, 2]]));
+        assert_eq!(r.strategy, Some(vec![[FileId(1), FileId(2)]]));
         assert_eq!(Regions::new(&arena, &solution, false).strategy, None);
         // The POI answer and strategy are checked; a wrong winner is rejected.
         assert_eq!(

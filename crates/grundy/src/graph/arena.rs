@@ -9,6 +9,7 @@
 //! The CSR is the crate's one graph type ([`crate::explore::Csr`]), so the retrograde engine
 //! runs on an arena's reverse graph as it is.
 
+use std::fmt;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -97,6 +98,21 @@ impl From<CsrError> for ArenaError {
             },
             CsrError::TooManyVertices { count } => ArenaError::TooManyVertices { count },
         }
+    }
+}
+
+/// A vertex as its file names it: the id written in a PGSolver, POI or digraph file (any
+/// `u64`, with gaps, in any order). The arena's own vertex is its dense index, a `u32`
+/// `0..len`, by which every table and successor list is indexed; the two meet only
+/// through [`Arena::file_id`] and [`Arena::dense_id`], so one is never taken for the other.
+/// Written as its number (serialised as a bare number too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(transparent))]
+pub struct FileId(pub u64);
+
+impl fmt::Display for FileId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
     }
 }
 
@@ -371,20 +387,20 @@ impl Arena {
         &self.ids
     }
 
-    /// The id `v` had in its file.
+    /// The id the vertex of dense index `v` had in its file.
     #[inline]
-    pub fn file_id(&self, v: u32) -> u64 {
-        match &self.ids {
+    pub fn file_id(&self, v: u32) -> FileId {
+        FileId(match &self.ids {
             IdMap::Offset(base) => base + u64::from(v),
             IdMap::Table(t) => t[v as usize],
-        }
+        })
     }
 
-    /// The dense id of the vertex the file called `id`, if there is one.
+    /// The dense index of the vertex the file called `id`, if there is one.
     ///
     /// # Complexity
     /// O(1) for offset maps, O(log n) for tables.
-    pub fn dense_id(&self, id: u64) -> Option<u32> {
+    pub fn dense_id(&self, FileId(id): FileId) -> Option<u32> {
         match &self.ids {
             IdMap::Offset(base) => {
                 let d = id.checked_sub(*base)?;
@@ -503,9 +519,9 @@ mod tests {
         assert_eq!(a.predecessors(3), &[] as &[u32]);
         assert_eq!(a.first_dead_end(), Some(3));
         assert_eq!(a.max_priority(), Some(3));
-        assert_eq!(a.file_id(2), 2);
-        assert_eq!(a.dense_id(3), Some(3));
-        assert_eq!(a.dense_id(4), None);
+        assert_eq!(a.file_id(2), FileId(2));
+        assert_eq!(a.dense_id(FileId(3)), Some(3));
+        assert_eq!(a.dense_id(FileId(4)), None);
         assert!(!a.has_names());
     }
 
@@ -514,12 +530,12 @@ mod tests {
         let a = sample()
             .with_ids(IdMap::Table(vec![5, 7, 100, 101]))
             .unwrap();
-        assert_eq!(a.file_id(2), 100);
-        assert_eq!(a.dense_id(101), Some(3));
-        assert_eq!(a.dense_id(6), None);
+        assert_eq!(a.file_id(2), FileId(100));
+        assert_eq!(a.dense_id(FileId(101)), Some(3));
+        assert_eq!(a.dense_id(FileId(6)), None);
         let b = sample().with_ids(IdMap::Table(vec![1, 2, 3, 4])).unwrap();
         assert_eq!(b.ids(), &IdMap::Offset(1));
-        assert_eq!(b.dense_id(0), None);
+        assert_eq!(b.dense_id(FileId(0)), None);
         assert!(matches!(
             sample().with_ids(IdMap::Table(vec![1, 1, 2, 3])),
             Err(ArenaError::BadIds { vertex: 1 })

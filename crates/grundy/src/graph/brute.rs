@@ -142,17 +142,8 @@ fn best_strategy(arena: &Arena, player: u8) -> (Vec<bool>, Vec<Option<u32>>, Vec
     let mut union = vec![false; n];
     let mut best: (usize, Vec<Option<u32>>, Vec<bool>) = (0, vec![None; n], vec![false; n]);
     let mut first = true;
-    let mut mine = Strategies::new(arena, player);
-    while mine.next_into(&mut profile) {
-        let mut wins = vec![true; n];
-        let mut theirs = Strategies::new(arena, 1 - player);
-        while theirs.next_into(&mut profile) {
-            for v in arena.vertices() {
-                if wins[v as usize] && play_winner(arena, &profile, v) != player {
-                    wins[v as usize] = false;
-                }
-            }
-        }
+    let won = |profile: &[Option<u32>], v: u32| play_winner(arena, profile, v) == player;
+    each_strategy(arena, player, &mut profile, won, |profile, wins| {
         let count = wins.iter().filter(|&&w| w).count();
         for v in 0..n {
             union[v] |= wins[v];
@@ -170,8 +161,33 @@ fn best_strategy(arena: &Arena, player: u8) -> (Vec<bool>, Vec<Option<u32>>, Vec
                 .collect();
             best = (count, strategy, wins);
         }
-    }
+    });
     (union, best.1, best.2)
+}
+
+/// Calls `each(profile, wins)` for each strategy of `player` (its moves in `profile`):
+/// `wins[v]`, whether it wins from `v` against every strategy of the opponent, a play
+/// from `v` won when `won(profile, v)`.
+fn each_strategy(
+    arena: &Arena,
+    player: u8,
+    profile: &mut [Option<u32>],
+    won: impl Fn(&[Option<u32>], u32) -> bool,
+    mut each: impl FnMut(&[Option<u32>], Vec<bool>),
+) {
+    let mut mine = Strategies::new(arena, player);
+    while mine.next_into(profile) {
+        let mut wins = vec![true; arena.len()];
+        let mut theirs = Strategies::new(arena, 1 - player);
+        while theirs.next_into(profile) {
+            for v in arena.vertices() {
+                if wins[v as usize] && !won(profile, v) {
+                    wins[v as usize] = false;
+                }
+            }
+        }
+        each(profile, wins);
+    }
 }
 
 /// Solves a parity game by enumerating positional strategies: player `i` wins from `v` iff some
@@ -278,19 +294,11 @@ pub fn reachability(arena: &Arena, player: u8, target: &[bool]) -> Result<Vec<bo
     };
     let mut profile: Vec<Option<u32>> = vec![None; n];
     let mut won = vec![false; n];
-    let mut mine = Strategies::new(arena, player);
-    while mine.next_into(&mut profile) {
-        let mut wins = vec![true; n];
-        let mut theirs = Strategies::new(arena, 1 - player);
-        while theirs.next_into(&mut profile) {
-            for v in arena.vertices() {
-                wins[v as usize] &= reaches(&profile, v);
-            }
-        }
+    each_strategy(arena, player, &mut profile, reaches, |_, wins| {
         for v in 0..n {
             won[v] |= wins[v];
         }
-    }
+    });
     Ok(won)
 }
 

@@ -30,7 +30,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use super::arena::{Arena, ArenaBuilder, Csr, IdMap};
+use super::arena::{Arena, ArenaBuilder, Csr, FileId, IdMap};
 use super::lex::{error_at, excerpt, number_value, PgLexer, Tok, Words};
 pub use super::parse_error::{ParseError, ParseErrorKind};
 
@@ -47,13 +47,13 @@ pub enum WriteError {
     #[error("vertex {vertex} has no successors, which this format cannot express")]
     DeadEnd {
         /// The file id of the vertex.
-        vertex: u64,
+        vertex: FileId,
     },
     /// The green-game format needs Ann's fields first and priorities WHITE/GREEN only.
     #[error("vertex {vertex} cannot be a green-game field: {reason}")]
     NotPoi {
         /// The file id of the vertex.
-        vertex: u64,
+        vertex: FileId,
         /// Why not.
         reason: &'static str,
     },
@@ -71,7 +71,7 @@ pub enum WriteError {
     #[error("vertex {vertex} has winner {found}; winners are 0 or 1")]
     BadWinner {
         /// The file id of the vertex.
-        vertex: u64,
+        vertex: FileId,
         /// The winner.
         found: u8,
     },
@@ -79,7 +79,7 @@ pub enum WriteError {
     #[error("vertex {vertex} has strategy {target}, which is not a vertex")]
     BadStrategy {
         /// The file id of the vertex.
-        vertex: u64,
+        vertex: FileId,
         /// The dense target.
         target: u32,
     },
@@ -327,7 +327,8 @@ pub fn write_poi(arena: &Arena) -> Result<String, WriteError> {
     let mut out = String::new();
     let _ = writeln!(out, "{a} {b}");
     for v in arena.vertices() {
-        let vertex = u64::from(v) + 1;
+        // The field's number in the file written.
+        let vertex = FileId(u64::from(v) + 1);
         if arena.owner(v) == 0 && v as usize >= a {
             return Err(WriteError::NotPoi {
                 vertex,
@@ -616,6 +617,23 @@ fn pg_number(
     }
 }
 
+/// The vertex id that starts the next line and its offset, `None` at the end of the text;
+/// any other token is the error `otherwise` makes of what was found.
+fn pg_line_start(
+    lx: &mut PgLexer<'_>,
+    otherwise: impl FnOnce(String) -> ParseErrorKind,
+) -> Result<Option<(usize, u64)>, ParseError> {
+    let text = lx.text();
+    let (at, tok) = lx.next()?;
+    match tok {
+        Tok::End => Ok(None),
+        Tok::Num(s) => number_value(s, u64::MAX, &|| "a vertex id".into())
+            .map(|id| Some((at, id)))
+            .map_err(|k| error_at(text, at, k)),
+        other => Err(error_at(text, at, otherwise(other.describe()))),
+    }
+}
+
 /// Consumes the `;` that ends a statement, or reports it missing just after the last token.
 fn pg_semicolon(lx: &mut PgLexer<'_>, after: &dyn Fn() -> String) -> Result<(), ParseError> {
     if let (_, Tok::Semi) = lx.peek()? {
@@ -658,6 +676,54 @@ impl RawSucc {
             RawSucc::Narrow(v) => v.len(),
             RawSucc::Wide(v) => v.len(),
         }
+    }
+
+    /// The successors as dense ids by `lookup` (in place while narrow; `dense` when the
+    /// file's ids are the dense ids already, below `n`), in file order, and the first one
+    /// undeclared, if any (its place and id: the earliest in the file), where the mapping
+    /// stops.
+    fn into_dense(
+        self,
+        dense: bool,
+        n: usize,
+        lookup: impl Fn(u64) -> Option<u32>,
+    ) -> (Vec<u32>, Option<(usize, u64)>) {
+        let mut undeclared = None;
+        let targets = match self {
+            RawSucc::Narrow(mut t) => {
+                if dense {
+                    undeclared = t
+                        .iter()
+                        .position(|&s| s as usize >= n)
+                        .map(|k| (k, u64::from(t[k])));
+                } else {
+                    for (k, s) in t.iter_mut().enumerate() {
+                        match lookup(u64::from(*s)) {
+                            Some(d) => *s = d,
+                            None => {
+                                undeclared = Some((k, u64::from(*s)));
+                                break;
+                            }
+                        }
+                    }
+                }
+                t
+            }
+            RawSucc::Wide(raw) => {
+                let mut t = Vec::with_capacity(raw.len());
+                for (k, &s) in raw.iter().enumerate() {
+                    match lookup(s) {
+                        Some(d) => t.push(d),
+                        None => {
+                            undeclared = Some((k, s));
+                            break;
+                        }
+                    }
+                }
+                t
+            }
+        };
+        (targets, undeclared)
     }
 }
 
@@ -798,67 +864,9 @@ pub fn parse_pgsolver(text: &str) -> Result<Arena, ParseError> {
 /// off (the caller then reads again with it on, to say where the problem is).
 fn parse_pg(text: &str, locate: bool) -> Result<Option<Arena>, ParseError> {
     let mut lx = PgLexer::new(text);
-    let (at, tok) = lx.next()?;
-    if tok != Tok::Word("parity") {
-        return Err(error_at(
-            text,
-            at,
-            ParseErrorKind::Expected {
-                expected: "the header `parity N;`".into(),
-                found: tok.describe(),
-            },
-        ));
-    }
-    let (bound_at, bound) = pg_number(&mut lx, u64::MAX, &|| "N in the header `parity N;`".into())?;
-    pg_semicolon(&mut lx, &|| "the header `parity N`".into())?;
-    let mut start = None;
-    if let (_, Tok::Word("start")) = lx.peek()? {
-        lx.next()?;
-        start = Some(pg_number(&mut lx, u64::MAX, &|| "the start vertex".into())?);
-        pg_semicolon(&mut lx, &|| "`start V`".into())?;
-    }
+    let ((bound_at, bound), start) = pg_header(&mut lx)?;
 
-    // Room for what the file can hold, asked once: a table grown by doubling leaves the
-    // room it outgrew with the allocator, which keeps it. At most N + 1 vertices, and at most
-    // one a statement's 8 bytes ("0 0 0 0;"); one successor a vertex and one a comma.
-    let vertices = usize::try_from(bound.saturating_add(1))
-        .unwrap_or(usize::MAX)
-        .min(text.len() / 8 + 1);
-    let edges = vertices.saturating_add(text.bytes().filter(|&b| b == b',').count());
-    let mut body = PgBody {
-        ids: Vec::with_capacity(vertices),
-        priority: Vec::with_capacity(vertices),
-        owner: Vec::with_capacity(vertices),
-        ends: Vec::with_capacity(vertices + 1),
-        succ: RawSucc::Narrow(Vec::with_capacity(edges)),
-        names: Vec::new(),
-        at: locate.then(|| (Vec::new(), Vec::new())),
-    };
-    body.ends.push(0);
-    loop {
-        let (at, tok) = lx.next()?;
-        let id = match tok {
-            Tok::End => break,
-            Tok::Num(s) => number_value(s, u64::MAX, &|| "a vertex id".into())
-                .map_err(|k| error_at(text, at, k))?,
-            other => {
-                let kind = if body.ids.is_empty() {
-                    ParseErrorKind::Expected {
-                        expected: "a vertex id".into(),
-                        found: other.describe(),
-                    }
-                } else {
-                    ParseErrorKind::TrailingGarbage {
-                        after: "the last vertex".into(),
-                        found: other.describe(),
-                    }
-                };
-                return Err(error_at(text, at, kind));
-            }
-        };
-        pg_vertex(&mut lx, text, (at, id), bound, &mut body)?;
-    }
-
+    let body = pg_body(&mut lx, text, bound, locate)?;
     let PgBody {
         ids,
         mut priority,
@@ -887,32 +895,14 @@ fn parse_pg(text: &str, locate: bool) -> Result<Option<Arena>, ParseError> {
             first = Some((at, kind));
         }
     };
-    // Dense ids in increasing id order; `order` is the permutation when the file's is not.
-    // A stable sort keeps duplicates in file order, so the second of a pair is the one
-    // reported.
-    let order: Option<Vec<u32>> = (!ids.windows(2).all(|w| w[0] < w[1])).then(|| {
-        let mut o: Vec<u32> = (0..n as u32).collect();
-        o.sort_by_key(|&i| ids[i as usize]);
-        o
-    });
-    let sorted: Vec<u64> = match &order {
-        None => ids,
-        Some(o) => {
-            for w in o.windows(2) {
-                let (p, q) = (w[0] as usize, w[1] as usize);
-                if ids[p] == ids[q] {
-                    if !locate {
-                        return Ok(None);
-                    }
-                    note(
-                        id_at[q].max(id_at[p]),
-                        ParseErrorKind::DuplicateId { id: ids[q] },
-                    );
-                }
-            }
-            o.iter().map(|&i| ids[i as usize]).collect()
+    // Dense ids in increasing id order; the second of a duplicate pair is reported.
+    let (order, sorted, duplicates) = by_id(ids);
+    for (p, q, id) in duplicates {
+        if !locate {
+            return Ok(None);
         }
-    };
+        note(id_at[q].max(id_at[p]), ParseErrorKind::DuplicateId { id });
+    }
     let contiguous = n == 0 || sorted[n - 1] - sorted[0] == n as u64 - 1;
     let base = sorted.first().copied().unwrap_or(0);
     let lookup = |id: u64| -> Option<u32> {
@@ -923,44 +913,7 @@ fn parse_pg(text: &str, locate: bool) -> Result<Option<Arena>, ParseError> {
             sorted.binary_search(&id).ok().map(|i| i as u32)
         }
     };
-    // Successors to dense ids (in place while narrow), in file order so that the first
-    // undeclared one is the earliest.
-    let mut undeclared = None;
-    let mut targets: Vec<u32> = match succ {
-        RawSucc::Narrow(mut t) => {
-            if contiguous && base == 0 {
-                // File ids are dense ids already.
-                undeclared = t
-                    .iter()
-                    .position(|&s| s as usize >= n)
-                    .map(|k| (k, u64::from(t[k])));
-            } else {
-                for (k, s) in t.iter_mut().enumerate() {
-                    match lookup(u64::from(*s)) {
-                        Some(d) => *s = d,
-                        None => {
-                            undeclared = Some((k, u64::from(*s)));
-                            break;
-                        }
-                    }
-                }
-            }
-            t
-        }
-        RawSucc::Wide(raw) => {
-            let mut t = Vec::with_capacity(raw.len());
-            for (k, &s) in raw.iter().enumerate() {
-                match lookup(s) {
-                    Some(d) => t.push(d),
-                    None => {
-                        undeclared = Some((k, s));
-                        break;
-                    }
-                }
-            }
-            t
-        }
-    };
+    let (mut targets, undeclared) = succ.into_dense(contiguous && base == 0, n, lookup);
     if let Some((k, id)) = undeclared {
         if !locate {
             return Ok(None);
@@ -1000,35 +953,16 @@ fn parse_pg(text: &str, locate: bool) -> Result<Option<Arena>, ParseError> {
     // the body's own problems, which say more precisely what is wrong.
     let largest = sorted.last().copied();
     if bound > largest.map_or(0, |l| l.saturating_add(1)) {
-        return Err(error_at(
-            text,
-            bound_at,
-            ParseErrorKind::HeaderClaim {
-                claimed: format!("vertex ids up to {bound}"),
-                found: match largest {
-                    None => "the file defines no vertex".into(),
-                    Some(l) => format!("the largest id the file defines is {l}"),
-                },
-            },
-        ));
+        return Err(error_at(text, bound_at, header_claim(bound, largest)));
     }
     if let Some(o) = order {
-        // Into increasing id order.
-        let mut dense_ends = Vec::with_capacity(n + 1);
-        let mut dense_targets = Vec::with_capacity(targets.len());
-        dense_ends.push(0);
-        for &i in &o {
-            let i = i as usize;
-            dense_targets.extend_from_slice(&targets[ends[i] as usize..ends[i + 1] as usize]);
-            dense_ends.push(dense_targets.len() as u64);
-        }
-        (ends, targets) = (dense_ends, dense_targets);
-        owner = o.iter().map(|&i| owner[i as usize]).collect();
-        priority = o.iter().map(|&i| priority[i as usize]).collect();
-        if !names.is_empty() {
-            let dense: Vec<Option<String>> = o.iter().map(|&i| names[i as usize].take()).collect();
-            names = dense;
-        }
+        into_id_order(
+            &o,
+            (&mut ends, &mut targets),
+            &mut owner,
+            &mut priority,
+            &mut names,
+        );
     }
     let ids = if contiguous {
         IdMap::Offset(base)
@@ -1048,6 +982,134 @@ fn parse_pg(text: &str, locate: bool) -> Result<Option<Arena>, ParseError> {
     built.map(Some).map_err(|e| too_large(text, &e.to_string()))
 }
 
+/// The vertex statements after the header (`parity bound;`), as read, in file order;
+/// where each id and successor was read too when `locate`.
+fn pg_body(
+    lx: &mut PgLexer<'_>,
+    text: &str,
+    bound: u64,
+    locate: bool,
+) -> Result<PgBody, ParseError> {
+    // Room for what the file can hold, asked once: a table grown by doubling leaves the
+    // room it outgrew with the allocator, which keeps it. At most N + 1 vertices, and at most
+    // one a statement's 8 bytes ("0 0 0 0;"); one successor a vertex and one a comma.
+    let vertices = usize::try_from(bound.saturating_add(1))
+        .unwrap_or(usize::MAX)
+        .min(text.len() / 8 + 1);
+    let edges = vertices.saturating_add(text.bytes().filter(|&b| b == b',').count());
+    let mut body = PgBody {
+        ids: Vec::with_capacity(vertices),
+        priority: Vec::with_capacity(vertices),
+        owner: Vec::with_capacity(vertices),
+        ends: Vec::with_capacity(vertices + 1),
+        succ: RawSucc::Narrow(Vec::with_capacity(edges)),
+        names: Vec::new(),
+        at: locate.then(|| (Vec::new(), Vec::new())),
+    };
+    body.ends.push(0);
+    while let Some((at, id)) = pg_line_start(lx, |found| {
+        if body.ids.is_empty() {
+            ParseErrorKind::Expected {
+                expected: "a vertex id".into(),
+                found,
+            }
+        } else {
+            ParseErrorKind::TrailingGarbage {
+                after: "the last vertex".into(),
+                found,
+            }
+        }
+    })? {
+        pg_vertex(lx, text, (at, id), bound, &mut body)?;
+    }
+    Ok(body)
+}
+
+/// The ids of the file's vertices (in file order) in increasing order; `order`, where the
+/// file's is not, the permutation (`order[k]`: the vertex of the k-th id). A stable sort
+/// keeps duplicates in file order: each is listed `(p, q, id)`, `q` the second.
+#[allow(clippy::type_complexity)]
+fn by_id(ids: Vec<u64>) -> (Option<Vec<u32>>, Vec<u64>, Vec<(usize, usize, u64)>) {
+    if ids.windows(2).all(|w| w[0] < w[1]) {
+        return (None, ids, Vec::new());
+    }
+    let mut o: Vec<u32> = (0..ids.len() as u32).collect();
+    o.sort_by_key(|&i| ids[i as usize]);
+    let duplicates = o
+        .windows(2)
+        .map(|w| (w[0] as usize, w[1] as usize))
+        .filter(|&(p, q)| ids[p] == ids[q])
+        .map(|(p, q)| (p, q, ids[q]))
+        .collect();
+    let sorted = o.iter().map(|&i| ids[i as usize]).collect();
+    (Some(o), sorted, duplicates)
+}
+
+/// The vertex tables, read in file order, put in increasing id order by `order` (as
+/// [`by_id`] gives it): the successors (CSR `ends`, `targets`), owners, priorities, names.
+fn into_id_order(
+    order: &[u32],
+    (ends, targets): (&mut Vec<u64>, &mut Vec<u32>),
+    owner: &mut Vec<u8>,
+    priority: &mut Vec<u32>,
+    names: &mut Vec<Option<String>>,
+) {
+    let mut dense_ends = Vec::with_capacity(order.len() + 1);
+    let mut dense_targets = Vec::with_capacity(targets.len());
+    dense_ends.push(0);
+    for &i in order {
+        let i = i as usize;
+        dense_targets.extend_from_slice(&targets[ends[i] as usize..ends[i + 1] as usize]);
+        dense_ends.push(dense_targets.len() as u64);
+    }
+    (*ends, *targets) = (dense_ends, dense_targets);
+    *owner = order.iter().map(|&i| owner[i as usize]).collect();
+    *priority = order.iter().map(|&i| priority[i as usize]).collect();
+    if !names.is_empty() {
+        *names = order.iter().map(|&i| names[i as usize].take()).collect();
+    }
+}
+
+/// A number read, after the offset it was read at.
+type AtNumber = (usize, u64);
+
+/// The header `parity N;` and an optional `start V;`: `N` and `V`, each with its offset.
+fn pg_header(lx: &mut PgLexer<'_>) -> Result<(AtNumber, Option<AtNumber>), ParseError> {
+    let text = lx.text();
+    let (at, tok) = lx.next()?;
+    if tok != Tok::Word("parity") {
+        return Err(error_at(
+            text,
+            at,
+            ParseErrorKind::Expected {
+                expected: "the header `parity N;`".into(),
+                found: tok.describe(),
+            },
+        ));
+    }
+    let bound = pg_number(lx, u64::MAX, &|| "N in the header `parity N;`".into())?;
+    pg_semicolon(lx, &|| "the header `parity N`".into())?;
+    let mut start = None;
+    if let (_, Tok::Word("start")) = lx.peek()? {
+        lx.next()?;
+        start = Some(pg_number(lx, u64::MAX, &|| "the start vertex".into())?);
+        pg_semicolon(lx, &|| "`start V`".into())?;
+    }
+    Ok((bound, start))
+}
+
+/// The error of a header `bound` that claims more than the file defines (`largest`, its
+/// largest id, if any).
+fn header_claim(bound: u64, largest: Option<u64>) -> ParseErrorKind {
+    ParseErrorKind::HeaderClaim {
+        claimed: format!("vertex ids up to {bound}"),
+        found: match largest {
+            None => "the file defines no vertex".into(),
+            Some(l) => format!("the largest id the file defines is {l}"),
+        },
+    }
+}
+
 fn push_quoted(out: &mut String, name: &str) {
     out.push('"');
     for c in name.chars() {
@@ -1064,9 +1126,9 @@ fn push_quoted(out: &mut String, name: &str) {
 }
 
 /// The header bound PGSolver writes: the largest id (0 for an empty game).
-fn max_file_id(arena: &Arena) -> u64 {
+fn max_file_id(arena: &Arena) -> FileId {
     match arena.len() {
-        0 => 0,
+        0 => FileId(0),
         n => arena.file_id(n as u32 - 1),
     }
 }
@@ -1218,16 +1280,16 @@ fn emit_solution(
     const PIECE: usize = 8 << 10;
     let mut buf: Vec<u8> = Vec::with_capacity(PIECE + 64);
     buf.extend_from_slice(b"paritysol ");
-    push_decimal(&mut buf, max_file_id(arena));
+    push_decimal(&mut buf, max_file_id(arena).0);
     buf.extend_from_slice(b";\n");
     for v in arena.vertices() {
         let w = winner[v as usize];
-        push_decimal(&mut buf, arena.file_id(v));
+        push_decimal(&mut buf, arena.file_id(v).0);
         buf.extend_from_slice(if w == 0 { b" 0" } else { b" 1" });
         if let Some(t) = strategy.and_then(|s| s[v as usize]) {
             if arena.owner(v) == w {
                 buf.push(b' ');
-                push_decimal(&mut buf, arena.file_id(t));
+                push_decimal(&mut buf, arena.file_id(t).0);
             }
         }
         buf.extend_from_slice(b";\n");
@@ -1277,7 +1339,7 @@ pub fn parse_pgsolver_solution(text: &str, arena: &Arena) -> Result<PgSolution, 
         pg_semicolon(&mut lx, &|| "the header `paritysol N`".into())?;
     }
     let vertex = |at: usize, id: u64, what: &str| -> Result<u32, ParseError> {
-        arena.dense_id(id).ok_or_else(|| {
+        arena.dense_id(FileId(id)).ok_or_else(|| {
             error_at(
                 text,
                 at,
@@ -1288,23 +1350,10 @@ pub fn parse_pgsolver_solution(text: &str, arena: &Arena) -> Result<PgSolution, 
             )
         })
     };
-    loop {
-        let (at, tok) = lx.next()?;
-        let id = match tok {
-            Tok::End => break,
-            Tok::Num(s) => number_value(s, u64::MAX, &|| "a vertex id".into())
-                .map_err(|k| error_at(text, at, k))?,
-            other => {
-                return Err(error_at(
-                    text,
-                    at,
-                    ParseErrorKind::Expected {
-                        expected: "a vertex id or the end of input".into(),
-                        found: other.describe(),
-                    },
-                ))
-            }
-        };
+    while let Some((at, id)) = pg_line_start(&mut lx, |found| ParseErrorKind::Expected {
+        expected: "a vertex id or the end of input".into(),
+        found,
+    })? {
         let v = vertex(at, id, "a solution line")?;
         if sol.winner[v as usize].is_some() {
             return Err(error_at(text, at, ParseErrorKind::DuplicateId { id }));
@@ -1362,8 +1411,8 @@ mod tests {
     fn pgsolver_sparse_ids() {
         let a = parse_pgsolver("parity 20;\nstart 20;\n20 3 1 7 \"x\";\n7 2 0 7,20;").unwrap();
         assert_eq!(a.len(), 2);
-        assert_eq!(a.file_id(0), 7);
-        assert_eq!(a.file_id(1), 20);
+        assert_eq!(a.file_id(0), FileId(7));
+        assert_eq!(a.file_id(1), FileId(20));
         assert_eq!(a.successors(0), &[0, 1]);
         assert_eq!(a.successors(1), &[0]);
         assert_eq!(a.start(), Some(1));
@@ -1385,7 +1434,7 @@ mod tests {
         let text = format!("parity {big};\n3 1 0 {big},3;\n{big} 2 1 3 \"b\";\n");
         let a = parse_pgsolver(&text).unwrap();
         assert_eq!(a.len(), 2);
-        assert_eq!(a.file_id(1), big);
+        assert_eq!(a.file_id(1), FileId(big));
         assert_eq!(a.successors(0), &[1, 0]);
         assert_eq!(a.successors(1), &[0]);
         assert_eq!((a.name(0), a.name(1)), (None, Some("b")));

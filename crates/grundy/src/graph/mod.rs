@@ -46,7 +46,7 @@ mod parse_error;
 pub mod token;
 pub mod verify;
 
-pub use arena::{Arena, ArenaBuilder, ArenaError, Csr, IdMap};
+pub use arena::{Arena, ArenaBuilder, ArenaError, Csr, FileId, IdMap};
 pub use format::{
     detect, digraph_vertex_limit, parse, parse_detect, parse_digraph, parse_pgsolver,
     parse_pgsolver_solution, parse_poi, parse_poi_answer, parse_poi_solution, write_digraph,

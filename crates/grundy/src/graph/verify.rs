@@ -34,7 +34,7 @@
 
 use thiserror::Error;
 
-use super::arena::{Arena, Csr};
+use super::arena::{Arena, Csr, FileId};
 use super::format::{PgSolution, GREEN, WHITE};
 
 /// Why a claimed solution is rejected. Vertices are named by their file ids.
@@ -55,13 +55,13 @@ pub enum VerifyError {
     #[error("vertex {vertex}: no winner claimed")]
     Unclaimed {
         /// The vertex.
-        vertex: u64,
+        vertex: FileId,
     },
     /// A claimed winner that is not a player.
     #[error("vertex {vertex}: claimed winner {found} is not a player (0 or 1)")]
     BadWinner {
         /// The vertex.
-        vertex: u64,
+        vertex: FileId,
         /// The value claimed.
         found: u8,
     },
@@ -69,7 +69,7 @@ pub enum VerifyError {
     #[error("vertex {vertex}: player {player} is claimed to win, but has no move there")]
     OwnerStuck {
         /// The vertex.
-        vertex: u64,
+        vertex: FileId,
         /// The owner and claimed winner.
         player: u8,
     },
@@ -79,7 +79,7 @@ pub enum VerifyError {
     )]
     MissingStrategy {
         /// The vertex.
-        vertex: u64,
+        vertex: FileId,
         /// The owner and claimed winner.
         player: u8,
     },
@@ -87,17 +87,26 @@ pub enum VerifyError {
     #[error("vertex {vertex}: the strategy moves to {target}, which is not a successor")]
     NotASuccessor {
         /// The vertex.
-        vertex: u64,
-        /// The target: a file id, or the raw dense value if it is not a vertex at all.
-        target: u64,
+        vertex: FileId,
+        /// The target.
+        target: FileId,
+    },
+    /// The strategy names a dense index past the last vertex (a solution built in
+    /// memory; a file's ids are checked as it is read).
+    #[error("vertex {vertex}: the strategy moves to index {index}, past the last vertex")]
+    NotAVertex {
+        /// The vertex.
+        vertex: FileId,
+        /// The dense index the strategy names.
+        index: u32,
     },
     /// The strategy leaves the winner's region.
     #[error("vertex {vertex}: player {player}'s strategy moves to {target}, outside its region")]
     StrategyLeavesRegion {
         /// The vertex.
-        vertex: u64,
+        vertex: FileId,
         /// The strategy's target.
-        target: u64,
+        target: FileId,
         /// The claimed winner.
         player: u8,
     },
@@ -105,9 +114,9 @@ pub enum VerifyError {
     #[error("vertex {vertex}: the opponent of player {player} can move to {target}, outside player {player}'s region")]
     OpponentEscapes {
         /// The vertex.
-        vertex: u64,
+        vertex: FileId,
         /// The successor outside the region.
-        target: u64,
+        target: FileId,
         /// The claimed winner.
         player: u8,
     },
@@ -120,13 +129,13 @@ pub enum VerifyError {
         priority: u32,
         /// The cycle as file ids, starting at a vertex of that priority; each moves to the next,
         /// the last back to the first.
-        cycle: Vec<u64>,
+        cycle: Vec<FileId>,
     },
     /// A Büchi check on an arena with a priority other than WHITE and GREEN.
     #[error("vertex {vertex} has priority {priority}, not WHITE (1) or GREEN (2)")]
     NotBuchi {
         /// The vertex.
-        vertex: u64,
+        vertex: FileId,
         /// Its priority.
         priority: u32,
     },
@@ -233,13 +242,14 @@ fn check_local(arena: &Arena, winner: &[u8], strategy: &[Option<u32>]) -> Result
             let Some(t) = strategy[v as usize] else {
                 return Err(VerifyError::MissingStrategy { vertex, player: w });
             };
-            if t as usize >= n || !succ.contains(&t) {
-                let target = if (t as usize) < n {
-                    arena.file_id(t)
-                } else {
-                    u64::from(t)
-                };
-                return Err(VerifyError::NotASuccessor { vertex, target });
+            if t as usize >= n {
+                return Err(VerifyError::NotAVertex { vertex, index: t });
+            }
+            if !succ.contains(&t) {
+                return Err(VerifyError::NotASuccessor {
+                    vertex,
+                    target: arena.file_id(t),
+                });
             }
             if winner[t as usize] != w {
                 return Err(VerifyError::StrategyLeavesRegion {
@@ -481,37 +491,37 @@ mod tests {
         assert!(matches!(
             verify_parity(&a, &[0, 1], &[None, Some(1)]),
             Err(VerifyError::MissingStrategy {
-                vertex: 0,
+                vertex: FileId(0),
                 player: 0
             })
         ));
         assert!(matches!(
             verify_parity(&a, &[0, 1], &[Some(1), Some(1)]),
             Err(VerifyError::StrategyLeavesRegion {
-                vertex: 0,
-                target: 1,
+                vertex: FileId(0),
+                target: FileId(1),
                 player: 0
             })
         ));
         assert!(matches!(
             verify_parity(&a, &[0, 1], &[Some(5), Some(1)]),
-            Err(VerifyError::NotASuccessor {
-                vertex: 0,
-                target: 5
+            Err(VerifyError::NotAVertex {
+                vertex: FileId(0),
+                index: 5
             })
         ));
         assert!(matches!(
             verify_parity(&a, &[1, 0], &[None, None]),
             Err(VerifyError::OpponentEscapes {
-                vertex: 0,
-                target: 1,
+                vertex: FileId(0),
+                target: FileId(1),
                 player: 1
             })
         ));
         assert!(matches!(
             verify_parity(&a, &[0, 2], &[Some(0), None]),
             Err(VerifyError::BadWinner {
-                vertex: 1,
+                vertex: FileId(1),
                 found: 2
             })
         ));
@@ -538,7 +548,7 @@ mod tests {
             VerifyError::BadCycle {
                 player: 1,
                 priority: 4,
-                cycle: vec![0, 1]
+                cycle: vec![FileId(0), FileId(1)]
             }
         );
         // Make vertex 1 player 0's: player 0 sees both cycles available to it... it picks 1 -> 0.
@@ -553,7 +563,7 @@ mod tests {
             VerifyError::BadCycle {
                 player: 0,
                 priority: 3,
-                cycle: vec![1, 2]
+                cycle: vec![FileId(1), FileId(2)]
             }
         );
     }
@@ -569,7 +579,7 @@ mod tests {
             VerifyError::BadCycle {
                 player: 0,
                 priority: 5,
-                cycle: vec![3, 2]
+                cycle: vec![FileId(3), FileId(2)]
             }
         );
     }
@@ -582,7 +592,7 @@ mod tests {
         assert!(matches!(
             verify_parity(&a, &[1, 1], &[None, None]),
             Err(VerifyError::OwnerStuck {
-                vertex: 1,
+                vertex: FileId(1),
                 player: 1
             })
         ));
@@ -596,7 +606,7 @@ mod tests {
             Err(VerifyError::BadCycle {
                 player: 0,
                 priority: 1,
-                cycle: vec![0]
+                cycle: vec![FileId(0)]
             })
         );
         assert_eq!(verify_buchi(&a, &[1], &[None]), Ok(()));
@@ -604,7 +614,7 @@ mod tests {
         assert!(matches!(
             verify_buchi(&b, &[1], &[None]),
             Err(VerifyError::NotBuchi {
-                vertex: 0,
+                vertex: FileId(0),
                 priority: 3
             })
         ));

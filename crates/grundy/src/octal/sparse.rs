@@ -49,31 +49,25 @@ pub(crate) trait Nimber:
     fn from_idx(v: usize) -> Self;
 }
 
-impl Nimber for u8 {
-    const BITS: u32 = 8;
-    #[inline]
-    fn idx(self) -> usize {
-        self as usize
-    }
-    #[inline]
-    fn from_idx(v: usize) -> u8 {
-        debug_assert!(v < 256);
-        v as u8
-    }
+/// The two widths, one rule: the value as an index, and back.
+macro_rules! nimber {
+    ($($t:ty),*) => {$(
+        impl Nimber for $t {
+            const BITS: u32 = <$t>::BITS;
+            #[inline]
+            fn idx(self) -> usize {
+                self as usize
+            }
+            #[inline]
+            fn from_idx(v: usize) -> $t {
+                debug_assert!(v <= <$t>::MAX as usize);
+                v as $t
+            }
+        }
+    )*};
 }
 
-impl Nimber for u16 {
-    const BITS: u32 = 16;
-    #[inline]
-    fn idx(self) -> usize {
-        self as usize
-    }
-    #[inline]
-    fn from_idx(v: usize) -> u16 {
-        debug_assert!(v < 65536);
-        v as u16
-    }
-}
+nimber!(u8, u16);
 
 /// Work counters of the rare-value method, for benchmarks and tuning.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -132,17 +126,8 @@ fn mark_rare<V: Nimber>(
     e: u32,
 ) -> u64 {
     let top = marks.len() - 1;
-    let (Some(&kmin), Some(&kmax)) = (ks.first(), ks.last()) else {
+    let Some(full) = full_rare(n, pos, ks) else {
         return 0;
-    };
-    if n < kmin + 2 {
-        return 0;
-    }
-    // Rare heaps r < n − kmax leave a non-empty second part for every k.
-    let bound = n.saturating_sub(kmax);
-    let full = match pos.last() {
-        Some(&last) if last < bound => pos.len(),
-        _ => pos.partition_point(|&r| r < bound),
     };
     let (pos_full, val_full) = (&pos[..full], &val[..full]);
     match *ks {
@@ -170,14 +155,47 @@ fn mark_rare<V: Nimber>(
             }
         }
     }
-    let mut count = (full * ks.len()) as u64;
-    for (&r, &x) in pos[full..].iter().zip(&val[full..]) {
-        if r + kmin >= n {
+    let tail = split_tail(g, n, &pos[full..], &val[full..], ks, |v| {
+        marks[v.idx() & top] = e;
+    });
+    (full * ks.len()) as u64 + tail
+}
+
+/// How many of the rare heaps `pos` (ascending) leave a non-empty second part for every
+/// `k` of `ks` (ascending): those below `n − kmax`; `None` when no split of `n` leaves two
+/// parts.
+#[inline(always)]
+fn full_rare(n: usize, pos: &[usize], ks: &[usize]) -> Option<usize> {
+    let (&kmin, &kmax) = (ks.first()?, ks.last()?);
+    if n < kmin + 2 {
+        return None;
+    }
+    let bound = n.saturating_sub(kmax);
+    Some(match pos.last() {
+        Some(&last) if last < bound => pos.len(),
+        _ => pos.partition_point(|&r| r < bound),
+    })
+}
+
+/// The splits of the rare heaps past [`full_rare`]'s, which only some `k` leave in two
+/// parts: `mark` is called with each split's value; returns how many there were.
+#[inline(always)]
+fn split_tail<V: Nimber>(
+    g: &[V],
+    n: usize,
+    pos: &[usize],
+    val: &[V],
+    ks: &[usize],
+    mut mark: impl FnMut(V),
+) -> u64 {
+    let mut count = 0;
+    for (&r, &x) in pos.iter().zip(val) {
+        if r + ks[0] >= n {
             break;
         }
         for &k in ks {
             if r + k < n {
-                marks[(x ^ g[n - k - r]).idx() & top] = e;
+                mark(x ^ g[n - k - r]);
                 count += 1;
             }
         }
@@ -195,16 +213,8 @@ fn mark_rare_bits<V: Nimber>(
     val: &[V],
     ks: &[usize],
 ) -> (u64, u64) {
-    let (Some(&kmin), Some(&kmax)) = (ks.first(), ks.last()) else {
+    let Some(full) = full_rare(n, pos, ks) else {
         return (0, 0);
-    };
-    if n < kmin + 2 {
-        return (0, 0);
-    }
-    let bound = n.saturating_sub(kmax);
-    let full = match pos.last() {
-        Some(&last) if last < bound => pos.len(),
-        _ => pos.partition_point(|&r| r < bound),
     };
     let bit = |v: V| 1u64 << (v.idx() & 63);
     let (mut acc0, mut acc1) = (0u64, 0u64);
@@ -223,19 +233,8 @@ fn mark_rare_bits<V: Nimber>(
             acc0 |= bit(val[full - 1] ^ head[m - pos[full - 1]]);
         }
     }
-    let mut count = (full * ks.len()) as u64;
-    for (&r, &x) in pos[full..].iter().zip(&val[full..]) {
-        if r + kmin >= n {
-            break;
-        }
-        for &k in ks {
-            if r + k < n {
-                acc0 |= bit(x ^ g[n - k - r]);
-                count += 1;
-            }
-        }
-    }
-    (acc0 | acc1, count)
+    let tail = split_tail(g, n, &pos[full..], &val[full..], ks, |v| acc0 |= bit(v));
+    (acc0 | acc1, (full * ks.len()) as u64 + tail)
 }
 
 /// Pairs looked at per block of a witness search.

@@ -226,15 +226,10 @@ pub fn minimax_ranked(
             continue;
         }
         reached += 1;
-        if ranked.terminal(r).is_some() {
-            continue;
+        if !ranked.moves_below(r, &mut children) {
+            return Ok(None);
         }
-        children.clear();
-        ranked.moves(r, &mut children);
         for &c in &children {
-            if c >= r {
-                return Ok(None);
-            }
             depth[c as usize] = 0;
         }
     }
@@ -248,10 +243,8 @@ pub fn minimax_ranked(
         if depth[ri] == u32::MAX {
             continue;
         }
-        children.clear();
-        if ranked.terminal(r).is_none() {
-            ranked.moves(r, &mut children);
-        }
+        // Every move goes down: checked on the way down.
+        ranked.moves_below(r, &mut children);
         if children.is_empty() {
             margin[ri] = i128::from(family.final_gain(&ranked.unrank(r)));
             continue;

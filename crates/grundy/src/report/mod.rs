@@ -194,11 +194,6 @@ pub(crate) fn listable(root: &[Pos]) -> usize {
 
 /// How an answer was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize),
-    serde(rename_all = "kebab-case")
-)]
 pub enum Method {
     /// Every reachable position explored and labelled by retrograde analysis.
     Retrograde,
@@ -256,6 +251,8 @@ impl Method {
         }
     }
 }
+
+crate::game::serialize_as_str!(Method);
 
 /// A component of a sum and its Grundy value.
 #[derive(Debug, Clone, PartialEq, Eq)]

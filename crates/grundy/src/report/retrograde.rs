@@ -379,15 +379,10 @@ pub fn label_ranked(
         if keeps_turn {
             mover[r as usize] = family.to_move(&ranked.unrank(r)).index() as u8;
         }
-        if ranked.terminal(r).is_some() {
-            continue;
+        if !ranked.moves_below(r, &mut children) {
+            return Ok(None);
         }
-        children.clear();
-        ranked.moves(r, &mut children);
         for &c in &children {
-            if c >= r {
-                return Ok(None);
-            }
             word[c as usize] = Word::UNCOUNTED;
         }
     }

@@ -9,7 +9,7 @@
 
 use super::{Analysis, Context, Method, Move, Report, MAX_LISTED_MOVES};
 use crate::game::{Game, Outcome};
-use crate::games::{Exact as Exact_, Kind, Pos};
+use crate::games::{Exact as Exact_, Kind, Part, Pos};
 use crate::search::{exact, search, Options};
 use crate::{Error, Limit};
 
@@ -26,11 +26,10 @@ impl Analysis for Exact {
     }
 
     fn answer(&self, ctx: &mut Context<'_, '_>) -> Result<Option<Report>, Error> {
-        let Some(part) = ctx.spec.single() else {
+        let Some((part, _)) = two_player_board(ctx) else {
             return Ok(None);
         };
-        let kind = part.family.kind();
-        if !matches!(kind, Kind::Partizan | Kind::Score) || ctx.limits.max_exact_nodes == 0 {
+        if ctx.limits.max_exact_nodes == 0 {
             return Ok(None);
         }
         let bound = part.family.bound(&part.position).positions;
@@ -42,6 +41,14 @@ impl Analysis for Exact {
             None => Ok(None),
         }
     }
+}
+
+/// The spec's one board and its kind, where the searches play it: a partizan or score
+/// game.
+fn two_player_board<'s>(ctx: &Context<'s, '_>) -> Option<(&'s Part, Kind)> {
+    let part = ctx.spec.single()?;
+    let kind = part.family.kind();
+    matches!(kind, Kind::Partizan | Kind::Score).then_some((part, kind))
 }
 
 /// The value of a one-part spec's position alone by its family's exact search, when it
@@ -102,13 +109,9 @@ impl Analysis for Search {
     }
 
     fn answer(&self, ctx: &mut Context<'_, '_>) -> Result<Option<Report>, Error> {
-        let Some(part) = ctx.spec.single() else {
+        let Some((part, kind)) = two_player_board(ctx) else {
             return Ok(None);
         };
-        let kind = part.family.kind();
-        if !matches!(kind, Kind::Partizan | Kind::Score) {
-            return Ok(None);
-        }
         if ctx.limits.max_exact_nodes > 0 {
             if let Some(exact) = part.family.exact() {
                 return by_exact(ctx, &*exact).map(Some);
@@ -146,22 +149,39 @@ impl Analysis for Search {
         }
         Ok(Some(Report {
             weak: true,
-            spec: ctx.spec.to_string(),
-            outcome: searched.outcome,
-            remoteness: None,
             winning_moves,
-            grundy: None,
-            components: Vec::new(),
-            scores: None,
             moves_truncated: children.len() > moves.len(),
             moves,
-            method: Method::Search,
-            positions: None,
-            nodes: Some(searched.nodes),
-            winning_moves_truncated: false,
-            up_to_symmetry: false,
-            rule: None,
+            ..search_report(ctx, searched.outcome, None, searched.nodes)
         }))
+    }
+}
+
+/// A search's report of the board: its value and the nodes visited, no moves yet; method
+/// `search`, no count of positions.
+fn search_report(
+    ctx: &Context<'_, '_>,
+    outcome: Outcome,
+    remoteness: Option<u32>,
+    nodes: u64,
+) -> Report {
+    Report {
+        weak: false,
+        spec: ctx.spec.to_string(),
+        outcome,
+        remoteness,
+        winning_moves: Vec::new(),
+        grundy: None,
+        components: Vec::new(),
+        scores: None,
+        moves_truncated: false,
+        moves: Vec::new(),
+        method: Method::Search,
+        positions: None,
+        nodes: Some(nodes),
+        winning_moves_truncated: false,
+        up_to_symmetry: false,
+        rule: None,
     }
 }
 
@@ -219,21 +239,15 @@ fn by_exact(ctx: &mut Context<'_, '_>, exact: &dyn Exact_) -> Result<Report, Err
     }
     Ok(Report {
         weak: options.weak,
-        spec: ctx.spec.to_string(),
-        outcome: analysis.root.outcome(),
-        remoteness: analysis.root.remoteness(),
         winning_moves,
-        grundy: None,
-        components: Vec::new(),
-        scores: None,
         moves_truncated: children.len() > moves.len(),
         moves,
-        method: Method::Search,
-        positions: None,
-        nodes: Some(analysis.nodes),
-        winning_moves_truncated: false,
-        up_to_symmetry: false,
-        rule: None,
+        ..search_report(
+            ctx,
+            analysis.root.outcome(),
+            analysis.root.remoteness(),
+            analysis.nodes,
+        )
     })
 }
 

@@ -31,9 +31,10 @@ impl fmt::Debug for Tablebase {
 }
 
 impl Tablebase {
-    /// The tiers of `game` (a family's tiered game, [`crate::games::Tiers::game`]) kept
-    /// in `store`, solved by [`crate::tier::solve()`] or read from disk. Positions of other
-    /// games never reach the store: its ranks mean positions of `game` only.
+    /// The tiers of `game` (a family's tiered game: its [`crate::games::Tiers`], which is
+    /// one) kept in `store`, solved by [`crate::tier::solve()`] or read from disk.
+    /// Positions of other games never reach the store: its ranks mean positions of `game`
+    /// only.
     pub fn new(game: &dyn TierGame, store: impl TierStore + 'static) -> Tablebase {
         Tablebase {
             id: game.id(),

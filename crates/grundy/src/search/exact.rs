@@ -244,6 +244,32 @@ pub enum Node<H = u64> {
     },
 }
 
+impl<H> Node<H> {
+    /// A board whose value lies in `lo..=hi`, each bound pulled to a draw where that side
+    /// can win no more (`mover_can_win`, `other_can_win`: asked only while the bound is
+    /// past 0; a line game's "no line left to make"), and exact where the bounds meet.
+    #[inline]
+    pub fn bounded(
+        mut lo: i32,
+        mut hi: i32,
+        mover_can_win: impl FnOnce() -> bool,
+        other_can_win: impl FnOnce() -> bool,
+        hint: H,
+    ) -> Node<H> {
+        if hi > 0 && !mover_can_win() {
+            hi = 0;
+        }
+        if lo < 0 && !other_can_win() {
+            lo = 0;
+        }
+        if lo >= hi {
+            Node::Exact(hi)
+        } else {
+            Node::Open { lo, hi, hint }
+        }
+    }
+}
+
 /// How far the search may go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Options {
@@ -612,6 +638,19 @@ struct Shared<'a, 'c> {
     abort: AtomicBool,
 }
 
+impl<'a, 'c> Shared<'a, 'c> {
+    /// No node counted yet, at most `options.max_nodes`.
+    fn new(table: &'a Table, control: &'a Control<'c>, options: &Options) -> Self {
+        Shared {
+            table,
+            control,
+            nodes: AtomicU64::new(0),
+            max_nodes: options.max_nodes,
+            abort: AtomicBool::new(false),
+        }
+    }
+}
+
 /// One thread's search.
 struct Searcher<'a, 'c, G: Searchable> {
     game: &'a G,
@@ -869,13 +908,7 @@ pub fn solve<G: Searchable>(
     options: &Options,
     control: &Control<'_>,
 ) -> Result<(Found, u64), Error> {
-    let shared = Shared {
-        table,
-        control,
-        nodes: AtomicU64::new(0),
-        max_nodes: options.max_nodes,
-        abort: AtomicBool::new(false),
-    };
+    let shared = Shared::new(table, control, options);
     let score = root(game, board, &shared, options, Lane::MAIN)?.ok_or(Error::Cancelled)?;
     let nodes = shared.nodes.load(Ordering::Relaxed);
     Ok((found(game, board, score, options.weak), nodes))
@@ -1129,13 +1162,7 @@ pub fn analyse<G: Searchable>(
     options: &Options,
     control: &Control<'_>,
 ) -> Result<Analysis, Error> {
-    let shared = Shared {
-        table,
-        control,
-        nodes: AtomicU64::new(0),
-        max_nodes: options.max_nodes,
-        abort: AtomicBool::new(false),
-    };
+    let shared = Shared::new(table, control, options);
     let threads = thread_count(options.threads);
     // Moves to boards of one key (mirror images) have one value: each key is searched
     // once, the most promising first.

@@ -384,23 +384,10 @@ impl<G: Keyed> Searcher<'_, '_, G> {
         }
     }
 
-    /// The value of `pos` for the player to move, within the window `(alpha, beta)`
-    /// (fail-soft: a value `≤ alpha` is an upper bound, `≥ beta` a lower bound), and the
-    /// least depth of a position on the path that the value rests on ([`ANY_PATH`]: none).
-    fn search(
-        &mut self,
-        pos: &G::Position,
-        depth: u32,
-        alpha: i8,
-        beta: i8,
-    ) -> Result<(i8, u32), Error> {
-        match self.game.terminal(pos) {
-            Some(o) => Ok((score(o), ANY_PATH)),
-            None => self.open(pos, depth, alpha, beta),
-        }
-    }
-
-    /// [`Searcher::search`] of a position that is not over by the game's own rule.
+    /// The value of `pos`, a position not over by the game's own rule, for the player to
+    /// move, within the window `(alpha, beta)` (fail-soft: a value `≤ alpha` is an upper
+    /// bound, `≥ beta` a lower bound), and the least depth of a position on the path that
+    /// the value rests on ([`ANY_PATH`]: none).
     fn open(
         &mut self,
         pos: &G::Position,
@@ -831,7 +818,10 @@ pub fn search<G: Keyed>(
         let value = match options.method {
             Method::ProofNumber => score(searcher.value(child)?),
             Method::AlphaBeta => {
-                let (value, _) = searcher.search(child, 0, -1, 1)?;
+                let value = match game.terminal(child) {
+                    Some(o) => score(o),
+                    None => searcher.open(child, 0, -1, 1)?.0,
+                };
                 searcher.path.clear();
                 value
             }

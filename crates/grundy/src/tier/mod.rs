@@ -63,9 +63,12 @@ pub trait TierGame: Send + Sync {
     /// tablebase is for.
     fn id(&self) -> String;
 
-    /// The version of the ranking scheme: a tablebase written under another version is
-    /// refused. Bump it whenever ranks change meaning.
-    fn ranking_version(&self) -> u32;
+    /// Optional. The version of the ranking scheme: a tablebase written under another
+    /// version is refused. The default, 1, is a family's first scheme; bump it whenever
+    /// ranks change meaning.
+    fn ranking_version(&self) -> u32 {
+        1
+    }
 
     /// Whether records are final margins (score games) rather than win/loss/draw with
     /// remoteness.

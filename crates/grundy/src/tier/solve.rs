@@ -284,16 +284,55 @@ struct Solver<'a> {
     error: Mutex<Option<Error>>,
 }
 
-/// The positions of a tier with moves inside it: for each, its moves out of the tier
-/// folded into an [`Outside`], and its moves inside the tier, `inside[ends[i - 1]..ends[i]]`
-/// for `ranks[i]`.
-#[derive(Default)]
-struct Pending {
-    ranks: Vec<u64>,
-    outside: Vec<Outside>,
-    ends: Vec<usize>,
+/// The positions of a tier with moves inside it, as the tier solver and `grundy-dist`
+/// keep them: for each, its moves out of the tier folded into an [`Outside`], and its
+/// moves inside the tier, `inside[ends[i - 1]..ends[i]]` for `ranks[i]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pending {
+    /// The positions, by rank, increasing.
+    pub ranks: Vec<u64>,
+    /// Each one's moves out of the tier, folded.
+    pub outside: Vec<Outside>,
+    /// Where each one's moves inside the tier end in `inside`.
+    pub ends: Vec<usize>,
     /// Rank, gain, and whether the turn is kept (16 bytes a move; the tier is implied).
-    inside: Vec<(u64, i32, bool)>,
+    pub inside: Vec<(u64, i32, bool)>,
+}
+
+impl Pending {
+    /// Position `i`'s moves inside the tier.
+    #[must_use]
+    pub fn moves(&self, i: usize) -> &[(u64, i32, bool)] {
+        let from = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.inside[from..self.ends[i]]
+    }
+
+    /// Appends position `i` of `other`, with its moves.
+    pub fn push_from(&mut self, other: &Pending, i: usize) {
+        self.ranks.push(other.ranks[i]);
+        self.outside.push(other.outside[i]);
+        self.inside.extend_from_slice(other.moves(i));
+        self.ends.push(self.inside.len());
+    }
+
+    /// Appends the positions of `a` and `b`, each in increasing rank (and past this
+    /// one's), merged in order: the in-tier rounds look positions up by rank.
+    pub fn append_merged(&mut self, a: Pending, b: Pending) {
+        if b.ranks.is_empty() && self.ranks.is_empty() {
+            *self = a;
+            return;
+        }
+        let (mut i, mut j) = (0, 0);
+        while i < a.ranks.len() || j < b.ranks.len() {
+            if j == b.ranks.len() || (i < a.ranks.len() && a.ranks[i] < b.ranks[j]) {
+                self.push_from(&a, i);
+                i += 1;
+            } else {
+                self.push_from(&b, j);
+                j += 1;
+            }
+        }
+    }
 }
 
 /// What a position's moves to final records come to: for win/loss games the quickest

@@ -426,26 +426,19 @@ impl<S: Shape> Searchable for Bits<S> {
         }
         // No move wins with the mover's next disc: the soonest is the one after.
         let mut hi = self.race.win(n + 5);
-        let mut lo = -self.race.win(n + 4);
+        let lo = -self.race.win(n + 4);
         if let Some(most) = self.follow_up_bound(b, n) {
             hi = hi.min(most);
         }
         // No four left to make among one's discs and the empty cells: no win.
         let empty = self.board & !b.mask;
-        if hi > 0 && !self.four(b.mine | empty) {
-            hi = 0;
-        }
-        if lo < 0 && !self.four((b.mine ^ b.mask) | empty) {
-            lo = 0;
-        }
-        if lo >= hi {
-            return Node::Exact(hi);
-        }
-        Node::Open {
+        Node::bounded(
             lo,
             hi,
-            hint: moves,
-        }
+            || self.four(b.mine | empty),
+            || self.four((b.mine ^ b.mask) | empty),
+            moves,
+        )
     }
 
     #[inline(always)]

@@ -415,10 +415,6 @@ impl Ranked for Flat<'_> {
 }
 
 impl Tiers for Connect4 {
-    fn game(&self) -> &dyn TierGame {
-        self
-    }
-
     fn locate(&self, pos: &Pos) -> Option<(u32, u64)> {
         self.well_formed(pos).then(|| self.locate_exact(pos))
     }

@@ -282,11 +282,7 @@ impl GameRules for Dots {
     }
 
     fn to_move(&self, pos: &Pos) -> Player {
-        if pos[1] == 0 {
-            Player::First
-        } else {
-            Player::Second
-        }
+        Player::from_index(pos[1])
     }
 
     fn keeps_turn(&self) -> bool {
@@ -469,10 +465,6 @@ impl TierGame for DotsTiers<'_> {
         self.0.name()
     }
 
-    fn ranking_version(&self) -> u32 {
-        1
-    }
-
     fn scored(&self) -> bool {
         true
     }
@@ -527,10 +519,6 @@ impl TierGame for DotsTiers<'_> {
 }
 
 impl Tiers for DotsTiers<'_> {
-    fn game(&self) -> &dyn TierGame {
-        self
-    }
-
     fn locate(&self, pos: &Pos) -> Option<(u32, u64)> {
         let [lines, mover] = pos[..] else {
             return None;
@@ -847,17 +835,9 @@ mod tests {
     /// 3 × 3 by the tier solver: 3–6, as the brute force and the analyzer say (below).
     #[test]
     fn three_by_three_by_the_tier_solver() {
-        use crate::explore::Control;
-        use crate::tier::{record, solve, MemoryStore, Options};
+        use crate::tier::record;
         let dots = Dots::new(3, 3);
-        let solved = solve(
-            &DotsTiers(&dots),
-            &mut MemoryStore::default(),
-            &Options::default(),
-            &|_| {},
-            &Control::default(),
-        )
-        .unwrap();
+        let (solved, _) = crate::games::testing::tier_solve(&DotsTiers(&dots));
         assert_eq!(record::margin(solved.root), Some(-3));
     }
 

@@ -22,7 +22,7 @@ mod vc;
 use std::ops::Range;
 
 use super::board::{self, Grid};
-use super::combin::{next_combination, Binomials};
+use super::combin::{deposit, each_combination, extract, next_combination, Binomials};
 use super::family::{
     Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos, Ranked,
     Scores, Searching, Tiers,
@@ -173,36 +173,6 @@ impl Hex {
         let (nx, no) = (x.count_ones(), o.count_ones());
         x & o == 0 && (nx == no || nx == no + 1)
     }
-}
-
-/// The bits of `value` at the places of `mask`'s bits, packed low (a software `pext`).
-fn extract(value: u64, mut mask: u64) -> u64 {
-    let mut out = 0u64;
-    let mut i = 0;
-    while mask != 0 {
-        let bit = mask & mask.wrapping_neg();
-        if value & bit != 0 {
-            out |= 1 << i;
-        }
-        mask &= mask - 1;
-        i += 1;
-    }
-    out
-}
-
-/// The low bits of `packed` spread onto the places of `mask`'s bits (a software `pdep`).
-fn deposit(packed: u64, mut mask: u64) -> u64 {
-    let mut out = 0u64;
-    let mut i = 0;
-    while mask != 0 {
-        let bit = mask & mask.wrapping_neg();
-        if packed >> i & 1 != 0 {
-            out |= bit;
-        }
-        mask &= mask - 1;
-        i += 1;
-    }
-    out
 }
 
 /// The tier ranks of the children of one position, each in O(1): the sums of the
@@ -505,10 +475,6 @@ impl TierGame for HexTiers<'_> {
         self.0.name()
     }
 
-    fn ranking_version(&self) -> u32 {
-        1
-    }
-
     fn tier_count(&self) -> u32 {
         self.0.cells + 1
     }
@@ -531,35 +497,30 @@ impl TierGame for HexTiers<'_> {
         let Some(ranks) = self.within(tier, ranks) else {
             return;
         };
-        let end = ranks.end;
         let a = Hex::xs(k);
         let per = hex.binomial[k as usize][a as usize];
-        // The combination pair of the first rank; later ranks step from it.
-        let mut occupied = hex.binomial.uncolex(ranks.start / per, k);
-        let mut sub = hex.binomial.uncolex(ranks.start % per, a);
-        let last_sub = if a == 0 {
-            0
-        } else {
-            ((1u64 << a) - 1) << (k - a)
+        // A rank is the pair (the occupied cells, X's among them), the X part running
+        // fastest; the pair of the first rank, then each next by Gosper's step.
+        let first = (
+            hex.binomial.uncolex(ranks.start / per, k),
+            hex.binomial.uncolex(ranks.start % per, a),
+        );
+        let first_sub = (1u64 << a) - 1;
+        let last_sub = first_sub << (k - a);
+        let next = |(occupied, sub): (u64, u64)| {
+            if sub == last_sub {
+                (next_combination(occupied), first_sub)
+            } else {
+                (occupied, next_combination(sub))
+            }
         };
         let x_to_move = k.is_multiple_of(2);
         let mut children = Vec::with_capacity(hex.cells as usize);
-        for r in ranks.start..end {
-            if r > ranks.start {
-                if sub == last_sub {
-                    occupied = next_combination(occupied);
-                    sub = if a == 0 { 0 } else { (1u64 << a) - 1 };
-                } else {
-                    sub = next_combination(sub);
-                }
-            }
-            if !want(r) {
-                continue;
-            }
+        each_combination(ranks, first, next, want, |r, (occupied, sub)| {
             let x = deposit(sub, occupied);
             let o = occupied & !x;
             if hex.tier_rank(hex.rotate(x), hex.rotate(o)) < r {
-                continue;
+                return;
             }
             let (mover_won, last_won) = if x_to_move {
                 (hex.x_wins(x), hex.o_wins(o))
@@ -568,26 +529,22 @@ impl TierGame for HexTiers<'_> {
             };
             if mover_won {
                 // Play stops at the first chain: not a position of the game.
-                continue;
+                return;
             }
             if last_won {
                 each(r, Node::Over(Outcome::Loss));
-                continue;
+                return;
             }
             children.clear();
             child_ranks(hex, x, o, x_to_move, |rank| {
                 children.push(Child::to(k + 1, rank))
             });
             each(r, Node::Moves(&children));
-        }
+        });
     }
 }
 
 impl Tiers for HexTiers<'_> {
-    fn game(&self) -> &dyn TierGame {
-        self
-    }
-
     fn locate(&self, pos: &Pos) -> Option<(u32, u64)> {
         let (x, o) = (*pos.first()?, *pos.get(1)?);
         if pos.len() != 2 || (x | o) & !self.0.full != 0 || !Hex::counts_fit(x, o) {
@@ -807,34 +764,6 @@ mod tests {
         }
     }
 
-    /// The positions reachable from the root through `visit`, tier by tier.
-    fn reachable(game: &dyn TierGame) -> u64 {
-        let mut reached: Vec<Vec<bool>> = (0..game.tier_count())
-            .map(|t| vec![false; game.tier_size(t) as usize])
-            .collect();
-        let (t0, r0) = game.root();
-        reached[t0 as usize][r0 as usize] = true;
-        for t in 0..game.tier_count() {
-            let here = reached[t as usize].clone();
-            let mut found = Vec::new();
-            game.visit(
-                t,
-                0..game.tier_size(t),
-                &|r| here[r as usize],
-                &mut |_, node| {
-                    if let Node::Moves(children) = node {
-                        found.extend(children.iter().map(|c| (c.tier, c.rank)));
-                    }
-                },
-            );
-            for (ct, cr) in found {
-                assert_eq!(ct, t + 1);
-                reached[ct as usize][cr as usize] = true;
-            }
-        }
-        reached.iter().flatten().filter(|&&b| b).count() as u64
-    }
-
     #[test]
     fn the_tiers_reach_what_the_analyzer_explores() {
         for n in 1..=3 {
@@ -842,7 +771,11 @@ mod tests {
             let spec: Spec = text.parse().unwrap();
             let r = report::solve(&spec, &Limits::default()).unwrap();
             let hex = Hex::new(n);
-            assert_eq!(Some(reachable(&HexTiers(&hex))), r.positions, "{text}");
+            assert_eq!(
+                Some(crate::games::testing::reachable(&HexTiers(&hex))),
+                r.positions,
+                "{text}"
+            );
         }
     }
 

@@ -30,7 +30,7 @@
 //!   and both of each one's edges, of the empty cells a path from the edge to the cell
 //!   needs), the centre breaking ties.
 
-use super::vc::{self, Stop};
+use super::vc::{self, Crossing, Stop};
 use super::Hex;
 use crate::game::Value;
 use crate::games::family::{Boards, Exact, Pos};
@@ -659,7 +659,17 @@ impl Search<'_> {
         } else if h_search {
             // H-search's SC (or VC) on carrier C: the mover plays inside C alone (its key
             // first, then any cell when the opponent plays outside), at most |C| stones.
-            vc::edges(self.hex, mine, empty, a, z, Stop::Semi).and_then(|e| {
+            vc::edges(
+                self.hex,
+                Crossing {
+                    stones: mine,
+                    empty,
+                    a,
+                    z,
+                },
+                Stop::Semi,
+            )
+            .and_then(|e| {
                 let bound = |c: u64| n + 2 * c.count_ones() as i32 - 1;
                 e.vc.map(|c| (bound(c), if c == 0 { empty } else { c }))
                     .or_else(|| e.semis().first().map(|s| (bound(s.carrier), s.key)))
@@ -683,7 +693,16 @@ impl Search<'_> {
             if must != 0 && h_search {
                 // The opponent's VC on carrier C: they answer inside C, at most |C|
                 // stones; their SCs: the mover must play in each one's carrier.
-                match vc::edges(self.hex, theirs, empty, ta, tz, Stop::Vc) {
+                match vc::edges(
+                    self.hex,
+                    Crossing {
+                        stones: theirs,
+                        empty,
+                        a: ta,
+                        z: tz,
+                    },
+                    Stop::Vc,
+                ) {
                     Some(e) if e.vc.is_some() => {
                         let c = e.vc.unwrap_or(0);
                         hi = hi.min(-self.race.win((n + 2 * c.count_ones() as i32).min(cells)));
@@ -1032,7 +1051,7 @@ mod tests {
                 } else {
                     Board { x: b.x, o: b.o | c }
                 };
-                let e = vc::edges(&hex, stones, empty, a, z, Stop::Vc).unwrap();
+                let e = vc::edges(&hex, Crossing { stones, empty, a, z }, Stop::Vc).unwrap();
                 let mut must = empty;
                 if let Some(c) = e.vc {
                     prop_assert_eq!(c & !empty, 0);
@@ -1045,7 +1064,7 @@ mod tests {
                         must &= s.carrier;
                     }
                 }
-                let semi = vc::edges(&hex, stones, empty, a, z, Stop::Semi).unwrap();
+                let semi = vc::edges(&hex, Crossing { stones, empty, a, z }, Stop::Semi).unwrap();
                 if semi.vc.is_some() || semi.scs_len > 0 {
                     prop_assert!(side_wins(b, true), "{:?} {}", b, x_side);
                 }

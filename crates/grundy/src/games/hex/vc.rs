@@ -316,20 +316,26 @@ fn or(list: &[Semi], inter: u64, union: u64, more: usize, from: usize) -> Option
     None
 }
 
-/// H-search of the player holding `stones` (edges `a` and `z`, their rows or columns),
-/// the empty cells `empty`: the VCs and SCs found between the edges. With
-/// `stop` says when it ends. `None` when the board has too many nodes.
-pub(super) fn edges(
-    hex: &Hex,
-    stones: u64,
-    empty: u64,
-    a: u64,
-    z: u64,
-    stop: Stop,
-) -> Option<Edges> {
+/// What H-search is asked of one player: joining their two edges `a` and `z` (their rows
+/// or columns) with their `stones` and the `empty` cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Crossing {
+    /// The player's stones.
+    pub(super) stones: u64,
+    /// The empty cells.
+    pub(super) empty: u64,
+    /// One edge.
+    pub(super) a: u64,
+    /// The other edge.
+    pub(super) z: u64,
+}
+
+/// H-search of `crossing`: the VCs and SCs found between the edges. `stop` says when it
+/// ends. `None` when the board has too many nodes.
+pub(super) fn edges(hex: &Hex, crossing: Crossing, stop: Stop) -> Option<Edges> {
     LISTS.with(|lists| {
         let l = &mut *lists.borrow_mut();
-        build(hex, stones, empty, a, z, stop, l)?;
+        build(hex, crossing, stop, l)?;
         l.run();
         let p = pair(0, 1);
         let vcs = &l.vcs[p][..usize::from(l.vc_len[p])];
@@ -345,10 +351,10 @@ pub(super) fn edges(
 
 /// Every VC and SC found (not stopping at the edges), for the tests.
 #[cfg(test)]
-pub(super) fn all(hex: &Hex, stones: u64, empty: u64, a: u64, z: u64) -> Option<Found> {
+pub(super) fn all(hex: &Hex, crossing: Crossing) -> Option<Found> {
     LISTS.with(|lists| {
         let l = &mut *lists.borrow_mut();
-        let ends = build(hex, stones, empty, a, z, Stop::Never, l)?;
+        let ends = build(hex, crossing, Stop::Never, l)?;
         l.run();
         let mut found = Found {
             ends,
@@ -373,15 +379,13 @@ pub(super) fn all(hex: &Hex, stones: u64, empty: u64, a: u64, z: u64) -> Option<
 
 /// Lays out the nodes and the VCs with no carrier; returns each node's cells (an edge:
 /// its row; a chain: its stones; an empty cell: itself), `None` with too many nodes.
-fn build(
-    hex: &Hex,
-    stones: u64,
-    empty: u64,
-    a: u64,
-    z: u64,
-    stop: Stop,
-    l: &mut Lists,
-) -> Option<Vec<u64>> {
+fn build(hex: &Hex, crossing: Crossing, stop: Stop, l: &mut Lists) -> Option<Vec<u64>> {
+    let Crossing {
+        stones,
+        empty,
+        a,
+        z,
+    } = crossing;
     let flood = |seed: u64| {
         let mut reached = seed;
         loop {
@@ -544,7 +548,15 @@ mod tests {
         let empty = hex.full & !(x | o);
         let mut checked = 0;
         for (mine, a, z) in [(x, hex.top, hex.bottom), (o, hex.left, hex.right)] {
-            let Some(found) = all(hex, mine, empty, a, z) else {
+            let Some(found) = all(
+                hex,
+                Crossing {
+                    stones: mine,
+                    empty,
+                    a,
+                    z,
+                },
+            ) else {
                 continue;
             };
             let ends = &found.ends;
@@ -617,16 +629,15 @@ mod tests {
     #[test]
     fn the_empty_3x3_board_has_a_semi_connection() {
         let hex = Hex::new(3);
-        let found = edges(&hex, 0, hex.full, hex.top, hex.bottom, Stop::Semi).unwrap();
+        let crossing = |stones: u64| Crossing {
+            stones,
+            empty: hex.full & !stones,
+            a: hex.top,
+            z: hex.bottom,
+        };
+        let found = edges(&hex, crossing(0), Stop::Semi).unwrap();
         assert!(found.vc.is_some() || found.scs_len > 0);
-        let found = edges(
-            &hex,
-            1 << 4,
-            hex.full & !(1 << 4),
-            hex.top,
-            hex.bottom,
-            Stop::Vc,
-        );
+        let found = edges(&hex, crossing(1 << 4), Stop::Vc);
         let c = found.unwrap().vc.expect("the centre's VC");
         assert_eq!(c.count_ones(), 4);
         assert!(check(&hex, 1 << 4, 0, 9) > 50);

@@ -11,7 +11,7 @@
 mod search;
 
 use super::board::{self, Grid};
-use super::combin::{next_combination, Binomials};
+use super::combin::{deposit, extract, next_combination, Binomials};
 use super::family::{
     Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos, Ranked,
     Scores, Searching, Tiers,
@@ -306,46 +306,11 @@ impl Placed<'_> {
     fn block(&self, t: u32) -> u64 {
         self.binom.get(t, t.div_ceil(2))
     }
-
-    /// The marks of a colour mask over the cells of `occupied`, in cell order.
-    fn scatter(occupied: u64, mut mask: u64) -> u64 {
-        let mut out = 0u64;
-        let mut rest = occupied;
-        while rest != 0 && mask != 0 {
-            let bit = rest & rest.wrapping_neg();
-            if mask & 1 != 0 {
-                out |= bit;
-            }
-            mask >>= 1;
-            rest &= rest - 1;
-        }
-        out
-    }
-
-    /// The colour mask of `x` over the cells of `occupied`.
-    fn gather(occupied: u64, x: u64) -> u64 {
-        let mut mask = 0u64;
-        let mut rest = occupied;
-        let mut i = 0;
-        while rest != 0 {
-            let bit = rest & rest.wrapping_neg();
-            if x & bit != 0 {
-                mask |= 1 << i;
-            }
-            i += 1;
-            rest &= rest - 1;
-        }
-        mask
-    }
 }
 
 impl TierGame for Placed<'_> {
     fn id(&self) -> String {
         self.game.name()
-    }
-
-    fn ranking_version(&self) -> u32 {
-        1
     }
 
     fn tier_count(&self) -> u32 {
@@ -413,7 +378,7 @@ impl TierGame for Placed<'_> {
             let mut mask = self.binom.uncolex(rank % block, t.div_ceil(2));
             while rank < end {
                 if want(rank) {
-                    let x = Self::scatter(occupied, mask);
+                    let x = deposit(mask, occupied);
                     let pos = Pos::from_slice(&[x, occupied & !x]);
                     match self.game.terminal(&pos) {
                         Some(outcome) => each(rank, Node::Over(outcome)),
@@ -439,10 +404,6 @@ impl TierGame for Placed<'_> {
 }
 
 impl Tiers for Placed<'_> {
-    fn game(&self) -> &dyn TierGame {
-        self
-    }
-
     fn locate(&self, pos: &Pos) -> Option<(u32, u64)> {
         let occupied = pos[0] | pos[1];
         let t = occupied.count_ones();
@@ -454,14 +415,14 @@ impl Tiers for Placed<'_> {
         Some((
             t,
             self.binom.colex(occupied) * self.block(t)
-                + self.binom.colex(Self::gather(occupied, pos[0])),
+                + self.binom.colex(extract(pos[0], occupied)),
         ))
     }
 
     fn position(&self, tier: u32, rank: u64) -> Pos {
         let block = self.block(tier);
         let occupied = self.binom.uncolex(rank / block, tier);
-        let x = Self::scatter(occupied, self.binom.uncolex(rank % block, tier.div_ceil(2)));
+        let x = deposit(self.binom.uncolex(rank % block, tier.div_ceil(2)), occupied);
         Pos::from_slice(&[x, occupied & !x])
     }
 }

@@ -300,30 +300,24 @@ impl Searchable for Search<'_> {
         }
         // The mover cannot win with their next mark, nor the opponent with theirs once a
         // threat of theirs is taken (a mark takes threats away, never makes the other's).
-        let mut hi = if n + 3 <= cells {
+        let hi = if n + 3 <= cells {
             self.race.win(n + 3)
         } else {
             0
         };
-        let mut lo = if n + 4 <= cells {
+        let lo = if n + 4 <= cells {
             -self.race.win(n + 4)
         } else {
             0
         };
-        if hi > 0 && !self.line(self.full & !theirs) {
-            hi = 0;
-        }
-        if lo < 0 && !self.line(self.full & !b.mine) {
-            lo = 0;
-        }
-        if lo >= hi {
-            return Node::Exact(hi);
-        }
-        Node::Open {
+        // No line left to make among one's marks and the empty cells: no win.
+        Node::bounded(
             lo,
             hi,
-            hint: if threats != 0 { threats } else { empty },
-        }
+            || self.line(self.full & !theirs),
+            || self.line(self.full & !b.mine),
+            if threats != 0 { threats } else { empty },
+        )
     }
 
     fn children(&self, b: &Board, hint: u64, out: &mut Vec<Board>) {
