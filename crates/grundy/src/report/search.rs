@@ -7,7 +7,7 @@
 //! are judged by their Grundy values or a proved rule, whose refusals say what they would
 //! need.
 
-use super::{Analysis, Context, Method, Move, Report, MAX_LISTED_MOVES};
+use super::{Analysis, Context, Method, Move, Play, Report, MAX_LISTED_MOVES};
 use crate::game::{Game, Outcome};
 use crate::games::{Exact as Exact_, Kind, Pos};
 use crate::search::{exact, search, Options};
@@ -145,6 +145,7 @@ impl Analysis for Search {
             }
         }
         Ok(Some(Report {
+            play: Play::Normal,
             weak: true,
             spec: ctx.spec.to_string(),
             outcome: searched.outcome,
@@ -218,6 +219,7 @@ fn by_exact(ctx: &mut Context<'_, '_>, exact: &dyn Exact_) -> Result<Report, Err
         }
     }
     Ok(Report {
+        play: Play::Normal,
         weak: options.weak,
         spec: ctx.spec.to_string(),
         outcome: analysis.root.outcome(),
