@@ -152,7 +152,9 @@ mod tests {
                     let wins = brute_wins(&mut heaps.clone());
                     assert_eq!(nim_loses(&heaps), !wins, "{heaps:?}");
                     let winning = nim_winning_moves(&heaps);
-                    assert_eq!(winning.is_empty(), !wins, "{heaps:?}");
+                    // (With no move at all the mover has won already, by no move.)
+                    let over = heaps.iter().all(|&h| h == 0);
+                    assert_eq!(winning.is_empty(), !wins || over, "{heaps:?}");
                     for i in 0..3 {
                         for to in 0..heaps[i] {
                             let mut next = heaps.clone();
@@ -177,5 +179,13 @@ mod tests {
         assert_eq!(nim_winning_moves(&[5]), vec![(0, 1)]);
         assert_eq!(nim_winning_moves(&[1, 1]), vec![(0, 0), (1, 0)]);
         assert_eq!(nim_winning_moves(&[3, 1]), vec![(0, 0)]);
+        // "Analysis of Misère Nim?" (a MathOverflow question, answered with misère Nim's
+        // quotient): (5, 5) and (4, 5, 1) are second-player wins, (3, 4, 1) a first-player
+        // win.
+        assert!(nim_loses(&[5, 5]));
+        assert!(nim_loses(&[4, 5, 1]));
+        assert!(!nim_loses(&[3, 4, 1]));
+        // 3-5-7, the same question's game: a first-player win.
+        assert!(!nim_loses(&[3, 5, 7]));
     }
 }
