@@ -56,15 +56,17 @@ impl<G: Game> Game for Misere<G> {
     }
 
     fn terminal(&self, pos: &G::Position) -> Option<Outcome> {
-        self.0.terminal(pos).or_else(|| {
-            let mut out = Vec::new();
-            self.0.moves(pos, &mut out);
-            out.is_empty().then_some(Outcome::Win)
-        })
+        self.0
+            .terminal(pos)
+            .or_else(|| (!self.0.has_move(pos)).then_some(Outcome::Win))
     }
 
     fn to_move(&self, pos: &G::Position) -> Player {
         self.0.to_move(pos)
+    }
+
+    fn has_move(&self, pos: &G::Position) -> bool {
+        self.0.has_move(pos)
     }
 
     fn canonical(&self, pos: &G::Position) -> G::Position {
