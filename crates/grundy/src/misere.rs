@@ -8,6 +8,15 @@
 //!
 //! Misère Nim has a rule at every size (Bouton, 1902): [`nim_loses`] and
 //! [`nim_winning_moves`].
+//!
+//! Not built yet: misère quotients (Plambeck and Siegel, "Misère quotients for impartial
+//! games", 2008; Siegel's MisereSolver), the special method of misère play. The figures
+//! to reproduce when they are: misère Nim's quotient is `(A × {1}) ∪ ({0, 1} × {0})` in
+//! `A × B` (A the heaps under XOR, B the two-element semilattice), P-portion
+//! `{(0, 1), (1, 0)}` — order 2 with heaps ≤ 1, 6 with heaps ≤ 2 or 3 (the tame quotient
+//! T2); Dawson's Kayles (0.07) over heaps up to 30 has order 360 (Siegel, answering
+//! questions on MisereSolver, miseregames.wordpress.com, 28 August 2007: "Q_30(0.07) has
+//! size 360", one of MisereSolver's candidates on the way having 848).
 
 use crate::game::{Game, Outcome, Player};
 
