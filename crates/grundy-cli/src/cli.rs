@@ -38,6 +38,11 @@ pub enum Command {
         /// (`-` for none), or with --json an object a line.
         #[arg(long, value_name = "FILE")]
         positions: Option<PathBuf>,
+        /// Misère play: the player who cannot move wins (impartial games and sums of them,
+        /// explored whole: misère sums do not follow Grundy values; misère Nim by Bouton's
+        /// rule at any size).
+        #[arg(long)]
+        misere: bool,
         #[command(flatten)]
         common: Common,
         #[command(flatten)]
@@ -126,6 +131,9 @@ pub enum Command {
         /// Let grundy move first.
         #[arg(long)]
         engine_first: bool,
+        /// Misère play: the player who cannot move wins (impartial games).
+        #[arg(long)]
+        misere: bool,
         #[command(flatten)]
         common: Common,
         #[command(flatten)]

@@ -47,9 +47,10 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Solve {
             spec,
             positions,
+            misere,
             common,
             store,
-        } => commands::solve::run(&spec, positions.as_deref(), &common, &store),
+        } => commands::solve::run(&spec, positions.as_deref(), misere, &common, &store),
         Command::Value {
             spec,
             ascii,
@@ -78,9 +79,10 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Play {
             spec,
             engine_first,
+            misere,
             common,
             store,
-        } => commands::play::run(&spec, engine_first, &common, &store),
+        } => commands::play::run(&spec, engine_first, misere, &common, &store),
         Command::Graph(args) => commands::graph::run(args),
         Command::Pattern {
             family,

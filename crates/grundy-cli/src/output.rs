@@ -158,6 +158,9 @@ pub fn report_text(r: &Report) -> String {
         grundy::game::Outcome::Draw => "a draw",
     };
     let _ = write!(s, "{}: {outcome}", r.spec);
+    if !r.play.is_normal() {
+        let _ = write!(s, " in {} play", r.play.as_str());
+    }
     match r.remoteness {
         Some(rem) if r.scores.is_none() => {
             let _ = write!(

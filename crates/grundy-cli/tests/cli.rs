@@ -1128,3 +1128,49 @@ fn value_draws_the_thermograph() {
     let err = fails(&["value", "domineering[2x3]", "--thermograph", "t.txt"]);
     assert!(err.contains(".svg or .png"), "{err}");
 }
+
+#[test]
+fn solve_misere_explores_and_says_so() {
+    // Misère play: the player who cannot move wins, so one heap of 1 is lost.
+    let v = json(&["solve", "--misere", "nim(1)", "--json"]);
+    assert_eq!(v["play"], "misère");
+    assert_eq!(v["outcome"], "loss");
+    assert_eq!(v["remoteness"], 1);
+    assert!(v.get("grundy").is_none());
+    // Normal play does not write the convention.
+    assert!(json(&["solve", "nim(1)", "--json"]).get("play").is_none());
+    // A sum is explored whole.
+    let v = json(&["solve", "--misere", "nim(3) + octal[0.77](5)", "--json"]);
+    assert_eq!(v["method"], "retrograde");
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!([
+            "nim(1) + octal[0.77](5)",
+            "nim(3) + octal[0.77](3)",
+            "nim(3) + octal[0.77](1,2)"
+        ])
+    );
+    let text = ok(&["solve", "--misere", "octal[0.07](12)"]);
+    assert!(
+        text.starts_with("octal[0.07](12): the player to move loses in misère play"),
+        "{text}"
+    );
+    // Misère Nim at any size, by Bouton's rule.
+    let v = json(&["solve", "--misere", "nim(10^9,1,1)", "--json"]);
+    assert_eq!(v["method"], "rule");
+    assert_eq!(v["winning_moves"], serde_json::json!(["nim(1,1,1)"]));
+    // Refusals name what lifts them, or why not.
+    let err = fails(&["solve", "--misere", "octal[0.77](90)"]);
+    assert!(err.contains("--max-positions"), "{err}");
+    let err = fails(&["solve", "--misere", "tictactoe"]);
+    assert!(err.contains("impartial"), "{err}");
+}
+
+#[test]
+fn play_misere_wins_by_leaving_the_last_token() {
+    // Misère nim(3,1): take the 3, and grundy must take the last token.
+    let out = grundy(&["play", "--misere", "nim(3,1)"], "nim(0,1)\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success());
+    assert!(text.contains("the game is over: you won."), "{text}");
+}

@@ -364,6 +364,14 @@ pub trait Game {
         Player::First
     }
 
+    /// Whether `pos` has a legal move. The default lists the moves; a game that can say
+    /// so without listing them (one move found) overrides it.
+    fn has_move(&self, pos: &Self::Position) -> bool {
+        let mut out = Vec::new();
+        self.moves(pos, &mut out);
+        !out.is_empty()
+    }
+
     /// A canonical representative of `pos`'s equivalence class (same game tree), used to
     /// merge positions while exploring: for example heaps sorted in a Nim position. The
     /// default is the position itself.

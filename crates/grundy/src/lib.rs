@@ -31,6 +31,7 @@ pub mod games;
 pub mod graph;
 pub mod impartial;
 mod memory;
+pub mod misere;
 pub mod number;
 pub mod octal;
 pub mod pattern;

@@ -19,7 +19,7 @@
 
 use crate::game::Outcome;
 use crate::games::{is_move, Spec};
-use crate::report::{self, Limits, Method, Move, Report};
+use crate::report::{self, Limits, Method, Move, Play, Report};
 use crate::Error;
 
 /// Who won a finished game.
@@ -71,6 +71,7 @@ struct Step {
 pub struct Match {
     steps: Vec<Step>,
     score_game: bool,
+    play: Play,
 }
 
 impl Match {
@@ -93,8 +94,37 @@ impl Match {
         human_to_move: bool,
         limits: &Limits<'_>,
     ) -> Result<Match, Error> {
-        let report = report::solve(&spec, limits)?;
+        Match::resume_in(spec, Play::Normal, taken, human_to_move, limits)
+    }
+
+    /// A new game from `spec` under the play convention `play` (misère: the player who
+    /// cannot move wins; impartial games only).
+    ///
+    /// # Errors
+    /// What [`report::solve_in`] refuses.
+    pub fn new_in(
+        spec: Spec,
+        play: Play,
+        human_first: bool,
+        limits: &Limits<'_>,
+    ) -> Result<Match, Error> {
+        Match::resume_in(spec, play, [0, 0], human_first, limits)
+    }
+
+    /// [`Match::resume`] under the play convention `play`.
+    ///
+    /// # Errors
+    /// What [`report::solve_in`] refuses.
+    pub fn resume_in(
+        spec: Spec,
+        play: Play,
+        taken: [i64; 2],
+        human_to_move: bool,
+        limits: &Limits<'_>,
+    ) -> Result<Match, Error> {
+        let report = report::solve_in(&spec, play, limits)?;
         Ok(Match {
+            play,
             score_game: report.scores.is_some(),
             steps: vec![Step {
                 spec,
@@ -246,7 +276,7 @@ impl Match {
             .checked_add(m.gift.unwrap_or(0))
             .ok_or(Error::Overflow)?;
         let human_to_move = step.human_to_move == m.again;
-        let report = report::solve(&m.to, limits)?;
+        let report = report::solve_in(&m.to, self.play, limits)?;
         self.steps.push(Step {
             spec: m.to.clone(),
             report,

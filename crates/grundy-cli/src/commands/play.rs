@@ -13,6 +13,7 @@ use crate::{play, tablebase};
 pub fn run(
     spec: &str,
     engine_first: bool,
+    misere: bool,
     common: &Common,
     store: &tablebase::StoreArgs,
 ) -> Result<u8> {
@@ -28,7 +29,15 @@ pub fn run(
     let cache = report::SearchCache::new();
     limits.search_cache = Some(&cache);
     limits.search_threads = store.threads as usize;
-    let game = grundy::play::Match::new(spec.clone(), !engine_first, &limits);
+    if misere && store.tablebase.is_some() {
+        anyhow::bail!("--misere explores each position: it does not go with --tablebase");
+    }
+    let play = if misere {
+        report::Play::Misere
+    } else {
+        report::Play::Normal
+    };
+    let game = grundy::play::Match::new_in(spec.clone(), play, !engine_first, &limits);
     finish_progress();
     let game = game.with_context(|| format!("cannot solve `{spec}`"))?;
     let stdin = std::io::stdin();

@@ -16,9 +16,29 @@ use crate::{output, tablebase};
 pub fn run(
     spec: &str,
     positions: Option<&Path>,
+    misere: bool,
     common: &Common,
     store: &tablebase::StoreArgs,
 ) -> Result<u8> {
+    if misere {
+        if positions.is_some() || store.tablebase.is_some() || store.processes > 1 {
+            anyhow::bail!(
+                "--misere solves one position by exploring it: it does not go with --positions, --tablebase or --processes"
+            );
+        }
+        let spec = parse_spec(spec)?;
+        let mut limits = common.limits();
+        limits.search_threads = store.threads as usize;
+        let report = report::solve_in(&spec, report::Play::Misere, &limits);
+        finish_progress();
+        let report = report.with_context(|| format!("cannot solve `{spec}` in misère play"))?;
+        if common.json {
+            outln!("{}", output::report_json(&report));
+        } else {
+            out!("{}", output::report_text(&report));
+        }
+        return Ok(0);
+    }
     if let Some(file) = positions {
         return solve_lines(spec, file, common, store);
     }

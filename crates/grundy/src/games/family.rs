@@ -679,6 +679,12 @@ pub trait Patterns: GameRules {
     fn rule(&self) -> Option<Box<dyn ProvedRule + '_>> {
         None
     }
+
+    /// The proved rule of misère play (the player who cannot move wins), when one
+    /// answers every size: misère Nim's (Bouton). `None` (the default): not offered.
+    fn misere_rule(&self) -> Option<Box<dyn ProvedRule + '_>> {
+        None
+    }
 }
 
 /// Optional. Sums and their Grundy values: the independent components of a position, and

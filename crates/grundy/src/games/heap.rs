@@ -8,12 +8,37 @@ use std::fmt;
 use super::code::{Code, Rules};
 use super::family::{
     Bound, Discovery, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind, Look,
-    PatternSource, Patterns, Picture, Pos, Scores, Searching, Values,
+    PatternSource, Patterns, Picture, Pos, ProvedRule, Scores, Searching, Values,
 };
 use super::spec::{Args, Built, Entry, Param, SpecError};
 use crate::explore::Control;
 use crate::impartial::mex;
 use crate::Error;
+
+/// Misère Nim's rule: [`crate::misere::nim_loses`] and its winning moves.
+struct MisereNim;
+
+impl ProvedRule for MisereNim {
+    fn theorem(&self) -> String {
+        "misère Nim (Bouton 1902): with every heap 0 or 1, the player to move loses iff the heaps of 1 are odd in number; otherwise iff the XOR of the heaps is 0"
+            .into()
+    }
+
+    fn is_loss(&self, pos: &Pos) -> bool {
+        crate::misere::nim_loses(pos)
+    }
+
+    fn winning_moves(&self, pos: &Pos) -> Vec<Pos> {
+        crate::misere::nim_winning_moves(pos)
+            .into_iter()
+            .map(|(i, to)| {
+                let mut next = pos.clone();
+                next[i] = to;
+                next
+            })
+            .collect()
+    }
+}
 
 /// The rules of a heap game.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -533,6 +558,11 @@ impl Searching for Heaps {}
 impl Patterns for Heaps {
     fn member(&self, n: u64) -> Option<Pos> {
         Some(Pos::from_slice(&[n]))
+    }
+
+    /// Misère Nim's rule (Bouton), at any size.
+    fn misere_rule(&self) -> Option<Box<dyn ProvedRule + '_>> {
+        matches!(self.0, HeapFamily::Nim).then(|| Box::new(MisereNim) as Box<dyn ProvedRule>)
     }
 
     fn pattern(&self) -> PatternSource {

@@ -129,6 +129,15 @@ impl Game for SumGame {
         }
     }
 
+    /// One move of some part, found without listing them ([`super::GameRules::some_move`]).
+    fn has_move(&self, position: &Vec<Pos>) -> bool {
+        self.spec
+            .parts
+            .iter()
+            .zip(position)
+            .any(|(part, p)| part.family.some_move(p).is_some())
+    }
+
     fn to_move(&self, position: &Vec<Pos>) -> Player {
         match self.spec.parts.as_slice() {
             [part] => part.family.to_move(&position[0]),

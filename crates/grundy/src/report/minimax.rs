@@ -1,7 +1,7 @@
 //! Score games: every position explored, then minimax on the two totals (negamax on the
 //! margin), with moves that keep the turn counted for the same player.
 
-use super::{Analysis, Context, Method, Move, Report};
+use super::{Analysis, Context, Method, Move, Play, Report};
 use crate::explore::{explore, Control};
 use crate::game::{Best, Game, Outcome, ScoreGame, Step};
 use crate::games::{Family, Kind, Pos, Ranked};
@@ -366,6 +366,7 @@ pub(super) fn scored_report(
         Vec::new()
     };
     Ok(Report {
+        play: Play::Normal,
         weak: false,
         spec: ctx.spec.to_string(),
         outcome,

@@ -34,6 +34,7 @@ use std::sync::Arc;
 use crate::explore::Control;
 use crate::game::{Outcome, Value};
 use crate::games::{Kind, Pos, Spec, SumGame, Values};
+pub use crate::misere::Play;
 use crate::{Error, Limit};
 
 pub use minimax::{minimax_ranked, RankMargins};
@@ -354,6 +355,10 @@ pub struct Report {
     /// The proved rule that answered, with its theorem (method `rule`).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub rule: Option<String>,
+    /// The play convention the outcomes are under (`"play": "misère"`; normal play is
+    /// not written).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Play::is_normal"))]
+    pub play: Play,
 }
 
 impl Report {
@@ -501,6 +506,8 @@ pub struct Context<'s, 'l> {
     pub game: SumGame,
     /// The root position of [`Context::game`].
     pub root: Vec<Pos>,
+    /// The play convention asked for.
+    pub play: Play,
     oracles: Option<Result<Oracles, Error>>,
     /// What the last method refused for size said it would need, if one did.
     refused: Option<String>,
@@ -638,25 +645,54 @@ fn build_oracles(spec: &Spec, limits: &Limits<'_>) -> Result<Vec<Box<dyn Values>
 /// [`Error::TooLarge`] with an estimate when no method fits; [`Error::Unsupported`] for a
 /// partizan or score game inside a sum; [`Error::Cancelled`].
 pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
-    if let Some(report) = tablebase::answer(limits.tablebases, spec, limits)? {
-        return Ok(report);
-    }
-    if let Some(report) = value::solve_sum(spec, limits)? {
-        return Ok(report);
-    }
+    solve_in(spec, Play::Normal, limits)
+}
+
+/// The methods under misère play, in the order they are tried: the general method on
+/// the whole sum (through [`crate::misere::Misere`]), then a family's proved misère rule
+/// (misère Nim) when the position is too large to explore.
+pub static MISERE_CHAIN: &[&dyn Analysis] = &[&retrograde::Retrograde, &rule::ByRule];
+
+/// Solves a spec under the play convention `play`: [`solve`] for normal play; under
+/// misère play (the player who cannot move wins), by [`MISERE_CHAIN`] — no tablebase and
+/// no Grundy values, which are normal play's. The report's `play` says which.
+///
+/// # Errors
+/// As [`solve`]; [`Error::Unsupported`] for misère play of a part that is not impartial.
+pub fn solve_in(spec: &Spec, play: Play, limits: &Limits<'_>) -> Result<Report, Error> {
+    let chain = match play {
+        Play::Normal => {
+            if let Some(report) = tablebase::answer(limits.tablebases, spec, limits)? {
+                return Ok(report);
+            }
+            if let Some(report) = value::solve_sum(spec, limits)? {
+                return Ok(report);
+            }
+            CHAIN
+        }
+        Play::Misere => {
+            if let Some(part) = spec.parts.iter().find(|p| !p.is_impartial()) {
+                return Err(Error::Unsupported(format!(
+                    "misère play is for impartial games, and `{part}` is not one"
+                )));
+            }
+            MISERE_CHAIN
+        }
+    };
     let (game, root) = SumGame::new(spec)?;
     let mut ctx = Context {
         spec,
         limits,
         game,
         root,
+        play,
         oracles: None,
         refused: None,
     };
     let mut refusal: Option<Error> = None;
-    for method in CHAIN {
+    for method in chain {
         match method.answer(&mut ctx) {
-            Ok(Some(report)) => return Ok(report),
+            Ok(Some(report)) => return Ok(Report { play, ..report }),
             Ok(None) => {}
             Err(e) if e.is_too_large() => {
                 // The later methods are the fallbacks for size: the last refusal says
@@ -673,7 +709,14 @@ pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
         }
     }
     Err(refusal.unwrap_or_else(|| {
-        Error::Unsupported(format!("no method of the analyzer answers `{spec}`"))
+        Error::Unsupported(format!(
+            "no method of the analyzer answers `{spec}`{}",
+            if play == Play::Misere {
+                " in misère play"
+            } else {
+                ""
+            }
+        ))
     }))
 }
 

@@ -3,11 +3,12 @@
 //! explored by rank, with no position stored and no forward graph kept; the others
 //! through a hash map of positions.
 
-use super::{Analysis, Context, Limits, Method, Move, Report, MAX_LISTED_MOVES};
+use super::{Analysis, Context, Limits, Method, Move, Play, Report, MAX_LISTED_MOVES};
 use crate::engine::Word;
 use crate::explore::{explore, explore_ranked, EDGES_PER_POSITION};
 use crate::game::{Best, Game, Outcome, Value};
 use crate::games::{GrundySource, Kind, Spec};
+use crate::misere::Misere;
 use crate::solve::{label_by_degree, label_explored, value_of, word_of};
 use crate::{Error, Limit};
 
@@ -137,7 +138,13 @@ impl Estimate {
 /// values of its parts from a formula, the sequence engine or a table within the limits
 /// (none of them explores) — so that exploring it is only worth it when surely within the
 /// budget (it then adds the remoteness).
-fn answered_without_exploring(spec: &Spec, limits: &Limits<'_>) -> bool {
+fn answered_without_exploring(spec: &Spec, play: Play, limits: &Limits<'_>) -> bool {
+    if play == Play::Misere {
+        // Misère play has no Grundy values: only a proved misère rule answers.
+        return spec
+            .single()
+            .is_some_and(|p| p.family.misere_rule().is_some());
+    }
     if spec.single().is_some_and(|p| p.family.rule().is_some()) {
         return true;
     }
@@ -180,13 +187,15 @@ impl Analysis for Retrograde {
         let max_moves = cap.saturating_mul(u128::from(EDGES_PER_POSITION));
         // A ranked family keeps no position and no forward move (its rank table is bounded
         // up front): only an exploration through a hash map keeps them all.
-        let ranked = ctx
-            .spec
-            .single()
-            .is_some_and(|p| p.family.ranking(&p.position).is_some());
+        // Misère play explores through a hash map (the ranked passes are normal play's).
+        let ranked = ctx.play == Play::Normal
+            && ctx
+                .spec
+                .single()
+                .is_some_and(|p| p.family.ranking(&p.position).is_some());
         if !ranked
             && (bound > cap || estimate.edges > max_moves)
-            && answered_without_exploring(ctx.spec, ctx.limits)
+            && answered_without_exploring(ctx.spec, ctx.play, ctx.limits)
         {
             return Err(super::over_positions(
                 format!(
@@ -223,7 +232,8 @@ pub(super) fn report(
     {
         let value = labelled.root;
         // Grundy values, where the oracles can be had (impartial games).
-        let (grundy, components, oracles) = if ctx.spec.is_impartial() {
+        // (Grundy values are normal play's: none under misère play.)
+        let (grundy, components, oracles) = if ctx.spec.is_impartial() && ctx.play == Play::Normal {
             match ctx.components() {
                 Ok((components, total)) => (Some(total), components, Some(ctx.oracles()?)),
                 Err(e) if e.is_too_large() || matches!(e, Error::Unsupported(_)) => {
@@ -267,6 +277,7 @@ pub(super) fn report(
             }
         }
         Ok(Report {
+            play: Play::Normal,
             weak: false,
             spec: ctx.spec.to_string(),
             outcome: value.outcome(),
@@ -464,6 +475,20 @@ pub(super) struct Labelled {
 
 fn label(ctx: &Context<'_, '_>) -> Result<Labelled, Error> {
     let control = &ctx.limits.control;
+    if ctx.play == Play::Misere {
+        // The one rule of misère play: a position without moves is won.
+        let game = Misere(ctx.game.clone());
+        let explored = explore(&game, &ctx.root, control)?;
+        let positions = explored.len() as u64;
+        let solution = label_explored(&game, explored, control)?;
+        let children = solution.moves(0).map(|(_, v)| v).collect();
+        return Ok(Labelled {
+            root: solution.root_value(),
+            children,
+            positions,
+            symmetric: false,
+        });
+    }
     if let Some(part) = ctx.spec.single() {
         if let Some(ranked) = part.family.ranking(&part.position) {
             if ranked.descending() {

@@ -2,7 +2,7 @@
 //! special method (Whinihan/Schwenk, Wythoff) in O(log n): outcome and every winning
 //! move, without remoteness.
 
-use super::{Analysis, Context, Method, Move, Report};
+use super::{Analysis, Context, Method, Move, Play, Report};
 use crate::game::Outcome;
 use crate::games::Pos;
 use crate::Error;
@@ -18,7 +18,11 @@ impl Analysis for ByRule {
         let Some(part) = ctx.spec.single() else {
             return Ok(None);
         };
-        let Some(rule) = part.family.rule().filter(|r| r.applies(&part.position)) else {
+        let rule = match ctx.play {
+            Play::Normal => part.family.rule(),
+            Play::Misere => part.family.misere_rule(),
+        };
+        let Some(rule) = rule.filter(|r| r.applies(&part.position)) else {
             return Ok(None);
         };
         let lost = rule.is_loss(&part.position);
@@ -38,6 +42,7 @@ impl Analysis for ByRule {
             }
         }
         Ok(Some(Report {
+            play: Play::Normal,
             weak: false,
             spec: ctx.spec.to_string(),
             outcome: if lost { Outcome::Loss } else { Outcome::Win },

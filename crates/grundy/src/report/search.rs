@@ -7,7 +7,7 @@
 //! are judged by their Grundy values or a proved rule, whose refusals say what they would
 //! need.
 
-use super::{Analysis, Context, Method, Move, Report, MAX_LISTED_MOVES};
+use super::{Analysis, Context, Method, Move, Play, Report, MAX_LISTED_MOVES};
 use crate::game::{Game, Outcome};
 use crate::games::{Exact as Exact_, Kind, Part, Pos};
 use crate::search::{exact, search, Options};
@@ -148,6 +148,7 @@ impl Analysis for Search {
             }
         }
         Ok(Some(Report {
+            play: Play::Normal,
             weak: true,
             winning_moves,
             moves_truncated: children.len() > moves.len(),
@@ -182,6 +183,7 @@ fn search_report(
         winning_moves_truncated: false,
         up_to_symmetry: false,
         rule: None,
+        play: Play::Normal,
     }
 }
 
@@ -238,6 +240,7 @@ fn by_exact(ctx: &mut Context<'_, '_>, exact: &dyn Exact_) -> Result<Report, Err
         }
     }
     Ok(Report {
+        play: Play::Normal,
         weak: options.weak,
         winning_moves,
         moves_truncated: children.len() > moves.len(),

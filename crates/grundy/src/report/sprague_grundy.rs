@@ -2,7 +2,7 @@
 //! their components (no remoteness): the winning moves change one component of value
 //! `g` into one of value `g xor total`.
 
-use super::{listable, Analysis, Context, Method, Move, Report, MAX_LISTED_MOVES};
+use super::{listable, Analysis, Context, Method, Move, Play, Report, MAX_LISTED_MOVES};
 use crate::game::{Game, Outcome};
 use crate::games::{Pos, Values};
 use crate::Error;
@@ -57,6 +57,7 @@ impl Analysis for SpragueGrundy {
             (listed, true)
         };
         Ok(Some(Report {
+            play: Play::Normal,
             weak: false,
             spec: ctx.spec.to_string(),
             outcome: if total == 0 {

@@ -220,6 +220,7 @@ pub fn lookup(
         limits,
         game: sum,
         root: start,
+        play: super::Play::Normal,
         oracles: None,
         refused: None,
     };

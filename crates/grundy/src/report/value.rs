@@ -286,6 +286,7 @@ pub fn solve_sum(spec: &Spec, limits: &Limits<'_>) -> Result<Option<Report>, Err
         winning_moves_truncated: false,
         weak: false,
         rule: None,
+        play: super::Play::Normal,
     }))
 }
 
