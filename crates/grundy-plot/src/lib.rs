@@ -228,6 +228,18 @@ where
         .map_err(fail)?
         .label("G(n); red: losing (P-) positions")
         .legend(|(x, y)| Circle::new((x + 7, y), 3, RED.filled()));
+    finish(&mut chart, &area)
+}
+
+/// The series' legend in the upper left, then the drawing presented.
+fn finish<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+) -> Result<(), PlotError>
+where
+    DB::ErrorType: 'static,
+{
+    let fail = |e: DrawingAreaErrorKind<DB::ErrorType>| PlotError::Draw(e.to_string());
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.9))
@@ -235,8 +247,7 @@ where
         .position(SeriesLabelPosition::UpperLeft)
         .draw()
         .map_err(fail)?;
-    area.present().map_err(fail)?;
-    Ok(())
+    area.present().map_err(fail)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use std::path::Path;
 use grundy::cgt::{Dyadic, Thermograph, Wall};
 use plotters::prelude::*;
 
-use super::{load_font, open, Kind, PlotError};
+use super::{finish, load_font, open, Kind, PlotError};
 
 /// The size of a drawing, in pixels.
 const SIZE: (u32, u32) = (640, 480);
@@ -156,15 +156,7 @@ where
             thermograph.mean, thermograph.temperature
         ))
         .legend(|(x, y)| PathElement::new([(x, y), (x + 15, y)], BLACK.stroke_width(2)));
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
-        .map_err(fail)?;
-    area.present().map_err(fail)?;
-    Ok(())
+    finish(&mut chart, &area)
 }
 
 #[cfg(test)]
