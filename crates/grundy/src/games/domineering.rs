@@ -17,7 +17,7 @@ use super::board::Grid;
 use super::family::{
     Bound, Drawing, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Scores, Searching,
 };
-use super::spec::{Args, Built, Entry, Param, SpecError};
+use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
 use crate::cgt::{Context, GameId};
 use crate::game::Player;
 use crate::Error;
@@ -376,6 +376,23 @@ pub const ENTRIES: &[Entry] = &[Entry {
     small: &["domineering[3x3]", "domineering[2x4](..../x...,right)"],
     shape: "domineering[m x n](board,right): place a domino; Left vertical, Right horizontal (rows from the top, `.` empty, `x` covered; `right`: Right to move; no position: the empty board, Left to move)",
     build,
+    options: Options {
+        template: "domineering[{rows}x{columns}]",
+        settings: &[
+            Setting {
+                name: "rows",
+                label: "rows",
+                values: Offered::Range(1, 5),
+                default: "3",
+            },
+            Setting {
+                name: "columns",
+                label: "columns",
+                values: Offered::Range(1, 6),
+                default: "4",
+            },
+        ],
+    },
 }];
 
 #[cfg(test)]

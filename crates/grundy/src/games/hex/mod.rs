@@ -27,7 +27,7 @@ use super::family::{
     Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos, Ranked,
     Scores, Searching, Tiers,
 };
-use super::spec::{Args, Built, Entry, SpecError};
+use super::spec::{Args, Built, Entry, Offered, Options, Setting, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Each, Node, TierGame, Want};
 
@@ -644,6 +644,17 @@ pub const ENTRIES: &[Entry] = &[Entry {
     small: &["hex[2]", "hex[3]"],
     shape: "hex[n](board): Hex on an n × n rhombus (n ≤ 8), X first joins top and bottom, O left and right; no swap (rows top to bottom, `/` between them; no position: the empty board)",
     build,
+    options: Options {
+        template: "hex[{size}]",
+        settings: &[
+            Setting {
+                name: "size",
+                label: "cells a side",
+                values: Offered::Range(2, 4),
+                default: "3",
+            },
+        ],
+    },
 }];
 
 /// The names of the moves that win, in move order (tests).
