@@ -754,3 +754,35 @@ async fn the_gallery_draws_every_family_of_the_registry() {
     let polygon = gallery.iter().find(|g| g["name"] == "polygon").unwrap();
     assert_eq!(polygon["figure"]["kind"], "polygon");
 }
+
+#[tokio::test]
+async fn a_move_that_closes_a_box_says_which_and_for_whom_in_explore_too() {
+    let app = app();
+    // Three sides of the left box drawn, the first player to move: `h a2` closes it.
+    let r = solve(&app, "dots[1x2](ha1,hb1,va1,vb1,first)").await;
+    let closing = r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == "h a2")
+        .unwrap();
+    assert_eq!(closing["claims"], json!([[1, 1]]));
+    assert_eq!(closing["claimed_by"], "first");
+    for m in r["moves"].as_array().unwrap() {
+        if m["name"] != "h a2" {
+            assert!(
+                m.get("claims").is_none() && m.get("claimed_by").is_none(),
+                "{m}"
+            );
+        }
+    }
+    // The second player's closing move is the second player's.
+    let r = solve(&app, "dots[1x2](ha1,hb1,va1,vb1,second)").await;
+    let closing = r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == "h a2")
+        .unwrap();
+    assert_eq!(closing["claimed_by"], "second");
+}
