@@ -317,6 +317,7 @@ function exploreMove(r, m) {
 
 function renderExplore(answer) {
   const r = answer.report;
+  if (r.family) selectOptions(r.family);
   const summary = $('summary');
   summary.textContent = positionSummary(r);
   summary.className = `summary ${OUTCOME_CLASS[r.outcome] || ''}`;
@@ -427,7 +428,8 @@ function renderTable(t) {
     body.append(tr);
   }
   grid.append(body);
-  box.append(el('div', { class: 'scroll' }, grid), plot(t));
+  // A wide table scrolls in its box, which the keyboard can scroll too.
+  box.append(el('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': `${t.family}: Grundy values by heap size` }, grid), plot(t));
   const rule = el('p', { class: 'rule' });
   if (t.rule === null || t.rule === undefined) {
     rule.append(el('strong', { text: 'Rule: ' }), 'none discovered yet for this family.');
@@ -892,7 +894,11 @@ function drawBoard(picture, moves, { coloured, onMove, last, id, owners }) {
         if (here.length === 1) group.setAttribute('data-spec', here[0].spec);
         group.setAttribute('tabindex', '0');
         group.setAttribute('role', 'button');
-        group.setAttribute('aria-label', tip.replace(/\n/g, '; '));
+        // Named by its moves and their values; what the cell shows (seeds, the
+        // remoteness) is said by that name, begun with the cell's own text.
+        const shows = piece ? [...(piece.tagName === 'text' ? [piece] : piece.querySelectorAll('text'))]
+          .map((t) => t.textContent).join(' ') : '';
+        group.setAttribute('aria-label', `${shows ? `${shows}: ` : ''}${tip.replace(/\n/g, '; ')}`);
         const act = () => {
           if (here.length === 1) {
             onMove(here[0]);
@@ -1352,6 +1358,7 @@ async function begin(spec, engineFirst, board, start, { push = true } = {}) {
     }
     game.current = current;
     game.board = board;
+    if (current.report.family) selectOptions(current.report.family);
     // In a game on a graph whose players own its positions, you are the player who moves
     // at the start, or the other one.
     const figure = (start || (first && first.report) || {}).figure;

@@ -786,3 +786,21 @@ async fn a_move_that_closes_a_box_says_which_and_for_whom_in_explore_too() {
         .unwrap();
     assert_eq!(closing["claimed_by"], "second");
 }
+
+#[tokio::test]
+async fn a_report_names_the_family_of_its_registry() {
+    let app = app();
+    for (spec, family) in [
+        ("connect4[4x4]", "connect4"),
+        ("kayles(9)", "octal"),
+        ("nim(3,4,5)", "nim"),
+        ("bounded-nim[3](10)", "bounded-nim"),
+        ("kalah[2,2]", "kalah"),
+    ] {
+        assert_eq!(solve(&app, spec).await["family"], family, "{spec}");
+    }
+    assert!(solve(&app, "nim(3) + kayles(4)")
+        .await
+        .get("family")
+        .is_none());
+}
