@@ -483,13 +483,18 @@ async fn solve_answers_the_command_lines_json() {
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     let v = a.json();
     // The same JSON as `grundy solve --json` (the library's serialization), plus the
-    // heaps the page draws: the picture, and each move's cell.
+    // heaps the page draws: the picture, and each move's cell; and the family's name in
+    // the registry (for the options panel).
     let spec = "nim(3,4,5)".parse().unwrap();
     let expected =
         serde_json::to_value(grundy::report::solve(&spec, &Default::default()).unwrap()).unwrap();
     let mut plain = v.clone();
     assert_eq!(plain["picture"]["look"], "heaps");
     plain.as_object_mut().unwrap().remove("picture");
+    assert_eq!(
+        plain.as_object_mut().unwrap().remove("family"),
+        Some(json!("nim"))
+    );
     for m in plain["moves"].as_array_mut().unwrap() {
         assert!(m["cell"].is_array(), "{m}");
         m.as_object_mut().unwrap().remove("cell");

@@ -804,3 +804,45 @@ async fn a_report_names_the_family_of_its_registry() {
         .get("family")
         .is_none());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_exact_search_says_how_many_first_moves_it_has_valued() {
+    let app = router(Config {
+        timeout: std::time::Duration::from_secs(300),
+        ..Config::default()
+    });
+    let solving = tokio::spawn({
+        let app = app.clone();
+        async move {
+            let uri = format!("/api/solve?spec={}&ticket=c4", encode("connect4[5x5]"));
+            send(&app, Request::get(uri).body(Body::empty()).unwrap()).await
+        }
+    });
+    let mut stages = Vec::new();
+    while !solving.is_finished() {
+        let uri = "/api/progress?ticket=c4".to_string();
+        let p = send(&app, Request::get(uri).body(Body::empty()).unwrap()).await;
+        if let Some(stage) = p["stage"].as_str().filter(|s| !s.is_empty()) {
+            if stages.last().is_none_or(|s| s != stage) {
+                stages.push(stage.to_string());
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    let answer = solving.await.unwrap();
+    assert_eq!(answer["method"], "search", "{answer}");
+    // "search, k of n moves valued", k rising (n: the columns, mirror images once).
+    let ks: Vec<u32> = stages
+        .iter()
+        .filter_map(|s| {
+            s.strip_prefix("search, ")?
+                .split(" of ")
+                .next()?
+                .parse()
+                .ok()
+        })
+        .collect();
+    assert!(!ks.is_empty(), "{stages:?}");
+    assert!(ks.windows(2).all(|w| w[0] < w[1]), "{stages:?}");
+    assert!(stages.iter().all(|s| s.starts_with("search")), "{stages:?}");
+}
