@@ -35,7 +35,7 @@
 //! | `GET /` , `/app.js`, `/style.css`, `/favicon.svg` | the page |
 //! | `GET /api/catalog` | the families, example specs, the gallery (every family with its rules, examples, options and the drawing of the first), an example green game, the limits, the tablebases |
 //! | `GET /api/variant?family=F&name=value…` | the spec a family's options (the gallery's `options`) make with those values |
-//! | `GET /api/solve?spec=S` | `grundy solve S --json`, plus a board's picture and each move's cell |
+//! | `GET /api/solve?spec=S` | `grundy solve S --json`, plus the family's name, a board's picture and each move's cell |
 //! | `GET /api/table?family=F&up_to=N` | `grundy table F --up-to N --json`, plus `rule` |
 //! | `GET /api/pattern?family=F&up_to=N` | `grundy pattern F --up-to N --json` |
 //! | `GET /api/explore?spec=S` | the report and the tables of its one-heap families |
