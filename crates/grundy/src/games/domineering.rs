@@ -15,7 +15,8 @@
 
 use super::board::Grid;
 use super::family::{
-    Bound, Drawing, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Scores, Searching,
+    Bound, Drawing, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos, Scores,
+    Searching,
 };
 use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
 use crate::cgt::{Context, GameId};
@@ -272,6 +273,31 @@ impl Drawing for Domineering {
             || name
                 .split_once(' ')
                 .is_some_and(|(_, cells)| said == super::family::squash(cells))
+    }
+
+    /// The board as squares, `#` on each covered one (which domino covers it the position
+    /// does not say).
+    fn picture(&self, pos: &Pos) -> Option<Picture> {
+        let grid = self.grid();
+        let cells = (0..self.rows)
+            .flat_map(|r| (0..self.columns).map(move |c| (r, c)))
+            .map(|(r, c)| {
+                let empty = pos[0] >> grid.cell(r, c) & 1 == 1;
+                if empty { "" } else { "#" }.to_string()
+            })
+            .collect();
+        Some(Picture {
+            rows: self.rows,
+            columns: self.columns,
+            cells,
+            look: Look::Marks,
+        })
+    }
+
+    /// A domino is placed by its top (Left's) or left (Right's) square.
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        let covered = from[0] & !to[0];
+        (covered.count_ones() == 2).then(|| self.grid().place(covered.trailing_zeros()))
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
@@ -602,5 +628,23 @@ mod tests {
         let mut c = Context::new(10_000);
         let err = d.value(d.full(), &mut c).unwrap_err();
         assert!(err.is_too_large(), "{err}");
+    }
+
+    #[test]
+    fn the_board_is_pictured_and_a_domino_clicked_at_its_first_square() {
+        let spec: crate::games::Spec = "domineering[2x3](.../x..,right)".parse().unwrap();
+        let part = spec.single().unwrap();
+        let picture = part.family.picture(&part.position).unwrap();
+        assert_eq!((picture.rows, picture.columns), (2, 3));
+        assert_eq!(picture.cells, ["", "", "", "#", "", ""]);
+        // Right to move: horizontal dominoes, each at its left square.
+        let mut children = Vec::new();
+        part.family.moves(&part.position, &mut children);
+        let mut cells: Vec<(u32, u32)> = children
+            .iter()
+            .map(|to| part.family.move_cell(&part.position, to).unwrap())
+            .collect();
+        cells.sort_unstable();
+        assert_eq!(cells, [(0, 0), (0, 1), (1, 1)]);
     }
 }
