@@ -277,9 +277,10 @@ pub async fn catalog(State(config): AppState) -> Json<Value> {
 }
 
 /// The gallery of the start page: every family of the registry with its shape, its rules
-/// (the shape's words after the colon), its examples, and the drawing of the first one (of
-/// its first small spec when it has none): `{"name", "shape", "rules", "examples",
-/// "spec", "picture" | "figure" | nothing}`.
+/// (the shape's words after the colon), its examples, its options, and the drawing of the
+/// first position of it the family draws (of its examples, then its small specs; the first
+/// when it draws none): `{"name", "shape", "rules", "examples", "options"?, "spec",
+/// "picture" | "figure" | nothing}`.
 fn gallery(max_drawn: usize) -> Vec<Value> {
     grundy::games::registry::entries()
         .map(|e| {
@@ -293,12 +294,24 @@ fn gallery(max_drawn: usize) -> Vec<Value> {
             if let Some(options) = options_json(&e.options) {
                 item["options"] = options;
             }
-            let sample = e.examples.first().or(e.small.first());
-            if let Some(spec) = sample.and_then(|s| s.parse::<Spec>().ok()) {
+            // The first example (then small spec) the family draws; else the first.
+            let samples: Vec<(Spec, Value)> = e
+                .examples
+                .iter()
+                .chain(e.small)
+                .filter_map(|s| s.parse::<Spec>().ok())
+                .map(|spec| {
+                    let drawn = crate::board::drawing_json(&spec, max_drawn);
+                    (spec, drawn)
+                })
+                .collect();
+            let sample = samples
+                .iter()
+                .find(|(_, drawn)| drawn.as_object().is_some_and(|d| !d.is_empty()))
+                .or(samples.first());
+            if let Some((spec, drawn)) = sample {
                 item["spec"] = json!(spec.to_string());
-                if let (Value::Object(item), Value::Object(drawn)) =
-                    (&mut item, crate::board::drawing_json(&spec, max_drawn))
-                {
+                if let (Value::Object(item), Value::Object(drawn)) = (&mut item, drawn.clone()) {
                     item.extend(drawn);
                 }
             }
