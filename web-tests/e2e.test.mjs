@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { connect } from 'node:net';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -20,7 +21,9 @@ import { chromium } from 'playwright-core';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const shots = join(here, 'screenshots');
-mkdirSync(shots, { recursive: true });
+mkdirSync(join(shots, 'families'), { recursive: true });
+/** axe-core's script, injected into a page to check it (WCAG 2.1 A and AA, best practices). */
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 function binary() {
   if (process.env.GRUNDY_BIN) return process.env.GRUNDY_BIN;
@@ -202,7 +205,7 @@ test('explore: integers past 2^53 are shown with every digit the library gives',
   const spec = 'nim(10^18,12345,7)';
   // The library's digits, read from the raw answer (JSON.parse would round them).
   const raw = await (await fetch(`${base}api/solve?spec=${encodeURIComponent(spec)}`)).text();
-  const grundy = raw.match(/\],"grundy":(\d+),/)[1];
+  const grundy = raw.match(/\],(?:"family":"nim",)?"grundy":(\d+),/)[1];
   assert.equal(grundy, '1000000000000012350');
   assert.notEqual(String(Number(grundy)), grundy, 'a double cannot hold this value');
   await load();
@@ -849,6 +852,10 @@ test('boards: the line that won is marked, in Explore and at the end of a game',
   const ring = await page.locator('#explore-drawing g.cell.won circle.disc').first().evaluate((c) => getComputedStyle(c).stroke);
   assert.equal(ring, 'rgb(250, 204, 21)');
   await shot('33-won-connect4.png');
+  // Hex: the chain that joined X's sides (top and bottom), with its branch.
+  await exploreBoard('hex[3](oxx/ox./ox.)');
+  assert.deepEqual(await wonCells('#explore-drawing'), [['0,1', 'X'], ['0,2', 'X'], ['1,1', 'X'], ['2,1', 'X']]);
+  await shot('33-won-hex.png');
   // No line yet, none marked.
   await exploreBoard('connect4[4x4](121212)');
   assert.equal(await page.locator('#explore-drawing g.cell.won').count(), 0);
@@ -901,6 +908,32 @@ test('play: a box goes to whoever closed it, and Kalah\'s stores hold what each 
   assert.ok(now.you >= 1, 'your last seed went into your store');
   assert.deepEqual(await stores(), { north: String(now.grundy), south: String(now.you) });
   await shot('36-kalah-stores.png');
+});
+
+test('explore: a box closed by a move clicked goes to the player who closed it', async () => {
+  await load();
+  const start = 'dots[1x2](ha1,hb1,va1,vb1,first)';
+  await exploreBoard(start);
+  const r = await report(start);
+  const m = r.moves.find((x) => x.name === 'h a2');
+  await page.locator(`#explore-drawing g.cell[data-row="${m.cell[0]}"][data-column="${m.cell[1]}"]`).click();
+  await page.waitForFunction((s) => document.getElementById('summary').textContent.startsWith(s), m.spec);
+  const owned = () => page.locator('#explore-drawing g.box[data-owner]').evaluateAll((gs) => gs.map((g) => [
+    `${g.dataset.row},${g.dataset.column}`, g.dataset.owner, getComputedStyle(g.querySelector('.ground')).fill]));
+  assert.deepEqual(await owned(), [['1,1', 'first', 'rgb(86, 180, 233)']]);
+  assert.match(await page.locator('#explore-drawing g.box[data-owner] title').textContent(), /: the first player's$/);
+  await shot('40-explore-dots-owner.png');
+  // Back at the start, then forward again: the owner is kept for the position reached.
+  await page.goBack();
+  await page.waitForFunction((s) => document.getElementById('summary').textContent.startsWith(s), start);
+  assert.deepEqual(await owned(), []);
+  await page.goForward();
+  await page.waitForFunction((s) => document.getElementById('summary').textContent.startsWith(s), m.spec);
+  assert.deepEqual(await owned(), [['1,1', 'first', 'rgb(86, 180, 233)']]);
+  // A position typed afresh: its box is taken, by whom it does not say.
+  await exploreBoard('dots[1x2](ha1,ha2,hb1,hb2,va1,vb1,second)');
+  assert.deepEqual(await owned(), []);
+  assert.equal(await page.locator('#explore-drawing g.box[data-label="#"]').count(), 1);
 });
 
 test('thinking: a long answer says so, with the seconds and the search\'s own progress', async () => {
@@ -1622,6 +1655,133 @@ test('at 390 px the value history is drawn at its size: its text readable, nothi
   assert.ok(await phone.evaluate(() => document.scrollingElement.scrollWidth) <= 390);
   await phone.screenshot({ path: join(shots, '30-phone-history.png'), fullPage: true });
   await narrow.close();
+});
+
+test('options: a family\'s sizes as the library offers them, in the gallery, Explore and Play', async () => {
+  const catalog = await (await fetch(`${base}api/catalog`)).json();
+  const withOptions = catalog.gallery.filter((g) => g.options);
+  await load();
+  // Explore's panel (folded until opened) lists the families that have options, each
+  // setting as the library names it, its values as offered.
+  await page.click('#explore-options summary');
+  const families = await page.locator('#explore-options-family option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(families, withOptions.map((g) => g.name));
+  await page.selectOption('#explore-options-family', 'kalah');
+  const kalah = withOptions.find((g) => g.name === 'kalah');
+  const labels = await page.locator('#explore-options-settings label').evaluateAll((ls) => ls.map((l) => l.firstChild.textContent));
+  assert.deepEqual(labels, kalah.options.settings.map((s) => s.label));
+  const seeds = await page.locator('#explore-option-seeds option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(seeds, kalah.options.settings.find((s) => s.name === 'seeds').choices.map((c) => c.value));
+  await page.selectOption('#explore-option-seeds', '2');
+  await page.click('#explore-options-go');
+  await page.waitForFunction(() => document.getElementById('summary').textContent.startsWith('kalah[3,2]'));
+  assert.equal(await page.locator('#explore-drawing g.pit').count(), 6);
+  // A combination the family refuses: its reason, from the library.
+  await page.selectOption('#explore-options-family', 'mnk');
+  await page.selectOption('#explore-option-m', '2');
+  await page.selectOption('#explore-option-n', '2');
+  await page.selectOption('#explore-option-k', '4');
+  await page.click('#explore-options-go');
+  await page.waitForSelector('#explore-error:not([hidden])');
+  assert.match(await page.textContent('#explore-error'), /k is at most the longer side/);
+  // Play's panel: connect four on 5 columns of 4 rows, played on its board.
+  await page.click('#tab-play');
+  await page.click('#play-options summary');
+  await page.selectOption('#play-options-family', 'connect4');
+  await page.selectOption('#play-option-columns', '5');
+  await page.selectOption('#play-option-rows', '4');
+  await page.click('#play-options-go');
+  await page.waitForFunction(() => document.getElementById('position').textContent.startsWith('connect4[5x4]'));
+  assert.equal(await page.locator('#play-drawing g.hole').count(), 20);
+  await play(page.locator('#play-drawing g.cell.move').first());
+  await shot('39-options-connect4.png');
+  // A gallery card's options: Chomp on two rows, played; the panels follow the family.
+  await load({ gallery: true });
+  const card = page.locator('#gallery .game-card[data-family="chomp"]');
+  await card.locator('details.game-options summary').click();
+  await card.locator('select[data-setting="rows"]').selectOption('2');
+  await card.locator('details.game-options button.play').click();
+  await page.waitForFunction(() => document.getElementById('position').textContent === 'chomp[2x4](4,4)');
+  assert.equal(await page.inputValue('#play-options-family'), 'chomp');
+  assert.equal(await page.inputValue('#explore-options-family'), 'chomp');
+  // A game opened by its address: the panels show its family's options (octal's, for
+  // Kayles).
+  await page.goto(`${base}#play=${encodeURIComponent('kayles(9)')}`);
+  await page.reload();
+  await page.waitForSelector('#game:not([hidden])');
+  assert.equal(await page.inputValue('#play-options-family'), 'octal');
+});
+
+test('every family of the catalog at 1280 and 390 px: Explore and Play drawn, a screenshot each, none scrolls sideways', async () => {
+  const catalog = await (await fetch(`${base}api/catalog`)).json();
+  for (const [width, height] of [[1280, 900], [390, 844]]) {
+    const context = await browser.newContext({ viewport: { width, height } });
+    const p = await context.newPage();
+    p.setDefaultTimeout(30000);
+    p.on('pageerror', (e) => pageErrors.push(e));
+    for (const g of catalog.gallery) {
+      const spec = g.spec;
+      // Explore: the position and its moves.
+      await p.goto(`${base}#explore=${encodeURIComponent(spec)}`);
+      await p.waitForSelector('body[data-ready="true"]');
+      await p.waitForSelector('#explore-result:not([hidden]), #explore-error:not([hidden])');
+      assert.equal(await p.locator('#explore-error').isHidden(), true, `${spec}: ${await p.textContent('#explore-error')}`);
+      let wide = await p.evaluate(() => document.scrollingElement.scrollWidth);
+      assert.ok(wide <= width, `Explore ${spec} at ${width} px: ${wide} px wide`);
+      await p.screenshot({ path: join(shots, 'families', `${g.name}-explore-${width}.png`), fullPage: true });
+      // Play: the game opened by its address, with hints, after one move of yours.
+      await p.goto(`${base}#play=${encodeURIComponent(spec)}`);
+      await p.reload();
+      await p.waitForSelector('body[data-ready="true"]');
+      await p.waitForSelector('#game:not([hidden])');
+      await p.check('#hint');
+      const first = p.locator('#choices button, #play-board [role="button"]').first();
+      if ((await p.locator('#play-board [role="button"]').count()) === 0 && (await p.locator('#choices button').count())) {
+        await first.click();
+        await p.waitForFunction(() => document.querySelectorAll('#log li').length >= 1 && !document.getElementById('play-first').disabled);
+      }
+      if (g.picture || g.figure) {
+        assert.equal(await p.locator('#play-board svg').count() >= 1, true, `${spec}: the board is drawn`);
+      }
+      wide = await p.evaluate(() => document.scrollingElement.scrollWidth);
+      assert.ok(wide <= width, `Play ${spec} at ${width} px: ${wide} px wide`);
+      await p.screenshot({ path: join(shots, 'families', `${g.name}-play-${width}.png`), fullPage: true });
+    }
+    await context.close();
+  }
+});
+
+/** axe-core's violations on `p` as it stands, of serious or critical impact: `[id: nodes]`. */
+async function axeViolations(p) {
+  await p.evaluate(axeSource);
+  const result = await p.evaluate(() => window.axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+  }));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+}
+
+test('accessibility: axe-core finds no serious or critical violation on the gallery and a game page', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const p = await context.newPage();
+  p.on('pageerror', (e) => pageErrors.push(e));
+  await p.goto(base);
+  await p.waitForSelector('body[data-ready="true"]');
+  assert.deepEqual(await axeViolations(p), [], 'the gallery');
+  // A game in play, with hints and a value history; then Explore of a board.
+  await p.goto(`${base}#play=${encodeURIComponent('connect4[4x4]')}&moves=${encodeURIComponent('connect4[4x4](1)')}`);
+  await p.reload();
+  await p.waitForSelector('body[data-ready="true"]');
+  await p.waitForSelector('#history circle.point');
+  await p.check('#hint');
+  assert.deepEqual(await axeViolations(p), [], 'a game in play');
+  await p.goto(`${base}#explore=${encodeURIComponent('kalah[3,3]')}`);
+  await p.reload();
+  await p.waitForSelector('body[data-ready="true"]');
+  await p.waitForSelector('#explore-drawing');
+  assert.deepEqual(await axeViolations(p), [], 'Explore');
+  await context.close();
 });
 
 test('the page raised no script errors', () => {

@@ -294,8 +294,30 @@ function changedPart(from, to) {
 /** The most moves the Explore tab lists before it lists only the winning ones. */
 const MAX_LISTED = 400;
 
+/**
+ * Who took each claimed cell (dots and boxes' boxes) in the positions Explore reached by
+ * a move clicked: spec → Map("row,column" → "first" | "second"). The position does not
+ * say who closed a box; the moves that led to it do (each move's `claims` and
+ * `claimed_by`, from the API). A position first reached by typing it has no owners.
+ */
+const exploreOwners = new Map();
+/** The most positions whose owners are kept. */
+const MAX_OWNED = 500;
+
+/** Explores the position move `m` of report `r` leads to, its boxes' owners carried on. */
+function exploreMove(r, m) {
+  const owners = new Map(exploreOwners.get(r.spec) || []);
+  for (const [row, column] of m.claims || []) owners.set(`${row},${column}`, m.claimed_by);
+  if (owners.size) {
+    if (exploreOwners.size >= MAX_OWNED) exploreOwners.delete(exploreOwners.keys().next().value);
+    exploreOwners.set(m.spec, owners);
+  }
+  explore(m.spec);
+}
+
 function renderExplore(answer) {
   const r = answer.report;
+  if (r.family) selectOptions(r.family);
   const summary = $('summary');
   summary.textContent = positionSummary(r);
   summary.className = `summary ${OUTCOME_CLASS[r.outcome] || ''}`;
@@ -331,7 +353,7 @@ function renderExplore(answer) {
   clear(board);
   if (r.picture) {
     board.append(drawBoard(r.picture, r.moves, {
-      coloured: true, onMove: (m) => explore(m.spec), id: 'explore-drawing',
+      coloured: true, onMove: (m) => exploreMove(r, m), id: 'explore-drawing', owners: exploreOwners.get(r.spec),
     }));
   } else if (r.boards) {
     board.append(drawBoards(r.boards, r.moves, {
@@ -358,7 +380,7 @@ function renderExplore(answer) {
     item.style.background = valueColour(m);
     const name = r.spec.includes(' + ') || !m.name ? changedPart(r.spec, m.spec) : m.name;
     const link = el('button', { type: 'button', class: 'spec', text: name, 'aria-label': `${name}: ${moveValue(m)}` });
-    item.addEventListener('click', () => explore(m.spec));
+    item.addEventListener('click', () => exploreMove(r, m));
     item.append(link, el('span', { class: 'value', text: moveValue(m) }));
     if (m.grundy !== undefined) item.append(el('span', { class: 'grundy', text: `G = ${m.grundy}` }));
     list.append(item);
@@ -406,7 +428,8 @@ function renderTable(t) {
     body.append(tr);
   }
   grid.append(body);
-  box.append(el('div', { class: 'scroll' }, grid), plot(t));
+  // A wide table scrolls in its box, which the keyboard can scroll too.
+  box.append(el('div', { class: 'scroll', tabindex: 0, role: 'region', 'aria-label': `${t.family}: Grundy values by heap size` }, grid), plot(t));
   const rule = el('p', { class: 'rule' });
   if (t.rule === null || t.rule === undefined) {
     rule.append(el('strong', { text: 'Rule: ' }), 'none discovered yet for this family.');
@@ -512,6 +535,9 @@ function valueLegend() {
     chip('loss', 1, 'lose in 1'), chip('loss', later, 'lose later'));
   return box;
 }
+
+/** Whose a claimed cell (a box) is: in Play you or grundy, in Explore the first or second player. */
+const OWNER_WORDS = { you: 'yours', grundy: 'grundy\'s', first: 'the first player\'s', second: 'the second player\'s' };
 
 /** A cell's side in the board's own units (the drawing scales to its box). */
 const CELL = 60;
@@ -845,11 +871,11 @@ function drawBoard(picture, moves, { coloured, onMove, last, id, owners }) {
       const group = svg('g', { class: cls, 'data-row': r, 'data-column': c, 'data-label': label });
       ground.setAttribute('class', 'ground');
       group.append(ground);
-      const piece = owner ? written(owner === 'you' ? 'you' : 'grundy', cx, cy, 'owner', CELL * 0.3) : look.piece(label, cx, cy, shape);
+      const piece = owner ? written(owner, cx, cy, 'owner', CELL * 0.3) : look.piece(label, cx, cy, shape);
       if (piece) group.append(piece);
       if (owner) group.setAttribute('data-owner', owner);
       let tip = cellWords(picture, r, c, label) + (isWon ? ': of the winning line' : '')
-        + (owner ? `: ${owner === 'you' ? 'yours' : 'grundy\'s'}` : '');
+        + (owner ? `: ${OWNER_WORDS[owner] || owner}` : '');
       if (here.length) {
         tip = here.map((m) => `${m.name || m.spec}${coloured ? `: ${moveValue(m)}` : ''}`).join('\n');
         if (coloured) {
@@ -868,7 +894,11 @@ function drawBoard(picture, moves, { coloured, onMove, last, id, owners }) {
         if (here.length === 1) group.setAttribute('data-spec', here[0].spec);
         group.setAttribute('tabindex', '0');
         group.setAttribute('role', 'button');
-        group.setAttribute('aria-label', tip.replace(/\n/g, '; '));
+        // Named by its moves and their values; what the cell shows (seeds, the
+        // remoteness) is said by that name, begun with the cell's own text.
+        const shows = piece ? [...(piece.tagName === 'text' ? [piece] : piece.querySelectorAll('text'))]
+          .map((t) => t.textContent).join(' ') : '';
+        group.setAttribute('aria-label', `${shows ? `${shows}: ` : ''}${tip.replace(/\n/g, '; ')}`);
         const act = () => {
           if (here.length === 1) {
             onMove(here[0]);
@@ -1328,6 +1358,7 @@ async function begin(spec, engineFirst, board, start, { push = true } = {}) {
     }
     game.current = current;
     game.board = board;
+    if (current.report.family) selectOptions(current.report.family);
     // In a game on a graph whose players own its positions, you are the player who moves
     // at the start, or the other one.
     const figure = (start || (first && first.report) || {}).figure;
@@ -2066,19 +2097,127 @@ function renderGallery(items, tablebases) {
     for (const spec of specs) {
       const row = el('div', { class: 'game-example' }, el('code', { text: spec }));
       const see = el('button', { type: 'button', class: 'see', text: 'Explore', 'aria-label': `explore ${spec}` });
-      see.addEventListener('click', () => { showPanel('explore'); explore(spec); });
+      see.addEventListener('click', () => { selectOptions(g.name); showPanel('explore'); explore(spec); });
       const play = el('button', { type: 'button', class: 'play', text: 'Play', 'aria-label': `play ${spec}` });
       play.addEventListener('click', () => {
-        $('play-spec').value = spec;
-        showPanel('play');
-        startGame(false);
+        selectOptions(g.name);
+        playSpec(spec);
       });
       row.append(el('span', { class: 'actions' }, see, play));
       examples.append(row);
     }
     card.append(examples);
+    // Its options, as the library offers them: another size, other seeds, another code.
+    if (g.options) {
+      const box = el('details', { class: 'game-options' }, el('summary', { text: 'Options' }));
+      const settings = el('div', { class: 'bar' });
+      const chosen = optionSelects(settings, g, `gallery-option-${g.name}`);
+      const error = el('div', { class: 'error', role: 'alert', hidden: true });
+      const go = async (then) => {
+        showError(error, null);
+        try {
+          then(await variantSpec(g, chosen()));
+        } catch (e) {
+          showError(error, e);
+        }
+      };
+      const see = el('button', { type: 'button', class: 'see', text: 'Explore', 'aria-label': `explore ${g.name} with these options` });
+      see.addEventListener('click', () => go((spec) => { selectOptions(g.name); showPanel('explore'); explore(spec); }));
+      const play = el('button', { type: 'button', class: 'play', text: 'Play', 'aria-label': `play ${g.name} with these options` });
+      play.addEventListener('click', () => go((spec) => { selectOptions(g.name); playSpec(spec); }));
+      settings.append(el('span', { class: 'actions' }, see, play));
+      box.append(settings, error);
+      card.append(box);
+    }
     list.append(card);
   }
+}
+
+// ---------------------------------------------------------------------------------------
+// Options: a family's variants (its sizes, seeds, codes), as the library offers them
+// (the gallery's `options`); the spec they make is the API's (`/api/variant`)
+// ---------------------------------------------------------------------------------------
+
+/** The families that have options, as the gallery lists them. */
+let optionFamilies = [];
+
+/**
+ * A select for each setting of family `g`'s options in `box`, labelled as the library
+ * calls it, offering its values (`values` chosen, else the defaults). Returns a function
+ * that gives the values chosen, by setting.
+ */
+function optionSelects(box, g, idPrefix, values = {}) {
+  clear(box);
+  const selects = [];
+  for (const s of g.options.settings) {
+    const id = `${idPrefix}-${s.name}`;
+    const select = el('select', { id, 'data-setting': s.name });
+    for (const c of s.choices) {
+      select.append(el('option', { value: c.value, text: c.words ? `${c.value}: ${c.words}` : c.value }));
+    }
+    select.value = values[s.name] !== undefined ? values[s.name] : s.default;
+    box.append(el('label', { for: id }, s.label, select));
+    selects.push(select);
+  }
+  return () => Object.fromEntries(selects.map((x) => [x.dataset.setting, x.value]));
+}
+
+/** The spec family `g`'s options make with `values`: the API builds and checks it. */
+async function variantSpec(g, values) {
+  return (await api(`/api/variant?${new URLSearchParams({ family: g.name, ...values })}`)).spec;
+}
+
+/** The options panels of Explore and Play, by prefix: `select(family)` shows its options. */
+const optionPanels = {};
+
+/**
+ * The options panel `pre` (`explore` or `play`): a family, its settings, and a button
+ * that gives the spec they make to `act`; a refusal (a combination the family does not
+ * take) goes to `errorBox` with the library's reason.
+ */
+function setupOptions(pre, act, errorBox) {
+  const family = $(`${pre}-options-family`);
+  clear(family);
+  for (const g of optionFamilies) family.append(el('option', { value: g.name, text: g.name }));
+  let chosen = null;
+  const current = () => optionFamilies.find((g) => g.name === family.value);
+  const show = () => {
+    const g = current();
+    chosen = g ? optionSelects($(`${pre}-options-settings`), g, `${pre}-option`) : null;
+  };
+  family.addEventListener('change', show);
+  $(`${pre}-options-go`).addEventListener('click', async () => {
+    const g = current();
+    if (!g) return;
+    showError(errorBox, null);
+    try {
+      act(await variantSpec(g, chosen()));
+    } catch (e) {
+      showError(errorBox, e);
+    }
+  });
+  show();
+  $(`${pre}-options`).hidden = optionFamilies.length === 0;
+  optionPanels[pre] = {
+    select(name) {
+      if (family.value !== name && optionFamilies.some((g) => g.name === name)) {
+        family.value = name;
+        show();
+      }
+    },
+  };
+}
+
+/** Shows family `name`'s options in both panels (a game of it was opened). */
+function selectOptions(name) {
+  for (const panel of Object.values(optionPanels)) panel.select(name);
+}
+
+function playSpec(spec) {
+  $('play-spec').value = spec;
+  $('contest-report').hidden = true;
+  showPanel('play');
+  startGame(false);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -2146,6 +2285,9 @@ async function init() {
   try {
     const catalog = await api('/api/catalog');
     for (const spec of catalog.examples) $('catalog').append(el('option', { value: spec, text: spec }));
+    optionFamilies = (catalog.gallery || []).filter((g) => g.options);
+    setupOptions('explore', (spec) => explore(spec), $('explore-error'));
+    setupOptions('play', playSpec, $('play-error'));
     renderGallery(catalog.gallery || [], catalog.tablebases || []);
     for (const f of catalog.families) {
       $('families').append(el('li', {}, el('code', { text: f.name }), ` — ${f.shape}`));

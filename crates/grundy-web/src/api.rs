@@ -124,7 +124,7 @@ pub async fn not_found(request: Request) -> ApiError {
         StatusCode::NOT_FOUND,
         "not-found",
         format!(
-            "no such page or endpoint: {}; the API is under /api/ (catalog, solve, table, pattern, explore, play, progress, graph, olympiad)",
+            "no such page or endpoint: {}; the API is under /api/ (catalog, solve, variant, table, pattern, explore, play, progress, graph, olympiad)",
             echo(request.uri().path())
         ),
     )
@@ -277,9 +277,10 @@ pub async fn catalog(State(config): AppState) -> Json<Value> {
 }
 
 /// The gallery of the start page: every family of the registry with its shape, its rules
-/// (the shape's words after the colon), its examples, and the drawing of the first one (of
-/// its first small spec when it has none): `{"name", "shape", "rules", "examples",
-/// "spec", "picture" | "figure" | nothing}`.
+/// (the shape's words after the colon), its examples, its options, and the drawing of the
+/// first position of it the family draws (of its examples, then its small specs; the first
+/// when it draws none): `{"name", "shape", "rules", "examples", "options"?, "spec",
+/// "picture" | "figure" | nothing}`.
 fn gallery(max_drawn: usize) -> Vec<Value> {
     grundy::games::registry::entries()
         .map(|e| {
@@ -290,18 +291,86 @@ fn gallery(max_drawn: usize) -> Vec<Value> {
                 "rules": rules,
                 "examples": e.examples,
             });
-            let sample = e.examples.first().or(e.small.first());
-            if let Some(spec) = sample.and_then(|s| s.parse::<Spec>().ok()) {
+            if let Some(options) = options_json(&e.options) {
+                item["options"] = options;
+            }
+            // The first example (then small spec) the family draws; else the first.
+            let samples: Vec<(Spec, Value)> = e
+                .examples
+                .iter()
+                .chain(e.small)
+                .filter_map(|s| s.parse::<Spec>().ok())
+                .map(|spec| {
+                    let drawn = crate::board::drawing_json(&spec, max_drawn);
+                    (spec, drawn)
+                })
+                .collect();
+            let sample = samples
+                .iter()
+                .find(|(_, drawn)| drawn.as_object().is_some_and(|d| !d.is_empty()))
+                .or(samples.first());
+            if let Some((spec, drawn)) = sample {
                 item["spec"] = json!(spec.to_string());
-                if let (Value::Object(item), Value::Object(drawn)) =
-                    (&mut item, crate::board::drawing_json(&spec, max_drawn))
-                {
+                if let (Value::Object(item), Value::Object(drawn)) = (&mut item, drawn.clone()) {
                     item.extend(drawn);
                 }
             }
             item
         })
         .collect()
+}
+
+/// A family's options as the gallery gives them: `{"template", "settings": [{"name",
+/// "label", "choices": [{"value", "words"}], "default"}]}`; `None` for a family with one
+/// form.
+fn options_json(options: &grundy::games::Options) -> Option<Value> {
+    if options.settings.is_empty() {
+        return None;
+    }
+    let settings: Vec<Value> = options
+        .settings
+        .iter()
+        .map(|s| {
+            let choices: Vec<Value> = s
+                .values
+                .choices()
+                .into_iter()
+                .map(|(value, words)| json!({"value": value, "words": words}))
+                .collect();
+            json!({"name": s.name, "label": s.label, "choices": choices, "default": s.default})
+        })
+        .collect();
+    Some(json!({"template": options.template, "settings": settings}))
+}
+
+/// `GET /api/variant?family=F&name=value…`: the spec the family's options make with those
+/// values (the others at their defaults), checked by the spec parser: `{"family", "spec"}`.
+/// A value not offered, or a combination the family refuses, is a 400 with the reason.
+pub async fn variant(q: Result<Query<Vec<(String, String)>>, QueryRejection>) -> Answer {
+    let pairs = query(q)?;
+    if pairs.len() > 32 || pairs.iter().any(|(k, v)| k.len() + v.len() > MAX_SPEC) {
+        return Err(ApiError::bad_request("too many or too long options"));
+    }
+    let name = pairs
+        .iter()
+        .find(|(k, _)| k == "family")
+        .map(|(_, v)| v.as_str())
+        .ok_or_else(|| ApiError::bad_request("missing the query parameter `family`"))?;
+    let entry = grundy::games::registry::find(name)
+        .ok_or_else(|| ApiError::bad_request(format!("no family `{}`", echo(name))))?;
+    let chosen: Vec<(&str, &str)> = pairs
+        .iter()
+        .filter(|(k, _)| k != "family")
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let text = entry
+        .options
+        .spec(&chosen)
+        .map_err(|why| ApiError::bad_request(format!("{}: {why}", entry.name)))?;
+    // Read by the parser (a combination the family refuses is refused here), and given
+    // back as made: `connect4[5x4]`, not the board it stands for.
+    parse_spec(&text)?;
+    Ok(Json(json!({"family": entry.name, "spec": text})))
 }
 
 #[derive(Deserialize)]

@@ -13,10 +13,13 @@ use grundy::games::{Figure, Part, Spec};
 use grundy::report::{Move, Report};
 use serde_json::{json, Value};
 
-/// `report` (of the position `spec`) as JSON, with `"picture": {rows, columns, cells,
+/// `report` (of the position `spec`) as JSON, with `"family"` (the registry's name of a
+/// one-part position's family), `"picture": {rows, columns, cells,
 /// look, won?}` when the position is one board that draws itself, and `"cell": [row, column]`
 /// on each move that has a cell in it (and `"end": [row, column]` where it ends elsewhere:
-/// a Quixo cube pushed back in). A sum of parts some of which draw themselves
+/// a Quixo cube pushed back in; `"claims": [[row, column], …]` and `"claimed_by": "first" |
+/// "second"` where it takes cells for its mover: dots and boxes' boxes). A sum of parts
+/// some of which draw themselves
 /// gets `"boards": [{"spec", "picture"?}]`, a part each, and `"board": k, "cell"` on each
 /// move clicked in part k's picture.
 ///
@@ -38,6 +41,9 @@ pub fn report_taken_json(
     taken: Option<ByPlayer<i64>>,
 ) -> Value {
     let mut value = serde_json::to_value(report).expect("a report serializes");
+    if let Some(family) = registry_family(spec) {
+        value["family"] = json!(family);
+    }
     if let Some((part, figure)) = figure(spec, max_drawn) {
         match figure {
             Ok(figure) => {
@@ -86,10 +92,33 @@ pub fn report_taken_json(
             if let Some(end) = end(part, &picture, m) {
                 v["end"] = end;
             }
+            if let Some(to) = m.to.single() {
+                let claims = part.family.claimed_cells(&part.position, &to.position);
+                if !claims.is_empty() {
+                    v["claims"] = json!(claims.iter().map(|&(r, c)| [r, c]).collect::<Vec<_>>());
+                    v["claimed_by"] = json!(player_name(part.family.to_move(&part.position)));
+                }
+            }
         }
     }
     value["picture"] = picture_json(part, picture);
     value
+}
+
+/// The registry's name of the family of a one-part position (`octal` for
+/// `octal[0.77](12)`), for the page's options panel.
+fn registry_family(spec: &Spec) -> Option<&'static str> {
+    let name = spec.single()?.family_name();
+    let head = name.split('[').next().unwrap_or(&name);
+    grundy::games::registry::find(head).map(|e| e.name)
+}
+
+/// A player as the page names one: `first` (the player who moves first) or `second`.
+fn player_name(player: grundy::game::Player) -> &'static str {
+    match player {
+        grundy::game::Player::First => "first",
+        grundy::game::Player::Second => "second",
+    }
 }
 
 /// A picture as JSON, with `"won": [[row, column], …]`, the cells of the line that ended

@@ -33,8 +33,9 @@
 //! | route | answer |
 //! | --- | --- |
 //! | `GET /` , `/app.js`, `/style.css`, `/favicon.svg` | the page |
-//! | `GET /api/catalog` | the families, example specs, the gallery (every family with its rules, examples and the drawing of the first), an example green game, the limits, the tablebases |
-//! | `GET /api/solve?spec=S` | `grundy solve S --json`, plus a board's picture and each move's cell |
+//! | `GET /api/catalog` | the families, example specs, the gallery (every family with its rules, examples, options and the drawing of the first), an example green game, the limits, the tablebases |
+//! | `GET /api/variant?family=F&name=value…` | the spec a family's options (the gallery's `options`) make with those values |
+//! | `GET /api/solve?spec=S` | `grundy solve S --json`, plus the family's name, a board's picture and each move's cell |
 //! | `GET /api/table?family=F&up_to=N` | `grundy table F --up-to N --json`, plus `rule` |
 //! | `GET /api/pattern?family=F&up_to=N` | `grundy pattern F --up-to N --json` |
 //! | `GET /api/explore?spec=S` | the report and the tables of its one-heap families |
@@ -158,6 +159,7 @@ pub fn router(config: Config) -> Router {
     let api = Router::new()
         .route("/api/catalog", get(api::catalog))
         .route("/api/solve", get(api::solve))
+        .route("/api/variant", get(api::variant))
         .route("/api/table", get(api::table))
         .route("/api/pattern", get(api::pattern))
         .route("/api/value", get(api::value))

@@ -338,6 +338,106 @@ async fn catalog_lists_families_examples_and_limits() {
 }
 
 #[tokio::test]
+async fn the_options_panel_comes_from_the_library() {
+    let app = app();
+    let catalog = get(&app, "/api/catalog").await.json();
+    let gallery = catalog["gallery"].as_array().unwrap();
+    // Each family's options are its registry entry's: every setting's choices and default.
+    for g in gallery {
+        let entry = grundy::games::registry::find(g["name"].as_str().unwrap()).unwrap();
+        if entry.options.settings.is_empty() {
+            assert!(g.get("options").is_none(), "{}", g["name"]);
+            continue;
+        }
+        let o = &g["options"];
+        assert_eq!(o["template"], entry.options.template);
+        for (s, v) in entry
+            .options
+            .settings
+            .iter()
+            .zip(o["settings"].as_array().unwrap())
+        {
+            assert_eq!(v["name"], s.name);
+            assert_eq!(v["label"], s.label);
+            assert_eq!(v["default"], s.default);
+            let values: Vec<String> = s.values.choices().into_iter().map(|(v, _)| v).collect();
+            let offered: Vec<&str> = v["choices"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["value"].as_str().unwrap())
+                .collect();
+            assert_eq!(offered, values, "{}", s.name);
+        }
+        // The defaults make a spec, which solves as any.
+        let made = get(
+            &app,
+            &format!("/api/variant?family={}", g["name"].as_str().unwrap()),
+        )
+        .await;
+        assert_eq!(made.status, StatusCode::OK, "{}", made.text);
+        assert_eq!(made.json()["spec"], entry.options.spec(&[]).unwrap());
+    }
+    let connect4 = gallery.iter().find(|g| g["name"] == "connect4").unwrap();
+    let names: Vec<&str> = connect4["options"]["settings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["columns", "rows"]);
+    let made = get(&app, "/api/variant?family=connect4&columns=5&rows=4")
+        .await
+        .json();
+    assert_eq!(made, json!({"family": "connect4", "spec": "connect4[5x4]"}));
+    let made = get(&app, "/api/variant?family=kalah&seeds=2").await.json();
+    assert_eq!(made["spec"], "kalah[3,2]");
+    let made = get(&app, "/api/variant?family=octal&code=0.07&heap=9")
+        .await
+        .json();
+    assert_eq!(made["spec"], "octal[0.07](9)");
+    // A value not offered, a name that is no option, a family with none, a combination
+    // the family refuses: 400 with the reason.
+    let a = get(&app, "/api/variant?family=connect4&columns=70").await;
+    refused(
+        &a,
+        StatusCode::BAD_REQUEST,
+        "bad-request",
+        "`70` is not a choice of columns: 3, 4",
+    );
+    let a = get(&app, "/api/variant?family=connect4&depth=2").await;
+    refused(
+        &a,
+        StatusCode::BAD_REQUEST,
+        "bad-request",
+        "no option `depth`: the options are columns, rows",
+    );
+    let a = get(&app, "/api/variant?family=tictactoe").await;
+    refused(&a, StatusCode::BAD_REQUEST, "bad-request", "has no options");
+    let a = get(&app, "/api/variant?family=nosuch%3Cb%3E").await;
+    refused(
+        &a,
+        StatusCode::BAD_REQUEST,
+        "bad-request",
+        "no family `nosuch<b>`",
+    );
+    let a = get(&app, "/api/variant?family=mnk&m=2&n=2&k=4").await;
+    refused(
+        &a,
+        StatusCode::BAD_REQUEST,
+        "bad-spec",
+        "k is at most the longer side",
+    );
+    let a = get(&app, "/api/variant?columns=4").await;
+    refused(
+        &a,
+        StatusCode::BAD_REQUEST,
+        "bad-request",
+        "missing the query parameter `family`",
+    );
+}
+
+#[tokio::test]
 async fn the_objectives_come_from_the_library_not_the_page() {
     use grundy::graph::answer::Goal;
     use grundy::graph::Format;
@@ -383,13 +483,18 @@ async fn solve_answers_the_command_lines_json() {
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     let v = a.json();
     // The same JSON as `grundy solve --json` (the library's serialization), plus the
-    // heaps the page draws: the picture, and each move's cell.
+    // heaps the page draws: the picture, and each move's cell; and the family's name in
+    // the registry (for the options panel).
     let spec = "nim(3,4,5)".parse().unwrap();
     let expected =
         serde_json::to_value(grundy::report::solve(&spec, &Default::default()).unwrap()).unwrap();
     let mut plain = v.clone();
     assert_eq!(plain["picture"]["look"], "heaps");
     plain.as_object_mut().unwrap().remove("picture");
+    assert_eq!(
+        plain.as_object_mut().unwrap().remove("family"),
+        Some(json!("nim"))
+    );
     for m in plain["moves"].as_array_mut().unwrap() {
         assert!(m["cell"].is_array(), "{m}");
         m.as_object_mut().unwrap().remove("cell");

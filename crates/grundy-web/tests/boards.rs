@@ -738,7 +738,13 @@ async fn the_gallery_draws_every_family_of_the_registry() {
         assert_eq!(g.get("picture"), solved.get("picture"), "{spec}");
         assert_eq!(g.get("figure"), solved.get("figure"), "{spec}");
     }
+    // A family whose first example is too large to draw shows one it draws: Fibonacci
+    // nim's heap of 30 is past the tokens drawn, its small spec's is not.
+    let multiple = gallery.iter().find(|g| g["name"] == "multiple").unwrap();
+    assert_eq!(multiple["spec"], "multiple[2](13)");
+    assert_eq!(multiple["picture"]["look"], "heaps");
     for name in [
+        "domineering",
         "chomp",
         "quixo",
         "connect4",
@@ -753,4 +759,96 @@ async fn the_gallery_draws_every_family_of_the_registry() {
     }
     let polygon = gallery.iter().find(|g| g["name"] == "polygon").unwrap();
     assert_eq!(polygon["figure"]["kind"], "polygon");
+}
+
+#[tokio::test]
+async fn a_move_that_closes_a_box_says_which_and_for_whom_in_explore_too() {
+    let app = app();
+    // Three sides of the left box drawn, the first player to move: `h a2` closes it.
+    let r = solve(&app, "dots[1x2](ha1,hb1,va1,vb1,first)").await;
+    let closing = r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == "h a2")
+        .unwrap();
+    assert_eq!(closing["claims"], json!([[1, 1]]));
+    assert_eq!(closing["claimed_by"], "first");
+    for m in r["moves"].as_array().unwrap() {
+        if m["name"] != "h a2" {
+            assert!(
+                m.get("claims").is_none() && m.get("claimed_by").is_none(),
+                "{m}"
+            );
+        }
+    }
+    // The second player's closing move is the second player's.
+    let r = solve(&app, "dots[1x2](ha1,hb1,va1,vb1,second)").await;
+    let closing = r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == "h a2")
+        .unwrap();
+    assert_eq!(closing["claimed_by"], "second");
+}
+
+#[tokio::test]
+async fn a_report_names_the_family_of_its_registry() {
+    let app = app();
+    for (spec, family) in [
+        ("connect4[4x4]", "connect4"),
+        ("kayles(9)", "octal"),
+        ("nim(3,4,5)", "nim"),
+        ("bounded-nim[3](10)", "bounded-nim"),
+        ("kalah[2,2]", "kalah"),
+    ] {
+        assert_eq!(solve(&app, spec).await["family"], family, "{spec}");
+    }
+    assert!(solve(&app, "nim(3) + kayles(4)")
+        .await
+        .get("family")
+        .is_none());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_exact_search_says_how_many_first_moves_it_has_valued() {
+    let app = router(Config {
+        timeout: std::time::Duration::from_secs(300),
+        ..Config::default()
+    });
+    let solving = tokio::spawn({
+        let app = app.clone();
+        async move {
+            let uri = format!("/api/solve?spec={}&ticket=c4", encode("connect4[5x5]"));
+            send(&app, Request::get(uri).body(Body::empty()).unwrap()).await
+        }
+    });
+    let mut stages = Vec::new();
+    while !solving.is_finished() {
+        let uri = "/api/progress?ticket=c4".to_string();
+        let p = send(&app, Request::get(uri).body(Body::empty()).unwrap()).await;
+        if let Some(stage) = p["stage"].as_str().filter(|s| !s.is_empty()) {
+            if stages.last().is_none_or(|s| s != stage) {
+                stages.push(stage.to_string());
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    let answer = solving.await.unwrap();
+    assert_eq!(answer["method"], "search", "{answer}");
+    // "search, k of n moves valued", k rising (n: the columns, mirror images once).
+    let ks: Vec<u32> = stages
+        .iter()
+        .filter_map(|s| {
+            s.strip_prefix("search, ")?
+                .split(" of ")
+                .next()?
+                .parse()
+                .ok()
+        })
+        .collect();
+    assert!(!ks.is_empty(), "{stages:?}");
+    assert!(ks.windows(2).all(|w| w[0] < w[1]), "{stages:?}");
+    assert!(stages.iter().all(|s| s.starts_with("search")), "{stages:?}");
 }

@@ -13,7 +13,7 @@ use super::family::{
     Scores, Searching,
 };
 use super::heap::write_list;
-use super::spec::{Args, Built, Entry, Param, SpecError};
+use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
 
 /// `chomp[rows x columns]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -271,6 +271,23 @@ pub const ENTRIES: &[Entry] = &[Entry {
         small: &["chomp[3x3]", "chomp[2x4](4,2)"],
     shape: "chomp[m x n](l1,…): take a cell and all above and right of it; the bottom-left is poisoned (rows from the bottom; no position: the full bar)",
     build,
+    options: Options {
+        template: "chomp[{rows}x{columns}]",
+        settings: &[
+            Setting {
+                name: "rows",
+                label: "rows",
+                values: Offered::Range(1, 7),
+                default: "3",
+            },
+            Setting {
+                name: "columns",
+                label: "columns",
+                values: Offered::Range(1, 8),
+                default: "4",
+            },
+        ],
+    },
 }];
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ use super::family::{
     PatternSource, Patterns, Pos, ProvedRule, Scores, Searching, Values,
 };
 use super::heap::{HeapFamily, Heaps};
-use super::spec::{Args, Built, Entry, Param, SpecError};
+use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
 use crate::explore::Control;
 use crate::impartial::mex;
 use crate::Error;
@@ -448,6 +448,27 @@ pub const ENTRIES: &[Entry] = &[Entry {
     small: &["circular[0.77](7,3)"],
     shape: "circular[0.d1d2…](n,…): an octal game on circles of n tokens; the first move opens a circle into a row (0.77: the round table)",
     build,
+    options: Options {
+        template: "circular[{code}]({tokens})",
+        settings: &[
+            Setting {
+                name: "code",
+                label: "rules",
+                values: Offered::List(&[
+                    ("0.77", "Kayles: 1 or 2 adjacent"),
+                    ("0.07", "Dawson's Kayles: 2 adjacent"),
+                    ("0.137", "Dawson's chess"),
+                ]),
+                default: "0.77",
+            },
+            Setting {
+                name: "tokens",
+                label: "tokens on the circle",
+                values: Offered::Range(1, 40),
+                default: "12",
+            },
+        ],
+    },
 }];
 
 #[cfg(test)]

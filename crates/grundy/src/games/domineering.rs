@@ -15,9 +15,10 @@
 
 use super::board::Grid;
 use super::family::{
-    Bound, Drawing, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Scores, Searching,
+    Bound, Drawing, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos, Scores,
+    Searching,
 };
-use super::spec::{Args, Built, Entry, Param, SpecError};
+use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
 use crate::cgt::{Context, GameId};
 use crate::game::Player;
 use crate::Error;
@@ -279,6 +280,31 @@ impl Drawing for Domineering {
                 .is_some_and(|(_, cells)| said == super::family::squash(cells))
     }
 
+    /// The board as squares, `#` on each covered one (which domino covers it the position
+    /// does not say).
+    fn picture(&self, pos: &Pos) -> Option<Picture> {
+        let grid = self.grid();
+        let cells = (0..self.rows)
+            .flat_map(|r| (0..self.columns).map(move |c| (r, c)))
+            .map(|(r, c)| {
+                let empty = pos[0] >> grid.cell(r, c) & 1 == 1;
+                if empty { "" } else { "#" }.to_string()
+            })
+            .collect();
+        Some(Picture {
+            rows: self.rows,
+            columns: self.columns,
+            cells,
+            look: Look::Marks,
+        })
+    }
+
+    /// A domino is placed by its top (Left's) or left (Right's) square.
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        let covered = from[0] & !to[0];
+        (covered.count_ones() == 2).then(|| self.grid().place(covered.trailing_zeros()))
+    }
+
     fn draw(&self, pos: &Pos) -> Option<String> {
         let mut s = String::new();
         for r in 0..self.rows {
@@ -381,6 +407,23 @@ pub const ENTRIES: &[Entry] = &[Entry {
     small: &["domineering[3x3]", "domineering[2x4](..../x...,right)"],
     shape: "domineering[m x n](board,right): place a domino; Left vertical, Right horizontal (rows from the top, `.` empty, `x` covered; `right`: Right to move; no position: the empty board, Left to move)",
     build,
+    options: Options {
+        template: "domineering[{rows}x{columns}]",
+        settings: &[
+            Setting {
+                name: "rows",
+                label: "rows",
+                values: Offered::Range(1, 5),
+                default: "3",
+            },
+            Setting {
+                name: "columns",
+                label: "columns",
+                values: Offered::Range(1, 6),
+                default: "4",
+            },
+        ],
+    },
 }];
 
 #[cfg(test)]
@@ -590,5 +633,23 @@ mod tests {
         let mut c = Context::new(10_000);
         let err = d.value(d.full(), &mut c).unwrap_err();
         assert!(err.is_too_large(), "{err}");
+    }
+
+    #[test]
+    fn the_board_is_pictured_and_a_domino_clicked_at_its_first_square() {
+        let spec: crate::games::Spec = "domineering[2x3](.../x..,right)".parse().unwrap();
+        let part = spec.single().unwrap();
+        let picture = part.family.picture(&part.position).unwrap();
+        assert_eq!((picture.rows, picture.columns), (2, 3));
+        assert_eq!(picture.cells, ["", "", "", "#", "", ""]);
+        // Right to move: horizontal dominoes, each at its left square.
+        let mut children = Vec::new();
+        part.family.moves(&part.position, &mut children);
+        let mut cells: Vec<(u32, u32)> = children
+            .iter()
+            .map(|to| part.family.move_cell(&part.position, to).unwrap())
+            .collect();
+        cells.sort_unstable();
+        assert_eq!(cells, [(0, 0), (0, 1), (1, 1)]);
     }
 }

@@ -6,7 +6,7 @@ use super::family::{
     Bound, Drawing, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Ranked, Scores, Searching,
 };
 use super::heap::write_list;
-use super::spec::{Args, Built, Entry, SpecError};
+use super::spec::{Args, Built, Entry, Offered, Options, Setting, SpecError};
 use crate::game::{Game, ScoreGame};
 
 /// The end-taking game on a fixed row; a position is the half-open range `(left, right)`
@@ -293,4 +293,18 @@ pub const ENTRIES: &[Entry] = &[Entry {
     small: &["ends(4,7,2,9,5)"],
     shape: "ends(a1,…): take a number from either end; score = sum taken (IOI 1996)",
     build,
+    options: Options {
+        template: "ends({row})",
+        settings: &[Setting {
+            name: "row",
+            label: "the row of numbers",
+            values: Offered::List(&[
+                ("4,7,2,9,5,2", ""),
+                ("1,2,3,4", ""),
+                ("3,9,1,2,8,4,7,5", ""),
+                ("5,1,1,5,9,2,6,5,3,5", ""),
+            ]),
+            default: "4,7,2,9,5,2",
+        }],
+    },
 }];

@@ -554,7 +554,8 @@ pub trait Drawing: GameRules {
 
     /// Optional. The cells of [`Drawing::picture`] that won the game, as `(row, column)`:
     /// every line a player's marks fill, in a position a line ended (tic-tac-toe, the
-    /// m,n,k-games, connect four, Quixo). The web page marks them. Default: none.
+    /// m,n,k-games, connect four, Quixo), or the chain that joined a Hex player's sides.
+    /// The web page marks them. Default: none.
     fn winning_cells(&self, _pos: &Pos) -> Vec<(u32, u32)> {
         Vec::new()
     }

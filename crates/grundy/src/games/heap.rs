@@ -10,7 +10,7 @@ use super::family::{
     Bound, Discovery, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind, Look,
     PatternSource, Patterns, Picture, Pos, ProvedRule, Scores, Searching, Values,
 };
-use super::spec::{Args, Built, Entry, Param, SpecError};
+use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
 use crate::explore::Control;
 use crate::impartial::mex;
 use crate::Error;
@@ -785,6 +785,21 @@ pub const ENTRIES: &[Entry] = &[
         small: &["nim(3,2,2)"],
         shape: "nim(h1,h2,…): take any number from one heap",
         build: build_nim,
+        options: Options {
+            template: "nim({heaps})",
+            settings: &[Setting {
+                name: "heaps",
+                label: "heaps",
+                values: Offered::List(&[
+                    ("3,4,5", ""),
+                    ("1,2,3", ""),
+                    ("2,5,7,9", ""),
+                    ("10,20,30", ""),
+                    ("7", ""),
+                ]),
+                default: "3,4,5",
+            }],
+        },
     },
     Entry {
         name: "bounded-nim",
@@ -792,6 +807,23 @@ pub const ENTRIES: &[Entry] = &[
         small: &["bounded-nim[3](7,4)"],
         shape: "bounded-nim[m](h1,…): take 1..m from one heap",
         build: build_bounded,
+        options: Options {
+            template: "bounded-nim[{most}]({heap})",
+            settings: &[
+                Setting {
+                    name: "most",
+                    label: "take at most",
+                    values: Offered::Range(1, 9),
+                    default: "3",
+                },
+                Setting {
+                    name: "heap",
+                    label: "heap",
+                    values: Offered::Range(1, 40),
+                    default: "12",
+                },
+            ],
+        },
     },
     Entry {
         name: "subtraction",
@@ -799,6 +831,29 @@ pub const ENTRIES: &[Entry] = &[
         small: &["subtraction[1,3,4](12,5)"],
         shape: "subtraction[s1,s2,…](h1,…): take an amount in the set from one heap",
         build: build_subtraction,
+        options: Options {
+            template: "subtraction[{set}]({heap})",
+            settings: &[
+                Setting {
+                    name: "set",
+                    label: "amounts to take",
+                    values: Offered::List(&[
+                        ("1,2", ""),
+                        ("1,3,4", ""),
+                        ("2,5,7", ""),
+                        ("1,4,9", ""),
+                        ("3,5,8", ""),
+                    ]),
+                    default: "1,3,4",
+                },
+                Setting {
+                    name: "heap",
+                    label: "heap",
+                    values: Offered::Range(1, 40),
+                    default: "12",
+                },
+            ],
+        },
     },
     Entry {
         name: "octal",
@@ -806,6 +861,29 @@ pub const ENTRIES: &[Entry] = &[
         small: &["octal[0.77](9)", "octal[4.07](7)"],
         shape: "octal[0.d1d2…](h1,…): octal game by its code (0.77 Kayles, 0.07 Dawson's Kayles)",
         build: build_octal,
+        options: Options {
+            template: "octal[{code}]({heap})",
+            settings: &[
+                Setting {
+                    name: "code",
+                    label: "code",
+                    values: Offered::List(&[
+                        ("0.77", "Kayles"),
+                        ("0.07", "Dawson's Kayles"),
+                        ("0.137", "Dawson's chess"),
+                        ("4.07", ""),
+                        ("0.6", ""),
+                    ]),
+                    default: "0.77",
+                },
+                Setting {
+                    name: "heap",
+                    label: "heap",
+                    values: Offered::Range(1, 40),
+                    default: "12",
+                },
+            ],
+        },
     },
     Entry {
         name: "kayles",
@@ -813,6 +891,15 @@ pub const ENTRIES: &[Entry] = &[
         small: &["kayles(7)"],
         shape: "kayles(h1,…): octal[0.77]",
         build: |args| build_alias(args, "0.77"),
+        options: Options {
+            template: "kayles({heap})",
+            settings: &[Setting {
+                name: "heap",
+                label: "heap",
+                values: Offered::Range(1, 40),
+                default: "12",
+            }],
+        },
     },
     Entry {
         name: "dawson",
@@ -820,6 +907,15 @@ pub const ENTRIES: &[Entry] = &[
         small: &["dawson(9)"],
         shape: "dawson(h1,…): Dawson's Kayles, octal[0.07]",
         build: |args| build_alias(args, "0.07"),
+        options: Options {
+            template: "dawson({heap})",
+            settings: &[Setting {
+                name: "heap",
+                label: "heap",
+                values: Offered::Range(1, 40),
+                default: "12",
+            }],
+        },
     },
 ];
 

@@ -22,7 +22,7 @@ use super::family::{
     squash, Bound, Drawing, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Scores, Searching,
 };
 use super::heap::write_list;
-use super::spec::{Args, Built, Entry, SpecError};
+use super::spec::{Args, Built, Entry, Options, SpecError};
 
 /// The pits in the ring.
 pub const PITS: usize = 7;
@@ -297,6 +297,7 @@ pub const ENTRIES: &[Entry] = &[Entry {
     small: &["ioiwari(1,0,2,1,0,1,1)"],
     shape: "ioiwari(p1,…,p7): IOI 2001 mancala, seven pits in a ring and two banks; score = beads banked",
     build,
+    options: Options::NONE,
 }];
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ use super::family::{
     squash, Bound, Drawing, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos,
     Scores, Searching, Tiers,
 };
-use super::spec::{Args, Built, Entry, Param, SpecError};
+use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
 use crate::game::Player;
 use crate::tier::{Child, Each, Node, TierGame, Want};
 
@@ -642,6 +642,23 @@ pub const ENTRIES: &[Entry] = &[Entry {
     small: &["kalah[2,2]"],
     shape: "kalah[m,n](pits…,south|north): Kalah, m pits a side, n seeds each; sow counterclockwise skipping the opponent's store; last seed in your store: again; in an empty pit of yours: it and the opposite pit (even empty) are captured; a side empty ends the game, each side's seeds to its owner (Irving et al. 2000; pits South's then North's in sowing order; no position: the start, South to move)",
     build,
+    options: Options {
+        template: "kalah[{pits},{seeds}]",
+        settings: &[
+            Setting {
+                name: "pits",
+                label: "pits a side",
+                values: Offered::Range(1, 3),
+                default: "3",
+            },
+            Setting {
+                name: "seeds",
+                label: "seeds a pit",
+                values: Offered::Range(1, 6),
+                default: "3",
+            },
+        ],
+    },
 }];
 
 #[cfg(test)]

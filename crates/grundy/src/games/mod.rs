@@ -55,7 +55,9 @@ pub use kalah::Kalah;
 pub use mnk::Mnk;
 pub use multiple::{Multiple, MultipleRule, NO_WINNING_TAKE};
 pub use quixo::Quixo;
-pub use spec::{cut_echoes, parse_family, Args, Built, Entry, Param, SpecError};
+pub use spec::{
+    cut_echoes, parse_family, Args, Built, Entry, Offered, Options, Param, Setting, SpecError,
+};
 pub use sum::SumGame;
 pub use wythoff::{Wythoff, WythoffRule};
 
@@ -414,5 +416,53 @@ pub(crate) mod testing {
             checked += 1;
         }
         checked
+    }
+}
+
+#[cfg(test)]
+mod options_tests {
+    use super::registry;
+    use super::{Offered, Spec};
+
+    /// Every family's options make specs the family reads: the defaults, and each value of
+    /// each setting with the others at their defaults; a value not offered is refused.
+    #[test]
+    fn every_option_makes_a_spec_of_its_family() {
+        let mut with_options = 0;
+        for e in registry::entries() {
+            let o = &e.options;
+            if o.settings.is_empty() {
+                assert!(o.template.is_empty(), "{}", e.name);
+                continue;
+            }
+            with_options += 1;
+            let default = o.spec(&[]).unwrap();
+            assert!(o.template.starts_with(e.name), "{}: {}", e.name, o.template);
+            let spec: Spec = default
+                .parse()
+                .unwrap_or_else(|err| panic!("{default}: {err}"));
+            assert!(spec.single().is_some(), "{default}");
+            for s in o.settings {
+                assert!(s.values.offers(s.default), "{}: {}", e.name, s.name);
+                assert!(
+                    o.template.contains(&format!("{{{}}}", s.name)),
+                    "{}",
+                    s.name
+                );
+                for (value, _) in s.values.choices() {
+                    let text = o.spec(&[(s.name, &value)]).unwrap();
+                    // A combination the family refuses is refused with its reason; one
+                    // value at a time with the defaults is always a game.
+                    text.parse::<Spec>()
+                        .unwrap_or_else(|err| panic!("{}: {text}: {err}", e.name));
+                }
+                assert!(
+                    o.spec(&[(s.name, "99999")]).is_err()
+                        || matches!(s.values, Offered::Range(_, max) if max >= 99_999)
+                );
+            }
+            assert!(o.spec(&[("no-such", "1")]).is_err());
+        }
+        assert!(with_options >= 15, "{with_options} families with options");
     }
 }

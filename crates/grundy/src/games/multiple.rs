@@ -7,7 +7,7 @@ use super::family::{
     PatternSource, Patterns, Picture, Pos, ProvedRule, Ranked, RuleSearch, Scores, Searching,
     Values,
 };
-use super::spec::{Args, Built, Entry, SpecError};
+use super::spec::{Args, Built, Entry, Offered, Options, Setting, SpecError};
 use crate::explore::Control;
 use crate::game::{Game, ImpartialGame, IndexedGame};
 use crate::sequence::recurrence::{additive_recurrence, linear_recurrence, Shape};
@@ -522,6 +522,23 @@ pub const ENTRIES: &[Entry] = &[
         small: &["multiple[2](13)", "multiple[3](12,4)"],
         shape: "multiple[k](n) or multiple[k](n,limit): take 1..k·(last take); first move 1..n-1",
         build: |args| build(args, None),
+        options: Options {
+            template: "multiple[{k}]({n})",
+            settings: &[
+                Setting {
+                    name: "k",
+                    label: "take at most k times the last take",
+                    values: Offered::Range(1, 4),
+                    default: "2",
+                },
+                Setting {
+                    name: "n",
+                    label: "tokens",
+                    values: Offered::Range(2, 40),
+                    default: "20",
+                },
+            ],
+        },
     },
     Entry {
         name: "fibonacci",
@@ -529,6 +546,15 @@ pub const ENTRIES: &[Entry] = &[
         small: &["fibonacci(11)"],
         shape: "fibonacci(n): Fibonacci Nim, multiple[2](n)",
         build: |args| build(args, Some(2)),
+        options: Options {
+            template: "fibonacci({n})",
+            settings: &[Setting {
+                name: "n",
+                label: "tokens",
+                values: Offered::Range(2, 40),
+                default: "20",
+            }],
+        },
     },
 ];
 

@@ -17,7 +17,7 @@
 use super::family::{
     Bound, Drawing, Figure, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Scores, Searching,
 };
-use super::spec::{Args, Built, Entry, SpecError};
+use super::spec::{Args, Built, Entry, Options, SpecError};
 use super::words::{Misread, Words};
 use std::collections::HashMap;
 
@@ -501,6 +501,7 @@ pub const ENTRIES: &[Entry] = &[Entry {
     small: &["polygon[6,0,2,4,0,1,2,2,3,4,4,5,0]"],
     shape: "polygon[n,a,b,c,…](t,…): POI 1999, an n-gon cut into triangles (the black one first); cut off a triangle, who cuts the black one wins; the position is the triangles left",
     build,
+    options: Options::NONE,
 }];
 
 #[cfg(test)]

@@ -57,7 +57,7 @@ use super::family::{
     squash, Bound, Drawing, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos,
     Scores, Searching, Tiers,
 };
-use super::spec::{Args, Built, Entry, Param, SpecError};
+use super::spec::{Args, Built, Entry, Options, Param, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Each, Node, TierGame, Want};
 
@@ -788,6 +788,7 @@ pub const ENTRIES: &[Entry] = &[Entry {
     small: &["quixo[3](xo./x.o/...,x)"],
     shape: "quixo[n](board,x|o): Quixo on n × n (n = 3, 4, 5; `quixo` alone is 5 × 5): take a blank or own cube from the border, push it back in at an end of its row or column; n in a row wins; then who moves (no position: the empty board, X first)",
     build,
+    options: Options::NONE,
 }];
 
 #[cfg(test)]

@@ -194,6 +194,113 @@ pub struct Entry {
     pub small: &'static [&'static str],
     /// Builds the family and, when given or implied, the position.
     pub build: fn(&Args<'_>) -> Result<Built, SpecError>,
+    /// The family's variants as a front end offers them (the web page's options panel):
+    /// its parameters' choices and the spec they make; [`Options::NONE`] when it has one
+    /// form only.
+    pub options: Options,
+}
+
+/// A family's options: each [`Setting`]'s choices, and the spec a choice of each makes
+/// ([`Options::spec`]). What is offered is the family's to say, so that a front end shows
+/// the panel with no knowledge of any game.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// The spec, with `{name}` where the value of the setting `name` goes:
+    /// `connect4[{columns}x{rows}]`.
+    pub template: &'static str,
+    /// The settings, in the order they are shown.
+    pub settings: &'static [Setting],
+}
+
+/// One setting of a family's [`Options`]: a parameter of its spec, or of its start.
+#[derive(Debug, Clone, Copy)]
+pub struct Setting {
+    /// Its key in the template.
+    pub name: &'static str,
+    /// What a person calls it: `columns`, `seeds a pit`.
+    pub label: &'static str,
+    /// The values offered.
+    pub values: Offered,
+    /// The value chosen at first (one of the values).
+    pub default: &'static str,
+}
+
+/// The values a [`Setting`] offers.
+#[derive(Debug, Clone, Copy)]
+pub enum Offered {
+    /// The whole numbers `min..=max`.
+    Range(u32, u32),
+    /// These values as written in the spec, each with its words (empty: the value says it).
+    List(&'static [(&'static str, &'static str)]),
+}
+
+impl Offered {
+    /// Every value offered, with its words: `(value, words)`.
+    #[must_use]
+    pub fn choices(&self) -> Vec<(String, &'static str)> {
+        match *self {
+            Offered::Range(min, max) => (min..=max).map(|v| (v.to_string(), "")).collect(),
+            Offered::List(list) => list.iter().map(|&(v, w)| (v.to_string(), w)).collect(),
+        }
+    }
+
+    /// Whether `value` is one of them.
+    #[must_use]
+    pub fn offers(&self, value: &str) -> bool {
+        match *self {
+            Offered::Range(min, max) => value
+                .parse::<u32>()
+                .is_ok_and(|v| (min..=max).contains(&v) && v.to_string() == value),
+            Offered::List(list) => list.iter().any(|&(v, _)| v == value),
+        }
+    }
+}
+
+impl Options {
+    /// A family with one form: no settings.
+    pub const NONE: Options = Options {
+        template: "",
+        settings: &[],
+    };
+
+    /// The spec the values `chosen` gives each setting make (a setting it gives none
+    /// keeps its default), not yet parsed.
+    ///
+    /// # Errors
+    /// A family with no options, a value not offered, or a name that is no setting.
+    pub fn spec<'a>(&self, chosen: &[(&'a str, &'a str)]) -> Result<String, String> {
+        if self.settings.is_empty() {
+            return Err("this family has no options".to_string());
+        }
+        if let Some((name, _)) = chosen
+            .iter()
+            .find(|(name, _)| !self.settings.iter().any(|s| s.name == *name))
+        {
+            let names: Vec<&str> = self.settings.iter().map(|s| s.name).collect();
+            return Err(format!(
+                "no option `{name}`: the options are {}",
+                names.join(", ")
+            ));
+        }
+        let mut spec = self.template.to_string();
+        for s in self.settings {
+            let value = chosen
+                .iter()
+                .rev()
+                .find(|(name, _)| *name == s.name)
+                .map_or(s.default, |&(_, v)| v);
+            if !s.values.offers(value) {
+                let offered: Vec<String> = s.values.choices().into_iter().map(|(v, _)| v).collect();
+                return Err(format!(
+                    "`{value}` is not a choice of {}: {}",
+                    s.label,
+                    offered.join(", ")
+                ));
+            }
+            spec = spec.replace(&format!("{{{}}}", s.name), value);
+        }
+        Ok(spec)
+    }
 }
 
 /// What an [`Entry`] builds: the rules, and the position when one was written or the

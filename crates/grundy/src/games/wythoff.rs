@@ -5,7 +5,7 @@ use super::family::{
     Bound, Cost, Discovery, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind,
     PatternSource, Patterns, Picture, Pos, ProvedRule, RuleSearch, Scores, Searching, Values,
 };
-use super::spec::{Args, Built, Entry, SpecError};
+use super::spec::{Args, Built, Entry, Offered, Options, Setting, SpecError};
 use crate::explore::Control;
 use crate::game::{Game, ImpartialGame};
 use crate::impartial::mex;
@@ -342,6 +342,23 @@ pub const ENTRIES: &[Entry] = &[Entry {
     small: &["wythoff(4,6)"],
     shape: "wythoff(a,b): take from one pile, or the same from both",
     build,
+    options: Options {
+        template: "wythoff({a},{b})",
+        settings: &[
+            Setting {
+                name: "a",
+                label: "first pile",
+                values: Offered::Range(0, 20),
+                default: "3",
+            },
+            Setting {
+                name: "b",
+                label: "second pile",
+                values: Offered::Range(0, 20),
+                default: "5",
+            },
+        ],
+    },
 }];
 
 /// Wythoff's losing positions: the Beatty pairs (⌊nφ⌋, ⌊nφ²⌋), φ the golden ratio

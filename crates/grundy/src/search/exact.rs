@@ -1173,7 +1173,17 @@ pub fn analyse<G: Searchable>(
     let mut todo: Vec<usize> = (0..children.len()).filter(|&i| first_of[i] == i).collect();
     by_promise(game, board, &keys, &mut todo);
     let mut scores = vec![0; children.len()];
+    // Progress between the probes' own reports: how many of the moves are valued.
+    let tell = |k: usize| {
+        let nodes = shared.nodes.load(Ordering::Relaxed);
+        control.report(
+            &format!("search, {k} of {} moves valued", todo.len()),
+            nodes,
+        );
+    };
+    tell(0);
     if threads > 1 && !todo.is_empty() {
+        let valued = std::sync::atomic::AtomicUsize::new(0);
         // One move at a time to each thread, sharing the table: the moves of a root are
         // many and independent, which keeps every thread busy with less waste than
         // several threads on one probe. A thread that finds none left to start helps the
@@ -1215,7 +1225,9 @@ pub fn analyse<G: Searchable>(
                 match root(game, child, &shared, &one, lane) {
                     Ok(Some(v)) => {
                         found[j].store(v, Ordering::Relaxed);
-                        answered[j].store(true, Ordering::Release);
+                        if !answered[j].swap(true, Ordering::AcqRel) {
+                            tell(valued.fetch_add(1, Ordering::Relaxed) + 1);
+                        }
                         last.store(step.value(v), Ordering::Relaxed);
                     }
                     Ok(None) => {}
@@ -1253,7 +1265,7 @@ pub fn analyse<G: Searchable>(
         }
     } else {
         let mut last = None;
-        for &i in &todo {
+        for (k, &i) in todo.iter().enumerate() {
             let step = game.step(board, &children[i]);
             let lane = Lane {
                 guess: last.map(|v| step.child(v)),
@@ -1262,6 +1274,7 @@ pub fn analyse<G: Searchable>(
             scores[i] =
                 root(game, &children[i], &shared, options, lane)?.ok_or(Error::Cancelled)?;
             last = Some(step.value(scores[i]));
+            tell(k + 1);
         }
     }
     for i in 0..children.len() {

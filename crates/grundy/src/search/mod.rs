@@ -351,6 +351,8 @@ struct Searcher<'a, 'c, G: Keyed> {
     control: &'a Control<'c>,
     /// Move lists by depth, reused.
     scratch: Vec<Vec<G::Position>>,
+    /// What progress reports call the work: which of the root's moves is being valued.
+    stage: String,
 }
 
 impl<G: Keyed> Searcher<'_, '_, G> {
@@ -360,7 +362,7 @@ impl<G: Keyed> Searcher<'_, '_, G> {
         self.nodes += 1;
         if self.nodes.is_multiple_of(CHECK_EVERY) {
             self.control.check()?;
-            self.control.report("search", self.nodes);
+            self.control.report(&self.stage, self.nodes);
         }
         if self.nodes > self.options.max_nodes {
             return Err(self.out_of_nodes());
@@ -808,12 +810,16 @@ pub fn search<G: Keyed>(
         options: *options,
         control,
         scratch: Vec::new(),
+        stage: String::new(),
     };
     // Search the moves in the game's order of promise; report them in move order.
     let mover = game.to_move(root);
     let mut moves = vec![Outcome::Draw; children.len()];
-    for i in ordered(game, root, &children) {
+    for (k, i) in ordered(game, root, &children).into_iter().enumerate() {
         let i = i as usize;
+        // Progress says which move is being valued: "search, move 3 of 7".
+        searcher.stage = format!("search, move {} of {}", k + 1, children.len());
+        control.report(&searcher.stage, searcher.nodes);
         let child = &children[i];
         let value = match options.method {
             Method::ProofNumber => score(searcher.value(child)?),
@@ -1008,6 +1014,32 @@ mod tests {
         assert_eq!(got.outcome, Outcome::Loss);
         assert_eq!(got.moves, [Outcome::Loss, Outcome::Loss]);
         assert!(got.nodes > 1 && got.nodes < 32, "{}", got.nodes);
+    }
+
+    #[test]
+    fn progress_says_which_move_of_the_root_is_valued() {
+        let stages = std::sync::Mutex::new(Vec::<String>::new());
+        let note = |stage: &str, _done: u64| {
+            let mut stages = stages.lock().unwrap();
+            if stages.last().is_none_or(|s| s != stage) {
+                stages.push(stage.to_string());
+            }
+        };
+        let control = Control {
+            progress: Some(&note),
+            ..Control::default()
+        };
+        // 2^17 leaves: past the nodes between two reports, for both moves of the root.
+        for method in [Method::ProofNumber, Method::AlphaBeta] {
+            stages.lock().unwrap().clear();
+            let options = Options { method, ..small() };
+            search(&Tree { depth: 18 }, &(0, 0), &options, &control).unwrap();
+            assert_eq!(
+                *stages.lock().unwrap(),
+                ["search, move 1 of 2", "search, move 2 of 2"],
+                "{method:?}"
+            );
+        }
     }
 
     #[test]

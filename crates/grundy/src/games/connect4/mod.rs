@@ -27,7 +27,7 @@ use super::family::{
     Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos, Ranked,
     Scores, Searching, Tiers,
 };
-use super::spec::{Args, Built, Entry, Param, SpecError};
+use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Each, Node, TierGame, Want};
 
@@ -676,6 +676,23 @@ pub const ENTRIES: &[Entry] = &[Entry {
     small: &["connect4[3x3]", "connect4[4x3](22)"],
     shape: "connect4[w x h](board or columns played): four in a row, discs dropped into w columns of h rows, X first (no position: the empty board)",
     build,
+    options: Options {
+        template: "connect4[{columns}x{rows}]",
+        settings: &[
+            Setting {
+                name: "columns",
+                label: "columns",
+                values: Offered::Range(3, 7),
+                default: "4",
+            },
+            Setting {
+                name: "rows",
+                label: "rows",
+                values: Offered::Range(3, 5),
+                default: "4",
+            },
+        ],
+    },
 }];
 
 #[cfg(test)]

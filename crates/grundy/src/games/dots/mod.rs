@@ -32,7 +32,7 @@ use super::family::{
     squash, Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos,
     Scores, Searching, Tiers,
 };
-use super::spec::{Args, Built, Entry, Param, SpecError};
+use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
 use crate::game::Player;
 use crate::tier::{Child, Each, Node, TierGame, Want};
 
@@ -600,6 +600,23 @@ pub const ENTRIES: &[Entry] = &[Entry {
     small: &["dots[1x2]", "dots[2x2](ha1,va1,hb3,first)"],
     shape: "dots[r x c](lines,…,first|second): dots and boxes on r × c boxes; completing a box scores it and moves again; most boxes wins (lines `ha1` from a1 to b1, `va1` from a1 to a2; no position: the empty board, the first player to move)",
     build,
+    options: Options {
+        template: "dots[{rows}x{columns}]",
+        settings: &[
+            Setting {
+                name: "rows",
+                label: "rows of boxes",
+                values: Offered::Range(1, 2),
+                default: "2",
+            },
+            Setting {
+                name: "columns",
+                label: "columns of boxes",
+                values: Offered::Range(1, 3),
+                default: "2",
+            },
+        ],
+    },
 }];
 
 #[cfg(test)]

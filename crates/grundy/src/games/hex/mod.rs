@@ -27,7 +27,7 @@ use super::family::{
     Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos, Ranked,
     Scores, Searching, Tiers,
 };
-use super::spec::{Args, Built, Entry, SpecError};
+use super::spec::{Args, Built, Entry, Offered, Options, Setting, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Child, Each, Node, TierGame, Want};
 
@@ -108,6 +108,22 @@ impl Hex {
             }
             reached = next;
         }
+    }
+
+    /// The stones of `stones` in a group that touches both `from` and `to`: those reached
+    /// from the one edge and from the other.
+    fn joining(&self, stones: u64, from: u64, to: u64) -> u64 {
+        let spread = |edge: u64| {
+            let mut reached = stones & edge;
+            loop {
+                let next = reached | (self.neighbours(reached) & stones);
+                if next == reached {
+                    return reached;
+                }
+                reached = next;
+            }
+        };
+        spread(from) & spread(to)
     }
 
     /// Whether X joins the top and the bottom.
@@ -371,6 +387,21 @@ impl Drawing for Hex {
         self.grid().move_cell(from, to)
     }
 
+    /// The winner's chain: every stone of a group that joins the winner's two sides.
+    fn winning_cells(&self, pos: &Pos) -> Vec<(u32, u32)> {
+        let chain = if self.x_wins(pos[0]) {
+            self.joining(pos[0], self.top, self.bottom)
+        } else if self.o_wins(pos[1]) {
+            self.joining(pos[1], self.left, self.right)
+        } else {
+            0
+        };
+        (0..self.cells)
+            .filter(|&cell| chain >> cell & 1 == 1)
+            .map(|cell| (cell / self.n, cell % self.n))
+            .collect()
+    }
+
     fn draw(&self, pos: &Pos) -> Option<String> {
         // Each row shifted half a cell right of the one above: the rhombus.
         let note = "   (X joins top and bottom, O left and right)";
@@ -601,6 +632,17 @@ pub const ENTRIES: &[Entry] = &[Entry {
     small: &["hex[2]", "hex[3]"],
     shape: "hex[n](board): Hex on an n × n rhombus (n ≤ 8), X first joins top and bottom, O left and right; no swap (rows top to bottom, `/` between them; no position: the empty board)",
     build,
+    options: Options {
+        template: "hex[{size}]",
+        settings: &[
+            Setting {
+                name: "size",
+                label: "cells a side",
+                values: Offered::Range(2, 4),
+                default: "3",
+            },
+        ],
+    },
 }];
 
 /// The names of the moves that win, in move order (tests).
@@ -642,6 +684,23 @@ mod tests {
             }
         }
         tiers
+    }
+
+    #[test]
+    fn the_winning_chain_is_marked_and_nothing_before() {
+        let won = |spec: &str| {
+            let spec: Spec = spec.parse().unwrap();
+            let part = spec.single().unwrap();
+            part.family.winning_cells(&part.position)
+        };
+        // X down the middle column, with a branch off it (its group); O's stones left out.
+        assert_eq!(won("hex[3](oxx/ox./ox.)"), [(0, 1), (0, 2), (1, 1), (2, 1)]);
+        // O across the top row; X's stones touch no two sides.
+        assert_eq!(won("hex[3](ooo/xx./x..)"), [(0, 0), (0, 1), (0, 2)]);
+        // A chain on the diagonal that hex joins.
+        assert_eq!(won("hex[3](..x/ox./xo.)"), [(0, 2), (1, 1), (2, 0)]);
+        assert!(won("hex[3](x../ox./o..)").is_empty());
+        assert!(won("hex[3]").is_empty());
     }
 
     #[test]

@@ -16,7 +16,7 @@ use super::family::{
     Bound, Drawing, Exact, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos, Ranked,
     Scores, Searching, Tiers,
 };
-use super::spec::{Args, Built, Entry, Param, SpecError};
+use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
 use crate::game::{Outcome, Player};
 use crate::tier::{Each, Node, TierGame, Want};
 
@@ -493,6 +493,7 @@ pub const ENTRIES: &[Entry] = &[
         small: &["tictactoe", "tictactoe(x.o/.x./...)"],
         shape: "tictactoe(x.o/.x./...): noughts and crosses, X first (no position: the empty board)",
         build: build_tictactoe,
+        options: Options::NONE,
     },
     Entry {
         name: "mnk",
@@ -500,6 +501,29 @@ pub const ENTRIES: &[Entry] = &[
         small: &["mnk[2,4,3]", "mnk[3,3,2]"],
         shape: "mnk[m,n,k](board): k in a row on m rows × n columns, X first (no position: the empty board)",
         build: build_mnk,
+        options: Options {
+            template: "mnk[{m},{n},{k}]",
+            settings: &[
+                Setting {
+                    name: "m",
+                    label: "rows",
+                    values: Offered::Range(2, 5),
+                    default: "4",
+                },
+                Setting {
+                    name: "n",
+                    label: "columns",
+                    values: Offered::Range(2, 5),
+                    default: "4",
+                },
+                Setting {
+                    name: "k",
+                    label: "in a row to win",
+                    values: Offered::Range(2, 4),
+                    default: "3",
+                },
+            ],
+        },
     },
 ];
 
