@@ -173,6 +173,17 @@ pub trait Searchable: Sync {
     fn kept_carrier(&self, _board: &Self::Board, _high: bool) -> u64 {
         u64::MAX
     }
+
+    /// Whether the children of `board` are searched in rounds where the window asks only
+    /// for an outcome: each move still open given a budget of nodes, growing from round to
+    /// round, so that a move proved cheaply comes first — a cut found without the dear
+    /// proofs of the moves before it, and with [`Searchable::carriers`] the cheap
+    /// refutations' carriers pruning the dear ones (what proof-number search gets from
+    /// its proof numbers). Worth it near the root, where moves' proofs differ by orders of
+    /// magnitude. Default: never.
+    fn widen(&self, _board: &Self::Board) -> bool {
+        false
+    }
 }
 
 /// How a move's value for its mover follows from its child's value for the child's
@@ -645,6 +656,9 @@ enum Stop {
     Answered,
     /// The caller's error: Ctrl-C, or the budget.
     Failed,
+    /// A round's node budget ([`Searchable::widen`]) spent: the move is tried again in a
+    /// later round.
+    Spent,
 }
 
 /// What threads share while they search.
@@ -686,7 +700,14 @@ struct Searcher<'a, 'c, G: Searchable> {
     proofs: bool,
     /// The carrier of the last value [`Searcher::negamax`] returned (with `proofs`).
     carrier: u64,
+    /// The node count at which the innermost round's budget is spent ([`Stop::Spent`]).
+    deadline: u64,
 }
+
+/// The first round's budget of nodes a move ([`Searchable::widen`]), and its growth from
+/// one round to the next.
+const FIRST_BUDGET: u64 = if cfg!(test) { 4 } else { 1 << 10 };
+const BUDGET_GROWTH: u32 = 2;
 
 /// Plies from the root where a helper turns its move order.
 const TURNED_PLIES: usize = 3;
@@ -696,6 +717,9 @@ impl<G: Searchable> Searcher<'_, '_, G> {
     fn count(&mut self) -> Result<(), Stop> {
         self.pending += 1;
         self.visited += 1;
+        if self.visited >= self.deadline {
+            return Err(Stop::Spent);
+        }
         if self.pending < CHECK_EVERY {
             return Ok(());
         }
@@ -901,39 +925,63 @@ impl<G: Searchable> Searcher<'_, '_, G> {
         // every refuted move's carrier), and the union of those carriers.
         let mut allowed = u64::MAX;
         let mut refuted = 0u64;
-        for step in 0..n {
-            let j = place(step);
-            let outcome = (-1..=0).contains(&alpha);
-            if j >= decisive && undecided == 0 && outcome {
-                continue;
-            }
-            undecided -= usize::from(j < decisive);
-            if self.proofs && outcome && self.game.places(board, &children[j]) & allowed == 0 {
-                continue;
-            }
-            let through = self.game.step(board, &children[j]);
-            let (a, b) = through.window(alpha, beta);
-            match self.negamax(&children[j], a, b, ply + 1) {
-                Ok(v) => {
-                    let v = through.value(v);
-                    if v >= beta {
-                        if self.proofs {
-                            self.carrier |= self.game.places(board, &children[j]);
+        // In rounds of growing budgets (the cheapest proof first), the moves still open;
+        // else one round, unbounded.
+        let rounds = n > 1 && n <= 64 && (-1..=0).contains(&alpha) && self.game.widen(board);
+        let mut open = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let mut budget = if rounds { FIRST_BUDGET } else { u64::MAX };
+        'rounds: loop {
+            let outer = self.deadline;
+            for step in 0..n {
+                let j = place(step);
+                if open & (1 << j.min(63)) == 0 {
+                    continue;
+                }
+                let outcome = (-1..=0).contains(&alpha);
+                if j >= decisive && undecided == 0 && outcome {
+                    open &= !(1 << j.min(63));
+                    continue;
+                }
+                if self.proofs && outcome && self.game.places(board, &children[j]) & allowed == 0 {
+                    open &= !(1 << j.min(63));
+                    undecided -= usize::from(j < decisive);
+                    continue;
+                }
+                let through = self.game.step(board, &children[j]);
+                let (a, b) = through.window(alpha, beta);
+                self.deadline = outer.min(self.visited.saturating_add(budget));
+                let got = self.negamax(&children[j], a, b, ply + 1);
+                self.deadline = outer;
+                match got {
+                    Ok(v) => {
+                        open &= !(1 << j.min(63));
+                        undecided -= usize::from(j < decisive);
+                        let v = through.value(v);
+                        if v >= beta {
+                            if self.proofs {
+                                self.carrier |= self.game.places(board, &children[j]);
+                            }
+                            result = Ok(Some((v, j)));
+                            break 'rounds;
                         }
-                        result = Ok(Some((v, j)));
-                        break;
+                        if self.proofs {
+                            allowed &= self.carrier;
+                            refuted |= self.carrier;
+                        }
+                        alpha = alpha.max(v);
                     }
-                    if self.proofs {
-                        allowed &= self.carrier;
-                        refuted |= self.carrier;
+                    // This round's budget spent, not an outer one's: next round.
+                    Err(Stop::Spent) if self.visited < outer => {}
+                    Err(stop) => {
+                        result = Err(stop);
+                        break 'rounds;
                     }
-                    alpha = alpha.max(v);
-                }
-                Err(stop) => {
-                    result = Err(stop);
-                    break;
                 }
             }
+            if open == 0 || !rounds {
+                break;
+            }
+            budget = budget.saturating_mul(u64::from(BUDGET_GROWTH));
         }
         self.lists[ply] = children;
         let work = self.visited - before;
@@ -1139,6 +1187,7 @@ fn probe<G: Searchable>(
             held: Some(shared.table.share()),
             proofs,
             carrier: 0,
+            deadline: u64::MAX,
         };
         let got = s.negamax(board, med, med + 1, 0);
         s.flush_count();
@@ -1492,6 +1541,10 @@ mod tests {
         }
         fn guess(&self, &b: &u32) -> Option<i32> {
             self.guesses[b as usize]
+        }
+        // Half the boards search their moves in rounds of budgets.
+        fn widen(&self, &b: &u32) -> bool {
+            b % 2 == 0
         }
     }
 

@@ -18,11 +18,19 @@
 //!   ([`Searchable::decisive`]: a weak search, and the null windows at 0); a strong
 //!   search still tries them, so remoteness stays exact.
 //! - H-search ([`vc`]: the AND and OR rules over chains and empty cells) where the
-//!   simple connections say nothing, on boards of [`H_SEARCH_FROM`] empty cells or more:
+//!   simple connections say nothing, on boards of [`H_SEARCH_FROM`] empty cells or more
+//!   ([`H_SEARCH_FROM_6`] on 6 × 6):
 //!   the mover's SC or VC between their edges wins (its key first), the opponent's VC
 //!   loses, each bounding how soon by its carrier (the player's stones all go inside
 //!   it); the opponent's SCs narrow the must-play region to the cells common to their
 //!   carriers. Each thread keeps these boards' bounds and moves for the next visit.
+//! - Proof carriers for a weak search ([`Searchable::carriers`]): the empty cells each
+//!   proof rests on — a connection's carrier, the opponent's winning cells, the cells of
+//!   the semi-connections that narrowed the must-play region and the dead cells'
+//!   neighbours — so that the engine skips the mover's moves outside the carrier of a
+//!   refuted one (Benzene's proof-set must-play); each thread keeps the carriers of the
+//!   boards searched for the table's cuts. Near the empty board ([`WIDEN_BELOW`]) the
+//!   moves are searched in rounds of growing budgets ([`Searchable::widen`]).
 //! - Keys merge a position with its 180° turn, the one symmetry of the rhombus: up to
 //!   5 × 5 the two bitboards side by side, on 6 × 6 the position's rank among the
 //!   positions of its stones (the tiers' ranking).
@@ -54,6 +62,20 @@ const ORDERED_FROM: u32 = 6;
 /// from 12 cells 16.6 s / 0.18 s of CPU, 16: 6.6 s / 0.24 s, 17: 5.5 s / 0.37 s, 19:
 /// 5.0 s / 0.82 s.
 const H_SEARCH_FROM: u32 = 16;
+
+/// [`H_SEARCH_FROM`] on 6 × 6, where the proof carriers of a weak search make H-search's
+/// small carriers worth more. Measured on hex[6] weak, one thread, the c3 opening
+/// analysed (every reply of O's valued): from 8 cells 7.3·10^5 nodes, 6.0 s of CPU; 12,
+/// 1.2·10^6, 5.9 s; 16, 4.0·10^6, 6.5 s; 20, 1.7·10^7, 11.5 s; its value alone (with
+/// rounds of budgets): 12, 1.5 s; 16, 2.4 s.
+const H_SEARCH_FROM_6: u32 = 12;
+
+/// Boards with fewer stones than this search their moves in rounds of growing node
+/// budgets, in a weak search ([`Searchable::widen`]): the cheapest proof first. Measured
+/// on hex[6] weak, one thread: the a1 opening's value (O's win) in 3.8 s of CPU (against
+/// more than 130 s without: O's first tries, d3 and d4, lose, and each costs tens of
+/// seconds to refute, while c4 wins in a fifth of a second).
+const WIDEN_BELOW: u32 = 10;
 
 /// The stones of each player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +119,9 @@ pub struct Search<'a> {
     look_ahead_below: u32,
     /// Boards with at least this many empty cells are H-searched.
     h_search_from: u32,
+    /// Boards with fewer stones than this search their moves in rounds of growing
+    /// budgets ([`Searchable::widen`]).
+    widen_below: u32,
     /// Each cell's six neighbours in turn around it (see [`RING`]).
     rings: Vec<[u8; 6]>,
     /// The ziggurats (edge template IIIa) of each edge (top, bottom, left, right): a
@@ -268,7 +293,12 @@ impl<'a> Search<'a> {
             offsets,
             key_bits: key_bits.max(1),
             look_ahead_below: hex.cells.saturating_sub(LOOK_AHEAD_LAST),
-            h_search_from: H_SEARCH_FROM,
+            widen_below: WIDEN_BELOW,
+            h_search_from: if n >= 6 {
+                H_SEARCH_FROM_6
+            } else {
+                H_SEARCH_FROM
+            },
             rings: (0..hex.cells)
                 .map(|cell| {
                     let (r, c) = ((cell / n) as i32, (cell % n) as i32);
@@ -623,6 +653,10 @@ impl Searchable for Search<'_> {
 
     fn carriers(&self) -> bool {
         true
+    }
+
+    fn widen(&self, b: &Board) -> bool {
+        (b.x | b.o).count_ones() < self.widen_below
     }
 
     /// Two of the opponent's cells that win at once: those two (their chains are stones).
@@ -1190,10 +1224,11 @@ mod tests {
             let empty = hex.full & !(b.x | b.o);
             prop_assume!(empty != 0 && empty.count_ones() <= 11);
             let want = score(&hex, b, &mut HashMap::new());
-            // As it is, and with H-search on every board.
-            for h_search_from in [H_SEARCH_FROM, 0] {
+            // As it is, and with H-search and rounds of budgets on every board.
+            for (h_search_from, widen_below) in [(H_SEARCH_FROM, WIDEN_BELOW), (0, 64)] {
                 let mut search = Search::new(&hex);
                 search.h_search_from = h_search_from;
+                search.widen_below = widen_below;
                 let table = Table::new(1 << 12, search.key_bits(), search.score_range()).unwrap();
                 for weak in [true, false] {
                     let options = Options { weak, ..Options::default() };
@@ -1218,9 +1253,10 @@ mod tests {
             let b = board(&hex, &order, stones);
             let empty = hex.full & !(b.x | b.o);
             prop_assume!(empty != 0 && empty.count_ones() <= 13);
-            for h_search_from in [H_SEARCH_FROM, 0] {
+            for (h_search_from, widen_below) in [(H_SEARCH_FROM, WIDEN_BELOW), (0, 64)] {
                 let mut search = Search::new(&hex);
                 search.h_search_from = h_search_from;
+                search.widen_below = widen_below;
                 CARRIERS.with(|c| c.borrow_mut().clear());
                 let table = Table::new(1 << 12, search.key_bits(), search.score_range()).unwrap();
                 let options = Options { weak: true, threads: 1, ..Options::default() };
