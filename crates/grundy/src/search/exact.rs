@@ -127,6 +127,63 @@ pub trait Searchable: Sync {
     fn step(&self, _board: &Self::Board, _child: &Self::Board) -> Step {
         PASS
     }
+
+    /// Whether the game offers proof carriers to a weak search (Benzene's proof-set
+    /// must-play). A carrier is a set of places (bits of a `u64`, the game's own) on which
+    /// a proved outcome rests: its winner still wins however the loser's stones fill the
+    /// empty places outside it — sound in a game without draws where an extra stone never
+    /// hurts its owner (hex). Once one of the mover's moves is refuted with carrier P,
+    /// each move that fills no place of P loses too (the loser's stone there is such an
+    /// extra stone, and the refuted move's stone missing only hurts them): the search
+    /// skips those where the window asks only for an outcome, as past
+    /// [`Searchable::decisive`]. Only a weak search asks, so a strong search's remoteness
+    /// is never touched. Default: no, and none of the carrier methods below is called.
+    fn carriers(&self) -> bool {
+        false
+    }
+
+    /// The carrier of the exact value [`Searchable::expand`] gave `board`.
+    fn exact_carrier(&self, _board: &Self::Board) -> u64 {
+        u64::MAX
+    }
+
+    /// The carrier of a bound of `hint`'s: with `high`, its lower bound (the mover's win),
+    /// else its upper bound (the mover's loss).
+    fn bound_carrier(&self, _hint: &Self::Hint, _high: bool) -> u64 {
+        u64::MAX
+    }
+
+    /// The carrier of the proof that the moves [`Searchable::children`] does not list for
+    /// `hint`, and those past [`Searchable::decisive`], lose when the others do.
+    fn pruned_carrier(&self, _hint: &Self::Hint) -> u64 {
+        u64::MAX
+    }
+
+    /// The places the move from `board` to `child` fills.
+    fn places(&self, _board: &Self::Board, _child: &Self::Board) -> u64 {
+        u64::MAX
+    }
+
+    /// Keeps the carrier of `board`'s proved outcome (with `high`, the mover's win), for a
+    /// later cut by the table, which keeps no carriers. Default: not kept.
+    fn keep_carrier(&self, _board: &Self::Board, _high: bool, _carrier: u64) {}
+
+    /// The carrier kept for `board`'s outcome (with `high`, the mover's win); every place
+    /// when none is kept.
+    fn kept_carrier(&self, _board: &Self::Board, _high: bool) -> u64 {
+        u64::MAX
+    }
+
+    /// Whether the children of `board` are searched in rounds where the window asks only
+    /// for an outcome: each move still open given a budget of nodes, growing from round to
+    /// round, so that a move proved cheaply comes first — a cut found without the dear
+    /// proofs of the moves before it, and with [`Searchable::carriers`] the cheap
+    /// refutations' carriers pruning the dear ones (what proof-number search gets from
+    /// its proof numbers). Worth it near the root, where moves' proofs differ by orders of
+    /// magnitude. Default: never.
+    fn widen(&self, _board: &Self::Board) -> bool {
+        false
+    }
 }
 
 /// How a move's value for its mover follows from its child's value for the child's
@@ -625,6 +682,9 @@ enum Stop {
     Answered,
     /// The caller's error: Ctrl-C, or the budget.
     Failed,
+    /// A round's node budget ([`Searchable::widen`]) spent: the move is tried again in a
+    /// later round.
+    Spent,
 }
 
 /// What threads share while they search.
@@ -675,7 +735,18 @@ struct Searcher<'a, 'c, G: Searchable> {
     /// The table's gate, held shared while this thread searches (let go only for the
     /// table to grow).
     held: Option<RwLockReadGuard<'a, ()>>,
+    /// Whether carriers are worked out ([`Searchable::carriers`], a weak search).
+    proofs: bool,
+    /// The carrier of the last value [`Searcher::negamax`] returned (with `proofs`).
+    carrier: u64,
+    /// The node count at which the innermost round's budget is spent ([`Stop::Spent`]).
+    deadline: u64,
 }
+
+/// The first round's budget of nodes a move ([`Searchable::widen`]), and its growth from
+/// one round to the next.
+const FIRST_BUDGET: u64 = if cfg!(test) { 4 } else { 1 << 10 };
+const BUDGET_GROWTH: u32 = 2;
 
 /// Plies from the root where a helper turns its move order.
 const TURNED_PLIES: usize = 3;
@@ -685,6 +756,9 @@ impl<G: Searchable> Searcher<'_, '_, G> {
     fn count(&mut self) -> Result<(), Stop> {
         self.pending += 1;
         self.visited += 1;
+        if self.visited >= self.deadline {
+            return Err(Stop::Spent);
+        }
         if self.pending < CHECK_EVERY {
             return Ok(());
         }
@@ -747,8 +821,15 @@ impl<G: Searchable> Searcher<'_, '_, G> {
         let child = list[0];
         let through = self.game.step(board, &child);
         let (a, b) = through.window(alpha, beta);
-        let v = self.negamax(&child, a, b, ply + 1)?;
-        Ok(through.value(v))
+        let v = through.value(self.negamax(&child, a, b, ply + 1)?);
+        if self.proofs {
+            self.carrier |= if v >= beta {
+                self.game.places(board, &child)
+            } else {
+                self.game.pruned_carrier(&hint)
+            };
+        }
+        Ok(v)
     }
 
     /// The value of `board` within `(alpha, beta)`, fail-soft: at most `alpha` is an upper
@@ -769,19 +850,30 @@ impl<G: Searchable> Searcher<'_, '_, G> {
             key
         });
         let (lo, hi, hint) = match self.game.expand(board) {
-            Node::Exact(v) => return Ok(v),
+            Node::Exact(v) => {
+                if self.proofs {
+                    self.carrier = self.game.exact_carrier(board);
+                }
+                return Ok(v);
+            }
             Node::Open { lo, hi, hint } => (lo, hi, hint),
         };
         // The game's bounds first: they cut without a look at the table.
         if alpha < lo {
             alpha = lo;
             if alpha >= beta {
+                if self.proofs {
+                    self.carrier = self.game.bound_carrier(&hint, true);
+                }
                 return Ok(alpha);
             }
         }
         if beta > hi {
             beta = hi;
             if alpha >= beta {
+                if self.proofs {
+                    self.carrier = self.game.bound_carrier(&hint, false);
+                }
                 return Ok(beta);
             }
         }
@@ -796,12 +888,18 @@ impl<G: Searchable> Searcher<'_, '_, G> {
             Some(Bound::Upper(v)) if v < beta => {
                 beta = v;
                 if alpha >= beta {
+                    if self.proofs {
+                        self.carrier = self.game.kept_carrier(board, false);
+                    }
                     return Ok(beta);
                 }
             }
             Some(Bound::Lower(v)) if v > alpha => {
                 alpha = v;
                 if alpha >= beta {
+                    if self.proofs {
+                        self.carrier = self.game.kept_carrier(board, true);
+                    }
                     return Ok(alpha);
                 }
             }
@@ -823,6 +921,10 @@ impl<G: Searchable> Searcher<'_, '_, G> {
                 };
                 if let Some(v) = self.game.step(board, child).at_least(hit.bound) {
                     if v >= beta {
+                        if self.proofs {
+                            self.carrier = self.game.kept_carrier(child, false)
+                                | self.game.places(board, child);
+                        }
                         self.lists[ply] = children;
                         self.shared.table.put(key, Bound::Lower(v), Some(j), 1);
                         return Ok(v);
@@ -858,38 +960,84 @@ impl<G: Searchable> Searcher<'_, '_, G> {
         // searched and the best so far is a least loss or a draw (`decisive`).
         let decisive = decisive.map_or(n, |k| k.min(n));
         let mut undecided = decisive;
-        for step in 0..n {
-            let j = place(step);
-            if j >= decisive && undecided == 0 && (-1..=0).contains(&alpha) {
-                continue;
-            }
-            undecided -= usize::from(j < decisive);
-            let through = self.game.step(board, &children[j]);
-            let (a, b) = through.window(alpha, beta);
-            match self.negamax(&children[j], a, b, ply + 1) {
-                Ok(v) => {
-                    let v = through.value(v);
-                    if v >= beta {
-                        result = Ok(Some((v, j)));
-                        break;
+        // With carriers: the places a move must fill to be still worth trying (those of
+        // every refuted move's carrier), and the union of those carriers.
+        let mut allowed = u64::MAX;
+        let mut refuted = 0u64;
+        // In rounds of growing budgets (the cheapest proof first), the moves still open;
+        // else one round, unbounded.
+        let rounds = n > 1 && n <= 64 && (-1..=0).contains(&alpha) && self.game.widen(board);
+        let mut open = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let mut budget = if rounds { FIRST_BUDGET } else { u64::MAX };
+        'rounds: loop {
+            let outer = self.deadline;
+            for step in 0..n {
+                let j = place(step);
+                if open & (1 << j.min(63)) == 0 {
+                    continue;
+                }
+                let outcome = (-1..=0).contains(&alpha);
+                if j >= decisive && undecided == 0 && outcome {
+                    open &= !(1 << j.min(63));
+                    continue;
+                }
+                if self.proofs && outcome && self.game.places(board, &children[j]) & allowed == 0 {
+                    open &= !(1 << j.min(63));
+                    undecided -= usize::from(j < decisive);
+                    continue;
+                }
+                let through = self.game.step(board, &children[j]);
+                let (a, b) = through.window(alpha, beta);
+                self.deadline = outer.min(self.visited.saturating_add(budget));
+                let got = self.negamax(&children[j], a, b, ply + 1);
+                self.deadline = outer;
+                match got {
+                    Ok(v) => {
+                        open &= !(1 << j.min(63));
+                        undecided -= usize::from(j < decisive);
+                        let v = through.value(v);
+                        if v >= beta {
+                            if self.proofs {
+                                self.carrier |= self.game.places(board, &children[j]);
+                            }
+                            result = Ok(Some((v, j)));
+                            break 'rounds;
+                        }
+                        if self.proofs {
+                            allowed &= self.carrier;
+                            refuted |= self.carrier;
+                        }
+                        alpha = alpha.max(v);
                     }
-                    alpha = alpha.max(v);
-                }
-                Err(stop) => {
-                    result = Err(stop);
-                    break;
+                    // This round's budget spent, not an outer one's: next round.
+                    Err(Stop::Spent) if self.visited < outer => {}
+                    Err(stop) => {
+                        result = Err(stop);
+                        break 'rounds;
+                    }
                 }
             }
+            if open == 0 || !rounds {
+                break;
+            }
+            budget = budget.saturating_mul(u64::from(BUDGET_GROWTH));
         }
         self.lists[ply] = children;
         let work = self.visited - before;
         match result? {
             Some((v, cut)) => {
                 self.shared.table.put(key, Bound::Lower(v), Some(cut), work);
+                if self.proofs {
+                    self.game.keep_carrier(board, true, self.carrier);
+                }
                 Ok(v)
             }
             None => {
                 self.shared.table.put(key, Bound::Upper(alpha), None, work);
+                if self.proofs {
+                    self.carrier = refuted | self.game.pruned_carrier(&hint);
+                    self.game.keep_carrier(board, false, self.carrier);
+                }
                 Ok(alpha)
             }
         }
@@ -1012,6 +1160,7 @@ fn root<G: Searchable>(
             med,
             stage: &stage,
             lists: &mut lists,
+            proofs: options.weak && game.carriers(),
         };
         let Some(r) = probe(game, board, shared, options.threads, lane, probing)? else {
             return Ok(None);
@@ -1033,6 +1182,8 @@ struct Probing<'a, B> {
     med: i32,
     stage: &'a str,
     lists: &'a mut Vec<Vec<B>>,
+    /// Whether carriers are worked out ([`Searchable::carriers`]: a weak search only).
+    proofs: bool,
 }
 
 /// One null-window search `(med, med + 1)` of `board` on `threads` threads sharing the
@@ -1045,7 +1196,12 @@ fn probe<G: Searchable>(
     lane: Lane<'_>,
     probing: Probing<'_, G::Board>,
 ) -> Result<Option<i32>, Error> {
-    let Probing { med, stage, lists } = probing;
+    let Probing {
+        med,
+        stage,
+        lists,
+        proofs,
+    } = probing;
     let threads = thread_count(threads);
     let done = AtomicBool::new(false);
     let abandoned = || lane.quit.is_some_and(|q| q.load(Ordering::Relaxed));
@@ -1062,6 +1218,9 @@ fn probe<G: Searchable>(
             failed: None,
             stage,
             held: Some(shared.table.share()),
+            proofs,
+            carrier: 0,
+            deadline: u64::MAX,
         };
         let got = s.negamax(board, med, med + 1, 0);
         s.flush_count();
@@ -1422,6 +1581,10 @@ mod tests {
         }
         fn guess(&self, &b: &u32) -> Option<i32> {
             self.guesses[b as usize]
+        }
+        // Half the boards search their moves in rounds of budgets.
+        fn widen(&self, &b: &u32) -> bool {
+            b % 2 == 0
         }
     }
 

@@ -18,11 +18,19 @@
 //!   ([`Searchable::decisive`]: a weak search, and the null windows at 0); a strong
 //!   search still tries them, so remoteness stays exact.
 //! - H-search ([`vc`]: the AND and OR rules over chains and empty cells) where the
-//!   simple connections say nothing, on boards of [`H_SEARCH_FROM`] empty cells or more:
+//!   simple connections say nothing, on boards of [`H_SEARCH_FROM`] empty cells or more
+//!   ([`H_SEARCH_FROM_6`] on 6 × 6):
 //!   the mover's SC or VC between their edges wins (its key first), the opponent's VC
 //!   loses, each bounding how soon by its carrier (the player's stones all go inside
 //!   it); the opponent's SCs narrow the must-play region to the cells common to their
 //!   carriers. Each thread keeps these boards' bounds and moves for the next visit.
+//! - Proof carriers for a weak search ([`Searchable::carriers`]): the empty cells each
+//!   proof rests on — a connection's carrier, the opponent's winning cells, the cells of
+//!   the semi-connections that narrowed the must-play region and the dead cells'
+//!   neighbours — so that the engine skips the mover's moves outside the carrier of a
+//!   refuted one (Benzene's proof-set must-play); each thread keeps the carriers of the
+//!   boards searched for the table's cuts. Near the empty board ([`WIDEN_BELOW`]) the
+//!   moves are searched in rounds of growing budgets ([`Searchable::widen`]).
 //! - Keys merge a position with its 180° turn, the one symmetry of the rhombus: up to
 //!   5 × 5 the two bitboards side by side, on 6 × 6 the position's rank among the
 //!   positions of its stones (the tiers' ranking).
@@ -55,6 +63,20 @@ const ORDERED_FROM: u32 = 6;
 /// 5.0 s / 0.82 s.
 const H_SEARCH_FROM: u32 = 16;
 
+/// [`H_SEARCH_FROM`] on 6 × 6, where the proof carriers of a weak search make H-search's
+/// small carriers worth more. Measured on hex[6] weak, one thread, the c3 opening
+/// analysed (every reply of O's valued): from 8 cells 7.3·10^5 nodes, 6.0 s of CPU; 12,
+/// 1.2·10^6, 5.9 s; 16, 4.0·10^6, 6.5 s; 20, 1.7·10^7, 11.5 s; its value alone (with
+/// rounds of budgets): 12, 1.5 s; 16, 2.4 s.
+const H_SEARCH_FROM_6: u32 = 12;
+
+/// Boards with fewer stones than this search their moves in rounds of growing node
+/// budgets, in a weak search ([`Searchable::widen`]): the cheapest proof first. Measured
+/// on hex[6] weak, one thread: the a1 opening's value (O's win) in 3.8 s of CPU (against
+/// more than 130 s without: O's first tries, d3 and d4, lose, and each costs tens of
+/// seconds to refute, while c4 wins in a fifth of a second).
+const WIDEN_BELOW: u32 = 10;
+
 /// The stones of each player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Board {
@@ -73,6 +95,14 @@ pub struct Hint {
     moves: u64,
     /// Those listed first; `None`: every move counts.
     first: Option<u64>,
+    /// The carriers ([`Searchable::carriers`]) of the lower bound (the mover's
+    /// connection: its empty cells), of the upper bound (the opponent's connection, or
+    /// the semi-connections that leave no move), and of the moves left out or listed
+    /// last (the opponent's threat, their semi-connections' cells, the dead cells'
+    /// neighbours); every cell where none is known.
+    win: u64,
+    loss: u64,
+    pruned: u64,
 }
 
 /// Hex as the exact search sees it.
@@ -89,6 +119,9 @@ pub struct Search<'a> {
     look_ahead_below: u32,
     /// Boards with at least this many empty cells are H-searched.
     h_search_from: u32,
+    /// Boards with fewer stones than this search their moves in rounds of growing
+    /// budgets ([`Searchable::widen`]).
+    widen_below: u32,
     /// Each cell's six neighbours in turn around it (see [`RING`]).
     rings: Vec<[u8; 6]>,
     /// The ziggurats (edge template IIIa) of each edge (top, bottom, left, right): a
@@ -260,7 +293,12 @@ impl<'a> Search<'a> {
             offsets,
             key_bits: key_bits.max(1),
             look_ahead_below: hex.cells.saturating_sub(LOOK_AHEAD_LAST),
-            h_search_from: H_SEARCH_FROM,
+            widen_below: WIDEN_BELOW,
+            h_search_from: if n >= 6 {
+                H_SEARCH_FROM_6
+            } else {
+                H_SEARCH_FROM
+            },
             rings: (0..hex.cells)
                 .map(|cell| {
                     let (r, c) = ((cell / n) as i32, (cell % n) as i32);
@@ -483,14 +521,17 @@ impl<'a> Search<'a> {
     /// (theirs): the cells common to those found, each cell of the first tested by
     /// looking for one without it. All of them when none is found; none when every move
     /// loses, with the opponent's connection when one was found (`Err`).
-    fn must_play(g: &Graph, empty: u64) -> Result<u64, Connection> {
+    /// With the region, the union of the carriers that narrowed it (why the other cells
+    /// lose).
+    fn must_play(g: &Graph, empty: u64) -> Result<(u64, u64), Connection> {
         let Some(c) = Self::connection(g, empty, true) else {
-            return Ok(empty);
+            return Ok((empty, 0));
         };
         if c.key.is_none() {
             return Err(c);
         }
         let mut must = c.carrier;
+        let mut used = c.carrier;
         let mut todo = must;
         while todo != 0 {
             let cell = todo & todo.wrapping_neg();
@@ -500,11 +541,12 @@ impl<'a> Search<'a> {
                 Some(c) if c.key.is_none() => return Err(c),
                 Some(c) => {
                     must &= c.carrier;
+                    used |= c.carrier;
                     todo &= must;
                 }
             }
         }
-        Ok(must)
+        Ok((must, used))
     }
 
     /// The mover's stones, the opponent's, and each one's edges.
@@ -608,6 +650,91 @@ impl Searchable for Search<'_> {
     fn value(&self, b: &Board, score: i32) -> Value {
         self.race.value((b.x | b.o).count_ones() as i32, score)
     }
+
+    fn carriers(&self) -> bool {
+        true
+    }
+
+    fn widen(&self, b: &Board) -> bool {
+        (b.x | b.o).count_ones() < self.widen_below
+    }
+
+    /// Two of the opponent's cells that win at once: those two (their chains are stones).
+    fn exact_carrier(&self, b: &Board) -> u64 {
+        let (_, (theirs, ta, tz)) = self.sides(b);
+        self.winning(theirs, self.hex.full & !(b.x | b.o), ta, tz)
+    }
+
+    fn bound_carrier(&self, hint: &Hint, high: bool) -> u64 {
+        if high {
+            hint.win
+        } else {
+            hint.loss
+        }
+    }
+
+    fn pruned_carrier(&self, hint: &Hint) -> u64 {
+        hint.pruned
+    }
+
+    #[inline]
+    fn places(&self, b: &Board, child: &Board) -> u64 {
+        (child.x | child.o) & !(b.x | b.o)
+    }
+
+    fn keep_carrier(&self, b: &Board, high: bool, carrier: u64) {
+        CARRIERS.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if cache.is_empty() {
+                cache.resize(1 << CARRIERS_BITS, None);
+            }
+            let tag = self.hex.n | u32::from(high) << 8;
+            cache[carrier_slot(b)] = Some((tag, *b, carrier));
+        });
+    }
+
+    /// The board's own carrier, else its 180° turn's turned back.
+    fn kept_carrier(&self, b: &Board, high: bool) -> u64 {
+        let h = self.hex;
+        let turned = Board {
+            x: h.rotate(b.x),
+            o: h.rotate(b.o),
+        };
+        let tag = h.n | u32::from(high) << 8;
+        CARRIERS.with(|cache| {
+            let cache = cache.borrow();
+            if cache.is_empty() {
+                return u64::MAX;
+            }
+            match cache[carrier_slot(b)] {
+                Some((t, board, c)) if t == tag && board == *b => return c,
+                _ => {}
+            }
+            match cache[carrier_slot(&turned)] {
+                Some((t, board, c)) if t == tag && board == turned => h.rotate(c),
+                _ => u64::MAX,
+            }
+        })
+    }
+}
+
+/// Log2 of the carriers each thread keeps.
+const CARRIERS_BITS: u32 = 18;
+
+/// A board's carrier kept: the side and whether the mover won, the board, the carrier.
+type Kept = Option<(u32, Board, u64)>;
+
+thread_local! {
+    /// The carriers of the boards searched, by a hash of the board.
+    static CARRIERS: std::cell::RefCell<Vec<Kept>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Where a board's carrier is kept.
+#[inline]
+fn carrier_slot(b: &Board) -> usize {
+    ((b.x.wrapping_mul(0xc2b2_ae3d_27d4_eb4f) ^ b.o.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        >> (64 - CARRIERS_BITS)) as usize
 }
 
 /// Log2 of the boards whose [`Searchable::expand`] each thread keeps.
@@ -644,6 +771,9 @@ impl Search<'_> {
                 hint: Hint {
                     moves: threats,
                     first: None,
+                    win: u64::MAX,
+                    loss: u64::MAX,
+                    pruned: threats,
                 },
             };
         }
@@ -655,7 +785,7 @@ impl Search<'_> {
         let semi = if let Some(c) = Self::connection(&self.graph(mine, empty, a, z), empty, true) {
             // Each of the mover's stones completes a link (the key first, or one whose
             // other cell was taken), so the last one leaves at most this many stones.
-            Some((n + 2 * c.links() - 1, c.key.unwrap_or(empty)))
+            Some((n + 2 * c.links() - 1, c.key.unwrap_or(empty), c.carrier))
         } else if h_search {
             // H-search's SC (or VC) on carrier C: the mover plays inside C alone (its key
             // first, then any cell when the opponent plays outside), at most |C| stones.
@@ -671,22 +801,34 @@ impl Search<'_> {
             )
             .and_then(|e| {
                 let bound = |c: u64| n + 2 * c.count_ones() as i32 - 1;
-                e.vc.map(|c| (bound(c), if c == 0 { empty } else { c }))
-                    .or_else(|| e.semis().first().map(|s| (bound(s.carrier), s.key)))
+                e.vc.map(|c| (bound(c), if c == 0 { empty } else { c }, c))
+                    .or_else(|| {
+                        e.semis()
+                            .first()
+                            .map(|s| (bound(s.carrier), s.key, s.carrier))
+                    })
             })
         } else {
             None
         };
-        let first = if let Some((stones, first)) = semi {
+        // The carriers: of the win, of the loss, of the moves listed last.
+        let (mut win, mut loss, mut pruned) = (u64::MAX, u64::MAX, 0u64);
+        let first = if let Some((stones, first, carrier)) = semi {
             lo = lo.max(self.race.win(stones.min(cells)));
+            win = carrier;
+            pruned = u64::MAX;
             first
         } else {
             let g = self.graph(theirs, empty, ta, tz);
             let mut must = match Self::must_play(&g, empty) {
-                Ok(must) => must,
+                Ok((must, used)) => {
+                    pruned = used;
+                    must
+                }
                 // The opponent completes a link with each of their stones.
                 Err(c) => {
                     hi = hi.min(-self.race.win(n + 2 * c.links()));
+                    loss = c.carrier;
                     0
                 }
             };
@@ -706,11 +848,13 @@ impl Search<'_> {
                     Some(e) if e.vc.is_some() => {
                         let c = e.vc.unwrap_or(0);
                         hi = hi.min(-self.race.win((n + 2 * c.count_ones() as i32).min(cells)));
+                        loss = c;
                         must = 0;
                     }
                     Some(e) => {
                         for s in e.semis() {
                             must &= s.carrier;
+                            pruned |= s.carrier;
                         }
                     }
                     None => {}
@@ -718,11 +862,17 @@ impl Search<'_> {
             }
             if must == 0 {
                 hi = hi.min(-1);
+                // Without a connection: the semi-connections whose carriers share no cell.
+                if loss == u64::MAX {
+                    loss = pruned;
+                }
             }
             // Dead cells are no better than any other (their colour never matters, and
-            // an extra stone never hurts).
-            let live = must & !self.dead(b, empty);
+            // an extra stone never hurts): while their neighbours stay as they are.
+            let dead = must & self.dead(b, empty);
+            let live = must & !dead;
             if live != 0 {
+                pruned |= self.hex.neighbours(dead) & empty;
                 live
             } else {
                 must
@@ -734,6 +884,9 @@ impl Search<'_> {
             hint: Hint {
                 moves: empty,
                 first: Some(first),
+                win,
+                loss,
+                pruned,
             },
         }
     }
@@ -1009,7 +1162,7 @@ mod tests {
                     }
                 }
                 // The other player to move: each move outside `must` loses for them.
-                let must = Search::must_play(&g, empty).unwrap_or(0);
+                let must = Search::must_play(&g, empty).map_or(0, |(m, _)| m);
                 let mut rest = empty & !must;
                 while rest != 0 {
                     let m = rest & rest.wrapping_neg();
@@ -1090,10 +1243,11 @@ mod tests {
             let empty = hex.full & !(b.x | b.o);
             prop_assume!(empty != 0 && empty.count_ones() <= 11);
             let want = score(&hex, b, &mut HashMap::new());
-            // As it is, and with H-search on every board.
-            for h_search_from in [H_SEARCH_FROM, 0] {
+            // As it is, and with H-search and rounds of budgets on every board.
+            for (h_search_from, widen_below) in [(H_SEARCH_FROM, WIDEN_BELOW), (0, 64)] {
                 let mut search = Search::new(&hex);
                 search.h_search_from = h_search_from;
+                search.widen_below = widen_below;
                 let table = Table::new(1 << 12, search.key_bits(), search.score_range()).unwrap();
                 for weak in [true, false] {
                     let options = Options { weak, ..Options::default() };
@@ -1102,6 +1256,47 @@ mod tests {
                     if !weak {
                         prop_assert_eq!(found.score, want, "{:?}", b);
                     }
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Every carrier a weak search kept holds: its winner still wins, by trying every
+        /// move, once every empty cell outside it is the loser's (the same player to move).
+        #[test]
+        fn carriers_hold(n in 3u32..=5, order in shuffle(), stones in 4usize..25) {
+            let hex = Hex::new(n);
+            let b = board(&hex, &order, stones);
+            let empty = hex.full & !(b.x | b.o);
+            prop_assume!(empty != 0 && empty.count_ones() <= 13);
+            for (h_search_from, widen_below) in [(H_SEARCH_FROM, WIDEN_BELOW), (0, 64)] {
+                let mut search = Search::new(&hex);
+                search.h_search_from = h_search_from;
+                search.widen_below = widen_below;
+                CARRIERS.with(|c| c.borrow_mut().clear());
+                let table = Table::new(1 << 12, search.key_bits(), search.score_range()).unwrap();
+                let options = Options { weak: true, threads: 1, ..Options::default() };
+                solve(&search, &b, &table, &options, &Control::default()).unwrap();
+                let kept: Vec<Kept> = CARRIERS.with(|c| c.borrow().clone());
+                let mut memo = HashMap::new();
+                for (tag, at, carrier) in kept.into_iter().flatten() {
+                    let high = tag >> 8 == 1;
+                    let x_moves = at.x.count_ones() == at.o.count_ones();
+                    let outside = hex.full & !(at.x | at.o) & !carrier;
+                    // The loser: the mover when they lose, else the other.
+                    let x_loses = x_moves != high;
+                    let filled = if x_loses {
+                        Board { x: at.x | outside, o: at.o }
+                    } else {
+                        Board { x: at.x, o: at.o | outside }
+                    };
+                    // A board the filling has already decided is the loser's win only if
+                    // the carrier is wrong.
+                    let won = wins(&hex, filled, x_moves, &mut memo);
+                    prop_assert_eq!(won, high, "{:?} carrier {:x} of {:?}", at, carrier, b);
                 }
             }
         }
