@@ -64,6 +64,18 @@ pub enum Command {
         /// mean.
         #[arg(long, value_name = "FILE")]
         thermograph: Option<PathBuf>,
+        /// SPEC is a game value in CGSuite's notation, not a position: `{2||1|0}`,
+        /// `^*`, `±1` (or `+-1`), `3/4`, `*2`, sums `^ + *2 - 1/4`.
+        #[arg(long)]
+        form: bool,
+        /// Also the value cooled by T (a number above -1): `{G^L_T - T | G^R_T + T}`
+        /// until the game freezes at its mean.
+        #[arg(long, value_name = "T", allow_hyphen_values = true)]
+        cool: Option<String>,
+        /// Also the value heated by T (any game value in CGSuite's notation):
+        /// `{G^L + T | G^R - T}`, numbers left alone.
+        #[arg(long, value_name = "T", allow_hyphen_values = true)]
+        heat: Option<String>,
         #[command(flatten)]
         common: Common,
     },

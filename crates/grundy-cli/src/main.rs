@@ -55,8 +55,21 @@ fn run(cli: Cli) -> Result<u8> {
             spec,
             ascii,
             thermograph,
+            form,
+            cool,
+            heat,
             common,
-        } => commands::value::run(&spec, ascii, thermograph.as_deref(), &common),
+        } => commands::value::run(
+            &spec,
+            &commands::value::Asked {
+                ascii,
+                thermograph: thermograph.as_deref(),
+                form,
+                cool: cool.as_deref(),
+                heat: heat.as_deref(),
+            },
+            &common,
+        ),
         Command::Book {
             spec,
             depth,

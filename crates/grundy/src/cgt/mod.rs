@@ -32,6 +32,8 @@
 mod context;
 mod number;
 mod print;
+mod read;
+mod temper;
 mod thermo;
 mod value;
 
@@ -41,5 +43,7 @@ mod tests;
 pub use context::Context;
 pub use number::{Dyadic, MAX_EXP};
 pub use print::{write, Spelling};
+pub use read::{read, FormError};
+pub use temper::{atomic_weight, cool, freeze, heat, is_all_small, overheat};
 pub use thermo::{thermograph, Thermograph, Wall};
-pub use value::{Class, GameId, Table};
+pub use value::{Class, GameId, Table, MAX_NIMBER};

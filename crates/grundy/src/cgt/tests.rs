@@ -448,3 +448,208 @@ proptest! {
         }
     }
 }
+
+/// CGSuite's own test cases (`CanonicalShortGameTestCase.scala` in its repository):
+/// the text each game is entered as, how CGSuite prints it, its atomic weight (`None`:
+/// not all-small, which grundy does not weigh) and its freeze (cooled by its
+/// temperature).
+const CGSUITE_CASES: &[(&str, &str, Option<&str>, &str)] = &[
+    ("0", "0", Some("0"), "0"),
+    ("5", "5", None, "5"),
+    ("-1/2", "-1/2", None, "-1/2"),
+    ("25/16", "25/16", None, "25/16"),
+    ("*8", "*8", Some("0"), "*8"),
+    ("9/8+*", "9/8*", None, "9/8*"),
+    ("^", "^", Some("1"), "^"),
+    ("v*", "v*", Some("-1"), "v*"),
+    ("6+^*", "6^*", None, "6^*"),
+    ("^*6", "^*6", Some("1"), "^*6"),
+    ("{0|*||*|||*||||*}", "^[4]", Some("1"), "^[4]"),
+    ("{0||0|v*}", "{0|^<2>}", Some("1"), "{0|^<2>}"),
+    (
+        "{0||0,v*|vv|||{0||0,v*|vv|||vv,{0,v*|vv}},{0||0,v*|vv}|{0||0,v*|vv|||vv,{0,v*|vv}||||vv}}",
+        "",
+        Some("0"),
+        "",
+    ),
+    ("{0||0|vvv}", "{0||0|v3}", Some("0"), "{0||0|v3}"),
+    ("{^^^|vv}", "{^3|vv}", Some("{1|0}"), "{^3|vv}"),
+    ("{0||0|-3/2}", "Tiny(3/2)", None, "Tiny(3/2)"),
+    ("{1|^^||^}", "{1|^^||^}", None, "{1|^^||^}"),
+    ("{3||2+*|1+*}", "{3||2*|1*}", None, "9/4*"),
+    (
+        "{3/2+*|1/2||{0|-3},{-1+*,{-1/2|-1+*}|-5/2}}",
+        "{3/2*|1/2||{0|-3},{-1*,{-1/2|-1*}|-5/2}}",
+        None,
+        "-5/16*",
+    ),
+];
+
+/// A printed form CGSuite writes in its uptimal or named shorthand, which grundy does
+/// not: compared as values instead.
+fn shorthand(printed: &str) -> bool {
+    printed.is_empty() || printed.contains('[') || printed.contains('<') || printed.contains('(')
+}
+
+#[test]
+fn cgsuite_forms_read_print_and_weigh_as_cgsuite_says() {
+    let mut t = Table::new();
+    for &(entered, printed, weight, frozen_as) in CGSUITE_CASES {
+        let g = read(&mut t, entered).unwrap_or_else(|e| panic!("{entered}: {e}"));
+        let ours = show(&mut t, g);
+        // What grundy prints reads back to the same value.
+        assert_eq!(read(&mut t, &ours).unwrap(), g, "{entered} printed {ours}");
+        if !shorthand(printed) {
+            assert_eq!(
+                ours.replace('↑', "^").replace('↓', "v"),
+                printed,
+                "{entered}"
+            );
+        }
+        match weight {
+            Some(w) => {
+                let want = read(&mut t, w).unwrap();
+                assert_eq!(atomic_weight(&mut t, g).unwrap(), want, "{entered}");
+            }
+            None => assert!(
+                atomic_weight(&mut t, g).is_err(),
+                "{entered} is not all-small"
+            ),
+        }
+        let frozen = freeze(&mut t, g).unwrap();
+        if !shorthand(frozen_as) {
+            assert_eq!(
+                frozen,
+                read(&mut t, frozen_as).unwrap(),
+                "freeze of {entered}"
+            );
+        }
+    }
+}
+
+#[test]
+fn cooling_and_heating_as_the_books_do() {
+    let mut t = Table::new();
+    let r = |text: &str, t: &mut Table| read(t, text).unwrap();
+    let (pm_one, star, one) = (r("±1", &mut t), r("*", &mut t), r("1", &mut t));
+    // ±1 cooled by 1 is *; by 1/2, ±1/2; by 2 (past its temperature), its mean 0.
+    assert_eq!(cool(&mut t, pm_one, d(1, 0)).unwrap(), star);
+    assert_eq!(cool(&mut t, pm_one, d(1, 1)).unwrap(), r("+-1/2", &mut t));
+    assert_eq!(cool(&mut t, pm_one, d(2, 0)).unwrap(), t.zero());
+    // * heated by 1 is ±1 (Winning Ways, chapter 6: heating undoes chilling).
+    assert_eq!(heat(&mut t, star, one).unwrap(), pm_one);
+    // ^ heated by 1 = {1 | {1|-1}... }: {0|*} → {1 | ±1 − 1} = {1 | {0|-2}}.
+    let up = t.up();
+    assert_eq!(heat(&mut t, up, one).unwrap(), r("{1||0|-2}", &mut t));
+    // Numbers do not heat; integers do not cool.
+    let half = r("1/2", &mut t);
+    assert_eq!(heat(&mut t, half, one).unwrap(), half);
+    let five = r("5", &mut t);
+    assert_eq!(cool(&mut t, five, d(3, 0)).unwrap(), five);
+    // Overheating from 1 to 1: an integer n is n copies of 1, so 2 stays 2 and * becomes
+    // {1 | -1}; from * to 1, the integer 1 becomes *.
+    let two = r("2", &mut t);
+    assert_eq!(overheat(&mut t, two, one, one).unwrap(), two);
+    assert_eq!(overheat(&mut t, one, star, one).unwrap(), star);
+    assert_eq!(overheat(&mut t, star, one, one).unwrap(), pm_one);
+    // Cooling below -1 is refused, as CGSuite refuses it.
+    assert!(cool(&mut t, pm_one, d(-1, 0)).is_err());
+}
+
+#[test]
+fn bad_forms_are_refused_with_their_column() {
+    let mut t = Table::new();
+    for (text, column) in [
+        ("", 1),
+        ("{1|0", 1),
+        ("{1 0}", 4),
+        ("{1,|0}", 4),
+        ("{1|0|2}", 5),
+        ("1/3", 3),
+        ("*99999999999", 2),
+        ("^70000", 2),
+        ("*1025", 2),
+        ("99999", 1),
+        ("1 2", 3),
+        ("{,1|}", 2),
+        ("{1}", 1),
+        ("#", 1),
+    ] {
+        let e = read(&mut t, text).unwrap_err();
+        assert_eq!(e.column, column, "{text:?}: {e}");
+    }
+    let deep = "{".repeat(300) + &"|}".repeat(300);
+    assert!(read(&mut t, &deep).is_err());
+}
+
+/// A random dicotic tree (both players have a move, or neither, at every node): an
+/// all-small game.
+fn dicotic(arena: &mut Arena, choices: &mut impl Iterator<Item = u8>, depth: u32) -> usize {
+    let c = choices.next().unwrap_or(0);
+    let (nl, nr) = if depth == 0 || c.is_multiple_of(4) {
+        (0, 0)
+    } else {
+        (usize::from(1 + (c / 4) % 2), usize::from(1 + (c / 8) % 2))
+    };
+    let left = (0..nl)
+        .map(|_| dicotic(arena, choices, depth - 1))
+        .collect();
+    let right = (0..nr)
+        .map(|_| dicotic(arena, choices, depth - 1))
+        .collect();
+    arena.push(left, right)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Cooling is linear, keeps the mean, and takes `t` off a temperature above `t`
+    /// (Siegel, II.5).
+    #[test]
+    fn cooling_is_linear_and_lowers_the_temperature(
+        choices in prop::collection::vec(any::<u8>(), 0..64),
+        halves in 0i128..4,
+    ) {
+        let (arena, roots) = arena_of(&choices, 2, 3);
+        let mut table = Table::new();
+        let a = arena.canonical(roots[0], &mut table);
+        let b = arena.canonical(roots[1], &mut table);
+        let t = d(halves, 1);
+        let sum = table.sum(a, b).unwrap();
+        let (ca, cb) = (cool(&mut table, a, t).unwrap(), cool(&mut table, b, t).unwrap());
+        let parts = table.sum(ca, cb).unwrap();
+        prop_assert_eq!(cool(&mut table, sum, t).unwrap(), parts);
+        let mut memo = FxHashMap::default();
+        let before = thermograph(&table, a, &mut memo).unwrap();
+        let after = thermograph(&table, ca, &mut memo).unwrap();
+        prop_assert_eq!(before.mean, after.mean);
+        if before.temperature > t && table.number_of(a).is_none() {
+            prop_assert_eq!(after.temperature, before.temperature.checked_sub(t).unwrap());
+        }
+    }
+
+    /// Atomic weights add (Winning Ways, chapter 8) and negate, and a game of atomic
+    /// weight 2 or more is a win for Left (the two-ahead rule).
+    #[test]
+    fn atomic_weights_add_and_two_ahead_wins(
+        choices in prop::collection::vec(any::<u8>(), 0..64),
+    ) {
+        let mut arena = Arena::default();
+        let mut stream = choices.iter().copied();
+        let roots = [dicotic(&mut arena, &mut stream, 3), dicotic(&mut arena, &mut stream, 3)];
+        let mut table = Table::new();
+        let a = arena.canonical(roots[0], &mut table);
+        let b = arena.canonical(roots[1], &mut table);
+        prop_assert!(is_all_small(&table, a));
+        let (wa, wb) = (atomic_weight(&mut table, a).unwrap(), atomic_weight(&mut table, b).unwrap());
+        let sum = table.sum(a, b).unwrap();
+        let ws = atomic_weight(&mut table, sum).unwrap();
+        prop_assert_eq!(ws, table.sum(wa, wb).unwrap());
+        let minus = table.neg(a);
+        prop_assert_eq!(atomic_weight(&mut table, minus).unwrap(), table.neg(wa));
+        let two = table.integer(2).unwrap();
+        if table.leq(two, wa) {
+            prop_assert!(table.less(table.zero(), a));
+        }
+    }
+}

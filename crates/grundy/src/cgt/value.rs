@@ -103,6 +103,10 @@ impl Default for Table {
     }
 }
 
+/// The largest nimber built as a form where a number the user typed sets it (`*n`
+/// holds n² option ids).
+pub const MAX_NIMBER: u32 = 1024;
+
 /// The most forms a table holds (ids are `u32`; a table this large would take tens of
 /// GiB before that anyway).
 const MAX_FORMS: usize = u32::MAX as usize;

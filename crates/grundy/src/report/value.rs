@@ -11,8 +11,7 @@ use crate::Error;
 
 use super::{Limits, Method, Move, Report};
 
-/// The largest nimber built as a form (`*n` holds n² option ids).
-pub const MAX_NIMBER: u32 = 1024;
+pub use crate::cgt::MAX_NIMBER;
 
 /// The value of a spec, as ids of the context's table.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,6 +56,9 @@ pub struct ValueReport {
     pub mean: String,
     /// The temperature.
     pub temperature: String,
+    /// The atomic weight, for an all-small value other than 0 (`None` otherwise).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub atomic_weight: Option<String>,
     /// Each part's value (one part: the spec itself).
     pub parts: Vec<PartValue>,
     /// Distinct canonical forms the table holds after the valuation.
@@ -82,8 +84,20 @@ pub fn valuation(
         let value = part_value(part, limits, context)?;
         parts.push((text, value));
     }
+    valued(parts, context)
+}
+
+/// The [`Valuation`] of parts already valued (each part as written, with its value):
+/// their sum, its class, mean and temperature. How `grundy value --form` values a form
+/// read by [`cgt::read`].
+///
+/// # Errors
+/// [`Error::Overflow`] past the range of the table's numbers; [`Error::OverLimit`] past
+/// the memory `context` allows.
+pub fn valued(parts: Vec<(String, GameId)>, context: &mut Context) -> Result<Valuation, Error> {
     let ids: Vec<GameId> = parts.iter().map(|&(_, v)| v).collect();
     let total = context.table.sum_all(&ids)?;
+    context.check()?;
     let class = context.table.class(total);
     let thermograph = cgt::thermograph(&context.table, total, &mut Default::default())?;
     Ok(Valuation {
@@ -106,13 +120,13 @@ pub fn value(
     spelling: Spelling,
 ) -> Result<ValueReport, Error> {
     let found = valuation(spec, limits, context)?;
-    Ok(words(spec, &found, context, spelling))
+    Ok(words(&spec.to_string(), &found, context, spelling))
 }
 
 /// A [`Valuation`] of `spec` (made in `context`) in words.
 #[must_use]
 pub fn words(
-    spec: &Spec,
+    spec: &str,
     found: &Valuation,
     context: &mut Context,
     spelling: Spelling,
@@ -126,9 +140,18 @@ pub fn words(
             class: class.letter(),
         });
     }
+    let zero = context.table.zero();
+    let atomic_weight = if found.total != zero && cgt::is_all_small(&context.table, found.total) {
+        cgt::atomic_weight(&mut context.table, found.total)
+            .ok()
+            .map(|w| cgt::write(&mut context.table, w, spelling))
+    } else {
+        None
+    };
     ValueReport {
         spec: spec.to_string(),
         value: cgt::write(&mut context.table, found.total, spelling),
+        atomic_weight,
         class: found.class.letter(),
         winner: winner(found.class),
         mean: found.mean.to_string(),

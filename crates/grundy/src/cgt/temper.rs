@@ -1,0 +1,298 @@
+//! Cooling, heating and atomic weight: the operations of thermography and of the
+//! atomic weight calculus on canonical forms (Berlekamp, Conway and Guy, *Winning Ways*,
+//! chapters 6 and 8; Siegel, *Combinatorial Game Theory*, II.5 and II.7; CGSuite's
+//! `Cool`, `Heat`, `Overheat` and `AtomicWeight`).
+//!
+//! - **Cooling** by `t` ([`cool`]): an integer stays; a game whose temperature is below
+//!   `t` is frozen to its mean; otherwise `G_t = {G^L_t − t | G^R_t + t}`. Cooling by the
+//!   temperature freezes a game (`±1` cooled by 1 is `*`).
+//! - **Heating** by `t` ([`heat`], `∫^t G`): a number stays; otherwise
+//!   `{∫^t G^L + t | ∫^t G^R − t}` (`*` heated by 1 is `±1`).
+//! - **Overheating** from `s` to `t` ([`overheat`], `∫_s^t G`): an integer `n` becomes
+//!   `n` copies of `s`; otherwise `{∫_s^t G^L + t | ∫_s^t G^R − t}`.
+//! - **Atomic weight** of an all-small game ([`atomic_weight`]): `G ≈ aw(G)·↑` in sums
+//!   with a remote star. `aw = {aw(G^L) − 2 | aw(G^R) + 2}` unless that is an integer;
+//!   then, against the remote star `☆` (a nimber larger than every nimber among `G`'s
+//!   followers), the greatest integer `n ⧏ aw(G^R) + 2` for every `G^R` when `G > ☆`,
+//!   the least `n ⧐ aw(G^L) − 2` for every `G^L` when `G < ☆`, and the integer itself
+//!   when `G` is confused with `☆` or equal to it. Only all-small games (every number
+//!   among the followers is 0) are given a weight here: an infinitesimal that is not
+//!   all-small may have none, and the test for it is not built.
+//!
+//! Each operation is memoised within a call, so each follower is worked on once.
+
+use rustc_hash::FxHashMap;
+
+use super::number::Dyadic;
+use super::thermo::{thermograph, Thermograph};
+use super::value::{GameId, Table};
+use crate::Error;
+
+/// `g` cooled by `t` (CGSuite's `G.Cool(t)`; `t > −1`).
+///
+/// # Errors
+/// [`Error::Unsupported`] for `t ≤ −1` (cooling there is not defined: CGSuite refuses
+/// it too); [`Error::Overflow`] past the range of the table's numbers.
+pub fn cool(table: &mut Table, g: GameId, t: Dyadic) -> Result<GameId, Error> {
+    if t <= Dyadic::integer(-1).ok_or(Error::Overflow)? {
+        return Err(Error::Unsupported(format!(
+            "cooling by {t}: the temperature must be above -1"
+        )));
+    }
+    let tid = table.number(t);
+    let mut temperatures = FxHashMap::default();
+    let mut memo = FxHashMap::default();
+    cool_in(table, g, t, tid, &mut temperatures, &mut memo)
+}
+
+fn cool_in(
+    table: &mut Table,
+    g: GameId,
+    t: Dyadic,
+    tid: GameId,
+    temperatures: &mut FxHashMap<GameId, Thermograph>,
+    memo: &mut FxHashMap<GameId, GameId>,
+) -> Result<GameId, Error> {
+    if table.number_of(g).is_some_and(Dyadic::is_integer) {
+        return Ok(g);
+    }
+    if let Some(&done) = memo.get(&g) {
+        return Ok(done);
+    }
+    let drawn = thermograph(table, g, temperatures)?;
+    let cooled = if drawn.temperature < t {
+        table.number(drawn.mean)
+    } else {
+        let (left, right) = (table.left(g).to_vec(), table.right(g).to_vec());
+        let mut new_left = Vec::with_capacity(left.len());
+        for l in left {
+            let c = cool_in(table, l, t, tid, temperatures, memo)?;
+            new_left.push(table.sub(c, tid)?);
+        }
+        let mut new_right = Vec::with_capacity(right.len());
+        for r in right {
+            let c = cool_in(table, r, t, tid, temperatures, memo)?;
+            new_right.push(table.sum(c, tid)?);
+        }
+        table.game(&new_left, &new_right)
+    };
+    memo.insert(g, cooled);
+    Ok(cooled)
+}
+
+/// `g` frozen: cooled by its own temperature (CGSuite's `G.Freeze`), a number itself.
+///
+/// # Errors
+/// [`Error::Overflow`] past the range of the table's numbers.
+pub fn freeze(table: &mut Table, g: GameId) -> Result<GameId, Error> {
+    if table.number_of(g).is_some() {
+        return Ok(g);
+    }
+    let t = thermograph(table, g, &mut FxHashMap::default())?.temperature;
+    cool(table, g, t)
+}
+
+/// `g` heated by `t` (`∫^t G`, CGSuite's `G.Heat(t)`): numbers stay, every other
+/// follower's options move by `t` towards their owner.
+///
+/// # Errors
+/// [`Error::Overflow`] past the range of the table's numbers.
+pub fn heat(table: &mut Table, g: GameId, t: GameId) -> Result<GameId, Error> {
+    let mut memo = FxHashMap::default();
+    warm(table, g, None, t, &mut memo)
+}
+
+/// `g` overheated from `s` to `t` (`∫_s^t G`, CGSuite's `G.Overheat(s, t)`): an integer
+/// `n` is `n` copies of `s`, every other follower's options move by `t` towards their
+/// owner.
+///
+/// # Errors
+/// [`Error::Overflow`] past the range of the table's numbers (an integer of more than
+/// 2^20 copies is refused this way too, rather than summed for ever).
+pub fn overheat(table: &mut Table, g: GameId, s: GameId, t: GameId) -> Result<GameId, Error> {
+    let mut memo = FxHashMap::default();
+    warm(table, g, Some(s), t, &mut memo)
+}
+
+/// Heating (`from` `None`) or overheating from `from`.
+fn warm(
+    table: &mut Table,
+    g: GameId,
+    from: Option<GameId>,
+    t: GameId,
+    memo: &mut FxHashMap<GameId, GameId>,
+) -> Result<GameId, Error> {
+    if let Some(x) = table.number_of(g) {
+        match from {
+            None => return Ok(g),
+            Some(s) if x.is_integer() => return copies(table, x.numerator(), s),
+            Some(_) => {}
+        }
+    }
+    if let Some(&done) = memo.get(&g) {
+        return Ok(done);
+    }
+    let (left, right) = (table.left(g).to_vec(), table.right(g).to_vec());
+    let mut new_left = Vec::with_capacity(left.len());
+    for l in left {
+        let w = warm(table, l, from, t, memo)?;
+        new_left.push(table.sum(w, t)?);
+    }
+    let mut new_right = Vec::with_capacity(right.len());
+    for r in right {
+        let w = warm(table, r, from, t, memo)?;
+        new_right.push(table.sub(w, t)?);
+    }
+    let warmed = table.game(&new_left, &new_right);
+    memo.insert(g, warmed);
+    Ok(warmed)
+}
+
+/// `n` copies of `s` (negative: of `−s`), by doubling.
+fn copies(table: &mut Table, n: i64, s: GameId) -> Result<GameId, Error> {
+    const MOST: u64 = 1 << 20;
+    if n.unsigned_abs() > MOST {
+        return Err(Error::Overflow);
+    }
+    let mut base = if n < 0 { table.neg(s) } else { s };
+    let mut k = n.unsigned_abs();
+    let mut total = table.zero();
+    while k > 0 {
+        if k & 1 == 1 {
+            total = table.sum(total, base)?;
+        }
+        k >>= 1;
+        if k > 0 {
+            base = table.sum(base, base)?;
+        }
+    }
+    Ok(total)
+}
+
+/// Whether every number among `g`'s followers (`g` included) is 0: an all-small game
+/// (Conway, *On Numbers and Games*, theorem 57).
+#[must_use]
+pub fn is_all_small(table: &Table, g: GameId) -> bool {
+    let mut seen = FxHashMap::default();
+    all_small(table, g, &mut seen)
+}
+
+fn all_small(table: &Table, g: GameId, seen: &mut FxHashMap<GameId, bool>) -> bool {
+    if let Some(&known) = seen.get(&g) {
+        return known;
+    }
+    let ok = match table.number_of(g) {
+        Some(x) => x == Dyadic::ZERO,
+        None => {
+            table.left(g).iter().all(|&l| all_small(table, l, seen))
+                && table.right(g).iter().all(|&r| all_small(table, r, seen))
+        }
+    };
+    seen.insert(g, ok);
+    ok
+}
+
+/// The atomic weight of an all-small game `g` (CGSuite's `G.AtomicWeight`).
+///
+/// # Errors
+/// [`Error::Unsupported`] when `g` is not all-small; [`Error::Overflow`] past the range
+/// of the table's numbers.
+pub fn atomic_weight(table: &mut Table, g: GameId) -> Result<GameId, Error> {
+    if !is_all_small(table, g) {
+        return Err(Error::Unsupported(
+            "atomic weight: the game is not all-small (a number other than 0 among its positions)"
+                .into(),
+        ));
+    }
+    let mut memo = FxHashMap::default();
+    let mut remote = FxHashMap::default();
+    weigh(table, g, &mut memo, &mut remote)
+}
+
+/// One more than the largest nimber among `g`'s followers (at least 1): `*` of it is a
+/// remote star for `g`.
+fn remote_star(table: &Table, g: GameId, memo: &mut FxHashMap<GameId, u32>) -> u32 {
+    if let Some(n) = table.nimber_of(g) {
+        return n + 1;
+    }
+    if let Some(&known) = memo.get(&g) {
+        return known;
+    }
+    let mut most = 1;
+    for &h in table.left(g).iter().chain(table.right(g)) {
+        most = most.max(remote_star(table, h, memo));
+    }
+    memo.insert(g, most);
+    most
+}
+
+fn weigh(
+    table: &mut Table,
+    g: GameId,
+    memo: &mut FxHashMap<GameId, GameId>,
+    remote: &mut FxHashMap<GameId, u32>,
+) -> Result<GameId, Error> {
+    if let Some(&known) = memo.get(&g) {
+        return Ok(known);
+    }
+    let two = table.integer(2)?;
+    let (left, right) = (table.left(g).to_vec(), table.right(g).to_vec());
+    let mut lower = Vec::with_capacity(left.len());
+    for l in left {
+        let w = weigh(table, l, memo, remote)?;
+        lower.push(table.sub(w, two)?);
+    }
+    let mut upper = Vec::with_capacity(right.len());
+    for r in right {
+        let w = weigh(table, r, memo, remote)?;
+        upper.push(table.sum(w, two)?);
+    }
+    let naive = table.game(&lower, &upper);
+    let weight = if table.number_of(naive).is_some_and(Dyadic::is_integer) {
+        let star = table.nimber(remote_star(table, g, remote));
+        let (below, above) = (table.leq(g, star), table.leq(star, g));
+        if above && !below {
+            // g > ☆: the greatest integer n with n ⧏ every upper option (not upper ≤ n).
+            let mut best: Option<i64> = None;
+            for &u in &upper {
+                let n = greatest_below(table, u)?;
+                best = Some(best.map_or(n, |b| b.min(n)));
+            }
+            match best {
+                Some(n) => table.integer(n)?,
+                None => table.zero(),
+            }
+        } else if below && !above {
+            // g < ☆: the least integer n with n ⧐ every lower option (not n ≤ lower).
+            let mut best: Option<i64> = None;
+            for &l in &lower {
+                let n = least_above(table, l)?;
+                best = Some(best.map_or(n, |b| b.max(n)));
+            }
+            match best {
+                Some(n) => table.integer(n)?,
+                None => table.zero(),
+            }
+        } else {
+            naive
+        }
+    } else {
+        naive
+    };
+    memo.insert(g, weight);
+    Ok(weight)
+}
+
+/// The greatest integer `n` with `x ≰ n`.
+fn greatest_below(table: &mut Table, x: GameId) -> Result<i64, Error> {
+    let n = table.left_stop(x).floor();
+    let id = table.integer(n)?;
+    Ok(if table.leq(x, id) { n - 1 } else { n })
+}
+
+/// The least integer `n` with `n ≰ x`.
+fn least_above(table: &mut Table, x: GameId) -> Result<i64, Error> {
+    let n = table.right_stop(x).ceil();
+    let id = table.integer(n)?;
+    Ok(if table.leq(id, x) { n + 1 } else { n })
+}
