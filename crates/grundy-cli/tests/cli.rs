@@ -1102,6 +1102,30 @@ fn value_prints_canonical_forms_and_sums_them() {
     assert!(err.contains("no combinatorial game value"), "{err}");
 }
 
+/// `value --form` reads CGSuite's notation; `--cool` and `--heat` transform the value;
+/// an all-small value has its atomic weight; a bad form is shown with its column.
+#[test]
+fn value_reads_forms_cools_heats_and_weighs() {
+    let v = json(&[
+        "value", "--form", "+-1", "--cool", "1", "--heat", "1", "--json",
+    ]);
+    assert_eq!(v["value"], "±1");
+    assert_eq!(v["cooled"]["value"], "*");
+    assert_eq!(v["heated"]["value"], "±2");
+    assert!(v.get("atomic_weight").is_none(), "{v}");
+    let v = json(&["value", "--form", "{0||0|v*}", "--json"]);
+    assert_eq!(v["atomic_weight"], "1");
+    assert_eq!(v["class"], "L");
+    let text = ok(&["value", "domineering[3x4](..../x..x/....)", "--cool", "3/2"]);
+    assert!(text.contains("cooled by 3/2: -5/2*"), "{text}");
+    let err = fails(&["value", "--form", "{1|0|2}"]);
+    assert!(err.contains("column 5"), "{err}");
+    let err = fails(&["value", "--form", "*", "--cool", "^"]);
+    assert!(err.contains("must be a number"), "{err}");
+    let err = fails(&["value", "--form", "*", "--cool", "-1"]);
+    assert!(err.contains("above -1"), "{err}");
+}
+
 /// `value --thermograph FILE` draws the walls and the mast with the mean and temperature
 /// it prints; a file name it cannot draw is refused with the reason.
 #[test]

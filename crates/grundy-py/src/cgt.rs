@@ -212,6 +212,57 @@ impl Form {
         fraction(py, self.thermograph()?.temperature)
     }
 
+    /// The form cooled by `t` (a form that is a number, or an int, above -1):
+    /// `{G^L_t - t | G^R_t + t}` until it freezes at its mean (CGSuite's `Cool`).
+    fn cool(&self, t: &Bound<'_, PyAny>) -> PyResult<Form> {
+        let by = operand(t)?.ok_or_else(|| PyValueError::new_err("cool by a form or an int"))?;
+        let mut c = table();
+        let x = c
+            .table
+            .number_of(by)
+            .ok_or_else(|| PyValueError::new_err("the cooling temperature must be a number"))?;
+        let id = cgt::cool(&mut c.table, self.id, x)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(Form { id })
+    }
+
+    /// The form heated by `t` (a form or an int): `{G^L + t | G^R - t}`, numbers left
+    /// alone (CGSuite's `Heat`).
+    fn heat(&self, t: &Bound<'_, PyAny>) -> PyResult<Form> {
+        let by = operand(t)?.ok_or_else(|| PyValueError::new_err("heat by a form or an int"))?;
+        let id = cgt::heat(&mut table().table, self.id, by).map_err(|e| overflow(&e))?;
+        Ok(Form { id })
+    }
+
+    /// The form overheated from `s` to `t` (CGSuite's `Overheat`): an integer `n`
+    /// becomes `n` copies of `s`, other options move by `t`.
+    fn overheat(&self, s: &Bound<'_, PyAny>, t: &Bound<'_, PyAny>) -> PyResult<Form> {
+        let s =
+            operand(s)?.ok_or_else(|| PyValueError::new_err("overheat from a form or an int"))?;
+        let t = operand(t)?.ok_or_else(|| PyValueError::new_err("overheat to a form or an int"))?;
+        let id = cgt::overheat(&mut table().table, self.id, s, t).map_err(|e| overflow(&e))?;
+        Ok(Form { id })
+    }
+
+    /// The form cooled by its own temperature (CGSuite's `Freeze`); a number itself.
+    fn freeze(&self) -> PyResult<Form> {
+        let id = cgt::freeze(&mut table().table, self.id).map_err(|e| overflow(&e))?;
+        Ok(Form { id })
+    }
+
+    /// Whether every number among the form's positions is 0.
+    #[getter]
+    fn is_all_small(&self) -> bool {
+        cgt::is_all_small(&table().table, self.id)
+    }
+
+    /// The atomic weight of an all-small form (`ValueError` for any other).
+    fn atomic_weight(&self) -> PyResult<Form> {
+        let id = cgt::atomic_weight(&mut table().table, self.id)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(Form { id })
+    }
+
     /// The thermograph drawn as SVG text (as `grundy value --thermograph FILE.svg`).
     fn thermograph_svg(&self) -> PyResult<String> {
         let drawn = self.thermograph()?;
@@ -258,6 +309,14 @@ fn form(left: Vec<PyRef<'_, Form>>, right: Vec<PyRef<'_, Form>>) -> Form {
     Form {
         id: table().table.game(&left, &right),
     }
+}
+
+/// A form written in CGSuite's notation: `{2||1|0}`, `^*`, `+-1`, `3/4`, `*2`, sums.
+#[pyfunction]
+fn read_form(text: &str) -> PyResult<Form> {
+    let id = cgt::read(&mut table().table, text)
+        .map_err(|e| PyValueError::new_err(format!("cannot read `{text}`: {e}")))?;
+    Ok(Form { id })
 }
 
 /// The number `numerator / 2^exponent`.
@@ -320,6 +379,7 @@ fn value_form(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Form>()?;
     m.add_function(wrap_pyfunction!(form, m)?)?;
+    m.add_function(wrap_pyfunction!(read_form, m)?)?;
     m.add_function(wrap_pyfunction!(dyadic, m)?)?;
     m.add_function(wrap_pyfunction!(nimber, m)?)?;
     m.add_function(wrap_pyfunction!(value_form, m)?)?;

@@ -93,3 +93,30 @@ def test_the_thermograph_is_drawn():
         pytest.skip(str(e))  # no TrueType font on this machine
     assert svg.startswith("<svg") and "mean 3/4, temperature 5/4" in svg
     assert svg in g._repr_html_()
+
+
+def test_forms_read_as_cgsuite_writes_them():
+    # CGSuite's own test cases: {0||0|v*} is written {0|^<2>}, atomic weight 1;
+    # {^^^|vv} has atomic weight {1|0}; {3||2*|1*} freezes to 9/4*.
+    assert str(cgt.read("{^^^|vv}")) in ("{^3|vv}", "{↑3|↓↓}")
+    assert cgt.read("{0||0|v*}").atomic_weight() == 1
+    assert cgt.read("{^^^|vv}").atomic_weight() == cgt.form([1], [0])
+    assert cgt.read("{3||2+*|1+*}").freeze() == cgt.read("9/4*")
+    assert cgt.read("^ + *2 - 1/4") == cgt.up() + cgt.nimber(2) - cgt.number(Fraction(1, 4))
+    with pytest.raises(ValueError, match="column 3"):
+        cgt.read("1/3")
+
+
+def test_cooling_heating_and_atomic_weight():
+    pm = cgt.read("+-1")
+    assert pm.cool(1) == cgt.star()
+    assert pm.cool(cgt.number(Fraction(1, 2))) == cgt.read("+-1/2")
+    assert pm.cool(2) == 0
+    assert cgt.star().heat(1) == pm
+    assert cgt.integer(1).overheat(cgt.star(), 1) == cgt.star()
+    assert cgt.star().freeze() == cgt.star()
+    assert cgt.up().is_all_small and not pm.is_all_small
+    with pytest.raises(ValueError, match="above -1"):
+        pm.cool(-1)
+    with pytest.raises(ValueError, match="not all-small"):
+        pm.atomic_weight()

@@ -19,7 +19,13 @@ neither is ``<=`` the other. Integers mix with forms (``g + 1``, ``g > 0``). A f
 ``outcome`` (``"L"``, ``"R"``, ``"P"``, ``"N"``), ``mean``, ``temperature`` and
 ``stops`` (``fractions.Fraction``), ``number`` and ``nimber`` (or ``None``),
 ``left_options``, ``right_options``, ``birthday``, ``ascii``, ``thermograph_svg()``; in Jupyter it shows as a
-small table with its thermograph.
+small table with its thermograph. As CGSuite has them, ``cool(t)``, ``heat(t)``,
+``overheat(s, t)``, ``freeze()``, ``is_all_small`` and ``atomic_weight()``; ``read``
+makes a form from CGSuite's notation.
+
+>>> pm = cgt.read("+-1")
+>>> pm.cool(1), cgt.star().heat(1) == pm, cgt.read("^^*").atomic_weight()
+(*, True, 2)
 """
 
 from fractions import Fraction
@@ -46,6 +52,12 @@ def parts(spec, *, max_positions=2_000_000, progress=None):
 def form(left, right):
     """The game ``{left | right}`` (lists of forms or integers), in canonical form."""
     return _grundy.form([_as_form(g) for g in left], [_as_form(g) for g in right])
+
+
+def read(text):
+    """A form written as CGSuite writes it: ``{2||1|0}``, ``^*``, ``+-1``, ``3/4``, ``*2``,
+    sums such as ``^ + *2 - 1/4``; a ``ValueError`` names the column of a mistake."""
+    return _grundy.read_form(text)
 
 
 def number(x):
@@ -93,4 +105,4 @@ def _as_form(g):
     return number(g)
 
 
-__all__ = ["Form", "down", "form", "integer", "nimber", "number", "parts", "star", "up", "value", "zero"]
+__all__ = ["Form", "down", "form", "integer", "nimber", "number", "parts", "read", "star", "up", "value", "zero"]
