@@ -201,6 +201,30 @@ test('explore: a sum of Kayles heaps, for the README', async () => {
   if (process.env.UPDATE_SCREENSHOT === '1') copyFileSync(picture, join(root, 'docs', 'screenshot.png'));
 });
 
+test('explore: a Domineering sum shows its value, each part\'s, and the thermograph', async () => {
+  await load();
+  await page.fill('#spec', 'domineering[2x3] + domineering[2x2]');
+  await page.press('#spec', 'Enter');
+  await page.waitForSelector('#value-box:not([hidden])');
+  const facts = await page.locator('#value-facts dt, #value-facts dd').allTextContents();
+  const pairs = Object.fromEntries(facts.flatMap((t, i) => (i % 2 ? [] : [[t, facts[i + 1]]])));
+  // {2|-1/2} + ±1 = {3|1||1/2|-3/2}: mean 3/4, temperature 5/4.
+  assert.equal(pairs.mean, '3/4');
+  assert.equal(pairs['domineering[2x3](.../...)'], '{2|-1/2} (N)');
+  assert.equal(pairs['domineering[2x2](../..)'], '±1 (N)');
+  const img = page.locator('#thermograph');
+  if (!(await img.isHidden())) {
+    assert.match(await img.getAttribute('alt'), /^thermograph of .*: mean 3\/4, temperature /);
+    assert.ok(await img.evaluate((i) => i.complete && i.naturalWidth > 0), 'the thermograph loads');
+  }
+  await shot('03b-domineering-value.png');
+  // An impartial position has no value box (its Grundy value says it all).
+  await page.fill('#spec', 'nim(3,4)');
+  await page.press('#spec', 'Enter');
+  await page.waitForFunction(() => document.getElementById('summary').textContent.startsWith('nim(3,4)'));
+  assert.ok(await page.locator('#value-box').isHidden());
+});
+
 test('explore: integers past 2^53 are shown with every digit the library gives', async () => {
   const spec = 'nim(10^18,12345,7)';
   // The library's digits, read from the raw answer (JSON.parse would round them).

@@ -349,6 +349,8 @@ function renderExplore(answer) {
     compBox.hidden = true;
   }
 
+  renderValue(answer.value);
+
   const board = $('explore-board');
   clear(board);
   if (r.picture) {
@@ -394,6 +396,32 @@ function renderExplore(answer) {
   clear(tables);
   for (const t of answer.tables) tables.append(renderTable(t));
   $('explore-result').hidden = false;
+}
+
+/**
+ * The combinatorial game value of a position with a partizan part (the server sends it
+ * when every part has one): its canonical form as CGSuite writes it, outcome class, mean,
+ * temperature, atomic weight, and its thermograph, drawn by the server as SVG.
+ */
+function renderValue(v) {
+  const box = $('value-box');
+  const facts = $('value-facts');
+  clear(facts);
+  box.hidden = !v;
+  if (!v) return;
+  const fact = (name, value) => facts.append(el('dt', { text: name }), el('dd', { text: value }));
+  fact('value', v.value);
+  fact('outcome class', `${v.class}: ${v.winner}`);
+  fact('mean', v.mean);
+  fact('temperature', v.temperature);
+  if (v.atomic_weight) fact('atomic weight', v.atomic_weight);
+  if (v.parts.length > 1) for (const p of v.parts) fact(p.spec, `${p.value} (${p.class})`);
+  const img = $('thermograph');
+  img.hidden = !v.thermograph_svg;
+  if (v.thermograph_svg) {
+    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(v.thermograph_svg)}`;
+    img.alt = `thermograph of ${v.value}: mean ${v.mean}, temperature ${v.temperature}`;
+  }
 }
 
 function renderTable(t) {

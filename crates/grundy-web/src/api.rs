@@ -439,16 +439,39 @@ pub async fn value(State(config): AppState, q: Result<Query<SpecQuery>, QueryRej
     let spec = parse_spec(&required(q.spec)?)?;
     let cfg = Arc::clone(&config);
     blocking(&config, move |limits| {
-        let mut context =
-            grundy::cgt::Context::new(limits.max_memory).with_cancel(limits.control.cancel);
-        let found =
-            report::value::value(&spec, limits, &mut context, grundy::cgt::Spelling::Unicode)
-                .map_err(|e| ApiError::solve(e, &spec.to_string(), cfg.timeout))?;
-        Ok(Json(
-            serde_json::to_value(found).expect("a value serializes"),
-        ))
+        value_json(&spec, limits)
+            .map(Json)
+            .map_err(|e| ApiError::solve(e, &spec.to_string(), cfg.timeout))
     })
     .await
+}
+
+/// The JSON of `grundy value --json` for `spec`, with `thermograph_svg`: the value's
+/// thermograph drawn by grundy-plot (`null` where no font lets it be drawn).
+fn value_json(spec: &Spec, limits: &Limits<'_>) -> Result<Value, grundy::Error> {
+    use grundy::cgt::{self, Context, Spelling};
+    let mut context = Context::new(limits.max_memory).with_cancel(limits.control.cancel);
+    let valued = report::value::valuation(spec, limits, &mut context)?;
+    let found = report::value::words(&spec.to_string(), &valued, &mut context, Spelling::Unicode);
+    let drawn = cgt::thermograph(&context.table, valued.total, &mut Default::default())?;
+    let svg = grundy_plot::thermograph_svg(&drawn, &found.value).ok();
+    let mut json = serde_json::to_value(found).expect("a value serializes");
+    json["thermograph_svg"] = json!(svg);
+    Ok(json)
+}
+
+/// What Explore shows beside a position with a partizan part: its value, when every
+/// part has one (a family that offers none, such as connect four, or a limit met:
+/// `None`, and the page shows the outcome alone).
+fn explore_value(spec: &Spec, limits: &Limits<'_>) -> Option<Value> {
+    let partizan = spec
+        .parts
+        .iter()
+        .any(|p| p.family.kind() == grundy::games::Kind::Partizan);
+    if !partizan {
+        return None;
+    }
+    value_json(spec, limits).ok()
 }
 
 #[derive(Deserialize)]
@@ -610,7 +633,13 @@ pub async fn explore(
         if limits.control.check().is_err() {
             return Err(ApiError::timeout(cfg.timeout));
         }
-        Ok(Json(json!({"report": report, "tables": tables})))
+        let value = explore_value(&spec, limits);
+        if limits.control.check().is_err() {
+            return Err(ApiError::timeout(cfg.timeout));
+        }
+        Ok(Json(
+            json!({"report": report, "tables": tables, "value": value}),
+        ))
     })
     .await
 }

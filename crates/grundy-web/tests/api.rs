@@ -1409,6 +1409,36 @@ fn serve_listens_on_a_port_the_system_picks_and_stops() {
     server.join().unwrap().unwrap();
 }
 
+/// Explore sends a position's value beside its report when a part is partizan and every
+/// part has a value, with the thermograph as SVG; impartial positions and families
+/// without values send `null`.
+#[tokio::test]
+async fn explore_sends_the_value_of_a_partizan_position() {
+    let app = app();
+    let a = get(
+        &app,
+        &format!("/api/explore?spec={}", encode("domineering[2x3]")),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let v = a.json();
+    assert_eq!(v["value"]["value"], "{2|-1/2}");
+    assert_eq!(v["value"]["mean"], "3/4");
+    assert_eq!(v["value"]["temperature"], "5/4");
+    match v["value"]["thermograph_svg"].as_str() {
+        Some(svg) => assert!(
+            svg.contains("<svg") && svg.contains("temperature 5/4"),
+            "{svg}"
+        ),
+        None => assert!(v["value"]["thermograph_svg"].is_null()),
+    }
+    for spec in ["nim(3)", "connect4[4x4]"] {
+        let a = get(&app, &format!("/api/explore?spec={}", encode(spec))).await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+        assert!(a.json()["value"].is_null(), "{spec}: {}", a.text);
+    }
+}
+
 /// `/api/value`: `grundy value --json` — a sum's value from its parts; a family without
 /// values refused by name; a valuation past the time limit stopped.
 #[tokio::test]
