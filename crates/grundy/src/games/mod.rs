@@ -24,6 +24,7 @@ mod connect4;
 mod domineering;
 mod dots;
 mod ends;
+mod hackenbush;
 mod heap;
 mod hex;
 pub mod ioiwari;
@@ -48,6 +49,7 @@ pub use family::{
     GrundySource, Indexing, Kind, Look, Part, PatternSource, Patterns, Picture, Pos, ProvedRule,
     Ranked, RuleSearch, Scores, Searching, Spec, Tiers, Values,
 };
+pub use hackenbush::Hackenbush;
 pub use heap::{HeapFamily, Heaps, MAX_LISTED_SPLITS};
 pub use hex::Hex;
 pub use ioiwari::Ioiwari;
@@ -82,6 +84,7 @@ pub mod registry {
         super::dots::ENTRIES,
         super::kalah::ENTRIES,
         super::domineering::ENTRIES,
+        super::hackenbush::ENTRIES,
     ];
 
     /// Every entry, in registry order.

@@ -6,7 +6,7 @@
 //! spec    := part ('+' part)*
 //! part    := name ('[' param (',' param)* ']')? ('(' (arg (',' arg)*)? ')')?
 //! param   := number | code such as 0.77 or 4.07 | dims such as 3x4
-//! arg     := number | board such as x.o/.x./...
+//! arg     := number | board such as x.o/.x./... | edge such as 0-1:B
 //! number  := '-'? digits ('_' digits)* ('^' digits | 'e' digits)?     e.g. 10^12, 1e6
 //! ```
 //!
@@ -156,7 +156,8 @@ pub enum Param {
         /// Where they start.
         at: usize,
     },
-    /// A word of letters, dots and slashes: a board.
+    /// A word of letters, dots and slashes: a board; or digits then `-` or `:` and
+    /// more (letters, digits, `-`, `:`): an edge such as `0-1:B`.
     Word {
         /// The text.
         text: String,
@@ -670,11 +671,29 @@ impl Parser<'_> {
                 at,
             });
         }
-        // Digits past a number's width, the whole item: moves, one a digit.
         let run = self.chars[at..]
             .iter()
             .take_while(|(_, c)| c.is_ascii_digit())
             .count();
+        // Digits then `-` or `:`: an edge such as `0-1:B` (a number never continues so).
+        if run > 0
+            && self
+                .chars
+                .get(at + run)
+                .is_some_and(|&(_, c)| c == '-' || c == ':')
+        {
+            while self
+                .peek()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | ':'))
+            {
+                self.pos += 1;
+            }
+            return Ok(Param::Word {
+                text: self.slice(at, self.pos).to_string(),
+                at,
+            });
+        }
+        // Digits past a number's width, the whole item: moves, one a digit.
         if run >= 20
             && self.slice(at, at + run).parse::<u64>().is_err()
             // Only a whole item: anything else after the digits (an exponent, a stray
