@@ -56,7 +56,8 @@ pub struct ValueReport {
     pub mean: String,
     /// The temperature.
     pub temperature: String,
-    /// The atomic weight, for an all-small value other than 0 (`None` otherwise).
+    /// The atomic weight, for an all-small value that is not a nimber (`None`
+    /// otherwise: a nimber's is 0).
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub atomic_weight: Option<String>,
     /// Each part's value (one part: the spec itself).
@@ -140,8 +141,9 @@ pub fn words(
             class: class.letter(),
         });
     }
-    let zero = context.table.zero();
-    let atomic_weight = if found.total != zero && cgt::is_all_small(&context.table, found.total) {
+    // Nimbers (0 among them) weigh 0: said only of the other all-small values.
+    let nimber = context.table.nimber_of(found.total).is_some();
+    let atomic_weight = if !nimber && cgt::is_all_small(&context.table, found.total) {
         cgt::atomic_weight(&mut context.table, found.total)
             .ok()
             .map(|w| cgt::write(&mut context.table, w, spelling))
