@@ -35,6 +35,7 @@ pub mod polygon;
 mod quixo;
 pub mod score;
 mod sum;
+mod toads;
 mod words;
 mod wythoff;
 
@@ -61,6 +62,7 @@ pub use spec::{
     cut_echoes, parse_family, Args, Built, Entry, Offered, Options, Param, Setting, SpecError,
 };
 pub use sum::SumGame;
+pub use toads::Toads;
 pub use wythoff::{Wythoff, WythoffRule};
 
 /// The families the spec language knows.
@@ -85,6 +87,7 @@ pub mod registry {
         super::kalah::ENTRIES,
         super::domineering::ENTRIES,
         super::cutcake::ENTRIES,
+        super::toads::ENTRIES,
     ];
 
     /// Every entry, in registry order.
