@@ -18,6 +18,7 @@ pub mod spec;
 
 mod chomp;
 mod circular;
+mod clobber;
 #[cfg(test)]
 mod conformance_tests;
 mod connect4;
@@ -41,6 +42,7 @@ mod wythoff;
 
 pub use chomp::Chomp;
 pub use circular::Circular;
+pub use clobber::Clobber;
 pub use connect4::Connect4;
 pub use cutcake::Cutcake;
 pub use domineering::Domineering;
@@ -88,6 +90,7 @@ pub mod registry {
         super::domineering::ENTRIES,
         super::cutcake::ENTRIES,
         super::toads::ENTRIES,
+        super::clobber::ENTRIES,
     ];
 
     /// Every entry, in registry order.
