@@ -18,9 +18,11 @@ pub mod spec;
 
 mod chomp;
 mod circular;
+mod clobber;
 #[cfg(test)]
 mod conformance_tests;
 mod connect4;
+mod cutcake;
 mod domineering;
 mod dots;
 mod ends;
@@ -35,12 +37,15 @@ pub mod polygon;
 mod quixo;
 pub mod score;
 mod sum;
+mod toads;
 mod words;
 mod wythoff;
 
 pub use chomp::Chomp;
 pub use circular::Circular;
+pub use clobber::Clobber;
 pub use connect4::Connect4;
+pub use cutcake::Cutcake;
 pub use domineering::Domineering;
 pub use dots::Dots;
 pub use ends::{Ends, EndsFamily, Intervals};
@@ -61,6 +66,7 @@ pub use spec::{
     cut_echoes, parse_family, Args, Built, Entry, Offered, Options, Param, Setting, SpecError,
 };
 pub use sum::SumGame;
+pub use toads::Toads;
 pub use wythoff::{Wythoff, WythoffRule};
 
 /// The families the spec language knows.
@@ -85,6 +91,9 @@ pub mod registry {
         super::kalah::ENTRIES,
         super::domineering::ENTRIES,
         super::hackenbush::ENTRIES,
+        super::cutcake::ENTRIES,
+        super::toads::ENTRIES,
+        super::clobber::ENTRIES,
     ];
 
     /// Every entry, in registry order.
@@ -179,6 +188,68 @@ pub(crate) mod testing {
             }
         }
         reached.iter().flatten().filter(|&&b| b).count() as u64
+    }
+
+    /// Whether the player to move wins a partizan position by plain minimax on the
+    /// family's own moves (no values): `[Left moving first, Right moving first]`, the
+    /// mover set by [`super::GameRules::with_mover`]. The reference the families' values
+    /// are held to.
+    pub(crate) fn wins_moving_first(family: &dyn Family, pos: &super::Pos) -> [bool; 2] {
+        fn wins(
+            family: &dyn Family,
+            pos: &super::Pos,
+            memo: &mut std::collections::HashMap<super::Pos, bool>,
+        ) -> bool {
+            if let Some(&w) = memo.get(pos) {
+                return w;
+            }
+            let mut children = Vec::new();
+            family.moves(pos, &mut children);
+            let w = children.iter().any(|child| !wins(family, child, memo));
+            memo.insert(pos.clone(), w);
+            w
+        }
+        let mut memo = std::collections::HashMap::new();
+        [crate::game::Player::First, crate::game::Player::Second].map(|mover| {
+            let here = family.with_mover(pos, mover).expect("a partizan family");
+            wins(family, &here, &mut memo)
+        })
+    }
+
+    /// The value of a partizan position by the plain recursion of the definition,
+    /// `{ Left's moves | Right's moves }` straight from the family's moves: no regions, no
+    /// family memo (positions met again are looked up by the whole position only).
+    pub(crate) fn plain_value(
+        family: &dyn Family,
+        pos: &super::Pos,
+        context: &mut crate::cgt::Context,
+    ) -> crate::cgt::GameId {
+        use crate::cgt::GameId;
+        use crate::game::Player;
+        fn value(
+            family: &dyn Family,
+            pos: &super::Pos,
+            context: &mut crate::cgt::Context,
+            memo: &mut std::collections::HashMap<super::Pos, GameId>,
+        ) -> GameId {
+            let key = family.with_mover(pos, Player::First).expect("partizan");
+            if let Some(&g) = memo.get(&key) {
+                return g;
+            }
+            let mut sides = [Vec::new(), Vec::new()];
+            for (mover, side) in [Player::First, Player::Second].into_iter().zip(&mut sides) {
+                let here = family.with_mover(pos, mover).expect("partizan");
+                let mut children = Vec::new();
+                family.moves(&here, &mut children);
+                for child in children {
+                    side.push(value(family, &child, context, memo));
+                }
+            }
+            let g = context.table.game(&sides[0], &sides[1]);
+            memo.insert(key, g);
+            g
+        }
+        value(family, pos, context, &mut std::collections::HashMap::new())
     }
 
     /// Every tier of `game` solved in memory, on the default options.

@@ -6,7 +6,7 @@
 //! spec    := part ('+' part)*
 //! part    := name ('[' param (',' param)* ']')? ('(' (arg (',' arg)*)? ')')?
 //! param   := number | code such as 0.77 or 4.07 | dims such as 3x4
-//! arg     := number | board such as x.o/.x./... | edge such as 0-1:B
+//! arg     := number | dims such as 3x4 | board such as x.o/.x./... | edge such as 0-1:B
 //! number  := '-'? digits ('_' digits)* ('^' digits | 'e' digits)?     e.g. 10^12, 1e6
 //! ```
 //!
@@ -708,6 +708,15 @@ impl Parser<'_> {
                 text: self.slice(at, self.pos).to_string(),
                 at,
             });
+        }
+        // Dimensions `3x4` (a piece of cake): digits, then `x` and a digit.
+        let after: Vec<char> = self.chars[at + run..]
+            .iter()
+            .take(2)
+            .map(|&(_, c)| c)
+            .collect();
+        if run > 0 && matches!(after[..], ['x' | 'X', d] if d.is_ascii_digit()) {
+            return self.param();
         }
         self.number_or_code(false)
     }

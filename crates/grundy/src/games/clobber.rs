@@ -1,0 +1,590 @@
+//! Clobber (Albert, Grossman and Nowakowski, 2001) on an m × n board of stones: a player
+//! moves one of their stones onto an orthogonally adjacent stone of the other's,
+//! capturing it (the captured stone leaves the board, the moved one's square is left
+//! empty); who cannot move loses. **Left plays `x`** (blue; CGSuite's and *Lessons in
+//! Play*'s Left), **Right plays `o`**. Partizan.
+//!
+//! A position is the stones (a bitboard each, cell `r·n + c`, row 0 at the top; at most
+//! 64 cells) and who is to move, written as the board, rows from the top separated by
+//! `/`, `x` and `o` the stones, `.` an empty square, then `right` when Right is to move:
+//! `clobber[2x3](xo./ox.)`, `clobber[1x3](xxo,right)`. No position means the full board
+//! in a checkerboard, `x` in the top left corner, Left to move.
+//!
+//! Its combinatorial game value ([`crate::cgt`]) is the sum of the values of its regions:
+//! the orthogonally connected groups of stones (a move keeps a stone in its group's
+//! squares and only ever empties one, so groups never meet again). A group of one colour
+//! has no moves and is left out; the others are moved to the top left of their bounding
+//! box, turned to the least of their eight images under the square's symmetries (which
+//! keep every move), and memoised.
+
+use super::board::Grid;
+use super::family::{
+    Bound, Drawing, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos, Scores,
+    Searching,
+};
+use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
+use crate::cgt::{Context, GameId};
+use crate::game::Player;
+use crate::Error;
+
+/// `clobber[rows x columns]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clobber {
+    /// Rows of the board.
+    pub rows: u32,
+    /// Columns of the board.
+    pub columns: u32,
+}
+
+/// The most cells a board may have (one 64-bit bitboard a colour).
+pub const MAX_CELLS: u64 = 64;
+
+/// The memo's tag for Clobber groups (the first word of each key).
+const TAG: u64 = u64::from_le_bytes(*b"clobber.");
+
+/// Right to move (the position's third word); 0 is Left.
+const RIGHT: u64 = 1;
+
+fn mask(cells: u32) -> u64 {
+    if cells >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << cells) - 1
+    }
+}
+
+/// The cells of a `rows × columns` grid that have a right neighbour.
+fn not_last_column(rows: u32, columns: u32) -> u64 {
+    (0..rows).fold(0u64, |acc, r| acc | (mask(columns - 1) << (r * columns)))
+}
+
+/// The cells orthogonally next to a cell of `set` on a `rows × columns` grid.
+fn neighbours(set: u64, rows: u32, columns: u32) -> u64 {
+    let right_ok = not_last_column(rows, columns);
+    let all = mask(rows * columns);
+    (((set & right_ok) << 1) | ((set >> 1) & right_ok) | (set << columns) | (set >> columns)) & all
+}
+
+/// Every move of the mover (`right`: `o`'s) as `(from, to)` cells, in order of `from`
+/// then `to`.
+fn each_move(x: u64, o: u64, rows: u32, columns: u32, right: bool) -> Vec<(u32, u32)> {
+    let (own, other) = if right { (o, x) } else { (x, o) };
+    let mut out = Vec::new();
+    let mut from_set = own & neighbours(other, rows, columns);
+    while from_set != 0 {
+        let from = from_set.trailing_zeros();
+        from_set &= from_set - 1;
+        let mut to_set = neighbours(1u64 << from, rows, columns) & other;
+        while to_set != 0 {
+            let to = to_set.trailing_zeros();
+            to_set &= to_set - 1;
+            out.push((from, to));
+        }
+    }
+    out
+}
+
+/// The stones after the move `from` → `to`.
+fn moved(x: u64, o: u64, right: bool, (from, to): (u32, u32)) -> (u64, u64) {
+    let (f, t) = (1u64 << from, 1u64 << to);
+    if right {
+        (x & !t, o & !f | t)
+    } else {
+        (x & !f | t, o & !t)
+    }
+}
+
+impl Clobber {
+    fn grid(&self) -> Grid {
+        Grid::by_rows(self.rows, self.columns)
+    }
+
+    fn full(&self) -> u64 {
+        mask(self.rows * self.columns)
+    }
+
+    /// The full board in a checkerboard, `x` at the top left, Left to move.
+    #[must_use]
+    pub fn start(&self) -> Pos {
+        let mut x = 0;
+        for r in 0..self.rows {
+            for c in 0..self.columns {
+                if (r + c) % 2 == 0 {
+                    x |= 1u64 << (r * self.columns + c);
+                }
+            }
+        }
+        Pos::from_slice(&[x, self.full() & !x, 0])
+    }
+
+    /// The value of stones `x` and `o` (any mover), as the sum of its groups' values.
+    ///
+    /// # Errors
+    /// [`Error::OverLimit`] past the memory `context` allows.
+    ///
+    /// # Complexity
+    /// Exponential in the stones of the largest group in the worst case; each group (up
+    /// to the board's symmetries) is valued once per context.
+    pub fn value(&self, x: u64, o: u64, context: &mut Context) -> Result<GameId, Error> {
+        board_value(
+            x & self.full(),
+            o & self.full(),
+            self.rows,
+            self.columns,
+            context,
+        )
+    }
+}
+
+/// The value of stones on a `rows × columns` grid: its groups' values summed.
+fn board_value(
+    x: u64,
+    o: u64,
+    rows: u32,
+    columns: u32,
+    context: &mut Context,
+) -> Result<GameId, Error> {
+    let mut total = context.table.zero();
+    let mut rest = x | o;
+    while rest != 0 {
+        let group = component(rest, rows, columns);
+        rest &= !group;
+        if group & x == 0 || group & o == 0 {
+            continue;
+        }
+        let (gx, go, h, w) = normalise(x & group, o & group, columns);
+        let value = group_value(gx, go, h, w, context)?;
+        total = context.table.sum(total, value)?;
+    }
+    Ok(total)
+}
+
+/// The orthogonally connected group of `stones` holding its lowest cell.
+fn component(stones: u64, rows: u32, columns: u32) -> u64 {
+    let mut group = stones & stones.wrapping_neg();
+    loop {
+        let next = (group | neighbours(group, rows, columns)) & stones;
+        if next == group {
+            return group;
+        }
+        group = next;
+    }
+}
+
+/// A group moved to the top left of its bounding box, then the least of its eight images
+/// under the square's symmetries (a turned image has its box turned: `h` and `w` swap):
+/// `(x, o, h, w)`.
+fn normalise(x: u64, o: u64, columns: u32) -> (u64, u64, u32, u32) {
+    let cells = |set: u64| {
+        let mut rest = set;
+        std::iter::from_fn(move || {
+            let i = (rest != 0).then(|| rest.trailing_zeros())?;
+            rest &= rest - 1;
+            Some((i / columns, i % columns))
+        })
+    };
+    let (mut r0, mut r1, mut c0, mut c1) = (u32::MAX, 0, u32::MAX, 0);
+    for (r, c) in cells(x | o) {
+        (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(c), c1.max(c));
+    }
+    let (h, w) = (r1 - r0 + 1, c1 - c0 + 1);
+    let mut best = (u64::MAX, u64::MAX, 0, 0);
+    for transpose in [false, true] {
+        let (bh, bw) = if transpose { (w, h) } else { (h, w) };
+        for (flip_r, flip_c) in [(false, false), (true, false), (false, true), (true, true)] {
+            let image = |set: u64| {
+                cells(set).fold(0u64, |acc, (r, c)| {
+                    let (r, c) = (r - r0, c - c0);
+                    let (r, c) = if transpose { (c, r) } else { (r, c) };
+                    let r = if flip_r { bh - 1 - r } else { r };
+                    let c = if flip_c { bw - 1 - c } else { c };
+                    acc | 1 << (r * bw + c)
+                })
+            };
+            let candidate = (image(x), image(o), bh, bw);
+            if (candidate.2, candidate.0, candidate.1) < (best.2, best.0, best.1) || best.2 == 0 {
+                best = candidate;
+            }
+        }
+    }
+    best
+}
+
+/// The value of one group (normalised, `h × w`): `{ x's captures | o's captures }`, each
+/// option the value of what is left, memoised.
+fn group_value(x: u64, o: u64, h: u32, w: u32, context: &mut Context) -> Result<GameId, Error> {
+    let key = [TAG, x, o, u64::from(h) << 32 | u64::from(w)];
+    if let Some(value) = context.recall(&key) {
+        return Ok(value);
+    }
+    let mut sides = [Vec::new(), Vec::new()];
+    for (right, side) in [false, true].into_iter().zip(&mut sides) {
+        for m in each_move(x, o, h, w, right) {
+            let (cx, co) = moved(x, o, right, m);
+            side.push(board_value(cx, co, h, w, context)?);
+        }
+    }
+    let value = context.table.game(&sides[0], &sides[1]);
+    context.remember(&key, value);
+    context.check()?;
+    Ok(value)
+}
+
+impl GameRules for Clobber {
+    fn name(&self) -> String {
+        format!("clobber[{}x{}]", self.rows, self.columns)
+    }
+
+    fn kind(&self) -> Kind {
+        Kind::Partizan
+    }
+
+    fn write_position(&self, pos: &Pos, out: &mut String) {
+        self.grid().write(pos, out);
+        if pos[2] == RIGHT {
+            out.push_str(",right");
+        }
+    }
+
+    fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
+        let (x, o, mover) = (pos[0], pos[1], pos[2]);
+        let right = mover == RIGHT;
+        for m in each_move(x, o, self.rows, self.columns, right) {
+            let (cx, co) = moved(x, o, right, m);
+            out.push(Pos::from_slice(&[cx, co, 1 - mover]));
+        }
+    }
+
+    fn bound(&self, pos: &Pos) -> Bound {
+        let stones = (pos[0] | pos[1]).count_ones();
+        Bound {
+            // Each move takes a stone off: every colouring of every subset of the
+            // stones, either mover.
+            positions: 2u128.saturating_mul(3u128.saturating_pow(stones)),
+            // Four captures a stone at most.
+            moves: 4 * u128::from(stones),
+        }
+    }
+
+    fn to_move(&self, pos: &Pos) -> Player {
+        if pos[2] == RIGHT {
+            Player::Second
+        } else {
+            Player::First
+        }
+    }
+
+    fn with_mover(&self, pos: &Pos, mover: Player) -> Option<Pos> {
+        let turn = if mover == Player::Second { RIGHT } else { 0 };
+        Some(Pos::from_slice(&[pos[0], pos[1], turn]))
+    }
+
+    fn cgt_value(&self, pos: &Pos, context: &mut Context) -> Option<Result<GameId, Error>> {
+        Some(self.value(pos[0], pos[1], context))
+    }
+}
+
+impl Clobber {
+    /// The capture `from` → `to`: the moved stone's square and the captured one's.
+    fn the_move(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        let before = from[0] | from[1];
+        let after = to[0] | to[1];
+        let emptied = before & !after;
+        let (own_after, own_before) = if from[2] == RIGHT {
+            (to[1], from[1])
+        } else {
+            (to[0], from[0])
+        };
+        let taken = own_after & !own_before;
+        (emptied.count_ones() == 1 && taken.count_ones() == 1)
+            .then(|| (emptied.trailing_zeros(), taken.trailing_zeros()))
+    }
+}
+
+impl Drawing for Clobber {
+    /// `a1-b1`: the square the stone leaves and the one it captures on.
+    fn move_name(&self, from: &Pos, to: &Pos) -> String {
+        match self.the_move(from, to) {
+            Some((a, b)) => {
+                let grid = self.grid();
+                format!("{}-{}", grid.cell_name(a), grid.cell_name(b))
+            }
+            None => "no move".into(),
+        }
+    }
+
+    /// The board as squares, `X` Left's stones, `O` Right's.
+    fn picture(&self, pos: &Pos) -> Option<Picture> {
+        Some(self.grid().picture(pos, Look::Marks))
+    }
+
+    /// A capture is clicked at the stone moved, and ends on the stone taken.
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        self.the_move(from, to).map(|(a, _)| self.grid().place(a))
+    }
+
+    fn move_end(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        self.the_move(from, to).map(|(_, b)| self.grid().place(b))
+    }
+
+    fn draw(&self, pos: &Pos) -> Option<String> {
+        let note = if pos[2] == RIGHT {
+            "Right (o) to move"
+        } else {
+            "Left (x) to move"
+        };
+        Some(super::board::trim_lines(
+            &self.grid().lettered(pos, note, false),
+        ))
+    }
+}
+
+impl Scores for Clobber {}
+
+impl Indexing for Clobber {}
+
+impl Searching for Clobber {}
+
+impl Patterns for Clobber {}
+
+impl Grundy for Clobber {}
+
+fn build(args: &Args<'_>) -> Result<Built, SpecError> {
+    let param = args.one_param("clobber[3x4]")?;
+    let Param::Dims { a, b, at } = *param else {
+        return Err(args.error_at(
+            param.at(),
+            "expected the board's size, as in `clobber[3x4]`",
+        ));
+    };
+    if a == 0 || b == 0 || a.saturating_mul(b) > MAX_CELLS {
+        return Err(args.error_at(
+            at,
+            format!("a board of 1 to {MAX_CELLS} cells, as in `clobber[3x4]`"),
+        ));
+    }
+    let family = Clobber {
+        rows: a as u32,
+        columns: b as u32,
+    };
+    let Some(items) = args.position() else {
+        return Ok(Built::new(family, Some(family.start())));
+    };
+    let example = "clobber[2x3](xo./ox.,right)";
+    let mover = match items {
+        [_] => 0,
+        [_, Param::Word { text, .. }] if text.eq_ignore_ascii_case("left") => 0,
+        [_, Param::Word { text, .. }] if text.eq_ignore_ascii_case("right") => RIGHT,
+        [_, other] => {
+            return Err(args.error_at(other.at(), "expected `left` or `right`: who is to move"))
+        }
+        _ => {
+            return Err(args.error_at(
+                items.get(2).map_or(args.open_at(), Param::at),
+                format!("expected a board, then `left` or `right` to move, as in `{example}`"),
+            ))
+        }
+    };
+    let Param::Word { text, at } = &items[0] else {
+        return Err(args.error_at(
+            items[0].at(),
+            format!("expected a board such as `{example}`"),
+        ));
+    };
+    let cell_is = "a square is `x` (Left's stone), `o` (Right's) or `.` (empty)";
+    let (x, o) = family.grid().read(args, text, *at, cell_is)?;
+    Ok(Built::new(family, Some(Pos::from_slice(&[x, o, mover]))))
+}
+
+/// The registry entries of this file.
+pub const ENTRIES: &[Entry] = &[Entry {
+    name: "clobber",
+    examples: &["clobber[3x3]", "clobber[2x4](xoxo/o.x.,right)"],
+    small: &["clobber[2x3]", "clobber[1x6](xxo.ox,right)", "clobber[3x3](xox/o.o/xox)"],
+    shape: "clobber[m x n](board,right): move a stone onto an orthogonally adjacent stone of the other's, capturing it; Left `x`, Right `o` (rows from the top, `.` empty; `right`: Right to move; no position: the full checkerboard, Left to move)",
+    build,
+    options: Options {
+        template: "clobber[{rows}x{columns}]",
+        settings: &[
+            Setting {
+                name: "rows",
+                label: "rows",
+                values: Offered::Range(1, 4),
+                default: "2",
+            },
+            Setting {
+                name: "columns",
+                label: "columns",
+                values: Offered::Range(1, 5),
+                default: "3",
+            },
+        ],
+    },
+}];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cgt::{write, Class, Dyadic, Spelling};
+    use crate::games::testing::{plain_value, wins_moving_first};
+    use crate::games::Spec;
+
+    fn context() -> Context<'static> {
+        Context::new(1 << 28)
+    }
+
+    fn part(spec: &str) -> (std::sync::Arc<dyn crate::games::Family>, Pos) {
+        let spec: Spec = spec.parse().unwrap();
+        let part = spec.single().unwrap();
+        (std::sync::Arc::clone(&part.family), part.position.clone())
+    }
+
+    fn value(spec: &str, context: &mut Context) -> (GameId, String) {
+        let (family, pos) = part(spec);
+        let g = family.cgt_value(&pos, context).unwrap().unwrap();
+        (g, write(&mut context.table, g, Spelling::Unicode))
+    }
+
+    /// Small rows, worked by hand by the rules (Albert, Grossman and Nowakowski's, as
+    /// Wolfe's Clobber research page states them): `xo` is `{0|0}` = `*` (either capture
+    /// leaves a lone stone); `xxo` is `{0|*}` = `^` (Left's capture leaves `x.x`, 0;
+    /// Right's leaves `xo`); `xox` is `*` again; `oox` is `v`, the negative of `xxo`
+    /// (swapping the colours swaps the players). A lone colour is 0.
+    #[test]
+    fn small_rows() {
+        let mut c = context();
+        for (spec, text) in [
+            ("clobber[1x2](xo)", "*"),
+            ("clobber[1x3](xxo)", "^"),
+            ("clobber[1x3](oxx)", "^"),
+            ("clobber[3x1](x/x/o)", "^"),
+            ("clobber[1x3](xox)", "*"),
+            ("clobber[1x3](oox)", "v"),
+            ("clobber[2x2](xx/xx)", "0"),
+            ("clobber[1x4](xx.o)", "0"),
+        ] {
+            assert_eq!(value(spec, &mut c).1, text, "{spec}");
+        }
+    }
+
+    fn strip_board(cells: &[u8], rows: usize, columns: usize) -> String {
+        (0..rows)
+            .map(|r| {
+                (0..columns)
+                    .map(|c| ['.', 'x', 'o'][cells[r * columns + c] as usize])
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// On random boards of up to 3 × 3: the value by groups equals the plain
+        /// recursion's, its class is who wins by plain minimax (Left first and Right
+        /// first), and both its stops are 0 — every Clobber position is all-small (Wolfe's
+        /// Clobber research page: Left has a move exactly where Right has, so no non-zero
+        /// number appears).
+        #[test]
+        fn values_are_right_on_random_boards(
+            rows in 1usize..4, columns in 1usize..4,
+            cells in proptest::collection::vec(0u8..3, 9),
+        ) {
+            let spec = format!("clobber[{rows}x{columns}]({})", strip_board(&cells, rows, columns));
+            let (family, pos) = part(&spec);
+            let mut c = context();
+            let g = family.cgt_value(&pos, &mut c).unwrap().unwrap();
+            let mut plain = context();
+            let p = plain_value(family.as_ref(), &pos, &mut plain);
+            proptest::prop_assert_eq!(
+                write(&mut c.table, g, Spelling::Unicode),
+                write(&mut plain.table, p, Spelling::Unicode),
+                "{}", spec
+            );
+            let [left, right] = wins_moving_first(family.as_ref(), &pos);
+            proptest::prop_assert_eq!(c.table.class(g), Class::from_winners(left, right), "{}", spec);
+            let zero = Dyadic::integer(0).unwrap();
+            proptest::prop_assert_eq!(c.table.left_stop(g), zero, "{}", spec);
+            proptest::prop_assert_eq!(c.table.right_stop(g), zero, "{}", spec);
+        }
+    }
+
+    /// Groups apart add, and the eight turns of a group share one memo entry: an L of
+    /// stones and its mirror image are the same value.
+    #[test]
+    fn groups_add_and_turns_agree() {
+        let mut c = context();
+        let (two, _) = value("clobber[1x7](xxo.oxx)", &mut c);
+        let (one, _) = value("clobber[1x3](xxo)", &mut c);
+        assert_eq!(c.table.sum(one, one).unwrap(), two);
+        // An L of three stones, `o` at its corner, as drawn and turned a quarter.
+        let (a, _) = value("clobber[2x3](xo./.x.)", &mut c);
+        let memo = c.memo_len();
+        let (d, _) = value("clobber[3x2](.x/xo/..)", &mut c);
+        assert_eq!(a, d);
+        assert_eq!(c.memo_len(), memo, "the turned L is the L's entry");
+        let mut plain = context();
+        for spec in ["clobber[2x3]", "clobber[3x3]", "clobber[2x4](xoxo/o.x.)"] {
+            let (family, pos) = part(spec);
+            let g = family.cgt_value(&pos, &mut c).unwrap().unwrap();
+            let p = plain_value(family.as_ref(), &pos, &mut plain);
+            assert_eq!(
+                write(&mut c.table, g, Spelling::Unicode),
+                write(&mut plain.table, p, Spelling::Unicode),
+                "{spec}"
+            );
+        }
+    }
+
+    #[test]
+    fn specs_read_and_print_back() {
+        let spec: Spec = "clobber[2x3]".parse().unwrap();
+        assert_eq!(spec.to_string(), "clobber[2x3](xox/oxo)");
+        let spec: Spec = "clobber[1x3](XO., right)".parse().unwrap();
+        assert_eq!(spec.to_string(), "clobber[1x3](xo.,right)");
+        for bad in [
+            "clobber",
+            "clobber[9x9]",
+            "clobber[0x2]",
+            "clobber[3]",
+            "clobber[1x3](xo)",
+            "clobber[1x3](xoq)",
+            "clobber[1x3](xo.,up)",
+            "clobber[1x3](xo.,right,left)",
+            "clobber[2x2](xo/ox/xo)",
+        ] {
+            let err = bad.parse::<Spec>().unwrap_err();
+            assert!(!err.message.is_empty(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn moves_are_named_clicked_and_drawn() {
+        let (family, pos) = part("clobber[2x2](xo/.x)");
+        let mut children = Vec::new();
+        family.moves(&pos, &mut children);
+        let names: Vec<String> = children
+            .iter()
+            .map(|to| family.move_name(&pos, to))
+            .collect();
+        assert_eq!(names, ["a1-b1", "b2-b1"]);
+        assert_eq!(family.move_cell(&pos, &children[1]), Some((1, 1)));
+        assert_eq!(family.move_end(&pos, &children[1]), Some((0, 1)));
+        assert_eq!(
+            family.draw(&pos).unwrap(),
+            "   a b Left (x) to move\n 1 X O\n 2 . X\n"
+        );
+        let picture = family.picture(&pos).unwrap();
+        assert_eq!(picture.cells, ["X", "O", "", "X"]);
+    }
+
+    /// A memory bound too small is a refusal, not an unbounded allocation.
+    #[test]
+    fn a_small_memory_bound_is_refused() {
+        let (family, pos) = part("clobber[4x4]");
+        let mut c = Context::new(10_000);
+        let err = family.cgt_value(&pos, &mut c).unwrap().unwrap_err();
+        assert!(err.is_too_large(), "{err}");
+    }
+}
