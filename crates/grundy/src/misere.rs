@@ -18,6 +18,8 @@
 //! questions on MisereSolver, miseregames.wordpress.com, 28 August 2007: "Q_30(0.07) has
 //! size 360", one of MisereSolver's candidates on the way having 848).
 
+pub mod quotient;
+
 use crate::game::{Game, Outcome, Player};
 
 /// The play convention: who wins when the player to move has no move.
