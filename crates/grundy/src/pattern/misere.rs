@@ -38,7 +38,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustc_hash::FxHashMap;
 
-use crate::games::code::Code;
+use crate::games::code::{Code, Rules};
 use crate::{Error, Limit};
 
 /// What a quotient's computation may take.
@@ -643,11 +643,37 @@ fn write_sum(word: &[u8]) -> String {
     }
 }
 
+/// The take-and-break code of a heap game's rules: a code as it is, a subtraction set `S`
+/// as the code whose digit `s` is 3 for each `s` in `S` (take `s`, leaving one heap or
+/// none).
+///
+/// # Errors
+/// [`Error::Unsupported`] for a subtraction set whose largest amount is past
+/// [`MAX_HEAP`] (the quotient's heaps stop there anyway).
+pub fn code_of(rules: &Rules) -> Result<Code, Error> {
+    match rules {
+        Rules::Code(code) => Ok(code.clone()),
+        Rules::Subtraction(set) => {
+            let top = set.last().copied().unwrap_or(0);
+            if top > MAX_HEAP {
+                return Err(Error::Unsupported(format!(
+                    "a subtraction amount of {top} is past the largest heap of a quotient ({MAX_HEAP})"
+                )));
+            }
+            let mut digits = vec![0u8; top as usize + 1];
+            for &s in set {
+                digits[s as usize] = 3;
+            }
+            Code::from_digits(&digits).map_err(|e| Error::Unsupported(e.message))
+        }
+    }
+}
+
 /// The misère quotient of the take-and-break game `code` over the sums of heaps up to
 /// `n` (1 ≤ n ≤ [`MAX_HEAP`]).
 ///
 /// ```
-/// use grundy::misere::quotient::{quotient, Limits};
+/// use grundy::pattern::misere::{quotient, Limits};
 /// // Misère Nim with heaps up to 3: the tame quotient T2, of order 6.
 /// let nim = "0.333333".parse().unwrap(); // take 1 to 6 from a heap: Nim up to 6
 /// let q = quotient(&nim, 3, &Limits::default()).unwrap();

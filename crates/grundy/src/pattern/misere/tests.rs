@@ -182,3 +182,11 @@ fn dawson_kayles_q30_has_order_360() {
         }
     }
 }
+
+#[test]
+fn subtraction_sets_are_codes() {
+    let rules = Rules::subtraction(&[1, 2, 5]).unwrap();
+    assert_eq!(code_of(&rules).unwrap().to_string(), "0.33003");
+    let far = Rules::subtraction(&[1, 1000]).unwrap();
+    assert!(code_of(&far).is_err());
+}
