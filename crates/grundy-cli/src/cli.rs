@@ -179,6 +179,12 @@ pub enum Command {
         /// reaches (repeatable).
         #[arg(long, value_name = "SPEC")]
         check: Vec<String>,
+        /// Misère play: the misère quotient (Plambeck and Siegel) of a take-and-break
+        /// game (`octal[…]`, `subtraction[…]`) over the sums of heaps up to N (--up-to,
+        /// required): its order, P-portion, a presentation and each heap's element.
+        /// Bounded by --max-positions (states of a verification) and --max-memory.
+        #[arg(long, conflicts_with = "features")]
+        misere: bool,
         #[command(flatten)]
         common: Common,
     },

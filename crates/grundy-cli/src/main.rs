@@ -102,8 +102,15 @@ fn run(cli: Cli) -> Result<u8> {
             up_to,
             features,
             check,
+            misere,
             common,
-        } => commands::pattern::run(&family, up_to, features, &check, &common),
+        } => {
+            if misere {
+                commands::pattern::misere(&family, up_to, &common)
+            } else {
+                commands::pattern::run(&family, up_to, features, &check, &common)
+            }
+        }
         Command::Plot {
             family,
             up_to,

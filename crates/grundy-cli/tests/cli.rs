@@ -1198,3 +1198,36 @@ fn play_misere_wins_by_leaving_the_last_token() {
     assert!(out.status.success());
     assert!(text.contains("the game is over: you won."), "{text}");
 }
+
+#[test]
+fn pattern_misere_gives_the_quotient() {
+    // Nim on heaps up to 3 (take 1 to 4): the tame quotient T2.
+    let v = json(&[
+        "pattern",
+        "--misere",
+        "octal[0.3333]",
+        "--up-to",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(v["order"], 6);
+    assert_eq!(v["presentation"], "⟨a, b | a^2 = 1, b^3 = b⟩");
+    assert_eq!(v["heaps"], serde_json::json!(["1", "a", "b", "a b"]));
+    assert_eq!(v["p_portion"], serde_json::json!(["a", "b^2"]));
+    assert_eq!(v["table"].as_array().unwrap().len(), 6);
+    let text = ok(&["pattern", "--misere", "octal[0.07]", "--up-to", "12"]);
+    assert!(text.contains("a quotient of order 12"), "{text}");
+    assert!(fails(&["pattern", "--misere", "nim", "--up-to", "3"]).contains("take-and-break"));
+    assert!(fails(&["pattern", "--misere", "octal[0.07]"]).contains("--up-to"));
+    assert!(fails(&["pattern", "--misere", "octal[0.07]", "--up-to", "0"]).contains("1 ≤ n"));
+    let refused = fails(&[
+        "pattern",
+        "--misere",
+        "octal[0.07]",
+        "--up-to",
+        "25",
+        "--max-positions",
+        "100",
+    ]);
+    assert!(refused.contains("--max-positions"), "{refused}");
+}

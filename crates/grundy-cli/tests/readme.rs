@@ -20,6 +20,10 @@ const SKIPPED: &[(&str, &str)] = &[
         "hex[5]",
         "minutes of CPU and gigabytes: the README's figure for the proof search",
     ),
+    (
+        "0.07]' --up-to 30",
+        "a minute of CPU: the README's figure for Q_30 of Dawson's Kayles (an ignored test checks it)",
+    ),
     ("game.pg", "the README does not show the file"),
     (
         "--hosts",

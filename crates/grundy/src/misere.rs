@@ -9,14 +9,15 @@
 //! Misère Nim has a rule at every size (Bouton, 1902): [`nim_loses`] and
 //! [`nim_winning_moves`].
 //!
-//! Not built yet: misère quotients (Plambeck and Siegel, "Misère quotients for impartial
-//! games", 2008; Siegel's MisereSolver), the special method of misère play. The figures
-//! to reproduce when they are: misère Nim's quotient is `(A × {1}) ∪ ({0, 1} × {0})` in
-//! `A × B` (A the heaps under XOR, B the two-element semilattice), P-portion
-//! `{(0, 1), (1, 0)}` — order 2 with heaps ≤ 1, 6 with heaps ≤ 2 or 3 (the tame quotient
-//! T2); Dawson's Kayles (0.07) over heaps up to 30 has order 360 (Siegel, answering
-//! questions on MisereSolver, miseregames.wordpress.com, 28 August 2007: "Q_30(0.07) has
-//! size 360", one of MisereSolver's candidates on the way having 848).
+//! The special method of misère play, misère quotients (Plambeck and Siegel, "Misère
+//! quotients for impartial games", 2008; Siegel's MisereSolver), is `pattern::misere`: the
+//! bipartite monoid of the sums of heaps up to `n` of a take-and-break game, so that any
+//! such sum is classified in O(heaps). Its figures, reproduced by its tests: misère Nim's
+//! quotient is the tame `T2 = ⟨a, b | a² = 1, b³ = b⟩`, P-portion `{a, b²}` — order 2
+//! with heaps ≤ 1, 6 with heaps ≤ 2 or 3; Dawson's Kayles (0.07) over heaps up to 30 has
+//! order 360 (Siegel, answering questions on MisereSolver, miseregames.wordpress.com,
+//! 28 August 2007: "Q_30(0.07) has size 360"; an ignored test, a minute in release).
+//! `solve --misere` does not use it: sums are explored whole, or refused.
 
 use crate::game::{Game, Outcome, Player};
 

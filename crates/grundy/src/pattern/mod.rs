@@ -10,6 +10,8 @@
 pub use crate::sequence::period;
 pub mod certificate;
 pub mod features;
+/// Misère quotients of take-and-break games (Plambeck and Siegel).
+pub mod misere;
 
 use crate::explore::Control;
 use crate::games::code::Rules;
