@@ -432,21 +432,7 @@ mod tests {
     use crate::cgt::{write, Class, Dyadic, Spelling};
     use crate::games::Spec;
 
-    fn context() -> Context<'static> {
-        Context::new(1 << 28)
-    }
-
-    /// The value of a spec's board, printed.
-    fn value(spec: &str, context: &mut Context) -> (GameId, String) {
-        let spec: Spec = spec.parse().unwrap();
-        let part = &spec.parts[0];
-        let g = part
-            .family
-            .cgt_value(&part.position, context)
-            .unwrap()
-            .unwrap();
-        (g, write(&mut context.table, g, Spelling::Unicode))
-    }
+    use crate::games::testing::{cgt_context as context, cgt_value_of as value};
 
     fn number(context: &mut Context, num: i128, exp: u32) -> GameId {
         context.table.number(Dyadic::new(num, exp).unwrap())

@@ -148,9 +148,29 @@ pub fn samples() -> impl Iterator<Item = (&'static str, std::sync::Arc<dyn Famil
 pub(crate) mod testing {
     use std::sync::Arc;
 
-    use super::{Family, Part, Spec};
+    use super::{Family, Part, Pos, Spec};
+    use crate::cgt::{write, Context, GameId, Spelling};
     use crate::report::{self, Limits};
     use crate::tier::{record, MemoryStore, Node, Solved, TierGame};
+
+    /// A context for the partizan families' value tests: 256 MiB.
+    pub(crate) fn cgt_context() -> Context<'static> {
+        Context::new(1 << 28)
+    }
+
+    /// The family and position of a spec of one part.
+    pub(crate) fn part_of(spec: &str) -> (Arc<dyn Family>, Pos) {
+        let spec: Spec = spec.parse().unwrap_or_else(|e| panic!("{spec}: {e}"));
+        let part = spec.single().unwrap();
+        (Arc::clone(&part.family), part.position.clone())
+    }
+
+    /// The value of a spec of one part (its family's `cgt_value`), and as CGSuite prints it.
+    pub(crate) fn cgt_value_of(spec: &str, context: &mut Context) -> (GameId, String) {
+        let (family, pos) = part_of(spec);
+        let g = family.cgt_value(&pos, context).unwrap().unwrap();
+        (g, write(&mut context.table, g, Spelling::Unicode))
+    }
 
     /// The positions reachable from the root through `visit`, tier by tier (a tier is
     /// walked again until it reaches nothing new: moves may stay in their tier), each

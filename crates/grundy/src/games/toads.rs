@@ -469,24 +469,11 @@ pub const ENTRIES: &[Entry] = &[Entry {
 mod tests {
     use super::*;
     use crate::cgt::{write, Class, Spelling};
-    use crate::games::testing::{plain_value, wins_moving_first};
+    use crate::games::testing::{
+        cgt_context as context, cgt_value_of as value, part_of as part, plain_value,
+        wins_moving_first,
+    };
     use crate::games::Spec;
-
-    fn context() -> Context<'static> {
-        Context::new(1 << 28)
-    }
-
-    fn part(spec: &str) -> (std::sync::Arc<dyn crate::games::Family>, Pos) {
-        let spec: Spec = spec.parse().unwrap();
-        let part = spec.single().unwrap();
-        (std::sync::Arc::clone(&part.family), part.position.clone())
-    }
-
-    fn value(spec: &str, context: &mut Context) -> (GameId, String) {
-        let (family, pos) = part(spec);
-        let g = family.cgt_value(&pos, context).unwrap().unwrap();
-        (g, write(&mut context.table, g, Spelling::Unicode))
-    }
 
     /// Small strips with published values. Erickson's toads program's help (Jeff
     /// Erickson, "HELP_TOADS", with "New Toads and Frogs results", Games of No Chance,
