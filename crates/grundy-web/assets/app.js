@@ -416,11 +416,16 @@ function renderValue(v) {
   fact('temperature', v.temperature);
   if (v.atomic_weight) fact('atomic weight', v.atomic_weight);
   if (v.parts.length > 1) for (const p of v.parts) fact(p.spec, `${p.value} (${p.class})`);
-  const img = $('thermograph');
-  img.hidden = !v.thermograph_svg;
+  // The picture is made only when there is one to show (the page holds no image else).
+  const drawn = $('thermograph-box');
+  clear(drawn);
   if (v.thermograph_svg) {
-    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(v.thermograph_svg)}`;
-    img.alt = `thermograph of ${v.value}: mean ${v.mean}, temperature ${v.temperature}`;
+    drawn.append(el('img', {
+      id: 'thermograph',
+      class: 'thermograph',
+      src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(v.thermograph_svg)}`,
+      alt: `thermograph of ${v.value}: mean ${v.mean}, temperature ${v.temperature}`,
+    }));
   }
 }
 
