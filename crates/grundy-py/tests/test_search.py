@@ -370,8 +370,12 @@ def test_progress_is_reported_and_its_errors_stop_the_search():
 
     with pytest.raises(GameTooLarge):
         solve_game(**{**long_search(), "max_nodes": 40_000}, progress=lambda stage, done: seen.append((stage, done)))
-    assert seen and all(stage == "search" for stage, _ in seen)
-    assert [done for _, done in seen] == sorted(done for _, done in seen)
+    # The stage names the root's move being valued ("search, move 1 of 2"), as the
+    # library's proof search reports it; the nodes counted grow within a stage.
+    assert seen and all(stage == "search" or stage.startswith("search, move ") for stage, _ in seen)
+    for stage in {stage for stage, _ in seen}:
+        done = [d for s, d in seen if s == stage]
+        assert done == sorted(done), stage
 
     def stop(stage, done):
         raise RuntimeError("stop here")
