@@ -88,8 +88,19 @@ pub fn freeze(table: &mut Table, g: GameId) -> Result<GameId, Error> {
     if table.number_of(g).is_some() {
         return Ok(g);
     }
-    let t = thermograph(table, g, &mut FxHashMap::default())?.temperature;
-    cool(table, g, t)
+    // A game that is not a number has a temperature of 0 or more: cooled by it directly,
+    // with the thermographs already drawn for it.
+    let mut temperatures = FxHashMap::default();
+    let t = thermograph(table, g, &mut temperatures)?.temperature;
+    let tid = table.number(t);
+    cool_in(
+        table,
+        g,
+        t,
+        tid,
+        &mut temperatures,
+        &mut FxHashMap::default(),
+    )
 }
 
 /// `g` heated by `t` (`∫^t G`, CGSuite's `G.Heat(t)`): numbers stay, every other
@@ -251,30 +262,22 @@ fn weigh(
     let weight = if table.number_of(naive).is_some_and(Dyadic::is_integer) {
         let star = table.nimber(remote_star(table, g, remote));
         let (below, above) = (table.leq(g, star), table.leq(star, g));
-        if above && !below {
-            // g > ☆: the greatest integer n with n ⧏ every upper option (not upper ≤ n).
-            let mut best: Option<i64> = None;
-            for &u in &upper {
-                let n = greatest_below(table, u)?;
-                best = Some(best.map_or(n, |b| b.min(n)));
-            }
-            match best {
-                Some(n) => table.integer(n)?,
-                None => table.zero(),
-            }
+        // g > ☆: the greatest integer n with n ⧏ every upper option (not upper ≤ n);
+        // g < ☆: the least integer n with n ⧐ every lower option (not n ≤ lower); with no
+        // such option, 0.
+        let bound = if above && !below {
+            let ns = upper.iter().map(|&u| greatest_below(table, u));
+            Some(ns.collect::<Result<Vec<_>, _>>()?.into_iter().min())
         } else if below && !above {
-            // g < ☆: the least integer n with n ⧐ every lower option (not n ≤ lower).
-            let mut best: Option<i64> = None;
-            for &l in &lower {
-                let n = least_above(table, l)?;
-                best = Some(best.map_or(n, |b| b.max(n)));
-            }
-            match best {
-                Some(n) => table.integer(n)?,
-                None => table.zero(),
-            }
+            let ns = lower.iter().map(|&l| least_above(table, l));
+            Some(ns.collect::<Result<Vec<_>, _>>()?.into_iter().max())
         } else {
-            naive
+            None
+        };
+        match bound {
+            Some(Some(n)) => table.integer(n)?,
+            Some(None) => table.zero(),
+            None => naive,
         }
     } else {
         naive

@@ -267,15 +267,11 @@ impl GameRules for Clobber {
     }
 
     fn to_move(&self, pos: &Pos) -> Player {
-        if pos[2] == RIGHT {
-            Player::Second
-        } else {
-            Player::First
-        }
+        Player::from_index(pos[2])
     }
 
     fn with_mover(&self, pos: &Pos, mover: Player) -> Option<Pos> {
-        let turn = if mover == Player::Second { RIGHT } else { 0 };
+        let turn = mover.index() as u64;
         Some(Pos::from_slice(&[pos[0], pos[1], turn]))
     }
 

@@ -183,16 +183,12 @@ impl GameRules for Cutcake {
     }
 
     fn to_move(&self, pos: &Pos) -> Player {
-        if pos[0] == RIGHT {
-            Player::Second
-        } else {
-            Player::First
-        }
+        Player::from_index(pos[0])
     }
 
     fn with_mover(&self, pos: &Pos, mover: Player) -> Option<Pos> {
         let mut pos = pos.clone();
-        pos[0] = if mover == Player::Second { RIGHT } else { 0 };
+        pos[0] = mover.index() as u64;
         Some(pos)
     }
 

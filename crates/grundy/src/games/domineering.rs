@@ -236,15 +236,11 @@ impl GameRules for Domineering {
     }
 
     fn to_move(&self, pos: &Pos) -> Player {
-        if pos[1] == RIGHT {
-            Player::Second
-        } else {
-            Player::First
-        }
+        Player::from_index(pos[1])
     }
 
     fn with_mover(&self, pos: &Pos, mover: Player) -> Option<Pos> {
-        let turn = if mover == Player::Second { RIGHT } else { 0 };
+        let turn = mover.index() as u64;
         Some(Pos::from_slice(&[pos[0], turn]))
     }
 

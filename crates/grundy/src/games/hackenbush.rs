@@ -482,16 +482,12 @@ impl GameRules for Hackenbush {
     }
 
     fn to_move(&self, pos: &Pos) -> Player {
-        if pos[0] == RIGHT {
-            Player::Second
-        } else {
-            Player::First
-        }
+        Player::from_index(pos[0])
     }
 
     fn with_mover(&self, pos: &Pos, mover: Player) -> Option<Pos> {
         let mut out = pos.clone();
-        out[0] = if mover == Player::Second { RIGHT } else { 0 };
+        out[0] = mover.index() as u64;
         Some(out)
     }
 

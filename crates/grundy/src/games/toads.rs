@@ -258,15 +258,11 @@ impl GameRules for Toads {
     }
 
     fn to_move(&self, pos: &Pos) -> Player {
-        if pos[3] == RIGHT {
-            Player::Second
-        } else {
-            Player::First
-        }
+        Player::from_index(pos[3])
     }
 
     fn with_mover(&self, pos: &Pos, mover: Player) -> Option<Pos> {
-        let turn = if mover == Player::Second { RIGHT } else { 0 };
+        let turn = mover.index() as u64;
         Some(position(pos[0], pos[1], cells_of(pos), turn))
     }
 
