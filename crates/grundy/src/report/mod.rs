@@ -5,8 +5,8 @@
 //!
 //! | method | answers | file |
 //! | --- | --- | --- |
+//! | exact search | boards whose family offers it ([`crate::games::Searching::exact`]) and whose bound passes the positions an exploration may make: values with remoteness (score games: margins), before any exploring | `search.rs` |
 //! | minimax | score games, explored whole | `minimax.rs` |
-//! | exact search | boards whose family offers it ([`crate::games::Searching::exact`]) and whose bound passes the positions an exploration may make: values with remoteness | `search.rs` |
 //! | retrograde | any game small enough to explore whole: labels with remoteness | `retrograde.rs` |
 //! | Sprague–Grundy | impartial sums too large to explore, by their components' values | `sprague_grundy.rs` |
 //! | rule | a proved rule of the special method, at any size | `rule.rs` |
@@ -229,8 +229,8 @@ pub trait Analysis: Sync {
 
 /// The methods, in the order they are tried.
 pub static CHAIN: &[&dyn Analysis] = &[
-    &minimax::Minimax,
     &search::Exact,
+    &minimax::Minimax,
     &retrograde::Retrograde,
     &sprague_grundy::SpragueGrundy,
     &rule::ByRule,
