@@ -77,7 +77,9 @@ pub trait Searchable: Sync {
 
     /// The children of an open board worth searching, the most promising first; each is a
     /// board for whose player to move [`Searchable::settled`] is `None`, and any move not
-    /// listed is worth no more than the `lo` that [`Searchable::expand`] gave.
+    /// listed is worth no more than the `lo` that [`Searchable::expand`] gave or the best
+    /// of those listed (a move the game proved as good as any: dots and boxes' safe
+    /// capture).
     fn children(&self, board: &Self::Board, hint: Self::Hint, out: &mut Vec<Self::Board>);
 
     /// How many of the children [`Searchable::children`] lists for `hint` come first, when
