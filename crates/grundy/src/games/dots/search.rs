@@ -12,9 +12,9 @@
 //! - bounds: the margin lies within the boxes still open, either way;
 //! - order: lines that take a box first, then lines that hand the opponent no box (no
 //!   box left with three sides), then the sacrifices;
-//! - a safe capture, when there is one, as the board's only move ([`Search::safe_capture`]):
-//!   taking a box loses nothing unless it is the first of the last two boxes of a chain,
-//!   which a player in control may leave to the opponent (Berlekamp's all-but-two trick);
+//! - the chain rules ([`Search::captures`], [`Search::half_hearted`]): a safe capture is
+//!   the board's only move; otherwise, with a box to take, only the captures and the
+//!   declines (all-but-two, all-but-four); a pair is handed out by its middle line only;
 //! - the value: the sign of the margin, with every line left to draw as the moves to
 //!   the end (in dots and boxes every line is drawn, whoever draws it).
 
@@ -30,6 +30,17 @@ pub struct Board {
     lines: u64,
     /// The boxes complete.
     taken: u32,
+}
+
+/// What the boxes with three sides leave worth trying ([`Search::captures`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Captures {
+    /// No box has three sides.
+    None,
+    /// A capture that loses nothing: the one move worth trying.
+    Safe(u32),
+    /// The captures, and the lines that decline them: the moves worth trying.
+    Choose { take: u64, decline: u64 },
 }
 
 /// The exact search of a dots-and-boxes board.
@@ -48,28 +59,32 @@ impl Search<'_> {
         self.dots.boxes.len() as i32
     }
 
-    /// A line that takes a box and that the mover loses nothing by drawing at once, so
-    /// the board's value is the value through it. A capture is worth declining only at
-    /// the end of a chain: the last two boxes of a chain open at its far end, or the last
-    /// four of one closed by a box the mover may also take, left to the opponent to keep
-    /// control (Berlekamp's all-but-two and all-but-four tricks). So a box with three sides
-    /// is taken at once when its neighbour across the open side is none, has fewer than
-    /// two sides or three (both taken), or begins a chain long enough that its last boxes
-    /// can still be declined later: three boxes or more with an open end; closed, three
-    /// (taking the first leaves a pair that one line takes, still declinable) or five or
-    /// more, not four (declined whole, as two pairs). Checked against a brute force on every board up to 2 × 3 and 3 × 2, and
-    /// (ignored test) 3 × 3 and 2 × 4.
-    fn safe_capture(&self, lines: u64) -> Option<u32> {
+    /// What the boxes with three sides of `lines` leave worth trying. A capture is worth
+    /// declining only at the end of a chain: the last two boxes of a chain open at its far
+    /// end, or the last four of one closed by a box the mover may also take, left to the
+    /// opponent to keep control (Berlekamp's all-but-two and all-but-four tricks). So a box
+    /// with three sides is taken at once ([`Captures::Safe`]) when its neighbour across the
+    /// open side is none, has fewer than two sides or three (both taken), or begins a
+    /// chain long enough that its last boxes can still be declined later: three boxes or
+    /// more with an open end; closed, three (taking the first leaves a pair that one line
+    /// takes, still declinable) or five or more, not four (declined whole, as two pairs).
+    /// Otherwise the mover takes or declines (Barker and Korf, "Solving Dots-And-Boxes",
+    /// 2012): each capture, and each decline — the far side of the neighbour, which
+    /// leaves the pair to the opponent ([`Captures::Choose`]); any other line is no better.
+    /// Checked against a brute force on every board up to 2 × 3 and 3 × 2, and (ignored
+    /// test) 3 × 3 and 2 × 4.
+    fn captures(&self, lines: u64) -> Captures {
         let dots = self.dots;
+        let (mut take, mut decline) = (0u64, 0u64);
         for &square in &dots.boxes {
             let open = square & !lines;
             if open.count_ones() != 1 {
                 continue;
             }
             let line = open.trailing_zeros();
-            // Walk the chain from the box: its length, and whether a box with three sides
-            // closes it.
-            let (mut at, mut through, mut length) = (square, line, 1);
+            // Walk the chain from the box: its length, whether a box with three sides
+            // closes it, and the far side of the box next to it.
+            let (mut at, mut through, mut length, mut far) = (square, line, 1, None);
             let closed = loop {
                 let Some(&next) = dots.borders[through as usize].iter().find(|&&b| b != at) else {
                     break false;
@@ -78,6 +93,7 @@ impl Search<'_> {
                     2 => {
                         length += 1;
                         through = (next & !lines & !(1u64 << through)).trailing_zeros();
+                        far = far.or(Some(through));
                         at = next;
                     }
                     3 => {
@@ -93,10 +109,58 @@ impl Search<'_> {
                 (n, true) => n == 3 || n >= 5,
             };
             if safe {
-                return Some(line);
+                return Captures::Safe(line);
+            }
+            take |= 1 << line;
+            if let Some(far) = far {
+                decline |= 1 << far;
             }
         }
-        None
+        if take == 0 {
+            Captures::None
+        } else {
+            Captures::Choose { take, decline }
+        }
+    }
+
+    /// The half-hearted handouts of `lines`: the end sides of each chain of exactly two
+    /// boxes (two sides each, the boxes past their ends with at most one, or none). Giving
+    /// the pair away by its middle line is never worse (the hard-hearted handout): taking
+    /// both then draws the same three lines, and the receiver cannot decline them.
+    /// Checked with [`Search::captures`].
+    fn half_hearted(&self, lines: u64) -> u64 {
+        let dots = self.dots;
+        let loose = |line: u32, own: u64| {
+            dots.borders[line as usize]
+                .iter()
+                .find(|&&b| b != own)
+                .is_none_or(|&b| (lines & b).count_ones() <= 1)
+        };
+        let mut ends = 0u64;
+        for &square in &dots.boxes {
+            if (lines & square).count_ones() != 2 {
+                continue;
+            }
+            let open = square & !lines;
+            let mut sides = open;
+            while sides != 0 {
+                let middle = sides.trailing_zeros();
+                sides &= sides - 1;
+                let Some(&pair) = dots.borders[middle as usize].iter().find(|&&b| b != square)
+                else {
+                    continue;
+                };
+                if (lines & pair).count_ones() != 2 {
+                    continue;
+                }
+                let near = (open & !(1u64 << middle)).trailing_zeros();
+                let far = (pair & !lines & !(1u64 << middle)).trailing_zeros();
+                if loose(near, square) && loose(far, pair) {
+                    ends |= 1 << near | 1 << far;
+                }
+            }
+        }
+        ends
     }
 
     /// How many boxes of `lines` have exactly three sides drawn.
@@ -142,21 +206,35 @@ impl Searchable for Search<'_> {
     }
 
     fn children(&self, b: &Board, free: u64, out: &mut Vec<Board>) {
-        if let Some(line) = self.safe_capture(b.lines) {
-            out.push(Board {
-                lines: b.lines | 1 << line,
-                taken: b.taken + self.dots.completed(b.lines, line) as u32,
-            });
-            return;
+        let after = |line: u32| Board {
+            lines: b.lines | 1 << line,
+            taken: b.taken + self.dots.completed(b.lines, line) as u32,
+        };
+        match self.captures(b.lines) {
+            Captures::Safe(line) => {
+                out.push(after(line));
+                return;
+            }
+            Captures::Choose { take, decline } => {
+                for lines in [take, decline & !take] {
+                    let mut lines = lines;
+                    while lines != 0 {
+                        out.push(after(lines.trailing_zeros()));
+                        lines &= lines - 1;
+                    }
+                }
+                return;
+            }
+            Captures::None => {}
         }
-        // Three passes over the free lines: those that take a box, those that leave no
-        // box with three sides, then the rest.
+        // No box to take: two passes over the free lines, those that leave no box with
+        // three sides, then the sacrifices (the half-hearted handouts skipped).
         let start = out.len();
         let threes = self.three_sided(b.lines);
-        // The sacrifices, as lines: they take no box, so their boards are made last with
-        // nothing to recount (and no list allocated a node).
+        // The sacrifices, as lines: their boards are made last with nothing to recount
+        // (and no list allocated a node).
         let mut sacrifices = 0u64;
-        let mut lines = free;
+        let mut lines = free & !self.half_hearted(b.lines);
         while lines != 0 {
             let line = lines.trailing_zeros();
             lines &= lines - 1;
@@ -213,9 +291,11 @@ impl Boards for Search<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::{Dots, DotsTiers};
-    use super::Search;
+    use super::{Board, Search};
+    use crate::search::exact::Searchable;
+
     use crate::games::Spec;
     use crate::report::{self, Limits, Method};
     use crate::tier::MemoryStore;
@@ -239,7 +319,7 @@ mod tests {
 
     /// The final margin for the player to move of every line mask of `dots`, by brute
     /// force over all masks (a drawn line only adds bits, so larger masks come first).
-    fn brute_margins(dots: &Dots) -> Vec<i8> {
+    pub(super) fn brute_margins(dots: &Dots) -> Vec<i8> {
         let size = 1usize << dots.lines;
         let mut margin = vec![0i8; size];
         for mask in (0..size as u64).rev() {
@@ -257,42 +337,60 @@ mod tests {
         margin
     }
 
-    /// Every board whose search lists a safe capture alone has the margin of that
-    /// capture (every board of `r` × `c`); returns how many boards had one.
-    fn safe_captures_lose_nothing(r: u32, c: u32) -> usize {
+    /// On every board of `r` × `c` with a line left, the best of the moves the search
+    /// lists has the board's brute-force margin (the moves left out are no better), and
+    /// each listed move draws one free line; returns how many boards left moves out.
+    fn the_listed_moves_hold_the_best(r: u32, c: u32) -> usize {
         let dots = Dots::new(r, c);
         let margin = brute_margins(&dots);
         let search = Search { dots: &dots };
-        let mut seen = 0;
+        let mut pruned = 0;
         let mut wrong = Vec::new();
-        for mask in 0..=dots.full {
-            let Some(line) = search.safe_capture(mask) else {
-                continue;
+        let mut listed = Vec::new();
+        for mask in 0..dots.full {
+            let board = Board {
+                lines: mask,
+                taken: dots.taken(mask) as u32,
             };
-            seen += 1;
-            let gain = dots.completed(mask, line) as i8;
-            assert!(gain > 0, "{r}x{c} {mask:#x}: line {line} takes no box");
-            if margin[mask as usize] != gain + margin[(mask | 1 << line) as usize] {
-                wrong.push((mask, line));
+            let free = !mask & dots.full;
+            listed.clear();
+            search.children(&board, free, &mut listed);
+            let mut best = i8::MIN;
+            for child in &listed {
+                let line = child.lines & !mask;
+                assert!(
+                    line.count_ones() == 1 && line & free == line,
+                    "{r}x{c} {mask:#x}: not a move"
+                );
+                let gain = child.taken as i8 - board.taken as i8;
+                assert_eq!(gain, dots.completed(mask, line.trailing_zeros()) as i8);
+                let after = margin[child.lines as usize];
+                best = best.max(if gain > 0 { gain + after } else { -after });
             }
+            if best != margin[mask as usize] {
+                wrong.push(mask);
+            }
+            pruned += usize::from(listed.len() < free.count_ones() as usize);
         }
         assert!(
             wrong.is_empty(),
-            "{r}x{c}: {} boards where the capture is not best, e.g. {:#x?}",
+            "{r}x{c}: {} boards where the moves listed miss the best, e.g. {:#x?}",
             wrong.len(),
             &wrong[..wrong.len().min(5)]
         );
-        seen
+        pruned
     }
 
-    /// The safe capture against a brute force on every board of the small boards; and the
-    /// capture it refuses somewhere is needed: on some board of each, declining the last
+    /// The chain rules against a brute force on every board of the small boards; and the
+    /// capture they refuse to force is needed: on some board of 2 × 3, declining the last
     /// two boxes of a chain is strictly better than taking the first (the rule is not
     /// simply "always capture").
     #[test]
-    fn a_safe_capture_loses_nothing() {
-        for (r, c) in [(1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (3, 2)] {
-            assert!(safe_captures_lose_nothing(r, c) > 0, "{r}x{c}");
+    fn the_chain_rules_lose_nothing() {
+        // (1 × 1 has nothing to leave out: its one free line is the capture.)
+        assert_eq!(the_listed_moves_hold_the_best(1, 1), 0);
+        for (r, c) in [(1, 2), (1, 3), (2, 2), (2, 3), (3, 2)] {
+            assert!(the_listed_moves_hold_the_best(r, c) > 0, "{r}x{c}");
         }
         let dots = Dots::new(2, 3);
         let margin = brute_margins(&dots);
@@ -319,13 +417,13 @@ mod tests {
         );
     }
 
-    /// As above on every board of 3 × 3 (2^24 of them; about a minute in release mode):
-    /// `cargo test -p grundy --release --lib -- --ignored safe_capture_on_three_by_three`.
+    /// As above on every board of 3 × 3 and 2 × 4 (2^24 and 2^22; seconds in release
+    /// mode): `cargo test -p grundy --release --lib -- --ignored chain_rules_on_larger`.
     #[test]
     #[ignore = "2^24 boards: run in release mode"]
-    fn safe_capture_on_three_by_three() {
-        assert!(safe_captures_lose_nothing(3, 3) > 0);
-        assert!(safe_captures_lose_nothing(2, 4) > 0);
+    fn the_chain_rules_on_larger_boards() {
+        assert!(the_listed_moves_hold_the_best(3, 3) > 0);
+        assert!(the_listed_moves_hold_the_best(2, 4) > 0);
     }
 
     /// A board past the exploring budget is answered by the exact search with both totals:
