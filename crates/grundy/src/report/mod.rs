@@ -10,6 +10,7 @@
 //! | retrograde | any game small enough to explore whole: labels with remoteness | `retrograde.rs` |
 //! | Sprague–Grundy | impartial sums too large to explore, by their components' values | `sprague_grundy.rs` |
 //! | rule | a proved rule of the special method, at any size | `rule.rs` |
+//! | misère quotient | misère play of a sum of one take-and-break game's heaps too large to explore: outcome and every move's, by the quotient over heaps up to the largest | `quotient.rs` |
 //! | search | boards too large to explore: the value of the position and of each move by a proof search, no remoteness | `search.rs` |
 //!
 //! Beside the chain, [`value::value`] gives a spec's combinatorial game value (canonical
@@ -21,6 +22,7 @@
 
 pub mod book;
 mod minimax;
+mod quotient;
 mod retrograde;
 mod rule;
 mod search;
@@ -650,8 +652,13 @@ pub fn solve(spec: &Spec, limits: &Limits<'_>) -> Result<Report, Error> {
 
 /// The methods under misère play, in the order they are tried: the general method on
 /// the whole sum (through [`crate::misere::Misere`]), then a family's proved misère rule
-/// (misère Nim) when the position is too large to explore.
-pub static MISERE_CHAIN: &[&dyn Analysis] = &[&retrograde::Retrograde, &rule::ByRule];
+/// (misère Nim) when the position is too large to explore, then the misère quotient of a
+/// sum of one take-and-break game's heaps (`quotient.rs`).
+pub static MISERE_CHAIN: &[&dyn Analysis] = &[
+    &retrograde::Retrograde,
+    &rule::ByRule,
+    &quotient::ByQuotient,
+];
 
 /// Solves a spec under the play convention `play`: [`solve`] for normal play; under
 /// misère play (the player who cannot move wins), by [`MISERE_CHAIN`] — no tablebase and
