@@ -1,7 +1,7 @@
 //! Boards for the page: a report's JSON with the position's picture
 //! ([`grundy::games::Drawing::picture`]) and, on each move, the cell it is clicked at
 //! ([`grundy::games::Drawing::move_cell`]); or, for a position that is not a grid, its figure
-//! ([`grundy::games::Drawing::figure`]: a token on a graph, a cut polygon) and on each move
+//! ([`grundy::games::Drawing::figure`]: a token on a graph, a cut polygon, coloured edges, pieces of cake) and on each move
 //! the vertex or triangle it is clicked at ([`grundy::games::Drawing::move_part`]). A sum
 //! `A + B` whose parts draw themselves gets each part's picture, side by side, and on each
 //! move the part it changes and its cell there. The page draws the grid or the figure and
@@ -23,10 +23,11 @@ use serde_json::{json, Value};
 /// gets `"boards": [{"spec", "picture"?}]`, a part each, and `"board": k, "cell"` on each
 /// move clicked in part k's picture.
 ///
-/// A figure comes as `"figure": {"kind": "graph" | "polygon", …}` with `"part": k` on each
-/// move (the vertex or triangle clicked), when it has at most `max_drawn` vertices (and a
-/// graph at most `8 · max_drawn` arrows); a larger one is left out, and
-/// `"not_drawn"` says why.
+/// A figure comes as `"figure": {"kind": "graph" | "polygon" | "edges" | "cake", …}` with
+/// `"part": k` on each move (the vertex, triangle, edge or score line clicked) and
+/// `"parts": [k, …]` where several make the same move, when it has at most `max_drawn`
+/// vertices, edges or score lines (and a graph at most `8 · max_drawn` arrows); a larger
+/// one is left out, and `"not_drawn"` says why.
 pub fn report_json(spec: &Spec, report: &Report, max_drawn: usize) -> Value {
     report_taken_json(spec, report, max_drawn, None)
 }
@@ -51,6 +52,10 @@ pub fn report_taken_json(
                     for (m, v) in report.moves.iter().zip(moves) {
                         if let Some(k) = figure_part(part, m) {
                             v["part"] = json!(k);
+                        }
+                        let parts = figure_parts(part, m);
+                        if parts.len() > 1 {
+                            v["parts"] = json!(parts);
                         }
                     }
                 }
@@ -137,11 +142,13 @@ fn picture_json(part: &Part, picture: grundy::games::Picture) -> Value {
 fn figure(spec: &Spec, max_drawn: usize) -> Option<(&Part, Result<Figure, String>)> {
     let part = spec.single()?;
     let figure = part.family.figure(&part.position)?;
-    let (vertices, arrows) = match &figure {
-        Figure::Graph { names, arrows, .. } => (names.len(), arrows.len()),
-        Figure::Polygon { vertices, .. } => (*vertices as usize, 0),
+    let (count, noun, arrows) = match &figure {
+        Figure::Graph { names, arrows, .. } => (names.len(), "vertices", arrows.len()),
+        Figure::Polygon { vertices, .. } => (*vertices as usize, "vertices", 0),
+        Figure::Edges { edges, .. } => (edges.len(), "edges", 0),
+        Figure::Cake { .. } => (figure.parts(), "score lines", 0),
     };
-    if vertices > max_drawn || arrows > 8 * max_drawn {
+    if count > max_drawn || arrows > 8 * max_drawn {
         let arrows = if arrows > 0 {
             format!(" and {arrows} arrows")
         } else {
@@ -150,7 +157,7 @@ fn figure(spec: &Spec, max_drawn: usize) -> Option<(&Part, Result<Figure, String
         return Some((
             part,
             Err(format!(
-                "{vertices} vertices{arrows}: too many to draw here (at most {max_drawn})"
+                "{count} {noun}{arrows}: too many to draw here (at most {max_drawn})"
             )),
         ));
     }
@@ -167,12 +174,14 @@ pub fn figure_json(spec: &Spec, max_drawn: usize) -> Value {
     }
 }
 
-/// The drawing of `spec` alone, with no moves: `{"picture"}`, `{"figure"}`,
-/// `{"not_drawn"}`, or empty when its family draws none (the gallery's pictures).
+/// The drawing of `spec` alone, with no moves, as its report draws it (a figure first):
+/// `{"figure"}`, `{"not_drawn"}`, `{"picture"}`, or empty when its family draws none (the
+/// gallery's pictures).
 pub fn drawing_json(spec: &Spec, max_drawn: usize) -> Value {
-    match picture(spec) {
-        Some((part, p)) => json!({"picture": picture_json(part, p)}),
-        None => figure_json(spec, max_drawn),
+    match (figure_json(spec, max_drawn), picture(spec)) {
+        (figure, _) if figure.as_object().is_some_and(|f| !f.is_empty()) => figure,
+        (_, Some((part, p))) => json!({"picture": picture_json(part, p)}),
+        (nothing, None) => nothing,
     }
 }
 
@@ -259,6 +268,14 @@ pub fn move_claims(spec: &Spec, m: &Move) -> Option<Value> {
 fn figure_part(part: &Part, m: &Move) -> Option<u32> {
     let to = m.to.single()?;
     part.family.move_part(&part.position, &to.position)
+}
+
+/// Every element of the figure of `part` at which move `m` may be clicked (two equal
+/// stalks, a cut from either side of a piece), the first its `part`.
+fn figure_parts(part: &Part, m: &Move) -> Vec<u32> {
+    m.to.single()
+        .map(|to| part.family.move_parts(&part.position, &to.position))
+        .unwrap_or_default()
 }
 
 /// The element of the figure of `spec` the move `m` is clicked at, for the record of a
