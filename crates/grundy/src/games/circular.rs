@@ -570,8 +570,11 @@ mod tests {
         assert!(game.mirror_decides_large_circles());
     }
 
+    /// A move's name and the cell it is clicked at.
+    type Clicked = (String, (u32, u32));
+
     /// The picture of `spec` and each move's name with its cell.
-    fn drawn(spec: &str) -> (Picture, Vec<(String, (u32, u32))>) {
+    fn drawn(spec: &str) -> (Picture, Vec<Clicked>) {
         let spec: crate::games::Spec = spec.parse().unwrap();
         let part = spec.single().unwrap();
         let (family, pos) = (&part.family, &part.position);

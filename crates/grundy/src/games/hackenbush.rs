@@ -1062,8 +1062,11 @@ mod tests {
     }
 
     /// A Hackenbush part adds to a Domineering one: `±1 + 1/2 = {3/2|-1/2}`.
-    /// A figure's edges as `(from, to, colour, bend)`.
-    fn strokes(spec: &str) -> (Vec<([u32; 2], [u32; 2], &'static str, i32)>, u32, u32) {
+    /// An edge of a figure as `(from, to, colour, bend)`.
+    type Drawn = ([u32; 2], [u32; 2], &'static str, i32);
+
+    /// A figure's edges, its width and its height.
+    fn strokes(spec: &str) -> (Vec<Drawn>, u32, u32) {
         let spec: Spec = spec.parse().unwrap();
         let part = spec.single().unwrap();
         match part.family.figure(&part.position) {

@@ -646,7 +646,9 @@ mod tests {
         assert_eq!(picture.cells, ["T", "", "T", "F", "", "F"]);
         let mut children = Vec::new();
         family.moves(&pos, &mut children);
-        let clicked: Vec<(String, (u32, u32), (u32, u32))> = children
+        // Each move's name, the cell it is clicked at and the cell it ends at.
+        type Clicked = (String, (u32, u32), (u32, u32));
+        let clicked: Vec<Clicked> = children
             .iter()
             .map(|to| {
                 (
