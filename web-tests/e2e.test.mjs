@@ -642,11 +642,12 @@ test('explore: a board\'s cells are coloured by the API\'s values, and a click e
   await boardShows('#explore-drawing', edge.spec);
   assert.equal((await boardCells('#explore-drawing'))['0,1'].label, 'O');
   await shot('18-explore-board.png');
-  // A sum none of whose parts is a grid (figures are drawn one position at a time) has none.
+  // A sum of pictures that are not grids: each part drawn as its figure.
   await page.fill('#spec', 'hackenbush(B) + hackenbush(R)');
   await page.click('#solve');
   await page.waitForFunction(() => document.getElementById('summary').textContent.startsWith('hackenbush(B) + hackenbush(R):'));
-  assert.equal(await page.locator('#explore-board').isHidden(), true);
+  assert.equal(await page.locator('#explore-board').isHidden(), false);
+  assert.equal(await page.locator('#explore-board svg.edges-figure').count(), 2);
 });
 
 test('boards: any picture draws inside its drawing, numbers and labels as given, several moves at one cell', async () => {
@@ -1122,14 +1123,14 @@ test('boards: circles as rings, Toads and Frogs as a strip, Hackenbush as edges 
   await exploreBoard(spec);
   r = await boardShows('#explore-drawing', spec);
   assert.deepEqual(r.moves.map((m) => m.cell), [[0, 0], [0, 1]]);
-  await shot('40-board-circular.png');
+  await shot('48-board-circular.png');
   // Toads and Frogs: a cell a square, toads and frogs as pieces facing their way.
   await exploreBoard('toads(T.TF.F,right)');
   assert.deepEqual(await counts({ cells: 'g.strip-cell', toads: 'g.animal.toad', frogs: 'g.animal.frog', moves: 'g.strip-cell.move' }),
     { cells: 6, toads: 2, frogs: 2, moves: 2 });
   r = await boardShows('#explore-drawing', 'toads(T.TF.F,right)');
   assert.deepEqual(r.moves.map((m) => [m.name, m.cell[1]]), [['frog 4-2', 3], ['frog 6-5', 5]]);
-  await shot('41-board-toads.png');
+  await shot('49-board-toads.png');
   // Hackenbush: an edge a stroke of its colour standing on the ground; Left's (blue and
   // green) are the moves, each named by its cut and value, filled by the value.
   const hb = 'hackenbush(0-1:G,1-2:B,1-2:R,0-2:G,2-3:B)';
@@ -1150,7 +1151,7 @@ test('boards: circles as rings, Toads and Frogs as a strip, Hackenbush as edges 
     assert.equal(shown.tabindex, '0');
     assert.equal(shown.halo, fillOf(m.outcome, strengthOf(m)), `${m.name} is a ${m.outcome}`);
   }
-  await shot('42-board-hackenbush.png');
+  await shot('50-board-hackenbush.png');
   // A click on an edge explores its cut.
   const cut = r.moves.find((m) => m.name === 'cut 2-3:B');
   await page.locator(`#explore-drawing g.hb-edge[data-edge="${cut.part}"]`).click();
@@ -1165,7 +1166,15 @@ test('boards: circles as rings, Toads and Frogs as a strip, Hackenbush as edges 
   assert.deepEqual(await counts({ moves: 'g.score-line.across.move' }), { moves: 2 });
   r = await report(cake);
   assert.deepEqual(r.moves.map((m) => [m.name, m.part, m.parts]), [['cut 2x3 into 1x3 + 1x3', 5, [5, 8]]]);
-  await shot('43-board-cutcake.png');
+  await shot('51-board-cutcake.png');
+  // A sum: each part drawn as it is alone, edges and cake too; a click on an edge in its
+  // part explores the cut.
+  await exploreSpec('hackenbush(B,R) + cutcake(1x3)');
+  await page.waitForSelector('#explore-drawing-0.edges-figure');
+  assert.equal(await page.locator('#explore-drawing-1.cake-figure g.score-line.move').count(), 2);
+  await page.locator('#explore-drawing-0 g.hb-edge[data-edge="0"]').click();
+  await page.waitForFunction(() => document.getElementById('summary').textContent
+    .startsWith('hackenbush(R,right) + cutcake(1x3,right):'));
 });
 
 /** The names of the moves logged so far, yours and grundy's, in order. */
@@ -1183,7 +1192,7 @@ test('play: circular games, Toads and Frogs, Hackenbush and Cutcake by clicking 
   assert.equal(await page.locator('#play-drawing g.token.on-ring').count(), 0, 'the circle is open');
   assert.ok(await page.locator('#play-drawing g.token.in-row').count() > 0, 'its rows are drawn');
   assert.equal(await page.textContent('#status'), 'Your move.');
-  await shot('44-play-circular.png');
+  await shot('52-play-circular.png');
   // Toads and Frogs: the toad on cell 2 steps right; a frog replies.
   await startGame('toads(TT..FF)');
   await play(page.locator('#play-drawing g.cell[data-row="0"][data-column="1"]'));
@@ -1191,7 +1200,7 @@ test('play: circular games, Toads and Frogs, Hackenbush and Cutcake by clicking 
   log = await logged();
   assert.equal(log[0], 'toad 2-3');
   assert.match(log[1], /^frog \d+-\d+$/);
-  await shot('45-play-toads.png');
+  await shot('53-play-toads.png');
   // Hackenbush: Left cuts the blue edge 1-2, what stood on it falls; Right replies.
   await startGame('hackenbush(BBR,RG)');
   assert.equal(await page.locator('#play-drawing g.hb-edge').count(), 5);
@@ -1201,7 +1210,7 @@ test('play: circular games, Toads and Frogs, Hackenbush and Cutcake by clicking 
   assert.equal(log[0], 'cut 1-2:B');
   assert.match(log[1], /^cut \d+-\d+:[RG]$/);
   assert.ok(await page.locator('#play-drawing g.hb-edge').count() <= 2, 'the cut edges and what stood on them are gone');
-  await shot('46-play-hackenbush.png');
+  await shot('54-play-hackenbush.png');
   // Cutcake: Left cuts the 3 × 4 down its middle line; Right replies across.
   await startGame('cutcake[3x4]');
   await play(page.locator('#play-drawing g.score-line[data-line="1"]'));
@@ -1210,7 +1219,7 @@ test('play: circular games, Toads and Frogs, Hackenbush and Cutcake by clicking 
   assert.equal(log[0], 'cut 3x4 into 3x2 + 3x2');
   assert.match(log[1], /^cut 3x2 into 1x2 \+ 2x2$/);
   assert.equal(await page.locator('#play-drawing g.piece-of-cake').count(), 3);
-  await shot('47-play-cutcake.png');
+  await shot('55-play-cutcake.png');
   // The keyboard: Tab to a score line, Enter cuts there.
   await startGame('cutcake[2x2]');
   let tabs = 0;

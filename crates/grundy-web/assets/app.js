@@ -1095,14 +1095,17 @@ function drawBoard(picture, moves, { coloured, onMove, last, id, owners }) {
 
 /**
  * A sum's parts side by side (`boards`: each part's spec and, where its family draws one,
- * its picture), each drawn by `drawBoard` with the moves the API puts in it (`board`:
- * the part a move changes); `last` the value history's last move, marked in its part.
+ * its figure or picture), each drawn by `drawFigure` or `drawBoard` with the moves the
+ * API puts in it (`board`: the part a move changes); `last` the value history's last
+ * move, marked in its part's picture.
  */
 function drawBoards(boards, moves, { coloured, onMove, last, id }) {
   const row = el('div', { class: 'boards', id, role: 'group', 'aria-label': `a sum of ${boards.length} parts` });
   boards.forEach((b, k) => {
     const part = el('figure', { class: 'part-board', 'data-part': k + 1 });
-    if (b.picture) {
+    if (b.figure) {
+      part.append(drawFigure(b.figure, moves.filter((m) => m.board === k), { coloured, onMove, id: `${id}-${k}`, last: null }));
+    } else if (b.picture) {
       part.append(drawBoard(b.picture, moves.filter((m) => m.board === k), {
         coloured, onMove, id: `${id}-${k}`, last: last && last.board === k ? last.cell : null,
       }));
@@ -1209,7 +1212,9 @@ function edgeMiddle(e, at) {
  */
 function drawEdges(f, moves, opts) {
   const at = movesByPart(moves);
-  const top = EDGES_MARGIN + LEVEL * 0.7;
+  // Room above the top level for the loops that stand on it.
+  const loops = f.edges.filter((e) => e.from[0] === e.to[0] && e.from[1] === e.to[1] && e.from[1] === f.height);
+  const top = EDGES_MARGIN + Math.max(0, ...loops.map((e) => 1.95 * (15 + 9 * e.bend)));
   const ground = top + f.height * LEVEL;
   const width = 2 * EDGES_MARGIN + f.width * HALF_COLUMN;
   const height = ground + EARTH;

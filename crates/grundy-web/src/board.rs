@@ -20,8 +20,9 @@ use serde_json::{json, Value};
 /// a Quixo cube pushed back in; `"claims": [[row, column], …]` and `"claimed_by": "first" |
 /// "second"` where it takes cells for its mover: dots and boxes' boxes). A sum of parts
 /// some of which draw themselves
-/// gets `"boards": [{"spec", "picture"?}]`, a part each, and `"board": k, "cell"` on each
-/// move clicked in part k's picture.
+/// gets `"boards": [{"spec", "figure"? | "picture"?}]`, a part each drawn as it is alone,
+/// and `"board": k, "cell"` on each move clicked in part k's picture (`"board": k, "part",
+/// "parts"?` in its figure).
 ///
 /// A figure comes as `"figure": {"kind": "graph" | "polygon" | "edges" | "cake", …}` with
 /// `"part": k` on each move (the vertex, triangle, edge or score line clicked) and
@@ -66,16 +67,30 @@ pub fn report_taken_json(
         return value;
     }
     if spec.parts.len() > 1 {
-        if let Some(boards) = boards(spec) {
+        if let Some(boards) = boards(spec, max_drawn) {
             if let Some(moves) = value["moves"].as_array_mut() {
                 for (m, v) in report.moves.iter().zip(moves) {
-                    if let Some((k, cell)) = sum_cell(spec, m) {
+                    let Some(k) = changed_part(spec, m) else {
+                        continue;
+                    };
+                    if boards[k].get("figure").is_some() {
+                        let part = &spec.parts[k];
+                        let to = &m.to.parts[k].position;
+                        let parts = part.family.move_parts(&part.position, to);
+                        if let Some(&first) = parts.first() {
+                            v["board"] = json!(k);
+                            v["part"] = json!(first);
+                            if parts.len() > 1 {
+                                v["parts"] = json!(parts);
+                            }
+                        }
+                    } else if let Some((k, cell)) = sum_cell(spec, m) {
                         v["board"] = json!(k);
                         v["cell"] = cell;
                     }
                 }
             }
-            value["boards"] = boards;
+            value["boards"] = Value::Array(boards);
         }
         return value;
     }
@@ -208,37 +223,53 @@ fn end(part: &Part, picture: &grundy::games::Picture, m: &Move) -> Option<Value>
     (row < picture.rows && column < picture.columns).then(|| json!([row, column]))
 }
 
-/// The parts of a sum, side by side: `[{"spec", "picture"?}]`, a part's picture where its
-/// family draws one; `None` when no part is drawn.
-fn boards(spec: &Spec) -> Option<Value> {
+/// The parts of a sum, side by side: `[{"spec", "figure"? | "picture"?}]`, a part drawn
+/// as it is alone (its figure where it has one of at most `max_drawn` elements, else its
+/// picture); `None` when no part is drawn.
+fn boards(spec: &Spec, max_drawn: usize) -> Option<Vec<Value>> {
     let mut drawn = false;
     let boards = spec
         .parts
         .iter()
         .map(|part| {
             let mut board = json!({"spec": part.to_string()});
-            if let Some(p) = part.family.picture(&part.position) {
+            let alone = Spec {
+                parts: vec![part.clone()],
+            };
+            if let Some((_, Ok(f))) = figure(&alone, max_drawn) {
+                board["figure"] = serde_json::to_value(f).expect("a figure serializes");
+                drawn = true;
+            } else if let Some(p) = part.family.picture(&part.position) {
                 board["picture"] = picture_json(part, p);
                 drawn = true;
             }
             board
         })
         .collect();
-    drawn.then_some(Value::Array(boards))
+    drawn.then_some(boards)
+}
+
+/// The part of the sum `spec` that move `m` changes: in a sum with partizan parts the turn
+/// passes in every part, so a part whose board is the same with the other player to move
+/// ([`grundy::games::GameRules::with_mover`]) is not the one moved in.
+fn changed_part(spec: &Spec, m: &Move) -> Option<usize> {
+    let to = &m.to.parts;
+    if to.len() != spec.parts.len() {
+        return None;
+    }
+    spec.parts.iter().zip(to).position(|(a, b)| {
+        let passed = a
+            .family
+            .with_mover(&a.position, b.family.to_move(&b.position));
+        a.position != b.position && passed.as_ref() != Some(&b.position)
+    })
 }
 
 /// The part of the sum `spec` that move `m` changes, and the cell of its picture the move
 /// is clicked at.
 fn sum_cell(spec: &Spec, m: &Move) -> Option<(usize, Value)> {
     let to = &m.to.parts;
-    if to.len() != spec.parts.len() {
-        return None;
-    }
-    let k = spec
-        .parts
-        .iter()
-        .zip(to)
-        .position(|(a, b)| a.position != b.position)?;
+    let k = changed_part(spec, m)?;
     let part = &spec.parts[k];
     let picture = part.family.picture(&part.position)?;
     let (row, column) = part.family.move_cell(&part.position, &to[k].position)?;

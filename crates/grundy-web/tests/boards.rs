@@ -824,6 +824,34 @@ async fn the_partizan_pictures_and_circles_are_drawn() {
     )
     .await;
     assert_eq!(reply["played"][0]["part"], 1, "{reply}");
+    // In a sum, each part is drawn as it is alone: figures too, each move in its part.
+    let r = solve(&app, "hackenbush(B,R) + cutcake(1x3) + nim(1)").await;
+    let boards = r["boards"].as_array().expect("boards");
+    assert_eq!(boards[0]["figure"]["kind"], "edges", "{r}");
+    assert_eq!(boards[1]["figure"]["kind"], "cake", "{r}");
+    assert_eq!(boards[2]["picture"]["look"], "heaps", "{r}");
+    let placed: Vec<(&str, &Value, &Value, Option<&Value>)> = r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let at = m.get("part").or_else(|| m.get("cell")).unwrap();
+            (m["name"].as_str().unwrap(), &m["board"], at, m.get("parts"))
+        })
+        .collect();
+    assert_eq!(
+        placed,
+        [
+            ("cut 0-1:B in part 1", &json!(0), &json!(0), None),
+            (
+                "cut 1x3 into 1x1 + 1x2 in part 2",
+                &json!(1),
+                &json!(0),
+                Some(&json!([0, 1]))
+            ),
+            ("take 1 in part 3", &json!(2), &json!([0, 0]), None),
+        ]
+    );
     let r = solve(&app, "circular[0.77](4)").await;
     assert_eq!(r["picture"]["look"], "rings");
     assert_eq!(r["picture"]["cells"], json!(["c", "c", "c", "c"]));

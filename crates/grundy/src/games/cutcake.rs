@@ -256,9 +256,8 @@ impl Drawing for Cutcake {
     }
 
     /// The pieces side by side, tops aligned, one empty column between them, `#` on each
-    /// square of cake; none past [`MAX_DRAWN`] cells a side. The web page draws a piece of
-    /// a sum so; one position alone it draws as its [`Drawing::figure`], the cake with its
-    /// score lines.
+    /// square of cake; none past [`MAX_DRAWN`] cells a side: the text drawing's grid. The
+    /// web page draws the [`Drawing::figure`] instead, the cake with its score lines.
     fn picture(&self, pos: &Pos) -> Option<Picture> {
         let pieces = &pos[1..];
         let width = pieces.iter().map(|&p| dims(p).1 + 1).sum::<u64>().max(2) - 1;
