@@ -1191,6 +1191,8 @@ test('play: circular games, Toads and Frogs, Hackenbush and Cutcake by clicking 
   assert.equal(log[0], 'take 1 from the circle of 12, leaving a row of 11');
   assert.equal(await page.locator('#play-drawing g.token.on-ring').count(), 0, 'the circle is open');
   assert.ok(await page.locator('#play-drawing g.token.in-row').count() > 0, 'its rows are drawn');
+  // The tokens moved places (a ring opened, a row split): no token is marked as grundy's move.
+  assert.equal(await page.locator('#play-drawing g.cell.last').count(), 0);
   assert.equal(await page.textContent('#status'), 'Your move.');
   await shot('52-play-circular.png');
   // Toads and Frogs: the toad on cell 2 steps right; a frog replies.

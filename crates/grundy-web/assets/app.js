@@ -862,6 +862,9 @@ const LOOKS = {
   // Circles of tokens (a round table) and the rows a move opens them into: one grid row
   // a circle or a row, a token each cell; a move clicked at a token it takes.
   rings: {
+    // Its places move from one position to the next (a circle opens into a row, a row
+    // splits in two), so the cell the last move was clicked at is not marked after it.
+    reflows: true,
     size: (p) => ringLayout(p),
     under: (p) => ringLayout(p).groups.filter((g) => g.circle)
       .map((g) => svg('circle', { class: 'table', cx: g.cx, cy: g.cy, r: g.radius })),
@@ -990,7 +993,7 @@ function drawBoard(picture, moves, { coloured, onMove, last, id, owners }) {
       const here = at.get(`${r},${c}`) || [];
       const best = here.reduce((b, m) => (b === null || better(m, b) ? m : b), null);
       const value = best && coloured ? OUTCOME_CLASS[best.outcome] || '' : '';
-      const isLast = Array.isArray(last) && last[0] === r && last[1] === c;
+      const isLast = !look.reflows && Array.isArray(last) && last[0] === r && last[1] === c;
       const isWon = won.has(`${r},${c}`);
       // Who claimed the cell (a box), by the value history's moves.
       const owner = owners ? owners.get(`${r},${c}`) : undefined;
