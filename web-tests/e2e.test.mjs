@@ -522,9 +522,10 @@ async function boardShows(drawing, spec) {
   const shown = await boardCells(drawing);
   r.picture.cells.forEach((label, i) => {
     const key = `${Math.floor(i / r.picture.columns)},${i % r.picture.columns}`;
-    // Every cell is drawn (but the second cell of a Kalah store, which is one shape).
+    // Every cell is drawn (but the second cell of a Kalah store, which is one shape, and
+    // the cells past a shorter circle's or row's tokens).
     if (shown[key]) assert.equal(shown[key].label, label, `cell ${key} of ${spec}`);
-    else assert.equal(r.picture.look, 'pits', `cell ${key} of ${spec} is drawn`);
+    else assert.ok(r.picture.look === 'pits' || (r.picture.look === 'rings' && label === ''), `cell ${key} of ${spec} is drawn`);
   });
   const moveCells = new Set();
   for (const m of r.moves) {
@@ -641,11 +642,12 @@ test('explore: a board\'s cells are coloured by the API\'s values, and a click e
   await boardShows('#explore-drawing', edge.spec);
   assert.equal((await boardCells('#explore-drawing'))['0,1'].label, 'O');
   await shot('18-explore-board.png');
-  // A game that is not a board has none.
-  await page.fill('#spec', 'circular[0.77](7,3)');
+  // A sum of pictures that are not grids: each part drawn as its figure.
+  await page.fill('#spec', 'hackenbush(B) + hackenbush(R)');
   await page.click('#solve');
-  await page.waitForFunction(() => document.getElementById('summary').textContent.startsWith('circular[0.77](7,3):'));
-  assert.equal(await page.locator('#explore-board').isHidden(), true);
+  await page.waitForFunction(() => document.getElementById('summary').textContent.startsWith('hackenbush(B) + hackenbush(R):'));
+  assert.equal(await page.locator('#explore-board').isHidden(), false);
+  assert.equal(await page.locator('#explore-board svg.edges-figure').count(), 2);
 });
 
 test('boards: any picture draws inside its drawing, numbers and labels as given, several moves at one cell', async () => {
@@ -770,13 +772,13 @@ test('heaps: stacks of tokens, a move clicked at the lowest token it takes; a su
   await page.locator('#explore-drawing g.cell[data-row="3"][data-column="0"]').click();
   await page.waitForFunction(() => document.getElementById('summary').textContent.startsWith('nim(1,4,5):'));
   assert.equal(await page.locator('#explore-drawing g.token').count(), 10);
-  // A sum: each part drawn apart, its caption its spec; a part that draws none is named.
+  // A sum: each part drawn apart as its family draws it (a circle as a ring), its caption its spec.
   const sum = 'nim(2) + circular[0.77](5) + kayles(3)';
   await exploreSpec(sum);
   await page.waitForSelector('#explore-drawing-0');
   assert.deepEqual(await page.locator('#explore-drawing figcaption code').allTextContents(),
     ['nim(2)', 'circular[0.77](5)', 'octal[0.77](3)']);
-  assert.equal(await page.locator('#explore-drawing-1').count(), 0);
+  assert.equal(await page.locator('#explore-drawing-1 g.token.on-ring').count(), 5);
   assert.equal(await page.locator('#explore-drawing-2 g.token').count(), 3);
   // Kayles' top pin: taken alone or leaving two rows, both listed; one is explored.
   await page.locator('#explore-drawing-2 g.cell[data-row="0"][data-column="0"]').click();
@@ -989,26 +991,30 @@ test('thinking: a long answer says so, with the seconds and the search\'s own pr
   assert.equal(await page.locator('#explore-thinking').isHidden(), true);
 });
 
-test('every family of the catalog: its game opens, its first move is played on the page, grundy replies', async () => {
+test('every family of the catalog: its game opens on a board, its first move is played by clicking it, grundy replies', async () => {
   const catalog = await (await fetch(`${base}api/catalog`)).json();
   assert.deepEqual(catalog.gallery.map((g) => g.name), catalog.families.map((f) => f.name), 'one entry a family');
   for (const g of catalog.gallery) {
     const spec = g.spec;
     assert.ok(spec, `${g.name} has a spec to play`);
+    // Every family is drawn by the library (a picture or a figure), not left to text: a
+    // new family without a board fails here.
+    assert.ok(g.picture || g.figure, `${g.name}: the library draws no board of ${spec}`);
     await startGame(spec);
     assert.equal(await page.locator('#play-error').isHidden(), true, `${spec}: ${await page.textContent('#play-error')}`);
-    // The first move the page offers: on the board (a cell, a token, a vertex or a
-    // triangle; a cube's first listed push), else the first button.
-    const onBoard = page.locator('#play-board [role="button"]');
-    let choice = (await onBoard.count()) ? onBoard.first() : page.locator('#choices button').first();
-    if (await onBoard.count()) {
-      await choice.click();
-      const listed = page.locator('#play-board .cell-moves:not([hidden]) button');
-      if (await listed.count()) choice = listed.first();
-      else {
-        await page.waitForFunction(() => !document.getElementById('play-first').disabled);
-        choice = null;
-      }
+    assert.equal(await page.locator('#play-board').isHidden(), false, `${spec}: a board is shown`);
+    assert.ok(await page.locator('#play-board svg').count() >= 1, `${spec}: the board is SVG`);
+    // The first move the board offers (a cell, a token, an edge, a score line, a vertex
+    // or a triangle; a cube's first listed push), played by clicking the board.
+    const onBoard = page.locator('#play-board svg [role="button"]');
+    assert.ok(await onBoard.count() > 0, `${spec}: a move is clicked on the board`);
+    let choice = onBoard.first();
+    await choice.click();
+    const listed = page.locator('#play-board .cell-moves:not([hidden]) button');
+    if (await listed.count()) choice = listed.first();
+    else {
+      await page.waitForFunction(() => !document.getElementById('play-first').disabled);
+      choice = null;
     }
     if (choice) await play(choice);
     await page.waitForFunction(() => !document.getElementById('play-first').disabled);
@@ -1098,6 +1104,135 @@ test('play: Chomp, Quixo and Kalah by clicking the board', async () => {
   assert.equal(await play(pit), sown);
   assert.equal(await page.locator('#log li.log-you code').textContent(), 'pit 1');
   await shot('28-play-kalah.png');
+});
+
+test('boards: circles as rings, Toads and Frogs as a strip, Hackenbush as edges on the ground, Cutcake as pieces with score lines', async () => {
+  await load();
+  // A circle of 6 and a row of 3 of Dawson's Kayles (two adjacent tokens taken): a ring of
+  // 6 tokens, a row of 3; the circle's move at the second token it takes clockwise from
+  // the top, the row's at the first it takes.
+  let spec = 'circular[0.07](6,row3)';
+  await exploreBoard(spec);
+  assert.deepEqual(await counts({ table: 'circle.table', ring: 'g.token.on-ring', row: 'g.token.in-row', moves: 'g.token.move' }),
+    { table: 1, ring: 6, row: 3, moves: 2 });
+  let r = await boardShows('#explore-drawing', spec);
+  assert.equal(r.picture.look, 'rings');
+  assert.deepEqual(r.moves.map((m) => [m.name, m.cell]), [['take 2 from the circle of 6, leaving a row of 4', [0, 1]], ['take 2', [1, 0]]]);
+  // Kayles' circle: a move at each of the two tokens its takes can end at.
+  spec = 'circular[0.77](5)';
+  await exploreBoard(spec);
+  r = await boardShows('#explore-drawing', spec);
+  assert.deepEqual(r.moves.map((m) => m.cell), [[0, 0], [0, 1]]);
+  await shot('48-board-circular.png');
+  // Toads and Frogs: a cell a square, toads and frogs as pieces facing their way.
+  await exploreBoard('toads(T.TF.F,right)');
+  assert.deepEqual(await counts({ cells: 'g.strip-cell', toads: 'g.animal.toad', frogs: 'g.animal.frog', moves: 'g.strip-cell.move' }),
+    { cells: 6, toads: 2, frogs: 2, moves: 2 });
+  r = await boardShows('#explore-drawing', 'toads(T.TF.F,right)');
+  assert.deepEqual(r.moves.map((m) => [m.name, m.cell[1]]), [['frog 4-2', 3], ['frog 6-5', 5]]);
+  await shot('49-board-toads.png');
+  // Hackenbush: an edge a stroke of its colour standing on the ground; Left's (blue and
+  // green) are the moves, each named by its cut and value, filled by the value.
+  const hb = 'hackenbush(0-1:G,1-2:B,1-2:R,0-2:G,2-3:B)';
+  await exploreSpec(hb);
+  await page.waitForSelector('#explore-drawing.edges-figure');
+  assert.deepEqual(await counts({ earth: 'rect.earth', edges: 'g.hb-edge', blue: 'g.hb-edge.blue', red: 'g.hb-edge.red', green: 'g.hb-edge.green', moves: 'g.hb-edge.move' }),
+    { earth: 1, edges: 5, blue: 2, red: 1, green: 2, moves: 4 });
+  r = await report(hb);
+  assert.equal(r.figure.kind, 'edges');
+  const edges = await page.locator('#explore-drawing g.hb-edge.move').evaluateAll((gs) => gs.map((g) => ({
+    edge: Number(g.dataset.edge), aria: g.getAttribute('aria-label'), tabindex: g.getAttribute('tabindex'),
+    halo: g.querySelector('.halo') ? getComputedStyle(g.querySelector('.halo')).stroke : null,
+  })));
+  for (const m of r.moves) {
+    const shown = edges.find((e) => e.edge === m.part);
+    assert.ok(shown, `${m.name}: its edge is a button`);
+    assert.ok(shown.aria.endsWith(`${m.name}: ${m.outcome === 'win' ? 'win' : m.outcome === 'loss' ? 'lose' : 'draw'}${m.outcome === 'draw' ? '' : ` in ${m.remoteness}`}`), shown.aria);
+    assert.equal(shown.tabindex, '0');
+    assert.equal(shown.halo, fillOf(m.outcome, strengthOf(m)), `${m.name} is a ${m.outcome}`);
+  }
+  await shot('50-board-hackenbush.png');
+  // A click on an edge explores its cut.
+  const cut = r.moves.find((m) => m.name === 'cut 2-3:B');
+  await page.locator(`#explore-drawing g.hb-edge[data-edge="${cut.part}"]`).click();
+  await page.waitForFunction((want) => document.getElementById('summary').textContent.startsWith(`${want}:`), cut.spec);
+  // Cutcake: the pieces, their score lines; Right to move cuts along the horizontal ones,
+  // either of a piece's symmetric lines and either of two equal pieces making one cut.
+  const cake = 'cutcake(2x3,1x4,2x3,right)';
+  await exploreSpec(cake);
+  await page.waitForSelector('#explore-drawing.cake-figure');
+  assert.deepEqual(await counts({ pieces: 'g.piece-of-cake', lines: 'g.score-line', down: 'g.score-line.down', across: 'g.score-line.across', moves: 'g.score-line.move' }),
+    { pieces: 3, lines: 9, down: 7, across: 2, moves: 2 });
+  assert.deepEqual(await counts({ moves: 'g.score-line.across.move' }), { moves: 2 });
+  r = await report(cake);
+  assert.deepEqual(r.moves.map((m) => [m.name, m.part, m.parts]), [['cut 2x3 into 1x3 + 1x3', 5, [5, 8]]]);
+  await shot('51-board-cutcake.png');
+  // A sum: each part drawn as it is alone, edges and cake too; a click on an edge in its
+  // part explores the cut.
+  await exploreSpec('hackenbush(B,R) + cutcake(1x3)');
+  await page.waitForSelector('#explore-drawing-0.edges-figure');
+  assert.equal(await page.locator('#explore-drawing-1.cake-figure g.score-line.move').count(), 2);
+  await page.locator('#explore-drawing-0 g.hb-edge[data-edge="0"]').click();
+  await page.waitForFunction(() => document.getElementById('summary').textContent
+    .startsWith('hackenbush(R,right) + cutcake(1x3,right):'));
+});
+
+/** The names of the moves logged so far, yours and grundy's, in order. */
+const logged = () => page.locator('#log li code').allTextContents();
+
+test('play: circular games, Toads and Frogs, Hackenbush and Cutcake by clicking the board; grundy replies', async () => {
+  // A round table of 12: the top token taken opens the circle; grundy's reply splits the
+  // row, and the board is rows now.
+  await startGame('circular[0.77](12)');
+  assert.equal(await page.locator('#play-drawing g.token.on-ring').count(), 12);
+  await play(page.locator('#play-drawing g.cell[data-row="0"][data-column="0"]'));
+  await page.waitForFunction(() => document.querySelectorAll('#log li').length >= 2);
+  let log = await logged();
+  assert.equal(log[0], 'take 1 from the circle of 12, leaving a row of 11');
+  assert.equal(await page.locator('#play-drawing g.token.on-ring').count(), 0, 'the circle is open');
+  assert.ok(await page.locator('#play-drawing g.token.in-row').count() > 0, 'its rows are drawn');
+  // The tokens moved places (a ring opened, a row split): no token is marked as grundy's move.
+  assert.equal(await page.locator('#play-drawing g.cell.last').count(), 0);
+  assert.equal(await page.textContent('#status'), 'Your move.');
+  await shot('52-play-circular.png');
+  // Toads and Frogs: the toad on cell 2 steps right; a frog replies.
+  await startGame('toads(TT..FF)');
+  await play(page.locator('#play-drawing g.cell[data-row="0"][data-column="1"]'));
+  await page.waitForFunction(() => document.querySelectorAll('#log li').length >= 2);
+  log = await logged();
+  assert.equal(log[0], 'toad 2-3');
+  assert.match(log[1], /^frog \d+-\d+$/);
+  await shot('53-play-toads.png');
+  // Hackenbush: Left cuts the blue edge 1-2, what stood on it falls; Right replies.
+  await startGame('hackenbush(BBR,RG)');
+  assert.equal(await page.locator('#play-drawing g.hb-edge').count(), 5);
+  await play(page.locator('#play-drawing g.hb-edge[data-edge="1"]'));
+  await page.waitForFunction(() => document.querySelectorAll('#log li').length >= 2);
+  log = await logged();
+  assert.equal(log[0], 'cut 1-2:B');
+  assert.match(log[1], /^cut \d+-\d+:[RG]$/);
+  assert.ok(await page.locator('#play-drawing g.hb-edge').count() <= 2, 'the cut edges and what stood on them are gone');
+  await shot('54-play-hackenbush.png');
+  // Cutcake: Left cuts the 3 × 4 down its middle line; Right replies across.
+  await startGame('cutcake[3x4]');
+  await play(page.locator('#play-drawing g.score-line[data-line="1"]'));
+  await page.waitForFunction(() => document.querySelectorAll('#log li').length >= 2);
+  log = await logged();
+  assert.equal(log[0], 'cut 3x4 into 3x2 + 3x2');
+  assert.match(log[1], /^cut 3x2 into 1x2 \+ 2x2$/);
+  assert.equal(await page.locator('#play-drawing g.piece-of-cake').count(), 3);
+  await shot('55-play-cutcake.png');
+  // The keyboard: Tab to a score line, Enter cuts there.
+  await startGame('cutcake[2x2]');
+  let tabs = 0;
+  while (!(await page.evaluate(() => document.activeElement.matches('#play-drawing g.score-line.move')))) {
+    await page.keyboard.press('Tab');
+    tabs += 1;
+    assert.ok(tabs < 40, 'a score line is reached by Tab');
+  }
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('#log li').length >= 1);
+  assert.equal((await logged())[0], 'cut 2x2 into 2x1 + 2x1');
 });
 
 test('at 390 px wide a board and the value history do not scroll sideways', async () => {
@@ -1548,9 +1683,12 @@ test('gallery: the start page shows every family of the catalog, drawn, with its
         assert.equal(card.drawn, 1, `${card.family} is drawn`);
       }
     }
-    for (const family of ['connect4', 'hex', 'dots', 'kalah', 'chomp', 'quixo', 'tictactoe', 'ioiwari', 'polygon']) {
+    for (const family of ['connect4', 'hex', 'dots', 'kalah', 'chomp', 'quixo', 'tictactoe', 'ioiwari', 'polygon',
+      'circular', 'hackenbush', 'cutcake', 'toads']) {
       assert.equal(cards.find((c) => c.family === family).drawn, 1, `${family} has its picture`);
     }
+    // Every family of the registry is drawn.
+    assert.deepEqual(cards.filter((c) => c.drawn !== 1).map((c) => c.family), [], 'families not drawn');
     const wide = await p.evaluate(() => document.scrollingElement.scrollWidth);
     assert.ok(wide <= width, `${width} px: the gallery is ${wide} px wide`);
     await p.screenshot({ path: join(shots, `29-gallery-${width}.png`), fullPage: true });
@@ -1764,9 +1902,7 @@ test('every family of the catalog at 1280 and 390 px: Explore and Play drawn, a 
         await first.click();
         await p.waitForFunction(() => document.querySelectorAll('#log li').length >= 1 && !document.getElementById('play-first').disabled);
       }
-      if (g.picture || g.figure) {
-        assert.equal(await p.locator('#play-board svg').count() >= 1, true, `${spec}: the board is drawn`);
-      }
+      assert.equal(await p.locator('#play-board svg').count() >= 1, true, `${spec}: the board is drawn`);
       wide = await p.evaluate(() => document.scrollingElement.scrollWidth);
       assert.ok(wide <= width, `Play ${spec} at ${width} px: ${wide} px wide`);
       await p.screenshot({ path: join(shots, 'families', `${g.name}-play-${width}.png`), fullPage: true });

@@ -353,7 +353,10 @@ function renderExplore(answer) {
 
   const board = $('explore-board');
   clear(board);
-  if (r.picture) {
+  if (r.figure) {
+    board.append(drawFigure(r.figure, r.moves, { coloured: true, onMove: (m) => exploreMove(r, m), last: null, id: 'explore-drawing' }),
+      el('p', { class: 'note', text: figureNote(r.figure, null, r.moves.length === 0) }));
+  } else if (r.picture) {
     board.append(drawBoard(r.picture, r.moves, {
       coloured: true, onMove: (m) => exploreMove(r, m), id: 'explore-drawing', owners: exploreOwners.get(r.spec),
     }));
@@ -362,7 +365,7 @@ function renderExplore(answer) {
       coloured: true, onMove: (m) => explore(m.spec), id: 'explore-drawing',
     }));
   }
-  board.hidden = !r.picture && !r.boards;
+  board.hidden = !r.picture && !r.figure && !r.boards;
 
   const list = $('moves');
   clear(list);
@@ -648,6 +651,52 @@ const DOTS_MARGIN = 12;
 const TOKEN = 24;
 const FLOOR = 30;
 
+/** A token's radius on a ring or a row, the distance between two tokens, and the room around a ring. */
+const RING_TOKEN = 13;
+const RING_STEP = 36;
+const RING_PAD = 8;
+
+/**
+ * Where the circles and rows of a `rings` picture stand (one grid row each, top to
+ * bottom): a circle's tokens around a ring as long as its tokens need, a row's in a
+ * line; each as wide as it needs, from the left. Kept with its picture.
+ */
+const ringLayouts = new WeakMap();
+function ringLayout(p) {
+  if (ringLayouts.has(p)) return ringLayouts.get(p);
+  const groups = [];
+  let top = 0;
+  let width = 2 * RING_PAD + 2 * RING_TOKEN;
+  for (let r = 0; r < p.rows; r++) {
+    const labels = p.cells.slice(r * p.columns, (r + 1) * p.columns);
+    const n = labels.filter(Boolean).length;
+    const circle = labels[0] === 'c';
+    if (circle) {
+      const radius = Math.max(RING_STEP * 0.75, (n * RING_STEP) / (2 * Math.PI));
+      const side = 2 * (radius + RING_TOKEN + RING_PAD);
+      groups.push({ circle, n, radius, cx: side / 2, cy: top + side / 2 });
+      width = Math.max(width, side);
+      top += side;
+    } else {
+      const height = 2 * (RING_TOKEN + RING_PAD);
+      groups.push({ circle, n, x0: RING_PAD + RING_TOKEN, cy: top + height / 2 });
+      width = Math.max(width, 2 * RING_PAD + 2 * RING_TOKEN + Math.max(0, n - 1) * RING_STEP);
+      top += height;
+    }
+  }
+  const layout = { groups, width, height: Math.max(top, 2 * (RING_TOKEN + RING_PAD)) };
+  ringLayouts.set(p, layout);
+  return layout;
+}
+
+/** Token `c` of group `r` of a `rings` picture: its centre (a ring's clockwise from the top). */
+function ringToken(p, r, c) {
+  const g = ringLayout(p).groups[r];
+  if (!g.circle) return [g.x0 + c * RING_STEP, g.cy];
+  const a = -Math.PI / 2 + (2 * Math.PI * c) / g.n;
+  return [g.cx + g.radius * Math.cos(a), g.cy + g.radius * Math.sin(a)];
+}
+
 /**
  * How each `look` of the library's pictures is drawn: the drawing's size; each cell's
  * centre and ground (the shape a move's value fills; null: nothing to draw there); the
@@ -810,6 +859,48 @@ const LOOKS = {
     },
     piece: (label, cx, cy, shape) => (shape.kind === 'size' ? written(label, cx, cy, 'label', FLOOR * 0.6) : null),
   },
+  // Circles of tokens (a round table) and the rows a move opens them into: one grid row
+  // a circle or a row, a token each cell; a move clicked at a token it takes.
+  rings: {
+    // Its places move from one position to the next (a circle opens into a row, a row
+    // splits in two), so the cell the last move was clicked at is not marked after it.
+    reflows: true,
+    size: (p) => ringLayout(p),
+    under: (p) => ringLayout(p).groups.filter((g) => g.circle)
+      .map((g) => svg('circle', { class: 'table', cx: g.cx, cy: g.cy, r: g.radius })),
+    cell: (p, r, c) => {
+      const label = p.cells[r * p.columns + c] || '';
+      if (!label) return null;
+      const [cx, cy] = ringToken(p, r, c);
+      return {
+        cx, cy, kind: label === 'c' ? 'token on-ring' : 'token in-row', tag: [cx, cy],
+        ground: svg('circle', { cx, cy, r: RING_TOKEN }),
+      };
+    },
+    piece: () => null,
+  },
+  // A strip of cells: Left's toads (blue, facing right) and Right's frogs (vermillion,
+  // facing left), each with its letter; a move clicked at the piece that moves.
+  strip: {
+    size: (p) => ({ width: p.columns * CELL, height: CELL }),
+    cell: (p, r, c) => ({
+      cx: c * CELL + CELL / 2, cy: CELL / 2, kind: 'strip-cell', tag: [c * CELL + CELL - 9, 10],
+      ground: svg('rect', { x: c * CELL + 2, y: 2, width: CELL - 4, height: CELL - 4, rx: 5 }),
+    }),
+    piece: (label, cx, cy) => {
+      if (label !== 'T' && label !== 'F') return label ? written(label, cx, cy) : null;
+      const toad = label === 'T';
+      const way = toad ? 1 : -1;
+      const r = CELL * 0.3;
+      // The body, and a nose the way the piece moves.
+      const nose = [[cx + way * (r + 7), cy], [cx + way * (r - 3), cy - 8], [cx + way * (r - 3), cy + 8]];
+      // Its letter, for the eye: the cell's name says what it is.
+      const letter = written(label, cx, cy, 'animal-letter', CELL * 0.34);
+      letter.setAttribute('aria-hidden', 'true');
+      return svg('g', { class: `animal ${toad ? 'toad' : 'frog'}` },
+        svg('polygon', { points: points(nose) }), svg('circle', { cx, cy, r }), letter);
+    },
+  },
   numbers: {
     size: (p) => ({ width: p.columns * CELL, height: p.rows * CELL }),
     cell: (p, r, c) => ({
@@ -840,6 +931,13 @@ function cellWords(picture, r, c, label) {
     const heap = `heap ${c + 1}`;
     if (r === picture.rows - 1) return `${heap}: ${label} tokens`;
     return label ? `a token of ${heap}, ${picture.rows - 1 - r} from the bottom` : heap;
+  }
+  if (picture.look === 'rings') {
+    return label === 'c' ? `token ${c + 1} of circle ${r + 1}, clockwise from the top`
+      : `token ${c + 1} of row ${r + 1}, from the left`;
+  }
+  if (picture.look === 'strip') {
+    return `${{ T: 'a toad', F: 'a frog' }[label] || label} (cell ${c + 1})`;
   }
   const what = { X: 'X', O: 'O', '#': picture.look === 'lines' ? 'a box taken' : 'a square', x: 'the poisoned square', '-': 'a line', '|': 'a line', '+': 'a dot' }[label];
   return `${what || label} (${where})`;
@@ -895,7 +993,7 @@ function drawBoard(picture, moves, { coloured, onMove, last, id, owners }) {
       const here = at.get(`${r},${c}`) || [];
       const best = here.reduce((b, m) => (b === null || better(m, b) ? m : b), null);
       const value = best && coloured ? OUTCOME_CLASS[best.outcome] || '' : '';
-      const isLast = Array.isArray(last) && last[0] === r && last[1] === c;
+      const isLast = !look.reflows && Array.isArray(last) && last[0] === r && last[1] === c;
       const isWon = won.has(`${r},${c}`);
       // Who claimed the cell (a box), by the value history's moves.
       const owner = owners ? owners.get(`${r},${c}`) : undefined;
@@ -930,7 +1028,7 @@ function drawBoard(picture, moves, { coloured, onMove, last, id, owners }) {
         // Named by its moves and their values; what the cell shows (seeds, the
         // remoteness) is said by that name, begun with the cell's own text.
         const shows = piece ? [...(piece.tagName === 'text' ? [piece] : piece.querySelectorAll('text'))]
-          .map((t) => t.textContent).join(' ') : '';
+          .filter((t) => t.getAttribute('aria-hidden') !== 'true').map((t) => t.textContent).join(' ') : '';
         group.setAttribute('aria-label', `${shows ? `${shows}: ` : ''}${tip.replace(/\n/g, '; ')}`);
         const act = () => {
           if (here.length === 1) {
@@ -1000,14 +1098,17 @@ function drawBoard(picture, moves, { coloured, onMove, last, id, owners }) {
 
 /**
  * A sum's parts side by side (`boards`: each part's spec and, where its family draws one,
- * its picture), each drawn by `drawBoard` with the moves the API puts in it (`board`:
- * the part a move changes); `last` the value history's last move, marked in its part.
+ * its figure or picture), each drawn by `drawFigure` or `drawBoard` with the moves the
+ * API puts in it (`board`: the part a move changes); `last` the value history's last
+ * move, marked in its part's picture.
  */
 function drawBoards(boards, moves, { coloured, onMove, last, id }) {
   const row = el('div', { class: 'boards', id, role: 'group', 'aria-label': `a sum of ${boards.length} parts` });
   boards.forEach((b, k) => {
     const part = el('figure', { class: 'part-board', 'data-part': k + 1 });
-    if (b.picture) {
+    if (b.figure) {
+      part.append(drawFigure(b.figure, moves.filter((m) => m.board === k), { coloured, onMove, id: `${id}-${k}`, last: null }));
+    } else if (b.picture) {
       part.append(drawBoard(b.picture, moves.filter((m) => m.board === k), {
         coloured, onMove, id: `${id}-${k}`, last: last && last.board === k ? last.cell : null,
       }));
@@ -1023,13 +1124,19 @@ function drawBoards(boards, moves, { coloured, onMove, last, id }) {
 // clicked at the vertex or triangle the API names (`part`)
 // ---------------------------------------------------------------------------------------
 
-/** The moves of `moves` by the part of the figure they are clicked at: part → moves. */
+/**
+ * The moves of `moves` by the part of the figure they are clicked at: part → moves. A move
+ * the library clicks at several parts (`parts`: two equal stalks, a cut from either side)
+ * is at each of them.
+ */
 function movesByPart(moves) {
   const at = new Map();
   for (const m of moves) {
     if (!Number.isInteger(m.part)) continue;
-    if (!at.has(m.part)) at.set(m.part, []);
-    at.get(m.part).push(m);
+    for (const k of Array.isArray(m.parts) ? m.parts : [m.part]) {
+      if (!at.has(k)) at.set(k, []);
+      at.get(k).push(m);
+    }
   }
   return at;
 }
@@ -1053,9 +1160,177 @@ function moveButton(group, here, tip, { coloured, onMove }) {
   return { best, tip: full };
 }
 
-/** A figure of the API: a token on a graph, or a polygon cut into triangles. */
+/** A figure of the API: a token on a graph, a polygon cut into triangles, coloured edges, pieces of cake. */
 function drawFigure(figure, moves, opts) {
-  return figure.kind === 'graph' ? drawTokenGraph(figure, moves, opts) : drawPolygon(figure, moves, opts);
+  const draw = { graph: drawTokenGraph, edges: drawEdges, cake: drawCake }[figure.kind] || drawPolygon;
+  return draw(figure, moves, opts);
+}
+
+/** The best of the moves `here`. */
+const bestOf = (here) => here.reduce((b, m) => (b === null || better(m, b) ? m : b), null);
+
+/** Hackenbush's grid: a half column's width, a level's height, the margins, the ground's depth. */
+const HALF_COLUMN = 30;
+const LEVEL = 66;
+const EDGES_MARGIN = 18;
+const EARTH = 14;
+
+/** The path of an edge of `f` (`Figure::Edges`) on the drawing, `at` placing a point. */
+function edgePath(e, at) {
+  const [x1, y1] = at(e.from);
+  const [x2, y2] = at(e.to);
+  if (e.from[0] === e.to[0] && e.from[1] === e.to[1]) {
+    // A loop: a drop above its point, larger the more loops there are.
+    const r = 15 + 9 * e.bend;
+    return `M${x1},${y1}C${x1 - 1.6 * r},${y1 - 2.6 * r} ${x1 + 1.6 * r},${y1 - 2.6 * r} ${x1},${y1}`;
+  }
+  if (!e.bend) return `M${x1},${y1}L${x2},${y2}`;
+  // Several edges between two points bow apart, each to its side.
+  const [mx, my] = [(x1 + x2) / 2, (y1 + y2) / 2];
+  const length = Math.hypot(x2 - x1, y2 - y1) || 1;
+  const [nx, ny] = [-(y2 - y1) / length, (x2 - x1) / length];
+  const k = 24 * e.bend;
+  return `M${x1},${y1}Q${(mx + nx * k).toFixed(2)},${(my + ny * k).toFixed(2)} ${x2},${y2}`;
+}
+
+/** The middle of an edge's path (a loop's top), `at` placing a point. */
+function edgeMiddle(e, at) {
+  const [x1, y1] = at(e.from);
+  const [x2, y2] = at(e.to);
+  if (e.from[0] === e.to[0] && e.from[1] === e.to[1]) return [x1, y1 - 1.95 * (15 + 9 * e.bend)];
+  const [mx, my] = [(x1 + x2) / 2, (y1 + y2) / 2];
+  if (!e.bend) return [mx, my];
+  const length = Math.hypot(x2 - x1, y2 - y1) || 1;
+  // A quadratic's middle is halfway to its control point.
+  const k = 12 * e.bend;
+  return [mx - ((y2 - y1) / length) * k, my + ((x2 - x1) / length) * k];
+}
+
+/**
+ * Blue-red-green edges standing on the ground (Hackenbush), where the library lays them
+ * out: blue, red and green, each with its letter halfway along, so that they differ
+ * without colour too;
+ * each edge the mover may cut is a button named by its move and value (with hints, a halo
+ * of the value's colour behind it).
+ */
+function drawEdges(f, moves, opts) {
+  const at = movesByPart(moves);
+  // Room above the top level for the loops that stand on it.
+  const loops = f.edges.filter((e) => e.from[0] === e.to[0] && e.from[1] === e.to[1] && e.from[1] === f.height);
+  const top = EDGES_MARGIN + Math.max(0, ...loops.map((e) => 1.95 * (15 + 9 * e.bend)));
+  const ground = top + f.height * LEVEL;
+  const width = 2 * EDGES_MARGIN + f.width * HALF_COLUMN;
+  const height = ground + EARTH;
+  const place = ([x, y]) => [EDGES_MARGIN + x * HALF_COLUMN, ground - y * LEVEL];
+  const drawing = svg('svg', {
+    id: opts.id || 'play-drawing', class: 'board edges-figure', viewBox: `0 0 ${width} ${height}`, role: 'group',
+    'aria-label': `the picture: ${f.edges.length} edge${f.edges.length === 1 ? '' : 's'} on the ground`,
+  });
+  drawing.style.maxWidth = `${Math.min(BOARD_MAX, Math.ceil(width * 1.6))}px`;
+  drawing.append(svg('rect', { class: 'earth', x: 0, y: ground, width, height: EARTH }));
+  const halos = svg('g');
+  const strokes = svg('g');
+  drawing.append(halos, strokes);
+  f.edges.forEach((e, i) => {
+    const here = at.get(i) || [];
+    const d = edgePath(e, place);
+    const group = svg('g', { 'data-edge': i, 'data-colour': e.colour });
+    let tip = `a ${e.colour} edge (${i + 1} of ${f.edges.length})`;
+    let value = '';
+    if (here.length) {
+      const b = moveButton(group, here, tip, opts);
+      tip = b.tip;
+      value = opts.coloured ? OUTCOME_CLASS[b.best.outcome] || '' : '';
+    }
+    group.setAttribute('class', ['hb-edge', e.colour, here.length ? 'move' : '', value].filter(Boolean).join(' '));
+    group.append(svg('title', { text: tip }));
+    if (value) {
+      const halo = svg('path', { class: 'halo', d });
+      halo.style.stroke = valueColour(bestOf(here));
+      group.append(halo);
+    }
+    group.append(svg('path', { class: 'hit', d }), svg('path', { class: `stroke ${e.colour}`, d }));
+    // Its colour's letter halfway along, so that the colours differ without hue too.
+    const [mx, my] = edgeMiddle(e, place);
+    group.append(svg('circle', { class: 'tag', cx: mx, cy: my, r: 8 }),
+      svg('text', {
+        class: 'tag-letter', x: mx, y: my, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': 11,
+        text: e.colour[0].toUpperCase(),
+      }));
+    strokes.append(group);
+  });
+  // The nodes off the ground, over the edges.
+  const nodes = new Set(f.edges.flatMap((e) => [e.from, e.to]).filter(([, y]) => y > 0).map((p) => p.join(',')));
+  for (const key of nodes) {
+    const [x, y] = place(key.split(',').map(Number));
+    drawing.append(svg('circle', { class: 'node', cx: x, cy: y, r: 4.5 }));
+  }
+  return drawing;
+}
+
+/** A square of cake's side, and the room between pieces and around them. */
+const CAKE_SQUARE = 34;
+const CAKE_GAP = 26;
+const CAKE_MARGIN = 8;
+
+/**
+ * Pieces of cake side by side (Cutcake), each scored into its squares; the score lines
+ * are the parts (a piece's vertical lines from the left, then its horizontal ones from
+ * the top, piece by piece), and each line a cut may follow is a button named by its move
+ * and value, coloured by the value with hints.
+ */
+function drawCake(f, moves, opts) {
+  const at = movesByPart(moves);
+  const tall = Math.max(1, ...f.pieces.map(([r]) => r));
+  const wide = f.pieces.reduce((sum, [, c]) => sum + c, 0);
+  const width = 2 * CAKE_MARGIN + Math.max(1, wide) * CAKE_SQUARE + Math.max(0, f.pieces.length - 1) * CAKE_GAP;
+  const height = 2 * CAKE_MARGIN + tall * CAKE_SQUARE;
+  const squares = f.pieces.reduce((sum, [r, c]) => sum + r * c, 0);
+  const drawing = svg('svg', {
+    id: opts.id || 'play-drawing', class: 'board cake-figure', viewBox: `0 0 ${width} ${height}`, role: 'group',
+    'aria-label': f.pieces.length ? `the cake: ${f.pieces.length} piece${f.pieces.length === 1 ? '' : 's'}, ${squares} squares`
+      : 'the cake: no piece left to cut',
+  });
+  drawing.style.maxWidth = `${Math.min(BOARD_MAX, Math.ceil((width / CAKE_SQUARE) * 60))}px`;
+  let x = CAKE_MARGIN;
+  let part = 0;
+  f.pieces.forEach(([rows, columns], i) => {
+    const y = CAKE_MARGIN;
+    const [w, h] = [columns * CAKE_SQUARE, rows * CAKE_SQUARE];
+    const piece = svg('g', { class: 'piece-of-cake', 'data-piece': i + 1, 'data-rows': rows, 'data-columns': columns });
+    piece.append(svg('rect', { class: 'cake', x, y, width: w, height: h, rx: 3 }));
+    const lines = [];
+    for (let k = 1; k < columns; k++) lines.push({ k, across: false, x1: x + k * CAKE_SQUARE, y1: y, x2: x + k * CAKE_SQUARE, y2: y + h });
+    for (let k = 1; k < rows; k++) lines.push({ k, across: true, x1: x, y1: y + k * CAKE_SQUARE, x2: x + w, y2: y + k * CAKE_SQUARE });
+    for (const l of lines) {
+      const here = at.get(part) || [];
+      const group = svg('g', { 'data-line': part, 'data-piece': i + 1 });
+      let tip = `${l.across ? 'horizontal' : 'vertical'} score line ${l.k} of piece ${i + 1} (${rows}×${columns})`;
+      let value = '';
+      if (here.length) {
+        const b = moveButton(group, here, tip, opts);
+        tip = b.tip;
+        value = opts.coloured ? OUTCOME_CLASS[b.best.outcome] || '' : '';
+      }
+      group.setAttribute('class', ['score-line', l.across ? 'across' : 'down', here.length ? 'move' : '', value].filter(Boolean).join(' '));
+      group.append(svg('title', { text: tip }));
+      const ends = { x1: l.x1, y1: l.y1, x2: l.x2, y2: l.y2 };
+      if (value) {
+        const halo = svg('line', { class: 'halo', ...ends });
+        halo.style.stroke = valueColour(bestOf(here));
+        group.append(halo);
+      }
+      // What is clicked: a band along the line, as wide as a finger's touch.
+      const band = l.across ? { x: l.x1, y: l.y1 - 9, width: l.x2 - l.x1, height: 18 }
+        : { x: l.x1 - 9, y: l.y1, width: 18, height: l.y2 - l.y1 };
+      group.append(svg('rect', { class: 'hit', ...band }), svg('line', { class: 'score', ...ends }));
+      piece.append(group);
+      part += 1;
+    }
+    drawing.append(piece);
+    x += w + CAKE_GAP;
+  });
+  return drawing;
 }
 
 /**
@@ -1162,6 +1437,15 @@ function drawPolygon(f, moves, opts) {
 
 /** One line under a figure: where the token is and the scores so far; or what is left. */
 function figureNote(f, you, over, playable = true) {
+  if (f.kind === 'edges') {
+    return 'Blue edges (B) are Left\'s to cut, red (R) Right\'s, green (G) either\'s; '
+      + `what no longer reaches the ground falls${playable && !over ? '. Click an edge to cut it.' : '.'}`;
+  }
+  if (f.kind === 'cake') {
+    return f.pieces.length
+      ? `${f.pieces.length} piece${f.pieces.length === 1 ? '' : 's'} of cake${playable && !over ? '; click a score line to cut along it' : ''}.`
+      : 'No piece of cake is left to cut.';
+  }
   if (f.kind === 'graph') {
     const youAre = you ? ` You are player ${you}.` : '';
     const where = over

@@ -1,7 +1,7 @@
 //! Boards for the page: a report's JSON with the position's picture
 //! ([`grundy::games::Drawing::picture`]) and, on each move, the cell it is clicked at
 //! ([`grundy::games::Drawing::move_cell`]); or, for a position that is not a grid, its figure
-//! ([`grundy::games::Drawing::figure`]: a token on a graph, a cut polygon) and on each move
+//! ([`grundy::games::Drawing::figure`]: a token on a graph, a cut polygon, coloured edges, pieces of cake) and on each move
 //! the vertex or triangle it is clicked at ([`grundy::games::Drawing::move_part`]). A sum
 //! `A + B` whose parts draw themselves gets each part's picture, side by side, and on each
 //! move the part it changes and its cell there. The page draws the grid or the figure and
@@ -20,13 +20,15 @@ use serde_json::{json, Value};
 /// a Quixo cube pushed back in; `"claims": [[row, column], …]` and `"claimed_by": "first" |
 /// "second"` where it takes cells for its mover: dots and boxes' boxes). A sum of parts
 /// some of which draw themselves
-/// gets `"boards": [{"spec", "picture"?}]`, a part each, and `"board": k, "cell"` on each
-/// move clicked in part k's picture.
+/// gets `"boards": [{"spec", "figure"? | "picture"?}]`, a part each drawn as it is alone,
+/// and `"board": k, "cell"` on each move clicked in part k's picture (`"board": k, "part",
+/// "parts"?` in its figure).
 ///
-/// A figure comes as `"figure": {"kind": "graph" | "polygon", …}` with `"part": k` on each
-/// move (the vertex or triangle clicked), when it has at most `max_drawn` vertices (and a
-/// graph at most `8 · max_drawn` arrows); a larger one is left out, and
-/// `"not_drawn"` says why.
+/// A figure comes as `"figure": {"kind": "graph" | "polygon" | "edges" | "cake", …}` with
+/// `"part": k` on each move (the vertex, triangle, edge or score line clicked) and
+/// `"parts": [k, …]` where several make the same move, when it has at most `max_drawn`
+/// vertices, edges or score lines (and a graph at most `8 · max_drawn` arrows); a larger
+/// one is left out, and `"not_drawn"` says why.
 pub fn report_json(spec: &Spec, report: &Report, max_drawn: usize) -> Value {
     report_taken_json(spec, report, max_drawn, None)
 }
@@ -52,6 +54,10 @@ pub fn report_taken_json(
                         if let Some(k) = figure_part(part, m) {
                             v["part"] = json!(k);
                         }
+                        let parts = figure_parts(part, m);
+                        if parts.len() > 1 {
+                            v["parts"] = json!(parts);
+                        }
                     }
                 }
                 value["figure"] = serde_json::to_value(figure).expect("a figure serializes");
@@ -61,16 +67,30 @@ pub fn report_taken_json(
         return value;
     }
     if spec.parts.len() > 1 {
-        if let Some(boards) = boards(spec) {
+        if let Some(boards) = boards(spec, max_drawn) {
             if let Some(moves) = value["moves"].as_array_mut() {
                 for (m, v) in report.moves.iter().zip(moves) {
-                    if let Some((k, cell)) = sum_cell(spec, m) {
+                    let Some(k) = changed_part(spec, m) else {
+                        continue;
+                    };
+                    if boards[k].get("figure").is_some() {
+                        let part = &spec.parts[k];
+                        let to = &m.to.parts[k].position;
+                        let parts = part.family.move_parts(&part.position, to);
+                        if let Some(&first) = parts.first() {
+                            v["board"] = json!(k);
+                            v["part"] = json!(first);
+                            if parts.len() > 1 {
+                                v["parts"] = json!(parts);
+                            }
+                        }
+                    } else if let Some((k, cell)) = sum_cell(spec, m) {
                         v["board"] = json!(k);
                         v["cell"] = cell;
                     }
                 }
             }
-            value["boards"] = boards;
+            value["boards"] = Value::Array(boards);
         }
         return value;
     }
@@ -137,11 +157,13 @@ fn picture_json(part: &Part, picture: grundy::games::Picture) -> Value {
 fn figure(spec: &Spec, max_drawn: usize) -> Option<(&Part, Result<Figure, String>)> {
     let part = spec.single()?;
     let figure = part.family.figure(&part.position)?;
-    let (vertices, arrows) = match &figure {
-        Figure::Graph { names, arrows, .. } => (names.len(), arrows.len()),
-        Figure::Polygon { vertices, .. } => (*vertices as usize, 0),
+    let (count, noun, arrows) = match &figure {
+        Figure::Graph { names, arrows, .. } => (names.len(), "vertices", arrows.len()),
+        Figure::Polygon { vertices, .. } => (*vertices as usize, "vertices", 0),
+        Figure::Edges { edges, .. } => (edges.len(), "edges", 0),
+        Figure::Cake { .. } => (figure.parts(), "score lines", 0),
     };
-    if vertices > max_drawn || arrows > 8 * max_drawn {
+    if count > max_drawn || arrows > 8 * max_drawn {
         let arrows = if arrows > 0 {
             format!(" and {arrows} arrows")
         } else {
@@ -150,7 +172,7 @@ fn figure(spec: &Spec, max_drawn: usize) -> Option<(&Part, Result<Figure, String
         return Some((
             part,
             Err(format!(
-                "{vertices} vertices{arrows}: too many to draw here (at most {max_drawn})"
+                "{count} {noun}{arrows}: too many to draw here (at most {max_drawn})"
             )),
         ));
     }
@@ -167,12 +189,14 @@ pub fn figure_json(spec: &Spec, max_drawn: usize) -> Value {
     }
 }
 
-/// The drawing of `spec` alone, with no moves: `{"picture"}`, `{"figure"}`,
-/// `{"not_drawn"}`, or empty when its family draws none (the gallery's pictures).
+/// The drawing of `spec` alone, with no moves, as its report draws it (a figure first):
+/// `{"figure"}`, `{"not_drawn"}`, `{"picture"}`, or empty when its family draws none (the
+/// gallery's pictures).
 pub fn drawing_json(spec: &Spec, max_drawn: usize) -> Value {
-    match picture(spec) {
-        Some((part, p)) => json!({"picture": picture_json(part, p)}),
-        None => figure_json(spec, max_drawn),
+    match (figure_json(spec, max_drawn), picture(spec)) {
+        (figure, _) if figure.as_object().is_some_and(|f| !f.is_empty()) => figure,
+        (_, Some((part, p))) => json!({"picture": picture_json(part, p)}),
+        (nothing, None) => nothing,
     }
 }
 
@@ -199,37 +223,53 @@ fn end(part: &Part, picture: &grundy::games::Picture, m: &Move) -> Option<Value>
     (row < picture.rows && column < picture.columns).then(|| json!([row, column]))
 }
 
-/// The parts of a sum, side by side: `[{"spec", "picture"?}]`, a part's picture where its
-/// family draws one; `None` when no part is drawn.
-fn boards(spec: &Spec) -> Option<Value> {
+/// The parts of a sum, side by side: `[{"spec", "figure"? | "picture"?}]`, a part drawn
+/// as it is alone (its figure where it has one of at most `max_drawn` elements, else its
+/// picture); `None` when no part is drawn.
+fn boards(spec: &Spec, max_drawn: usize) -> Option<Vec<Value>> {
     let mut drawn = false;
     let boards = spec
         .parts
         .iter()
         .map(|part| {
             let mut board = json!({"spec": part.to_string()});
-            if let Some(p) = part.family.picture(&part.position) {
+            let alone = Spec {
+                parts: vec![part.clone()],
+            };
+            if let Some((_, Ok(f))) = figure(&alone, max_drawn) {
+                board["figure"] = serde_json::to_value(f).expect("a figure serializes");
+                drawn = true;
+            } else if let Some(p) = part.family.picture(&part.position) {
                 board["picture"] = picture_json(part, p);
                 drawn = true;
             }
             board
         })
         .collect();
-    drawn.then_some(Value::Array(boards))
+    drawn.then_some(boards)
+}
+
+/// The part of the sum `spec` that move `m` changes: in a sum with partizan parts the turn
+/// passes in every part, so a part whose board is the same with the other player to move
+/// ([`grundy::games::GameRules::with_mover`]) is not the one moved in.
+fn changed_part(spec: &Spec, m: &Move) -> Option<usize> {
+    let to = &m.to.parts;
+    if to.len() != spec.parts.len() {
+        return None;
+    }
+    spec.parts.iter().zip(to).position(|(a, b)| {
+        let passed = a
+            .family
+            .with_mover(&a.position, b.family.to_move(&b.position));
+        a.position != b.position && passed.as_ref() != Some(&b.position)
+    })
 }
 
 /// The part of the sum `spec` that move `m` changes, and the cell of its picture the move
 /// is clicked at.
 fn sum_cell(spec: &Spec, m: &Move) -> Option<(usize, Value)> {
     let to = &m.to.parts;
-    if to.len() != spec.parts.len() {
-        return None;
-    }
-    let k = spec
-        .parts
-        .iter()
-        .zip(to)
-        .position(|(a, b)| a.position != b.position)?;
+    let k = changed_part(spec, m)?;
     let part = &spec.parts[k];
     let picture = part.family.picture(&part.position)?;
     let (row, column) = part.family.move_cell(&part.position, &to[k].position)?;
@@ -259,6 +299,14 @@ pub fn move_claims(spec: &Spec, m: &Move) -> Option<Value> {
 fn figure_part(part: &Part, m: &Move) -> Option<u32> {
     let to = m.to.single()?;
     part.family.move_part(&part.position, &to.position)
+}
+
+/// Every element of the figure of `part` at which move `m` may be clicked (two equal
+/// stalks, a cut from either side of a piece), the first its `part`.
+fn figure_parts(part: &Part, m: &Move) -> Vec<u32> {
+    m.to.single()
+        .map(|to| part.family.move_parts(&part.position, &to.position))
+        .unwrap_or_default()
 }
 
 /// The element of the figure of `spec` the move `m` is clicked at, for the record of a

@@ -191,12 +191,12 @@ async fn connect_four_moves_land_at_the_bottom_of_their_column() {
 }
 
 #[tokio::test]
-async fn games_that_are_not_boards_have_no_picture() {
+async fn games_too_large_to_draw_have_no_picture() {
     let app = app();
     for spec in [
-        "circular[0.77](7,3)",
+        "circular[0.77](65,3)",
         "nim(25,4)",
-        "circular[0.77](5) + nim(25)",
+        "circular[0.77](65) + nim(25)",
     ] {
         let r = solve(&app, spec).await;
         assert!(r.get("picture").is_none(), "{spec}: {r}");
@@ -368,8 +368,8 @@ async fn heaps_are_stacks_of_tokens_and_a_sum_draws_its_parts_side_by_side() {
         at.contains(&("take 1 from heap 2".into(), json!([2, 1]))),
         "{at:?}"
     );
-    // A sum: each part's board (a part that draws none: its spec alone), each move in
-    // the part it changes, at its cell there; the value history says the same.
+    // A sum: each part's board (a circle's ring among the heaps), each move in the part
+    // it changes, at its cell there, a token; the value history says the same.
     let spec = "nim(2) + circular[0.77](5) + kayles(3)";
     let r = solve(&app, spec).await;
     assert!(r.get("picture").is_none());
@@ -377,20 +377,19 @@ async fn heaps_are_stacks_of_tokens_and_a_sum_draws_its_parts_side_by_side() {
     assert_eq!(boards.len(), 3);
     assert_eq!(boards[0]["spec"], "nim(2)");
     assert_eq!(boards[0]["picture"]["look"], "heaps");
-    assert!(boards[1].get("picture").is_none());
+    assert_eq!(boards[1]["picture"]["look"], "rings");
     assert_eq!(boards[2]["spec"], "octal[0.77](3)");
     for m in r["moves"].as_array().unwrap() {
         let name = m["name"].as_str().unwrap();
-        match m.get("board").and_then(Value::as_u64) {
-            Some(k) => {
-                assert!(name.ends_with(&format!("in part {}", k + 1)), "{m}");
-                let (row, column) = cell_of(m);
-                let picture = &boards[k as usize]["picture"];
-                let columns = picture["columns"].as_u64().unwrap() as usize;
-                assert_eq!(picture["cells"][row * columns + column], "o", "{m}");
-            }
-            None => assert!(name.ends_with("in part 2"), "{m}"),
-        }
+        let k = m["board"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("no board: {m}"));
+        assert!(name.ends_with(&format!("in part {}", k + 1)), "{m}");
+        let (row, column) = cell_of(m);
+        let picture = &boards[k as usize]["picture"];
+        let columns = picture["columns"].as_u64().unwrap() as usize;
+        let token = if k == 1 { "c" } else { "o" };
+        assert_eq!(picture["cells"][row * columns + column], token, "{m}");
     }
     let reply = play(&app, json!({"spec": spec, "move": "take 2 in part 1"})).await;
     let mine = &reply["played"][0];
@@ -497,10 +496,10 @@ async fn the_value_history_grows_by_one_a_move() {
     // Grundy first: its move alone is the first entry.
     let (history, _) = whole_game(&app, "connect4[4x3]", true).await;
     assert_eq!(history[0]["by"], "grundy");
-    // Games without boards have a history too, without cells.
+    // Circles are drawn: each move at a token it takes, on the ring or the row.
     let (history, _) = whole_game(&app, "circular[0.77](2,3)", false).await;
     assert!(!history.is_empty());
-    assert!(history.iter().all(|e| e.get("cell").is_none()));
+    assert!(history.iter().all(|e| e["cell"].is_array()), "{history:?}");
     // Heaps are drawn: each move at its token.
     let (history, _) = whole_game(&app, "nim(2,3)", false).await;
     assert!(history.iter().all(|e| e["cell"].is_array()), "{history:?}");
@@ -753,12 +752,112 @@ async fn the_gallery_draws_every_family_of_the_registry() {
         "kalah",
         "ioiwari",
         "tictactoe",
+        "circular",
+        "toads",
+        "clobber",
     ] {
         let g = gallery.iter().find(|g| g["name"] == name).unwrap();
         assert!(g["picture"].is_object(), "{name} has no picture: {g}");
     }
-    let polygon = gallery.iter().find(|g| g["name"] == "polygon").unwrap();
-    assert_eq!(polygon["figure"]["kind"], "polygon");
+    for (name, kind) in [
+        ("polygon", "polygon"),
+        ("hackenbush", "edges"),
+        ("cutcake", "cake"),
+    ] {
+        let g = gallery.iter().find(|g| g["name"] == name).unwrap();
+        assert_eq!(g["figure"]["kind"], kind, "{g}");
+    }
+    // Every family is drawn.
+    for g in gallery {
+        assert!(g["picture"].is_object() || g["figure"].is_object(), "{g}");
+    }
+}
+
+/// Hackenbush's edges and Cutcake's pieces come as figures, each move at its edge or
+/// score line, and at every one that makes it (`parts`); circles as rings, the strip as
+/// a strip, each move at a token or piece.
+#[tokio::test]
+async fn the_partizan_pictures_and_circles_are_drawn() {
+    let app = app();
+    let r = solve(&app, "hackenbush(B,B,RG)").await;
+    let f = &r["figure"];
+    assert_eq!(f["kind"], "edges", "{r}");
+    assert_eq!(f["edges"].as_array().unwrap().len(), 4);
+    assert_eq!(
+        f["edges"][0],
+        json!({"from": [1, 0], "to": [1, 1], "colour": "blue", "bend": 0})
+    );
+    assert_eq!((&f["width"], &f["height"]), (&json!(6), &json!(2)));
+    // Left's moves: either blue stalk (one move), or the green edge.
+    let moves: Vec<(&str, &Value, Option<&Value>)> = r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["name"].as_str().unwrap(), &m["part"], m.get("parts")))
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            ("cut 0-1:B", &json!(0), Some(&json!([0, 1]))),
+            ("cut 0-1:B", &json!(0), Some(&json!([0, 1]))),
+            ("cut 3-4:G", &json!(3), None),
+        ]
+    );
+    let r = solve(&app, "cutcake(2x4,right)").await;
+    assert_eq!(r["figure"], json!({"kind": "cake", "pieces": [[2, 4]]}));
+    assert_eq!(r["moves"][0]["part"], 3, "{r}");
+    let r = solve(&app, "cutcake(2x4)").await;
+    let parts: Vec<(&Value, Option<&Value>)> = r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (&m["part"], m.get("parts")))
+        .collect();
+    assert_eq!(
+        parts,
+        [(&json!(0), Some(&json!([0, 2]))), (&json!(1), None)]
+    );
+    // A move played is recorded at its part.
+    let reply = play(
+        &app,
+        json!({"spec": "cutcake(2x4)", "move": "cut 2x4 into 2x2 + 2x2"}),
+    )
+    .await;
+    assert_eq!(reply["played"][0]["part"], 1, "{reply}");
+    // In a sum, each part is drawn as it is alone: figures too, each move in its part.
+    let r = solve(&app, "hackenbush(B,R) + cutcake(1x3) + nim(1)").await;
+    let boards = r["boards"].as_array().expect("boards");
+    assert_eq!(boards[0]["figure"]["kind"], "edges", "{r}");
+    assert_eq!(boards[1]["figure"]["kind"], "cake", "{r}");
+    assert_eq!(boards[2]["picture"]["look"], "heaps", "{r}");
+    let placed: Vec<(&str, &Value, &Value, Option<&Value>)> = r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let at = m.get("part").or_else(|| m.get("cell")).unwrap();
+            (m["name"].as_str().unwrap(), &m["board"], at, m.get("parts"))
+        })
+        .collect();
+    assert_eq!(
+        placed,
+        [
+            ("cut 0-1:B in part 1", &json!(0), &json!(0), None),
+            (
+                "cut 1x3 into 1x1 + 1x2 in part 2",
+                &json!(1),
+                &json!(0),
+                Some(&json!([0, 1]))
+            ),
+            ("take 1 in part 3", &json!(2), &json!([0, 0]), None),
+        ]
+    );
+    let r = solve(&app, "circular[0.77](4)").await;
+    assert_eq!(r["picture"]["look"], "rings");
+    assert_eq!(r["picture"]["cells"], json!(["c", "c", "c", "c"]));
+    let r = solve(&app, "toads(T.F)").await;
+    assert_eq!(r["picture"]["look"], "strip");
+    assert_eq!(r["moves"][0]["cell"], json!([0, 0]), "{r}");
 }
 
 #[tokio::test]

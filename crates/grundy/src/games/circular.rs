@@ -17,8 +17,8 @@
 
 use super::code::Code;
 use super::family::{
-    Bound, Cost, Discovery, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind,
-    PatternSource, Patterns, Pos, ProvedRule, Scores, Searching, Values,
+    Bound, Cost, Discovery, Drawing, GameRules, Grundy, GrundySource, Indexing, Kind, Look,
+    PatternSource, Patterns, Picture, Pos, ProvedRule, Scores, Searching, Values,
 };
 use super::heap::{HeapFamily, Heaps};
 use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
@@ -113,6 +113,46 @@ fn tidy(words: impl IntoIterator<Item = u64>) -> Pos {
     let mut p: Pos = words.into_iter().filter(|&w| size(w) > 0).collect();
     p.sort_unstable();
     p
+}
+
+/// The most tokens a circle or row may have, and the most circles and rows a position may
+/// have, to be pictured: more would not be told apart on a page.
+const MAX_DRAWN: u64 = 64;
+
+/// What the move `from` → `to` does: the circle or row it changes (its place in `from`),
+/// how many tokens it takes, and the tokens left of them (on a circle 0: the tokens are
+/// counted clockwise from the top; on a row, the smaller of the two rows a split leaves,
+/// 0 when one row or none is left).
+fn the_change(from: &Pos, to: &Pos) -> Option<(usize, u64, u64)> {
+    let mut added: Vec<u64> = to.to_vec();
+    let mut removed = Vec::new();
+    for &w in from {
+        match added.iter().position(|&x| x == w) {
+            Some(i) => {
+                added.swap_remove(i);
+            }
+            None => removed.push(w),
+        }
+    }
+    let [w] = removed[..] else {
+        return None;
+    };
+    if added.iter().any(|&x| is_circle(x)) || added.len() > 2 {
+        return None;
+    }
+    let left: u64 = added.iter().sum();
+    let taken = size(w).checked_sub(left).filter(|&k| k > 0)?;
+    // The place of the word that went: where `to` first differs, if it is that word.
+    let by_place = (0..from.len()).find(|&j| to.get(j) != Some(&from[j]));
+    let j = match by_place {
+        Some(j) if from[j] == w => j,
+        _ => from.iter().position(|&x| x == w)?,
+    };
+    let before = match added[..] {
+        [a, b] if !is_circle(w) => a.min(b),
+        _ => 0,
+    };
+    Some((j, taken, before))
 }
 
 /// The values of rows (the octal game's) and of circles, up to a size.
@@ -236,6 +276,50 @@ impl Drawing for Circular {
         self.rows
             .move_name(&rows(from), &rows(to))
             .replace("heap", "row")
+    }
+
+    /// One grid row a circle (`"c"` its tokens) or a row (`"o"`), in the position's order;
+    /// none past [`MAX_DRAWN`] tokens in one, or circles and rows.
+    fn picture(&self, pos: &Pos) -> Option<Picture> {
+        let columns = pos.iter().map(|&w| size(w)).max().unwrap_or(0).max(1);
+        if columns > MAX_DRAWN || pos.len() as u64 > MAX_DRAWN {
+            return None;
+        }
+        let mut cells = Vec::with_capacity(pos.len() * columns as usize);
+        for &w in pos {
+            let token = if is_circle(w) { "c" } else { "o" };
+            cells.extend((0..columns).map(|i| {
+                if i < size(w) {
+                    token.to_string()
+                } else {
+                    String::new()
+                }
+            }));
+        }
+        Some(Picture {
+            rows: pos.len().max(1) as u32,
+            columns: columns as u32,
+            cells: if pos.is_empty() {
+                vec![String::new(); columns as usize]
+            } else {
+                cells
+            },
+            look: Look::Rings,
+        })
+    }
+
+    /// A move is clicked at a token it takes: on a circle, the last of the `k` it takes
+    /// clockwise from the top (token `k − 1`: each count of tokens is one token to click);
+    /// on a row, the first it takes from the left (the left end, or past the smaller row
+    /// a split leaves).
+    fn move_cell(&self, from: &Pos, to: &Pos) -> Option<(u32, u32)> {
+        let (j, taken, before) = the_change(from, to)?;
+        let column = if is_circle(from[j]) {
+            taken - 1
+        } else {
+            before
+        };
+        Some((j as u32, column as u32))
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
@@ -484,5 +568,80 @@ mod tests {
         assert!(game.mirror_wins(3) && game.mirror_wins(40));
         assert!(!game.mirror_wins(2));
         assert!(game.mirror_decides_large_circles());
+    }
+
+    /// A move's name and the cell it is clicked at.
+    type Clicked = (String, (u32, u32));
+
+    /// The picture of `spec` and each move's name with its cell.
+    fn drawn(spec: &str) -> (Picture, Vec<Clicked>) {
+        let spec: crate::games::Spec = spec.parse().unwrap();
+        let part = spec.single().unwrap();
+        let (family, pos) = (&part.family, &part.position);
+        let mut moves = Vec::new();
+        family.moves(pos, &mut moves);
+        let cells = moves
+            .iter()
+            .map(|to| {
+                let cell = family.move_cell(pos, to).expect("every move has its cell");
+                (family.move_name(pos, to), cell)
+            })
+            .collect();
+        (family.picture(pos).unwrap(), cells)
+    }
+
+    #[test]
+    fn a_circle_is_a_ring_of_tokens_clicked_at_the_last_it_takes() {
+        let (picture, cells) = drawn("circular[0.77](5)");
+        assert_eq!((picture.rows, picture.columns), (1, 5));
+        assert_eq!(picture.look, Look::Rings);
+        assert_eq!(picture.cells, vec!["c"; 5]);
+        // Take 1 at the top token, take 2 at the second clockwise.
+        assert_eq!(
+            cells,
+            vec![
+                (
+                    "take 1 from the circle of 5, leaving a row of 4".to_string(),
+                    (0, 0)
+                ),
+                (
+                    "take 2 from the circle of 5, leaving a row of 3".to_string(),
+                    (0, 1)
+                ),
+            ]
+        );
+        // Dawson's chess: 3 taken, clicked at the third token.
+        let (_, cells) = drawn("circular[0.137](6)");
+        assert!(cells
+            .iter()
+            .all(|(name, (r, c))| *r == 0 && name.starts_with(&format!("take {} ", c + 1))));
+    }
+
+    #[test]
+    fn an_opened_circle_is_a_row_clicked_at_the_first_token_it_takes() {
+        // A circle of 3 beside a row of 4 (the row a first move left).
+        let (picture, cells) = drawn("circular[0.77](3,row4)");
+        assert_eq!((picture.rows, picture.columns), (2, 4));
+        assert_eq!(picture.cells, vec!["c", "c", "c", "", "o", "o", "o", "o"]);
+        let row: Vec<(&str, (u32, u32))> = cells
+            .iter()
+            .filter(|(_, (r, _))| *r == 1)
+            .map(|(name, cell)| (name.as_str(), *cell))
+            .collect();
+        assert_eq!(
+            row,
+            vec![
+                ("take 1", (1, 0)),
+                ("take 1, leaving 1 and 2", (1, 1)),
+                ("take 2", (1, 0)),
+                ("take 2, leaving 1 and 1", (1, 1)),
+            ]
+        );
+        // The circle's moves keep their ring's row.
+        assert_eq!(cells.iter().filter(|(_, (r, _))| *r == 0).count(), 2);
+        // Past the drawn size, no picture (the page lists the moves).
+        let big: crate::games::Spec = "circular[0.77](65)".parse().unwrap();
+        let part = big.single().unwrap();
+        assert!(part.family.picture(&part.position).is_none());
     }
 }

@@ -231,11 +231,15 @@ fn drawing(family: &Arc<dyn Family>, reached: &[Pos], what: &str) {
                 );
             }
         }
-        if figured {
+        if let Some(figure) = family.figure(pos) {
             for child in &moves {
+                let part = family.move_part(pos, child);
+                let parts = family.move_parts(pos, child);
+                assert!(part.is_some(), "{what}: {shown}: no part");
+                assert_eq!(parts.first().copied(), part, "{what}: {shown}: parts");
                 assert!(
-                    family.move_part(pos, child).is_some(),
-                    "{what}: {shown}: no part"
+                    parts.iter().all(|&k| (k as usize) < figure.parts()),
+                    "{what}: {shown}: a part off the figure"
                 );
             }
         }

@@ -14,8 +14,8 @@
 //! cut), memoised; every value is an integer.
 
 use super::family::{
-    Bound, Drawing, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos, Scores,
-    Searching,
+    Bound, Drawing, Figure, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos,
+    Scores, Searching,
 };
 use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
 use crate::cgt::{Context, GameId};
@@ -256,7 +256,8 @@ impl Drawing for Cutcake {
     }
 
     /// The pieces side by side, tops aligned, one empty column between them, `#` on each
-    /// square of cake; none past [`MAX_DRAWN`] cells a side.
+    /// square of cake; none past [`MAX_DRAWN`] cells a side: the text drawing's grid. The
+    /// web page draws the [`Drawing::figure`] instead, the cake with its score lines.
     fn picture(&self, pos: &Pos) -> Option<Picture> {
         let pieces = &pos[1..];
         let width = pieces.iter().map(|&p| dims(p).1 + 1).sum::<u64>().max(2) - 1;
@@ -296,6 +297,64 @@ impl Drawing for Cutcake {
             (ra, start)
         };
         Some((cell.0 as u32, cell.1 as u32))
+    }
+
+    /// The pieces ([`Figure::Cake`]), each scored into its squares: a cut is clicked on
+    /// its score line. None past [`MAX_DRAWN`] pieces, or squares a side.
+    fn figure(&self, pos: &Pos) -> Option<Figure> {
+        let pieces = &pos[1..];
+        if pieces.len() as u64 > MAX_DRAWN
+            || pieces.iter().any(|&p| {
+                let (r, c) = dims(p);
+                r > MAX_DRAWN || c > MAX_DRAWN
+            })
+        {
+            return None;
+        }
+        Some(Figure::Cake {
+            pieces: pieces
+                .iter()
+                .map(|&p| {
+                    let (r, c) = dims(p);
+                    [r as u32, c as u32]
+                })
+                .collect(),
+        })
+    }
+
+    /// The score line of the cut in the first piece it may be made in, nearer the piece's
+    /// left or top side (a cut `k` from one side and `k` from the other are one move).
+    fn move_part(&self, from: &Pos, to: &Pos) -> Option<u32> {
+        self.move_parts(from, to).first().copied()
+    }
+
+    /// Every score line that makes the cut: in each piece of the size cut, `k` squares
+    /// from either side.
+    fn move_parts(&self, from: &Pos, to: &Pos) -> Vec<u32> {
+        let Some((cut, a, _)) = the_cut(from, to) else {
+            return Vec::new();
+        };
+        let (rows, columns) = dims(cut);
+        let (ra, ca) = dims(a);
+        let mut parts = Vec::new();
+        let mut first = 0;
+        for &p in &from[1..] {
+            let (r, c) = dims(p);
+            if p == cut {
+                // Left's lines are the piece's first `c − 1` parts, Right's the next `r − 1`.
+                let (base, k, side) = if ra == rows && ca < columns {
+                    (first, ca, columns)
+                } else {
+                    (first + c - 1, ra, rows)
+                };
+                parts.push((base + k - 1) as u32);
+                if side - k != k {
+                    parts.push((base + side - k - 1) as u32);
+                }
+            }
+            first += r + c - 2;
+        }
+        parts
     }
 
     fn draw(&self, pos: &Pos) -> Option<String> {
@@ -602,6 +661,54 @@ mod tests {
             "cut 2x3 into 1x3 + 1x3"
         );
         assert_eq!(family.move_cell(&right, &children[0]), Some((1, 0)));
+    }
+
+    /// The figure is the pieces; each cut is clicked on its score line, at either end of
+    /// the piece and in either of two equal pieces, Left's lines vertical, Right's
+    /// horizontal.
+    #[test]
+    fn cuts_are_clicked_on_their_score_lines() {
+        let (family, pos) = part("cutcake(2x3,1x4,2x3)");
+        // Sorted as the position keeps them: 1x4, 2x3, 2x3.
+        assert_eq!(
+            family.figure(&pos),
+            Some(Figure::Cake {
+                pieces: vec![[1, 4], [2, 3], [2, 3]]
+            })
+        );
+        let figure = family.figure(&pos).unwrap();
+        // 1x4: 3 vertical lines (parts 0-2), none across; each 2x3: 2 vertical, 1 across.
+        assert_eq!(figure.parts(), 3 + 3 + 3);
+        let parts = |pos: &Pos| -> Vec<(String, u32, Vec<u32>)> {
+            let mut children = Vec::new();
+            family.moves(pos, &mut children);
+            children
+                .iter()
+                .map(|to| {
+                    (
+                        family.move_name(pos, to),
+                        family.move_part(pos, to).unwrap(),
+                        family.move_parts(pos, to),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(
+            parts(&pos),
+            [
+                ("cut 1x4 into 1x1 + 1x3".to_string(), 0, vec![0, 2]),
+                ("cut 1x4 into 1x2 + 1x2".to_string(), 1, vec![1]),
+                ("cut 2x3 into 2x1 + 2x2".to_string(), 3, vec![3, 4, 6, 7]),
+            ]
+        );
+        let right = family.with_mover(&pos, Player::Second).unwrap();
+        assert_eq!(
+            parts(&right),
+            [("cut 2x3 into 1x3 + 1x3".to_string(), 5, vec![5, 8])]
+        );
+        // Past the drawn size, no figure (the page lists the moves).
+        let (_, big) = part("cutcake(65x2)");
+        assert_eq!(family.figure(&big), None);
     }
 
     /// A memory bound too small is a refusal, not an unbounded allocation.

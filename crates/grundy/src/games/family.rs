@@ -248,6 +248,16 @@ pub enum Look {
     /// token, `""` none; the last row says each heap's size. A move is clicked at the
     /// lowest token it takes (heap games, Fibonacci nim, Wythoff's piles).
     Heaps,
+    /// Circles and rows of tokens, one grid row each, in the position's order (circular
+    /// take-and-break games): `"c"` a token of a circle, drawn around a ring clockwise from
+    /// the top; `"o"` a token of a row, drawn in a line from the left; `""` none (the
+    /// grid is as wide as the largest). A move is clicked at a token it takes: on a circle
+    /// the last of those it takes clockwise from the top, on a row the first from the left.
+    Rings,
+    /// A strip of cells, the row of a one-row grid: `"T"` one of Left's toads (facing
+    /// right), `"F"` one of Right's frogs (facing left), `""` an empty cell (Toads and
+    /// Frogs). A move is clicked at the piece that moves.
+    Strip,
 }
 
 /// A position drawn as a figure that is not a grid (the web page draws it): a token on a
@@ -287,6 +297,59 @@ pub enum Figure {
         /// Whether each triangle is still there.
         left: Vec<bool>,
     },
+    /// Coloured edges standing on the ground (Hackenbush), laid out by the family: each
+    /// edge from one point to another of a grid whose `x` counts half columns from the
+    /// left and `y` levels above the ground (`y = 0` is on the ground). Part `i` is edge
+    /// `i`.
+    Edges {
+        /// The edges, in the position's order.
+        edges: Vec<Stroke>,
+        /// The half columns the picture spans (every `x` is below it).
+        width: u32,
+        /// The levels the picture rises to (every `y` is at most it).
+        height: u32,
+    },
+    /// Pieces of cake scored into unit squares, side by side (Cutcake): each piece
+    /// `[rows, columns]`. Its score lines are the parts, numbered piece by piece: in a
+    /// piece of `r × c`, first the `c − 1` vertical lines from the left (line `k` between
+    /// columns `k` and `k + 1`), then the `r − 1` horizontal lines from the top.
+    Cake {
+        /// Each piece's rows and columns.
+        pieces: Vec<[u32; 2]>,
+    },
+}
+
+/// One edge of a [`Figure::Edges`]: its ends on the figure's grid, its colour, and how it
+/// bends (0 straight; `±k` the k-th of several edges between the same two points, bowed
+/// to one side or the other; a loop, `from == to`, drawn as a ring above its point).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Stroke {
+    /// One end, `[x, y]` (the lower one).
+    pub from: [u32; 2],
+    /// The other end, `[x, y]`.
+    pub to: [u32; 2],
+    /// Whose edge it is: `"blue"` (Left's), `"red"` (Right's) or `"green"` (either's).
+    pub colour: &'static str,
+    /// 0 for a straight edge, else which way and how far it bows.
+    pub bend: i32,
+}
+
+impl Figure {
+    /// How many elements a move may be clicked at ([`Drawing::move_part`] is below it):
+    /// vertices of a graph, triangles of a polygon, edges, score lines of cake.
+    #[must_use]
+    pub fn parts(&self) -> usize {
+        match self {
+            Figure::Graph { names, .. } => names.len(),
+            Figure::Polygon { triangles, .. } => triangles.len(),
+            Figure::Edges { edges, .. } => edges.len(),
+            Figure::Cake { pieces } => pieces
+                .iter()
+                .map(|&[r, c]| (r + c).saturating_sub(2) as usize)
+                .sum(),
+        }
+    }
 }
 
 /// A family's positions for the exact search ([`crate::search::exact`]), object-safe:
@@ -585,6 +648,14 @@ pub trait Drawing: GameRules {
     /// `from` → `to`: the vertex the token goes to, the triangle cut off.
     fn move_part(&self, _from: &Pos, _to: &Pos) -> Option<u32> {
         None
+    }
+
+    /// Optional. Every element of [`Drawing::figure`] at which the move `from` → `to` may
+    /// be clicked, [`Drawing::move_part`] first: where several elements make the same
+    /// move (two equal stalks of Hackenbush, a cake's cut at either end), each of them.
+    /// Default: `move_part` alone.
+    fn move_parts(&self, from: &Pos, to: &Pos) -> Vec<u32> {
+        self.move_part(from, to).into_iter().collect()
     }
 }
 

@@ -15,7 +15,8 @@
 //! the fusion and colon principles, anything else from its options, memoised.
 
 use super::family::{
-    squash, Bound, Drawing, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Scores, Searching,
+    squash, Bound, Drawing, Figure, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Scores,
+    Searching, Stroke,
 };
 use super::spec::{Args, Built, Entry, Options, Param, SpecError};
 use crate::cgt::{Context, Dyadic, GameId};
@@ -76,6 +77,15 @@ impl Colour {
     /// Whether `right` (else Left) may cut it.
     fn cut_by(self, right: bool) -> bool {
         self == Colour::Green || (self == Colour::Red) == right
+    }
+
+    /// The colour's name, as a figure gives it.
+    fn word(self) -> &'static str {
+        match self {
+            Colour::Blue => "blue",
+            Colour::Red => "red",
+            Colour::Green => "green",
+        }
     }
 }
 
@@ -412,6 +422,110 @@ fn component_value(edges: &[Edge], fast: bool, context: &mut Context) -> Result<
     Ok(v)
 }
 
+/// A normalised picture laid out for the page ([`Figure::Edges`]): each node at its
+/// distance from the ground (the ground's own edges stand upright), the nodes a tree
+/// from the ground, each subtree as wide as its leaves, side by side; a loop at the
+/// ground in a column of its own. Edges between the same two points bow apart.
+///
+/// # Complexity
+/// O(E · d) for E edges and the picture's depth d (the search from the ground scans the
+/// edges once a level).
+fn layout(edges: &[Edge]) -> Figure {
+    let n = node_count(edges);
+    // Depths and the tree's parents by a search from the ground, level by level.
+    let mut depth = vec![u32::MAX; n];
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    depth[0] = 0;
+    let mut level = vec![0usize];
+    let mut order: Vec<usize> = Vec::with_capacity(n);
+    while !level.is_empty() {
+        let mut next = Vec::new();
+        for &v in &level {
+            for e in edges {
+                let (a, b) = (usize::from(e.a), usize::from(e.b));
+                let other = if a == v {
+                    b
+                } else if b == v {
+                    a
+                } else {
+                    continue;
+                };
+                if depth[other] == u32::MAX {
+                    depth[other] = depth[v] + 1;
+                    children[v].push(other);
+                    next.push(other);
+                }
+            }
+        }
+        order.extend(&level);
+        level = next;
+    }
+    // Each subtree as wide as its leaves (a leaf one column), children left to right.
+    let mut width = vec![1u32; n];
+    for &v in order.iter().rev() {
+        if !children[v].is_empty() {
+            width[v] = children[v].iter().map(|&c| width[c]).sum();
+        }
+    }
+    let mut start = vec![0u32; n];
+    let mut x = vec![0u32; n];
+    for &v in &order {
+        let mut at = start[v];
+        for &c in &children[v] {
+            start[c] = at;
+            at += width[c];
+        }
+        // The centre of the node's columns, in half columns.
+        x[v] = 2 * start[v] + width[v];
+    }
+    let mut columns = if children[0].is_empty() { 0 } else { width[0] };
+    let mut strokes: Vec<Stroke> = Vec::with_capacity(edges.len());
+    for e in edges {
+        let (a, b) = (usize::from(e.a), usize::from(e.b));
+        let point = |v: usize| [x[v], depth[v]];
+        let (from, to) = match (a, b) {
+            (0, 0) => {
+                columns += 1;
+                let foot = [2 * columns - 1, 0];
+                (foot, foot)
+            }
+            (0, b) => ([x[b], 0], point(b)),
+            (a, b) if depth[a] <= depth[b] => (point(a), point(b)),
+            (a, b) => (point(b), point(a)),
+        };
+        // The k-th edge between the same two points bows out: 0, 1, −1, 2, −2, …; loops
+        // grow: 0, 1, 2, ….
+        let k = strokes
+            .iter()
+            .filter(|s| (s.from, s.to) == (from, to) || (s.from, s.to) == (to, from))
+            .count() as i32;
+        let bend = if from == to {
+            k
+        } else if k % 2 == 1 {
+            (k + 1) / 2
+        } else {
+            -(k / 2)
+        };
+        strokes.push(Stroke {
+            from,
+            to,
+            colour: e.colour.word(),
+            bend,
+        });
+    }
+    Figure::Edges {
+        height: depth
+            .iter()
+            .copied()
+            .filter(|&d| d != u32::MAX)
+            .max()
+            .unwrap_or(0)
+            .max(1),
+        width: 2 * columns.max(1),
+        edges: strokes,
+    }
+}
+
 /// The edges the mover may cut, one of each set of identical edges (cutting either
 /// leaves the same picture).
 fn options(edges: &[Edge], right: bool) -> impl Iterator<Item = usize> + '_ {
@@ -513,6 +627,29 @@ impl Drawing for Hackenbush {
         let said = squash(text);
         let name = squash(&self.move_name(from, to));
         said == name || name.strip_prefix("cut").is_some_and(|edge| edge == said)
+    }
+
+    /// The edges standing on the ground, laid out ([`Figure::Edges`]): a stalk upright, a
+    /// tree spread over its leaves, any picture by each node's distance from the ground.
+    fn figure(&self, pos: &Pos) -> Option<Figure> {
+        Some(layout(&edges_of(pos)))
+    }
+
+    /// The edge cut: the first whose cut leaves `to`.
+    fn move_part(&self, from: &Pos, to: &Pos) -> Option<u32> {
+        self.move_parts(from, to).first().copied()
+    }
+
+    /// Every edge the mover may cut to leave `to`: identical edges, and edges whose cut
+    /// leaves the same picture (two equal stalks).
+    fn move_parts(&self, from: &Pos, to: &Pos) -> Vec<u32> {
+        let edges = edges_of(from);
+        let after = edges_of(to);
+        let right = from[0] == RIGHT;
+        (0..edges.len())
+            .filter(|&i| edges[i].colour.cut_by(right) && cut(&edges, i) == after)
+            .map(|i| i as u32)
+            .collect()
     }
 
     /// Stalks drawn upright side by side over the ground (`=`), else the edges listed;
@@ -925,6 +1062,123 @@ mod tests {
     }
 
     /// A Hackenbush part adds to a Domineering one: `±1 + 1/2 = {3/2|-1/2}`.
+    /// An edge of a figure as `(from, to, colour, bend)`.
+    type Drawn = ([u32; 2], [u32; 2], &'static str, i32);
+
+    /// A figure's edges, its width and its height.
+    fn strokes(spec: &str) -> (Vec<Drawn>, u32, u32) {
+        let spec: Spec = spec.parse().unwrap();
+        let part = spec.single().unwrap();
+        match part.family.figure(&part.position) {
+            Some(Figure::Edges {
+                edges,
+                width,
+                height,
+            }) => (
+                edges
+                    .iter()
+                    .map(|s| (s.from, s.to, s.colour, s.bend))
+                    .collect(),
+                width,
+                height,
+            ),
+            other => panic!("{spec}: {other:?}"),
+        }
+    }
+
+    /// Stalks stand upright side by side, one column each; a picture's nodes stand at
+    /// their distance from the ground, two edges between the same nodes bow apart, and
+    /// loops sit on their node (or on the ground, in a column of their own).
+    #[test]
+    fn pictures_are_laid_out_from_the_ground() {
+        let (edges, width, height) = strokes("hackenbush(BBR,RG)");
+        assert_eq!(
+            edges,
+            [
+                ([1, 0], [1, 1], "blue", 0),
+                ([1, 1], [1, 2], "blue", 0),
+                ([1, 2], [1, 3], "red", 0),
+                ([3, 0], [3, 1], "red", 0),
+                ([3, 1], [3, 2], "green", 0),
+            ]
+        );
+        assert_eq!((width, height), (4, 3));
+        let (edges, width, height) = strokes("hackenbush(0-1:G,1-2:B,1-2:R,0-2:G,2-3:B)");
+        assert_eq!(
+            edges,
+            [
+                ([1, 0], [1, 1], "green", 0),
+                ([1, 1], [3, 1], "blue", 0),
+                ([1, 1], [3, 1], "red", 1),
+                ([3, 0], [3, 1], "green", 0),
+                ([3, 1], [3, 2], "blue", 0),
+            ]
+        );
+        assert_eq!((width, height), (4, 2));
+        // A tree spreads over its leaves: the trunk over the middle of its two branches.
+        let (edges, width, _) = strokes("hackenbush(0-1:B,1-2:R,1-3:G)");
+        assert_eq!(
+            edges,
+            [
+                ([2, 0], [2, 1], "blue", 0),
+                ([2, 1], [1, 2], "red", 0),
+                ([2, 1], [3, 2], "green", 0),
+            ]
+        );
+        assert_eq!(width, 4);
+        let (edges, width, _) = strokes("hackenbush(0-1:G,1-1:B,1-1:R,0-0:B)");
+        assert_eq!(
+            edges,
+            [
+                ([1, 0], [1, 1], "green", 0),
+                ([1, 1], [1, 1], "blue", 0),
+                ([1, 1], [1, 1], "red", 1),
+                ([3, 0], [3, 0], "blue", 0),
+            ]
+        );
+        assert_eq!(width, 4);
+    }
+
+    /// A cut is clicked at its edge: every edge whose cut leaves the same picture.
+    #[test]
+    fn cuts_are_clicked_at_their_edges() {
+        let parts = |spec: &str| -> Vec<(String, Option<u32>, Vec<u32>)> {
+            let spec: Spec = spec.parse().unwrap();
+            let part = spec.single().unwrap();
+            let (family, pos) = (&part.family, &part.position);
+            let mut children = Vec::new();
+            family.moves(pos, &mut children);
+            let figure = family.figure(pos).unwrap();
+            children
+                .iter()
+                .map(|to| {
+                    let all = family.move_parts(pos, to);
+                    assert!(all.iter().all(|&p| (p as usize) < figure.parts()));
+                    (family.move_name(pos, to), family.move_part(pos, to), all)
+                })
+                .collect()
+        };
+        // Left cuts blue and green: edges 0, 1, 3 and 4 of five.
+        let left = parts("hackenbush(0-1:G,1-2:B,1-2:R,0-2:G,2-3:B)");
+        assert_eq!(
+            left.iter().map(|(_, p, _)| p.unwrap()).collect::<Vec<_>>(),
+            [0, 1, 3, 4]
+        );
+        assert_eq!(left[1].0, "cut 1-2:B");
+        // Right cuts red and green.
+        let right = parts("hackenbush(0-1:G,1-2:B,1-2:R,0-2:G,2-3:B,right)");
+        assert_eq!(
+            right.iter().map(|(_, p, _)| p.unwrap()).collect::<Vec<_>>(),
+            [0, 2, 3]
+        );
+        // Two equal stalks: either stalk's edge cuts "one of them".
+        let twins = parts("hackenbush(B,B)");
+        assert!(twins.iter().all(|(_, _, all)| all == &[0, 1]));
+        // Identical edges: either one.
+        let double = parts("hackenbush(0-1:B,0-1:B)");
+        assert_eq!(double, [("cut 0-1:B".to_string(), Some(0), vec![0, 1])]);
+    }
+
     #[test]
     fn sums_with_domineering() {
         use crate::report::Limits;

@@ -52,7 +52,7 @@ pub use ends::{Ends, EndsFamily, Intervals};
 pub use family::{
     is_move, Boards, Bound, Cost, Discovery, Drawing, Exact, Family, Figure, GameRules, Grundy,
     GrundySource, Indexing, Kind, Look, Part, PatternSource, Patterns, Picture, Pos, ProvedRule,
-    Ranked, RuleSearch, Scores, Searching, Spec, Tiers, Values,
+    Ranked, RuleSearch, Scores, Searching, Spec, Stroke, Tiers, Values,
 };
 pub use hackenbush::Hackenbush;
 pub use heap::{HeapFamily, Heaps, MAX_LISTED_SPLITS};

@@ -305,7 +305,7 @@ impl Drawing for Toads {
                 .is_some_and(|(_, cells)| said == super::family::squash(cells))
     }
 
-    /// One row of cells: `T` a toad, `F` a frog, `""` empty.
+    /// The strip ([`Look::Strip`]): `T` a toad, `F` a frog, `""` empty.
     fn picture(&self, pos: &Pos) -> Option<Picture> {
         let cells = strip(pos[0], pos[1], cells_of(pos))
             .chars()
@@ -321,7 +321,7 @@ impl Drawing for Toads {
             rows: 1,
             columns: cells_of(pos),
             cells,
-            look: Look::Marks,
+            look: Look::Strip,
         })
     }
 
@@ -633,6 +633,50 @@ mod tests {
             family.draw(&pos).unwrap(),
             "TF.T.\nLeft (toads, rightwards) to move\n"
         );
+    }
+
+    /// The strip is a row of cells with its pieces where they stand; each move is clicked
+    /// at the piece that moves and ends where it lands, for either mover.
+    #[test]
+    fn the_strip_is_drawn_and_clicked_at_the_piece_that_moves() {
+        let (family, pos) = part("toads(T.TF.F,right)");
+        let picture = family.picture(&pos).unwrap();
+        assert_eq!((picture.rows, picture.columns), (1, 6));
+        assert_eq!(picture.look, Look::Strip);
+        assert_eq!(picture.cells, ["T", "", "T", "F", "", "F"]);
+        let mut children = Vec::new();
+        family.moves(&pos, &mut children);
+        // Each move's name, the cell it is clicked at and the cell it ends at.
+        type Clicked = (String, (u32, u32), (u32, u32));
+        let clicked: Vec<Clicked> = children
+            .iter()
+            .map(|to| {
+                (
+                    family.move_name(&pos, to),
+                    family.move_cell(&pos, to).unwrap(),
+                    family.move_end(&pos, to).unwrap(),
+                )
+            })
+            .collect();
+        // Frogs move left: the one at cell 4 jumps the toad at 3 into 2, the one at 6
+        // steps into 5.
+        assert_eq!(
+            clicked,
+            [
+                ("frog 4-2".to_string(), (0, 3), (0, 1)),
+                ("frog 6-5".to_string(), (0, 5), (0, 4))
+            ]
+        );
+        let (family, pos) = part("toads(T.TF.F)");
+        children.clear();
+        family.moves(&pos, &mut children);
+        let cells: Vec<(u32, u32)> = children
+            .iter()
+            .map(|to| family.move_cell(&pos, to).unwrap())
+            .collect();
+        // Toads: the one at cell 1 steps, the one at cell 3 jumps the frog at 4.
+        assert_eq!(cells, [(0, 0), (0, 2)]);
+        assert_eq!(family.move_end(&pos, &children[1]), Some((0, 4)));
     }
 
     /// A memory bound too small, or a strip whose play is too long to walk depth first,
