@@ -14,6 +14,7 @@ pub mod board;
 pub mod code;
 pub mod combin;
 pub mod family;
+pub mod partizan;
 pub mod spec;
 
 mod chomp;
@@ -170,6 +171,58 @@ pub(crate) mod testing {
         let (family, pos) = part_of(spec);
         let g = family.cgt_value(&pos, context).unwrap().unwrap();
         (g, write(&mut context.table, g, Spelling::Unicode))
+    }
+
+    /// Asserts that each spec is refused with a message.
+    pub(crate) fn all_refused(bad: &[&str]) {
+        for bad in bad {
+            let err = bad.parse::<Spec>().unwrap_err();
+            assert!(!err.message.is_empty(), "{bad}");
+        }
+    }
+
+    /// Asserts that a spec as written prints as `printed`.
+    pub(crate) fn prints_as(written: &str, printed: &str) {
+        let spec: Spec = written.parse().unwrap_or_else(|e| panic!("{written}: {e}"));
+        assert_eq!(spec.to_string(), printed, "{written}");
+    }
+
+    /// The family and position of a spec of one part, its moves, and their names.
+    pub(crate) fn named_moves(spec: &str) -> (Arc<dyn Family>, Pos, Vec<Pos>, Vec<String>) {
+        let (family, pos) = part_of(spec);
+        let mut children = Vec::new();
+        family.moves(&pos, &mut children);
+        let names = children
+            .iter()
+            .map(|to| family.move_name(&pos, to))
+            .collect();
+        (family, pos, children, names)
+    }
+
+    /// The value of a spec of one part (its family's `cgt_value`, by regions), asserted
+    /// equal to [`plain_value`]'s and its outcome class to who wins by
+    /// [`wins_moving_first`]; with the context that holds it.
+    pub(crate) fn checked_value(spec: &str) -> (Context<'static>, GameId) {
+        let (family, pos) = part_of(spec);
+        let mut c = cgt_context();
+        let g = family.cgt_value(&pos, &mut c).unwrap().unwrap();
+        let mut plain = cgt_context();
+        let p = plain_value(family.as_ref(), &pos, &mut plain);
+        // Compared as forms in one table: the printed order of options is the table's.
+        let plainly = write(&mut plain.table, p, Spelling::Unicode);
+        let same = crate::cgt::read(&mut c.table, &plainly).unwrap();
+        assert!(
+            same == g,
+            "{spec}: by regions {}, plainly {plainly}",
+            write(&mut c.table, g, Spelling::Unicode)
+        );
+        let [left, right] = wins_moving_first(family.as_ref(), &pos);
+        assert_eq!(
+            c.table.class(g),
+            crate::cgt::Class::from_winners(left, right),
+            "{spec}: the class and plain minimax"
+        );
+        (c, g)
     }
 
     /// The positions reachable from the root through `visit`, tier by tier (a tier is
