@@ -20,6 +20,8 @@ pub mod spec;
 mod chomp;
 mod circular;
 mod clobber;
+mod col;
+pub mod colouring;
 #[cfg(test)]
 mod conformance_tests;
 mod connect4;
@@ -37,6 +39,7 @@ mod multiple;
 pub mod polygon;
 mod quixo;
 pub mod score;
+mod snort;
 mod sum;
 mod toads;
 mod words;
@@ -45,6 +48,8 @@ mod wythoff;
 pub use chomp::Chomp;
 pub use circular::Circular;
 pub use clobber::Clobber;
+pub use col::Col;
+pub use colouring::Colouring;
 pub use connect4::Connect4;
 pub use cutcake::Cutcake;
 pub use domineering::Domineering;
@@ -63,6 +68,7 @@ pub use kalah::Kalah;
 pub use mnk::Mnk;
 pub use multiple::{Multiple, MultipleRule, NO_WINNING_TAKE};
 pub use quixo::Quixo;
+pub use snort::Snort;
 pub use spec::{
     cut_echoes, parse_family, Args, Built, Entry, Offered, Options, Param, Setting, SpecError,
 };
@@ -95,6 +101,8 @@ pub mod registry {
         super::cutcake::ENTRIES,
         super::toads::ENTRIES,
         super::clobber::ENTRIES,
+        super::snort::ENTRIES,
+        super::col::ENTRIES,
     ];
 
     /// Every entry, in registry order.

@@ -296,8 +296,16 @@ pub fn memoised(
 /// The optional traits of [`super::Family`] that a partizan family does not offer, one
 /// line: `no_extras!(Clobber);` for `impl Scores for Clobber {}` and the like for
 /// `Indexing`, `Searching`, `Patterns` and `Grundy` (its values come from
-/// [`super::GameRules::cgt_value`]).
+/// [`super::GameRules::cgt_value`]); `no_extras!(<R: Rule> Colouring<R>);` for a generic
+/// family.
 macro_rules! no_extras {
+    (<$($g:ident: $bound:path),*> $family:ty) => {
+        impl<$($g: $bound),*> $crate::games::family::Scores for $family {}
+        impl<$($g: $bound),*> $crate::games::family::Indexing for $family {}
+        impl<$($g: $bound),*> $crate::games::family::Searching for $family {}
+        impl<$($g: $bound),*> $crate::games::family::Patterns for $family {}
+        impl<$($g: $bound),*> $crate::games::family::Grundy for $family {}
+    };
     ($family:ty) => {
         impl $crate::games::family::Scores for $family {}
         impl $crate::games::family::Indexing for $family {}

@@ -652,17 +652,18 @@ impl Parser<'_> {
         }))
     }
 
-    /// A position item: a number, or a word (a board).
+    /// A position item: a number, or a word (a board; `#` a hole in it, as CGSuite's grids
+    /// write a cell that is not there).
     fn arg(&mut self) -> Result<Param, SpecError> {
         self.skip_space();
         let at = self.pos;
         if self
             .peek()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '.' || c == '/')
+            .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, '.' | '/' | '#'))
         {
             while self
                 .peek()
-                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '.' || c == '/')
+                .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '#'))
             {
                 self.pos += 1;
             }
