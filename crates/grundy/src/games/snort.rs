@@ -43,7 +43,7 @@ pub const ENTRIES: &[Entry] = &[Entry {
             Setting {
                 name: "columns",
                 label: "columns",
-                values: Offered::Range(1, 5),
+                values: Offered::Range(1, 4),
                 default: "3",
             },
         ],
@@ -175,6 +175,23 @@ mod tests {
         assert_eq!(picture.cells, ["X", "", "#", ""]);
         let (_, _, _, names) = named_moves("snort[2x2](x./#.,right)");
         assert_eq!(names, ["b2"]);
+    }
+
+    /// A board of even sides, its holes symmetric through the centre, is 0: the second
+    /// player answers each move by the cell opposite it through the centre in their own
+    /// colour, which is always allowed (on even sides no cell is next to its opposite, and
+    /// the board stays symmetric with the colours swapped).
+    #[test]
+    fn even_boards_are_second_player_wins() {
+        let mut c = context();
+        for spec in [
+            "snort[2x2]",
+            "snort[2x4]",
+            "snort[4x4]",
+            "snort[2x6](....#./.#....)",
+        ] {
+            assert_eq!(value(spec, &mut c).1, "0", "{spec}");
+        }
     }
 
     /// A memory bound too small is a refusal, not an unbounded allocation.
