@@ -20,7 +20,7 @@
 use super::board::Grid;
 use super::family::{Bound, Drawing, GameRules, Kind, Look, Picture, Pos};
 use super::partizan::{self, no_extras, Symmetry, RIGHT};
-use super::spec::{Args, Built, Entry, Offered, Options, Setting, SpecError};
+use super::spec::{Args, Built, Entry, Options, Setting, SpecError};
 use crate::cgt::{Context, GameId};
 use crate::game::Player;
 use crate::Error;
@@ -261,29 +261,18 @@ pub const ENTRIES: &[Entry] = &[Entry {
     options: Options {
         template: "clobber[{rows}x{columns}]",
         settings: &[
-            Setting {
-                name: "rows",
-                label: "rows",
-                values: Offered::Range(1, 4),
-                default: "2",
-            },
-            Setting {
-                name: "columns",
-                label: "columns",
-                values: Offered::Range(1, 5),
-                default: "3",
-            },
+            Setting::range("rows", 1, 4, "2"),
+            Setting::range("columns", 1, 5, "3"),
         ],
     },
 }];
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::cgt::Dyadic;
     use crate::games::testing::{
-        all_refused, cgt_context as context, cgt_value_of as value, checked_value, named_moves,
-        part_of as part, prints_as,
+        all_refused, cgt_context as context, cgt_value_of as value, checked_value, grid_board,
+        named_moves, prints_as, refuses_a_small_memory_bound,
     };
 
     /// Small rows, worked by hand by the rules (Albert, Grossman and Nowakowski's, as
@@ -308,17 +297,6 @@ mod tests {
         }
     }
 
-    fn strip_board(cells: &[u8], rows: usize, columns: usize) -> String {
-        (0..rows)
-            .map(|r| {
-                (0..columns)
-                    .map(|c| ['.', 'x', 'o'][cells[r * columns + c] as usize])
-                    .collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join("/")
-    }
-
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
 
@@ -332,7 +310,7 @@ mod tests {
             rows in 1usize..4, columns in 1usize..4,
             cells in proptest::collection::vec(0u8..3, 9),
         ) {
-            let spec = format!("clobber[{rows}x{columns}]({})", strip_board(&cells, rows, columns));
+            let spec = format!("clobber[{rows}x{columns}]({})", grid_board(&cells, rows, columns, &['.', 'x', 'o']));
             let (c, g) = checked_value(&spec);
             let zero = Dyadic::integer(0).unwrap();
             proptest::prop_assert_eq!(c.table.left_stop(g), zero, "{}", spec);
@@ -393,9 +371,6 @@ mod tests {
     /// A memory bound too small is a refusal, not an unbounded allocation.
     #[test]
     fn a_small_memory_bound_is_refused() {
-        let (family, pos) = part("clobber[4x4]");
-        let mut c = Context::new(10_000);
-        let err = family.cgt_value(&pos, &mut c).unwrap().unwrap_err();
-        assert!(err.is_too_large(), "{err}");
+        refuses_a_small_memory_bound("clobber[4x4]");
     }
 }

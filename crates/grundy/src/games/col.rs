@@ -10,7 +10,7 @@
 //! tests check on random boards.
 
 use super::colouring::{build, Colouring, Rule};
-use super::spec::{Entry, Offered, Options, Setting};
+use super::spec::{Entry, Options, Setting};
 
 /// Col's rule: a player may not colour a cell next to their own colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,18 +35,8 @@ pub const ENTRIES: &[Entry] = &[Entry {
     options: Options {
         template: "col[{rows}x{columns}]",
         settings: &[
-            Setting {
-                name: "rows",
-                label: "rows",
-                values: Offered::Range(1, 4),
-                default: "3",
-            },
-            Setting {
-                name: "columns",
-                label: "columns",
-                values: Offered::Range(1, 4),
-                default: "3",
-            },
+            Setting::range("rows", 1, 4, "3"),
+            Setting::range("columns", 1, 4, "3"),
         ],
     },
 }];
@@ -55,8 +45,8 @@ pub const ENTRIES: &[Entry] = &[Entry {
 mod tests {
     use crate::cgt::{Context, GameId};
     use crate::games::testing::{
-        all_refused, cgt_context as context, cgt_value_of as value, checked_value, named_moves,
-        part_of as part, prints_as,
+        all_refused, cgt_context as context, cgt_value_of as value, checked_value, grid_board,
+        named_moves, prints_as, refuses_a_small_memory_bound,
     };
 
     /// Values worked by hand from the rules: one cell is `{0|0}` = `*`; two cells side by
@@ -95,17 +85,6 @@ mod tests {
         g == x || g == x_star
     }
 
-    fn board_of(cells: &[u8], rows: usize, columns: usize) -> String {
-        (0..rows)
-            .map(|r| {
-                (0..columns)
-                    .map(|c| ['.', '.', 'x', 'o', '#'][cells[r * columns + c] as usize])
-                    .collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join("/")
-    }
-
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
 
@@ -118,7 +97,7 @@ mod tests {
             rows in 1usize..4, columns in 1usize..4,
             cells in proptest::collection::vec(0u8..5, 9),
         ) {
-            let spec = format!("col[{rows}x{columns}]({})", board_of(&cells, rows, columns));
+            let spec = format!("col[{rows}x{columns}]({})", grid_board(&cells, rows, columns, &['.', '.', 'x', 'o', '#']));
             let (mut c, g) = checked_value(&spec);
             proptest::prop_assert!(number_or_number_star(&mut c, g), "{}", spec);
         }
@@ -191,9 +170,6 @@ mod tests {
     /// A memory bound too small is a refusal, not an unbounded allocation.
     #[test]
     fn a_small_memory_bound_is_refused() {
-        let (family, pos) = part("col[4x4]");
-        let mut c = Context::new(10_000);
-        let err = family.cgt_value(&pos, &mut c).unwrap().unwrap_err();
-        assert!(err.is_too_large(), "{err}");
+        refuses_a_small_memory_bound("col[4x4]");
     }
 }

@@ -437,7 +437,7 @@ mod tests {
     use crate::cgt::Class;
     use crate::games::testing::{
         all_refused, cgt_context as context, cgt_value_of as value, checked_value, named_moves,
-        part_of as part, prints_as,
+        prints_as, refuses_a_small_memory_bound,
     };
 
     /// The number of binary digits of `n` (`|1| = 1`, `|2| = |3| = 2`, …).
@@ -566,9 +566,6 @@ mod tests {
     /// A memory bound too small is a refusal, not an unbounded allocation.
     #[test]
     fn a_small_memory_bound_is_refused() {
-        let (family, pos) = part("cutcake[200x200]");
-        let mut c = Context::new(10_000);
-        let err = family.cgt_value(&pos, &mut c).unwrap().unwrap_err();
-        assert!(err.is_too_large(), "{err}");
+        refuses_a_small_memory_bound("cutcake[200x200]");
     }
 }

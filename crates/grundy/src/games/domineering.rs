@@ -16,7 +16,7 @@
 use super::board::Grid;
 use super::family::{Bound, Drawing, GameRules, Kind, Look, Picture, Pos};
 use super::partizan::{self, no_extras, Symmetry, RIGHT};
-use super::spec::{Args, Built, Entry, Offered, Options, Setting, SpecError};
+use super::spec::{Args, Built, Entry, Options, Setting, SpecError};
 use crate::cgt::{Context, GameId};
 use crate::game::Player;
 use crate::Error;
@@ -268,18 +268,8 @@ pub const ENTRIES: &[Entry] = &[Entry {
     options: Options {
         template: "domineering[{rows}x{columns}]",
         settings: &[
-            Setting {
-                name: "rows",
-                label: "rows",
-                values: Offered::Range(1, 5),
-                default: "3",
-            },
-            Setting {
-                name: "columns",
-                label: "columns",
-                values: Offered::Range(1, 6),
-                default: "4",
-            },
+            Setting::range("rows", 1, 5, "3"),
+            Setting::range("columns", 1, 6, "4"),
         ],
     },
 }];

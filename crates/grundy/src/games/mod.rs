@@ -214,15 +214,15 @@ pub(crate) mod testing {
         let (family, pos) = part_of(spec);
         let mut c = cgt_context();
         let g = family.cgt_value(&pos, &mut c).unwrap().unwrap();
-        let mut plain = cgt_context();
-        let p = plain_value(family.as_ref(), &pos, &mut plain);
-        // Compared as forms in one table: the printed order of options is the table's.
-        let plainly = write(&mut plain.table, p, Spelling::Unicode);
-        let same = crate::cgt::read(&mut c.table, &plainly).unwrap();
+        // The plain recursion keeps its own memo of positions, and builds its forms in the
+        // same table, where equal canonical forms are one id (the printed order of
+        // options is the table's).
+        let p = plain_value(family.as_ref(), &pos, &mut c);
         assert!(
-            same == g,
-            "{spec}: by regions {}, plainly {plainly}",
-            write(&mut c.table, g, Spelling::Unicode)
+            p == g,
+            "{spec}: by regions {}, plainly {}",
+            write(&mut c.table, g, Spelling::Unicode),
+            write(&mut c.table, p, Spelling::Unicode)
         );
         let [left, right] = wins_moving_first(family.as_ref(), &pos);
         assert_eq!(
@@ -231,6 +231,28 @@ pub(crate) mod testing {
             "{spec}: the class and plain minimax"
         );
         (c, g)
+    }
+
+    /// A grid board as a spec writes it, `rows × columns` cells from `cells` (row by row),
+    /// each the mark `marks[cell]`: the random boards of the grid families' property tests.
+    pub(crate) fn grid_board(cells: &[u8], rows: usize, columns: usize, marks: &[char]) -> String {
+        (0..rows)
+            .map(|r| {
+                (0..columns)
+                    .map(|c| marks[usize::from(cells[r * columns + c])])
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    /// Asserts that valuing a spec of one part within a memory bound too small for it is a
+    /// refusal for size, not an unbounded allocation.
+    pub(crate) fn refuses_a_small_memory_bound(spec: &str) {
+        let (family, pos) = part_of(spec);
+        let mut c = Context::new(10_000);
+        let err = family.cgt_value(&pos, &mut c).unwrap().unwrap_err();
+        assert!(err.is_too_large(), "{spec}: {err}");
     }
 
     /// The positions reachable from the root through `visit`, tier by tier (a tier is

@@ -9,7 +9,7 @@
 //! rule that sets Snort apart and its entry.
 
 use super::colouring::{build, Colouring, Rule};
-use super::spec::{Entry, Offered, Options, Setting};
+use super::spec::{Entry, Options, Setting};
 
 /// Snort's rule: a player may not colour a cell next to the other's colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,18 +34,8 @@ pub const ENTRIES: &[Entry] = &[Entry {
     options: Options {
         template: "snort[{rows}x{columns}]",
         settings: &[
-            Setting {
-                name: "rows",
-                label: "rows",
-                values: Offered::Range(1, 4),
-                default: "3",
-            },
-            Setting {
-                name: "columns",
-                label: "columns",
-                values: Offered::Range(1, 4),
-                default: "3",
-            },
+            Setting::range("rows", 1, 4, "3"),
+            Setting::range("columns", 1, 4, "3"),
         ],
     },
 }];
@@ -54,8 +44,8 @@ pub const ENTRIES: &[Entry] = &[Entry {
 mod tests {
     use crate::cgt::{read, Context};
     use crate::games::testing::{
-        all_refused, cgt_context as context, cgt_value_of as value, checked_value, named_moves,
-        part_of as part, prints_as,
+        all_refused, cgt_context as context, cgt_value_of as value, checked_value, grid_board,
+        named_moves, prints_as, refuses_a_small_memory_bound,
     };
 
     /// The form CGSuite writes, read into `context`'s table.
@@ -101,17 +91,6 @@ mod tests {
         assert_eq!(value(&apart(11), &mut c).1, "*");
     }
 
-    fn board_of(cells: &[u8], rows: usize, columns: usize) -> String {
-        (0..rows)
-            .map(|r| {
-                (0..columns)
-                    .map(|c| ['.', '.', 'x', 'o', '#'][cells[r * columns + c] as usize])
-                    .collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join("/")
-    }
-
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
 
@@ -123,7 +102,7 @@ mod tests {
             rows in 1usize..4, columns in 1usize..4,
             cells in proptest::collection::vec(0u8..5, 9),
         ) {
-            checked_value(&format!("snort[{rows}x{columns}]({})", board_of(&cells, rows, columns)));
+            checked_value(&format!("snort[{rows}x{columns}]({})", grid_board(&cells, rows, columns, &['.', '.', 'x', 'o', '#'])));
         }
     }
 
@@ -197,9 +176,6 @@ mod tests {
     /// A memory bound too small is a refusal, not an unbounded allocation.
     #[test]
     fn a_small_memory_bound_is_refused() {
-        let (family, pos) = part("snort[4x4]");
-        let mut c = Context::new(10_000);
-        let err = family.cgt_value(&pos, &mut c).unwrap().unwrap_err();
-        assert!(err.is_too_large(), "{err}");
+        refuses_a_small_memory_bound("snort[4x4]");
     }
 }

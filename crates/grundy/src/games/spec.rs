@@ -226,6 +226,19 @@ pub struct Setting {
     pub default: &'static str,
 }
 
+impl Setting {
+    /// A setting offering the whole numbers `min..=max`, named as the template names it.
+    #[must_use]
+    pub const fn range(name: &'static str, min: u32, max: u32, default: &'static str) -> Setting {
+        Setting {
+            name,
+            label: name,
+            values: Offered::Range(min, max),
+            default,
+        }
+    }
+}
+
 /// The values a [`Setting`] offers.
 #[derive(Debug, Clone, Copy)]
 pub enum Offered {
