@@ -51,8 +51,8 @@ pub enum Command {
     /// The combinatorial game value of a position: its canonical form as CGSuite writes it
     /// (`±1`, `{2|-1/2}`, `^*`, `3/4`), its outcome class (L, R, P, N), mean and
     /// temperature; of a sum `A + B`, each part's value and their sum. Partizan parts:
-    /// domineering, hackenbush, cutcake, toads, clobber; impartial parts are the nimbers of
-    /// their Grundy values.
+    /// domineering, hackenbush, cutcake, toads, clobber, snort, col; impartial parts are the
+    /// nimbers of their Grundy values.
     Value {
         /// The position: `domineering[2x3]`, `domineering[2x3] + domineering[3x2]`,
         /// `hackenbush(BBR,RG)`.

@@ -134,7 +134,7 @@ fn huge_numbers_in_every_family_are_answered_or_refused_in_seconds() {
     assert!(failures.is_empty(), "{failures:#?}");
     // Many of them are specs the parser accepts: the analyzer itself was tried. (Board
     // families refuse a huge board in the parser, with its limit: Domineering, Cutcake,
-    // Toads and Frogs, Clobber.)
+    // Toads and Frogs, Clobber, Snort, Col.)
     assert!(
         parsed > specs.len() / 4,
         "{parsed} of {} parsed",

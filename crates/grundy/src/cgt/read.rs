@@ -121,10 +121,20 @@ impl Reader<'_> {
         }
     }
 
-    /// A term with a sign of its own: `-x`, `±x`, `+-x`.
+    /// A term with a sign of its own: `-x`, `±x`, `+-x`. A `-` right before a number is
+    /// the number's sign alone, as the printer writes `-1 + ^` (`-1^`, not `-(1^)`).
     fn signed(&mut self) -> Result<GameId, FormError> {
         self.blank();
         match self.peek() {
+            Some('-')
+                if self
+                    .chars
+                    .get(self.at + 1)
+                    .is_some_and(|c| c.is_ascii_digit()) =>
+            {
+                self.at += 1;
+                self.term_of(true)
+            }
             Some('-') => {
                 self.at += 1;
                 let t = self.signed()?;
@@ -151,6 +161,11 @@ impl Reader<'_> {
 
     /// `{…}`, or a number-up-star: `[number][ups][star]`, at least one of them.
     fn term(&mut self) -> Result<GameId, FormError> {
+        self.term_of(false)
+    }
+
+    /// [`Reader::term`], its number negated when `negative` (after a `-` sign).
+    fn term_of(&mut self, negative: bool) -> Result<GameId, FormError> {
         self.blank();
         if self.peek() == Some('{') {
             return self.braces();
@@ -159,7 +174,7 @@ impl Reader<'_> {
         let mut total = self.table.zero();
         if self.peek().is_some_and(|c| c.is_ascii_digit()) {
             let x = self.number()?;
-            total = self.table.number(x);
+            total = self.table.number(if negative { x.negate() } else { x });
         }
         if let Some(c @ ('^' | 'v' | '↑' | '↓')) = self.peek() {
             let up = matches!(c, '^' | '↑');

@@ -491,6 +491,25 @@ fn shorthand(printed: &str) -> bool {
     printed.is_empty() || printed.contains('[') || printed.contains('<') || printed.contains('(')
 }
 
+/// A negative number with ups prints as `-1^` (-1 + ^) and reads back as it: the sign is
+/// the number's alone, not the whole term's.
+#[test]
+fn negative_numbers_with_ups_read_back_as_printed() {
+    let mut t = Table::new();
+    for (entered, printed) in [
+        ("-1 + ^", "-1^"),
+        ("-1/2 + v*", "-1/2v*"),
+        ("-2 + ^^", "-2^^"),
+        ("-1 - ^", "-1v"),
+        ("-^", "v"),
+    ] {
+        let g = read(&mut t, entered).unwrap_or_else(|e| panic!("{entered}: {e}"));
+        let ours = show(&mut t, g).replace('↑', "^").replace('↓', "v");
+        assert_eq!(ours, printed, "{entered}");
+        assert_eq!(read(&mut t, &ours).unwrap(), g, "{entered} printed {ours}");
+    }
+}
+
 #[test]
 fn cgsuite_forms_read_print_and_weigh_as_cgsuite_says() {
     let mut t = Table::new();

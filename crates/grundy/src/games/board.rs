@@ -23,6 +23,16 @@ pub fn mark(pos: &Pos, cell: u32, marks: [char; 3]) -> char {
     }
 }
 
+/// What `cell` shows: the mark of the first of `planes` that holds it, else `empty`.
+#[inline]
+fn mark_of(planes: &[u64], marks: &[char], empty: char, cell: u32) -> char {
+    planes
+        .iter()
+        .zip(marks)
+        .find(|(plane, _)| *plane >> cell & 1 != 0)
+        .map_or(empty, |(_, &m)| m)
+}
+
 /// Who moves on a board where X starts and the players alternate, one mark a move: X
 /// while the counts are equal, then O.
 #[inline]
@@ -101,12 +111,18 @@ impl Grid {
     /// Writes the board as a spec shows it: rows from the top joined by `/`, each cell
     /// `x`, `o` or `.`.
     pub fn write(&self, pos: &Pos, out: &mut String) {
+        self.write_marks(&[pos[0], pos[1]], &['x', 'o'], out);
+    }
+
+    /// Writes the board as [`Grid::write`] does, a cell of `planes[i]` as `marks[i]` (the
+    /// first plane holding it), any other `.`.
+    pub fn write_marks(&self, planes: &[u64], marks: &[char], out: &mut String) {
         for r in 0..self.rows {
             if r > 0 {
                 out.push('/');
             }
             for c in 0..self.columns {
-                out.push(mark(pos, self.cell(r, c), ['x', 'o', '.']));
+                out.push(mark_of(planes, marks, '.', self.cell(r, c)));
             }
         }
     }
@@ -124,6 +140,23 @@ impl Grid {
         at: usize,
         cell_is: &str,
     ) -> Result<(u64, u64), SpecError> {
+        let [x, o] = self.read_marks(args, text, at, ['x', 'o'], cell_is)?;
+        Ok((x, o))
+    }
+
+    /// Reads a board as [`Grid::write_marks`] writes it: a mask of the cells showing each
+    /// of `marks` (lowercase; read in either case), `.` an empty cell.
+    ///
+    /// # Errors
+    /// As [`Grid::read`].
+    pub fn read_marks<const N: usize>(
+        &self,
+        args: &Args<'_>,
+        text: &str,
+        at: usize,
+        marks: [char; N],
+        cell_is: &str,
+    ) -> Result<[u64; N], SpecError> {
         let rows: Vec<&str> = text.split('/').collect();
         if rows.len() != self.rows as usize {
             return Err(args.error_at(
@@ -131,7 +164,7 @@ impl Grid {
                 format!("the board has {} rows of {} cells", self.rows, self.columns),
             ));
         }
-        let (mut x, mut o) = (0u64, 0u64);
+        let mut planes = [0u64; N];
         let mut offset = at;
         for (r, row) in rows.iter().enumerate() {
             if row.chars().count() != self.columns as usize {
@@ -142,18 +175,18 @@ impl Grid {
             }
             for (c, ch) in row.chars().enumerate() {
                 let bit = 1u64 << self.cell(r as u32, c as u32);
-                match ch {
-                    'x' | 'X' => x |= bit,
-                    'o' | 'O' => o |= bit,
-                    '.' => {}
-                    other => {
-                        return Err(args.error_at(offset + c, format!("{cell_is}, found `{other}`")))
+                let lower = ch.to_ascii_lowercase();
+                match marks.iter().position(|&m| m == lower) {
+                    Some(i) => planes[i] |= bit,
+                    None if ch == '.' => {}
+                    None => {
+                        return Err(args.error_at(offset + c, format!("{cell_is}, found `{ch}`")))
                     }
                 }
             }
             offset += row.chars().count() + 1;
         }
-        Ok((x, o))
+        Ok(planes)
     }
 
     /// The cells of every line of `lines` (masks of cells) that one player's marks fill,
@@ -212,6 +245,13 @@ impl Grid {
     /// `skew` each row starts one more space right (hex's rhombus).
     #[must_use]
     pub fn lettered(&self, pos: &Pos, note: &str, skew: bool) -> String {
+        self.lettered_marks(&[pos[0], pos[1]], &['X', 'O'], note, skew)
+    }
+
+    /// The board as [`Grid::lettered`] draws it, a cell of `planes[i]` as `marks[i]` (the
+    /// first plane holding it), any other `.`.
+    #[must_use]
+    pub fn lettered_marks(&self, planes: &[u64], marks: &[char], note: &str, skew: bool) -> String {
         let mut s = String::from("   ");
         for c in 0..self.columns {
             s.push((b'a' + (c % 26) as u8) as char);
@@ -225,7 +265,7 @@ impl Grid {
                 s.push_str(&" ".repeat(r as usize));
             }
             for c in 0..self.columns {
-                s.push(mark(pos, self.cell(r, c), ['X', 'O', '.']));
+                s.push(mark_of(planes, marks, '.', self.cell(r, c)));
                 s.push(' ');
             }
             s.push('\n');

@@ -18,11 +18,9 @@
 //! keep every move), and memoised.
 
 use super::board::Grid;
-use super::family::{
-    Bound, Drawing, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos, Scores,
-    Searching,
-};
-use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
+use super::family::{Bound, Drawing, GameRules, Kind, Look, Picture, Pos};
+use super::partizan::{self, no_extras, Symmetry, RIGHT};
+use super::spec::{Args, Built, Entry, Options, Setting, SpecError};
 use crate::cgt::{Context, GameId};
 use crate::game::Player;
 use crate::Error;
@@ -42,39 +40,16 @@ pub const MAX_CELLS: u64 = 64;
 /// The memo's tag for Clobber groups (the first word of each key).
 const TAG: u64 = u64::from_le_bytes(*b"clobber.");
 
-/// Right to move (the position's third word); 0 is Left.
-const RIGHT: u64 = 1;
-
-fn mask(cells: u32) -> u64 {
-    if cells >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << cells) - 1
-    }
-}
-
-/// The cells of a `rows × columns` grid that have a right neighbour.
-fn not_last_column(rows: u32, columns: u32) -> u64 {
-    (0..rows).fold(0u64, |acc, r| acc | (mask(columns - 1) << (r * columns)))
-}
-
-/// The cells orthogonally next to a cell of `set` on a `rows × columns` grid.
-fn neighbours(set: u64, rows: u32, columns: u32) -> u64 {
-    let right_ok = not_last_column(rows, columns);
-    let all = mask(rows * columns);
-    (((set & right_ok) << 1) | ((set >> 1) & right_ok) | (set << columns) | (set >> columns)) & all
-}
-
 /// Every move of the mover (`right`: `o`'s) as `(from, to)` cells, in order of `from`
 /// then `to`.
-fn each_move(x: u64, o: u64, rows: u32, columns: u32, right: bool) -> Vec<(u32, u32)> {
+fn each_move(x: u64, o: u64, grid: &Grid, right: bool) -> Vec<(u32, u32)> {
     let (own, other) = if right { (o, x) } else { (x, o) };
     let mut out = Vec::new();
-    let mut from_set = own & neighbours(other, rows, columns);
+    let mut from_set = own & grid.neighbours(other);
     while from_set != 0 {
         let from = from_set.trailing_zeros();
         from_set &= from_set - 1;
-        let mut to_set = neighbours(1u64 << from, rows, columns) & other;
+        let mut to_set = grid.neighbours(1u64 << from) & other;
         while to_set != 0 {
             let to = to_set.trailing_zeros();
             to_set &= to_set - 1;
@@ -100,7 +75,7 @@ impl Clobber {
     }
 
     fn full(&self) -> u64 {
-        mask(self.rows * self.columns)
+        self.grid().all()
     }
 
     /// The full board in a checkerboard, `x` at the top left, Left to move.
@@ -126,108 +101,34 @@ impl Clobber {
     /// Exponential in the stones of the largest group in the worst case; each group (up
     /// to the board's symmetries) is valued once per context.
     pub fn value(&self, x: u64, o: u64, context: &mut Context) -> Result<GameId, Error> {
-        board_value(
-            x & self.full(),
-            o & self.full(),
-            self.rows,
-            self.columns,
-            context,
-        )
+        board_value(x & self.full(), o & self.full(), &self.grid(), context)
     }
 }
 
-/// The value of stones on a `rows × columns` grid: its groups' values summed.
-fn board_value(
-    x: u64,
-    o: u64,
-    rows: u32,
-    columns: u32,
-    context: &mut Context,
-) -> Result<GameId, Error> {
-    let mut total = context.table.zero();
-    let mut rest = x | o;
-    while rest != 0 {
-        let group = component(rest, rows, columns);
-        rest &= !group;
+/// The value of stones on `grid`: its groups' values summed, a group of one colour (no
+/// capture) left out.
+fn board_value(x: u64, o: u64, grid: &Grid, context: &mut Context) -> Result<GameId, Error> {
+    partizan::sum_of_regions(grid, x | o, context, |group, context| {
         if group & x == 0 || group & o == 0 {
-            continue;
+            return Ok(None);
         }
-        let (gx, go, h, w) = normalise(x & group, o & group, columns);
-        let value = group_value(gx, go, h, w, context)?;
-        total = context.table.sum(total, value)?;
-    }
-    Ok(total)
+        // The square's symmetries keep every capture.
+        let ([gx, go], h, w) = grid.least_image([x & group, o & group], Symmetry::Square);
+        group_value(gx, go, &Grid::by_rows(h, w), context).map(Some)
+    })
 }
 
-/// The orthogonally connected group of `stones` holding its lowest cell.
-fn component(stones: u64, rows: u32, columns: u32) -> u64 {
-    let mut group = stones & stones.wrapping_neg();
-    loop {
-        let next = (group | neighbours(group, rows, columns)) & stones;
-        if next == group {
-            return group;
-        }
-        group = next;
-    }
-}
-
-/// A group moved to the top left of its bounding box, then the least of its eight images
-/// under the square's symmetries (a turned image has its box turned: `h` and `w` swap):
-/// `(x, o, h, w)`.
-fn normalise(x: u64, o: u64, columns: u32) -> (u64, u64, u32, u32) {
-    let cells = |set: u64| {
-        let mut rest = set;
-        std::iter::from_fn(move || {
-            let i = (rest != 0).then(|| rest.trailing_zeros())?;
-            rest &= rest - 1;
-            Some((i / columns, i % columns))
-        })
-    };
-    let (mut r0, mut r1, mut c0, mut c1) = (u32::MAX, 0, u32::MAX, 0);
-    for (r, c) in cells(x | o) {
-        (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(c), c1.max(c));
-    }
-    let (h, w) = (r1 - r0 + 1, c1 - c0 + 1);
-    let mut best = (u64::MAX, u64::MAX, 0, 0);
-    for transpose in [false, true] {
-        let (bh, bw) = if transpose { (w, h) } else { (h, w) };
-        for (flip_r, flip_c) in [(false, false), (true, false), (false, true), (true, true)] {
-            let image = |set: u64| {
-                cells(set).fold(0u64, |acc, (r, c)| {
-                    let (r, c) = (r - r0, c - c0);
-                    let (r, c) = if transpose { (c, r) } else { (r, c) };
-                    let r = if flip_r { bh - 1 - r } else { r };
-                    let c = if flip_c { bw - 1 - c } else { c };
-                    acc | 1 << (r * bw + c)
-                })
-            };
-            let candidate = (image(x), image(o), bh, bw);
-            if (candidate.2, candidate.0, candidate.1) < (best.2, best.0, best.1) || best.2 == 0 {
-                best = candidate;
-            }
-        }
-    }
-    best
-}
-
-/// The value of one group (normalised, `h × w`): `{ x's captures | o's captures }`, each
-/// option the value of what is left, memoised.
-fn group_value(x: u64, o: u64, h: u32, w: u32, context: &mut Context) -> Result<GameId, Error> {
-    let key = [TAG, x, o, u64::from(h) << 32 | u64::from(w)];
-    if let Some(value) = context.recall(&key) {
-        return Ok(value);
-    }
-    let mut sides = [Vec::new(), Vec::new()];
-    for (right, side) in [false, true].into_iter().zip(&mut sides) {
-        for m in each_move(x, o, h, w, right) {
+/// The value of one group (normalised, filling `grid`'s bounding box): `{ x's captures |
+/// o's captures }`, each option the value of what is left, memoised.
+fn group_value(x: u64, o: u64, grid: &Grid, context: &mut Context) -> Result<GameId, Error> {
+    let key = [TAG, x, o, grid.shape_word()];
+    partizan::memoised(&key, context, |right, context, side| {
+        for m in each_move(x, o, grid, right) {
             let (cx, co) = moved(x, o, right, m);
-            side.push(board_value(cx, co, h, w, context)?);
+            side.push(board_value(cx, co, grid, context)?);
         }
-    }
-    let value = context.table.game(&sides[0], &sides[1]);
-    context.remember(&key, value);
-    context.check()?;
-    Ok(value)
+        Ok(())
+    })
 }
 
 impl GameRules for Clobber {
@@ -241,15 +142,13 @@ impl GameRules for Clobber {
 
     fn write_position(&self, pos: &Pos, out: &mut String) {
         self.grid().write(pos, out);
-        if pos[2] == RIGHT {
-            out.push_str(",right");
-        }
+        partizan::write_mover(pos[2], out);
     }
 
     fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
         let (x, o, mover) = (pos[0], pos[1], pos[2]);
         let right = mover == RIGHT;
-        for m in each_move(x, o, self.rows, self.columns, right) {
+        for m in each_move(x, o, &self.grid(), right) {
             let (cx, co) = moved(x, o, right, m);
             out.push(Pos::from_slice(&[cx, co, 1 - mover]));
         }
@@ -271,8 +170,7 @@ impl GameRules for Clobber {
     }
 
     fn with_mover(&self, pos: &Pos, mover: Player) -> Option<Pos> {
-        let turn = mover.index() as u64;
-        Some(Pos::from_slice(&[pos[0], pos[1], turn]))
+        Some(partizan::with_mover(pos, 2, mover))
     }
 
     fn cgt_value(&self, pos: &Pos, context: &mut Context) -> Option<Result<GameId, Error>> {
@@ -335,60 +233,21 @@ impl Drawing for Clobber {
     }
 }
 
-impl Scores for Clobber {}
-
-impl Indexing for Clobber {}
-
-impl Searching for Clobber {}
-
-impl Patterns for Clobber {}
-
-impl Grundy for Clobber {}
+no_extras!(Clobber);
 
 fn build(args: &Args<'_>) -> Result<Built, SpecError> {
-    let param = args.one_param("clobber[3x4]")?;
-    let Param::Dims { a, b, at } = *param else {
-        return Err(args.error_at(
-            param.at(),
-            "expected the board's size, as in `clobber[3x4]`",
-        ));
-    };
-    if a == 0 || b == 0 || a.saturating_mul(b) > MAX_CELLS {
-        return Err(args.error_at(
-            at,
-            format!("a board of 1 to {MAX_CELLS} cells, as in `clobber[3x4]`"),
-        ));
-    }
+    let grid = partizan::grid_size(args, "clobber", MAX_CELLS)?;
     let family = Clobber {
-        rows: a as u32,
-        columns: b as u32,
+        rows: grid.rows,
+        columns: grid.columns,
     };
     let Some(items) = args.position() else {
         return Ok(Built::new(family, Some(family.start())));
     };
     let example = "clobber[2x3](xo./ox.,right)";
-    let mover = match items {
-        [_] => 0,
-        [_, Param::Word { text, .. }] if text.eq_ignore_ascii_case("left") => 0,
-        [_, Param::Word { text, .. }] if text.eq_ignore_ascii_case("right") => RIGHT,
-        [_, other] => {
-            return Err(args.error_at(other.at(), "expected `left` or `right`: who is to move"))
-        }
-        _ => {
-            return Err(args.error_at(
-                items.get(2).map_or(args.open_at(), Param::at),
-                format!("expected a board, then `left` or `right` to move, as in `{example}`"),
-            ))
-        }
-    };
-    let Param::Word { text, at } = &items[0] else {
-        return Err(args.error_at(
-            items[0].at(),
-            format!("expected a board such as `{example}`"),
-        ));
-    };
+    let (text, at, mover) = partizan::grid_and_mover(args, items, example)?;
     let cell_is = "a square is `x` (Left's stone), `o` (Right's) or `.` (empty)";
-    let (x, o) = family.grid().read(args, text, *at, cell_is)?;
+    let (x, o) = grid.read(args, text, at, cell_is)?;
     Ok(Built::new(family, Some(Pos::from_slice(&[x, o, mover]))))
 }
 
@@ -402,31 +261,19 @@ pub const ENTRIES: &[Entry] = &[Entry {
     options: Options {
         template: "clobber[{rows}x{columns}]",
         settings: &[
-            Setting {
-                name: "rows",
-                label: "rows",
-                values: Offered::Range(1, 4),
-                default: "2",
-            },
-            Setting {
-                name: "columns",
-                label: "columns",
-                values: Offered::Range(1, 5),
-                default: "3",
-            },
+            Setting::range("rows", 1, 4, "2"),
+            Setting::range("columns", 1, 5, "3"),
         ],
     },
 }];
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::cgt::{write, Class, Dyadic, Spelling};
+    use crate::cgt::Dyadic;
     use crate::games::testing::{
-        cgt_context as context, cgt_value_of as value, part_of as part, plain_value,
-        wins_moving_first,
+        all_refused, cgt_context as context, cgt_value_of as value, checked_value, grid_board,
+        named_moves, prints_as, refuses_a_small_memory_bound,
     };
-    use crate::games::Spec;
 
     /// Small rows, worked by hand by the rules (Albert, Grossman and Nowakowski's, as
     /// Wolfe's Clobber research page states them): `xo` is `{0|0}` = `*` (either capture
@@ -450,17 +297,6 @@ mod tests {
         }
     }
 
-    fn strip_board(cells: &[u8], rows: usize, columns: usize) -> String {
-        (0..rows)
-            .map(|r| {
-                (0..columns)
-                    .map(|c| ['.', 'x', 'o'][cells[r * columns + c] as usize])
-                    .collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join("/")
-    }
-
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
 
@@ -474,19 +310,8 @@ mod tests {
             rows in 1usize..4, columns in 1usize..4,
             cells in proptest::collection::vec(0u8..3, 9),
         ) {
-            let spec = format!("clobber[{rows}x{columns}]({})", strip_board(&cells, rows, columns));
-            let (family, pos) = part(&spec);
-            let mut c = context();
-            let g = family.cgt_value(&pos, &mut c).unwrap().unwrap();
-            let mut plain = context();
-            let p = plain_value(family.as_ref(), &pos, &mut plain);
-            proptest::prop_assert_eq!(
-                write(&mut c.table, g, Spelling::Unicode),
-                write(&mut plain.table, p, Spelling::Unicode),
-                "{}", spec
-            );
-            let [left, right] = wins_moving_first(family.as_ref(), &pos);
-            proptest::prop_assert_eq!(c.table.class(g), Class::from_winners(left, right), "{}", spec);
+            let spec = format!("clobber[{rows}x{columns}]({})", grid_board(&cells, rows, columns, &['.', 'x', 'o']));
+            let (c, g) = checked_value(&spec);
             let zero = Dyadic::integer(0).unwrap();
             proptest::prop_assert_eq!(c.table.left_stop(g), zero, "{}", spec);
             proptest::prop_assert_eq!(c.table.right_stop(g), zero, "{}", spec);
@@ -507,26 +332,16 @@ mod tests {
         let (d, _) = value("clobber[3x2](.x/xo/..)", &mut c);
         assert_eq!(a, d);
         assert_eq!(c.memo_len(), memo, "the turned L is the L's entry");
-        let mut plain = context();
         for spec in ["clobber[2x3]", "clobber[3x3]", "clobber[2x4](xoxo/o.x.)"] {
-            let (family, pos) = part(spec);
-            let g = family.cgt_value(&pos, &mut c).unwrap().unwrap();
-            let p = plain_value(family.as_ref(), &pos, &mut plain);
-            assert_eq!(
-                write(&mut c.table, g, Spelling::Unicode),
-                write(&mut plain.table, p, Spelling::Unicode),
-                "{spec}"
-            );
+            checked_value(spec);
         }
     }
 
     #[test]
     fn specs_read_and_print_back() {
-        let spec: Spec = "clobber[2x3]".parse().unwrap();
-        assert_eq!(spec.to_string(), "clobber[2x3](xox/oxo)");
-        let spec: Spec = "clobber[1x3](XO., right)".parse().unwrap();
-        assert_eq!(spec.to_string(), "clobber[1x3](xo.,right)");
-        for bad in [
+        prints_as("clobber[2x3]", "clobber[2x3](xox/oxo)");
+        prints_as("clobber[1x3](XO., right)", "clobber[1x3](xo.,right)");
+        all_refused(&[
             "clobber",
             "clobber[9x9]",
             "clobber[0x2]",
@@ -536,21 +351,12 @@ mod tests {
             "clobber[1x3](xo.,up)",
             "clobber[1x3](xo.,right,left)",
             "clobber[2x2](xo/ox/xo)",
-        ] {
-            let err = bad.parse::<Spec>().unwrap_err();
-            assert!(!err.message.is_empty(), "{bad}");
-        }
+        ]);
     }
 
     #[test]
     fn moves_are_named_clicked_and_drawn() {
-        let (family, pos) = part("clobber[2x2](xo/.x)");
-        let mut children = Vec::new();
-        family.moves(&pos, &mut children);
-        let names: Vec<String> = children
-            .iter()
-            .map(|to| family.move_name(&pos, to))
-            .collect();
+        let (family, pos, children, names) = named_moves("clobber[2x2](xo/.x)");
         assert_eq!(names, ["a1-b1", "b2-b1"]);
         assert_eq!(family.move_cell(&pos, &children[1]), Some((1, 1)));
         assert_eq!(family.move_end(&pos, &children[1]), Some((0, 1)));
@@ -565,9 +371,6 @@ mod tests {
     /// A memory bound too small is a refusal, not an unbounded allocation.
     #[test]
     fn a_small_memory_bound_is_refused() {
-        let (family, pos) = part("clobber[4x4]");
-        let mut c = Context::new(10_000);
-        let err = family.cgt_value(&pos, &mut c).unwrap().unwrap_err();
-        assert!(err.is_too_large(), "{err}");
+        refuses_a_small_memory_bound("clobber[4x4]");
     }
 }

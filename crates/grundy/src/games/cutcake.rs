@@ -13,10 +13,8 @@
 //! rectangle valued once per context (its options are the sums of the two halves of each
 //! cut), memoised; every value is an integer.
 
-use super::family::{
-    Bound, Drawing, Figure, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos,
-    Scores, Searching,
-};
+use super::family::{Bound, Drawing, Figure, GameRules, Kind, Look, Picture, Pos};
+use super::partizan::{self, no_extras, RIGHT};
 use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
 use crate::cgt::{Context, GameId};
 use crate::game::Player;
@@ -35,9 +33,6 @@ pub const MAX_PIECES: usize = 256;
 
 /// The memo's tag for Cutcake rectangles (the first word of each key).
 const TAG: u64 = u64::from_le_bytes(*b"cutcake.");
-
-/// Right to move (the position's first word); 0 is Left.
-const RIGHT: u64 = 1;
 
 /// A piece as a word: rows in the high half, columns in the low.
 fn piece(rows: u64, columns: u64) -> u64 {
@@ -187,9 +182,7 @@ impl GameRules for Cutcake {
     }
 
     fn with_mover(&self, pos: &Pos, mover: Player) -> Option<Pos> {
-        let mut pos = pos.clone();
-        pos[0] = mover.index() as u64;
-        Some(pos)
+        Some(partizan::with_mover(pos, 0, mover))
     }
 
     fn cgt_value(&self, pos: &Pos, context: &mut Context) -> Option<Result<GameId, Error>> {
@@ -397,15 +390,7 @@ impl Drawing for Cutcake {
     }
 }
 
-impl Scores for Cutcake {}
-
-impl Indexing for Cutcake {}
-
-impl Searching for Cutcake {}
-
-impl Patterns for Cutcake {}
-
-impl Grundy for Cutcake {}
+no_extras!(Cutcake);
 
 /// A piece `rows x columns` as written at `at`.
 fn read_piece(args: &Args<'_>, a: u64, b: u64, at: usize) -> Result<u64, SpecError> {
@@ -508,12 +493,11 @@ pub const ENTRIES: &[Entry] = &[Entry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cgt::{write, Class, Spelling};
+    use crate::cgt::Class;
     use crate::games::testing::{
-        cgt_context as context, cgt_value_of as value, part_of as part, plain_value,
-        wins_moving_first,
+        all_refused, cgt_context as context, cgt_value_of as value, checked_value, named_moves,
+        prints_as, refuses_a_small_memory_bound,
     };
-    use crate::games::Spec;
 
     /// The number of binary digits of `n` (`|1| = 1`, `|2| = |3| = 2`, …).
     fn bits(n: i64) -> u32 {
@@ -580,17 +564,8 @@ mod tests {
     /// recursion over the family's own moves (no pieces apart, no memo of rectangles).
     #[test]
     fn the_pieces_value_as_the_whole_does() {
-        let mut c = context();
-        let mut plain_context = context();
         for spec in ["cutcake[3x4]", "cutcake(2x3,3x2,1x3)", "cutcake[4x4]"] {
-            let (family, pos) = part(spec);
-            let g = family.cgt_value(&pos, &mut c).unwrap().unwrap();
-            let p = plain_value(family.as_ref(), &pos, &mut plain_context);
-            assert_eq!(
-                write(&mut c.table, g, Spelling::Unicode),
-                write(&mut plain_context.table, p, Spelling::Unicode),
-                "{spec}"
-            );
+            checked_value(spec);
         }
     }
 
@@ -598,30 +573,23 @@ mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
 
         /// The outcome class from the value is who wins by plain minimax on the family's
-        /// moves, Left first and Right first, on random small sets of pieces.
+        /// moves, Left first and Right first, on random small sets of pieces (and the value
+        /// is the plain recursion's).
         #[test]
         fn the_class_is_who_wins(
             pieces in proptest::collection::vec((1u64..5, 1u64..5), 1..4),
         ) {
             let list: Vec<String> = pieces.iter().map(|(h, w)| format!("{h}x{w}")).collect();
-            let spec = format!("cutcake({})", list.join(","));
-            let (family, pos) = part(&spec);
-            let mut c = context();
-            let g = family.cgt_value(&pos, &mut c).unwrap().unwrap();
-            let [left, right] = wins_moving_first(family.as_ref(), &pos);
-            proptest::prop_assert_eq!(c.table.class(g), Class::from_winners(left, right), "{}", spec);
+            checked_value(&format!("cutcake({})", list.join(",")));
         }
     }
 
     #[test]
     fn specs_read_and_print_back() {
-        let spec: Spec = "cutcake( 2x2 , 3x4, 1x1, right )".parse().unwrap();
-        assert_eq!(spec.to_string(), "cutcake(2x2,3x4,right)");
-        let spec: Spec = "cutcake[3x4]".parse().unwrap();
-        assert_eq!(spec.to_string(), "cutcake(3x4)");
-        let spec: Spec = "cutcake(1x1)".parse().unwrap();
-        assert_eq!(spec.to_string(), "cutcake()");
-        for bad in [
+        prints_as("cutcake( 2x2 , 3x4, 1x1, right )", "cutcake(2x2,3x4,right)");
+        prints_as("cutcake[3x4]", "cutcake(3x4)");
+        prints_as("cutcake(1x1)", "cutcake()");
+        all_refused(&[
             "cutcake[0x3]",
             "cutcake[300x2]",
             "cutcake",
@@ -631,22 +599,13 @@ mod tests {
             "cutcake(right,3x4)",
             "cutcake[2x2](2x2)",
             "cutcake(3x)",
-        ] {
-            let err = bad.parse::<Spec>().unwrap_err();
-            assert!(!err.message.is_empty(), "{bad}");
-        }
+        ]);
     }
 
     /// Moves are named by the piece and its halves, and clicked where the cut is.
     #[test]
     fn moves_are_named_and_drawn() {
-        let (family, pos) = part("cutcake(2x3,2x3)");
-        let mut children = Vec::new();
-        family.moves(&pos, &mut children);
-        let names: Vec<String> = children
-            .iter()
-            .map(|to| family.move_name(&pos, to))
-            .collect();
+        let (family, pos, mut children, names) = named_moves("cutcake(2x3,2x3)");
         assert_eq!(names, ["cut 2x3 into 2x1 + 2x2"]);
         assert_eq!(family.move_cell(&pos, &children[0]), Some((0, 1)));
         assert_eq!(
@@ -714,9 +673,6 @@ mod tests {
     /// A memory bound too small is a refusal, not an unbounded allocation.
     #[test]
     fn a_small_memory_bound_is_refused() {
-        let (family, pos) = part("cutcake[200x200]");
-        let mut c = Context::new(10_000);
-        let err = family.cgt_value(&pos, &mut c).unwrap().unwrap_err();
-        assert!(err.is_too_large(), "{err}");
+        refuses_a_small_memory_bound("cutcake[200x200]");
     }
 }

@@ -14,11 +14,9 @@
 //! flips that keep vertical vertical, then memoised.
 
 use super::board::Grid;
-use super::family::{
-    Bound, Drawing, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos, Scores,
-    Searching,
-};
-use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
+use super::family::{Bound, Drawing, GameRules, Kind, Look, Picture, Pos};
+use super::partizan::{self, no_extras, Symmetry, RIGHT};
+use super::spec::{Args, Built, Entry, Options, Setting, SpecError};
 use crate::cgt::{Context, GameId};
 use crate::game::Player;
 use crate::Error;
@@ -38,21 +36,14 @@ pub const MAX_CELLS: u64 = 64;
 /// The memo's tag for Domineering regions (the first word of each key).
 const TAG: u64 = u64::from_le_bytes(*b"domineer");
 
-/// Right to move (the position's second word); 0 is Left.
-const RIGHT: u64 = 1;
-
 impl Domineering {
     fn grid(&self) -> Grid {
         Grid::by_rows(self.rows, self.columns)
     }
 
-    fn cells(&self) -> u32 {
-        self.rows * self.columns
-    }
-
     /// Every cell of the board.
     fn full(&self) -> u64 {
-        mask(self.cells())
+        self.grid().all()
     }
 
     /// The empty board, Left to move.
@@ -72,129 +63,47 @@ impl Domineering {
     /// Exponential in the empty cells of the largest region in the worst case; each
     /// region (up to flips) is valued once per context.
     pub fn value(&self, empty: u64, context: &mut Context) -> Result<GameId, Error> {
-        board_value(empty & self.full(), self.rows, self.columns, context)
+        board_value(empty & self.full(), &self.grid(), context)
     }
 }
 
-fn mask(cells: u32) -> u64 {
-    if cells >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << cells) - 1
-    }
-}
-
-/// The cells of a `rows × columns` grid that have a right neighbour (not the last
-/// column).
-fn not_last_column(rows: u32, columns: u32) -> u64 {
-    (0..rows).fold(0u64, |acc, r| acc | (mask(columns - 1) << (r * columns)))
-}
-
-/// Where the mover may place a domino on empty cells `empty` of a `rows × columns` grid:
-/// the cells of each placement's top (Left) or left (Right) half, and the step to the
-/// other half.
-fn placements(empty: u64, rows: u32, columns: u32, right: bool) -> (u64, u32) {
+/// Where the mover may place a domino on empty cells `empty` of `grid`: the cells of each
+/// placement's top (Left) or left (Right) half, and the step to the other half.
+fn placements(empty: u64, grid: &Grid, right: bool) -> (u64, u32) {
     if right {
-        (empty & (empty >> 1) & not_last_column(rows, columns), 1)
+        (grid.horizontal_pairs(empty), 1)
     } else {
-        (empty & (empty >> columns), columns)
+        (empty & (empty >> grid.columns), grid.columns)
     }
 }
 
-/// The value of empty cells `empty` on a `rows × columns` grid: its regions summed.
-fn board_value(
-    empty: u64,
-    rows: u32,
-    columns: u32,
-    context: &mut Context,
-) -> Result<GameId, Error> {
-    let mut total = context.table.zero();
-    let mut rest = empty;
-    while rest != 0 {
-        let region = component(rest, rows, columns);
-        rest &= !region;
+/// The value of empty cells `empty` on `grid`: its regions summed, a region of one cell
+/// (no domino fits) left out.
+fn board_value(empty: u64, grid: &Grid, context: &mut Context) -> Result<GameId, Error> {
+    partizan::sum_of_regions(grid, empty, context, |region, context| {
         if region.count_ones() < 2 {
-            continue;
+            return Ok(None);
         }
-        let (bits, h, w) = normalise(region, rows, columns);
-        let value = region_value(bits, h, w, context)?;
-        total = context.table.sum(total, value)?;
-    }
-    Ok(total)
+        // The flips keep each player's dominoes as they are, so the value too.
+        let ([bits], h, w) = grid.least_image([region], Symmetry::Flips);
+        region_value(bits, &Grid::by_rows(h, w), context).map(Some)
+    })
 }
 
-/// The connected component (by edges) of `empty` holding its lowest cell.
-fn component(empty: u64, rows: u32, columns: u32) -> u64 {
-    let all = mask(rows * columns);
-    let right_ok = not_last_column(rows, columns);
-    let mut region = empty & empty.wrapping_neg();
-    loop {
-        let spread = region
-            | ((region & right_ok) << 1)
-            | ((region >> 1) & right_ok)
-            | (region << columns)
-            | (region >> columns);
-        let next = spread & empty & all;
-        if next == region {
-            return region;
-        }
-        region = next;
-    }
-}
-
-/// A region moved to the top left of its bounding box, `h × w`, then the least of its
-/// images under the horizontal and vertical flips (which keep each player's dominoes
-/// as they are, so the value too).
-fn normalise(region: u64, rows: u32, columns: u32) -> (u64, u32, u32) {
-    let cells = || {
-        let mut rest = region;
-        std::iter::from_fn(move || {
-            let i = (rest != 0).then(|| rest.trailing_zeros())?;
-            rest &= rest - 1;
-            Some((i / columns, i % columns))
-        })
-    };
-    debug_assert!(region != 0 && rows * columns <= 64);
-    let (mut r0, mut r1, mut c0, mut c1) = (u32::MAX, 0, u32::MAX, 0);
-    for (r, c) in cells() {
-        (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(c), c1.max(c));
-    }
-    let (h, w) = (r1 - r0 + 1, c1 - c0 + 1);
-    let mut best = u64::MAX;
-    for (flip_r, flip_c) in [(false, false), (true, false), (false, true), (true, true)] {
-        let bits = cells().fold(0u64, |acc, (r, c)| {
-            let (r, c) = (r - r0, c - c0);
-            let r = if flip_r { h - 1 - r } else { r };
-            let c = if flip_c { w - 1 - c } else { c };
-            acc | 1 << (r * w + c)
-        });
-        best = best.min(bits);
-    }
-    (best, h, w)
-}
-
-/// The value of one region (normalised, `h × w`): `{ vertical placements | horizontal
-/// placements }`, each option the value of what is left, memoised.
-fn region_value(bits: u64, h: u32, w: u32, context: &mut Context) -> Result<GameId, Error> {
-    let key = [TAG, bits, u64::from(h) << 32 | u64::from(w)];
-    if let Some(value) = context.recall(&key) {
-        return Ok(value);
-    }
-    let mut left = Vec::new();
-    let mut right = Vec::new();
-    for (mover, side) in [(false, &mut left), (true, &mut right)] {
-        let (mut rest, step) = placements(bits, h, w, mover);
+/// The value of one region (normalised, filling `grid`'s bounding box): `{ vertical
+/// placements | horizontal placements }`, each option the value of what is left, memoised.
+fn region_value(bits: u64, grid: &Grid, context: &mut Context) -> Result<GameId, Error> {
+    let key = [TAG, bits, grid.shape_word()];
+    partizan::memoised(&key, context, |right, context, side| {
+        let (mut rest, step) = placements(bits, grid, right);
         while rest != 0 {
             let cell = rest.trailing_zeros();
             rest &= rest - 1;
             let child = bits & !(1u64 << cell) & !(1u64 << (cell + step));
-            side.push(board_value(child, h, w, context)?);
+            side.push(board_value(child, grid, context)?);
         }
-    }
-    let value = context.table.game(&left, &right);
-    context.remember(&key, value);
-    context.check()?;
-    Ok(value)
+        Ok(())
+    })
 }
 
 impl GameRules for Domineering {
@@ -210,14 +119,12 @@ impl GameRules for Domineering {
         // The covered cells as X's marks.
         let covered = Pos::from_slice(&[self.full() & !pos[0], 0]);
         self.grid().write(&covered, out);
-        if pos[1] == RIGHT {
-            out.push_str(",right");
-        }
+        partizan::write_mover(pos[1], out);
     }
 
     fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
         let (empty, mover) = (pos[0], pos[1]);
-        let (mut rest, step) = placements(empty, self.rows, self.columns, mover == RIGHT);
+        let (mut rest, step) = placements(empty, &self.grid(), mover == RIGHT);
         while rest != 0 {
             let cell = rest.trailing_zeros();
             rest &= rest - 1;
@@ -240,8 +147,7 @@ impl GameRules for Domineering {
     }
 
     fn with_mover(&self, pos: &Pos, mover: Player) -> Option<Pos> {
-        let turn = mover.index() as u64;
-        Some(Pos::from_slice(&[pos[0], turn]))
+        Some(partizan::with_mover(pos, 1, mover))
     }
 
     fn cgt_value(&self, pos: &Pos, context: &mut Context) -> Option<Result<GameId, Error>> {
@@ -268,12 +174,7 @@ impl Drawing for Domineering {
     }
 
     fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
-        let said = super::family::squash(text);
-        let name = self.move_name(from, to);
-        said == super::family::squash(&name)
-            || name
-                .split_once(' ')
-                .is_some_and(|(_, cells)| said == super::family::squash(cells))
+        partizan::names_with_or_without_kind(&self.move_name(from, to), text)
     }
 
     /// The board as squares, `#` on each covered one (which domino covers it the position
@@ -319,59 +220,20 @@ impl Drawing for Domineering {
     }
 }
 
-impl Scores for Domineering {}
-
-impl Indexing for Domineering {}
-
-impl Searching for Domineering {}
-
-impl Patterns for Domineering {}
-
-impl Grundy for Domineering {}
+no_extras!(Domineering);
 
 fn build(args: &Args<'_>) -> Result<Built, SpecError> {
-    let param = args.one_param("domineering[3x4]")?;
-    let Param::Dims { a, b, at } = *param else {
-        return Err(args.error_at(
-            param.at(),
-            "expected the board's size, as in `domineering[3x4]`",
-        ));
-    };
-    if a == 0 || b == 0 || a.saturating_mul(b) > MAX_CELLS {
-        return Err(args.error_at(
-            at,
-            format!("a board of 1 to {MAX_CELLS} cells, as in `domineering[3x4]`"),
-        ));
-    }
+    let grid = partizan::grid_size(args, "domineering", MAX_CELLS)?;
     let family = Domineering {
-        rows: a as u32,
-        columns: b as u32,
+        rows: grid.rows,
+        columns: grid.columns,
     };
     let Some(items) = args.position() else {
         return Ok(Built::new(family, Some(family.start())));
     };
     let example = "domineering[2x3](.../x..,right)";
-    if items.is_empty() || items.len() > 2 {
-        return Err(args.error_at(
-            items.get(2).map_or(args.open_at(), Param::at),
-            format!("expected a board, then `left` or `right` to move, as in `{example}`"),
-        ));
-    }
-    let Param::Word { text, at } = &items[0] else {
-        return Err(args.error_at(
-            items[0].at(),
-            format!("expected a board such as `{example}`"),
-        ));
-    };
-    let empty = read_board(args, &family, text, *at)?;
-    let mover = match items.get(1) {
-        None => 0,
-        Some(Param::Word { text, .. }) if text.eq_ignore_ascii_case("left") => 0,
-        Some(Param::Word { text, .. }) if text.eq_ignore_ascii_case("right") => RIGHT,
-        Some(other) => {
-            return Err(args.error_at(other.at(), "expected `left` or `right`: who is to move"))
-        }
-    };
+    let (text, at, mover) = partizan::grid_and_mover(args, items, example)?;
+    let empty = read_board(args, &family, text, at)?;
     Ok(Built::new(family, Some(Pos::from_slice(&[empty, mover]))))
 }
 
@@ -406,18 +268,8 @@ pub const ENTRIES: &[Entry] = &[Entry {
     options: Options {
         template: "domineering[{rows}x{columns}]",
         settings: &[
-            Setting {
-                name: "rows",
-                label: "rows",
-                values: Offered::Range(1, 5),
-                default: "3",
-            },
-            Setting {
-                name: "columns",
-                label: "columns",
-                values: Offered::Range(1, 6),
-                default: "4",
-            },
+            Setting::range("rows", 1, 5, "3"),
+            Setting::range("columns", 1, 6, "4"),
         ],
     },
 }];
@@ -428,7 +280,7 @@ mod tests {
     use crate::cgt::{write, Class, Dyadic, Spelling};
     use crate::games::Spec;
 
-    use crate::games::testing::{cgt_context as context, cgt_value_of as value};
+    use crate::games::testing::{all_refused, cgt_context as context, cgt_value_of as value};
 
     fn number(context: &mut Context, num: i128, exp: u32) -> GameId {
         context.table.number(Dyadic::new(num, exp).unwrap())
@@ -593,16 +445,14 @@ mod tests {
 
     #[test]
     fn bad_boards_are_refused() {
-        for bad in [
+        all_refused(&[
             "domineering[9x8]",
             "domineering[0x3]",
             "domineering[2x2](../..,up)",
             "domineering[2x2](../...)",
             "domineering[2x2](./..)",
             "domineering[2x2](.o/..)",
-        ] {
-            assert!(bad.parse::<Spec>().is_err(), "{bad}");
-        }
+        ]);
     }
 
     /// A memory bound too small is a refusal, not an unbounded allocation.

@@ -14,10 +14,8 @@
 //! [`Context`]: a blue-red stalk by Berlekamp's sign-expansion rule, a green picture by
 //! the fusion and colon principles, anything else from its options, memoised.
 
-use super::family::{
-    squash, Bound, Drawing, Figure, GameRules, Grundy, Indexing, Kind, Patterns, Pos, Scores,
-    Searching, Stroke,
-};
+use super::family::{squash, Bound, Drawing, Figure, GameRules, Kind, Pos, Stroke};
+use super::partizan::{self, no_extras, RIGHT};
 use super::spec::{Args, Built, Entry, Options, Param, SpecError};
 use crate::cgt::{Context, Dyadic, GameId};
 use crate::game::Player;
@@ -33,9 +31,6 @@ pub const MAX_EDGES: usize = 64;
 /// The memo's tag for Hackenbush components (the first word of each key); the fast
 /// paths' switch is its lowest bit, so a computation without them never meets theirs.
 const TAG: u64 = u64::from_le_bytes(*b"hackenb\0");
-
-/// Right to move (the position's first word); 0 is Left.
-const RIGHT: u64 = 1;
 
 /// An edge's colour: whose it is to cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -600,9 +595,7 @@ impl GameRules for Hackenbush {
     }
 
     fn with_mover(&self, pos: &Pos, mover: Player) -> Option<Pos> {
-        let mut out = pos.clone();
-        out[0] = mover.index() as u64;
-        Some(out)
+        Some(partizan::with_mover(pos, 0, mover))
     }
 
     fn cgt_value(&self, pos: &Pos, context: &mut Context) -> Option<Result<GameId, Error>> {
@@ -689,15 +682,7 @@ impl Drawing for Hackenbush {
     }
 }
 
-impl Scores for Hackenbush {}
-
-impl Indexing for Hackenbush {}
-
-impl Searching for Hackenbush {}
-
-impl Patterns for Hackenbush {}
-
-impl Grundy for Hackenbush {}
+no_extras!(Hackenbush);
 
 const EXAMPLE: &str = "`hackenbush(BBR,RG)` (stalks) or `hackenbush(0-1:B,1-2:R,1-2:G)` (edges)";
 

@@ -14,11 +14,14 @@ pub mod board;
 pub mod code;
 pub mod combin;
 pub mod family;
+pub mod partizan;
 pub mod spec;
 
 mod chomp;
 mod circular;
 mod clobber;
+mod col;
+pub mod colouring;
 #[cfg(test)]
 mod conformance_tests;
 mod connect4;
@@ -36,6 +39,7 @@ mod multiple;
 pub mod polygon;
 mod quixo;
 pub mod score;
+mod snort;
 mod sum;
 mod toads;
 mod words;
@@ -44,6 +48,8 @@ mod wythoff;
 pub use chomp::Chomp;
 pub use circular::Circular;
 pub use clobber::Clobber;
+pub use col::Col;
+pub use colouring::Colouring;
 pub use connect4::Connect4;
 pub use cutcake::Cutcake;
 pub use domineering::Domineering;
@@ -62,6 +68,7 @@ pub use kalah::Kalah;
 pub use mnk::Mnk;
 pub use multiple::{Multiple, MultipleRule, NO_WINNING_TAKE};
 pub use quixo::Quixo;
+pub use snort::Snort;
 pub use spec::{
     cut_echoes, parse_family, Args, Built, Entry, Offered, Options, Param, Setting, SpecError,
 };
@@ -94,6 +101,8 @@ pub mod registry {
         super::cutcake::ENTRIES,
         super::toads::ENTRIES,
         super::clobber::ENTRIES,
+        super::snort::ENTRIES,
+        super::col::ENTRIES,
     ];
 
     /// Every entry, in registry order.
@@ -170,6 +179,80 @@ pub(crate) mod testing {
         let (family, pos) = part_of(spec);
         let g = family.cgt_value(&pos, context).unwrap().unwrap();
         (g, write(&mut context.table, g, Spelling::Unicode))
+    }
+
+    /// Asserts that each spec is refused with a message.
+    pub(crate) fn all_refused(bad: &[&str]) {
+        for bad in bad {
+            let err = bad.parse::<Spec>().unwrap_err();
+            assert!(!err.message.is_empty(), "{bad}");
+        }
+    }
+
+    /// Asserts that a spec as written prints as `printed`.
+    pub(crate) fn prints_as(written: &str, printed: &str) {
+        let spec: Spec = written.parse().unwrap_or_else(|e| panic!("{written}: {e}"));
+        assert_eq!(spec.to_string(), printed, "{written}");
+    }
+
+    /// The family and position of a spec of one part, its moves, and their names.
+    pub(crate) fn named_moves(spec: &str) -> (Arc<dyn Family>, Pos, Vec<Pos>, Vec<String>) {
+        let (family, pos) = part_of(spec);
+        let mut children = Vec::new();
+        family.moves(&pos, &mut children);
+        let names = children
+            .iter()
+            .map(|to| family.move_name(&pos, to))
+            .collect();
+        (family, pos, children, names)
+    }
+
+    /// The value of a spec of one part (its family's `cgt_value`, by regions), asserted
+    /// equal to [`plain_value`]'s and its outcome class to who wins by
+    /// [`wins_moving_first`]; with the context that holds it.
+    pub(crate) fn checked_value(spec: &str) -> (Context<'static>, GameId) {
+        let (family, pos) = part_of(spec);
+        let mut c = cgt_context();
+        let g = family.cgt_value(&pos, &mut c).unwrap().unwrap();
+        // The plain recursion keeps its own memo of positions, and builds its forms in the
+        // same table, where equal canonical forms are one id (the printed order of
+        // options is the table's).
+        let p = plain_value(family.as_ref(), &pos, &mut c);
+        assert!(
+            p == g,
+            "{spec}: by regions {}, plainly {}",
+            write(&mut c.table, g, Spelling::Unicode),
+            write(&mut c.table, p, Spelling::Unicode)
+        );
+        let [left, right] = wins_moving_first(family.as_ref(), &pos);
+        assert_eq!(
+            c.table.class(g),
+            crate::cgt::Class::from_winners(left, right),
+            "{spec}: the class and plain minimax"
+        );
+        (c, g)
+    }
+
+    /// A grid board as a spec writes it, `rows × columns` cells from `cells` (row by row),
+    /// each the mark `marks[cell]`: the random boards of the grid families' property tests.
+    pub(crate) fn grid_board(cells: &[u8], rows: usize, columns: usize, marks: &[char]) -> String {
+        (0..rows)
+            .map(|r| {
+                (0..columns)
+                    .map(|c| marks[usize::from(cells[r * columns + c])])
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    /// Asserts that valuing a spec of one part within a memory bound too small for it is a
+    /// refusal for size, not an unbounded allocation.
+    pub(crate) fn refuses_a_small_memory_bound(spec: &str) {
+        let (family, pos) = part_of(spec);
+        let mut c = Context::new(10_000);
+        let err = family.cgt_value(&pos, &mut c).unwrap().unwrap_err();
+        assert!(err.is_too_large(), "{spec}: {err}");
     }
 
     /// The positions reachable from the root through `visit`, tier by tier (a tier is

@@ -226,6 +226,19 @@ pub struct Setting {
     pub default: &'static str,
 }
 
+impl Setting {
+    /// A setting offering the whole numbers `min..=max`, named as the template names it.
+    #[must_use]
+    pub const fn range(name: &'static str, min: u32, max: u32, default: &'static str) -> Setting {
+        Setting {
+            name,
+            label: name,
+            values: Offered::Range(min, max),
+            default,
+        }
+    }
+}
+
 /// The values a [`Setting`] offers.
 #[derive(Debug, Clone, Copy)]
 pub enum Offered {
@@ -652,17 +665,18 @@ impl Parser<'_> {
         }))
     }
 
-    /// A position item: a number, or a word (a board).
+    /// A position item: a number, or a word (a board; `#` a hole in it, as CGSuite's grids
+    /// write a cell that is not there).
     fn arg(&mut self) -> Result<Param, SpecError> {
         self.skip_space();
         let at = self.pos;
         if self
             .peek()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '.' || c == '/')
+            .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, '.' | '/' | '#'))
         {
             while self
                 .peek()
-                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '.' || c == '/')
+                .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '#'))
             {
                 self.pos += 1;
             }

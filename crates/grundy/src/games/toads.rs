@@ -15,10 +15,8 @@
 //! splits between the toads and the frogs. Each region is valued once per context,
 //! memoised.
 
-use super::family::{
-    Bound, Drawing, GameRules, Grundy, Indexing, Kind, Look, Patterns, Picture, Pos, Scores,
-    Searching,
-};
+use super::family::{Bound, Drawing, GameRules, Kind, Look, Picture, Pos};
+use super::partizan::{self, no_extras, RIGHT};
 use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
 use crate::cgt::{Context, GameId};
 use crate::game::Player;
@@ -38,9 +36,6 @@ pub const MAX_PLAY: u64 = 400;
 
 /// The memo's tag for Toads and Frogs regions (the first word of each key).
 const TAG: u64 = u64::from_le_bytes(*b"toadfrog");
-
-/// Right to move (the position's last word); 0 is Left.
-const RIGHT: u64 = 1;
 
 /// The position's words: toads, frogs, cells, mover.
 fn position(toads: u64, frogs: u64, cells: u32, mover: u64) -> Pos {
@@ -187,20 +182,13 @@ fn region_value(
     context: &mut Context,
 ) -> Result<GameId, Error> {
     let key = [TAG, toads, frogs, u64::from(cells)];
-    if let Some(value) = context.recall(&key) {
-        return Ok(value);
-    }
-    let mut sides = [Vec::new(), Vec::new()];
-    for (right, side) in [false, true].into_iter().zip(&mut sides) {
+    partizan::memoised(&key, context, |right, context, side| {
         for m in each_move(toads, frogs, cells, right) {
             let (t, f) = moved(toads, frogs, right, m);
             side.push(strip_value(t, f, cells, context)?);
         }
-    }
-    let value = context.table.game(&sides[0], &sides[1]);
-    context.remember(&key, value);
-    context.check()?;
-    Ok(value)
+        Ok(())
+    })
 }
 
 /// The strip as written: `T`, `F`, `.`.
@@ -233,9 +221,7 @@ impl GameRules for Toads {
 
     fn write_position(&self, pos: &Pos, out: &mut String) {
         out.push_str(&strip(pos[0], pos[1], cells_of(pos)));
-        if pos[3] == RIGHT {
-            out.push_str(",right");
-        }
+        partizan::write_mover(pos[3], out);
     }
 
     fn moves(&self, pos: &Pos, out: &mut Vec<Pos>) {
@@ -262,8 +248,7 @@ impl GameRules for Toads {
     }
 
     fn with_mover(&self, pos: &Pos, mover: Player) -> Option<Pos> {
-        let turn = mover.index() as u64;
-        Some(position(pos[0], pos[1], cells_of(pos), turn))
+        Some(partizan::with_mover(pos, 3, mover))
     }
 
     fn cgt_value(&self, pos: &Pos, context: &mut Context) -> Option<Result<GameId, Error>> {
@@ -297,12 +282,7 @@ impl Drawing for Toads {
     }
 
     fn names_move(&self, from: &Pos, to: &Pos, text: &str) -> bool {
-        let said = super::family::squash(text);
-        let name = self.move_name(from, to);
-        said == super::family::squash(&name)
-            || name
-                .split_once(' ')
-                .is_some_and(|(_, cells)| said == super::family::squash(cells))
+        partizan::names_with_or_without_kind(&self.move_name(from, to), text)
     }
 
     /// The strip ([`Look::Strip`]): `T` a toad, `F` a frog, `""` empty.
@@ -346,15 +326,7 @@ impl Drawing for Toads {
     }
 }
 
-impl Scores for Toads {}
-
-impl Indexing for Toads {}
-
-impl Searching for Toads {}
-
-impl Patterns for Toads {}
-
-impl Grundy for Toads {}
+no_extras!(Toads);
 
 fn build(args: &Args<'_>) -> Result<Built, SpecError> {
     let example = "toads(TT..FF,right)";
@@ -385,18 +357,9 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
     let Some(items) = args.position() else {
         return Ok(Built::new(Toads, None));
     };
-    if items.is_empty() || items.len() > 2 {
-        return Err(args.error_at(
-            items.get(2).map_or(args.open_at(), Param::at),
-            format!("expected a strip, then `left` or `right` to move, as in `{example}`"),
-        ));
-    }
-    let Param::Word { text, at } = &items[0] else {
-        return Err(args.error_at(
-            items[0].at(),
-            format!("expected a strip of `T`, `F` and `.`, as in `{example}`"),
-        ));
-    };
+    let not_a_strip = format!("expected a strip of `T`, `F` and `.`, as in `{example}`");
+    let (text, at, mover) =
+        partizan::board_and_mover(args, items, "a strip", example, &not_a_strip)?;
     let (mut toads, mut frogs, mut cells) = (0u64, 0u64, 0u32);
     for (i, c) in text.chars().enumerate() {
         if cells == MAX_CELLS {
@@ -415,14 +378,6 @@ fn build(args: &Args<'_>) -> Result<Built, SpecError> {
         }
         cells += 1;
     }
-    let mover = match items.get(1) {
-        None => 0,
-        Some(Param::Word { text, .. }) if text.eq_ignore_ascii_case("left") => 0,
-        Some(Param::Word { text, .. }) if text.eq_ignore_ascii_case("right") => RIGHT,
-        Some(other) => {
-            return Err(args.error_at(other.at(), "expected `left` or `right`: who is to move"))
-        }
-    };
     Ok(Built::new(
         Toads,
         Some(position(toads, frogs, cells, mover)),
@@ -464,10 +419,10 @@ pub const ENTRIES: &[Entry] = &[Entry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cgt::{write, Class, Spelling};
+    use crate::cgt::Class;
     use crate::games::testing::{
-        cgt_context as context, cgt_value_of as value, part_of as part, plain_value,
-        wins_moving_first,
+        all_refused, cgt_context as context, cgt_value_of as value, checked_value, named_moves,
+        part_of as part, prints_as,
     };
     use crate::games::Spec;
 
@@ -547,17 +502,8 @@ mod tests {
         let t = 0b0000_1101;
         let f = 0b1011_0000;
         assert_eq!(regions(t, f, 8), [(0b01, 0, 2), (0, 0b10, 2)]);
-        let mut c = context();
-        let mut plain = context();
         for spec in ["toads(T.TTFF.F)", "toads(TT.TTFF.FF)", "toads(FFT..TFFT.T)"] {
-            let (family, pos) = part(spec);
-            let g = family.cgt_value(&pos, &mut c).unwrap().unwrap();
-            let p = plain_value(family.as_ref(), &pos, &mut plain);
-            assert_eq!(
-                write(&mut c.table, g, Spelling::Unicode),
-                write(&mut plain.table, p, Spelling::Unicode),
-                "{spec}"
-            );
+            checked_value(spec);
         }
     }
 
@@ -575,29 +521,15 @@ mod tests {
         fn values_are_right_on_random_strips(
             cells in proptest::collection::vec(0u8..3, 1..10),
         ) {
-            let spec = format!("toads({})", strip_of(&cells));
-            let (family, pos) = part(&spec);
-            let mut c = context();
-            let g = family.cgt_value(&pos, &mut c).unwrap().unwrap();
-            let mut plain = context();
-            let p = plain_value(family.as_ref(), &pos, &mut plain);
-            proptest::prop_assert_eq!(
-                write(&mut c.table, g, Spelling::Unicode),
-                write(&mut plain.table, p, Spelling::Unicode),
-                "{}", spec
-            );
-            let [left, right] = wins_moving_first(family.as_ref(), &pos);
-            proptest::prop_assert_eq!(c.table.class(g), Class::from_winners(left, right), "{}", spec);
+            checked_value(&format!("toads({})", strip_of(&cells)));
         }
     }
 
     #[test]
     fn specs_read_and_print_back() {
-        let spec: Spec = "toads(tt..ff , right)".parse().unwrap();
-        assert_eq!(spec.to_string(), "toads(TT..FF,right)");
-        let spec: Spec = "toads[3,1,2]".parse().unwrap();
-        assert_eq!(spec.to_string(), "toads(TTT.FF)");
-        for bad in [
+        prints_as("toads(tt..ff , right)", "toads(TT..FF,right)");
+        prints_as("toads[3,1,2]", "toads(TTT.FF)");
+        all_refused(&[
             "toads",
             "toads(TX.F)",
             "toads(TT..FF,up)",
@@ -607,10 +539,7 @@ mod tests {
             "toads[0,0,0]",
             "toads[1,1,1](T.F)",
             "toads(T.F,right,left)",
-        ] {
-            let err = bad.parse::<Spec>().unwrap_err();
-            assert!(!err.message.is_empty(), "{bad}");
-        }
+        ]);
         let long = format!("toads({})", ".".repeat(65));
         let err = long.parse::<Spec>().unwrap_err();
         assert!(err.message.contains("64"), "{err}");
@@ -618,13 +547,7 @@ mod tests {
 
     #[test]
     fn moves_are_named_and_drawn() {
-        let (family, pos) = part("toads(TF.T.)");
-        let mut children = Vec::new();
-        family.moves(&pos, &mut children);
-        let names: Vec<String> = children
-            .iter()
-            .map(|to| family.move_name(&pos, to))
-            .collect();
+        let (family, pos, children, names) = named_moves("toads(TF.T.)");
         assert_eq!(names, ["toad 1-3", "toad 4-5"]);
         assert!(family.names_move(&pos, &children[0], "1-3"));
         assert_eq!(family.move_cell(&pos, &children[0]), Some((0, 0)));
