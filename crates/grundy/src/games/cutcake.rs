@@ -496,7 +496,7 @@ mod tests {
     use crate::cgt::Class;
     use crate::games::testing::{
         all_refused, cgt_context as context, cgt_value_of as value, checked_value, named_moves,
-        prints_as, refuses_a_small_memory_bound,
+        part_of as part, prints_as, refuses_a_small_memory_bound,
     };
 
     /// The number of binary digits of `n` (`|1| = 1`, `|2| = |3| = 2`, …).
