@@ -279,7 +279,7 @@ impl Drawing for Circular {
     }
 
     /// One grid row a circle (`"c"` its tokens) or a row (`"o"`), in the position's order;
-    /// none past [`MAX_DRAWN`] tokens in one, or circles and rows.
+    /// none past `MAX_DRAWN` tokens in one, or circles and rows.
     fn picture(&self, pos: &Pos) -> Option<Picture> {
         let columns = pos.iter().map(|&w| size(w)).max().unwrap_or(0).max(1);
         if columns > MAX_DRAWN || pos.len() as u64 > MAX_DRAWN {

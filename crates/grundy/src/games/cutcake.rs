@@ -70,7 +70,7 @@ impl Cutcake {
     ///
     /// # Errors
     /// [`Error::OverLimit`] past the memory `context` allows; [`Error::Overflow`] past the
-    /// table's numbers (never within [`MAX_SIDE`]: a value's size is below a side's).
+    /// table's numbers (never within `MAX_SIDE`: a value's size is below a side's).
     ///
     /// # Complexity
     /// `O(h · w · (h + w))` forms built for the largest piece `h × w`, once per context.
@@ -249,7 +249,7 @@ impl Drawing for Cutcake {
     }
 
     /// The pieces side by side, tops aligned, one empty column between them, `#` on each
-    /// square of cake; none past [`MAX_DRAWN`] cells a side: the text drawing's grid. The
+    /// square of cake; none past `MAX_DRAWN` cells a side: the text drawing's grid. The
     /// web page draws the [`Drawing::figure`] instead, the cake with its score lines.
     fn picture(&self, pos: &Pos) -> Option<Picture> {
         let pieces = &pos[1..];
@@ -293,7 +293,7 @@ impl Drawing for Cutcake {
     }
 
     /// The pieces ([`Figure::Cake`]), each scored into its squares: a cut is clicked on
-    /// its score line. None past [`MAX_DRAWN`] pieces, or squares a side.
+    /// its score line. None past `MAX_DRAWN` pieces, or squares a side.
     fn figure(&self, pos: &Pos) -> Option<Figure> {
         let pieces = &pos[1..];
         if pieces.len() as u64 > MAX_DRAWN

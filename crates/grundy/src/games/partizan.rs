@@ -3,7 +3,7 @@
 //! read from `[m x n]`, and a position's board (or strip) and mover; the regions of a
 //! bitboard grid, each turned to the least of its images under the square's symmetries and
 //! valued once per [`Context`]; and the optional traits none of them offers
-//! ([`no_extras`]). A new partizan grid family is then its rules: its moves, its region's
+//! (`no_extras!`). A new partizan grid family is then its rules: its moves, its region's
 //! options and its names.
 
 use super::board::Grid;

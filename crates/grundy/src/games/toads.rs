@@ -139,7 +139,7 @@ impl Toads {
     ///
     /// # Errors
     /// [`Error::OverLimit`] past the memory `context` allows; [`Error::TooLarge`] for a
-    /// strip whose play may last more than [`MAX_PLAY`] moves.
+    /// strip whose play may last more than `MAX_PLAY` moves.
     ///
     /// # Complexity
     /// Exponential in the pieces and empty cells of the largest region in the worst

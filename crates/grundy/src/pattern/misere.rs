@@ -1,9 +1,9 @@
 //! Misère quotients of take-and-break games (Plambeck and Siegel, "Misère quotients for
-//! impartial games", 2008): the special method of misère play. [`quotient`] computes
+//! impartial games", 2008): the special method of misère play. `quotient` computes
 //! `Q_n`, the bipartite monoid of the sums of heaps up to `n`, heap by heap, as Siegel's
 //! MisereSolver does — a conservative extension when one fits, else a candidate (the old
 //! quotient times a cyclic monoid for the new heap) verified, recalibrated at its least
-//! failure, and verified again — and [`Quotient::loses`] classifies a sum in O(heaps).
+//! failure, and verified again — and `Quotient::loses` classifies a sum in O(heaps).
 //!
 //! # The verification
 //!
@@ -30,7 +30,7 @@
 //!
 //! # Complexity
 //! Each verification is O(states · n · |Q|) time and O(states · |Q| / 8) bytes; the
-//! number of candidates is not bounded in advance. Both are held to [`Limits`].
+//! number of candidates is not bounded in advance. Both are held to `Limits`.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
