@@ -9,8 +9,6 @@ use super::{listable, Analysis, Context, Method, Move, Play, Report, MAX_LISTED_
 use crate::game::{Game, Outcome};
 use crate::games::{GrundySource, Pos};
 use crate::pattern::misere::{code_of, quotient, Limits, Quotient, MAX_HEAP};
-
-const _: () = assert!(MOST_HEAP <= MAX_HEAP);
 use crate::Error;
 
 pub(super) struct ByQuotient;
@@ -21,6 +19,7 @@ pub(super) struct ByQuotient;
 /// and 22 s, past these bounds, and is refused after about 7 s of looking.
 const MOST_HEAP: u64 = 32;
 const MOST_MEMORY: u64 = 64 << 20;
+const _: () = assert!(MOST_HEAP <= MAX_HEAP);
 
 impl Analysis for ByQuotient {
     fn name(&self) -> &'static str {
