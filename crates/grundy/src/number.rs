@@ -25,6 +25,11 @@ pub fn count(n: u128, singular: &str, plural: &str) -> String {
     format!("{n} {}", if n == 1 { singular } else { plural })
 }
 
+/// `2.5e23`-style rendering of any count.
+pub(crate) fn sci_float(x: u128) -> String {
+    format!("{:.1e}", x as f64)
+}
+
 /// The indefinite article of a word or a number as it is read aloud: `an 8-gon`, `a
 /// 5-gon`, `an 11-gon`, `an octal game`, `a unit`.
 #[must_use]

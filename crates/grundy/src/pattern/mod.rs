@@ -200,8 +200,8 @@ fn check_budget(source: &PatternSource, up_to: u64) -> Result<u64, Error> {
                     Limit::UpTo,
                     format!(
                         "proving a period of {rules} up to heap {up_to} needs at least {} steps (limit {}) and {} (limit {}): {most} heaps at most",
-                        crate::report::sci_float(heaps * per_heap),
-                        crate::report::sci_float(MAX_WORK),
+                        crate::number::sci_float(heaps * per_heap),
+                        crate::number::sci_float(MAX_WORK),
                         crate::human_bytes(u64::try_from(heaps * 2).unwrap_or(u64::MAX)),
                         crate::human_bytes(MAX_BYTES as u64)
                     ),
@@ -214,7 +214,7 @@ fn check_budget(source: &PatternSource, up_to: u64) -> Result<u64, Error> {
         PatternSource::Known(_) | PatternSource::None => return Ok(up_to),
     };
     if work > MAX_WORK || bytes > MAX_BYTES {
-        let sci = crate::report::sci_float;
+        let sci = crate::number::sci_float;
         return Err(Error::over(
             Limit::UpTo,
             format!(

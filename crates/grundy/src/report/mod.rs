@@ -446,11 +446,6 @@ pub(crate) fn over_positions(what: String, positions: u128, bytes: Option<u128>)
     Error::over(Limit::Positions, what, bytes, Some(positions))
 }
 
-/// `2.5e23`-style rendering of any count.
-pub(crate) fn sci_float(x: u128) -> String {
-    format!("{:.1e}", x as f64)
-}
-
 /// `2.5e23`-style rendering of a large count.
 pub(crate) fn sci(x: u128) -> String {
     if x < 100_000 {
