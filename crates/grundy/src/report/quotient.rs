@@ -62,17 +62,6 @@ impl Analysis for ByQuotient {
         };
         let loses = |position: &[Pos]| q.loses(&heaps(position));
         let lost = loses(&ctx.root)?;
-        // A move's outcome for its mover: a win when the sum it leaves is lost.
-        let valued = |child: &[Pos]| -> Result<Move, Error> {
-            Ok(Move {
-                outcome: if loses(child)? {
-                    Outcome::Win
-                } else {
-                    Outcome::Loss
-                },
-                ..ctx.typed_move(child)
-            })
-        };
         let mut children = Vec::new();
         ctx.game.moves(&ctx.root, &mut children);
         let most = MAX_LISTED_MOVES.min(listable(&ctx.root));
@@ -80,16 +69,21 @@ impl Analysis for ByQuotient {
         let mut winning = Vec::new();
         let mut winning_truncated = false;
         for child in &children {
-            let m = valued(child)?;
-            if m.outcome == Outcome::Win {
+            // A move wins for its mover when the sum it leaves is lost; only a listed move
+            // is named.
+            let wins = loses(child)?;
+            if wins {
                 if winning.len() < most {
-                    winning.push(m.spec.clone());
+                    winning.push(ctx.game.spec(child).to_string());
                 } else {
                     winning_truncated = true;
                 }
             }
             if moves.len() < most {
-                moves.push(m);
+                moves.push(Move {
+                    outcome: if wins { Outcome::Win } else { Outcome::Loss },
+                    ..ctx.typed_move(child)
+                });
             }
         }
         Ok(Some(Report {

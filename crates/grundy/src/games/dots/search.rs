@@ -86,7 +86,7 @@ impl Search<'_> {
             // closes it, and the far side of the box next to it.
             let (mut at, mut through, mut length, mut far) = (square, line, 1, None);
             let closed = loop {
-                let Some(&next) = dots.borders[through as usize].iter().find(|&&b| b != at) else {
+                let Some(next) = self.across(through, at) else {
                     break false;
                 };
                 match (lines & next).count_ones() {
@@ -131,10 +131,8 @@ impl Search<'_> {
     fn half_hearted(&self, lines: u64) -> u64 {
         let dots = self.dots;
         let loose = |line: u32, own: u64| {
-            dots.borders[line as usize]
-                .iter()
-                .find(|&&b| b != own)
-                .is_none_or(|&b| (lines & b).count_ones() <= 1)
+            self.across(line, own)
+                .is_none_or(|b| (lines & b).count_ones() <= 1)
         };
         let mut ends = 0u64;
         for &square in &dots.boxes {
@@ -146,8 +144,7 @@ impl Search<'_> {
             while sides != 0 {
                 let middle = sides.trailing_zeros();
                 sides &= sides - 1;
-                let Some(&pair) = dots.borders[middle as usize].iter().find(|&&b| b != square)
-                else {
+                let Some(pair) = self.across(middle, square) else {
                     continue;
                 };
                 if (lines & pair).count_ones() != 2 {
@@ -161,6 +158,14 @@ impl Search<'_> {
             }
         }
         ends
+    }
+
+    /// The box on the other side of `line` from `square` (none on the board's edge).
+    fn across(&self, line: u32, square: u64) -> Option<u64> {
+        self.dots.borders[line as usize]
+            .iter()
+            .copied()
+            .find(|&b| b != square)
     }
 
     /// How many boxes of `lines` have exactly three sides drawn.
@@ -227,25 +232,19 @@ impl Searchable for Search<'_> {
             }
             Captures::None => {}
         }
-        // No box to take: two passes over the free lines, those that leave no box with
-        // three sides, then the sacrifices (the half-hearted handouts skipped).
-        let start = out.len();
-        let threes = self.three_sided(b.lines);
-        // The sacrifices, as lines: their boards are made last with nothing to recount
-        // (and no list allocated a node).
+        // No box has three sides, so no line takes one: the lines that leave no box with
+        // three sides first, then the sacrifices (the half-hearted handouts left out),
+        // kept as lines and made last (no list allocated a node).
         let mut sacrifices = 0u64;
         let mut lines = free & !self.half_hearted(b.lines);
         while lines != 0 {
             let line = lines.trailing_zeros();
             lines &= lines - 1;
-            let gain = self.dots.completed(b.lines, line);
             let child = Board {
                 lines: b.lines | 1 << line,
-                taken: b.taken + gain as u32,
+                taken: b.taken,
             };
-            if gain > 0 {
-                out.insert(start, child);
-            } else if self.three_sided(child.lines) <= threes {
+            if self.three_sided(child.lines) == 0 {
                 out.push(child);
             } else {
                 sacrifices |= 1 << line;
