@@ -37,6 +37,17 @@ impl Default for Control<'_> {
     }
 }
 
+impl<'a> Control<'a> {
+    /// The default limits, stopped when `cancel` is set.
+    #[must_use]
+    pub fn cancelled_by(cancel: &'a AtomicBool) -> Control<'a> {
+        Control {
+            cancel: Some(cancel),
+            ..Control::default()
+        }
+    }
+}
+
 impl std::fmt::Debug for Control<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Control")

@@ -1363,10 +1363,7 @@ fn exploration_budget_is_exact() {
 #[test]
 fn a_cancelled_computation_stops() {
     let stop = AtomicBool::new(true);
-    let control = Control {
-        cancel: Some(&stop),
-        ..Control::default()
-    };
+    let control = Control::cancelled_by(&stop);
     let game = grundy::games::Multiple {
         k: 2,
         max_stones: 10,

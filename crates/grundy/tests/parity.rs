@@ -313,10 +313,7 @@ fn large_games_search_both_players_at_once() {
 fn cancellation_is_reported() {
     let arena = generate::RandomGame::new(20_000).build();
     let stop = AtomicBool::new(true);
-    let control = Control {
-        cancel: Some(&stop),
-        ..Control::default()
-    };
+    let control = Control::cancelled_by(&stop);
     for algorithm in ParityAlgorithm::ALL {
         assert_eq!(
             solve_parity(&arena, algorithm, &control),

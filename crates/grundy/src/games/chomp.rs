@@ -13,7 +13,7 @@ use super::family::{
     Scores, Searching,
 };
 use super::heap::write_list;
-use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
+use super::spec::{Args, Built, Entry, Options, Param, Setting, SpecError};
 
 /// `chomp[rows x columns]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -274,18 +274,8 @@ pub const ENTRIES: &[Entry] = &[Entry {
     options: Options {
         template: "chomp[{rows}x{columns}]",
         settings: &[
-            Setting {
-                name: "rows",
-                label: "rows",
-                values: Offered::Range(1, 7),
-                default: "3",
-            },
-            Setting {
-                name: "columns",
-                label: "columns",
-                values: Offered::Range(1, 8),
-                default: "4",
-            },
+            Setting::range("rows", 1, 7, "3"),
+            Setting::range("columns", 1, 8, "4"),
         ],
     },
 }];

@@ -18,11 +18,10 @@
 //! keep every move), and memoised.
 
 use super::board::Grid;
-use super::family::{Bound, Drawing, GameRules, Kind, Look, Picture, Pos};
+use super::family::{Bound, Drawing, GameRules, Look, Picture, Pos};
 use super::partizan::{self, no_extras, Symmetry, RIGHT};
 use super::spec::{Args, Built, Entry, Options, Setting, SpecError};
 use crate::cgt::{Context, GameId};
-use crate::game::Player;
 use crate::Error;
 
 /// `clobber[rows x columns]`.
@@ -136,9 +135,7 @@ impl GameRules for Clobber {
         format!("clobber[{}x{}]", self.rows, self.columns)
     }
 
-    fn kind(&self) -> Kind {
-        Kind::Partizan
-    }
+    partizan::mover_at!(2);
 
     fn write_position(&self, pos: &Pos, out: &mut String) {
         self.grid().write(pos, out);
@@ -163,14 +160,6 @@ impl GameRules for Clobber {
             // Four captures a stone at most.
             moves: 4 * u128::from(stones),
         }
-    }
-
-    fn to_move(&self, pos: &Pos) -> Player {
-        Player::from_index(pos[2])
-    }
-
-    fn with_mover(&self, pos: &Pos, mover: Player) -> Option<Pos> {
-        Some(partizan::with_mover(pos, 2, mover))
     }
 
     fn cgt_value(&self, pos: &Pos, context: &mut Context) -> Option<Result<GameId, Error>> {

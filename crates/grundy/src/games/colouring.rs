@@ -25,11 +25,10 @@ use std::marker::PhantomData;
 use std::panic::{RefUnwindSafe, UnwindSafe};
 
 use super::board::{self, Grid};
-use super::family::{Bound, Drawing, GameRules, Kind, Look, Picture, Pos};
+use super::family::{Bound, Drawing, GameRules, Look, Picture, Pos};
 use super::partizan::{self, no_extras, Symmetry, RIGHT};
 use super::spec::{Args, Built, SpecError};
 use crate::cgt::{Context, GameId};
-use crate::game::Player;
 use crate::Error;
 
 /// What one colouring game's rules are beyond the shared ones: its name, its memo's tag, and
@@ -169,9 +168,7 @@ impl<R: Rule> GameRules for Colouring<R> {
         format!("{}[{}x{}]", R::NAME, self.rows, self.columns)
     }
 
-    fn kind(&self) -> Kind {
-        Kind::Partizan
-    }
+    partizan::mover_at!(3);
 
     fn write_position(&self, pos: &Pos, out: &mut String) {
         self.grid().write_marks(&pos[..3], &MARKS, out);
@@ -199,14 +196,6 @@ impl<R: Rule> GameRules for Colouring<R> {
             positions: 2u128.saturating_mul(3u128.saturating_pow(empty)),
             moves: u128::from(empty),
         }
-    }
-
-    fn to_move(&self, pos: &Pos) -> Player {
-        Player::from_index(pos[3])
-    }
-
-    fn with_mover(&self, pos: &Pos, mover: Player) -> Option<Pos> {
-        Some(partizan::with_mover(pos, 3, mover))
     }
 
     fn cgt_value(&self, pos: &Pos, context: &mut Context) -> Option<Result<GameId, Error>> {

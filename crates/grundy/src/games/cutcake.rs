@@ -13,11 +13,10 @@
 //! rectangle valued once per context (its options are the sums of the two halves of each
 //! cut), memoised; every value is an integer.
 
-use super::family::{Bound, Drawing, Figure, GameRules, Kind, Look, Picture, Pos};
+use super::family::{Bound, Drawing, Figure, GameRules, Look, Picture, Pos};
 use super::partizan::{self, no_extras, RIGHT};
-use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
+use super::spec::{Args, Built, Entry, Options, Param, Setting, SpecError};
 use crate::cgt::{Context, GameId};
-use crate::game::Player;
 use crate::Error;
 
 /// Cutcake: the pieces are the position.
@@ -126,9 +125,7 @@ impl GameRules for Cutcake {
         "cutcake".into()
     }
 
-    fn kind(&self) -> Kind {
-        Kind::Partizan
-    }
+    partizan::mover_at!(0);
 
     fn write_position(&self, pos: &Pos, out: &mut String) {
         let mut first = true;
@@ -175,14 +172,6 @@ impl GameRules for Cutcake {
             // One cut a piece per score line, at most one per unit square.
             moves: u128::from(area),
         }
-    }
-
-    fn to_move(&self, pos: &Pos) -> Player {
-        Player::from_index(pos[0])
-    }
-
-    fn with_mover(&self, pos: &Pos, mover: Player) -> Option<Pos> {
-        Some(partizan::with_mover(pos, 0, mover))
     }
 
     fn cgt_value(&self, pos: &Pos, context: &mut Context) -> Option<Result<GameId, Error>> {
@@ -474,18 +463,8 @@ pub const ENTRIES: &[Entry] = &[Entry {
     options: Options {
         template: "cutcake[{rows}x{columns}]",
         settings: &[
-            Setting {
-                name: "rows",
-                label: "rows",
-                values: Offered::Range(1, 12),
-                default: "3",
-            },
-            Setting {
-                name: "columns",
-                label: "columns",
-                values: Offered::Range(1, 12),
-                default: "4",
-            },
+            Setting::range("rows", 1, 12, "3"),
+            Setting::range("columns", 1, 12, "4"),
         ],
     },
 }];
@@ -494,6 +473,7 @@ pub const ENTRIES: &[Entry] = &[Entry {
 mod tests {
     use super::*;
     use crate::cgt::Class;
+    use crate::game::Player;
     use crate::games::testing::{
         all_refused, cgt_context as context, cgt_value_of as value, checked_value, named_moves,
         part_of as part, prints_as, refuses_a_small_memory_bound,

@@ -14,11 +14,10 @@
 //! flips that keep vertical vertical, then memoised.
 
 use super::board::Grid;
-use super::family::{Bound, Drawing, GameRules, Kind, Look, Picture, Pos};
+use super::family::{Bound, Drawing, GameRules, Look, Picture, Pos};
 use super::partizan::{self, no_extras, Symmetry, RIGHT};
 use super::spec::{Args, Built, Entry, Options, Setting, SpecError};
 use crate::cgt::{Context, GameId};
-use crate::game::Player;
 use crate::Error;
 
 /// `domineering[rows x columns]`.
@@ -111,9 +110,7 @@ impl GameRules for Domineering {
         format!("domineering[{}x{}]", self.rows, self.columns)
     }
 
-    fn kind(&self) -> Kind {
-        Kind::Partizan
-    }
+    partizan::mover_at!(1);
 
     fn write_position(&self, pos: &Pos, out: &mut String) {
         // The covered cells as X's marks.
@@ -140,14 +137,6 @@ impl GameRules for Domineering {
             positions: 2u128.saturating_pow(empty as u32 + 1),
             moves: u128::from(empty),
         }
-    }
-
-    fn to_move(&self, pos: &Pos) -> Player {
-        Player::from_index(pos[1])
-    }
-
-    fn with_mover(&self, pos: &Pos, mover: Player) -> Option<Pos> {
-        Some(partizan::with_mover(pos, 1, mover))
     }
 
     fn cgt_value(&self, pos: &Pos, context: &mut Context) -> Option<Result<GameId, Error>> {

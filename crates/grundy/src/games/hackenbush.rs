@@ -14,11 +14,10 @@
 //! [`Context`]: a blue-red stalk by Berlekamp's sign-expansion rule, a green picture by
 //! the fusion and colon principles, anything else from its options, memoised.
 
-use super::family::{squash, Bound, Drawing, Figure, GameRules, Kind, Pos, Stroke};
+use super::family::{squash, Bound, Drawing, Figure, GameRules, Pos, Stroke};
 use super::partizan::{self, no_extras, RIGHT};
 use super::spec::{Args, Built, Entry, Options, Param, SpecError};
 use crate::cgt::{Context, Dyadic, GameId};
-use crate::game::Player;
 use crate::Error;
 
 /// `hackenbush`: the rules, with no parameters (the position is the picture).
@@ -551,9 +550,7 @@ impl GameRules for Hackenbush {
         "hackenbush".into()
     }
 
-    fn kind(&self) -> Kind {
-        Kind::Partizan
-    }
+    partizan::mover_at!(0);
 
     fn write_position(&self, pos: &Pos, out: &mut String) {
         let edges = edges_of(pos);
@@ -588,14 +585,6 @@ impl GameRules for Hackenbush {
             positions: 2u128.saturating_pow(edges + 1),
             moves: u128::from(edges),
         }
-    }
-
-    fn to_move(&self, pos: &Pos) -> Player {
-        Player::from_index(pos[0])
-    }
-
-    fn with_mover(&self, pos: &Pos, mover: Player) -> Option<Pos> {
-        Some(partizan::with_mover(pos, 0, mover))
     }
 
     fn cgt_value(&self, pos: &Pos, context: &mut Context) -> Option<Result<GameId, Error>> {

@@ -816,12 +816,7 @@ pub const ENTRIES: &[Entry] = &[
                     values: Offered::Range(1, 9),
                     default: "3",
                 },
-                Setting {
-                    name: "heap",
-                    label: "heap",
-                    values: Offered::Range(1, 40),
-                    default: "12",
-                },
+                Setting::range("heap", 1, 40, "12"),
             ],
         },
     },
@@ -846,12 +841,7 @@ pub const ENTRIES: &[Entry] = &[
                     ]),
                     default: "1,3,4",
                 },
-                Setting {
-                    name: "heap",
-                    label: "heap",
-                    values: Offered::Range(1, 40),
-                    default: "12",
-                },
+                Setting::range("heap", 1, 40, "12"),
             ],
         },
     },
@@ -876,12 +866,7 @@ pub const ENTRIES: &[Entry] = &[
                     ]),
                     default: "0.77",
                 },
-                Setting {
-                    name: "heap",
-                    label: "heap",
-                    values: Offered::Range(1, 40),
-                    default: "12",
-                },
+                Setting::range("heap", 1, 40, "12"),
             ],
         },
     },
@@ -893,12 +878,7 @@ pub const ENTRIES: &[Entry] = &[
         build: |args| build_alias(args, "0.77"),
         options: Options {
             template: "kayles({heap})",
-            settings: &[Setting {
-                name: "heap",
-                label: "heap",
-                values: Offered::Range(1, 40),
-                default: "12",
-            }],
+            settings: &[Setting::range("heap", 1, 40, "12")],
         },
     },
     Entry {
@@ -909,12 +889,7 @@ pub const ENTRIES: &[Entry] = &[
         build: |args| build_alias(args, "0.07"),
         options: Options {
             template: "dawson({heap})",
-            settings: &[Setting {
-                name: "heap",
-                label: "heap",
-                values: Offered::Range(1, 40),
-                default: "12",
-            }],
+            settings: &[Setting::range("heap", 1, 40, "12")],
         },
     },
 ];

@@ -298,6 +298,31 @@ pub fn memoised(
 /// `Indexing`, `Searching`, `Patterns` and `Grundy` (its values come from
 /// [`super::GameRules::cgt_value`]); `no_extras!(<R: Rule> Colouring<R>);` for a generic
 /// family.
+/// The [`GameRules`](super::GameRules) methods every partizan family of the catalog writes
+/// alike, for a position that keeps its mover's word at `$index` (0 Left, [`RIGHT`]
+/// Right): `kind` (partizan), `to_move` and `with_mover`. Used inside the family's
+/// `impl GameRules` block.
+macro_rules! mover_at {
+    ($index:expr) => {
+        fn kind(&self) -> $crate::games::family::Kind {
+            $crate::games::family::Kind::Partizan
+        }
+
+        fn to_move(&self, pos: &$crate::games::family::Pos) -> $crate::game::Player {
+            $crate::game::Player::from_index(pos[$index])
+        }
+
+        fn with_mover(
+            &self,
+            pos: &$crate::games::family::Pos,
+            mover: $crate::game::Player,
+        ) -> Option<$crate::games::family::Pos> {
+            Some($crate::games::partizan::with_mover(pos, $index, mover))
+        }
+    };
+}
+pub(crate) use mover_at;
+
 macro_rules! no_extras {
     (<$($g:ident: $bound:path),*> $family:ty) => {
         impl<$($g: $bound),*> $crate::games::family::Scores for $family {}

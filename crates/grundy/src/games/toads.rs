@@ -15,11 +15,10 @@
 //! splits between the toads and the frogs. Each region is valued once per context,
 //! memoised.
 
-use super::family::{Bound, Drawing, GameRules, Kind, Look, Picture, Pos};
+use super::family::{Bound, Drawing, GameRules, Look, Picture, Pos};
 use super::partizan::{self, no_extras, RIGHT};
 use super::spec::{Args, Built, Entry, Offered, Options, Param, Setting, SpecError};
 use crate::cgt::{Context, GameId};
-use crate::game::Player;
 use crate::Error;
 
 /// Toads and Frogs: the strip is the position.
@@ -215,9 +214,7 @@ impl GameRules for Toads {
         "toads".into()
     }
 
-    fn kind(&self) -> Kind {
-        Kind::Partizan
-    }
+    partizan::mover_at!(3);
 
     fn write_position(&self, pos: &Pos, out: &mut String) {
         out.push_str(&strip(pos[0], pos[1], cells_of(pos)));
@@ -241,14 +238,6 @@ impl GameRules for Toads {
             // One move a piece at most.
             moves: u128::from(pieces),
         }
-    }
-
-    fn to_move(&self, pos: &Pos) -> Player {
-        Player::from_index(pos[3])
-    }
-
-    fn with_mover(&self, pos: &Pos, mover: Player) -> Option<Pos> {
-        Some(partizan::with_mover(pos, 3, mover))
     }
 
     fn cgt_value(&self, pos: &Pos, context: &mut Context) -> Option<Result<GameId, Error>> {
@@ -394,24 +383,14 @@ pub const ENTRIES: &[Entry] = &[Entry {
     options: Options {
         template: "toads[{toads},{empty},{frogs}]",
         settings: &[
-            Setting {
-                name: "toads",
-                label: "toads",
-                values: Offered::Range(1, 6),
-                default: "2",
-            },
+            Setting::range("toads", 1, 6, "2"),
             Setting {
                 name: "empty",
                 label: "empty cells",
                 values: Offered::Range(1, 4),
                 default: "1",
             },
-            Setting {
-                name: "frogs",
-                label: "frogs",
-                values: Offered::Range(1, 6),
-                default: "2",
-            },
+            Setting::range("frogs", 1, 6, "2"),
         ],
     },
 }];

@@ -174,6 +174,16 @@ impl PartialEq for Arena {
 impl Eq for Arena {}
 
 impl Arena {
+    /// A small arena for tests: each vertex as (owner, priority, successors).
+    #[cfg(test)]
+    pub(crate) fn of(spec: &[(u8, u32, &[u32])]) -> Arena {
+        let mut b = ArenaBuilder::new();
+        for &(o, p, s) in spec {
+            b.push(o, p, s.iter().copied());
+        }
+        b.build().unwrap()
+    }
+
     /// Builds an arena from one owner and one priority per vertex and the successor CSR.
     ///
     /// # Complexity

@@ -307,19 +307,11 @@ mod tests {
     use super::*;
     use crate::graph::arena::ArenaBuilder;
 
-    fn arena(spec: &[(u8, u32, &[u32])]) -> Arena {
-        let mut b = ArenaBuilder::new();
-        for &(o, p, s) in spec {
-            b.push(o, p, s.iter().copied());
-        }
-        b.build().unwrap()
-    }
-
     #[test]
     fn small_parity_game() {
         // 0 (p0, 1) -> 0 | 1 ; 1 (p1, 2) -> 1 | 2 ; 2 (p1, 3) -> 2 | 0.
         // Player 1 at 1 loops on priority 2 (bad for it) or goes to 2 and loops on 3 (good).
-        let a = arena(&[(0, 1, &[0, 1]), (1, 2, &[1, 2]), (1, 3, &[2, 0])]);
+        let a = Arena::of(&[(0, 1, &[0, 1]), (1, 2, &[1, 2]), (1, 3, &[2, 0])]);
         let s = solve_parity(&a).unwrap();
         assert_eq!(s.winner, vec![1, 1, 1]);
         assert_eq!(s.strategy, vec![None, Some(2), Some(2)]);
@@ -328,7 +320,7 @@ mod tests {
     #[test]
     fn dead_ends() {
         // 0 (p0) -> 1 ; 1 (p1) stuck. 2 (p0) stuck.
-        let a = arena(&[(0, 1, &[1]), (1, 0, &[]), (0, 0, &[])]);
+        let a = Arena::of(&[(0, 1, &[1]), (1, 0, &[]), (0, 0, &[])]);
         let s = solve_parity(&a).unwrap();
         assert_eq!(s.winner, vec![0, 0, 1]);
         assert_eq!(s.strategy, vec![Some(1), None, None]);
@@ -338,7 +330,7 @@ mod tests {
     #[test]
     fn attractors_agree() {
         // 0 (p0) -> 1, 2 ; 1 (p1) -> 0, 3 ; 2 (p1) -> 3 ; 3 target ; 4 (p1) stuck ; 5 (p0) stuck.
-        let a = arena(&[
+        let a = Arena::of(&[
             (0, 0, &[1, 2]),
             (1, 0, &[0, 3]),
             (1, 0, &[3]),

@@ -474,18 +474,10 @@ mod tests {
     use super::*;
     use crate::graph::arena::ArenaBuilder;
 
-    fn arena(spec: &[(u8, u32, &[u32])]) -> Arena {
-        let mut b = ArenaBuilder::new();
-        for &(o, p, s) in spec {
-            b.push(o, p, s.iter().copied());
-        }
-        b.build().unwrap()
-    }
-
     #[test]
     fn accepts_and_rejects_locally() {
         // 0 (p0, prio 2) -> 0 | 1 ; 1 (p1, prio 1) -> 1 | 0
-        let a = arena(&[(0, 2, &[0, 1]), (1, 1, &[1, 0])]);
+        let a = Arena::of(&[(0, 2, &[0, 1]), (1, 1, &[1, 0])]);
         // Player 0 loops on 0 (even); player 1 loops on 1 (odd).
         assert_eq!(verify_parity(&a, &[0, 1], &[Some(0), Some(1)]), Ok(()));
         assert!(matches!(
@@ -536,7 +528,7 @@ mod tests {
         // Player 1 owns everything. 0 (prio 4) <-> 1 (prio 3) <-> 2 (prio 5 ... no), build:
         // 0:4 -> 1 ; 1:3 -> 0, 2 ; 2:2 -> 1.
         // Cycles: 0-1 (max 4, even), 1-2 (max 3, odd). Player 1 wins everywhere by 1 -> 2.
-        let a = arena(&[(1, 4, &[1]), (1, 3, &[0, 2]), (1, 2, &[1])]);
+        let a = Arena::of(&[(1, 4, &[1]), (1, 3, &[0, 2]), (1, 2, &[1])]);
         assert_eq!(
             verify_parity(&a, &[1, 1, 1], &[Some(1), Some(2), Some(1)]),
             Ok(())
@@ -552,7 +544,7 @@ mod tests {
             }
         );
         // Make vertex 1 player 0's: player 0 sees both cycles available to it... it picks 1 -> 0.
-        let b = arena(&[(1, 4, &[1]), (0, 3, &[0, 2]), (1, 2, &[1])]);
+        let b = Arena::of(&[(1, 4, &[1]), (0, 3, &[0, 2]), (1, 2, &[1])]);
         assert_eq!(
             verify_parity(&b, &[0, 0, 0], &[None, Some(0), None]),
             Ok(())
@@ -572,7 +564,7 @@ mod tests {
     fn refinement_finds_inner_bad_cycle() {
         // All player 1's, claimed won by player 0: a big even cycle 0-1-2-3 with prio 6 at 0
         // contains an inner odd cycle 2-3 (prio 5 at 3) that avoids 0.
-        let a = arena(&[(1, 6, &[1]), (1, 0, &[2]), (1, 2, &[3]), (1, 5, &[2, 0])]);
+        let a = Arena::of(&[(1, 6, &[1]), (1, 0, &[2]), (1, 2, &[3]), (1, 5, &[2, 0])]);
         let e = verify_parity(&a, &[0; 4], &[None; 4]).unwrap_err();
         assert_eq!(
             e,
@@ -587,7 +579,7 @@ mod tests {
     #[test]
     fn dead_ends_are_normal_play() {
         // 0 (p0) -> 1 ; 1 (p1) has no move: player 1 is stuck and loses, so player 0 wins both.
-        let a = arena(&[(0, 1, &[1]), (1, 1, &[])]);
+        let a = Arena::of(&[(0, 1, &[1]), (1, 1, &[])]);
         assert_eq!(verify_parity(&a, &[0, 0], &[Some(1), None]), Ok(()));
         assert!(matches!(
             verify_parity(&a, &[1, 1], &[None, None]),
@@ -600,7 +592,7 @@ mod tests {
 
     #[test]
     fn self_loop_witness_and_buchi() {
-        let a = arena(&[(0, 1, &[0])]);
+        let a = Arena::of(&[(0, 1, &[0])]);
         assert_eq!(
             verify_buchi(&a, &[0], &[Some(0)]),
             Err(VerifyError::BadCycle {
@@ -610,7 +602,7 @@ mod tests {
             })
         );
         assert_eq!(verify_buchi(&a, &[1], &[None]), Ok(()));
-        let b = arena(&[(0, 3, &[0])]);
+        let b = Arena::of(&[(0, 3, &[0])]);
         assert!(matches!(
             verify_buchi(&b, &[1], &[None]),
             Err(VerifyError::NotBuchi {

@@ -1,7 +1,7 @@
 //! Score games: every position explored, then minimax on the two totals (negamax on the
 //! margin), with moves that keep the turn counted for the same player.
 
-use super::{Analysis, Context, Method, Move, Play, Report};
+use super::{Analysis, Context, Method, Move, Report};
 use crate::explore::{explore, Control};
 use crate::game::{Best, Game, Outcome, ScoreGame, Step};
 use crate::games::{Family, Kind, Pos, Ranked};
@@ -366,22 +366,11 @@ pub(super) fn scored_report(
         Vec::new()
     };
     Ok(Report {
-        play: Play::Normal,
-        weak: false,
-        spec: ctx.spec.to_string(),
-        outcome,
         remoteness,
         winning_moves,
-        grundy: None,
-        components: Vec::new(),
         scores: Some(fit(root)?),
         moves,
-        moves_truncated: false,
-        method,
         positions: Some(positions),
-        nodes: None,
-        rule: None,
-        winning_moves_truncated: false,
-        up_to_symmetry: false,
+        ..Report::new(ctx.spec.to_string(), outcome, method)
     })
 }

@@ -364,6 +364,32 @@ pub struct Report {
 }
 
 impl Report {
+    /// The report of `spec`'s `outcome` found by `method`, in normal play, with nothing
+    /// else known yet: no remoteness, moves, values or counts (each solver fills in what
+    /// it found, the rest taken from here: `Report { moves, ..Report::new(…) }`).
+    #[must_use]
+    pub fn new(spec: String, outcome: Outcome, method: Method) -> Report {
+        Report {
+            spec,
+            outcome,
+            remoteness: None,
+            winning_moves: Vec::new(),
+            grundy: None,
+            components: Vec::new(),
+            scores: None,
+            moves: Vec::new(),
+            moves_truncated: false,
+            method,
+            positions: None,
+            up_to_symmetry: false,
+            nodes: None,
+            winning_moves_truncated: false,
+            weak: false,
+            rule: None,
+            play: Play::Normal,
+        }
+    }
+
     /// One line on why a perfect player makes move `m` from this position, said to the
     /// opponent — the same words in every front end.
     #[must_use]

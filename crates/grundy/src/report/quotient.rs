@@ -86,24 +86,14 @@ impl Analysis for ByQuotient {
                 });
             }
         }
+        let outcome = if lost { Outcome::Loss } else { Outcome::Win };
         Ok(Some(Report {
-            play: Play::Normal,
-            weak: false,
-            spec: ctx.spec.to_string(),
-            outcome: if lost { Outcome::Loss } else { Outcome::Win },
-            remoteness: None,
             winning_moves: winning,
-            grundy: None,
-            components: Vec::new(),
-            scores: None,
             moves_truncated: moves.len() < children.len(),
             moves,
-            method: Method::Rule,
-            positions: None,
-            nodes: None,
             rule: Some(theorem(&q, ctx.spec.parts[0].family.name())),
             winning_moves_truncated: winning_truncated,
-            up_to_symmetry: false,
+            ..Report::new(ctx.spec.to_string(), outcome, Method::Rule)
         }))
     }
 }

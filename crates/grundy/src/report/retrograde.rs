@@ -277,10 +277,6 @@ pub(super) fn report(
             }
         }
         Ok(Report {
-            play: Play::Normal,
-            weak: false,
-            spec: ctx.spec.to_string(),
-            outcome: value.outcome(),
             remoteness: value.remoteness(),
             winning_moves,
             grundy,
@@ -289,15 +285,11 @@ pub(super) fn report(
             } else {
                 Vec::new()
             },
-            scores: None,
             moves_truncated: children.len() > moves.len(),
             moves,
-            method,
             positions: Some(labelled.positions),
             up_to_symmetry: labelled.symmetric,
-            nodes: None,
-            rule: None,
-            winning_moves_truncated: false,
+            ..Report::new(ctx.spec.to_string(), value.outcome(), method)
         })
     }
 }

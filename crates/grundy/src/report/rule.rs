@@ -41,24 +41,13 @@ impl Analysis for ByRule {
                 moves.push(to_move(p, Outcome::Loss));
             }
         }
+        let outcome = if lost { Outcome::Loss } else { Outcome::Win };
         Ok(Some(Report {
-            play: Play::Normal,
-            weak: false,
-            spec: ctx.spec.to_string(),
-            outcome: if lost { Outcome::Loss } else { Outcome::Win },
-            remoteness: None,
             winning_moves: winning.into_iter().map(|m| m.spec).collect(),
-            grundy: None,
-            components: Vec::new(),
-            scores: None,
             moves,
             moves_truncated: true,
-            method: Method::Rule,
-            positions: None,
-            nodes: None,
             rule: Some(rule.theorem()),
-            winning_moves_truncated: false,
-            up_to_symmetry: false,
+            ..Report::new(ctx.spec.to_string(), outcome, Method::Rule)
         }))
     }
 }

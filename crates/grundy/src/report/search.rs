@@ -7,7 +7,7 @@
 //! are judged by their Grundy values or a proved rule, whose refusals say what they would
 //! need.
 
-use super::{Analysis, Context, Method, Move, Play, Report, MAX_LISTED_MOVES};
+use super::{Analysis, Context, Method, Move, Report, MAX_LISTED_MOVES};
 use crate::game::{Game, Outcome};
 use crate::games::{Exact as Exact_, Kind, Part, Pos};
 use crate::search::{exact, search, Options};
@@ -148,7 +148,6 @@ impl Analysis for Search {
             }
         }
         Ok(Some(Report {
-            play: Play::Normal,
             weak: true,
             winning_moves,
             moves_truncated: children.len() > moves.len(),
@@ -167,23 +166,9 @@ fn search_report(
     nodes: u64,
 ) -> Report {
     Report {
-        weak: false,
-        spec: ctx.spec.to_string(),
-        outcome,
         remoteness,
-        winning_moves: Vec::new(),
-        grundy: None,
-        components: Vec::new(),
-        scores: None,
-        moves_truncated: false,
-        moves: Vec::new(),
-        method: Method::Search,
-        positions: None,
         nodes: Some(nodes),
-        winning_moves_truncated: false,
-        up_to_symmetry: false,
-        rule: None,
-        play: Play::Normal,
+        ..Report::new(ctx.spec.to_string(), outcome, Method::Search)
     }
 }
 
@@ -240,7 +225,6 @@ fn by_exact(ctx: &mut Context<'_, '_>, exact: &dyn Exact_) -> Result<Report, Err
         }
     }
     Ok(Report {
-        play: Play::Normal,
         weak: options.weak,
         winning_moves,
         moves_truncated: children.len() > moves.len(),

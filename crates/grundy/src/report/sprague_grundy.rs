@@ -2,7 +2,7 @@
 //! their components (no remoteness): the winning moves change one component of value
 //! `g` into one of value `g xor total`.
 
-use super::{listable, Analysis, Context, Method, Move, Play, Report, MAX_LISTED_MOVES};
+use super::{listable, Analysis, Context, Method, Move, Report, MAX_LISTED_MOVES};
 use crate::game::{Game, Outcome};
 use crate::games::{Pos, Values};
 use crate::Error;
@@ -56,16 +56,12 @@ impl Analysis for SpragueGrundy {
             }
             (listed, true)
         };
+        let outcome = if total == 0 {
+            Outcome::Loss
+        } else {
+            Outcome::Win
+        };
         Ok(Some(Report {
-            play: Play::Normal,
-            weak: false,
-            spec: ctx.spec.to_string(),
-            outcome: if total == 0 {
-                Outcome::Loss
-            } else {
-                Outcome::Win
-            },
-            remoteness: None,
             winning_moves: winning
                 .iter()
                 .map(|c| ctx.game.spec(c).to_string())
@@ -76,15 +72,10 @@ impl Analysis for SpragueGrundy {
             } else {
                 Vec::new()
             },
-            scores: None,
             moves,
             moves_truncated,
-            method: Method::SpragueGrundy,
-            positions: None,
-            nodes: None,
-            rule: None,
             winning_moves_truncated: truncated,
-            up_to_symmetry: false,
+            ..Report::new(ctx.spec.to_string(), outcome, Method::SpragueGrundy)
         }))
     }
 }

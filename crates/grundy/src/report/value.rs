@@ -290,28 +290,15 @@ pub fn solve_sum(spec: &Spec, limits: &Limits<'_>) -> Result<Option<Report>, Err
             "the parts' values of `{spec}` disagree with its moves' (a family's values are wrong)"
         )));
     }
+    let outcome = if first_wins {
+        Outcome::Win
+    } else {
+        Outcome::Loss
+    };
     Ok(Some(Report {
-        spec: spec.to_string(),
-        outcome: if first_wins {
-            Outcome::Win
-        } else {
-            Outcome::Loss
-        },
-        remoteness: None,
         winning_moves,
-        grundy: None,
-        components: Vec::new(),
-        scores: None,
-        moves_truncated: false,
         moves,
-        method: Method::Values,
-        positions: None,
-        up_to_symmetry: false,
-        nodes: None,
-        winning_moves_truncated: false,
-        weak: false,
-        rule: None,
-        play: super::Play::Normal,
+        ..Report::new(spec.to_string(), outcome, Method::Values)
     }))
 }
 

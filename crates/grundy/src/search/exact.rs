@@ -1601,16 +1601,21 @@ mod tests {
         }
     }
 
-    /// Levels of `width` positions each, `depth` of them; each position's moves drawn from
-    /// the next level by `seed`.
-    fn levels(depth: u32, width: u32, seed: u64, wide: bool) -> Levels {
+    /// A stream of pseudo-random numbers from `seed` (Marsaglia's xorshift).
+    fn xorshift(seed: u64) -> impl FnMut() -> u64 {
         let mut state = seed | 1;
-        let mut next = || {
+        move || {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
             state
-        };
+        }
+    }
+
+    /// Levels of `width` positions each, `depth` of them; each position's moves drawn from
+    /// the next level by `seed`.
+    fn levels(depth: u32, width: u32, seed: u64, wide: bool) -> Levels {
+        let mut next = xorshift(seed);
         let n = depth * width;
         let mut level = Vec::new();
         let mut moves = Vec::new();
@@ -1722,13 +1727,7 @@ mod tests {
 
     impl Points {
         fn new(depth: u32, width: u32, seed: u64) -> Points {
-            let mut state = seed | 1;
-            let mut next = || {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                state
-            };
+            let mut next = xorshift(seed);
             let (mut level, mut moves) = (Vec::new(), Vec::new());
             for i in 0..depth * width {
                 let l = i / width;
@@ -2039,10 +2038,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         let stop = AtomicBool::new(true);
-        let control = Control {
-            cancel: Some(&stop),
-            ..Control::default()
-        };
+        let control = Control::cancelled_by(&stop);
         assert_eq!(
             solve(&deep, &(0, 0), &fresh(&deep), &Options::default(), &control).map(|_| ()),
             Err(Error::Cancelled)

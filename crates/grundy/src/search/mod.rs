@@ -1087,10 +1087,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         let stop = AtomicBool::new(true);
-        let control = Control {
-            cancel: Some(&stop),
-            ..Control::default()
-        };
+        let control = Control::cancelled_by(&stop);
         assert_eq!(
             search(&tree, &(0, 0), &small(), &control),
             Err(Error::Cancelled)

@@ -1105,6 +1105,67 @@ mod tests {
         Just((0..25).collect::<Vec<u32>>()).prop_shuffle()
     }
 
+    /// `b` with the cells `c` added to X's stones (`x_side`) or O's.
+    fn play(b: Board, x_side: bool, c: u64) -> Board {
+        if x_side {
+            Board { x: b.x | c, o: b.o }
+        } else {
+            Board { x: b.x, o: b.o | c }
+        }
+    }
+
+    /// X's stones and its two edges (`x_side`), or O's.
+    fn side(hex: &Hex, b: Board, x_side: bool) -> (u64, u64, u64) {
+        if x_side {
+            (b.x, hex.top, hex.bottom)
+        } else {
+            (b.o, hex.left, hex.right)
+        }
+    }
+
+    /// Whether `x_side`'s player (X or O) wins `b` by trying every move, moving first
+    /// (`side_moves`) or second.
+    fn side_wins(
+        hex: &Hex,
+        b: Board,
+        x_side: bool,
+        side_moves: bool,
+        memo: &mut HashMap<(u64, u64, bool), bool>,
+    ) -> bool {
+        wins(hex, b, side_moves == x_side, memo) == side_moves
+    }
+
+    /// Every move of the other player's on the cells `outside` loses for them, against
+    /// `x_side`'s player: it does not join their edges, and `x_side`'s player then wins
+    /// moving first.
+    fn other_moves_lose(
+        hex: &Hex,
+        b: Board,
+        x_side: bool,
+        outside: u64,
+        memo: &mut HashMap<(u64, u64, bool), bool>,
+    ) -> Result<(), TestCaseError> {
+        let mut rest = outside;
+        while rest != 0 {
+            let m = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            let after = play(b, !x_side, m);
+            let joined = if x_side {
+                hex.o_wins(after.o)
+            } else {
+                hex.x_wins(after.x)
+            };
+            prop_assert!(
+                !joined && side_wins(hex, after, x_side, true, memo),
+                "{:?} {} move {}",
+                b,
+                x_side,
+                m.trailing_zeros()
+            );
+        }
+        Ok(())
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(500))]
 
@@ -1134,16 +1195,8 @@ mod tests {
             prop_assume!(empty != 0 && empty.count_ones() <= 12);
             let mut memo = HashMap::new();
             for x_side in [true, false] {
-                let (stones, a, z) = if x_side {
-                    (b.x, hex.top, hex.bottom)
-                } else {
-                    (b.o, hex.left, hex.right)
-                };
-                // Whether `x_side`'s player wins from `b` with `mover` to move.
-                let mut side_wins = |b: Board, side_moves: bool| {
-                    let x_moves = side_moves == x_side;
-                    wins(&hex, b, x_moves, &mut memo) == side_moves
-                };
+                let (stones, a, z) = side(&hex, b, x_side);
+                let mut side_wins = |b: Board, side_moves: bool| side_wins(&hex, b, x_side, side_moves, &mut memo);
                 let g = search.graph(stones, empty, a, z);
                 if let Some(c) = Search::connection(&g, empty, false) {
                     prop_assert!(c.key.is_none());
@@ -1153,28 +1206,12 @@ mod tests {
                     prop_assert!(side_wins(b, true), "{:?} {}", b, x_side);
                     if let Some(key) = c.key {
                         prop_assert!(c.carrier & key != 0);
-                        let after = if x_side {
-                            Board { x: b.x | key, o: b.o }
-                        } else {
-                            Board { x: b.x, o: b.o | key }
-                        };
-                        prop_assert!(side_wins(after, false), "{:?} {}", b, x_side);
+                        prop_assert!(side_wins(play(b, x_side, key), false), "{:?} {}", b, x_side);
                     }
                 }
                 // The other player to move: each move outside `must` loses for them.
                 let must = Search::must_play(&g, empty).map_or(0, |(m, _)| m);
-                let mut rest = empty & !must;
-                while rest != 0 {
-                    let m = rest & rest.wrapping_neg();
-                    rest &= rest - 1;
-                    let after = if x_side {
-                        Board { x: b.x, o: b.o | m }
-                    } else {
-                        Board { x: b.x | m, o: b.o }
-                    };
-                    let joined = if x_side { hex.o_wins(after.o) } else { hex.x_wins(after.x) };
-                    prop_assert!(!joined && side_wins(after, true), "{:?} {} move {}", b, x_side, m.trailing_zeros());
-                }
+                other_moves_lose(&hex, b, x_side, empty & !must, &mut memo)?;
             }
         }
 
@@ -1190,20 +1227,8 @@ mod tests {
             prop_assume!(empty != 0 && empty.count_ones() <= 12);
             let mut memo = HashMap::new();
             for x_side in [true, false] {
-                let (stones, a, z) = if x_side {
-                    (b.x, hex.top, hex.bottom)
-                } else {
-                    (b.o, hex.left, hex.right)
-                };
-                let mut side_wins = |b: Board, side_moves: bool| {
-                    let x_moves = side_moves == x_side;
-                    wins(&hex, b, x_moves, &mut memo) == side_moves
-                };
-                let play = |b: Board, side: bool, c: u64| if side {
-                    Board { x: b.x | c, o: b.o }
-                } else {
-                    Board { x: b.x, o: b.o | c }
-                };
+                let (stones, a, z) = side(&hex, b, x_side);
+                let mut side_wins = |b: Board, side_moves: bool| side_wins(&hex, b, x_side, side_moves, &mut memo);
                 let e = vc::edges(&hex, Crossing { stones, empty, a, z }, Stop::Vc).unwrap();
                 let mut must = empty;
                 if let Some(c) = e.vc {
@@ -1222,14 +1247,7 @@ mod tests {
                     prop_assert!(side_wins(b, true), "{:?} {}", b, x_side);
                 }
                 // The other player to move: each move outside `must` loses for them.
-                let mut rest = empty & !must;
-                while rest != 0 {
-                    let m = rest & rest.wrapping_neg();
-                    rest &= rest - 1;
-                    let after = play(b, !x_side, m);
-                    let joined = if x_side { hex.o_wins(after.o) } else { hex.x_wins(after.x) };
-                    prop_assert!(!joined && side_wins(after, true), "{:?} {} move {}", b, x_side, m.trailing_zeros());
-                }
+                other_moves_lose(&hex, b, x_side, empty & !must, &mut memo)?;
             }
         }
 
