@@ -1,9 +1,13 @@
-//! Colouring games on a grid board, the rules that Snort (`snort.rs`) and Col (`col.rs`)
-//! share (CGSuite's `GenCol` on the grid's graph): a move colours one empty cell, **Left
-//! blue (`x`), Right red (`o`)**, and who cannot move loses. Which empty cells a player may
-//! colour depends only on the colours orthogonally next to them, as the family's [`Rule`]
-//! says: in Snort never next to the other's colour, in Col never next to one's own.
-//! Partizan.
+//! Colouring games on a grid board, Snort (Simon Norton) and Col (Colin Vout), both of
+//! *Winning Ways* (CGSuite's `GenCol` on the grid's graph): a move colours one empty cell,
+//! **Left blue (`x`), Right red (`o`)**, and who cannot move loses. Which empty cells a
+//! player may colour depends only on the colours orthogonally next to them, as the
+//! family's [`Rule`] says: in Snort never next to the other's colour ([`SnortRule`]), in Col
+//! never next to one's own ([`ColRule`]: two cells side by side are never of the same
+//! colour, and every value of Col is a number or a number plus `*`, as the tests check on
+//! random boards). Partizan. `snort[3x3]` is the empty 3 × 3 board with Left to move;
+//! `col[2x3](x../.#o,right)` a board with a blue cell, a red one and a hole, Right to
+//! move.
 //!
 //! A position is the blue cells, the red cells, the holes (`#`: squares that are not part
 //! of the board) and who is to move, a bitboard each (cell `r·n + c`, row 0 at the top; at
@@ -27,7 +31,7 @@ use std::panic::{RefUnwindSafe, UnwindSafe};
 use super::board::{self, Grid};
 use super::family::{Bound, Drawing, GameRules, Look, Picture, Pos};
 use super::partizan::{self, no_extras, Symmetry, RIGHT};
-use super::spec::{Args, Built, SpecError};
+use super::spec::{Args, Built, Entry, Options, Setting, SpecError};
 use crate::cgt::{Context, GameId};
 use crate::Error;
 
@@ -250,6 +254,33 @@ impl<R: Rule> Drawing for Colouring<R> {
 
 no_extras!(<R: Rule> Colouring<R>);
 
+/// A colouring board's settings on the web page: up to 4 × 4, 3 × 3 first.
+const SETTINGS: &[Setting] = &[
+    Setting::range("rows", 1, 4, "3"),
+    Setting::range("columns", 1, 4, "3"),
+];
+
+/// The registry entry of the colouring game of rule `R`: read by [`build`], boards of up
+/// to 4 × 4 offered (3 × 3 first); `template` is `"NAME[{rows}x{columns}]"`.
+pub const fn entry<R: Rule>(
+    examples: &'static [&'static str],
+    small: &'static [&'static str],
+    shape: &'static str,
+    template: &'static str,
+) -> Entry {
+    Entry {
+        name: R::NAME,
+        examples,
+        small,
+        shape,
+        build: build::<R>,
+        options: Options {
+            template,
+            settings: SETTINGS,
+        },
+    }
+}
+
 /// Reads `rule[rows x columns](board,right)`: the registry's `build` of a colouring game.
 ///
 /// # Errors
@@ -269,4 +300,296 @@ pub fn build<R: Rule>(args: &Args<'_>) -> Result<Built, SpecError> {
         family,
         Some(Pos::from_slice(&[x, o, holes, mover])),
     ))
+}
+
+/// Snort's rule: a player may not colour a cell next to the other's colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SnortRule;
+
+impl Rule for SnortRule {
+    const NAME: &'static str = "snort";
+    const TAG: u64 = u64::from_le_bytes(*b"snort...");
+    const SHUNS_OWN: bool = false;
+}
+
+/// `snort[rows x columns]`.
+pub type Snort = Colouring<SnortRule>;
+
+/// Snort's registry entry.
+pub const SNORT_ENTRIES: &[Entry] = &[entry::<SnortRule>(
+    &["snort[3x3]", "snort[2x4](x.../..#o,right)"],
+    &["snort[2x3]", "snort[1x5](x..#.,right)", "snort[3x3](.#./.../o.x)"],
+    "snort[m x n](board,right): colour an empty cell, never next to the other's colour; Left blue `x`, Right red `o` (rows from the top, `.` empty, `#` a hole; `right`: Right to move; no position: the empty board, Left to move)",
+    "snort[{rows}x{columns}]",
+)];
+
+/// Col's rule: a player may not colour a cell next to their own colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ColRule;
+
+impl Rule for ColRule {
+    const NAME: &'static str = "col";
+    const TAG: u64 = u64::from_le_bytes(*b"col.....");
+    const SHUNS_OWN: bool = true;
+}
+
+/// `col[rows x columns]`.
+pub type Col = Colouring<ColRule>;
+
+/// Col's registry entry.
+pub const COL_ENTRIES: &[Entry] = &[entry::<ColRule>(
+    &["col[3x3]", "col[2x4](x.../..#o,right)"],
+    &["col[2x3]", "col[1x5](x..#.,right)", "col[3x3](.#./.../o.x)"],
+    "col[m x n](board,right): colour an empty cell, never next to one's own colour; Left blue `x`, Right red `o` (rows from the top, `.` empty, `#` a hole; `right`: Right to move; no position: the empty board, Left to move)",
+    "col[{rows}x{columns}]",
+)];
+
+#[cfg(test)]
+mod tests {
+    use crate::games::testing::{
+        all_refused, cgt_context as context, cgt_value_of as value, prints_as,
+        refuses_a_small_memory_bound,
+    };
+
+    /// Both colouring games read and print their specs alike, and refuse the same.
+    #[test]
+    fn specs_read_and_print_back() {
+        for name in ["snort", "col"] {
+            prints_as(&format!("{name}[2x2]"), &format!("{name}[2x2](../..)"));
+            prints_as(
+                &format!("{name}[1x4](X#O., right)"),
+                &format!("{name}[1x4](x#o.,right)"),
+            );
+            let refused = [
+                "",
+                "[9x9]",
+                "[0x2]",
+                "[3]",
+                "[1x3](x.)",
+                "[1x3](x.q)",
+                "[1x3](x..,up)",
+                "[1x3](x..,right,left)",
+                "[2x2](../../..)",
+            ]
+            .map(|rest| format!("{name}{rest}"));
+            all_refused(&refused.iter().map(String::as_str).collect::<Vec<_>>());
+        }
+    }
+
+    /// A board of even sides, its holes symmetric through the centre, is 0 in both
+    /// games: the second player answers each move by the cell opposite it through the
+    /// centre in their own colour, which is always allowed (on even sides no cell is next
+    /// to its opposite, and the board stays symmetric with the colours swapped).
+    #[test]
+    fn even_boards_are_second_player_wins() {
+        let mut c = context();
+        for name in ["snort", "col"] {
+            for board in ["[2x2]", "[2x4]", "[4x4]", "[2x6](....#./.#....)"] {
+                let spec = format!("{name}{board}");
+                assert_eq!(value(&spec, &mut c).1, "0", "{spec}");
+            }
+        }
+    }
+
+    /// A memory bound too small is a refusal, not an unbounded allocation.
+    #[test]
+    fn a_small_memory_bound_is_refused() {
+        refuses_a_small_memory_bound("snort[4x4]");
+        refuses_a_small_memory_bound("col[4x4]");
+    }
+
+    /// Snort's own values and moves.
+    mod snort {
+        use crate::cgt::{read, Context};
+        use crate::games::testing::{
+            cgt_context as context, cgt_value_of as value, checked_value, grid_board, named_moves,
+        };
+
+        /// The form CGSuite writes, read into `context`'s table.
+        fn form(context: &mut Context, text: &str) -> crate::cgt::GameId {
+            read(&mut context.table, text).unwrap()
+        }
+
+        /// Values worked by hand from the rules: one cell is `{0|0}` = `*`; two cells side by
+        /// side are `{1|-1}` = `±1` (after either colours one, only they may colour the
+        /// other); a cell next to blue is Left's alone, 1, next to red -1, next to both dead,
+        /// 0; two apart add to 0.
+        #[test]
+        fn small_boards() {
+            let mut c = context();
+            for (spec, text) in [
+                ("snort[1x1]", "*"),
+                ("snort[1x2]", "±1"),
+                ("snort[1x2](x.)", "1"),
+                ("snort[2x1](o/.)", "-1"),
+                ("snort[1x3](x.o)", "0"),
+                ("snort[1x5](..#..)", "0"),
+                ("snort[1x2](xo)", "0"),
+            ] {
+                assert_eq!(value(spec, &mut c).1, text, "{spec}");
+            }
+        }
+
+        /// CGSuite's own test cases of Snort (its `GameGraphTest`, on graphs), laid on the
+        /// grid with holes: `Snort("L-.-.-.-L")`, a path of five vertices whose ends are
+        /// tinted Left's (next to a blue vertex), is `{4|0,+-1}`; `Snort(".-.-.(-.;-.)")`, a
+        /// path of three with two leaves on its end, is `+-{3|2}`. And cgt-tools' (its
+        /// `snort.rs` tests, a cluster of independent vertices): ten cells apart are 0, eleven
+        /// `*`.
+        #[test]
+        fn published_values() {
+            let mut c = context();
+            let (g, text) = value("snort[1x7](x.....x)", &mut c);
+            assert_eq!(g, form(&mut c, "{4|0,{1|-1}}"), "{text}");
+            let (g, text) = value("snort[3x3](##./.../##.)", &mut c);
+            assert_eq!(g, form(&mut c, "{{3|2}|{-2|-3}}"), "{text}");
+            let apart = |n: usize| format!("snort[1x{}]({})", 2 * n - 1, vec!["."; n].join("#"));
+            assert_eq!(value(&apart(10), &mut c).1, "0");
+            assert_eq!(value(&apart(11), &mut c).1, "*");
+        }
+
+        proptest::proptest! {
+            #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+            /// On random boards of up to 3 × 3 (about two cells in five empty): the value by
+            /// regions equals the plain recursion's over the family's own moves, and its class
+            /// is who wins by plain minimax, Left first and Right first.
+            #[test]
+            fn values_are_right_on_random_boards(
+                rows in 1usize..4, columns in 1usize..4,
+                cells in proptest::collection::vec(0u8..5, 9),
+            ) {
+                checked_value(&format!("snort[{rows}x{columns}]({})", grid_board(&cells, rows, columns, &['.', '.', 'x', 'o', '#'])));
+            }
+        }
+
+        /// Turned and mirrored regions share one memo entry, and regions apart add.
+        #[test]
+        fn regions_add_and_turns_agree() {
+            let mut c = context();
+            let (a, _) = value("snort[2x3](x../#..)", &mut c);
+            let memo = c.memo_len();
+            let (b, _) = value("snort[3x2](x#/../..)", &mut c);
+            assert_eq!(a, b);
+            assert_eq!(c.memo_len(), memo, "the turned board is the board's entry");
+            let (two, _) = value("snort[2x7](x..#..x/#..#..#)", &mut c);
+            let (one, _) = value("snort[2x3](x../#..)", &mut c);
+            assert_eq!(c.table.sum(one, one).unwrap(), two);
+            for spec in ["snort[2x3]", "snort[3x3]", "snort[2x4](x.../..#o)"] {
+                checked_value(spec);
+            }
+        }
+
+        #[test]
+        fn moves_are_named_clicked_and_drawn() {
+            // Right may not colour b1, next to blue; neither colours the hole.
+            let (family, pos, children, names) = named_moves("snort[2x2](x./#.)");
+            assert_eq!(names, ["b1", "b2"]);
+            assert_eq!(family.move_cell(&pos, &children[0]), Some((0, 1)));
+            assert_eq!(
+                family.draw(&pos).unwrap(),
+                "   a b Left (x, blue) to move\n 1 X .\n 2 # .\n"
+            );
+            let picture = family.picture(&pos).unwrap();
+            assert_eq!(picture.cells, ["X", "", "#", ""]);
+            let (_, _, _, names) = named_moves("snort[2x2](x./#.,right)");
+            assert_eq!(names, ["b2"]);
+        }
+    }
+
+    /// Col's own values and moves.
+    mod col {
+        use crate::cgt::{Context, GameId};
+        use crate::games::testing::{
+            cgt_context as context, cgt_value_of as value, checked_value, grid_board, named_moves,
+        };
+
+        /// Values worked by hand from the rules: one cell is `{0|0}` = `*`; two cells side by
+        /// side are `{-1|1}` = 0 (after Left colours one, only Right may colour the other, and
+        /// the other way round); a cell next to blue is Right's alone, -1, next to red Left's,
+        /// 1, next to both dead, 0. A row of three: Left in the middle leaves two cells of
+        /// Right's (-2); at an end, a cell of Right's beside a free one, `{-1|0,1}` = -1/2; so
+        /// the row is `{-1/2|1/2}` = 0.
+        #[test]
+        fn small_boards() {
+            let mut c = context();
+            for (spec, text) in [
+                ("col[1x1]", "*"),
+                ("col[1x2]", "0"),
+                ("col[1x2](x.)", "-1"),
+                ("col[2x1](o/.)", "1"),
+                ("col[1x3](x.o)", "0"),
+                ("col[1x3](x.x)", "-1"),
+                ("col[1x3]", "0"),
+                ("col[1x5](.#.#.)", "*"),
+            ] {
+                assert_eq!(value(spec, &mut c).1, text, "{spec}");
+            }
+        }
+
+        /// Whether `g` is a number or a number plus `*`: its stops agree, and it is that
+        /// number or that number plus `*`.
+        fn number_or_number_star(c: &mut Context, g: GameId) -> bool {
+            let stop = c.table.left_stop(g);
+            if stop != c.table.right_stop(g) {
+                return false;
+            }
+            let x = c.table.number(stop);
+            let star = c.table.star();
+            let x_star = c.table.sum(x, star).unwrap();
+            g == x || g == x_star
+        }
+
+        proptest::proptest! {
+            #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+            /// On random boards of up to 3 × 3: the value by regions equals the plain
+            /// recursion's over the family's own moves, its class is who wins by plain minimax,
+            /// Left first and Right first, and it is a number or a number plus `*` (*Winning
+            /// Ways*: every Col position is).
+            #[test]
+            fn values_are_right_on_random_boards(
+                rows in 1usize..4, columns in 1usize..4,
+                cells in proptest::collection::vec(0u8..5, 9),
+            ) {
+                let spec = format!("col[{rows}x{columns}]({})", grid_board(&cells, rows, columns, &['.', '.', 'x', 'o', '#']));
+                let (mut c, g) = checked_value(&spec);
+                proptest::prop_assert!(number_or_number_star(&mut c, g), "{}", spec);
+            }
+        }
+
+        /// Larger boards are numbers or numbers plus `*` too, and turned boards are equal.
+        #[test]
+        fn boards_are_numbers_or_numbers_star() {
+            let mut c = context();
+            for spec in [
+                "col[3x3]",
+                "col[3x4]",
+                "col[4x4](..../.#../..o./x...)",
+                "col[2x6]",
+            ] {
+                let (g, text) = value(spec, &mut c);
+                assert!(number_or_number_star(&mut c, g), "{spec}: {text}");
+            }
+            let (a, _) = value("col[2x3](x../#..)", &mut c);
+            let (b, _) = value("col[3x2](x#/../..)", &mut c);
+            assert_eq!(a, b);
+            for spec in ["col[2x3]", "col[3x3]", "col[2x4](x.../..#o)"] {
+                checked_value(spec);
+            }
+        }
+
+        #[test]
+        fn moves_are_named_and_drawn() {
+            // Left may not colour b1, next to blue; neither colours the hole.
+            let (family, pos, _, names) = named_moves("col[2x2](x./#.)");
+            assert_eq!(names, ["b2"]);
+            assert_eq!(
+                family.draw(&pos).unwrap(),
+                "   a b Left (x, blue) to move\n 1 X .\n 2 # .\n"
+            );
+            let (_, _, _, names) = named_moves("col[2x2](x./#.,right)");
+            assert_eq!(names, ["b1", "b2"]);
+        }
+    }
 }

@@ -20,7 +20,6 @@ pub mod spec;
 mod chomp;
 mod circular;
 mod clobber;
-mod col;
 pub mod colouring;
 #[cfg(test)]
 mod conformance_tests;
@@ -39,7 +38,6 @@ mod multiple;
 pub mod polygon;
 mod quixo;
 pub mod score;
-mod snort;
 mod sum;
 mod toads;
 mod words;
@@ -48,8 +46,7 @@ mod wythoff;
 pub use chomp::Chomp;
 pub use circular::Circular;
 pub use clobber::Clobber;
-pub use col::Col;
-pub use colouring::Colouring;
+pub use colouring::{Col, Colouring, Snort};
 pub use connect4::Connect4;
 pub use cutcake::Cutcake;
 pub use domineering::Domineering;
@@ -68,7 +65,6 @@ pub use kalah::Kalah;
 pub use mnk::Mnk;
 pub use multiple::{Multiple, MultipleRule, NO_WINNING_TAKE};
 pub use quixo::Quixo;
-pub use snort::Snort;
 pub use spec::{
     cut_echoes, parse_family, Args, Built, Entry, Offered, Options, Param, Setting, SpecError,
 };
@@ -101,8 +97,8 @@ pub mod registry {
         super::cutcake::ENTRIES,
         super::toads::ENTRIES,
         super::clobber::ENTRIES,
-        super::snort::ENTRIES,
-        super::col::ENTRIES,
+        super::colouring::SNORT_ENTRIES,
+        super::colouring::COL_ENTRIES,
     ];
 
     /// Every entry, in registry order.
