@@ -1636,9 +1636,9 @@ mod tests {
                 }
             }
             moves.push(m);
-            drawn.push(next() % 3 == 0);
+            drawn.push(next().is_multiple_of(3));
             let g = (next() % (2 * depth as u64 + 7)) as i32 - top - 3;
-            guesses.push((next() % 4 != 0).then_some(g));
+            guesses.push((!next().is_multiple_of(4)).then_some(g));
         }
         Levels {
             level,
@@ -1737,7 +1737,7 @@ mod tests {
                     for _ in 0..next() % 4 {
                         let c = (l + 1) * width + (next() % u64::from(width)) as u32;
                         if m.iter().all(|&(d, _, _)| d != c) {
-                            m.push((c, (next() % 3) as i32, next() % 3 == 0));
+                            m.push((c, (next() % 3) as i32, next().is_multiple_of(3)));
                         }
                     }
                 }
