@@ -145,6 +145,32 @@ fn check_cancel(limits: &Limits) -> Result<(), Error> {
     Ok(())
 }
 
+/// Whether `count` states of `per_state` bytes each, in the verification of a candidate
+/// quotient of order `size`, are within `limits`.
+fn within(limits: &Limits, count: u64, per_state: u64, size: usize) -> Result<(), Error> {
+    if count > limits.max_states {
+        return Err(Error::over(
+            Limit::Positions,
+            format!(
+                "more than {} states in the verification of a candidate quotient of order {size}",
+                limits.max_states
+            ),
+            None,
+            None,
+        ));
+    }
+    let bytes = u128::from(count) * u128::from(per_state);
+    if bytes > u128::from(limits.max_memory) {
+        return Err(Error::over(
+            Limit::Memory,
+            format!("the verification of a candidate quotient of order {size}"),
+            Some(bytes),
+            Some(bytes.saturating_mul(2)),
+        ));
+    }
+    Ok(())
+}
+
 /// The verification: the closure of the states (see the module's header), first in any
 /// order (cheap), and if a state breaks the rule again in the order of least sums, to
 /// find the least sum that breaks it.
@@ -208,38 +234,9 @@ fn verify(m: &Monoid, options: &[Vec<Vec<u64>>], limits: &Limits) -> Result<Verd
     };
     let breaks = |x: u32, s: &[u64], nonzero: bool| m.p[x as usize] != (nonzero && s[0] & 1 == 1);
     let full: Vec<u64> = (0..words)
-        .map(|w| {
-            let bits = (size - w * 64).min(64);
-            if bits == 64 {
-                u64::MAX
-            } else {
-                (1u64 << bits) - 1
-            }
-        })
+        .map(|w| u64::MAX >> (64 - (size - w * 64).min(64)))
         .collect();
-    let over = |count: u64| -> Result<(), Error> {
-        if count > limits.max_states {
-            return Err(Error::over(
-                Limit::Positions,
-                format!(
-                    "more than {} states in the verification of a candidate quotient of order {size}",
-                    limits.max_states
-                ),
-                None,
-                None,
-            ));
-        }
-        let bytes = u128::from(count) * u128::from(per_state);
-        if bytes > u128::from(limits.max_memory) {
-            return Err(Error::over(
-                Limit::Memory,
-                format!("the verification of a candidate quotient of order {size}"),
-                Some(bytes),
-                Some(bytes.saturating_mul(2)),
-            ));
-        }
-        Ok(())
-    };
+    let over = |count: u64| within(limits, count, per_state, size);
     // First pass: any order.
     let mut seen: FxHashMap<(u32, bool, Vec<u64>), ()> = FxHashMap::default();
     let mut queue = VecDeque::new();
