@@ -1428,7 +1428,7 @@ fn on_threads<G: Searchable>(
                 quit: Some(&answered[j]),
                 guess,
             };
-            match root(game, child, &shared, &one, lane) {
+            match root(game, child, shared, &one, lane) {
                 Ok(Some(v)) => {
                     found[j].store(v, Ordering::Relaxed);
                     if !answered[j].swap(true, Ordering::AcqRel) {
