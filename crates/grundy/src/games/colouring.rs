@@ -2,10 +2,10 @@
 //! *Winning Ways* (CGSuite's `GenCol` on the grid's graph): a move colours one empty cell,
 //! **Left blue (`x`), Right red (`o`)**, and who cannot move loses. Which empty cells a
 //! player may colour depends only on the colours orthogonally next to them, as the
-//! family's [`Rule`] says: in Snort never next to the other's colour ([`SnortRule`]), in Col
-//! never next to one's own ([`ColRule`]: two cells side by side are never of the same
-//! colour, and every value of Col is a number or a number plus `*`, as the tests check on
-//! random boards). Partizan. `snort[3x3]` is the empty 3 × 3 board with Left to move;
+//! family's [`Rule`] ([`Shuns`]) says: in Snort never next to the other's colour, in Col
+//! never next to one's own (two cells side by side are never of the same colour, and every
+//! value of Col is a number or a number plus `*`, as the tests check on random boards).
+//! Partizan. `snort[3x3]` is the empty 3 × 3 board with Left to move;
 //! `col[2x3](x../.#o,right)` a board with a blue cell, a red one and a hole, Right to
 //! move.
 //!
@@ -302,47 +302,38 @@ pub fn build<R: Rule>(args: &Args<'_>) -> Result<Built, SpecError> {
     ))
 }
 
-/// Snort's rule: a player may not colour a cell next to the other's colour.
+/// The rule of the colouring game where a player may not colour a cell next to their
+/// own colour (`OWN`: Col) or next to the other's (Snort).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SnortRule;
+pub struct Shuns<const OWN: bool>;
 
-impl Rule for SnortRule {
-    const NAME: &'static str = "snort";
-    const TAG: u64 = u64::from_le_bytes(*b"snort...");
-    const SHUNS_OWN: bool = false;
+impl<const OWN: bool> Rule for Shuns<OWN> {
+    const NAME: &'static str = if OWN { "col" } else { "snort" };
+    const TAG: u64 = u64::from_le_bytes(if OWN { *b"col....." } else { *b"snort..." });
+    const SHUNS_OWN: bool = OWN;
 }
 
 /// `snort[rows x columns]`.
-pub type Snort = Colouring<SnortRule>;
-
-/// Snort's registry entry.
-pub const SNORT_ENTRIES: &[Entry] = &[entry::<SnortRule>(
-    &["snort[3x3]", "snort[2x4](x.../..#o,right)"],
-    &["snort[2x3]", "snort[1x5](x..#.,right)", "snort[3x3](.#./.../o.x)"],
-    "snort[m x n](board,right): colour an empty cell, never next to the other's colour; Left blue `x`, Right red `o` (rows from the top, `.` empty, `#` a hole; `right`: Right to move; no position: the empty board, Left to move)",
-    "snort[{rows}x{columns}]",
-)];
-
-/// Col's rule: a player may not colour a cell next to their own colour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ColRule;
-
-impl Rule for ColRule {
-    const NAME: &'static str = "col";
-    const TAG: u64 = u64::from_le_bytes(*b"col.....");
-    const SHUNS_OWN: bool = true;
-}
+pub type Snort = Colouring<Shuns<false>>;
 
 /// `col[rows x columns]`.
-pub type Col = Colouring<ColRule>;
+pub type Col = Colouring<Shuns<true>>;
 
-/// Col's registry entry.
-pub const COL_ENTRIES: &[Entry] = &[entry::<ColRule>(
-    &["col[3x3]", "col[2x4](x.../..#o,right)"],
-    &["col[2x3]", "col[1x5](x..#.,right)", "col[3x3](.#./.../o.x)"],
-    "col[m x n](board,right): colour an empty cell, never next to one's own colour; Left blue `x`, Right red `o` (rows from the top, `.` empty, `#` a hole; `right`: Right to move; no position: the empty board, Left to move)",
-    "col[{rows}x{columns}]",
-)];
+/// The registry entries of this file: Snort's and Col's.
+pub const ENTRIES: &[Entry] = &[
+    entry::<Shuns<false>>(
+        &["snort[3x3]", "snort[2x4](x.../..#o,right)"],
+        &["snort[2x3]", "snort[1x5](x..#.,right)", "snort[3x3](.#./.../o.x)"],
+        "snort[m x n](board,right): colour an empty cell, never next to the other's colour; Left blue `x`, Right red `o` (rows from the top, `.` empty, `#` a hole; `right`: Right to move; no position: the empty board, Left to move)",
+        "snort[{rows}x{columns}]",
+    ),
+    entry::<Shuns<true>>(
+        &["col[3x3]", "col[2x4](x.../..#o,right)"],
+        &["col[2x3]", "col[1x5](x..#.,right)", "col[3x3](.#./.../o.x)"],
+        "col[m x n](board,right): colour an empty cell, never next to one's own colour; Left blue `x`, Right red `o` (rows from the top, `.` empty, `#` a hole; `right`: Right to move; no position: the empty board, Left to move)",
+        "col[{rows}x{columns}]",
+    ),
+];
 
 #[cfg(test)]
 mod tests {

@@ -97,8 +97,7 @@ pub mod registry {
         super::cutcake::ENTRIES,
         super::toads::ENTRIES,
         super::clobber::ENTRIES,
-        super::colouring::SNORT_ENTRIES,
-        super::colouring::COL_ENTRIES,
+        super::colouring::ENTRIES,
     ];
 
     /// Every entry, in registry order.
