@@ -50,7 +50,9 @@ pub enum Command {
     },
     /// The combinatorial game value of a position: its canonical form as CGSuite writes it
     /// (`±1`, `{2|-1/2}`, `^*`, `3/4`), its outcome class (L, R, P, N), mean and
-    /// temperature; of a sum `A + B`, each part's value and their sum. Partizan parts:
+    /// temperature, its atomic weight (an infinitesimal that has one) and reduced canonical
+    /// form (the simplest game infinitesimally close, where not the value itself); of a sum
+    /// `A + B`, each part's value and their sum. Partizan parts:
     /// domineering, hackenbush, cutcake, toads, clobber, snort, col; impartial parts are the
     /// nimbers of their Grundy values.
     Value {

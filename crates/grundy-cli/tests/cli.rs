@@ -1103,7 +1103,8 @@ fn value_prints_canonical_forms_and_sums_them() {
 }
 
 /// `value --form` reads CGSuite's notation; `--cool` and `--heat` transform the value;
-/// an all-small value has its atomic weight; a bad form is shown with its column.
+/// an infinitesimal has its atomic weight where it has one, every value its reduced
+/// canonical form; a bad form is shown with its column.
 #[test]
 fn value_reads_forms_cools_heats_and_weighs() {
     let v = json(&[
@@ -1113,9 +1114,20 @@ fn value_reads_forms_cools_heats_and_weighs() {
     assert_eq!(v["cooled"]["value"], "*");
     assert_eq!(v["heated"]["value"], "±2");
     assert!(v.get("atomic_weight").is_none(), "{v}");
+    assert_eq!(v["reduced_canonical_form"], "±1");
     let v = json(&["value", "--form", "{0||0|v*}", "--json"]);
     assert_eq!(v["atomic_weight"], "1");
+    assert_eq!(v["reduced_canonical_form"], "0");
     assert_eq!(v["class"], "L");
+    // Beyond all-small: CGSuite's {1|^^||^} weighs 2, {1|^^^||^} has no weight, and
+    // {3||2*|1*} reduces to {3||2|1} (its CanonicalShortGameTestCase).
+    let text = ok(&["value", "--form", "{1|^^||^}"]);
+    assert!(text.contains("atomic weight 2\n"), "{text}");
+    assert!(text.contains("reduced canonical form 0\n"), "{text}");
+    let v = json(&["value", "--form", "{1|^^^||^}", "--json"]);
+    assert!(v.get("atomic_weight").is_none(), "{v}");
+    let v = json(&["value", "--form", "{3||2*|1*}", "--json"]);
+    assert_eq!(v["reduced_canonical_form"], "{3||2|1}");
     let text = ok(&["value", "domineering[3x4](..../x..x/....)", "--cool", "3/2"]);
     assert!(text.contains("cooled by 3/2: -5/2*"), "{text}");
     let err = fails(&["value", "--form", "{1|0|2}"]);

@@ -256,10 +256,25 @@ impl Form {
         cgt::is_all_small(&table().table, self.id)
     }
 
-    /// The atomic weight of an all-small form (`ValueError` for any other).
+    /// Whether both stops are 0 (`-x < G < x` for every positive number `x`).
+    #[getter]
+    fn is_infinitesimal(&self) -> bool {
+        cgt::is_infinitesimal(&table().table, self.id)
+    }
+
+    /// The atomic weight as CGSuite defines it: of every all-small form and of the other
+    /// infinitesimals that are atomic (`ValueError`, with the reason, for any other).
     fn atomic_weight(&self) -> PyResult<Form> {
         let id = cgt::atomic_weight(&mut table().table, self.id)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(Form { id })
+    }
+
+    /// The reduced canonical form (CGSuite's `ReducedCanonicalForm`): the simplest form
+    /// infinitesimally close to this one (`^`, `*` and every infinitesimal reduce to 0).
+    fn reduced_canonical_form(&self) -> PyResult<Form> {
+        let id =
+            cgt::reduced_canonical_form(&mut table().table, self.id).map_err(|e| overflow(&e))?;
         Ok(Form { id })
     }
 

@@ -118,5 +118,19 @@ def test_cooling_heating_and_atomic_weight():
     assert cgt.up().is_all_small and not pm.is_all_small
     with pytest.raises(ValueError, match="above -1"):
         pm.cool(-1)
-    with pytest.raises(ValueError, match="not all-small"):
+    with pytest.raises(ValueError, match="not infinitesimal"):
         pm.atomic_weight()
+
+
+def test_atomic_weight_beyond_all_small_and_reduced_forms():
+    # CGSuite's CanonicalShortGameTestCase.scala: {1|^^||^} weighs 2, {1|^^^||^} is not
+    # atomic, Tiny(3/2) = {0||0|-3/2} weighs 0; reduced canonical forms drop infinitesimals.
+    g = cgt.read("{1|^^||^}")
+    assert not g.is_all_small and g.is_infinitesimal
+    assert g.atomic_weight() == 2 and g.reduced_canonical_form() == 0
+    with pytest.raises(ValueError, match="not atomic"):
+        cgt.read("{1|^^^||^}").atomic_weight()
+    assert cgt.read("{0||0|-3/2}").atomic_weight() == 0
+    assert cgt.read("{3||2*|1*}").reduced_canonical_form() == cgt.read("{3||2|1}")
+    assert cgt.read("73/16+v9*8").reduced_canonical_form() == cgt.number(Fraction(73, 16))
+    assert (cgt.up() + cgt.star()).reduced_canonical_form() == 0

@@ -418,6 +418,7 @@ function renderValue(v) {
   fact('mean', v.mean);
   fact('temperature', v.temperature);
   if (v.atomic_weight) fact('atomic weight', v.atomic_weight);
+  if (v.reduced_canonical_form && v.reduced_canonical_form !== v.value) fact('reduced canonical form', v.reduced_canonical_form);
   if (v.parts.length > 1) for (const p of v.parts) fact(p.spec, `${p.value} (${p.class})`);
   // The picture is made only when there is one to show (the page holds no image else).
   const drawn = $('thermograph-box');

@@ -1456,6 +1456,9 @@ async fn values_are_the_command_lines_and_bounded_in_time() {
     let v = a.json();
     assert_eq!(v["value"], "*");
     assert_eq!(v["class"], "N");
+    // * is infinitesimal: it reduces to 0, and as a nimber its weight (0) is not said.
+    assert_eq!(v["reduced_canonical_form"], "0");
+    assert!(v.get("atomic_weight").is_none(), "{v}");
     assert_eq!(v["parts"][0]["value"], "{2|-1/2}");
     refused(
         &get(&app, "/api/value?spec=kalah%5B3%2C2%5D").await,

@@ -1,6 +1,6 @@
 //! `grundy value SPEC`: the combinatorial game value of a position — its canonical form
 //! as CGSuite writes it and its outcome class — and of a sum, the sum of its parts'
-//! values; its mean and temperature, its atomic weight when it is all-small; cooled or
+//! values; its mean and temperature, its atomic weight where it has one and its reduced canonical form; cooled or
 //! heated when asked. With `--form`, SPEC is a value in CGSuite's notation. The library
 //! values and transforms it ([`report::value`], [`cgt`]); this file prints it.
 
@@ -108,7 +108,16 @@ pub fn run(spec: &str, asked: &Asked<'_>, common: &Common) -> Result<u8> {
     outln!("outcome class {}: {}", found.class, found.winner);
     outln!("mean {}, temperature {}", found.mean, found.temperature);
     if let Some(w) = &found.atomic_weight {
-        outln!("atomic weight {w} (all-small)");
+        outln!("atomic weight {w}");
+    }
+    // Said where it is not the value itself (numbers, and games with no infinitesimal
+    // part to drop).
+    if let Some(r) = found
+        .reduced_canonical_form
+        .as_ref()
+        .filter(|&r| *r != found.value)
+    {
+        outln!("reduced canonical form {r}");
     }
     for (how, by, value) in &tempered {
         outln!("{how} by {by}: {value}");

@@ -20,12 +20,19 @@ neither is ``<=`` the other. Integers mix with forms (``g + 1``, ``g > 0``). A f
 ``stops`` (``fractions.Fraction``), ``number`` and ``nimber`` (or ``None``),
 ``left_options``, ``right_options``, ``birthday``, ``ascii``, ``thermograph_svg()``; in Jupyter it shows as a
 small table with its thermograph. As CGSuite has them, ``cool(t)``, ``heat(t)``,
-``overheat(s, t)``, ``freeze()``, ``is_all_small`` and ``atomic_weight()``; ``read``
-makes a form from CGSuite's notation.
+``overheat(s, t)``, ``freeze()``, ``is_all_small``, ``is_infinitesimal``,
+``atomic_weight()`` (every all-small form, and the other infinitesimals CGSuite finds
+atomic; ``ValueError`` for the rest) and ``reduced_canonical_form()`` (the simplest form
+infinitesimally close); ``read`` makes a form from CGSuite's notation.
 
 >>> pm = cgt.read("+-1")
 >>> pm.cool(1), cgt.star().heat(1) == pm, cgt.read("^^*").atomic_weight()
 (*, True, 2)
+>>> g = cgt.read("{1|^^||^}")
+>>> g.is_all_small, g.atomic_weight(), g.reduced_canonical_form()
+(False, 2, 0)
+>>> cgt.read("{3||2*|1*}").reduced_canonical_form()
+{3||2|1}
 """
 
 from fractions import Fraction

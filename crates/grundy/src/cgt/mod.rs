@@ -7,7 +7,8 @@
 //! form and equal values are equal ids. The table adds ([`Table::sum`]), negates,
 //! compares (`≤`, hence `=`, `<` and `||`) and gives the outcome class ([`Class`]);
 //! [`write()`] prints a value as CGSuite does; [`thermograph`] gives its mean and
-//! temperature.
+//! temperature; [`atomic_weight`] and [`reduced_canonical_form`] what is left of a value
+//! beside a remote star and modulo infinitesimals.
 //!
 //! ```
 //! use grundy::cgt::{write, Class, Spelling, Table};
@@ -33,6 +34,7 @@ mod context;
 mod number;
 mod print;
 mod read;
+mod reduce;
 mod temper;
 mod thermo;
 mod value;
@@ -44,6 +46,7 @@ pub use context::Context;
 pub use number::{Dyadic, MAX_EXP};
 pub use print::{write, Spelling};
 pub use read::{read, FormError};
+pub use reduce::{is_infinitesimal, reduced_canonical_form};
 pub use temper::{atomic_weight, cool, freeze, heat, is_all_small, overheat};
 pub use thermo::{thermograph, Thermograph, Wall};
 pub use value::{Class, GameId, Table, MAX_NIMBER};

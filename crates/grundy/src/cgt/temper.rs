@@ -10,20 +10,25 @@
 //!   `{∫^t G^L + t | ∫^t G^R − t}` (`*` heated by 1 is `±1`).
 //! - **Overheating** from `s` to `t` ([`overheat`], `∫_s^t G`): an integer `n` becomes
 //!   `n` copies of `s`; otherwise `{∫_s^t G^L + t | ∫_s^t G^R − t}`.
-//! - **Atomic weight** of an all-small game ([`atomic_weight`]): `G ≈ aw(G)·↑` in sums
-//!   with a remote star. `aw = {aw(G^L) − 2 | aw(G^R) + 2}` unless that is an integer;
-//!   then, against the remote star `☆` (a nimber larger than every nimber among `G`'s
-//!   followers), the greatest integer `n ⧏ aw(G^R) + 2` for every `G^R` when `G > ☆`,
-//!   the least `n ⧐ aw(G^L) − 2` for every `G^L` when `G < ☆`, and the integer itself
-//!   when `G` is confused with `☆` or equal to it. Only all-small games (every number
-//!   among the followers is 0) are given a weight here: an infinitesimal that is not
-//!   all-small may have none, and the test for it is not built.
+//! - **Atomic weight** ([`atomic_weight`]), as CGSuite defines it: the `W` with
+//!   `G ∼ W·↑`, the two alike in every sum with any `X` and a remote star (`o(G + X + *m) =
+//!   o(W·↑ + X + *m)` for all large `m`). Only infinitesimals can have one. The *naive*
+//!   weight is `n` for `x + n·↑ + *m`, else `{aw(G^L) − 2 | aw(G^R) + 2}` unless that is
+//!   an integer; then, against the remote star `☆` (a nimber larger than every nimber
+//!   among `G`'s followers), the greatest integer `n ⧏ aw(G^R) + 2` for every `G^R` when
+//!   `G > ☆`, the least `n ⧐ aw(G^L) − 2` for every `G^L` when `G < ☆`, and the integer
+//!   itself when `G` is confused with `☆` or equal to it. An all-small game (every number
+//!   among its followers 0) always has its naive weight as its atomic weight (Winning
+//!   Ways, chapter 8); another infinitesimal has it when `G − W·↑` (Norton's product)
+//!   lies between `−ε` and `ε`, `ε = ↑* + (*N : −1)`, `N` the least power of two at least
+//!   the remote star's (CGSuite's test: `{1|^^||^}` has weight 2, `{1|^^^||^}` none).
 //!
 //! Each operation is memoised within a call, so each follower is worked on once.
 
 use rustc_hash::FxHashMap;
 
 use super::number::Dyadic;
+use super::reduce::{is_infinitesimal, number_up_star};
 use super::thermo::{thermograph, Thermograph};
 use super::value::{GameId, Table};
 use crate::Error;
@@ -160,7 +165,7 @@ fn warm(
 }
 
 /// `n` copies of `s` (negative: of `−s`), by doubling.
-fn copies(table: &mut Table, n: i64, s: GameId) -> Result<GameId, Error> {
+pub(crate) fn copies(table: &mut Table, n: i64, s: GameId) -> Result<GameId, Error> {
     const MOST: u64 = 1 << 20;
     if n.unsigned_abs() > MOST {
         return Err(Error::Overflow);
@@ -203,26 +208,116 @@ fn all_small(table: &Table, g: GameId, seen: &mut FxHashMap<GameId, bool>) -> bo
     ok
 }
 
-/// The atomic weight of an all-small game `g` (CGSuite's `G.AtomicWeight`).
+/// The atomic weight of `g` (CGSuite's `G.AtomicWeight`): of any all-small game, and of
+/// the other infinitesimals that are atomic (see the module's notes).
 ///
 /// # Errors
-/// [`Error::Unsupported`] when `g` is not all-small; [`Error::Overflow`] past the range
-/// of the table's numbers.
+/// [`Error::Unsupported`] when `g` is not infinitesimal (no game with a stop other than
+/// 0 has a weight: CGSuite refuses `5`, `6^*`) or is an infinitesimal that is not atomic;
+/// [`Error::Overflow`] past the range of the table's numbers.
 pub fn atomic_weight(table: &mut Table, g: GameId) -> Result<GameId, Error> {
-    if !is_all_small(table, g) {
-        return Err(Error::Unsupported(
-            "atomic weight: the game is not all-small (a number other than 0 among its positions)"
-                .into(),
-        ));
+    if !is_infinitesimal(table, g) {
+        return Err(Error::Unsupported(format!(
+            "atomic weight: the game is not infinitesimal (its stops are {} and {}): \
+             only infinitesimals have one",
+            table.left_stop(g),
+            table.right_stop(g)
+        )));
     }
     let mut memo = FxHashMap::default();
     let mut remote = FxHashMap::default();
-    weigh(table, g, &mut memo, &mut remote)
+    let weight = weigh(table, g, &mut memo, &mut remote)?;
+    if !is_all_small(table, g) && !is_atomic(table, g, weight, &mut remote)? {
+        return Err(Error::Unsupported(
+            "atomic weight: the game is infinitesimal but not atomic (G − W·↑ is not within \
+             ↑* + (*N : −1) of 0, W its naive weight)"
+                .into(),
+        ));
+    }
+    Ok(weight)
+}
+
+/// Whether the infinitesimal `g`, of naive weight `w`, is atomic: `−ε ≤ g − w·↑ ≤ ε`
+/// with `ε = ↑* + (*N : −1)`, `N` the least power of two (at least 2) not below the
+/// remote star's index (CGSuite's `atomicWeightOpt`).
+fn is_atomic(
+    table: &mut Table,
+    g: GameId,
+    w: GameId,
+    remote: &mut FxHashMap<GameId, u32>,
+) -> Result<bool, Error> {
+    let up = table.up();
+    let weighted = norton_product(table, w, up, &mut FxHashMap::default())?;
+    let difference = table.sub(g, weighted)?;
+    let far = remote_star(table, g, remote).max(2).next_power_of_two();
+    // The ordinal sum *N : −1 = {0, *, …, *(N−1) | 0, *, …, *(N−1), *N} (−1 = { | 0},
+    // and *N : 0 = *N).
+    let below: Vec<GameId> = (0..far).map(|k| table.nimber(k)).collect();
+    let mut right = below.clone();
+    right.push(table.nimber(far));
+    let kite = table.game(&below, &right);
+    let star = table.star();
+    let up_star = table.sum(up, star)?;
+    let epsilon = table.sum(up_star, kite)?;
+    let minus_epsilon = table.neg(epsilon);
+    Ok(table.leq(difference, epsilon) && table.leq(minus_epsilon, difference))
+}
+
+/// Norton's product `g.u` of `g` by a positive `u`: `g` copies of `u` for an integer,
+/// else `{g^L.u + u + I | g^R.u − u − I}` over `u`'s incentives `I` (Left's `u^L − u` and
+/// Right's `u − u^R`, those below another left out) — CGSuite's `NortonMultiply`.
+pub(super) fn norton_product(
+    table: &mut Table,
+    g: GameId,
+    u: GameId,
+    memo: &mut FxHashMap<GameId, GameId>,
+) -> Result<GameId, Error> {
+    if let Some(n) = table.number_of(g).filter(|x| x.is_integer()) {
+        return copies(table, n.numerator(), u);
+    }
+    if let Some(&done) = memo.get(&g) {
+        return Ok(done);
+    }
+    let mut incentives = Vec::new();
+    for i in 0..table.left(u).len() {
+        let ul = table.left(u)[i];
+        incentives.push(table.sub(ul, u)?);
+    }
+    for i in 0..table.right(u).len() {
+        let ur = table.right(u)[i];
+        incentives.push(table.sub(u, ur)?);
+    }
+    let all = incentives.clone();
+    incentives.retain(|&a| !all.iter().any(|&b| b != a && table.leq(a, b)));
+    incentives.sort_unstable();
+    incentives.dedup();
+    let mut shifts = Vec::with_capacity(incentives.len());
+    for i in incentives {
+        shifts.push(table.sum(u, i)?);
+    }
+    let (left, right) = (table.left(g).to_vec(), table.right(g).to_vec());
+    let mut new_left = Vec::with_capacity(left.len() * shifts.len());
+    for l in left {
+        let p = norton_product(table, l, u, memo)?;
+        for &s in &shifts {
+            new_left.push(table.sum(p, s)?);
+        }
+    }
+    let mut new_right = Vec::with_capacity(right.len() * shifts.len());
+    for r in right {
+        let p = norton_product(table, r, u, memo)?;
+        for &s in &shifts {
+            new_right.push(table.sub(p, s)?);
+        }
+    }
+    let product = table.game(&new_left, &new_right);
+    memo.insert(g, product);
+    Ok(product)
 }
 
 /// One more than the largest nimber among `g`'s followers (at least 1): `*` of it is a
 /// remote star for `g`.
-fn remote_star(table: &Table, g: GameId, memo: &mut FxHashMap<GameId, u32>) -> u32 {
+pub(super) fn remote_star(table: &Table, g: GameId, memo: &mut FxHashMap<GameId, u32>) -> u32 {
     if let Some(n) = table.nimber_of(g) {
         return n + 1;
     }
@@ -245,6 +340,12 @@ fn weigh(
 ) -> Result<GameId, Error> {
     if let Some(&known) = memo.get(&g) {
         return Ok(known);
+    }
+    // x + n·↑ + *m weighs n (numbers 0) whatever its form.
+    if let Some((_, n, _)) = number_up_star(table, g)? {
+        let weight = table.integer(n)?;
+        memo.insert(g, weight);
+        return Ok(weight);
     }
     let two = table.integer(2)?;
     let (left, right) = (table.left(g).to_vec(), table.right(g).to_vec());

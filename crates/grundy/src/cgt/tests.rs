@@ -449,39 +449,54 @@ proptest! {
     }
 }
 
-/// CGSuite's own test cases (`CanonicalShortGameTestCase.scala` in its repository):
+/// CGSuite's own test cases (`lib/core/src/test/scala/org/cgsuite/lang/
+/// CanonicalShortGameTestCase.scala` in its repository, github.com/aaron-siegel/cgsuite):
 /// the text each game is entered as, how CGSuite prints it, its atomic weight (`None`:
-/// not all-small, which grundy does not weigh) and its freeze (cooled by its
-/// temperature).
-const CGSUITE_CASES: &[(&str, &str, Option<&str>, &str)] = &[
-    ("0", "0", Some("0"), "0"),
-    ("5", "5", None, "5"),
-    ("-1/2", "-1/2", None, "-1/2"),
-    ("25/16", "25/16", None, "25/16"),
-    ("*8", "*8", Some("0"), "*8"),
-    ("9/8+*", "9/8*", None, "9/8*"),
-    ("^", "^", Some("1"), "^"),
-    ("v*", "v*", Some("-1"), "v*"),
-    ("6+^*", "6^*", None, "6^*"),
-    ("^*6", "^*6", Some("1"), "^*6"),
-    ("{0|*||*|||*||||*}", "^[4]", Some("1"), "^[4]"),
-    ("{0||0|v*}", "{0|^<2>}", Some("1"), "{0|^<2>}"),
+/// CGSuite says "That game is not atomic"), its freeze (cooled by its temperature) and
+/// its reduced canonical form.
+const CGSUITE_CASES: &[(&str, &str, Option<&str>, &str, &str)] = &[
+    ("0", "0", Some("0"), "0", "0"),
+    ("5", "5", None, "5", "5"),
+    ("-1/2", "-1/2", None, "-1/2", "-1/2"),
+    ("25/16", "25/16", None, "25/16", "25/16"),
+    ("*8", "*8", Some("0"), "*8", "0"),
+    ("9/8+*", "9/8*", None, "9/8*", "9/8"),
+    ("^", "^", Some("1"), "^", "0"),
+    ("v*", "v*", Some("-1"), "v*", "0"),
+    ("6+^*", "6^*", None, "6^*", "6"),
+    ("^*6", "^*6", Some("1"), "^*6", "0"),
+    // CGSuite prints `73/16v9*8`; grundy writes nine downs beside a nimber out in full.
+    ("73/16+v9*8", "", None, "", "73/16"),
+    ("{0|*||*|||*||||*}", "^[4]", Some("1"), "^[4]", "0"),
+    ("{0||0|v*}", "{0|^<2>}", Some("1"), "{0|^<2>}", "0"),
     (
         "{0||0,v*|vv|||{0||0,v*|vv|||vv,{0,v*|vv}},{0||0,v*|vv}|{0||0,v*|vv|||vv,{0,v*|vv}||||vv}}",
         "",
         Some("0"),
         "",
+        "0",
     ),
-    ("{0||0|vvv}", "{0||0|v3}", Some("0"), "{0||0|v3}"),
-    ("{^^^|vv}", "{^3|vv}", Some("{1|0}"), "{^3|vv}"),
-    ("{0||0|-3/2}", "Tiny(3/2)", None, "Tiny(3/2)"),
-    ("{1|^^||^}", "{1|^^||^}", None, "{1|^^||^}"),
-    ("{3||2+*|1+*}", "{3||2*|1*}", None, "9/4*"),
+    (
+        "{0,*,*2,*3,{0,*,*2,*3,*4||*4,v*5|vv*4}||{0,*,*2,*3,*4||*4,v*5|vv*4|||vv*4,{*4,v*5|vv*4}},{0,*,*2,*3,*4||*4,v*5|vv*4}|{0,*,*2,*3,*4||*4,v*5|vv*4|||vv*4,{*4,v*5|vv*4}||||vv*4}}",
+        "",
+        Some("0"),
+        "",
+        "0",
+    ),
+    ("{0||0|vvv}", "{0||0|v3}", Some("0"), "{0||0|v3}", "0"),
+    ("{^^^|vv}", "{^3|vv}", Some("{1|0}"), "{^3|vv}", "0"),
+    ("{0||0|-3/2}", "Tiny(3/2)", Some("0"), "Tiny(3/2)", "0"),
+    ("{0|||0||-1|-3}", "Tiny({3|1})", Some("0"), "Tiny({3|1})", "0"),
+    ("{5||3|1|||0||||0}", "Miny({5||3|1})", Some("0"), "Miny({5||3|1})", "0"),
+    ("{1|^^||^}", "{1|^^||^}", Some("2"), "{1|^^||^}", "0"),
+    ("{1|^^^||^}", "{1|^3||^}", None, "{1|^3||^}", "0"),
+    ("{3||2+*|1+*}", "{3||2*|1*}", None, "9/4*", "{3||2|1}"),
     (
         "{3/2+*|1/2||{0|-3},{-1+*,{-1/2|-1+*}|-5/2}}",
         "{3/2*|1/2||{0|-3},{-1*,{-1/2|-1*}|-5/2}}",
         None,
         "-5/16*",
+        "{3/2|1/2||{0|-3},{-1/2|-1||-5/2}}",
     ),
 ];
 
@@ -513,7 +528,7 @@ fn negative_numbers_with_ups_read_back_as_printed() {
 #[test]
 fn cgsuite_forms_read_print_and_weigh_as_cgsuite_says() {
     let mut t = Table::new();
-    for &(entered, printed, weight, frozen_as) in CGSUITE_CASES {
+    for &(entered, printed, weight, frozen_as, reduced) in CGSUITE_CASES {
         let g = read(&mut t, entered).unwrap_or_else(|e| panic!("{entered}: {e}"));
         let ours = show(&mut t, g);
         // What grundy prints reads back to the same value.
@@ -530,11 +545,14 @@ fn cgsuite_forms_read_print_and_weigh_as_cgsuite_says() {
                 let want = read(&mut t, w).unwrap();
                 assert_eq!(atomic_weight(&mut t, g).unwrap(), want, "{entered}");
             }
-            None => assert!(
-                atomic_weight(&mut t, g).is_err(),
-                "{entered} is not all-small"
-            ),
+            None => assert!(atomic_weight(&mut t, g).is_err(), "{entered} is not atomic"),
         }
+        let want = read(&mut t, reduced).unwrap();
+        assert_eq!(
+            reduced_canonical_form(&mut t, g).unwrap(),
+            want,
+            "reduced canonical form of {entered}"
+        );
         let frozen = freeze(&mut t, g).unwrap();
         if !shorthand(frozen_as) {
             assert_eq!(
@@ -669,6 +687,195 @@ proptest! {
         let two = table.integer(2).unwrap();
         if table.leq(two, wa) {
             prop_assert!(table.less(table.zero(), a));
+        }
+    }
+}
+
+/// Every `x + n·↑ + *m` is recognised as itself; hot games, tinies and other
+/// infinitesimals are not.
+#[test]
+fn numbers_ups_and_nimbers_are_recognised() {
+    let mut t = Table::new();
+    let up = t.up();
+    for x in [d(0, 0), d(1, 0), d(-3, 1), d(73, 4)] {
+        for n in -6i64..=6 {
+            for m in 0..9 {
+                let xid = t.number(x);
+                let ups = super::temper::copies(&mut t, n, up).unwrap();
+                let star = t.nimber(m);
+                let g = t.sum_all(&[xid, ups, star]).unwrap();
+                assert_eq!(
+                    super::reduce::number_up_star(&mut t, g).unwrap(),
+                    Some((x, n, m)),
+                    "{x} + {n}.^ + *{m}"
+                );
+            }
+        }
+    }
+    for text in [
+        "+-1",
+        "{1|^^||^}",
+        "{0||0|-3/2}",
+        "{0||0|v*}",
+        "{^^^|vv}",
+        "1 + ^[4]",
+    ] {
+        let g = read(&mut t, text.replace("^[4]", "{0|*||*|||*||||*}").as_str()).unwrap();
+        assert_eq!(
+            super::reduce::number_up_star(&mut t, g).unwrap(),
+            None,
+            "{text}"
+        );
+    }
+}
+
+/// The reduced canonical forms the definition gives at once: a number is its own,
+/// `↑`, `*`, `↑*` and every other infinitesimal reduce to 0, and `±1 + ↑` to `±1`.
+#[test]
+fn reduced_canonical_forms_of_known_games() {
+    let mut t = Table::new();
+    for text in ["^", "*", "^*", "v*3", "{0||0|-3/2}", "^^^ + *7"] {
+        let g = read(&mut t, text).unwrap();
+        assert_eq!(
+            reduced_canonical_form(&mut t, g).unwrap(),
+            t.zero(),
+            "{text}"
+        );
+    }
+    for text in ["7/8", "-3", "0"] {
+        let g = read(&mut t, text).unwrap();
+        assert_eq!(reduced_canonical_form(&mut t, g).unwrap(), g, "{text}");
+    }
+    let pm = read(&mut t, "+-1").unwrap();
+    let pm_up = read(&mut t, "+-1 + ^ + *2").unwrap();
+    assert_eq!(reduced_canonical_form(&mut t, pm_up).unwrap(), pm);
+    // {1* | -1*} is born a day after ±1 and infinitesimally close to it.
+    let starred = read(&mut t, "{1*|-1*}").unwrap();
+    assert_eq!(reduced_canonical_form(&mut t, starred).unwrap(), pm);
+}
+
+/// Every canonical form born by day 2 (there are 22).
+fn day_two(t: &mut Table) -> Vec<GameId> {
+    let day_one = [
+        t.zero(),
+        t.star(),
+        t.integer(1).unwrap(),
+        t.integer(-1).unwrap(),
+    ];
+    let mut all = Vec::new();
+    for lmask in 0u32..16 {
+        for rmask in 0u32..16 {
+            let pick = |mask: u32| -> Vec<GameId> {
+                (0..4)
+                    .filter(|i| mask >> i & 1 == 1)
+                    .map(|i| day_one[i])
+                    .collect()
+            };
+            all.push(t.game(&pick(lmask), &pick(rmask)));
+        }
+    }
+    all.sort_unstable();
+    all.dedup();
+    all
+}
+
+/// Brute force on the games born by day 2 and their sums: the reduced form of `G` is
+/// born no later than any game infinitesimally close to `G`, and games infinitesimally
+/// close share their reduced form.
+#[test]
+fn reduced_forms_are_the_simplest_of_their_class() {
+    let mut t = Table::new();
+    let games = day_two(&mut t);
+    assert_eq!(games.len(), 22);
+    for &a in &games {
+        for &b in &games {
+            let g = t.sum(a, b).unwrap();
+            let r = reduced_canonical_form(&mut t, g).unwrap();
+            for &h in &games {
+                let diff = t.sub(g, h).unwrap();
+                if is_infinitesimal(&t, diff) {
+                    assert!(t.birthday(r) <= t.birthday(h));
+                    assert_eq!(reduced_canonical_form(&mut t, h).unwrap(), r);
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// The reduced canonical form is idempotent, infinitesimally close to the game, born
+    /// no later, the same for the game plus any infinitesimal, and additive modulo
+    /// infinitesimals.
+    #[test]
+    fn reduced_forms_are_the_game_modulo_infinitesimals(
+        choices in prop::collection::vec(any::<u8>(), 0..96),
+    ) {
+        let (mut arena, roots) = arena_of(&choices, 2, 3);
+        let mut stream = choices.iter().rev().copied();
+        let small = dicotic(&mut arena, &mut stream, 3);
+        let mut table = Table::new();
+        let a = arena.canonical(roots[0], &mut table);
+        let b = arena.canonical(roots[1], &mut table);
+        let eps = arena.canonical(small, &mut table);
+        let r = reduced_canonical_form(&mut table, a).unwrap();
+        prop_assert_eq!(reduced_canonical_form(&mut table, r).unwrap(), r);
+        let diff = table.sub(a, r).unwrap();
+        prop_assert!(is_infinitesimal(&table, diff));
+        prop_assert!(table.birthday(r) <= table.birthday(a));
+        if table.number_of(a).is_some() {
+            prop_assert_eq!(r, a);
+        }
+        let nudged = table.sum(a, eps).unwrap();
+        prop_assert_eq!(reduced_canonical_form(&mut table, nudged).unwrap(), r);
+        let rb = reduced_canonical_form(&mut table, b).unwrap();
+        let sum = table.sum(a, b).unwrap();
+        let parts = table.sum(r, rb).unwrap();
+        prop_assert_eq!(
+            reduced_canonical_form(&mut table, sum).unwrap(),
+            reduced_canonical_form(&mut table, parts).unwrap()
+        );
+    }
+
+    /// Infinitesimals that need not be all-small (`G − rcf(G)`): where a weight `W` is
+    /// given, `G` plays as `W·↑` beside a remote star (the definition: `o(G + X + *m) =
+    /// o(W·↑ + X + *m)`), for `X` among 0, `↑`, `↓`, `*` and a random all-small game;
+    /// where none is given, the game is not all-small.
+    #[test]
+    fn atomic_weights_beyond_all_small_play_as_ups(
+        choices in prop::collection::vec(any::<u8>(), 0..128),
+    ) {
+        let (mut arena, roots) = arena_of(&choices, 2, 3);
+        let mut stream = choices.iter().rev().copied();
+        let small = dicotic(&mut arena, &mut stream, 3);
+        let mut table = Table::new();
+        let (a, b) = (arena.canonical(roots[0], &mut table), arena.canonical(roots[1], &mut table));
+        let a = table.sum(a, b).unwrap();
+        let r = reduced_canonical_form(&mut table, a).unwrap();
+        let g = table.sub(a, r).unwrap();
+        prop_assert!(is_infinitesimal(&table, g));
+        let x = arena.canonical(small, &mut table);
+        match atomic_weight(&mut table, g) {
+            Err(_) => prop_assert!(!is_all_small(&table, g)),
+            Ok(w) => {
+                let up = table.up();
+                let wu = super::temper::norton_product(&mut table, w, up, &mut FxHashMap::default()).unwrap();
+                // A nimber past every nimber among the followers, doubled for margin.
+                let mut seen = FxHashMap::default();
+                let far = [g, wu, x]
+                    .iter()
+                    .map(|&h| super::temper::remote_star(&table, h, &mut seen))
+                    .max()
+                    .unwrap_or(1);
+                let remote = table.nimber(2 * far.next_power_of_two());
+                let (star, down) = (table.star(), table.down());
+                for extra in [table.zero(), up, down, star, x] {
+                    let lhs = table.sum_all(&[g, extra, remote]).unwrap();
+                    let rhs = table.sum_all(&[wu, extra, remote]).unwrap();
+                    prop_assert_eq!(table.class(lhs), table.class(rhs));
+                }
+            }
         }
     }
 }

@@ -56,10 +56,16 @@ pub struct ValueReport {
     pub mean: String,
     /// The temperature.
     pub temperature: String,
-    /// The atomic weight, for an all-small value that is not a nimber (`None`
-    /// otherwise: a nimber's is 0).
+    /// The atomic weight ([`cgt::atomic_weight`]), for an infinitesimal value other than
+    /// a nimber (a nimber's is 0) that has one: every all-small value, and the other
+    /// infinitesimals CGSuite finds atomic. `None` otherwise.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub atomic_weight: Option<String>,
+    /// The reduced canonical form ([`cgt::reduced_canonical_form`]): the simplest game
+    /// infinitesimally close to the value (`None` only past the range of the table's
+    /// numbers).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub reduced_canonical_form: Option<String>,
     /// Each part's value (one part: the spec itself).
     pub parts: Vec<PartValue>,
     /// Distinct canonical forms the table holds after the valuation.
@@ -141,19 +147,24 @@ pub fn words(
             class: class.letter(),
         });
     }
-    // Nimbers (0 among them) weigh 0: said only of the other all-small values.
+    // Nimbers (0 among them) weigh 0: said only of the other infinitesimals, those that
+    // have a weight (an error here is the refusal of a game that is not atomic).
     let nimber = context.table.nimber_of(found.total).is_some();
-    let atomic_weight = if !nimber && cgt::is_all_small(&context.table, found.total) {
+    let atomic_weight = if !nimber && cgt::is_infinitesimal(&context.table, found.total) {
         cgt::atomic_weight(&mut context.table, found.total)
             .ok()
             .map(|w| cgt::write(&mut context.table, w, spelling))
     } else {
         None
     };
+    let reduced_canonical_form = cgt::reduced_canonical_form(&mut context.table, found.total)
+        .ok()
+        .map(|r| cgt::write(&mut context.table, r, spelling));
     ValueReport {
         spec: spec.to_string(),
         value: cgt::write(&mut context.table, found.total, spelling),
         atomic_weight,
+        reduced_canonical_form,
         class: found.class.letter(),
         winner: winner(found.class),
         mean: found.mean.to_string(),
