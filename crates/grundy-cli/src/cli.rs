@@ -38,15 +38,8 @@ pub enum Command {
         /// (`-` for none), or with --json an object a line.
         #[arg(long, value_name = "FILE")]
         positions: Option<PathBuf>,
-        /// Misère play: the player who cannot move wins (impartial games and sums of them,
-        /// explored whole: misère sums do not follow Grundy values; misère Nim by Bouton's
-        /// rule at any size).
-        #[arg(long)]
-        misere: bool,
         #[command(flatten)]
-        common: Common,
-        #[command(flatten)]
-        store: tablebase::StoreArgs,
+        solving: Solving,
     },
     /// The combinatorial game value of a position: its canonical form as CGSuite writes it
     /// (`±1`, `{2|-1/2}`, `^*`, `3/4`), its outcome class (L, R, P, N), mean and
@@ -146,13 +139,8 @@ pub enum Command {
         /// Let grundy move first.
         #[arg(long)]
         engine_first: bool,
-        /// Misère play: the player who cannot move wins (impartial games).
-        #[arg(long)]
-        misere: bool,
         #[command(flatten)]
-        common: Common,
-        #[command(flatten)]
-        store: tablebase::StoreArgs,
+        solving: Solving,
     },
     /// Games on graphs: the POI green game (Büchi), PGSolver parity games, reachability,
     /// safety, co-Büchi; token games on plain digraphs. `grundy graph verify GAME
@@ -295,6 +283,21 @@ fn family_list(title: &str, note: impl Fn(&dyn Family) -> Option<String>) -> Str
         }
     }
     text
+}
+
+/// How `solve` and `play` solve a position: the rules of play, the shared flags, and
+/// where the solved tiers are kept.
+#[derive(Args)]
+pub struct Solving {
+    /// Misère play: the player who cannot move wins (impartial games and sums of them,
+    /// explored whole: misère sums do not follow Grundy values; misère Nim by Bouton's
+    /// rule at any size; take-and-break sums by their misère quotient).
+    #[arg(long)]
+    pub misere: bool,
+    #[command(flatten)]
+    pub common: Common,
+    #[command(flatten)]
+    pub store: tablebase::StoreArgs,
 }
 
 #[derive(Args, Clone, Copy)]

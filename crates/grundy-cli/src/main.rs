@@ -47,10 +47,8 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Solve {
             spec,
             positions,
-            misere,
-            common,
-            store,
-        } => commands::solve::run(&spec, positions.as_deref(), misere, &common, &store),
+            solving,
+        } => commands::solve::run(&spec, positions.as_deref(), &solving),
         Command::Value {
             spec,
             ascii,
@@ -92,10 +90,8 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Play {
             spec,
             engine_first,
-            misere,
-            common,
-            store,
-        } => commands::play::run(&spec, engine_first, misere, &common, &store),
+            solving,
+        } => commands::play::run(&spec, engine_first, &solving),
         Command::Graph(args) => commands::graph::run(args),
         Command::Pattern {
             family,
@@ -132,9 +128,8 @@ fn run(cli: Cli) -> Result<u8> {
 /// Whether the command asked for JSON (and so its errors are JSON too).
 fn wants_json(cli: &Cli) -> bool {
     match &cli.command {
-        Command::Solve { common, .. }
-        | Command::Table { common, .. }
-        | Command::Play { common, .. }
+        Command::Solve { solving, .. } | Command::Play { solving, .. } => solving.common.json,
+        Command::Table { common, .. }
         | Command::Pattern { common, .. }
         | Command::Plot { common, .. }
         | Command::Book { common, .. }

@@ -5,18 +5,18 @@ use anyhow::{Context, Result};
 use grundy::report;
 
 use crate::args::spec as parse_spec;
-use crate::cli::Common;
+use crate::cli::Solving;
 use crate::progress::finish_progress;
 use crate::{play, tablebase};
 
 /// The command: 130 when the player stopped it.
-pub fn run(
-    spec: &str,
-    engine_first: bool,
-    misere: bool,
-    common: &Common,
-    store: &tablebase::StoreArgs,
-) -> Result<u8> {
+pub fn run(spec: &str, engine_first: bool, solving: &Solving) -> Result<u8> {
+    let Solving {
+        misere,
+        common,
+        store,
+    } = solving;
+    let misere = *misere;
     let spec = parse_spec(spec)?;
     let mut limits = common.limits();
     let tablebases: Vec<grundy::report::Tablebase> = match &store.tablebase {

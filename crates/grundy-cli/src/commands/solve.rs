@@ -8,18 +8,18 @@ use anyhow::{Context, Result};
 use grundy::report;
 
 use crate::args::spec as parse_spec;
-use crate::cli::Common;
+use crate::cli::{Common, Solving};
 use crate::progress::finish_progress;
 use crate::{output, tablebase};
 
 /// The command.
-pub fn run(
-    spec: &str,
-    positions: Option<&Path>,
-    misere: bool,
-    common: &Common,
-    store: &tablebase::StoreArgs,
-) -> Result<u8> {
+pub fn run(spec: &str, positions: Option<&Path>, solving: &Solving) -> Result<u8> {
+    let Solving {
+        misere,
+        common,
+        store,
+    } = solving;
+    let misere = *misere;
     if misere {
         if positions.is_some() || store.tablebase.is_some() || store.processes > 1 {
             anyhow::bail!(

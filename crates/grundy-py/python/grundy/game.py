@@ -298,6 +298,13 @@ class GameTable:
 _PREFERENCE = {"win": 2, "draw": 1, "loss": 0}
 
 
+def _best_of(moves) -> List:
+    """The moves of ``(move, outcome)`` pairs whose outcome is the best of them, a win
+    over a draw over a loss, in their order (a search's best moves)."""
+    best = max((_PREFERENCE[o] for _, o in moves), default=None)
+    return [m for m, o in moves if _PREFERENCE[o] == best]
+
+
 class GameSearch:
     """The start of a game and each of its moves, valued by the proof search instead of
     exploring every position: a weak solution — win, draw or loss for the player to move,
@@ -355,8 +362,7 @@ class GameSearch:
         """The children of the start's best moves: every win, else every draw, else every
         move (a search does not tell a fast win from a slow one)."""
         self._check(position)
-        best = max((_PREFERENCE[o] for _, o in self._moves), default=None)
-        return [c for c, o in self._moves if _PREFERENCE[o] == best]
+        return _best_of(self._moves)
 
     def best_move(self, position=None):
         """One best move's child (the first in move order), ``None`` without moves."""

@@ -70,6 +70,7 @@ from .game import (
     GameError,
     GameTooLarge,
     Value,
+    _best_of,
     _explore_or_search,
     _memory_bytes,
     _searcher,
@@ -438,9 +439,6 @@ def _search(game, key, search):
     return outcome, [(a, o) for a, (_, o) in zip(actions, found)], nodes, stored, table_bytes
 
 
-_PREFERENCE = {"win": 2, "draw": 1, "loss": 0}
-
-
 @dataclass
 class SpielSearch:
     """The start of an OpenSpiel game and each of its actions, valued by the proof search
@@ -487,8 +485,7 @@ class SpielSearch:
         """The start's actions that win, else those that draw, else every action (a search
         does not tell a fast win from a slow one)."""
         self._check(state)
-        best = max((_PREFERENCE[o] for _, o in self._actions), default=None)
-        return [a for a, o in self._actions if _PREFERENCE[o] == best]
+        return _best_of(self._actions)
 
     def __repr__(self):
         return (

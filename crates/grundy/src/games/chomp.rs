@@ -142,12 +142,7 @@ impl Drawing for Chomp {
                 .to_string()
             })
             .collect();
-        Some(Picture {
-            rows,
-            columns: self.columns,
-            cells,
-            look: Look::Bar,
-        })
+        Some(Picture::new(rows, self.columns, cells, Look::Bar))
     }
 
     /// The square taken: the lowest row that changed, at its new length.

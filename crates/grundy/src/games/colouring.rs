@@ -223,12 +223,7 @@ impl<R: Rule> Drawing for Colouring<R> {
                     .map_or_else(String::new, |i| MARKS[i].to_ascii_uppercase().to_string())
             })
             .collect();
-        Some(Picture {
-            rows: self.rows,
-            columns: self.columns,
-            cells,
-            look: Look::Marks,
-        })
+        Some(Picture::new(self.rows, self.columns, cells, Look::Marks))
     }
 
     /// A move is clicked at the cell it colours.
@@ -338,8 +333,8 @@ pub const ENTRIES: &[Entry] = &[
 #[cfg(test)]
 mod tests {
     use crate::games::testing::{
-        all_refused, cgt_context as context, cgt_value_of as value, prints_as,
-        refuses_a_small_memory_bound,
+        all_refused, cgt_context as context, cgt_value_of as value, checked_value, grid_board,
+        prints_as, refuses_a_small_memory_bound,
     };
 
     /// Both colouring games read and print their specs alike, and refuse the same.
@@ -382,6 +377,25 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+
+        /// On random boards of up to 3 × 3 (about two cells in five empty) of either game:
+        /// the value by regions equals the plain recursion's over the family's own moves,
+        /// its class is who wins by plain minimax, Left first and Right first, and in Col it
+        /// is a number or a number plus `*` (*Winning Ways*: every Col position is).
+        #[test]
+        fn values_are_right_on_random_boards(
+            own in proptest::bool::ANY, rows in 1usize..4, columns in 1usize..4,
+            cells in proptest::collection::vec(0u8..5, 9),
+        ) {
+            let name = if own { "col" } else { "snort" };
+            let spec = format!("{name}[{rows}x{columns}]({})", grid_board(&cells, rows, columns, &['.', '.', 'x', 'o', '#']));
+            let (mut c, g) = checked_value(&spec);
+            proptest::prop_assert!(!own || col::number_or_number_star(&mut c, g), "{}", spec);
+        }
+    }
+
     /// A memory bound too small is a refusal, not an unbounded allocation.
     #[test]
     fn a_small_memory_bound_is_refused() {
@@ -393,7 +407,7 @@ mod tests {
     mod snort {
         use crate::cgt::{read, Context};
         use crate::games::testing::{
-            cgt_context as context, cgt_value_of as value, checked_value, grid_board, named_moves,
+            cgt_context as context, cgt_value_of as value, checked_value, named_moves,
         };
 
         /// The form CGSuite writes, read into `context`'s table.
@@ -439,21 +453,6 @@ mod tests {
             assert_eq!(value(&apart(11), &mut c).1, "*");
         }
 
-        proptest::proptest! {
-            #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
-
-            /// On random boards of up to 3 × 3 (about two cells in five empty): the value by
-            /// regions equals the plain recursion's over the family's own moves, and its class
-            /// is who wins by plain minimax, Left first and Right first.
-            #[test]
-            fn values_are_right_on_random_boards(
-                rows in 1usize..4, columns in 1usize..4,
-                cells in proptest::collection::vec(0u8..5, 9),
-            ) {
-                checked_value(&format!("snort[{rows}x{columns}]({})", grid_board(&cells, rows, columns, &['.', '.', 'x', 'o', '#'])));
-            }
-        }
-
         /// Turned and mirrored regions share one memo entry, and regions apart add.
         #[test]
         fn regions_add_and_turns_agree() {
@@ -492,7 +491,7 @@ mod tests {
     mod col {
         use crate::cgt::{Context, GameId};
         use crate::games::testing::{
-            cgt_context as context, cgt_value_of as value, checked_value, grid_board, named_moves,
+            cgt_context as context, cgt_value_of as value, checked_value, named_moves,
         };
 
         /// Values worked by hand from the rules: one cell is `{0|0}` = `*`; two cells side by
@@ -520,7 +519,7 @@ mod tests {
 
         /// Whether `g` is a number or a number plus `*`: its stops agree, and it is that
         /// number or that number plus `*`.
-        fn number_or_number_star(c: &mut Context, g: GameId) -> bool {
+        pub(super) fn number_or_number_star(c: &mut Context, g: GameId) -> bool {
             let stop = c.table.left_stop(g);
             if stop != c.table.right_stop(g) {
                 return false;
@@ -529,24 +528,6 @@ mod tests {
             let star = c.table.star();
             let x_star = c.table.sum(x, star).unwrap();
             g == x || g == x_star
-        }
-
-        proptest::proptest! {
-            #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
-
-            /// On random boards of up to 3 × 3: the value by regions equals the plain
-            /// recursion's over the family's own moves, its class is who wins by plain minimax,
-            /// Left first and Right first, and it is a number or a number plus `*` (*Winning
-            /// Ways*: every Col position is).
-            #[test]
-            fn values_are_right_on_random_boards(
-                rows in 1usize..4, columns in 1usize..4,
-                cells in proptest::collection::vec(0u8..5, 9),
-            ) {
-                let spec = format!("col[{rows}x{columns}]({})", grid_board(&cells, rows, columns, &['.', '.', 'x', 'o', '#']));
-                let (mut c, g) = checked_value(&spec);
-                proptest::prop_assert!(number_or_number_star(&mut c, g), "{}", spec);
-            }
         }
 
         /// Larger boards are numbers or numbers plus `*` too, and turned boards are equal.

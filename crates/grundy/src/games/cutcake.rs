@@ -256,12 +256,12 @@ impl Drawing for Cutcake {
                 }
             }
         }
-        Some(Picture {
-            rows: height as u32,
-            columns: width as u32,
+        Some(Picture::new(
+            height as u32,
+            width as u32,
             cells,
-            look: Look::Marks,
-        })
+            Look::Marks,
+        ))
     }
 
     /// A cut is clicked at the square just past it: Left's on the piece's top row,

@@ -177,12 +177,7 @@ impl Drawing for Domineering {
                 if empty { "" } else { "#" }.to_string()
             })
             .collect();
-        Some(Picture {
-            rows: self.rows,
-            columns: self.columns,
-            cells,
-            look: Look::Marks,
-        })
+        Some(Picture::new(self.rows, self.columns, cells, Look::Marks))
     }
 
     /// A domino is placed by its top (Left's) or left (Right's) square.

@@ -215,6 +215,20 @@ pub struct Picture {
     pub look: Look,
 }
 
+impl Picture {
+    /// A picture of `rows` × `columns` cells (what each shows, row by row from the top),
+    /// drawn with `look`.
+    #[must_use]
+    pub fn new(rows: u32, columns: u32, cells: Vec<String>, look: Look) -> Picture {
+        Picture {
+            rows,
+            columns,
+            cells,
+            look,
+        }
+    }
+}
+
 /// How the web page draws a [`Picture`]'s cells: the board's own look. The geometry
 /// (rows, columns, which cell a move is clicked at) is the picture's; the look only says
 /// what a cell looks like.

@@ -474,12 +474,7 @@ pub(crate) fn heaps_picture(heaps: &[u64]) -> Option<Picture> {
         );
     }
     cells.extend(heaps.iter().map(ToString::to_string));
-    Some(Picture {
-        rows,
-        columns: heaps.len() as u32,
-        cells,
-        look: Look::Heaps,
-    })
+    Some(Picture::new(rows, heaps.len() as u32, cells, Look::Heaps))
 }
 
 /// The cell of [`heaps_picture`]`(heaps)` a person clicks to take `taken` tokens from

@@ -361,12 +361,7 @@ impl Drawing for Kalah {
             .chain(south[..m].iter().map(u8::to_string))
             .chain(std::iter::once(String::new()))
             .collect();
-        Some(Picture {
-            rows: 2,
-            columns: self.pits + 2,
-            cells,
-            look: Look::Pits,
-        })
+        Some(Picture::new(2, self.pits + 2, cells, Look::Pits))
     }
 
     /// The picture with each store's seeds: South's `taken` at the bottom right,

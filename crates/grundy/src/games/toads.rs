@@ -286,12 +286,7 @@ impl Drawing for Toads {
                 }
             })
             .collect();
-        Some(Picture {
-            rows: 1,
-            columns: cells_of(pos),
-            cells,
-            look: Look::Strip,
-        })
+        Some(Picture::new(1, cells_of(pos), cells, Look::Strip))
     }
 
     /// A move is clicked at its piece, and ends where the piece lands.

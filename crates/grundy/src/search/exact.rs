@@ -933,7 +933,7 @@ impl<G: Searchable> Searcher<'_, '_, G> {
                     continue;
                 }
                 let deadline = outer.min(self.visited.saturating_add(budget));
-                match self.probe(board, &children[j], alpha, beta, ply, deadline) {
+                match self.probe((board, &children[j]), (alpha, beta), ply, deadline) {
                     Ok(v) => {
                         open &= !(1 << j.min(63));
                         undecided -= usize::from(j < decisive);
@@ -995,15 +995,13 @@ impl<G: Searchable> Searcher<'_, '_, G> {
         list
     }
 
-    /// The value of `board` through its move to `child`, searched within `(alpha, beta)`
-    /// until the search has visited `deadline` nodes in all.
+    /// The value of `board` through its move to `child`, searched within the window
+    /// `(alpha, beta)` until the search has visited `deadline` nodes in all.
     #[inline(always)]
     fn probe(
         &mut self,
-        board: &G::Board,
-        child: &G::Board,
-        alpha: i32,
-        beta: i32,
+        (board, child): (&G::Board, &G::Board),
+        (alpha, beta): (i32, i32),
         ply: usize,
         deadline: u64,
     ) -> Result<i32, Stop> {

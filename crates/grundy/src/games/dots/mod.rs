@@ -351,12 +351,7 @@ impl Drawing for Dots {
                 cells.push(label.to_string());
             }
         }
-        Some(Picture {
-            rows: 2 * r + 1,
-            columns: 2 * c + 1,
-            cells,
-            look: Look::Lines,
-        })
+        Some(Picture::new(2 * r + 1, 2 * c + 1, cells, Look::Lines))
     }
 
     /// The boxes the line completes, at their cells of the picture.

@@ -984,6 +984,14 @@ mod tests {
         b
     }
 
+    /// The `n` × `n` board drawn from `order` (as [`board`]), with its empty cells.
+    fn drawn(n: u32, order: &[u32], stones: usize) -> (Hex, Board, u64) {
+        let hex = Hex::new(n);
+        let b = board(&hex, order, stones);
+        let empty = hex.full & !(b.x | b.o);
+        (hex, b, empty)
+    }
+
     /// Whether the player to move (X when `x_moves`, whatever the stones' counts) wins,
     /// by trying every move.
     fn wins(
@@ -1173,10 +1181,8 @@ mod tests {
         /// empty cells, X joins or not whatever the cell's colour.
         #[test]
         fn a_dead_cell_never_changes_the_winner(n in 4u32..=5, order in shuffle(), stones in 4usize..25) {
-            let hex = Hex::new(n);
+            let (hex, b, empty) = drawn(n, &order, stones);
             let search = Search::new(&hex);
-            let b = board(&hex, &order, stones);
-            let empty = hex.full & !(b.x | b.o);
             prop_assume!(empty.count_ones() <= 14);
             check_dead_cells(&search, b);
         }
@@ -1188,10 +1194,8 @@ mod tests {
         /// there are none).
         #[test]
         fn connections_win_and_the_other_moves_lose(n in 2u32..=5, order in shuffle(), stones in 0usize..25) {
-            let hex = Hex::new(n);
+            let (hex, b, empty) = drawn(n, &order, stones);
             let search = Search::new(&hex);
-            let b = board(&hex, &order, stones);
-            let empty = hex.full & !(b.x | b.o);
             prop_assume!(empty != 0 && empty.count_ones() <= 12);
             let mut memo = HashMap::new();
             for x_side in [true, false] {
@@ -1221,9 +1225,7 @@ mod tests {
         /// found loses (every move, with a VC).
         #[test]
         fn h_search_connections_win_and_the_other_moves_lose(n in 3u32..=5, order in shuffle(), stones in 0usize..25) {
-            let hex = Hex::new(n);
-            let b = board(&hex, &order, stones);
-            let empty = hex.full & !(b.x | b.o);
+            let (hex, b, empty) = drawn(n, &order, stones);
             prop_assume!(empty != 0 && empty.count_ones() <= 12);
             let mut memo = HashMap::new();
             for x_side in [true, false] {
@@ -1256,9 +1258,7 @@ mod tests {
         /// one table kept for both.
         #[test]
         fn the_search_finds_the_outcome(n in 4u32..=5, order in shuffle(), stones in 6usize..25) {
-            let hex = Hex::new(n);
-            let b = board(&hex, &order, stones);
-            let empty = hex.full & !(b.x | b.o);
+            let (hex, b, empty) = drawn(n, &order, stones);
             prop_assume!(empty != 0 && empty.count_ones() <= 11);
             let want = score(&hex, b, &mut HashMap::new());
             // As it is, and with H-search and rounds of budgets on every board.
@@ -1286,9 +1286,7 @@ mod tests {
         /// move, once every empty cell outside it is the loser's (the same player to move).
         #[test]
         fn carriers_hold(n in 3u32..=5, order in shuffle(), stones in 4usize..25) {
-            let hex = Hex::new(n);
-            let b = board(&hex, &order, stones);
-            let empty = hex.full & !(b.x | b.o);
+            let (hex, b, empty) = drawn(n, &order, stones);
             prop_assume!(empty != 0 && empty.count_ones() <= 13);
             for (h_search_from, widen_below) in [(H_SEARCH_FROM, WIDEN_BELOW), (0, 64)] {
                 let mut search = Search::new(&hex);
