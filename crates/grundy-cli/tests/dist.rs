@@ -232,7 +232,7 @@ fn a_solve_of_another_game_is_refused_a_shared_directory() {
     let tmp = tempfile::tempdir().unwrap();
     cluster("tictactoe", tmp.path(), 2, true);
     let shared = tmp.path().join("shared");
-    let want = files(&[shared.clone()]);
+    let want = files(std::slice::from_ref(&shared));
     let hosts = hosts(tmp.path(), 2);
     let a = start("connect4[4x4]", &shared, &hosts, 2, 0, &[]);
     let b = start("connect4[4x4]", &shared, &hosts, 2, 1, &[]);
