@@ -106,7 +106,8 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         tablebase: PathBuf,
         /// Read the tier files of DIR too (repeatable): the directories the other processes
-        /// of a distributed solve wrote, queried as one tablebase without copying them.
+        /// of a distributed solve wrote (when each had its own), queried as one tablebase
+        /// without copying them.
         #[arg(long, value_name = "DIR")]
         also: Vec<PathBuf>,
         /// Print JSON instead of text.

@@ -36,7 +36,8 @@ pub struct StoreArgs {
     #[arg(long, value_name = "W", value_parser = crate::args::u32_arg)]
     pub workers: Option<u32>,
     /// Run process --process of N (timely's conventions), connected to the others at the
-    /// addresses of --hosts; each writes the tier files whose tier is its index modulo N.
+    /// addresses of --hosts; each writes the tier files whose tier is its index modulo N,
+    /// into its own --tablebase DIR or into one they all share (a shared file system).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::args::u32_arg)]
     pub processes: u32,
     /// This process, 0 to N - 1 (process 0 reports the progress and the start's value).

@@ -1,8 +1,9 @@
 //! `grundy solve --processes N`: separate `grundy` processes on loopback, each with its
-//! own tablebase directory as on separate machines; the union of their tier files is the
+//! own tablebase directory as on separate machines, or all sharing one as on a cluster's
+//! shared file system; the union of their tier files, or the one directory's, is the
 //! single-machine tablebase, byte for byte. Faults: a process of another run is refused
-//! at the handshake, a killed process stops the others with an error, and the rerun
-//! resumes.
+//! at the handshake, a killed process stops the others with an error (its locks go with
+//! it), and the rerun resumes.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -32,10 +33,11 @@ fn hosts(dir: &Path, n: usize) -> PathBuf {
     path
 }
 
+/// Starts process `i` of `n`, writing the tablebase in `dir`.
 fn start(spec: &str, dir: &Path, hosts: &Path, n: usize, i: usize, extra: &[&str]) -> Child {
     Command::new(GRUNDY)
         .args(["solve", spec, "--tablebase"])
-        .arg(dir.join(format!("p{i}")))
+        .arg(dir)
         .args([
             "--workers",
             "1",
@@ -72,12 +74,17 @@ fn wait(mut child: Child, limit: Duration) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// The tier files of `dirs` (not their locks or manifest), by name; a name in several
+/// must hold the same bytes in each.
 fn files(dirs: &[PathBuf]) -> BTreeMap<String, Vec<u8>> {
     let mut all = BTreeMap::new();
     for dir in dirs {
         for e in std::fs::read_dir(dir).unwrap() {
             let e = e.unwrap();
             let name = e.file_name().into_string().unwrap();
+            if grundy_tablebase::tier_of_file_name(&name).is_none() {
+                continue;
+            }
             let bytes = std::fs::read(e.path()).unwrap();
             if let Some(before) = all.insert(name.clone(), bytes.clone()) {
                 assert_eq!(before, bytes, "{name} differs between processes");
@@ -101,12 +108,28 @@ fn single(spec: &str, dir: &Path) -> BTreeMap<String, Vec<u8>> {
     files(&[dir.to_owned()])
 }
 
-/// Runs `n` processes of one worker each to the end; returns process 0's standard
-/// output and every process's standard error.
-fn cluster(spec: &str, dir: &Path, n: usize) -> (String, Vec<String>) {
+/// The tablebase directory of each of `n` processes under `dir`: its own (`p0`, `p1`, …)
+/// as on separate machines, or one they share (`shared`).
+fn dirs(dir: &Path, n: usize, shared: bool) -> Vec<PathBuf> {
+    (0..n)
+        .map(|i| {
+            dir.join(if shared {
+                "shared".to_owned()
+            } else {
+                format!("p{i}")
+            })
+        })
+        .collect()
+}
+
+/// Runs `n` processes of one worker each to the end, process `i` writing `dirs(dir, n,
+/// shared)[i]`; returns process 0's standard output and every process's standard error.
+fn cluster(spec: &str, dir: &Path, n: usize, shared: bool) -> (String, Vec<String>) {
     let hosts = hosts(dir, n);
-    let children: Vec<Child> = (0..n)
-        .map(|i| start(spec, dir, &hosts, n, i, &[]))
+    let children: Vec<Child> = dirs(dir, n, shared)
+        .iter()
+        .enumerate()
+        .map(|(i, d)| start(spec, d, &hosts, n, i, &[]))
         .collect();
     let mut first = String::new();
     let mut errs = Vec::new();
@@ -122,12 +145,13 @@ fn cluster(spec: &str, dir: &Path, n: usize) -> (String, Vec<String>) {
     (first, errs)
 }
 
-fn same_as_single(spec: &str, n: usize) {
+fn same_as_single(spec: &str, n: usize, shared: bool) {
     let tmp = tempfile::tempdir().unwrap();
     let want = single(spec, &tmp.path().join("single"));
-    let (out, _) = cluster(spec, tmp.path(), n);
+    let (out, _) = cluster(spec, tmp.path(), n, shared);
     assert!(out.contains(spec.split('[').next().unwrap()), "{out}");
-    let dirs: Vec<PathBuf> = (0..n).map(|i| tmp.path().join(format!("p{i}"))).collect();
+    let mut dirs = dirs(tmp.path(), n, shared);
+    dirs.dedup();
     let got = files(&dirs);
     assert_eq!(
         got.keys().collect::<Vec<_>>(),
@@ -143,7 +167,7 @@ fn same_as_single(spec: &str, n: usize) {
     // The processes' directories queried as one (`--also`) answer as the single one.
     let single_answer = query(spec, &tmp.path().join("single"), &[]);
     assert_eq!(query(spec, &dirs[0], &dirs[1..]), single_answer, "{spec}");
-    if n > 1 {
+    if dirs.len() > 1 {
         // Without the others' files the start's tier or a tier it needs may be missing:
         // then the answer is refused, never different.
         let alone = Command::new(GRUNDY)
@@ -187,21 +211,57 @@ fn two_processes_write_the_single_machine_tablebase() {
         "kalah[3,3]",
         "hex[3]",
     ] {
-        same_as_single(spec, 2);
+        same_as_single(spec, 2, false);
+        same_as_single(spec, 2, true);
     }
 }
 
 #[test]
 fn four_processes_write_the_single_machine_tablebase() {
-    for spec in ["connect4[4x4]", "quixo[3]", "kalah[3,3]"] {
-        same_as_single(spec, 4);
+    for (spec, shared) in [
+        ("connect4[4x4]", false),
+        ("quixo[3]", true),
+        ("kalah[3,3]", false),
+    ] {
+        same_as_single(spec, 4, shared);
     }
+}
+
+#[test]
+fn a_solve_of_another_game_is_refused_a_shared_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    cluster("tictactoe", tmp.path(), 2, true);
+    let shared = tmp.path().join("shared");
+    let want = files(std::slice::from_ref(&shared));
+    let hosts = hosts(tmp.path(), 2);
+    let a = start("connect4[4x4]", &shared, &hosts, 2, 0, &[]);
+    let b = start("connect4[4x4]", &shared, &hosts, 2, 1, &[]);
+    for c in [a, b] {
+        let out = wait(c, Duration::from_secs(60));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        assert!(
+            err.contains("holds the tablebase of another game")
+                && err.contains("says `game tictactoe`, not `game connect4[4x4]`"),
+            "{err}"
+        );
+    }
+    // A solve of one process is refused too, by the same manifest.
+    let out = Command::new(GRUNDY)
+        .args(["solve", "connect4[4x4]", "--tablebase"])
+        .arg(&shared)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("holds the tablebase of another game"), "{err}");
+    assert!(files(&[shared]) == want, "a refused solve wrote a file");
 }
 
 #[test]
 fn process_zero_reports_each_tier_and_the_start() {
     let tmp = tempfile::tempdir().unwrap();
-    let (out, errs) = cluster("tictactoe", tmp.path(), 2);
+    let (out, errs) = cluster("tictactoe", tmp.path(), 2, false);
     assert!(out.contains("draw (5478 positions)"), "{out}");
     assert!(
         errs[0].contains("tier 0 solved: 1 positions"),
@@ -215,8 +275,8 @@ fn process_zero_reports_each_tier_and_the_start() {
 fn a_process_of_another_game_is_refused_at_the_handshake() {
     let tmp = tempfile::tempdir().unwrap();
     let hosts = hosts(tmp.path(), 2);
-    let a = start("connect4[4x4]", tmp.path(), &hosts, 2, 0, &[]);
-    let b = start("connect4[5x4]", tmp.path(), &hosts, 2, 1, &[]);
+    let a = start("connect4[4x4]", &tmp.path().join("p0"), &hosts, 2, 0, &[]);
+    let b = start("connect4[5x4]", &tmp.path().join("p1"), &hosts, 2, 1, &[]);
     for c in [a, b] {
         let out = wait(c, Duration::from_secs(60));
         let err = String::from_utf8_lossy(&out.stderr);
@@ -232,8 +292,8 @@ fn a_process_of_another_game_is_refused_at_the_handshake() {
 fn a_process_with_another_process_count_is_refused_at_the_handshake() {
     let tmp = tempfile::tempdir().unwrap();
     let hosts = hosts(tmp.path(), 3);
-    let a = start("tictactoe", tmp.path(), &hosts, 2, 0, &[]);
-    let b = start("tictactoe", tmp.path(), &hosts, 3, 1, &[]);
+    let a = start("tictactoe", &tmp.path().join("p0"), &hosts, 2, 0, &[]);
+    let b = start("tictactoe", &tmp.path().join("p1"), &hosts, 3, 1, &[]);
     let out = wait(a, Duration::from_secs(60));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
@@ -250,15 +310,21 @@ fn a_killed_process_stops_the_others_and_the_rerun_resumes() {
     let tmp = tempfile::tempdir().unwrap();
     let want = single(spec, &tmp.path().join("single"));
     let hosts = hosts(tmp.path(), 2);
-    let a = start(spec, tmp.path(), &hosts, 2, 0, &[]);
-    let mut b = start(spec, tmp.path(), &hosts, 2, 1, &[]);
-    // Kill process 1 once a few tiers are written.
+    // One directory they share: process 1 killed while it writes leaves its tier's lock
+    // to the system, and perhaps a temporary file, which the rerun removes.
+    let shared = tmp.path().join("shared");
+    let a = start(spec, &shared, &hosts, 2, 0, &[]);
+    let mut b = start(spec, &shared, &hosts, 2, 1, &[]);
+    // Kill process 1 once it has written a few tiers (the odd ones are its).
     let started = Instant::now();
     loop {
-        let written = std::fs::read_dir(tmp.path().join("p1"))
+        let written = std::fs::read_dir(&shared)
             .map(|d| {
                 d.filter_map(Result::ok)
-                    .filter(|e| e.file_name().to_string_lossy().ends_with(".gtb"))
+                    .filter_map(|e| {
+                        grundy_tablebase::tier_of_file_name(&e.file_name().to_string_lossy())
+                    })
+                    .filter(|t| t % 2 == 1)
                     .count()
             })
             .unwrap_or(0);
@@ -277,20 +343,20 @@ fn a_killed_process_stops_the_others_and_the_rerun_resumes() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "process 0 went on: {err}");
     assert!(err.contains("lost") || err.contains("no answer"), "{err}");
-    let kept = files(&[tmp.path().join("p0"), tmp.path().join("p1")]).len();
+    let kept = files(std::slice::from_ref(&shared)).len();
     assert!(
         kept >= 2 && kept < want.len(),
         "{kept} tiers kept of {}",
         want.len()
     );
     // The rerun reads what both kept and solves the rest.
-    let (_, errs) = cluster(spec, tmp.path(), 2);
+    let (_, errs) = cluster(spec, tmp.path(), 2, true);
     assert!(
         errs[0].contains(&format!("{} solved now", want.len() - kept)) || errs[0].contains("read)"),
         "{}",
         errs[0]
     );
-    let got = files(&[tmp.path().join("p0"), tmp.path().join("p1")]);
+    let got = files(&[shared]);
     assert!(got == want, "the resumed tablebase differs");
 }
 

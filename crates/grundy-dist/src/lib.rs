@@ -16,7 +16,8 @@
 //!
 //! A tier's file is written by one process, `tier mod N`, from the blocks every worker
 //! compressed for its own slices: the same bytes as the single-machine solver writes
-//! (see `docs/ARCHITECTURE.md`, "grundy-dist").
+//! (see `docs/ARCHITECTURE.md`, "grundy-dist"), into that process's directory or one
+//! all the processes share (each tier file under its own lock).
 //!
 //! ```
 //! use std::sync::Arc;
@@ -264,8 +265,11 @@ pub enum Error {
 /// Solves every tier of `game` missing from this process's tablebase in `dir`, with
 /// `config.workers` threads here and the same in every other process of
 /// `config.cluster`; each process writes the tier files whose tier is its index modulo
-/// the number of processes. `listen` hears every tier done (process 0 only: the events
-/// of its first worker).
+/// the number of processes. The processes may each be given a directory of their own or
+/// all the same one: several processes share theirs
+/// ([`grundy_tablebase::Tablebase::share_writing`]: each tier file locked while it is
+/// written, the directory's manifest naming the game), one alone holds it. `listen` hears
+/// every tier done (process 0 only: the events of its first worker).
 ///
 /// # Errors
 /// As [`grundy::tier::solve()`], plus a refused handshake, a lost process, and the

@@ -348,11 +348,20 @@ impl<'a> Me<'a> {
     fn solve(&mut self, w: &mut Worker, dir: &Path) -> Result<Solved, Error> {
         let game = self.game;
         let n = game.tier_count();
-        // The store: one per process, held by its first worker.
+        // The store: one per process, held by its first worker. The processes may be
+        // given one directory: they share it, each locking the tier files it writes.
+        let alone = self.processes == 1;
         let opened = if self.me().is_multiple_of(self.threads) {
             Tablebase::open(dir, game)
                 .and_then(|tb| tb.with_block_records(self.lay.slice as u32))
-                .and_then(|mut tb| tb.lock_for_writing().map(|()| tb))
+                .and_then(|mut tb| {
+                    if alone {
+                        tb.lock_for_writing()
+                    } else {
+                        tb.share_writing()
+                    }
+                    .map(|()| tb)
+                })
                 .map(|tb| self.store = Some(tb))
         } else {
             Ok(())

@@ -52,6 +52,29 @@ pub fn write(path: &Path, header: &Header, records: &[u16]) -> Result<u64, Error
     file.finish(header)
 }
 
+/// Writes `bytes` as the file at `path` whole or not at all, as [`write()`] writes a tier:
+/// to the [`temporary`] name, synced, renamed, the directory synced.
+///
+/// # Errors
+/// The system's, naming the file; the temporary file is removed.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let tmp = temporary(path);
+    let written = (|| {
+        let fail = |e| Error::io(&tmp, "cannot write", e);
+        let mut file = File::create(&tmp).map_err(fail)?;
+        file.write_all(bytes).map_err(fail)?;
+        file.sync_all().map_err(fail)?;
+        drop(file);
+        fs::rename(&tmp, path)
+            .map_err(|e| Error::io(path, "cannot rename the temporary file into place", e))?;
+        sync_dir(path)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written
+}
+
 /// A tier file written one encoded block at a time, in order, without holding the blocks:
 /// under the [`temporary`] name, with room kept at the start for the header and the index,
 /// which [`BlockWriter::finish`] writes once every block is in (so that the header may

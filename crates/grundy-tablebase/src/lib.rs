@@ -194,7 +194,7 @@ fn tiers_of(spec: &grundy::games::Spec) -> Result<Box<dyn Tiers + '_>, OpenError
 }
 
 /// What `open` opens in `dir`; refused or stopped in a directory made for it, nothing is
-/// left behind but what was solved (a directory holding only the writer's lock is
+/// left behind but what was solved (a directory holding only the writers' locks is
 /// removed).
 fn in_dir<T>(dir: &Path, open: impl FnOnce() -> Result<T, OpenError>) -> Result<T, OpenError> {
     let existed = dir.exists();
@@ -205,7 +205,7 @@ fn in_dir<T>(dir: &Path, open: impl FnOnce() -> Result<T, OpenError>) -> Result<
     opened
 }
 
-/// Removes `dir` if it holds nothing but the writer's lock (best effort).
+/// Removes `dir` if it holds nothing but the writers' locks and manifest (best effort).
 fn remove_if_empty(dir: &Path) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
@@ -213,8 +213,18 @@ fn remove_if_empty(dir: &Path) {
     let names: Vec<_> = entries
         .filter_map(|e| e.ok().map(|e| e.file_name()))
         .collect();
-    if names.iter().all(|n| n == WRITER_LOCK) {
-        let _ = fs::remove_file(dir.join(WRITER_LOCK));
+    let bookkeeping = |n: &std::ffi::OsStr| {
+        n.to_str().is_some_and(|n| {
+            [WRITER_LOCK, MANIFEST, MANIFEST_LOCK].contains(&n)
+                || n.strip_suffix(".lock")
+                    .and_then(tier_of_file_name)
+                    .is_some()
+        })
+    };
+    if names.iter().all(|n| bookkeeping(n)) {
+        for n in &names {
+            let _ = fs::remove_file(dir.join(n));
+        }
         let _ = fs::remove_dir(dir);
     }
 }
@@ -311,8 +321,18 @@ pub struct Tablebase {
     block_records: u32,
     readers: Mutex<BTreeMap<u32, Arc<TierFile>>>,
     /// The open lock file once this tablebase has written (or is about to write): see
-    /// [`Tablebase::lock_for_writing`].
-    writer: Option<File>,
+    /// [`Tablebase::lock_for_writing`] and [`Tablebase::share_writing`].
+    writer: Option<Writer>,
+}
+
+/// A writer's hold on its directory: [`WRITER_LOCK`], locked exclusively by a writer alone,
+/// shared by the processes of a distributed solve (each of which then locks each tier
+/// file it writes).
+#[derive(Debug)]
+struct Writer {
+    /// Kept open: the lock lasts as long as the file.
+    _lock: File,
+    shared: bool,
 }
 
 /// The tier files in `dirs` (by name; temporary files are not), by tier: for a tier in
@@ -351,9 +371,36 @@ fn unfinished_in(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     Ok(found)
 }
 
-/// The file a writer of a tablebase holds locked while it writes (it is never removed;
-/// an unlocked one is no writer).
+/// The file a writer of a tablebase holds locked while it writes: exclusively when it
+/// writes alone, shared by the processes of a distributed solve (it is never removed; an
+/// unlocked one is no writer).
 pub const WRITER_LOCK: &str = "writer.lock";
+
+/// The file naming the game of a directory that writers share ([`Tablebase::share_writing`]):
+/// written once, whole (under a temporary name, then renamed), by the first of them, and
+/// checked by every one after, so that a writer of another game is refused before it
+/// writes a tier even while the directory holds no tier file yet.
+pub const MANIFEST: &str = "manifest";
+
+/// The lock taken while [`MANIFEST`] is read and, if missing, written.
+const MANIFEST_LOCK: &str = "manifest.lock";
+
+/// The file a sharing writer holds locked while it writes `tier`'s file (never removed):
+/// `tier-00017.gtb.lock`.
+#[must_use]
+pub fn tier_lock_name(tier: u32) -> String {
+    format!("{}.lock", tier_file_name(tier))
+}
+
+/// Opens (creating it) a lock file that is never removed.
+fn open_lock(path: &Path) -> Result<File, Error> {
+    fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(|e| Error::io(path, "cannot open the lock file", e))
+}
 
 impl Tablebase {
     /// Opens (creating it if missing) the tablebase of `game` in `dir`.
@@ -387,6 +434,12 @@ impl Tablebase {
     /// not what is the tier's: a file under another tier's name is refused when that tier
     /// is read.
     fn check_game(&self, dir: &Path) -> Result<(), Error> {
+        let manifest = dir.join(MANIFEST);
+        match fs::read(&manifest) {
+            Ok(bytes) => self.check_manifest(dir, &bytes)?,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(&manifest, "cannot read", e)),
+        }
         for (tier, path) in tier_files_in(&[dir])? {
             let Ok(header) = file::read_header(&path) else {
                 continue;
@@ -407,6 +460,48 @@ impl Tablebase {
             }
         }
         Ok(())
+    }
+
+    /// The [`MANIFEST`] of this game: what a directory's sharing writers agree on, one
+    /// field a line.
+    fn manifest(&self) -> String {
+        format!(
+            "grundy tablebase\ngame {}\nranking version {}\nrecords {}\ntiers {}\n",
+            self.game.id,
+            self.game.ranking_version,
+            if self.game.scored {
+                "score margins"
+            } else {
+                "win, loss, draw"
+            },
+            self.game.sizes.len()
+        )
+    }
+
+    /// Refuses `dir` if its manifest (`bytes`) is not this game's, naming the first line
+    /// that differs.
+    fn check_manifest(&self, dir: &Path, bytes: &[u8]) -> Result<(), Error> {
+        let want = self.manifest();
+        if bytes == want.as_bytes() {
+            return Ok(());
+        }
+        let have = String::from_utf8_lossy(bytes);
+        let (says, not) = have
+            .lines()
+            .map(Some)
+            .chain(std::iter::repeat(None))
+            .zip(want.lines().map(Some).chain(std::iter::repeat(None)))
+            .find(|(a, b)| a != b)
+            .unwrap_or((None, None));
+        let quote = |l: Option<&str>| l.map_or_else(|| "nothing".to_owned(), |l| format!("`{l}`"));
+        Err(Error::Refused {
+            path: dir.to_owned(),
+            what: format!(
+                "holds the tablebase of another game: its {MANIFEST} says {}, not {} (write into another directory)",
+                quote(says),
+                quote(not)
+            ),
+        })
     }
 
     /// Reads the tier files of `dirs` too, a tier from the first directory that has its
@@ -434,53 +529,145 @@ impl Tablebase {
         Ok(self)
     }
 
-    /// Makes this the one writer of the directory: locks [`WRITER_LOCK`] in it (an
-    /// advisory lock the system drops when the process ends, however it ends) and keeps it
-    /// until this tablebase is dropped. Every write takes it first, so two processes never
-    /// write the same directory at once (they would share a tier's temporary name); a
-    /// solver calls it before its first tier so that a second one is refused at once.
-    /// Readers take no lock. Calling it again is free.
+    /// Makes this the one writer of the directory: locks [`WRITER_LOCK`] in it
+    /// exclusively (an advisory lock the system drops when the process ends, however it
+    /// ends) and keeps it until this tablebase is dropped. Every write takes it first
+    /// unless [`Tablebase::share_writing`] came before, so two processes never write the
+    /// same directory at once unless they share it; a solver calls it before its first
+    /// tier so that a second one is refused at once. Readers take no lock. Calling it
+    /// again, or after [`Tablebase::share_writing`], is free.
     ///
     /// # Errors
-    /// Another process holds the lock ([`Error::Refused`], saying so), or the system's.
+    /// Another process holds the lock ([`Error::Refused`], saying so), tier files or a
+    /// manifest of another game came into the directory since it was opened, or the
+    /// system's.
     pub fn lock_for_writing(&mut self) -> Result<(), Error> {
+        self.take_writer(false)
+    }
+
+    /// Makes this one of the writers that share the directory, as the processes of a
+    /// distributed solve do: locks [`WRITER_LOCK`] shared (so a writer alone is refused
+    /// while they write, and they while it does), writes the directory's [`MANIFEST`] if
+    /// it has none and refuses a directory whose manifest names another game, and from
+    /// then on locks each tier file's [`tier_lock_name`] while it writes that file alone.
+    /// Sharing writers must each write tiers the others do not (a tier's file is whole
+    /// whoever writes it last, but two at once are refused). Calling it again is free; a
+    /// writer alone stays alone.
+    ///
+    /// # Errors
+    /// A process writing the directory alone ([`Error::Refused`], saying so), a directory
+    /// of another game, or the system's.
+    pub fn share_writing(&mut self) -> Result<(), Error> {
+        self.take_writer(true)
+    }
+
+    fn take_writer(&mut self, shared: bool) -> Result<(), Error> {
         if self.writer.is_some() {
             return Ok(());
         }
         let path = self.dir.join(WRITER_LOCK);
-        let file = fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(|e| Error::io(&path, "cannot open the writer's lock", e))?;
-        match file.try_lock() {
-            Ok(()) => {
-                self.writer = Some(file);
-                self.remove_unfinished()?;
-                Ok(())
+        let file = open_lock(&path)?;
+        let locked = if shared {
+            file.try_lock_shared()
+        } else {
+            file.try_lock()
+        };
+        match locked {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(Error::Refused {
+                    path: self.dir.clone(),
+                    what: if shared {
+                        format!("another process is writing this tablebase alone (it holds {WRITER_LOCK}); the processes of a distributed solve share a directory, but not with a writer alone: wait for it to finish, or write into another directory")
+                    } else {
+                        format!("another process is writing this tablebase (it holds {WRITER_LOCK}); one writer a directory at a time, or the processes of one distributed solve: wait for it to finish, or write into another directory")
+                    },
+                })
             }
-            Err(fs::TryLockError::WouldBlock) => Err(Error::Refused {
-                path: self.dir.clone(),
-                what: format!(
-                    "another process is writing this tablebase (it holds {WRITER_LOCK}); one writer a directory at a time: wait for it to finish, or write into another directory"
-                ),
-            }),
             Err(fs::TryLockError::Error(e)) => {
-                Err(Error::io(&path, "cannot lock the writer's lock", e))
+                return Err(Error::io(&path, "cannot lock the writer's lock", e))
             }
+        }
+        // Another writer may have come and gone since the directory was opened.
+        self.check_game(&self.dir)?;
+        if shared {
+            self.claim_manifest()?;
+        }
+        self.writer = Some(Writer {
+            _lock: file,
+            shared,
+        });
+        self.remove_unfinished()
+    }
+
+    /// Writes the [`MANIFEST`] if the directory has none (whole: a temporary name, synced,
+    /// renamed), or checks it, under its own lock so that two sharing writers that come at
+    /// once agree on one.
+    fn claim_manifest(&self) -> Result<(), Error> {
+        let lock_path = self.dir.join(MANIFEST_LOCK);
+        let lock = open_lock(&lock_path)?;
+        // Held for a read or a write of a few bytes: waiting for it is waiting for that.
+        lock.lock()
+            .map_err(|e| Error::io(&lock_path, "cannot lock the manifest's lock", e))?;
+        let path = self.dir.join(MANIFEST);
+        match fs::read(&path) {
+            Ok(bytes) => self.check_manifest(&self.dir, &bytes),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                file::write_whole(&path, self.manifest().as_bytes())
+            }
+            Err(e) => Err(Error::io(&path, "cannot read", e)),
         }
     }
 
-    /// Removes the tier files a writer left written only in part: with the lock held, no
-    /// other writer is at work, so every temporary file is a stopped one's.
+    /// The lock of `tier`'s file, held while this writer writes it, when writers share the
+    /// directory (`None` for a writer alone: no one else writes it).
+    fn lock_tier(&self, tier: u32) -> Result<Option<File>, Error> {
+        if !self.writer.as_ref().is_some_and(|w| w.shared) {
+            return Ok(None);
+        }
+        let name = tier_lock_name(tier);
+        let path = self.dir.join(&name);
+        let file = open_lock(&path)?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(file)),
+            Err(fs::TryLockError::WouldBlock) => Err(Error::Refused {
+                path: self.path(tier),
+                what: format!(
+                    "another process is writing this tier (it holds {name}); the processes of a distributed solve each write their own tiers: is another solve of this game writing into this directory?"
+                ),
+            }),
+            Err(fs::TryLockError::Error(e)) => Err(Error::io(&path, "cannot lock", e)),
+        }
+    }
+
+    /// Removes the tier files a writer left written only in part. A writer alone holds the
+    /// directory, so every temporary file is a stopped one's; a sharing writer removes a
+    /// temporary file only once it holds its tier's lock (no one is writing it), and
+    /// leaves those another sharing writer is writing now.
     fn remove_unfinished(&self) -> Result<(), Error> {
+        let shared = self.writer.as_ref().is_some_and(|w| w.shared);
         for path in unfinished_in(&self.dir)? {
+            let held = if shared {
+                let tier = path
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .and_then(|n| n.strip_suffix(".tmp"))
+                    .and_then(tier_of_file_name)
+                    .expect("unfinished_in lists temporary tier files");
+                match self.lock_tier(tier) {
+                    Ok(lock) => lock,
+                    Err(Error::Refused { .. }) => continue,
+                    Err(e) => return Err(e),
+                }
+            } else {
+                None
+            };
             match fs::remove_file(&path) {
                 Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => return Err(Error::io(&path, "cannot remove a stopped writer's file", e)),
             }
+            drop(held);
         }
         Ok(())
     }
@@ -801,9 +988,11 @@ impl Tablebase {
             outcomes: [0; 3],
         };
         let header = self.header(tier, &empty);
+        let lock = self.lock_tier(tier)?;
         Ok(TierWriter {
             tier,
             file: file::BlockWriter::create(&self.path(tier), &header)?,
+            _lock: lock,
         })
     }
 
@@ -831,7 +1020,10 @@ impl Tablebase {
 #[derive(Debug)]
 pub struct TierWriter {
     tier: u32,
+    /// Dropped first: a file dropped unfinished is removed before its lock is let go.
     file: file::BlockWriter,
+    /// The tier's lock, when writers share the directory.
+    _lock: Option<File>,
 }
 
 impl TierWriter {
@@ -888,7 +1080,9 @@ impl TierStore for Tablebase {
             .into());
         }
         let header = self.header(tier, summary);
+        let lock = self.lock_tier(tier)?;
         let written = file::write(&path, &header, records);
+        drop(lock);
         // A reader kept open maps the old file (a query on another thread may have opened
         // it while this one wrote): the next query opens the new one.
         self.readers

@@ -1023,3 +1023,222 @@ fn directories_read_too_are_one_tablebase_with_this_one() {
         .to_string();
     assert!(e.contains("not a directory"), "{e}");
 }
+
+/// The tier files of a directory (not its locks or manifest), by name.
+fn tier_files(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter_map(|e| {
+            let name = e.file_name().into_string().unwrap();
+            tier_of_file_name(&name).map(|_| (name, fs::read(e.path()).unwrap()))
+        })
+        .collect()
+}
+
+#[test]
+fn sharing_writers_write_one_directory_a_lock_a_tier() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game(&[300, 200, 100, 50]);
+    let summary = |t: u32| TierSummary {
+        tier: t,
+        ranks: g.sizes[t as usize],
+        positions: 7,
+        outcomes: [3, 2, 2],
+    };
+    // Reference: one writer alone.
+    let alone = tmp.path().join("alone");
+    let mut tb = open(&alone, &g, 64);
+    for t in 0..4 {
+        tb.save(
+            t,
+            &records(g.sizes[t as usize], u64::from(t) + 1),
+            &summary(t),
+        )
+        .unwrap();
+    }
+    drop(tb);
+    let want = tier_files(&alone);
+    assert_eq!(want.len(), 4);
+
+    // Two sharing writers, at once on two threads, each its own tiers (one saved from its
+    // records, one streamed from its blocks).
+    let shared = tmp.path().join("shared");
+    let mut a = open(&shared, &g, 64);
+    let mut b = open(&shared, &g, 64);
+    a.share_writing().unwrap();
+    b.share_writing().unwrap();
+    std::thread::scope(|s| {
+        for (tb, first) in [(&mut a, 0u32), (&mut b, 1)] {
+            let sizes = &g.sizes;
+            let summary = &summary;
+            s.spawn(move || {
+                for t in [first, first + 2] {
+                    let r = records(sizes[t as usize], u64::from(t) + 1);
+                    if t < 2 {
+                        tb.save(t, &r, &summary(t)).unwrap();
+                    } else {
+                        let mut enc = format::Encoder::new().unwrap();
+                        let mut file = tb.begin_encoded(t).unwrap();
+                        for c in r.chunks(64) {
+                            file.push(&enc.encode(c).unwrap()).unwrap();
+                        }
+                        tb.finish_encoded(file, &summary(t)).unwrap();
+                    }
+                }
+            });
+        }
+    });
+    assert_eq!(
+        tier_files(&shared),
+        want,
+        "the same bytes as a writer alone"
+    );
+    // Each sees the other's tiers.
+    assert_eq!(a.complete_tiers().unwrap(), [0, 1, 2, 3]);
+    assert_eq!(b.load(2).unwrap(), Some(records(100, 3)));
+
+    // A tier is written by one at a time: while `a` writes tier 3, `b` is refused it (and
+    // leaves `a`'s file alone), but may write another.
+    let mut file = a.begin_encoded(3).unwrap();
+    let e = store_message(b.save(3, &records(50, 9), &summary(3)).unwrap_err());
+    assert!(
+        e.contains("another process is writing this tier")
+            && e.contains(&grundy_tablebase::tier_lock_name(3))
+            && e.starts_with(&b.path(3).display().to_string()),
+        "{e}"
+    );
+    let tmp3 = grundy_tablebase::file::temporary(&a.path(3));
+    assert!(tmp3.exists());
+    b.save(0, &records(300, 1), &summary(0)).unwrap();
+    // A writer alone is refused while they share the directory, with what to do.
+    let mut solo = open(&shared, &g, 64);
+    let e = solo.lock_for_writing().unwrap_err().to_string();
+    assert!(
+        e.contains("another process is writing this tablebase"),
+        "{e}"
+    );
+    // A sharing writer that comes now leaves the tier file being written.
+    let mut c = open(&shared, &g, 64);
+    c.share_writing().unwrap();
+    assert!(tmp3.exists(), "a newcomer removed a tier being written");
+    // The half-written tier is no tier to any reader.
+    file.push(&[1, 2, 3]).unwrap();
+    assert_eq!(
+        c.reader(3).unwrap().unwrap().read_all().unwrap(),
+        records(50, 4)
+    );
+    drop(file);
+    assert!(!tmp3.exists());
+    assert_eq!(tier_files(&shared), want);
+    drop((a, b, c));
+
+    // A writer alone holds the directory against sharing ones.
+    solo.lock_for_writing().unwrap();
+    let mut d = open(&shared, &g, 64);
+    let e = d.share_writing().unwrap_err().to_string();
+    assert!(
+        e.contains("another process is writing this tablebase alone")
+            && e.contains(grundy_tablebase::WRITER_LOCK),
+        "{e}"
+    );
+    drop(solo);
+    d.share_writing().unwrap();
+}
+
+#[test]
+fn a_stopped_sharing_writer_leaves_nothing_that_looks_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game(&[300, 200]);
+    let dir = tmp.path();
+    let mut a = open(dir, &g, 64);
+    a.share_writing().unwrap();
+    let r = records(200, 2);
+    a.save(1, &r, &TierSummary::default()).unwrap();
+    let whole = fs::read(a.path(1)).unwrap();
+    // Killed while writing tier 0: its half file, and with the process its locks.
+    let tmp0 = grundy_tablebase::file::temporary(&a.path(0));
+    fs::write(&tmp0, &whole[..whole.len() / 2]).unwrap();
+    drop(a);
+    let mut b = open(dir, &g, 64);
+    assert_eq!(b.complete_tiers().unwrap(), [1]);
+    assert_eq!(b.load(0).unwrap(), None);
+    // The next sharing writer holds tier 0's lock: the half file is a stopped writer's.
+    b.share_writing().unwrap();
+    assert!(!tmp0.exists());
+    assert_eq!(b.load(1).unwrap(), Some(r));
+    // The manifest is written whole or not at all; a cut one is no manifest of this game.
+    let manifest = dir.join(grundy_tablebase::MANIFEST);
+    let text = fs::read_to_string(&manifest).unwrap();
+    assert!(
+        text.starts_with("grundy tablebase\ngame connect4[6x5]\n"),
+        "{text}"
+    );
+    drop(b);
+    fs::write(&manifest, &text[..text.len() - 3]).unwrap();
+    let e = Tablebase::open(dir, &g).unwrap_err().to_string();
+    assert!(e.contains("holds the tablebase of another game"), "{e}");
+}
+
+#[test]
+fn a_writer_of_another_game_is_refused_by_the_manifest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let g = game(&[300, 200]);
+    // The first sharing writer names the game before it has written any tier.
+    let mut a = open(dir, &g, 64);
+    a.share_writing().unwrap();
+    assert!(tier_files(dir).is_empty());
+    let other = Sizes {
+        id: "connect4[5x4]",
+        ..g.clone()
+    };
+    let e = Tablebase::open(dir, &other).unwrap_err().to_string();
+    assert!(
+        e.starts_with(&dir.display().to_string())
+            && e.contains("holds the tablebase of another game")
+            && e.contains("says `game connect4[6x5]`, not `game connect4[5x4]`"),
+        "{e}"
+    );
+    // Opened before the manifest was written, it is refused when it would start writing.
+    let fresh = tmp.path().join("fresh");
+    let mut early = Tablebase::open(&fresh, &other).unwrap();
+    let mut first = open(&fresh, &g, 64);
+    first.share_writing().unwrap();
+    let e = early.share_writing().unwrap_err().to_string();
+    assert!(e.contains("not `game connect4[5x4]`"), "{e}");
+    drop(first);
+    let e = early.lock_for_writing().unwrap_err().to_string();
+    assert!(e.contains("not `game connect4[5x4]`"), "{e}");
+    // Another ranking version or number of tiers is another game too.
+    let e = Tablebase::open(
+        dir,
+        &Sizes {
+            version: 2,
+            ..g.clone()
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("says `ranking version 1`, not `ranking version 2`"),
+        "{e}"
+    );
+    let e = Tablebase::open(dir, &game(&[300, 200, 5]))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("says `tiers 2`, not `tiers 3`"), "{e}");
+    // A directory of tier files written alone, without a manifest: a sharing writer of
+    // another game is refused by the files, one of this game writes the manifest.
+    let old = tmp.path().join("old");
+    let mut solo = open(&old, &g, 64);
+    solo.save(1, &records(200, 2), &TierSummary::default())
+        .unwrap();
+    drop(solo);
+    assert!(!old.join(grundy_tablebase::MANIFEST).exists());
+    let e = Tablebase::open(&old, &other).unwrap_err().to_string();
+    assert!(e.contains("holds tier files of another game"), "{e}");
+    let mut b = open(&old, &g, 64);
+    b.share_writing().unwrap();
+    assert!(old.join(grundy_tablebase::MANIFEST).exists());
+}
