@@ -45,9 +45,9 @@ pub enum Command {
     /// (`±1`, `{2|-1/2}`, `^*`, `3/4`), its outcome class (L, R, P, N), mean and
     /// temperature, its atomic weight (an infinitesimal that has one) and reduced canonical
     /// form (the simplest game infinitesimally close, where not the value itself); of a sum
-    /// `A + B`, each part's value and their sum. Partizan parts:
-    /// domineering, hackenbush, cutcake, toads, clobber, snort, col; impartial parts are the
-    /// nimbers of their Grundy values.
+    /// `A + B`, each part's value and their sum. Impartial parts are the nimbers of their
+    /// Grundy values; `--help` lists the partizan families.
+    #[command(after_long_help = partizan_help())]
     Value {
         /// The position: `domineering[2x3]`, `domineering[2x3] + domineering[3x2]`,
         /// `hackenbush(BBR,RG)`.
@@ -270,6 +270,19 @@ fn patterns_help() -> String {
             })
         },
     )
+}
+
+/// The partizan families of the registry whose positions `grundy value` values
+/// (`report::value::values_entry`).
+fn partizan_help() -> String {
+    let mut text = String::from("Partizan families (the spec's `family[params](position)`):");
+    for entry in grundy::games::registry::entries() {
+        if grundy::report::value::values_entry(entry) {
+            text.push_str("\n  ");
+            text.push_str(entry.shape);
+        }
+    }
+    text
 }
 
 /// `title`, then the shape of every family of the registry that `note` keeps (asked of a

@@ -757,6 +757,36 @@ fn solve_help_names_every_registered_family() {
 }
 
 #[test]
+fn value_help_lists_the_families_it_values() {
+    // Read from the registry, so a partizan family added later is listed with no change
+    // to the CLI; and `value` takes what the help lists, and refuses the rest.
+    let out = ok(&["value", "--help"]);
+    let mut listed = 0;
+    for entry in grundy::games::registry::entries() {
+        let shown = out.lines().any(|line| line == format!("  {}", entry.shape));
+        assert_eq!(
+            shown,
+            grundy::report::value::values_entry(entry),
+            "`{}`: {out}",
+            entry.name
+        );
+        listed += usize::from(shown);
+        if let Some(small) = entry.small.first() {
+            let spec: grundy::games::Spec = small.parse().unwrap();
+            let partizan = spec.parts[0].family.kind() == grundy::games::Kind::Partizan;
+            let valued = grundy(&["value", small], "").status.success();
+            // Impartial parts are valued as nimbers, not listed.
+            assert!(shown == valued || !partizan, "grundy value {small}");
+        }
+    }
+    assert!(listed >= 7, "{listed} families listed: {out}");
+    for name in ["domineering", "snort", "col", "hackenbush"] {
+        assert!(out.contains(&format!("  {name}")), "{name}: {out}");
+    }
+    assert!(!out.contains("  tictactoe"), "{out}");
+}
+
+#[test]
 fn table_plot_and_pattern_help_list_the_families_they_take() {
     use grundy::games::Family;
     // Read from the registry through the library's own tests of what a command takes, so

@@ -11,12 +11,7 @@ use crate::{play, tablebase};
 
 /// The command: 130 when the player stopped it.
 pub fn run(spec: &str, engine_first: bool, solving: &Solving) -> Result<u8> {
-    let Solving {
-        misere,
-        common,
-        store,
-    } = solving;
-    let misere = *misere;
+    let (misere, common, store) = (solving.misere, &solving.common, &solving.store);
     let spec = parse_spec(spec)?;
     let mut limits = common.limits();
     let tablebases: Vec<grundy::report::Tablebase> = match &store.tablebase {

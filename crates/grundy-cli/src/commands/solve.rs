@@ -14,12 +14,7 @@ use crate::{output, tablebase};
 
 /// The command.
 pub fn run(spec: &str, positions: Option<&Path>, solving: &Solving) -> Result<u8> {
-    let Solving {
-        misere,
-        common,
-        store,
-    } = solving;
-    let misere = *misere;
+    let (misere, common, store) = (solving.misere, &solving.common, &solving.store);
     if misere {
         if positions.is_some() || store.tablebase.is_some() || store.processes > 1 {
             anyhow::bail!(

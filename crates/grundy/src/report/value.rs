@@ -116,6 +116,21 @@ pub fn valued(parts: Vec<(String, GameId)>, context: &mut Context) -> Result<Val
     })
 }
 
+/// Whether `grundy value` values the positions of the registry's `entry`: a partizan
+/// family whose first small member [`valuation`] values (the board games of two players,
+/// tic-tac-toe or hex, have no canonical form here), as the CLI's help lists them.
+#[must_use]
+pub fn values_entry(entry: &crate::games::spec::Entry) -> bool {
+    entry.small.first().is_some_and(|small| {
+        let Ok(spec) = small.parse::<Spec>() else {
+            return false;
+        };
+        let partizan = spec.parts.iter().all(|p| p.family.kind() == Kind::Partizan);
+        let mut context = Context::new(1 << 24);
+        partizan && valuation(&spec, &Limits::default(), &mut context).is_ok()
+    })
+}
+
 /// [`valuation`] in words, spelt as asked.
 ///
 /// # Errors
