@@ -479,20 +479,33 @@ impl Solved {
             max_positions: u64::from(u32::MAX) - 1,
             ..Control::default()
         };
-        // Built once: the labelling and the Grundy values both walk it.
+        // An acyclic graph is labelled, and its Grundy values found, in one order read
+        // from the forward graph; a graph with cycles needs its reverse, built once: the
+        // labelling and the Grundy values both walk it.
         let mut reverse = None;
+        let order = match gains {
+            None => grundy::solve::postorder(&graph)?,
+            Some(_) => None,
+        };
+        let terminal = |v: u32| match ends.code[v as usize] {
+            WIN => Some(Outcome::Win),
+            LOSS => Some(Outcome::Loss),
+            DRAW => Some(Outcome::Draw),
+            _ => None,
+        };
         let (labels, margins) = match gains {
+            None if order.is_some() => {
+                let order = order.as_deref().expect("an order");
+                let labels =
+                    grundy::solve::label_acyclic(&graph, order, terminal, mover.as_deref())?;
+                (Some(labels), None)
+            }
             None => {
                 let reverse = reverse.insert(graph.reverse());
                 let labels = grundy::solve::label_by_degree(
                     |v| graph.degree(v),
                     reverse,
-                    |v| match ends.code[v as usize] {
-                        WIN => Some(Outcome::Win),
-                        LOSS => Some(Outcome::Loss),
-                        DRAW => Some(Outcome::Draw),
-                        _ => None,
-                    },
+                    terminal,
                     mover.as_deref(),
                     &control,
                 )?;
@@ -508,7 +521,9 @@ impl Solved {
                 (None, Some((m, gains)))
             }
         };
-        let grundy = if impartial {
+        let grundy = if let (true, Some(order)) = (impartial, &order) {
+            Ok(grundy::impartial::grundy_values_in_order(&graph, order))
+        } else if impartial {
             let reverse = reverse.unwrap_or_else(|| graph.reverse());
             grundy::impartial::grundy_values_with_reverse(&graph, &reverse).map_err(|e| match e {
                 grundy::Error::Cycle { .. } => {
