@@ -220,6 +220,29 @@ pub fn reverse_topological_order(graph: &Csr, reverse: &Csr) -> Result<Vec<u32>,
 /// # Errors
 /// [`Error::TooLarge`] when the tables cannot be had.
 pub fn postorder(graph: &Csr) -> Result<Option<Vec<u32>>, Error> {
+    let mut order = Vec::new();
+    crate::memory::reserve(&mut order, graph.len(), "a topological order")?;
+    let acyclic = postorder_with(graph, |v| {
+        order.push(v);
+        Ok(())
+    })?;
+    Ok(acyclic.then_some(order))
+}
+
+/// `visit(v)` on every vertex of `graph` in a reverse topological order (each after its
+/// successors; depth-first on the forward graph), so that a caller works out each vertex
+/// from its children in the same pass; `false`, part of the graph unvisited, on meeting
+/// a cycle. Stops at `visit`'s first error.
+///
+/// # Complexity
+/// O(V + E) and `visit`'s. Memory: 1 byte per vertex and the stack (12 bytes a level).
+///
+/// # Errors
+/// [`Error::TooLarge`] when the tables cannot be had; `visit`'s.
+pub fn postorder_with(
+    graph: &Csr,
+    mut visit: impl FnMut(u32) -> Result<(), Error>,
+) -> Result<bool, Error> {
     const NEW: u8 = 0;
     const OPEN: u8 = 1;
     const DONE: u8 = 2;
@@ -227,8 +250,6 @@ pub fn postorder(graph: &Csr) -> Result<Option<Vec<u32>>, Error> {
     let offsets = graph.offsets();
     let targets = graph.targets();
     let mut mark = crate::memory::filled(n, NEW, "a topological order")?;
-    let mut order = Vec::new();
-    crate::memory::reserve(&mut order, n, "a topological order")?;
     // (vertex, its next edge).
     let mut stack: Vec<(u32, u64)> = Vec::new();
     for root in 0..n as u32 {
@@ -250,7 +271,7 @@ pub fn postorder(graph: &Csr) -> Result<Option<Vec<u32>>, Error> {
                         descend = Some(c);
                         break;
                     }
-                    OPEN => return Ok(None),
+                    OPEN => return Ok(false),
                     _ => {}
                 }
             }
@@ -262,13 +283,13 @@ pub fn postorder(graph: &Csr) -> Result<Option<Vec<u32>>, Error> {
                 }
                 None => {
                     mark[v as usize] = DONE;
-                    order.push(v);
+                    visit(v)?;
                     stack.pop();
                 }
             }
         }
     }
-    Ok(Some(order))
+    Ok(true)
 }
 
 /// [`label_by_degree`] on an acyclic graph in one pass over `order` (a reverse
@@ -285,12 +306,46 @@ pub fn label_acyclic(
     mover: Option<&[u8]>,
 ) -> Result<Labels, Error> {
     debug_assert_eq!(order.len(), graph.len());
-    let mut state = crate::memory::filled(graph.len(), Word::UNCOUNTED, "the labels")?;
-    let too_long = || Error::TooLarge {
-        what: "a game longer than 2^30 moves".into(),
-        need: None,
-    };
+    let mut labels = AcyclicLabels::new(graph.len())?;
     for &v in order {
+        labels.label(graph, v, &terminal, mover)?;
+    }
+    Ok(labels.done())
+}
+
+/// [`label_acyclic`] one vertex at a time, for a caller that walks the order itself
+/// ([`postorder_with`]): each vertex labelled after its successors.
+pub struct AcyclicLabels {
+    state: Vec<Word>,
+}
+
+impl AcyclicLabels {
+    /// Room for `n` vertices, none labelled.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] when the table cannot be had.
+    pub fn new(n: usize) -> Result<AcyclicLabels, Error> {
+        Ok(AcyclicLabels {
+            state: crate::memory::filled(n, Word::UNCOUNTED, "the labels")?,
+        })
+    }
+
+    /// Labels `v`, whose successors are labelled.
+    ///
+    /// # Errors
+    /// As [`label`].
+    #[inline]
+    pub fn label(
+        &mut self,
+        graph: &Csr,
+        v: u32,
+        terminal: impl Fn(u32) -> Option<Outcome>,
+        mover: Option<&[u8]>,
+    ) -> Result<(), Error> {
+        let too_long = || Error::TooLarge {
+            what: "a game longer than 2^30 moves".into(),
+            need: None,
+        };
         let word = match terminal(v) {
             Some(Outcome::Win) => Word::decided(true, 0),
             Some(Outcome::Loss) => Word::decided(false, 0),
@@ -304,7 +359,7 @@ pub fn label_acyclic(
                 let mut loss = 0u32;
                 let mut draw = false;
                 for &c in children {
-                    match state[c as usize].read() {
+                    match self.state[c as usize].read() {
                         Some((won, r)) => {
                             let stays = mover.is_some_and(|m| m[v as usize] == m[c as usize]);
                             if won == stays {
@@ -330,9 +385,15 @@ pub fn label_acyclic(
                 }
             }
         };
-        state[v as usize] = word;
+        self.state[v as usize] = word;
+        Ok(())
     }
-    Ok(Labels { state })
+
+    /// The labels (those of vertices never labelled: draws).
+    #[must_use]
+    pub fn done(self) -> Labels {
+        Labels { state: self.state }
+    }
 }
 
 /// A solved game: its reachable positions, move graph and the value of each.
