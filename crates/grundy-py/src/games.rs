@@ -479,20 +479,53 @@ impl Solved {
             max_positions: u64::from(u32::MAX) - 1,
             ..Control::default()
         };
-        // Built once: the labelling and the Grundy values both walk it.
+        // An acyclic graph is labelled, and its Grundy values found, in one depth-first
+        // pass over the forward graph, each vertex after its children; a graph with
+        // cycles needs its reverse, built once: the labelling and the Grundy values both
+        // walk it.
         let mut reverse = None;
+        let terminal = |v: u32| match ends.code[v as usize] {
+            WIN => Some(Outcome::Win),
+            LOSS => Some(Outcome::Loss),
+            DRAW => Some(Outcome::Draw),
+            _ => None,
+        };
+        let mut acyclic = None;
+        if gains.is_none() {
+            let mut labels = grundy::solve::AcyclicLabels::new(graph.len())?;
+            let mut values = if impartial {
+                vec![0u32; graph.len()]
+            } else {
+                Vec::new()
+            };
+            let mut seen = Vec::new();
+            let done = grundy::solve::postorder_with(&graph, |v| {
+                labels.label(&graph, v, terminal, mover.as_deref())?;
+                if impartial {
+                    values[v as usize] = grundy::impartial::mex(
+                        graph.successors(v).iter().map(|&c| values[c as usize]),
+                        &mut seen,
+                    );
+                }
+                Ok(())
+            })?;
+            if done {
+                acyclic = Some((labels.done(), values));
+            }
+        }
+        let mut acyclic_grundy = None;
         let (labels, margins) = match gains {
+            None if acyclic.is_some() => {
+                let (labels, values) = acyclic.expect("labelled");
+                acyclic_grundy = Some(values);
+                (Some(labels), None)
+            }
             None => {
                 let reverse = reverse.insert(graph.reverse());
                 let labels = grundy::solve::label_by_degree(
                     |v| graph.degree(v),
                     reverse,
-                    |v| match ends.code[v as usize] {
-                        WIN => Some(Outcome::Win),
-                        LOSS => Some(Outcome::Loss),
-                        DRAW => Some(Outcome::Draw),
-                        _ => None,
-                    },
+                    terminal,
                     mover.as_deref(),
                     &control,
                 )?;
@@ -508,7 +541,9 @@ impl Solved {
                 (None, Some((m, gains)))
             }
         };
-        let grundy = if impartial {
+        let grundy = if let (true, Some(values)) = (impartial, acyclic_grundy) {
+            Ok(values)
+        } else if impartial {
             let reverse = reverse.unwrap_or_else(|| graph.reverse());
             grundy::impartial::grundy_values_with_reverse(&graph, &reverse).map_err(|e| match e {
                 grundy::Error::Cycle { .. } => {

@@ -60,6 +60,25 @@ pub fn grundy_values_with_reverse(graph: &Csr, reverse: &Csr) -> Result<Vec<u32>
     Ok(value)
 }
 
+/// [`grundy_values`] from a reverse topological order of `graph` (every vertex after its
+/// successors: [`crate::solve::postorder`]), with no reverse graph.
+///
+/// # Complexity
+/// O(V + E).
+#[must_use]
+pub fn grundy_values_in_order(graph: &Csr, order: &[u32]) -> Vec<u32> {
+    debug_assert_eq!(order.len(), graph.len());
+    let mut value = vec![0u32; graph.len()];
+    let mut seen = Vec::new();
+    for &v in order {
+        value[v as usize] = mex(
+            graph.successors(v).iter().map(|&c| value[c as usize]),
+            &mut seen,
+        );
+    }
+    value
+}
+
 /// The Grundy value of a sum: the XOR of its parts'.
 #[must_use]
 pub fn sum_value(parts: &[u64]) -> u64 {

@@ -210,6 +210,192 @@ pub fn reverse_topological_order(graph: &Csr, reverse: &Csr) -> Result<Vec<u32>,
     Ok(queue)
 }
 
+/// A reverse topological order of `graph` read from the forward graph alone (a
+/// depth-first search, each vertex after its successors), for callers that hold no
+/// reverse graph; `None` if the graph has a cycle.
+///
+/// # Complexity
+/// O(V + E). Memory: 5 bytes per vertex and the search's stack (12 bytes a level).
+///
+/// # Errors
+/// [`Error::TooLarge`] when the tables cannot be had.
+pub fn postorder(graph: &Csr) -> Result<Option<Vec<u32>>, Error> {
+    let mut order = Vec::new();
+    crate::memory::reserve(&mut order, graph.len(), "a topological order")?;
+    let acyclic = postorder_with(graph, |v| {
+        order.push(v);
+        Ok(())
+    })?;
+    Ok(acyclic.then_some(order))
+}
+
+/// `visit(v)` on every vertex of `graph` in a reverse topological order (each after its
+/// successors; depth-first on the forward graph), so that a caller works out each vertex
+/// from its children in the same pass; `false`, part of the graph unvisited, on meeting
+/// a cycle. Stops at `visit`'s first error.
+///
+/// # Complexity
+/// O(V + E) and `visit`'s. Memory: 1 byte per vertex and the stack (12 bytes a level).
+///
+/// # Errors
+/// [`Error::TooLarge`] when the tables cannot be had; `visit`'s.
+pub fn postorder_with(
+    graph: &Csr,
+    mut visit: impl FnMut(u32) -> Result<(), Error>,
+) -> Result<bool, Error> {
+    const NEW: u8 = 0;
+    const OPEN: u8 = 1;
+    const DONE: u8 = 2;
+    let n = graph.len();
+    let offsets = graph.offsets();
+    let targets = graph.targets();
+    let mut mark = crate::memory::filled(n, NEW, "a topological order")?;
+    // (vertex, its next edge).
+    let mut stack: Vec<(u32, u64)> = Vec::new();
+    for root in 0..n as u32 {
+        if mark[root as usize] != NEW {
+            continue;
+        }
+        mark[root as usize] = OPEN;
+        stack.push((root, offsets[root as usize]));
+        while let Some(top) = stack.last_mut() {
+            let (v, at) = *top;
+            let end = offsets[v as usize + 1];
+            let mut next = at;
+            let mut descend = None;
+            while next < end {
+                let c = targets[next as usize];
+                next += 1;
+                match mark[c as usize] {
+                    NEW => {
+                        descend = Some(c);
+                        break;
+                    }
+                    OPEN => return Ok(false),
+                    _ => {}
+                }
+            }
+            top.1 = next;
+            match descend {
+                Some(c) => {
+                    mark[c as usize] = OPEN;
+                    stack.push((c, offsets[c as usize]));
+                }
+                None => {
+                    mark[v as usize] = DONE;
+                    visit(v)?;
+                    stack.pop();
+                }
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// [`label_by_degree`] on an acyclic graph in one pass over `order` (a reverse
+/// topological order: [`postorder`]), from the forward graph alone: the same labels
+/// (a win at one more than its nearest lost child, a loss at one more than its farthest
+/// child, a vertex with a drawn child and no lost one a draw), without the reverse graph.
+///
+/// # Errors
+/// As [`label`].
+pub fn label_acyclic(
+    graph: &Csr,
+    order: &[u32],
+    terminal: impl Fn(u32) -> Option<Outcome>,
+    mover: Option<&[u8]>,
+) -> Result<Labels, Error> {
+    debug_assert_eq!(order.len(), graph.len());
+    let mut labels = AcyclicLabels::new(graph.len())?;
+    for &v in order {
+        labels.label(graph, v, &terminal, mover)?;
+    }
+    Ok(labels.done())
+}
+
+/// [`label_acyclic`] one vertex at a time, for a caller that walks the order itself
+/// ([`postorder_with`]): each vertex labelled after its successors.
+pub struct AcyclicLabels {
+    state: Vec<Word>,
+}
+
+impl AcyclicLabels {
+    /// Room for `n` vertices, none labelled.
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] when the table cannot be had.
+    pub fn new(n: usize) -> Result<AcyclicLabels, Error> {
+        Ok(AcyclicLabels {
+            state: crate::memory::filled(n, Word::UNCOUNTED, "the labels")?,
+        })
+    }
+
+    /// Labels `v`, whose successors are labelled.
+    ///
+    /// # Errors
+    /// As [`label`].
+    #[inline]
+    pub fn label(
+        &mut self,
+        graph: &Csr,
+        v: u32,
+        terminal: impl Fn(u32) -> Option<Outcome>,
+        mover: Option<&[u8]>,
+    ) -> Result<(), Error> {
+        let too_long = || Error::TooLarge {
+            what: "a game longer than 2^30 moves".into(),
+            need: None,
+        };
+        let word = match terminal(v) {
+            Some(Outcome::Win) => Word::decided(true, 0),
+            Some(Outcome::Loss) => Word::decided(false, 0),
+            Some(Outcome::Draw) => Word::EXCLUDED,
+            None => {
+                let children = graph.successors(v);
+                // The engine's limit on moves, kept so both labellers refuse alike.
+                Word::undecided(children.len() as u64)?;
+                // The nearest child good for the mover, the farthest other, any draw.
+                let mut win = u32::MAX;
+                let mut loss = 0u32;
+                let mut draw = false;
+                for &c in children {
+                    match self.state[c as usize].read() {
+                        Some((won, r)) => {
+                            let stays = mover.is_some_and(|m| m[v as usize] == m[c as usize]);
+                            if won == stays {
+                                win = win.min(r);
+                            } else {
+                                loss = loss.max(r + 1);
+                            }
+                        }
+                        None => draw = true,
+                    }
+                }
+                if win != u32::MAX {
+                    if win >= Word::MAX_DISTANCE {
+                        return Err(too_long());
+                    }
+                    Word::decided(true, win + 1)
+                } else if draw {
+                    Word::UNCOUNTED
+                } else if loss > Word::MAX_DISTANCE {
+                    return Err(too_long());
+                } else {
+                    Word::decided(false, loss)
+                }
+            }
+        };
+        self.state[v as usize] = word;
+        Ok(())
+    }
+
+    /// The labels (those of vertices never labelled: draws).
+    #[must_use]
+    pub fn done(self) -> Labels {
+        Labels { state: self.state }
+    }
+}
+
 /// A solved game: its reachable positions, move graph and the value of each.
 #[derive(Debug, Clone)]
 pub struct Solution<P> {
@@ -482,5 +668,71 @@ mod tests {
         // One move worth 3 into a position worth 2 to the opponent: 1 for the mover.
         let m = minimax_graph(&line, &[3], |v| (v == 1).then_some(2), None).unwrap();
         assert_eq!((m.margin, m.depth), (vec![1, 2], vec![1, 0]));
+    }
+
+    /// A random graph on `n` vertices whose ids are shuffled, acyclic or not, with
+    /// declared outcomes and movers.
+    #[allow(clippy::type_complexity)]
+    fn shuffled() -> impl Strategy<Value = (Csr, bool, Vec<Option<Outcome>>, Vec<u8>)> {
+        (1usize..14).prop_flat_map(|n| {
+            (
+                proptest::collection::vec((0..n as u32, 0..n as u32), 0..40),
+                Just((0..n as u32).collect::<Vec<u32>>()).prop_shuffle(),
+                any::<bool>(),
+                proptest::collection::vec(
+                    proptest::option::weighted(
+                        0.15,
+                        prop_oneof![Just(Outcome::Win), Just(Outcome::Loss), Just(Outcome::Draw)],
+                    ),
+                    n,
+                ),
+                proptest::collection::vec(0u8..2, n),
+            )
+                .prop_map(move |(edges, perm, acyclic, ends, movers)| {
+                    let edges: Vec<(u32, u32)> = edges
+                        .into_iter()
+                        .filter(|(a, b)| !acyclic || a < b)
+                        .map(|(a, b)| (perm[a as usize], perm[b as usize]))
+                        .collect();
+                    (Csr::from_edges(n, &edges), acyclic, ends, movers)
+                })
+        })
+    }
+
+    proptest! {
+        /// The forward-only labelling gives what the engine gives, on every acyclic graph;
+        /// the postorder is a reverse topological order, and refused on a cycle.
+        #[test]
+        fn label_acyclic_agrees_with_the_engine((g, acyclic, ends, movers) in shuffled()) {
+            let reverse = g.reverse();
+            let order = postorder(&g).unwrap();
+            let sorted = reverse_topological_order(&g, &reverse).ok();
+            prop_assert_eq!(order.is_some(), sorted.is_some());
+            if acyclic {
+                prop_assert!(order.is_some());
+            }
+            let Some(order) = order else { return Ok(()) };
+            let mut place = vec![0usize; g.len()];
+            for (i, &v) in order.iter().enumerate() {
+                place[v as usize] = i;
+            }
+            for v in 0..g.len() as u32 {
+                for &c in g.successors(v) {
+                    prop_assert!(place[c as usize] < place[v as usize]);
+                }
+            }
+            let terminal = |v: u32| ends[v as usize];
+            for mover in [None, Some(movers.as_slice())] {
+                let want = label_by_degree(|v| g.degree(v), &reverse, terminal, mover, &Control::default()).unwrap();
+                let got = label_acyclic(&g, &order, terminal, mover).unwrap();
+                for v in 0..g.len() as u32 {
+                    prop_assert_eq!(got.value(v), want.value(v), "vertex {}", v);
+                }
+            }
+            prop_assert_eq!(
+                crate::impartial::grundy_values_in_order(&g, &order),
+                crate::impartial::grundy_values(&g).unwrap()
+            );
+        }
     }
 }
