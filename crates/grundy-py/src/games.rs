@@ -164,15 +164,6 @@ pub(crate) fn call_to_move(f: &Bound<'_, PyAny>, pos: &Bound<'_, PyAny>) -> PyRe
     read_mover(&got, pos).map_err(|e| e.into_game_error(py))
 }
 
-/// `gain(pos, child)` read: an int, else a `GameError` naming the move.
-pub(crate) fn call_gain(
-    f: &Bound<'_, PyAny>,
-    pos: &Bound<'_, PyAny>,
-    child: &Bound<'_, PyAny>,
-) -> PyResult<i64> {
-    call_int("gain", f, pos, child)
-}
-
 /// `priority(pos, child)` read: an int (higher is tried first by the search; clamped to
 /// 32 bits), else a `GameError` naming the move.
 pub(crate) fn call_priority(
@@ -184,9 +175,9 @@ pub(crate) fn call_priority(
         .map(|v| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
 }
 
-/// `name(pos, child)` through `f`, read as an int (not a bool), else a `GameError`
-/// naming the move.
-fn call_int(
+/// `name(pos, child)` through `f` (`gain`, `priority`), read as an int (not a bool), else a
+/// `GameError` naming the move.
+pub(crate) fn call_int(
     name: &str,
     f: &Bound<'_, PyAny>,
     pos: &Bound<'_, PyAny>,
@@ -407,7 +398,7 @@ fn explore_game<'py>(
                 };
                 targets.push(id);
                 if let Some(f) = &gain {
-                    gains.push(call_gain(f, &pos, &child)?);
+                    gains.push(call_int("gain", f, &pos, &child)?);
                 }
                 Ok(())
             })?;

@@ -43,7 +43,7 @@ use smallvec::SmallVec;
 
 use crate::batched::{ints, moves_of, out_of_range, Calls, MAX_SIZE, TERMINAL_RULE, TO_MOVE_RULE};
 use crate::games::{
-    call_gain, call_priority, call_terminal, call_to_move, each_move, show, unhashable, wrap,
+    call_int, call_priority, call_terminal, call_to_move, each_move, show, unhashable, wrap,
     GameError, GameTooLarge, IntoGameError, DRAW, LOSS, PLAY_ON, SIGNAL_EVERY, WIN,
 };
 
@@ -330,7 +330,7 @@ impl<'py> PyGame<'_, 'py> {
         let mut found = Vec::new();
         each_move(&self.moves, obj, self.max_moves, |child| {
             let gain = match &self.gain {
-                Some(f) => call_gain(f, obj, &child)?,
+                Some(f) => call_int("gain", f, obj, &child)?,
                 None => 0,
             };
             found.push((self.intern(Some(obj), child)?, gain));
