@@ -30,6 +30,7 @@
 //!
 //! Games are short (finitely many positions, no cycles): loopy games are not values here.
 
+mod atomic;
 mod context;
 mod number;
 mod print;
@@ -42,11 +43,12 @@ mod value;
 #[cfg(test)]
 mod tests;
 
+pub use atomic::{atomic_weight, is_all_small};
 pub use context::Context;
 pub use number::{Dyadic, MAX_EXP};
 pub use print::{write, Spelling};
 pub use read::{read, FormError};
 pub use reduce::{is_infinitesimal, reduced_canonical_form};
-pub use temper::{atomic_weight, cool, freeze, heat, is_all_small, overheat};
+pub use temper::{cool, freeze, heat, overheat};
 pub use thermo::{thermograph, Thermograph, Wall};
 pub use value::{Class, GameId, Table, MAX_NIMBER};

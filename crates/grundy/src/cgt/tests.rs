@@ -860,12 +860,12 @@ proptest! {
             Err(_) => prop_assert!(!is_all_small(&table, g)),
             Ok(w) => {
                 let up = table.up();
-                let wu = super::temper::norton_product(&mut table, w, up, &mut FxHashMap::default()).unwrap();
+                let wu = super::atomic::norton_product(&mut table, w, up, &mut FxHashMap::default()).unwrap();
                 // A nimber past every nimber among the followers, doubled for margin.
                 let mut seen = FxHashMap::default();
                 let far = [g, wu, x]
                     .iter()
-                    .map(|&h| super::temper::remote_star(&table, h, &mut seen))
+                    .map(|&h| super::atomic::remote_star(&table, h, &mut seen))
                     .max()
                     .unwrap_or(1);
                 let remote = table.nimber(2 * far.next_power_of_two());
