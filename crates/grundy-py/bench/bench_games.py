@@ -9,10 +9,16 @@ answer it times. Run one case per process (for whole-process timings and peak me
                                                         # (needs cvxpy, which it imports)
 """
 
+import os
 import sys
 import time
 
-import grundy
+# NumPy's BLAS threads (which `moves_many`'s array operations never use) spin on the other
+# cores after numpy's import and count as the process's CPU: one thread, as a game on one
+# core wants.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import grundy  # noqa: E402
 
 
 class FibonacciNim(grundy.Game):
