@@ -1,53 +1,18 @@
 //! Every small board game of the catalog: the distributed solver, on several workers in
 //! one process, writes the same tablebase, byte for byte, as `grundy::tier::solve`.
 
-use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::Arc;
 
-use grundy::explore::Control;
-use grundy::games::{Family, Spec};
 use grundy_dist::{solve, Config};
-use grundy_tablebase::Tablebase;
 
-fn family(spec: &str) -> Arc<dyn Family> {
-    let spec: Spec = spec.parse().unwrap();
-    Arc::clone(&spec.single().unwrap().family)
-}
-
-/// The files of a directory, by name.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().into_string().unwrap(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect()
-}
-
-fn single(spec: &str, dir: &Path) -> grundy::tier::Solved {
-    let f = family(spec);
-    let tiers = f.tiers().unwrap();
-    let mut store = Tablebase::open(dir, tiers.game()).unwrap();
-    grundy::tier::solve(
-        tiers.game(),
-        &mut store,
-        &grundy::tier::Options::default(),
-        &|_| {},
-        &Control::default(),
-    )
-    .unwrap()
-}
+mod common;
+use common::{family, library, tier_files};
 
 pub fn same_bytes(spec: &str, workers: &[usize]) {
     let tmp = tempfile::tempdir().unwrap();
     let one = tmp.path().join("single");
-    let expected = single(spec, &one);
-    let want = files(&one);
+    let expected = library(spec, &one, None);
+    let want = tier_files(&one);
     // Sharing arrays in place, and not (every rank of another worker a message).
     for (w, share) in workers.iter().flat_map(|&w| [(w, true), (w, false)]) {
         if w == 1 && !share {
@@ -65,7 +30,7 @@ pub fn same_bytes(spec: &str, workers: &[usize]) {
             solved.solved, expected,
             "{spec} on {w} workers, sharing {share}"
         );
-        let got = files(&dir);
+        let got = tier_files(&dir);
         assert_eq!(
             got.keys().collect::<Vec<_>>(),
             want.keys().collect::<Vec<_>>(),

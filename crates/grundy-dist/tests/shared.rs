@@ -3,32 +3,14 @@
 //! there, each under its tier's lock, and the directory's tier files are the library's,
 //! byte for byte. A solve of another game given the directory is refused.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use grundy::explore::Control;
-use grundy::games::{Family, Spec};
 use grundy_dist::{solve, Cluster, Config, Error, Solved};
-use grundy_tablebase::{tier_of_file_name, Tablebase};
 
-fn family(spec: &str) -> Arc<dyn Family> {
-    let spec: Spec = spec.parse().unwrap();
-    Arc::clone(&spec.single().unwrap().family)
-}
-
-/// The tier files of a directory (not its locks or manifest), by name.
-fn tier_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter_map(|e| {
-            let name = e.file_name().into_string().unwrap();
-            tier_of_file_name(&name).map(|_| (name, std::fs::read(e.path()).unwrap()))
-        })
-        .collect()
-}
+mod common;
+use common::{family, library, tier_files};
 
 /// Free loopback addresses (bound, then released).
 fn addresses(n: usize) -> Vec<String> {
@@ -39,24 +21,6 @@ fn addresses(n: usize) -> Vec<String> {
         .iter()
         .map(|l| l.local_addr().unwrap().to_string())
         .collect()
-}
-
-/// The library's tablebase of `spec` in blocks of `slice` ranks.
-fn library(spec: &str, dir: &Path, slice: u32) -> grundy::tier::Solved {
-    let f = family(spec);
-    let tiers = f.tiers().unwrap();
-    let mut store = Tablebase::open(dir, tiers.game())
-        .unwrap()
-        .with_block_records(slice)
-        .unwrap();
-    grundy::tier::solve(
-        tiers.game(),
-        &mut store,
-        &grundy::tier::Options::default(),
-        &|_| {},
-        &Control::default(),
-    )
-    .unwrap()
 }
 
 /// Runs `n` processes of `workers` workers, each a thread here, all writing `dir`.
@@ -90,7 +54,7 @@ fn processes_given_one_directory_write_the_library_tablebase() {
     let tmp = tempfile::tempdir().unwrap();
     for (spec, workers) in [("connect4[4x4]", 1), ("quixo[3]", 2), ("kalah[3,3]", 1)] {
         let one = tmp.path().join(format!("library-{spec}"));
-        let expected = library(spec, &one, 64);
+        let expected = library(spec, &one, Some(64));
         let want = tier_files(&one);
         let dir = tmp.path().join(format!("shared-{spec}"));
         for (process, got) in cluster(spec, &dir, 2, workers).into_iter().enumerate() {

@@ -650,52 +650,55 @@ impl<'a> Solver<'a> {
                 let own = reach[t as usize].as_ref().expect("allocated");
                 let later = &reach;
                 let fresh = AtomicBool::new(false);
-                chunks(0..size).into_par_iter().with_max_len(1).for_each(|range| {
-                    if self.stopping() {
-                        return;
-                    }
-                    let len = range.end - range.start;
-                    let want = |r: u64| own.get(r) && !expanded.get(r);
-                    game.visit(t, range, &want, &mut |r, node| {
-                        expanded.set(r);
-                        let Node::Moves(children) = node else {
+                chunks(0..size)
+                    .into_par_iter()
+                    .with_max_len(1)
+                    .for_each(|range| {
+                        if self.stopping() {
                             return;
-                        };
-                        for c in children {
-                            if c.tier < t || c.tier >= n {
-                                self.fail(Error::Unsupported(format!(
+                        }
+                        let len = range.end - range.start;
+                        let want = |r: u64| own.get(r) && !expanded.get(r);
+                        game.visit(t, range, &want, &mut |r, node| {
+                            expanded.set(r);
+                            let Node::Moves(children) = node else {
+                                return;
+                            };
+                            for c in children {
+                                if c.tier < t || c.tier >= n {
+                                    self.fail(Error::Unsupported(format!(
                                     "{}: a move from tier {t} to tier {}: tiers must not go back",
                                     game.id(),
                                     c.tier
                                 )));
-                                return;
+                                    return;
+                                }
+                                if c.tier > top {
+                                    continue;
+                                }
+                                let bits = later[c.tier as usize].as_ref().expect("allocated");
+                                if c.rank >= sizes[c.tier as usize] {
+                                    self.fail(Error::Unsupported(format!(
+                                        "{}: a move to rank {} of tier {}, which has {} ranks",
+                                        game.id(),
+                                        c.rank,
+                                        c.tier,
+                                        sizes[c.tier as usize]
+                                    )));
+                                    return;
+                                }
+                                if bits.set(c.rank) && c.tier == t {
+                                    fresh.store(true, Ordering::Relaxed);
+                                }
                             }
-                            if c.tier > top {
-                                continue;
-                            }
-                            let bits = later[c.tier as usize].as_ref().expect("allocated");
-                            if c.rank >= sizes[c.tier as usize] {
-                                self.fail(Error::Unsupported(format!(
-                                    "{}: a move to rank {} of tier {}, which has {} ranks",
-                                    game.id(),
-                                    c.rank,
-                                    c.tier,
-                                    sizes[c.tier as usize]
-                                )));
-                                return;
-                            }
-                            if bits.set(c.rank) && c.tier == t {
-                                fresh.store(true, Ordering::Relaxed);
-                            }
-                        }
+                        });
+                        let so_far = done.fetch_add(len, Ordering::Relaxed) + len;
+                        (self.listen)(&Event::Reach {
+                            tier: t,
+                            done: so_far.min(size),
+                            total: size,
+                        });
                     });
-                    let so_far = done.fetch_add(len, Ordering::Relaxed) + len;
-                    (self.listen)(&Event::Reach {
-                        tier: t,
-                        done: so_far.min(size),
-                        total: size,
-                    });
-                });
                 self.outcome()?;
                 if !fresh.load(Ordering::Relaxed) {
                     break;
