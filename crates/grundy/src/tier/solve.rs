@@ -287,6 +287,17 @@ struct Solver<'a> {
     error: Mutex<Option<Error>>,
 }
 
+/// One part's share of the subgraph of a tier's pending positions ([`Solver::solve_inside`]):
+/// for each position, where its moves to pending ones end in `targets` (and `moves`), and
+/// its moves out of the tier folded.
+#[derive(Default)]
+struct Piece {
+    ends: Vec<usize>,
+    targets: Vec<u32>,
+    moves: Vec<(bool, i32)>,
+    outside: Vec<Outside>,
+}
+
 /// The positions of a tier with moves inside it, as the tier solver and `grundy-dist`
 /// keep them: for each, its moves out of the tier folded into an [`Outside`], and its
 /// moves inside the tier, `inside[ends[i - 1]..ends[i]]` for `ranks[i]`.
@@ -834,37 +845,54 @@ impl<'a> Solver<'a> {
         let game = self.game;
         let ranks: Vec<u64> = parts.iter().flat_map(|p| p.ranks.iter().copied()).collect();
         let id_of = |rank: u64| ranks.binary_search(&rank).ok().map(|i| i as u32);
-        // The subgraph of the pending positions, flat: the moves of position i to pending
-        // ones are targets[offsets[i]..offsets[i + 1]] (with the gain and whether the turn
-        // is kept alongside); the moves to final records are folded into its outside.
+        // Each part's piece of the subgraph of the pending positions, on every thread:
+        // their moves to pending ones (ids, with the gain and whether the turn is kept),
+        // the moves to final records folded into their outsides.
+        let known: &[u16] = records;
+        let pieces: Vec<Result<Piece, Error>> = parts
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|part| {
+                let mut piece = Piece::default();
+                let mut from = 0;
+                for (i, &end) in part.ends.iter().enumerate() {
+                    let mut out = part.outside[i];
+                    for &(rank, gain, again) in &part.inside[from..end] {
+                        if let Some(id) = id_of(rank) {
+                            piece.targets.push(id);
+                            piece.moves.push((again, gain));
+                            continue;
+                        }
+                        let rec = known[rank as usize];
+                        if rec == record::UNREACHED {
+                            return Err(Error::Unsupported(format!(
+                                "{}: a move inside tier {tier} to rank {rank}, which the start never reached",
+                                game.id()
+                            )));
+                        }
+                        out.add(rec, again, gain, self.scored);
+                    }
+                    from = end;
+                    piece.outside.push(out);
+                    piece.ends.push(piece.targets.len());
+                }
+                Ok(piece)
+            })
+            .collect();
+        // The pieces end to end: the moves of position i to pending ones are
+        // targets[offsets[i]..offsets[i + 1]].
         let mut offsets: Vec<u64> = Vec::with_capacity(ranks.len() + 1);
         let mut targets: Vec<u32> = Vec::new();
         let mut moves: Vec<(bool, i32)> = Vec::new();
         let mut outside: Vec<Outside> = Vec::with_capacity(ranks.len());
         offsets.push(0);
-        for part in parts {
-            let mut from = 0;
-            for (i, &end) in part.ends.iter().enumerate() {
-                let mut out = part.outside[i];
-                for &(rank, gain, again) in &part.inside[from..end] {
-                    if let Some(id) = id_of(rank) {
-                        targets.push(id);
-                        moves.push((again, gain));
-                        continue;
-                    }
-                    let rec = records[rank as usize];
-                    if rec == record::UNREACHED {
-                        return Err(Error::Unsupported(format!(
-                            "{}: a move inside tier {tier} to rank {rank}, which the start never reached",
-                            game.id()
-                        )));
-                    }
-                    out.add(rec, again, gain, self.scored);
-                }
-                from = end;
-                outside.push(out);
-                offsets.push(targets.len() as u64);
-            }
+        for piece in pieces {
+            let piece = piece?;
+            let base = targets.len() as u64;
+            offsets.extend(piece.ends.iter().map(|&end| base + end as u64));
+            targets.extend_from_slice(&piece.targets);
+            moves.extend_from_slice(&piece.moves);
+            outside.extend_from_slice(&piece.outside);
         }
         self.control.check()?;
         if self.scored {
