@@ -474,44 +474,43 @@ impl Solved {
         // pass over the forward graph, each vertex after its children; a graph with
         // cycles needs its reverse, built once: the labelling and the Grundy values both
         // walk it.
-        let mut reverse = None;
         let terminal = |v: u32| match ends.code[v as usize] {
             WIN => Some(Outcome::Win),
             LOSS => Some(Outcome::Loss),
             DRAW => Some(Outcome::Draw),
             _ => None,
         };
-        let mut acyclic = None;
-        if gains.is_none() {
-            let mut labels = grundy::solve::AcyclicLabels::new(graph.len())?;
-            let mut values = if impartial {
-                vec![0u32; graph.len()]
-            } else {
-                Vec::new()
-            };
-            let mut seen = Vec::new();
-            let done = grundy::solve::postorder_with(&graph, |v| {
-                labels.label(&graph, v, terminal, mover.as_deref())?;
-                if impartial {
-                    values[v as usize] = grundy::impartial::mex(
-                        graph.successors(v).iter().map(|&c| values[c as usize]),
-                        &mut seen,
-                    );
-                }
-                Ok(())
-            })?;
-            if done {
-                acyclic = Some((labels.done(), values));
-            }
-        }
-        let mut acyclic_grundy = None;
-        let (labels, margins) = match gains {
-            None if acyclic.is_some() => {
-                let (labels, values) = acyclic.expect("labelled");
-                acyclic_grundy = Some(values);
-                (Some(labels), None)
-            }
+        // An acyclic graph is labelled, and its Grundy values found, in one depth-first
+        // pass over the forward graph, each vertex after its children; a graph with
+        // cycles needs its reverse, built once: the labelling and the Grundy values both
+        // walk it.
+        let acyclic = match gains {
+            Some(_) => None,
             None => {
+                let mut labels = grundy::solve::AcyclicLabels::new(graph.len())?;
+                let mut values = if impartial {
+                    vec![0u32; graph.len()]
+                } else {
+                    Vec::new()
+                };
+                let mut seen = Vec::new();
+                let done = grundy::solve::postorder_with(&graph, |v| {
+                    labels.label(&graph, v, terminal, mover.as_deref())?;
+                    if impartial {
+                        values[v as usize] = grundy::impartial::mex(
+                            graph.successors(v).iter().map(|&c| values[c as usize]),
+                            &mut seen,
+                        );
+                    }
+                    Ok(())
+                })?;
+                done.then(|| (labels.done(), values))
+            }
+        };
+        let mut reverse = None;
+        let (labels, margins, acyclic_grundy) = match (gains, acyclic) {
+            (None, Some((labels, values))) => (Some(labels), None, Some(values)),
+            (None, None) => {
                 let reverse = reverse.insert(graph.reverse());
                 let labels = grundy::solve::label_by_degree(
                     |v| graph.degree(v),
@@ -520,16 +519,16 @@ impl Solved {
                     mover.as_deref(),
                     &control,
                 )?;
-                (Some(labels), None)
+                (Some(labels), None, None)
             }
-            Some(gains) => {
+            (Some(gains), _) => {
                 let m = grundy::solve::minimax_graph(
                     &graph,
                     &gains,
                     |v| (ends.code[v as usize] == STOP).then(|| ends.stop[v as usize]),
                     mover.as_deref(),
                 )?;
-                (None, Some((m, gains)))
+                (None, Some((m, gains)), None)
             }
         };
         let grundy = if let (true, Some(values)) = (impartial, acyclic_grundy) {

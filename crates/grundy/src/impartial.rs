@@ -48,16 +48,7 @@ pub fn grundy_values(graph: &Csr) -> Result<Vec<u32>, Error> {
 pub fn grundy_values_with_reverse(graph: &Csr, reverse: &Csr) -> Result<Vec<u32>, Error> {
     debug_assert!(reverse.len() == graph.len() && reverse.edge_count() == graph.edge_count());
     let order = reverse_topological_order(graph, reverse)?;
-    let mut value = vec![0u32; graph.len()];
-    let mut seen = Vec::new();
-    for v in order {
-        let g = mex(
-            graph.successors(v).iter().map(|&c| value[c as usize]),
-            &mut seen,
-        );
-        value[v as usize] = g;
-    }
-    Ok(value)
+    Ok(grundy_values_in_order(graph, &order))
 }
 
 /// [`grundy_values`] from a reverse topological order of `graph` (every vertex after its
