@@ -3,7 +3,9 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use std::ffi::OsString;
+
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use grundy::explore::Control;
 use grundy::games::Family;
 use grundy::report::Limits;
@@ -20,6 +22,37 @@ pub struct Cli {
     pub command: Command,
 }
 
+impl Cli {
+    /// The command line parsed. The long help's lists of families are asked of the library
+    /// (members built, small positions valued: milliseconds), so they are written only when
+    /// `--help` is on the line, not at every start.
+    pub fn parse_from_args(
+        args: impl IntoIterator<Item = impl Into<OsString>>,
+    ) -> Result<Cli, clap::Error> {
+        let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+        let mut command = Cli::command();
+        if args.iter().any(|arg| arg == "--help") {
+            command = with_family_lists(command);
+        }
+        let matches = command.try_get_matches_from(args)?;
+        Cli::from_arg_matches(&matches)
+    }
+}
+
+/// The commands that take a spec, each with the families it takes listed after its long
+/// help.
+fn with_family_lists(command: clap::Command) -> clap::Command {
+    let families = families_help();
+    let tabulated = tabulated_help();
+    command
+        .mut_subcommand("solve", |c| c.after_long_help(families.clone()))
+        .mut_subcommand("play", |c| c.after_long_help(families))
+        .mut_subcommand("value", |c| c.after_long_help(partizan_help()))
+        .mut_subcommand("table", |c| c.after_long_help(tabulated.clone()))
+        .mut_subcommand("plot", |c| c.after_long_help(tabulated))
+        .mut_subcommand("pattern", |c| c.after_long_help(patterns_help()))
+}
+
 #[derive(Subcommand)]
 pub enum Command {
     /// Solve a position: outcome, remoteness, every winning move, Grundy values, scores.
@@ -27,7 +60,6 @@ pub enum Command {
     /// SPEC is `family[params](position)`, parts joined by `+`: `nim(3,3,1)`,
     /// `octal[0.77](12)`, `chomp[3x4]`, `tictactoe(x.o/.x./...)`, `nim(3) + octal[0.77](12)`.
     /// `--help` lists every family.
-    #[command(after_long_help = families_help())]
     Solve {
         /// The position (with --positions: the game, and FILE its positions).
         spec: String,
@@ -47,7 +79,6 @@ pub enum Command {
     /// form (the simplest game infinitesimally close, where not the value itself); of a sum
     /// `A + B`, each part's value and their sum. Impartial parts are the nimbers of their
     /// Grundy values; `--help` lists the partizan families.
-    #[command(after_long_help = partizan_help())]
     Value {
         /// The position: `domineering[2x3]`, `domineering[2x3] + domineering[3x2]`,
         /// `hackenbush(BBR,RG)`.
@@ -117,7 +148,6 @@ pub enum Command {
     /// Outcome and Grundy value of every heap size 0..=N of a one-heap family.
     ///
     /// `--help` lists the families with a table.
-    #[command(after_long_help = tabulated_help())]
     Table {
         /// The family, without a position: `bounded-nim[3]`, `octal[0.77]`.
         family: String,
@@ -133,7 +163,6 @@ pub enum Command {
         common: Common,
     },
     /// Play against perfect strategy in the terminal.
-    #[command(after_long_help = families_help())]
     Play {
         /// The starting position.
         spec: String,
@@ -152,7 +181,6 @@ pub enum Command {
     /// theorem applies.
     ///
     /// `--help` lists the families it studies, with how far each looks by default.
-    #[command(after_long_help = patterns_help())]
     Pattern {
         /// The family.
         family: String,
@@ -182,7 +210,6 @@ pub enum Command {
     /// Draw the Grundy sequence of a one-heap family (SVG, or PNG with a system font).
     ///
     /// `--help` lists the families with a table.
-    #[command(after_long_help = tabulated_help())]
     Plot {
         /// The family, without a position: `bounded-nim[3]`, `octal[0.77]`.
         family: String,

@@ -36,8 +36,6 @@ use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
 use anyhow::Result;
-use clap::Parser;
-
 use cli::{Cli, Command};
 use progress::{finish_progress, CANCEL};
 
@@ -145,7 +143,7 @@ fn wants_json(cli: &Cli) -> bool {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from_args(std::env::args_os()).unwrap_or_else(|e| e.exit());
     let json = wants_json(&cli);
     // A first Ctrl-C asks the computation to stop cleanly; it is checked often.
     let _ = ctrlc::set_handler(|| {
