@@ -843,11 +843,13 @@ impl<'a> Solver<'a> {
         records: &mut [u16],
     ) -> Result<(), Error> {
         let game = self.game;
+        let scored = self.scored;
         let ranks: Vec<u64> = parts.iter().flat_map(|p| p.ranks.iter().copied()).collect();
         let id_of = |rank: u64| ranks.binary_search(&rank).ok().map(|i| i as u32);
         // Each part's piece of the subgraph of the pending positions, on every thread:
-        // their moves to pending ones (ids, with the gain and whether the turn is kept),
-        // the moves to final records folded into their outsides.
+        // their moves to pending ones (ids, and for score games the gain and whether the
+        // turn is kept), the moves to final records folded into their outsides. A part is
+        // dropped as soon as its piece is made.
         let known: &[u16] = records;
         let pieces: Vec<Result<Piece, Error>> = parts
             .into_par_iter()
@@ -858,9 +860,14 @@ impl<'a> Solver<'a> {
                 for (i, &end) in part.ends.iter().enumerate() {
                     let mut out = part.outside[i];
                     for &(rank, gain, again) in &part.inside[from..end] {
+                        if !scored && again {
+                            return Err(turn_kept_inside(game, tier));
+                        }
                         if let Some(id) = id_of(rank) {
                             piece.targets.push(id);
-                            piece.moves.push((again, gain));
+                            if scored {
+                                piece.moves.push((again, gain));
+                            }
                             continue;
                         }
                         let rec = known[rank as usize];
@@ -870,7 +877,7 @@ impl<'a> Solver<'a> {
                                 game.id()
                             )));
                         }
-                        out.add(rec, again, gain, self.scored);
+                        out.add(rec, again, gain, scored);
                     }
                     from = end;
                     piece.outside.push(out);
@@ -879,36 +886,29 @@ impl<'a> Solver<'a> {
                 Ok(piece)
             })
             .collect();
+        let pieces = pieces.into_iter().collect::<Result<Vec<Piece>, Error>>()?;
+        self.control.check()?;
+        if !scored {
+            return self.label_inside(tier, &ranks, pieces, records);
+        }
         // The pieces end to end: the moves of position i to pending ones are
         // targets[offsets[i]..offsets[i + 1]].
+        let edges: usize = pieces.iter().map(|p| p.targets.len()).sum();
         let mut offsets: Vec<u64> = Vec::with_capacity(ranks.len() + 1);
-        let mut targets: Vec<u32> = Vec::new();
-        let mut moves: Vec<(bool, i32)> = Vec::new();
+        let mut targets: Vec<u32> = Vec::with_capacity(edges);
+        let mut moves: Vec<(bool, i32)> = Vec::with_capacity(edges);
         let mut outside: Vec<Outside> = Vec::with_capacity(ranks.len());
         offsets.push(0);
         for piece in pieces {
-            let piece = piece?;
             let base = targets.len() as u64;
             offsets.extend(piece.ends.iter().map(|&end| base + end as u64));
             targets.extend_from_slice(&piece.targets);
             moves.extend_from_slice(&piece.moves);
             outside.extend_from_slice(&piece.outside);
         }
-        self.control.check()?;
-        if self.scored {
-            let graph = Csr::from_parts(offsets, targets)
-                .map_err(|e| Error::Unsupported(format!("tier {tier}: {e}")))?;
-            self.score_inside(&ranks, &graph, &moves, &outside, records)
-        } else {
-            if moves.iter().any(|&(again, _)| again) || outside.iter().any(|o| o.again) {
-                return Err(Error::Unsupported(format!(
-                    "{}: moves that keep the turn inside tier {tier} of a win/loss game",
-                    game.id()
-                )));
-            }
-            drop(moves);
-            self.label_inside(tier, &ranks, &offsets, &targets, &outside, records)
-        }
+        let graph = Csr::from_parts(offsets, targets)
+            .map_err(|e| Error::Unsupported(format!("tier {tier}: {e}")))?;
+        self.score_inside(&ranks, &graph, &moves, &outside, records)
     }
 
     /// Labels the pending positions by the retrograde engine on their subgraph, each move
@@ -916,18 +916,24 @@ impl<'a> Solver<'a> {
     /// declared draw, then two chains, `a_k = p + 1 + 2k` (lost at 0, then decided by
     /// `a_{k-1}` alone: won at odd k, lost at even) and `b_k = p + 2 + 2k` (won at 0, then
     /// lost at odd k, won at even), so the engine's FIFO order keeps every distance exact.
+    ///
+    /// The engine needs each vertex's degree and its predecessors only, so the reverse
+    /// graph is built straight from the pieces (their edges walked twice: counted, then
+    /// placed), with no forward graph beside it: the pieces' targets, the reverse and a
+    /// degree a vertex are all that is held (4 + 4 bytes a move, 12 a vertex).
     fn label_inside(
         &self,
         tier: u32,
         pending: &[u64],
-        offsets: &[u64],
-        targets: &[u32],
-        outside: &[Outside],
+        pieces: Vec<Piece>,
         records: &mut [u16],
     ) -> Result<(), Error> {
         let p = pending.len() as u32;
-        let longest = outside
-            .iter()
+        let outsides = || pieces.iter().flat_map(|piece| piece.outside.iter());
+        if outsides().any(|o| o.again) {
+            return Err(turn_kept_inside(self.game, tier));
+        }
+        let longest = outsides()
             .map(|o| o.loss.unwrap_or(0).max(o.win.unwrap_or(0)))
             .max()
             .unwrap_or(0);
@@ -937,36 +943,67 @@ impl<'a> Solver<'a> {
         // The vertex decided at distance x with value `won` for its mover.
         let at = |won: bool, x: u32| if won == (x % 2 == 1) { a(x) } else { b(x) };
         let total = p as usize + 1 + 2 * (longest as usize + 1);
-        let mut all_offsets: Vec<u64> = Vec::with_capacity(total + 1);
-        let mut all_targets: Vec<u32> = Vec::with_capacity(targets.len() + 3 * pending.len());
-        all_offsets.push(0);
-        for (v, o) in outside.iter().enumerate() {
-            all_targets.extend_from_slice(&targets[offsets[v] as usize..offsets[v + 1] as usize]);
-            if let Some(x) = o.loss {
-                all_targets.push(at(false, x));
-            }
-            if let Some(x) = o.win {
-                all_targets.push(at(true, x));
-            }
-            if o.draw {
-                all_targets.push(draw_vertex);
-            }
-            all_offsets.push(all_targets.len() as u64);
+        if total > u32::MAX as usize {
+            return Err(Error::Unsupported(format!(
+                "tier {tier}: {total} vertices inside it, past 32-bit ids"
+            )));
         }
-        // The draw vertex and a_0, b_0 have no move; a_k and b_k one each.
-        all_offsets.push(all_targets.len() as u64); // the draw vertex
-        for v in p + 1..total as u32 {
-            let k = (v - p - 1) / 2;
-            if k > 0 {
-                all_targets.push(if v == a(k) { a(k - 1) } else { b(k - 1) });
+        // Every edge (from, to), vertices in increasing order: a pending position's moves
+        // inside the tier, then its moves out of it to the vertex of their distance; the
+        // draw vertex and a_0, b_0 have no move, a_k and b_k one each.
+        let each_edge = |f: &mut dyn FnMut(u32, u32)| {
+            let mut v = 0u32;
+            for piece in &pieces {
+                let mut from = 0;
+                for (o, &end) in piece.outside.iter().zip(&piece.ends) {
+                    for &t in &piece.targets[from..end] {
+                        f(v, t);
+                    }
+                    if let Some(x) = o.loss {
+                        f(v, at(false, x));
+                    }
+                    if let Some(x) = o.win {
+                        f(v, at(true, x));
+                    }
+                    if o.draw {
+                        f(v, draw_vertex);
+                    }
+                    from = end;
+                    v += 1;
+                }
             }
-            all_offsets.push(all_targets.len() as u64);
+            for v in p + 1..total as u32 {
+                let k = (v - p - 1) / 2;
+                if k > 0 {
+                    f(v, if v == a(k) { a(k - 1) } else { b(k - 1) });
+                }
+            }
+        };
+        let mut degree = crate::memory::filled(total, 0u32, "the tier's subgraph")?;
+        let mut offsets = crate::memory::filled(total + 1, 0u64, "the tier's subgraph")?;
+        let mut edges = 0usize;
+        each_edge(&mut |from, to| {
+            degree[from as usize] += 1;
+            offsets[to as usize] += 1;
+            edges += 1;
+        });
+        let mut sum = 0u64;
+        for o in &mut offsets[..total] {
+            sum += *o;
+            *o = sum;
         }
-        let graph = Csr::from_parts(all_offsets, all_targets)
+        offsets[total] = sum;
+        let mut sources = crate::memory::filled(edges, 0u32, "the tier's subgraph")?;
+        each_edge(&mut |from, to| {
+            let slot = &mut offsets[to as usize];
+            *slot -= 1;
+            sources[*slot as usize] = from;
+        });
+        drop(pieces);
+        let reverse = Csr::from_parts(offsets, sources)
             .map_err(|e| Error::Unsupported(format!("tier {tier}: {e}")))?;
-        let reverse = graph.reverse();
         let labels = label_by_degree(
-            |v| graph.degree(v),
+            |v| u64::from(degree[v as usize]),
             &reverse,
             |v| {
                 if v == a(0) {
@@ -1132,6 +1169,15 @@ pub fn summarise(scored: bool, tier: u32, records: &[u16]) -> TierSummary {
         positions,
         outcomes,
     }
+}
+
+/// A win/loss game's move that keeps the turn inside a tier: the labelling inside a tier
+/// does not take it.
+fn turn_kept_inside(game: &dyn TierGame, tier: u32) -> Error {
+    Error::Unsupported(format!(
+        "{}: moves that keep the turn inside tier {tier} of a win/loss game",
+        game.id()
+    ))
 }
 
 fn too_remote(value: Value) -> Error {
@@ -1369,6 +1415,38 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().contains("must not go back"), "{e}");
+    }
+
+    #[test]
+    fn a_win_loss_move_keeping_the_turn_inside_a_tier_is_refused() {
+        // Rank 0 moves to rank 1 of its own tier keeping the turn; rank 1 moves on to the
+        // next tier, so rank 0 is pending when its move inside is met (the first case), or
+        // rank 1 keeps the turn out of the tier (the second).
+        let keep = |tier, rank| Child {
+            again: true,
+            ..Child::to(tier, rank)
+        };
+        for (inside, out) in [(keep(0, 1), Child::to(1, 0)), (Child::to(0, 1), keep(1, 0))] {
+            let game = Listed {
+                scored: false,
+                nodes: vec![
+                    vec![
+                        Ok(vec![inside, Child::to(1, 0)]),
+                        Ok(vec![out, Child::to(0, 0)]),
+                    ],
+                    vec![Err(0)],
+                ],
+            };
+            let e = solve(
+                &game,
+                &mut MemoryStore::default(),
+                &Options::default(),
+                &|_| {},
+                &Control::default(),
+            )
+            .unwrap_err();
+            assert!(e.to_string().contains("keep the turn inside tier 0"), "{e}");
+        }
     }
 
     #[test]
