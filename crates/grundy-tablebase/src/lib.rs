@@ -435,7 +435,14 @@ impl Tablebase {
     /// is read.
     fn check_game(&self, dir: &Path) -> Result<(), Error> {
         let manifest = dir.join(MANIFEST);
-        match fs::read(&manifest) {
+        // Read no further than a line past this game's manifest: a longer file differs
+        // from it anyway, and is not read whole whatever its size.
+        let most = self.manifest().len() as u64 + 256;
+        let read = fs::File::open(&manifest).and_then(|f| {
+            let mut bytes = Vec::new();
+            io::Read::read_to_end(&mut io::Read::take(f, most), &mut bytes).map(|_| bytes)
+        });
+        match read {
             Ok(bytes) => self.check_manifest(dir, &bytes)?,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => return Err(Error::io(&manifest, "cannot read", e)),

@@ -1178,6 +1178,17 @@ fn a_stopped_sharing_writer_leaves_nothing_that_looks_whole() {
     fs::write(&manifest, &text[..text.len() - 3]).unwrap();
     let e = Tablebase::open(dir, &g).unwrap_err().to_string();
     assert!(e.contains("holds the tablebase of another game"), "{e}");
+    // The game's manifest with a gigabyte after it (a sparse file): refused, and read
+    // only as far as a line past what this game's manifest would be.
+    fs::write(&manifest, &text).unwrap();
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&manifest)
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    let e = Tablebase::open(dir, &g).unwrap_err().to_string();
+    assert!(e.contains("holds the tablebase of another game"), "{e}");
 }
 
 #[test]
