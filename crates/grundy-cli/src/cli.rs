@@ -92,7 +92,7 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         thermograph: Option<PathBuf>,
         /// SPEC is a game value in CGSuite's notation, not a position: `{2||1|0}`,
-        /// `^*`, `±1` (or `+-1`), `3/4`, `*2`, sums `^ + *2 - 1/4`.
+        /// `^*`, `±1` (or `+-1`), `3/4`, `*2`, sums `^ + *2 - 1/4`, parentheses `{1|0} - (^ + *)`.
         #[arg(long)]
         form: bool,
         /// Also the value cooled by T (a number above -1): `{G^L_T - T | G^R_T + T}`

@@ -1,5 +1,6 @@
 //! Reading a canonical form as CGSuite writes it: `{2||1|0}`, `1/2`, `*3`, `^^*`, `v3`,
-//! `±1` (or `+-1`), `6^*`, `73/16v9*8`, sums and differences (`^ + *2 - 1/4`), options
+//! `±1` (or `+-1`), `6^*`, `73/16v9*8`, sums and differences (`^ + *2 - 1/4`, with
+//! parentheses: `{1|0} - (^ + *)`), options
 //! separated by commas and sides by runs of bars (the longest run splits first:
 //! `{0||0|v*}` is `{0 || {0 | v*}}`). What [`super::write`] prints reads back to the same
 //! value. CGSuite's uptimal shorthands (`^[4]`, `^<2>`) and named games (`Tiny(x)`) are
@@ -170,6 +171,9 @@ impl Reader<'_> {
         if self.peek() == Some('{') {
             return self.braces();
         }
+        if self.peek() == Some('(') {
+            return self.parenthesized();
+        }
         let start = self.at;
         let mut total = self.table.zero();
         if self.peek().is_some_and(|c| c.is_ascii_digit()) {
@@ -230,6 +234,32 @@ impl Reader<'_> {
             });
         }
         Ok(total)
+    }
+
+    /// `(expr)`: a sum or difference as one term (`{1|0} - (^ + *)`), as CGSuite reads it.
+    fn parenthesized(&mut self) -> Result<GameId, FormError> {
+        let open = self.at;
+        self.at += 1;
+        self.depth += 1;
+        if self.depth > MOST_DEPTH {
+            return Err(self.error(&format!(
+                "braces and parentheses nested more than {MOST_DEPTH} deep"
+            )));
+        }
+        let g = self.expr()?;
+        self.blank();
+        if self.peek() != Some(')') {
+            return Err(match self.peek() {
+                None => FormError {
+                    column: open + 1,
+                    message: "this `(` is never closed".into(),
+                },
+                Some(c) => self.error(&format!("expected `)`, found `{c}`")),
+            });
+        }
+        self.at += 1;
+        self.depth -= 1;
+        Ok(g)
     }
 
     /// Decimal digits as a count (`*12`, `^3`).

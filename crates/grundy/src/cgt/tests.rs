@@ -611,12 +611,38 @@ fn bad_forms_are_refused_with_their_column() {
         ("{,1|}", 2),
         ("{1}", 1),
         ("#", 1),
+        ("(1 + ^", 1),
+        ("(1 ^)", 4),
+        ("()", 2),
+        ("(1))", 4),
     ] {
         let e = read(&mut t, text).unwrap_err();
         assert_eq!(e.column, column, "{text:?}: {e}");
     }
     let deep = "{".repeat(300) + &"|}".repeat(300);
     assert!(read(&mut t, &deep).is_err());
+    let deep = "(".repeat(300) + "0" + &")".repeat(300);
+    assert!(read(&mut t, &deep).is_err());
+}
+
+#[test]
+fn parentheses_group_a_sum_as_one_term() {
+    let mut t = Table::new();
+    for (text, same_as) in [
+        ("{1|0} - (^ + *)", "{1|0} - ^ - *"),
+        ("-(1/2 - ^)", "-1/2 + ^"),
+        ("((*2))", "*2"),
+        ("{(1 + 1)|-(1/2)}", "{2|-1/2}"),
+        ("2 - (1 - (1/4 + ^))", "5/4 + ^"),
+    ] {
+        let g = read(&mut t, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(g, read(&mut t, same_as).unwrap(), "{text}");
+    }
+    // A difference of a value and itself, as one compares printed forms, is 0.
+    let form =
+        "{0, {{2|0}, {2|{2|0}}|{2|0}, {{2|0}|0}}|0, {{0|-2}, {0|{0|-2}}|{0|-2}, {{0|-2}|-2}}}";
+    let difference = read(&mut t, &format!("{form} - ({form})")).unwrap();
+    assert_eq!(difference, t.zero());
 }
 
 /// A random dicotic tree (both players have a move, or neither, at every node): an
