@@ -1,7 +1,9 @@
 //! Published combinatorial game values, each valued here by its family and compared with
 //! the value its source gives (read in CGSuite's notation). Sources: CGSuite's test suites
 //! (github.com/aaron-siegel/cgsuite, `lib/core/src/test/scala/org/cgsuite/lang/`), which
-//! also cite *Winning Ways* for the Hackenbush pictures, and *Winning Ways* itself.
+//! also cite *Winning Ways* for the Hackenbush pictures, and *Winning Ways* itself; for
+//! Amazons, the value cgt-tools' tests (github.com/t4ccer/cgt-tools,
+//! `cgt/short/partizan/games/amazons.rs`) give as confirmed with CGSuite.
 
 use grundy::cgt::{self, Context, GameId};
 use grundy::games::Spec;
@@ -58,6 +60,28 @@ fn clobber_two_by_three() {
     // All-small, so it has an atomic weight: {2 − 2 | 0 + 2, −1 + 2} = {0 | 1} = 1/2.
     let half = form(&mut c, "1/2");
     assert_eq!(cgt::atomic_weight(&mut c.table, g).unwrap(), half);
+}
+
+/// cgt-tools' `amazons.rs` test, "confirmed with cgsuite": the 3 × 4 board `x..#|....|.#.o`
+/// (x Left's amazon, o Right's, # burnt, as here) is this long form.
+#[test]
+fn amazons_three_by_four() {
+    let mut c = context();
+    let want = form(
+        &mut c,
+        "{{6|{3|1, {3|0, {1/2|0}}}}, {6|{4*|-3, {3, {3|0, {1/2|0}}|-4}}}|-3, \
+         {0, {0|-2}, {1|-3}|-5}, {0, {0, *|0, {0, {1/2, {1|0}|v}|v}}|-5}, \
+         {{2, {2|0}|0, {0, {2|0, {2|0}}|0}}, {2, {3|0}|0, {0, {0, ^*|0}|-1}}, \
+         {{2|0}, {2|{1|1/4}, {2|0}}|v*, {1/2|{{0|-1}, {*|-1}|-1}}, {{0, ^*|0}|-1}}, \
+         {{3|0}, {3|1, {2|0}}, {3, {3|1}|1, {1|0, *}}|-1/16, {0|-1}, {*|-1}}|-5, \
+         {v, v*, {0, {0, ^*|0}|-1}|-5}, {{1/2|{-1/4, {0|-1}, {*|-1}|-1}}, \
+         {{1|1/4}|{-1/4|-1}}, {{1|{1|0}, {1|*}}|-1/2}|-5}}}",
+    );
+    let g = valued(&mut c, "amazons[3x4](x..#/..../.#.o)");
+    assert_eq!(g, want);
+    // Transposed with the colours swapped, it is the negative.
+    let turned = valued(&mut c, "amazons[4x3](o../..#/.../#.x)");
+    assert_eq!(c.table.neg(g), turned);
 }
 
 /// `GameStripTest.scala`: `game.strip.ToadsAndFrogs("ttttt..fffff").CanonicalForm` is

@@ -90,6 +90,9 @@ struct Node {
 #[derive(Debug)]
 pub struct Table {
     nodes: Vec<Node>,
+    /// The option ids of every node, counted as they are interned, so that
+    /// [`Table::bytes`] (asked after every position a family values) is O(1).
+    option_ids: usize,
     index: FxHashMap<Options, GameId>,
     leq: FxHashMap<(GameId, GameId), bool>,
     sums: FxHashMap<(GameId, GameId), GameId>,
@@ -117,6 +120,7 @@ impl Table {
     pub fn new() -> Table {
         let mut table = Table {
             nodes: Vec::new(),
+            option_ids: 0,
             index: FxHashMap::default(),
             leq: FxHashMap::default(),
             sums: FxHashMap::default(),
@@ -148,13 +152,8 @@ impl Table {
     /// A rough count of the bytes the table holds (forms, options and memo entries).
     #[must_use]
     pub fn bytes(&self) -> usize {
-        let options: usize = self
-            .nodes
-            .iter()
-            .map(|n| n.left.len() + n.right.len())
-            .sum();
         // A node, its index entry (keys are copies of the options), its number entry.
-        self.nodes.len() * 120 + options * 8 + self.memo_len() * 24
+        self.nodes.len() * 120 + self.option_ids * 8 + self.memo_len() * 24
     }
 
     fn node(&self, g: GameId) -> &Node {
@@ -243,6 +242,7 @@ impl Table {
             "more canonical forms than u32 ids"
         );
         let id = GameId(self.nodes.len() as u32);
+        self.option_ids += left.len() + right.len();
         self.nodes.push(Node {
             left: left.clone(),
             right: right.clone(),

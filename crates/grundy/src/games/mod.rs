@@ -10,6 +10,7 @@
 //! Adding a family is one new file (a type implementing [`Family`] and its registry
 //! [`Entry`]) plus one line in [`registry::FAMILIES`]; see `docs/ARCHITECTURE.md`.
 
+mod amazons;
 pub mod board;
 pub mod code;
 pub mod combin;
@@ -43,6 +44,7 @@ mod toads;
 mod words;
 mod wythoff;
 
+pub use amazons::Amazons;
 pub use chomp::Chomp;
 pub use circular::Circular;
 pub use clobber::Clobber;
@@ -98,6 +100,7 @@ pub mod registry {
         super::toads::ENTRIES,
         super::clobber::ENTRIES,
         super::colouring::ENTRIES,
+        super::amazons::ENTRIES,
     ];
 
     /// Every entry, in registry order.
