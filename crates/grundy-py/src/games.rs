@@ -470,10 +470,6 @@ impl Solved {
             max_positions: u64::from(u32::MAX) - 1,
             ..Control::default()
         };
-        // An acyclic graph is labelled, and its Grundy values found, in one depth-first
-        // pass over the forward graph, each vertex after its children; a graph with
-        // cycles needs its reverse, built once: the labelling and the Grundy values both
-        // walk it.
         let terminal = |v: u32| match ends.code[v as usize] {
             WIN => Some(Outcome::Win),
             LOSS => Some(Outcome::Loss),
