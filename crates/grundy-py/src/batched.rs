@@ -3,10 +3,12 @@
 //! A position is a *code*, an integer from 0 to `size - 1` (at most 2⁶³ - 1: NumPy's
 //! `int64`; the Python half maps tuples of small ints to codes by a stated shape). The
 //! game's `moves_many(codes)` is called once per batch of up to `batch_size` positions
-//! and returns `(offsets, children)` in CSR form: the children of the `j`-th position are
+//! (fewer where they have many moves: about [`CHILDREN_PER_BATCH`] children a call) and
+//! returns `(offsets, children)` in CSR form: the children of the `j`-th position are
 //! `children[offsets[j]..offsets[j + 1]]`. Both are read as buffers of integers (NumPy
 //! arrays, `array.array`, anything with the buffer protocol), and every code is interned
-//! here in a Rust hash map of `u64`, so exploration makes no Python object per move, and
+//! here (a dense table by code, or a hash map of `u64`: [`Index`]), so exploration makes
+//! no Python object per move, and
 //! calls Python once per batch instead of once per position. `terminal_many` and
 //! `to_move_many`, where given, are batched the same way. The graph then goes to the same
 //! solve as the plain path ([`Solved`]).
