@@ -470,10 +470,6 @@ impl Solved {
             max_positions: u64::from(u32::MAX) - 1,
             ..Control::default()
         };
-        // An acyclic graph is labelled, and its Grundy values found, in one depth-first
-        // pass over the forward graph, each vertex after its children; a graph with
-        // cycles needs its reverse, built once: the labelling and the Grundy values both
-        // walk it.
         let terminal = |v: u32| match ends.code[v as usize] {
             WIN => Some(Outcome::Win),
             LOSS => Some(Outcome::Loss),
@@ -484,27 +480,21 @@ impl Solved {
         // pass over the forward graph, each vertex after its children; a graph with
         // cycles needs its reverse, built once: the labelling and the Grundy values both
         // walk it.
+        debug_assert!(
+            !impartial || (mover.is_none() && ends.code.iter().all(|&c| c == PLAY_ON)),
+            "an impartial game has no declared ends and no mover"
+        );
         let acyclic = match gains {
             Some(_) => None,
+            // Lost exactly at Grundy value 0: the labels and the values from one read of
+            // each child.
+            None if impartial => grundy::impartial::solve_acyclic(&graph)?,
             None => {
                 let mut labels = grundy::solve::AcyclicLabels::new(graph.len())?;
-                let mut values = if impartial {
-                    vec![0u32; graph.len()]
-                } else {
-                    Vec::new()
-                };
-                let mut seen = Vec::new();
                 let done = grundy::solve::postorder_with(&graph, |v| {
-                    labels.label(&graph, v, terminal, mover.as_deref())?;
-                    if impartial {
-                        values[v as usize] = grundy::impartial::mex(
-                            graph.successors(v).iter().map(|&c| values[c as usize]),
-                            &mut seen,
-                        );
-                    }
-                    Ok(())
+                    labels.label(&graph, v, terminal, mover.as_deref())
                 })?;
-                done.then(|| (labels.done(), values))
+                done.then(|| (labels.done(), Vec::new()))
             }
         };
         let mut reverse = None;

@@ -37,8 +37,9 @@ children of ``codes[j]`` are ``children[offsets[j]:offsets[j + 1]]``, codes too,
 order (``offsets`` has one entry more than ``codes``, 0 first, ``len(children)`` last).
 Both may be NumPy integer arrays or any one-dimensional buffer of integers
 (``array.array``); exploration calls ``moves_many`` once per batch of up to
-``batch_size`` positions and keeps every code in a Rust hash map, so no Python object
-is made per move. A code is the position itself when positions are ints from 0 to
+``batch_size`` positions (fewer where positions have many moves: about 65 536 children
+a call, arrays that stay in the processor's cache) and keeps every code in Rust, so no
+Python object is made per move. A code is the position itself when positions are ints from 0 to
 2**63 - 1; when the game sets ``shape = (n_1, ..., n_k)``, positions are tuples
 ``(a_1, ..., a_k)`` with ``0 <= a_i < n_i`` and the code is
 ``numpy.ravel_multi_index(position, shape)`` (the last entry varies fastest:
@@ -112,7 +113,8 @@ MAX_MEMORY = 1024
 MAX_MOVES = 100_000
 #: Positions per call of a batched game's ``moves_many`` (and ``terminal_many``,
 #: ``to_move_many``) unless told otherwise: larger batches mean fewer calls and larger
-#: arrays (any size from 1 works).
+#: arrays (any size from 1 works); a batch is cut short where its positions have many
+#: moves, at about 65 536 children.
 BATCH_SIZE = 1024
 
 #: What ``terminal_many`` gives for each position: play on, or the game's end and what it
