@@ -411,6 +411,10 @@ pub fn check_dir(dir: &Path, as_json: bool) -> Result<u8> {
                 "tiers": tiers,
                 "unfinished": checked.unfinished.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
                 "writing": checked.writing,
+                "found": checked.found.iter().map(|(tier, f)| match f {
+                    Ok(n) => serde_json::json!({"tier": tier, "positions": n}),
+                    Err(e) => serde_json::json!({"tier": tier, "error": e.to_string()}),
+                }).collect::<Vec<_>>(),
             })
         );
     } else {
@@ -426,6 +430,15 @@ pub fn check_dir(dir: &Path, as_json: bool) -> Result<u8> {
                 "left by a writer that stopped; no reader reads it, and the next solve with --tablebase here removes it"
             };
             outln!("{}: unfinished ({why})", p.display());
+        }
+        for (tier, found) in &checked.found {
+            match found {
+                Ok(n) => outln!(
+                    "tier {tier}: {} searched by a `grundy book` that stopped before the tier was whole (the next build of the book resumes with them)",
+                    grundy::number::count(*n as u128, "position", "positions")
+                ),
+                Err(e) => outln!("tier {tier}: positions found before the tier was whole, unreadable: {e}"),
+            }
         }
         let present = format!(
             "{} of its {}{}",

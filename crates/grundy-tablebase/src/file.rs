@@ -269,7 +269,7 @@ fn with_encoder<T>(f: impl FnOnce(&mut format::Encoder) -> Result<T, String>) ->
 }
 
 /// Makes a rename in `path`'s directory durable.
-fn sync_dir(path: &Path) -> Result<(), Error> {
+pub(crate) fn sync_dir(path: &Path) -> Result<(), Error> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),

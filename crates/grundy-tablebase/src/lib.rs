@@ -288,6 +288,13 @@ pub fn tier_file_name(tier: u32) -> String {
     format!("tier-{tier:05}.gtb")
 }
 
+/// The file of a tier's positions found before the tier was whole (a book's deepest
+/// tier, searched one position at a time): see [`Tablebase::found`].
+#[must_use]
+pub fn found_file_name(tier: u32) -> String {
+    format!("tier-{tier:05}.found")
+}
+
 /// The tier a file name names, if it is a tier file's name (not a temporary one).
 #[must_use]
 pub fn tier_of_file_name(name: &str) -> Option<u32> {
@@ -882,6 +889,10 @@ pub struct DirCheck {
     pub unfinished: Vec<PathBuf>,
     /// Whether a writer holds the directory now (its unfinished files may be in progress).
     pub writing: bool,
+    /// Each tier with positions found before it was whole ([`Tablebase::found`]: a book's
+    /// deepest tier, left by a `grundy book` that stopped), with how many; the next build
+    /// of that book resumes with them.
+    pub found: Vec<(u32, Result<usize, Error>)>,
 }
 
 impl DirCheck {
@@ -922,10 +933,17 @@ impl Tablebase {
         }
         let unfinished = unfinished_in(&self.dir)?;
         let writing = self.writer.is_none() && self.held_by_another()?;
+        let mut found = Vec::new();
+        for tier in 0..self.game.sizes.len() as u32 {
+            if self.found_path(tier).exists() {
+                found.push((tier, self.read_found(tier).map(|(f, _)| f.len())));
+            }
+        }
         Ok(DirCheck {
             tiers,
             unfinished,
             writing,
+            found,
         })
     }
 
@@ -1097,6 +1115,187 @@ impl TierStore for Tablebase {
             .unwrap_or_else(|p| p.into_inner())
             .remove(&tier);
         written?;
+        // The positions found of the tier before it was whole are in it now.
+        let found = self.found_path(tier);
+        match fs::remove_file(&found) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                Err(Error::io(&found, "cannot remove", e).into())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn keep_found(&mut self, tier: u32, found: &[(u64, u16)]) -> Result<(), grundy::Error> {
+        Ok(Tablebase::keep_found(self, tier, found)?)
+    }
+
+    fn found(&mut self, tier: u32) -> Result<Vec<(u64, u16)>, grundy::Error> {
+        Ok(Tablebase::found(self, tier)?)
+    }
+}
+
+/// What a found file keeps, and the length to cut it to when its last frame is cut or
+/// damaged.
+type FoundRead = (Vec<(u64, u16)>, Option<u64>);
+
+/// The start of a found file: what it is, its version, and the tier and game it is of.
+const FOUND_MAGIC: &[u8; 8] = b"GTBFOUND";
+/// The found file's version.
+const FOUND_VERSION: u32 = 1;
+/// Bytes of a found file's header: the magic, the version, the tier, the tier's records
+/// and a checksum of the game's manifest.
+const FOUND_HEADER: usize = 8 + 4 + 4 + 8 + 8;
+/// Bytes of one position in a found file: its rank and its record.
+const FOUND_ENTRY: usize = 8 + 2;
+/// The most positions one appended frame holds.
+const FOUND_FRAME: usize = 1 << 16;
+
+impl Tablebase {
+    /// Where the positions of `tier` found before it was whole are kept.
+    #[must_use]
+    pub fn found_path(&self, tier: u32) -> PathBuf {
+        self.dir.join(found_file_name(tier))
+    }
+
+    /// A found file's header for `tier`.
+    fn found_header(&self, tier: u32) -> [u8; FOUND_HEADER] {
+        let mut h = [0u8; FOUND_HEADER];
+        h[..8].copy_from_slice(FOUND_MAGIC);
+        h[8..12].copy_from_slice(&FOUND_VERSION.to_le_bytes());
+        h[12..16].copy_from_slice(&tier.to_le_bytes());
+        h[16..24].copy_from_slice(&self.expected(tier).records.to_le_bytes());
+        h[24..32].copy_from_slice(&format::checksum(self.manifest().as_bytes()).to_le_bytes());
+        h
+    }
+
+    /// Appends `found` (ranks and records of `tier`, searched before the tier is whole)
+    /// to the tier's found file, in frames each with its checksum, synced before it
+    /// returns: a process killed while appending leaves a cut last frame, which
+    /// [`Tablebase::found`] leaves out. Takes the writer's lock.
+    ///
+    /// # Errors
+    /// A tier past the game's, a rank past the tier or an unreached record, another
+    /// writer, or the system's.
+    pub fn keep_found(&mut self, tier: u32, found: &[(u64, u16)]) -> Result<(), Error> {
+        self.check_tier(tier)?;
+        self.lock_for_writing()?;
+        let path = self.found_path(tier);
+        let records = self.expected(tier).records;
+        if let Some(&(rank, record)) = found
+            .iter()
+            .find(|&&(rank, record)| rank >= records || record == grundy::tier::record::UNREACHED)
+        {
+            return Err(Error::Refused {
+                path,
+                what: format!("rank {rank} with record {record} is no position of tier {tier}"),
+            });
+        }
+        let mut file = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(|e| Error::io(&path, "cannot open", e))?;
+        let len = file
+            .metadata()
+            .map_err(|e| Error::io(&path, "cannot read the size of", e))?
+            .len();
+        let mut bytes = Vec::new();
+        if len == 0 {
+            bytes.extend_from_slice(&self.found_header(tier));
+        }
+        for frame in found.chunks(FOUND_FRAME) {
+            let start = bytes.len();
+            bytes.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+            for &(rank, record) in frame {
+                bytes.extend_from_slice(&rank.to_le_bytes());
+                bytes.extend_from_slice(&record.to_le_bytes());
+            }
+            let sum = format::checksum(&bytes[start..]);
+            bytes.extend_from_slice(&sum.to_le_bytes());
+        }
+        io::Write::write_all(&mut file, &bytes).map_err(|e| Error::io(&path, "cannot write", e))?;
+        file.sync_data()
+            .map_err(|e| Error::io(&path, "cannot sync", e))?;
+        if len == 0 {
+            file::sync_dir(&path)?;
+        }
         Ok(())
+    }
+
+    /// The positions of `tier` kept by [`Tablebase::keep_found`] since the tier was last
+    /// saved whole (none without a found file). A cut or damaged last frame (a writer
+    /// killed while appending) is left out, and cut off the file (the writer's lock taken
+    /// for it), so that the next frames appended are read after the ones kept.
+    ///
+    /// # Errors
+    /// A found file of another game or tier, or whose frames that pass their checksums
+    /// name ranks past the tier or more positions than it has ([`Error::Refused`]); the
+    /// system's.
+    pub fn found(&mut self, tier: u32) -> Result<Vec<(u64, u16)>, Error> {
+        let (found, kept) = self.read_found(tier)?;
+        if let Some(len) = kept {
+            // Cut off, so that what is appended next is read after what is kept.
+            self.lock_for_writing()?;
+            let path = self.found_path(tier);
+            let file = fs::OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .map_err(|e| Error::io(&path, "cannot open", e))?;
+            file.set_len(len)
+                .and_then(|()| file.sync_data())
+                .map_err(|e| Error::io(&path, "cannot cut the last frame of", e))?;
+        }
+        Ok(found)
+    }
+
+    /// The positions a found file keeps, and the length to cut it to when its last frame
+    /// is cut or damaged.
+    fn read_found(&self, tier: u32) -> Result<FoundRead, Error> {
+        self.check_tier(tier)?;
+        let path = self.found_path(tier);
+        let bytes = match fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((Vec::new(), None)),
+            Err(e) => return Err(Error::io(&path, "cannot read", e)),
+        };
+        let refused = |what: String| Error::Refused {
+            path: path.clone(),
+            what,
+        };
+        let records = self.expected(tier).records;
+        if bytes.len() < FOUND_HEADER || bytes[..FOUND_HEADER] != self.found_header(tier) {
+            // A cut header is a writer killed before its first frame: nothing was kept.
+            if bytes.len() < FOUND_HEADER && self.found_header(tier).starts_with(&bytes) {
+                return Ok((Vec::new(), None));
+            }
+            return Err(refused(format!(
+                "is not the found positions of tier {tier} of {}",
+                self.game.id
+            )));
+        }
+        let mut found = Vec::new();
+        let mut at = FOUND_HEADER;
+        while let Some(count) = bytes.get(at..at + 4) {
+            let count = u32::from_le_bytes(count.try_into().expect("4 bytes")) as usize;
+            let end = at + 4 + count.min(FOUND_FRAME) * FOUND_ENTRY;
+            let (Some(frame), Some(sum)) = (bytes.get(at..end), bytes.get(end..end + 8)) else {
+                break;
+            };
+            if count > FOUND_FRAME || format::checksum(frame).to_le_bytes() != *sum {
+                break;
+            }
+            for entry in frame[4..].chunks_exact(FOUND_ENTRY) {
+                let rank = u64::from_le_bytes(entry[..8].try_into().expect("8 bytes"));
+                let record = u16::from_le_bytes(entry[8..].try_into().expect("2 bytes"));
+                if rank >= records || found.len() as u64 >= records {
+                    return Err(refused(format!(
+                        "names rank {rank} of tier {tier}, which has {records} ranks"
+                    )));
+                }
+                found.push((rank, record));
+            }
+            at = end + 8;
+        }
+        Ok((found, (at < bytes.len()).then_some(at as u64)))
     }
 }

@@ -1253,3 +1253,64 @@ fn a_writer_of_another_game_is_refused_by_the_manifest() {
     b.share_writing().unwrap();
     assert!(old.join(grundy_tablebase::MANIFEST).exists());
 }
+
+/// Positions of a tier found before it is whole are kept frame by frame: read back in
+/// order, a cut or damaged last frame left out (and cut off, so what is appended next is
+/// read), another game's refused, forgotten once the tier is saved whole.
+#[test]
+fn found_positions_are_kept_until_the_tier_is_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let g = game(&[300, 100_000]);
+    let mut tb = open(dir, &g, 64);
+    assert_eq!(tb.found(1).unwrap(), []);
+    // More than one frame's worth (65 536 positions a frame).
+    let first: Vec<(u64, u16)> = (0..70_000u64).map(|r| (r, 2 + (r % 50) as u16)).collect();
+    tb.keep_found(1, &first).unwrap();
+    tb.keep_found(1, &[(99_999, 7)]).unwrap();
+    let mut want = first.clone();
+    want.push((99_999, 7));
+    assert_eq!(tb.found(1).unwrap(), want);
+    assert_eq!(tb.found(0).unwrap(), []);
+    // No position past the tier, no unreached record.
+    assert!(tb.keep_found(1, &[(100_000, 3)]).is_err());
+    assert!(tb.keep_found(1, &[(5, 0)]).is_err());
+    // A writer killed while appending: the last frame cut anywhere is left out.
+    let path = tb.found_path(1);
+    let whole = fs::read(&path).unwrap();
+    tb.keep_found(1, &[(80_000, 9), (80_001, 9)]).unwrap();
+    let longer = fs::read(&path).unwrap();
+    for cut in whole.len()..longer.len() {
+        fs::write(&path, &longer[..cut]).unwrap();
+        assert_eq!(tb.found(1).unwrap(), want, "cut at {cut}");
+    }
+    // A damaged last frame likewise; it is cut off, and what comes next is read after.
+    let mut damaged = longer.clone();
+    *damaged.last_mut().unwrap() ^= 1;
+    fs::write(&path, &damaged).unwrap();
+    assert_eq!(tb.found(1).unwrap(), want);
+    assert_eq!(fs::read(&path).unwrap(), whole);
+    tb.keep_found(1, &[(80_002, 4)]).unwrap();
+    want.push((80_002, 4));
+    assert_eq!(tb.found(1).unwrap(), want);
+    // Another game's found file, or another tier's, is refused.
+    let other = Sizes {
+        id: "connect4[5x4]",
+        ..g.clone()
+    };
+    drop(tb);
+    let mut them = open(dir, &other, 64);
+    let e = them.found(1).unwrap_err().to_string();
+    assert!(e.contains("is not the found positions of tier 1"), "{e}");
+    drop(them);
+    let mut tb = open(dir, &g, 64);
+    fs::copy(&path, tb.found_path(0)).unwrap();
+    assert!(tb.found(0).is_err());
+    fs::remove_file(tb.found_path(0)).unwrap();
+    // Saved whole, the tier's found positions are gone.
+    let r = records(100_000, 5);
+    tb.save(1, &r, &TierSummary::default()).unwrap();
+    assert!(!path.exists());
+    assert_eq!(tb.found(1).unwrap(), []);
+    assert_eq!(tb.load(1).unwrap(), Some(r));
+}

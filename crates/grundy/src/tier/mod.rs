@@ -176,6 +176,27 @@ pub trait TierStore: Send {
         records: &[u16],
         summary: &TierSummary,
     ) -> Result<(), crate::Error>;
+
+    /// Keeps records of `tier` found one position at a time before the tier is whole (a
+    /// book's deepest tier, each position searched), after those kept before, so that a
+    /// run stopped part way resumes without searching them again. A store that persists
+    /// makes them durable before returning, and forgets them once the tier is saved whole.
+    /// The default keeps nothing.
+    ///
+    /// # Errors
+    /// The store could not keep them.
+    fn keep_found(&mut self, _tier: u32, _found: &[(u64, u16)]) -> Result<(), crate::Error> {
+        Ok(())
+    }
+
+    /// The records of `tier` that [`TierStore::keep_found`] kept and no whole tier saved
+    /// since; the default: none.
+    ///
+    /// # Errors
+    /// What was kept cannot be read as this game's (another game's, damaged).
+    fn found(&mut self, _tier: u32) -> Result<Vec<(u64, u16)>, crate::Error> {
+        Ok(Vec::new())
+    }
 }
 
 /// Keeps every solved tier in memory.
@@ -183,6 +204,8 @@ pub trait TierStore: Send {
 pub struct MemoryStore {
     /// The records and summary of each tier saved, by tier.
     pub tiers: std::collections::BTreeMap<u32, (Vec<u16>, TierSummary)>,
+    /// Records found before their tier was saved whole ([`TierStore::keep_found`]).
+    pub found: std::collections::BTreeMap<u32, Vec<(u64, u16)>>,
 }
 
 impl TierStore for MemoryStore {
@@ -208,6 +231,16 @@ impl TierStore for MemoryStore {
         summary: &TierSummary,
     ) -> Result<(), crate::Error> {
         self.tiers.insert(tier, (records.to_vec(), *summary));
+        self.found.remove(&tier);
         Ok(())
+    }
+
+    fn keep_found(&mut self, tier: u32, found: &[(u64, u16)]) -> Result<(), crate::Error> {
+        self.found.entry(tier).or_default().extend_from_slice(found);
+        Ok(())
+    }
+
+    fn found(&mut self, tier: u32) -> Result<Vec<(u64, u16)>, crate::Error> {
+        Ok(self.found.get(&tier).cloned().unwrap_or_default())
     }
 }

@@ -20,6 +20,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use rayon::prelude::*;
 
@@ -242,6 +243,10 @@ pub fn book(
         .map_err(|e| Error::Unsupported(format!("cannot start worker threads: {e}")))?;
     pool.install(|| Solver::new(game, listen, control).run(store, Some(Book { depth, leaf })))
 }
+
+/// How long positions a book's search found may wait before the store keeps them
+/// ([`TierStore::keep_found`]): a stopped build loses at most this much of its search.
+pub const KEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// A book's run ([`book`]): the tiers up to `depth`, the last valued by `leaf`.
 struct Book<'a> {
@@ -509,7 +514,7 @@ impl<'a> Solver<'a> {
                 .take()
                 .expect("reachability is marked for every missing tier");
             let records = match &book {
-                Some(b) if t == b.depth => self.search_tier(t, &bits, b.leaf)?,
+                Some(b) if t == b.depth => self.search_tier(t, &bits, b.leaf, store)?,
                 _ => {
                     // Tiers past a book are not held: a move into one is refused when met.
                     for c in game.child_tiers(t) {
@@ -558,15 +563,30 @@ impl<'a> Solver<'a> {
 
     /// The records of the book's last tier: positions over by the game's rule from the
     /// visit, the others from `leaf`, one position a task on every thread.
+    ///
+    /// What `leaf` gives is kept by the store as it goes ([`TierStore::keep_found`]: at
+    /// most [`KEEP_EVERY`] apart, and at once when the run stops), and what an earlier
+    /// run kept is not searched again.
     fn search_tier(
         &self,
         tier: u32,
         reach: &Bits,
         leaf: &(dyn Fn(u64) -> Result<u16, Error> + Sync),
+        store: &mut dyn TierStore,
     ) -> Result<Vec<u16>, Error> {
         let game = self.game;
         let size = game.tier_size(tier);
         let mut records = vec![record::UNREACHED; size as usize];
+        let kept = store.found(tier)?;
+        for &(rank, r) in &kept {
+            if rank >= size || r == record::UNREACHED || !reach.get(rank) {
+                return Err(Error::Store(format!(
+                    "{}: the positions kept of tier {tier} name rank {rank}, which the start does not reach",
+                    game.id()
+                )));
+            }
+            records[rank as usize] = r;
+        }
         let mut open = Vec::new();
         let mut failed = None;
         game.visit(
@@ -574,7 +594,11 @@ impl<'a> Solver<'a> {
             0..size,
             &|r| reach.get(r),
             &mut |rank, node| match node {
-                Node::Moves(children) if !children.is_empty() => open.push(rank),
+                Node::Moves(children) if !children.is_empty() => {
+                    if records[rank as usize] == record::UNREACHED {
+                        open.push(rank);
+                    }
+                }
                 _ => match evaluate(game, self.scored, tier, node, |_| Ok(None)) {
                     Ok(Some(r)) => records[rank as usize] = r,
                     Ok(None) => unreachable!("a position with no move is valued alone"),
@@ -585,8 +609,20 @@ impl<'a> Solver<'a> {
         if let Some(e) = failed {
             return Err(e);
         }
-        let total = open.len() as u64;
-        let done = AtomicU64::new(0);
+        let total = open.len() as u64 + kept.len() as u64;
+        let done = AtomicU64::new(kept.len() as u64);
+        // Found since the store last kept them, and when that was.
+        let unkept = Mutex::new((Vec::new(), Instant::now()));
+        let store = Mutex::new(store);
+        let keep = |found: &[(u64, u16)]| {
+            if found.is_empty() {
+                return;
+            }
+            let mut store = store.lock().unwrap_or_else(|p| p.into_inner());
+            if let Err(e) = store.keep_found(tier, found) {
+                self.fail(e);
+            }
+        };
         let found: Vec<(u64, u16)> = open
             .into_par_iter()
             .with_max_len(1)
@@ -602,6 +638,17 @@ impl<'a> Solver<'a> {
                             done: so_far,
                             total,
                         });
+                        let due = {
+                            let mut unkept = unkept.lock().unwrap_or_else(|p| p.into_inner());
+                            unkept.0.push((rank, r));
+                            (unkept.1.elapsed() >= KEEP_EVERY).then(|| {
+                                unkept.1 = Instant::now();
+                                std::mem::take(&mut unkept.0)
+                            })
+                        };
+                        if let Some(due) = due {
+                            keep(&due);
+                        }
                         Some((rank, r))
                     }
                     Err(e) => {
@@ -611,6 +658,11 @@ impl<'a> Solver<'a> {
                 }
             })
             .collect();
+        if self.stopping() {
+            // Stopped part way (Ctrl-C, a failure): what was found is kept for the next run.
+            let (rest, _) = unkept.into_inner().unwrap_or_else(|p| p.into_inner());
+            keep(&rest);
+        }
         self.outcome()?;
         for (rank, r) in found {
             if r == record::UNREACHED {
@@ -1495,6 +1547,55 @@ mod tests {
             for t in 0..=last {
                 prop_assert_eq!(&store.tiers[&t].0, &full.tiers[&t].0, "tier {}", t);
             }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// A book whose search stops part way (its `leaf` fails after `ok` answers) keeps
+        /// what it found; built again, it searches only the rest, no position twice, and
+        /// ends as the solver's tiers.
+        #[test]
+        fn a_stopped_book_resumes_with_what_it_found(game in listed(false), threads in 1usize..3, ok in 0usize..6) {
+            let full = run(&game, threads);
+            let last = game.tier_count() - 1;
+            let asked = Mutex::new(Vec::new());
+            let leaf = |rank: u64| {
+                let mut asked = asked.lock().unwrap();
+                if asked.len() >= ok {
+                    return Err(Error::Unsupported("stopped".into()));
+                }
+                asked.push(rank);
+                Ok(full.tiers[&last].0[rank as usize])
+            };
+            let mut store = MemoryStore::default();
+            let options = Options { threads, ..Options::default() };
+            let first = book(&game, last, &mut store, &leaf, &options, &|_| {}, &Control::default());
+            let before = std::mem::take(&mut *asked.lock().unwrap());
+            let mut kept: Vec<u64> = store.found.get(&last).map(|f| f.iter().map(|&(r, _)| r).collect()).unwrap_or_default();
+            kept.sort_unstable();
+            let mut sorted = before.clone();
+            sorted.sort_unstable();
+            if first.is_ok() {
+                // Fewer open positions than `ok`: the tier was saved whole, nothing kept.
+                prop_assert!(kept.is_empty());
+                prop_assert_eq!(&store.tiers[&last].0, &full.tiers[&last].0);
+                return Ok(());
+            }
+            prop_assert_eq!(&kept, &sorted, "every answer found is kept");
+            prop_assert!(!store.tiers.contains_key(&last));
+            let again = Mutex::new(Vec::new());
+            let leaf = |rank: u64| {
+                again.lock().unwrap().push(rank);
+                Ok(full.tiers[&last].0[rank as usize])
+            };
+            book(&game, last, &mut store, &leaf, &options, &|_| {}, &Control::default()).unwrap();
+            let again = again.into_inner().unwrap();
+            prop_assert!(again.iter().all(|r| !kept.contains(r)), "searched again: {:?} of {:?}", again, kept);
+            for t in 0..=last {
+                prop_assert_eq!(&store.tiers[&t].0, &full.tiers[&t].0, "tier {}", t);
+            }
+            prop_assert!(store.found.is_empty(), "forgotten once the tier is whole");
         }
     }
 
