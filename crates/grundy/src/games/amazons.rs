@@ -23,7 +23,7 @@
 //! move), and memoised, whichever amazons they hold.
 
 use super::board::{self, Grid};
-use super::family::{Bound, Drawing, GameRules, Look, Picture, Pos};
+use super::family::{Bound, Drawing, GameRules, Picture, Pos};
 use super::partizan::{self, no_extras, Symmetry, RIGHT};
 use super::spec::{Args, Built, Entry, Options, Setting, SpecError};
 use crate::cgt::{Context, GameId};
@@ -341,15 +341,12 @@ impl Drawing for Amazons {
 
     /// The board as squares, `X` Left's amazons, `O` Right's, `#` a burnt square.
     fn picture(&self, pos: &Pos) -> Option<Picture> {
-        let grid = self.grid();
-        let cells = (0..grid.rows * grid.columns)
-            .map(|cell| {
-                (0..MARKS.len())
-                    .find(|&i| pos[i] >> cell & 1 == 1)
-                    .map_or_else(String::new, |i| MARKS[i].to_ascii_uppercase().to_string())
-            })
-            .collect();
-        Some(Picture::new(self.rows, self.columns, cells, Look::Marks))
+        Some(partizan::marks_picture(
+            self.rows,
+            self.columns,
+            pos,
+            &MARKS,
+        ))
     }
 
     /// A move is clicked at the amazon moved, and ends where it lands.

@@ -29,7 +29,7 @@ use std::marker::PhantomData;
 use std::panic::{RefUnwindSafe, UnwindSafe};
 
 use super::board::{self, Grid};
-use super::family::{Bound, Drawing, GameRules, Look, Picture, Pos};
+use super::family::{Bound, Drawing, GameRules, Picture, Pos};
 use super::partizan::{self, no_extras, Symmetry, RIGHT};
 use super::spec::{Args, Built, Entry, Options, Setting, SpecError};
 use crate::cgt::{Context, GameId};
@@ -215,15 +215,12 @@ impl<R: Rule> Drawing for Colouring<R> {
 
     /// The board as squares, `X` blue (Left's), `O` red (Right's), `#` a hole.
     fn picture(&self, pos: &Pos) -> Option<Picture> {
-        let grid = self.grid();
-        let cells = (0..grid.rows * grid.columns)
-            .map(|cell| {
-                (0..MARKS.len())
-                    .find(|&i| pos[i] >> cell & 1 == 1)
-                    .map_or_else(String::new, |i| MARKS[i].to_ascii_uppercase().to_string())
-            })
-            .collect();
-        Some(Picture::new(self.rows, self.columns, cells, Look::Marks))
+        Some(partizan::marks_picture(
+            self.rows,
+            self.columns,
+            pos,
+            &MARKS,
+        ))
     }
 
     /// A move is clicked at the cell it colours.

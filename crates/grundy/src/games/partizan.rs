@@ -7,7 +7,7 @@
 //! options and its names.
 
 use super::board::Grid;
-use super::family::Pos;
+use super::family::{Look, Picture, Pos};
 use super::spec::{Args, Param, SpecError};
 use crate::cgt::{Context, GameId};
 use crate::game::Player;
@@ -15,6 +15,21 @@ use crate::Error;
 
 /// The mover's word when Right is to move; 0 is Left.
 pub const RIGHT: u64 = 1;
+
+/// The board of a position held as one bit plane a mark (`pos[i]`: the cells showing
+/// `marks[i]`), `rows` × `columns` squares each showing its mark in capitals (an empty
+/// cell nothing): Snort, Col and Amazons.
+#[must_use]
+pub fn marks_picture(rows: u32, columns: u32, pos: &Pos, marks: &[char]) -> Picture {
+    let cells = (0..rows * columns)
+        .map(|cell| {
+            (0..marks.len())
+                .find(|&i| pos[i] >> cell & 1 == 1)
+                .map_or_else(String::new, |i| marks[i].to_ascii_uppercase().to_string())
+        })
+        .collect();
+    Picture::new(rows, columns, cells, Look::Marks)
+}
 
 /// Writes `,right` after a position when its mover's word is Right's.
 pub fn write_mover(word: u64, out: &mut String) {
