@@ -58,7 +58,10 @@ impl Census {
         // Both sums in registers: an array indexed by owner would chain every vertex's
         // update through memory.
         let (mut work0, mut work1) = (0u64, 0u64);
-        let kind = arena
+        // Per player: the highest priority among its candidates, and 1 + the highest of its
+        // own parity (0: none).
+        let (mut top, mut best) = ([0u32; 2], [0u64; 2]);
+        let mut kind: Vec<u8> = arena
             .vertices()
             .map(|v| {
                 let owner = owners[v as usize];
@@ -74,13 +77,38 @@ impl Census {
                 let reads = u64::from(out) * (1 + moves.len() as u64);
                 work0 += reads * u64::from(1 - owner);
                 work1 += reads * u64::from(owner);
+                if out {
+                    let p = arena.priority(v);
+                    let o = usize::from(owner);
+                    top[o] = top[o].max(p);
+                    if p & 1 == u32::from(owner) {
+                        best[o] = best[o].max(u64::from(p) + 1);
+                    }
+                }
                 owner | u8::from(out) << 1
             })
             .collect();
-        Census {
-            kind,
-            work: [work0, work1],
+        let mut work = [work0, work1];
+        for player in 0..2u8 {
+            let p = usize::from(player);
+            if best[p] == 0 {
+                // No priority of its parity among its candidates: no cycle of its is won.
+                work[p] = 0;
+            } else if u64::from(top[p]) >= best[p] {
+                // A candidate above the player's best priority of its own parity is on no
+                // won cycle (that cycle's top would be the opponent's): it is dropped, so
+                // that the search never enters it. On random games with 4 priorities this
+                // spares the first split's components topped by the opponent's priority a
+                // second split on a copy.
+                let best = best[p] - 1;
+                for (v, k) in kind.iter_mut().enumerate() {
+                    if *k == player | 2 && arena.priority(v as u32) > best as u32 {
+                        *k = player;
+                    }
+                }
+            }
         }
+        Census { kind, work }
     }
 
     /// Per player, whether its candidates are to be found: false if a sample of at least
@@ -554,15 +582,16 @@ mod tests {
             (600, lone, true),
         ];
         for (i, (n, own, searched)) in cases.into_iter().enumerate() {
-            // Player 0 at even ids, player 1 at odd ones; player 0 moves to player 1 (and,
-            // where `own` says so, to player 0 too); player 1 moves to both.
+            // Player 0 at even ids, player 1 at odd ones, each with a priority of its own
+            // parity; player 0 moves to player 1 (and, where `own` says so, to player 0 too);
+            // player 1 moves to both.
             let mut b = ArenaBuilder::new();
             for v in 0..n {
                 let mut succ = vec![2 * (rng.below(u64::from(n / 2)) as u32) + 1];
                 if v % 2 == 1 || own(v) {
                     succ.push(2 * (rng.below(u64::from(n / 2)) as u32));
                 }
-                b.push((v % 2) as u8, 0, succ);
+                b.push((v % 2) as u8, v % 2, succ);
             }
             let arena = b.build().unwrap();
             let census = Census::new(&arena, |_| true);
