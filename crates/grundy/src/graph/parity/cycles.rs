@@ -111,6 +111,14 @@ impl Census {
         Census { kind, work }
     }
 
+    /// Takes `v` out of the search: it was decided since the census was made (the vertices
+    /// an attractor took). The searches then read one byte per edge to know whether a
+    /// successor is in play, not that byte and the pipeline's state too.
+    #[inline]
+    pub(crate) fn close(&mut self, v: u32) {
+        self.kind[v as usize] &= 1;
+    }
+
     /// Per player, whether its candidates are to be found: false if a sample of at least
     /// [`SAMPLED`] of its open vertices, spread over the arena, holds none.
     fn sample(arena: &Arena, open: &impl Fn(u32) -> bool) -> [bool; 2] {
@@ -205,8 +213,9 @@ impl CycleSearch {
         self.won.iter().copied().zip(self.moves.iter().copied())
     }
 
-    /// Finds winner-controlled winning cycles of `player` among the vertices for which
-    /// `open` holds: afterwards [`found`](Self::found) lists them (every one is owned by
+    /// Finds winner-controlled winning cycles of `player` among the candidates of `census`
+    /// (which must name no vertex decided since it was made: see [`Census::close`]):
+    /// afterwards [`found`](Self::found) lists them (every one is owned by
     /// `player`), each with a move that keeps the play in what was found. `census` is
     /// `arena`'s. `local` is scratch for [`ids_scratch`]: empty, or one entry per vertex of
     /// `arena`, all [`NONE`]; it is left so.
@@ -215,7 +224,6 @@ impl CycleSearch {
         arena: &Arena,
         player: u8,
         census: &Census,
-        open: impl Fn(u32) -> bool,
         local: &mut Vec<u32>,
     ) {
         self.won.clear();
@@ -223,7 +231,7 @@ impl CycleSearch {
         if census.work(player) == 0 {
             return;
         }
-        let mine = |v: u32| census.candidate(player, v) && open(v);
+        let mine = |v: u32| census.candidate(player, v);
         let mut budget = 8 * (arena.len() + arena.edge_count()) as u64 + 1024;
 
         let (split, split_starts) = (&mut self.split, &mut self.split_starts);
@@ -626,7 +634,7 @@ mod tests {
                     search.on_arena = on_arena;
                     let mut local = Vec::new();
                     let census = Census::new(&arena, |v| open[v as usize]);
-                    search.winner_cycles(&arena, player, &census, |v| open[v as usize], &mut local);
+                    search.winner_cycles(&arena, player, &census, &mut local);
                     let mut moves = vec![NONE; n as usize];
                     let won: Vec<u32> = search.found().map(|(v, _)| v).collect();
                     for (v, w) in search.found() {
