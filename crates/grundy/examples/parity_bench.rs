@@ -436,8 +436,12 @@ fn run() -> Result<(), String> {
         Some("compare") => compare(&args),
         Some("file") => {
             let path = args.positional.get(1).ok_or("file needs PATH")?;
-            let text = grundy_io::read_text(path).map_err(|e| e.to_string())?;
-            let (_, arena) = parse_detect(&text).map_err(|e| e.to_string())?;
+            // The text is dropped before the solve, as `grundy graph` drops it: its memory
+            // then serves the solver's tables, as it does for users.
+            let arena = {
+                let text = grundy_io::read_text(path).map_err(|e| e.to_string())?;
+                parse_detect(&text).map_err(|e| e.to_string())?.1
+            };
             single(&args, &arena, path)
         }
         _ => Err("usage: parity_bench sweep [DIR] | gen FAMILY N | file PATH  [--alg A,B] [--verify] ...".into()),
