@@ -614,6 +614,11 @@ impl Pipeline<'_> {
         let arena = self.arena;
         let mut buf: Vec<u32> = Vec::new();
         let mut starts: Vec<usize> = vec![0];
+        if self.layers.queue().len() >= arena.len() {
+            // Everything is decided (random games end so after the cycles' attractors):
+            // no part, and no pass over the vertices to find none.
+            return (buf, starts);
+        }
         if self.options.scc {
             let scc = &mut search.scc;
             // Decided vertices are excluded up front: one write each, instead of a look at
