@@ -10,8 +10,9 @@
 //!     [--verify] [--write FILE] [--dry] [--priorities P] [--degree LO,HI] (random games)
 //!     FAMILY: random | random-loops | ladder | nested | friedmann | gw
 //! cargo run --release -p grundy --example parity_bench -- file PATH [--alg A] [--verify]
+//!     [--winners]
 //! cargo run --release -p grundy --example parity_bench -- compare PATH... [--runs R]
-//!     [--oink OINK] [--alg A]
+//!     [--oink OINK] [--alg A] [--no-check]
 //! ```
 //!
 //! `compare` is the fair comparison: every run is a fresh process that parses one file and
@@ -20,7 +21,10 @@
 //! where the kernel's zeroing of fresh pages is a good part of the cost. With `--oink` (the
 //! path of an Oink binary built outside the repository) each file is also solved by Oink with
 //! the same algorithm (`--zlk`, `--tl`, `--fpj`), its "total solving time" is read, and the
-//! ratio printed. A PATH that is a folder stands for every file below it.
+//! ratio printed. Before the timed runs, each file's winners are checked against Oink's
+//! (`file --winners` against the solution Oink writes, untimed; `--no-check` skips it): a
+//! file where they differ stops the comparison (Oink numbers vertices by their place in the
+//! file, which is their id in the files measured here: ids 0 to n - 1). A PATH that is a folder stands for every file below it.
 //!
 //! DIR defaults to the shared benchmark folder (`../../../shared/benchmarks/parity` from the
 //! crate); every file below it is read (gzip or plain, any format `parse_detect` knows).
@@ -57,6 +61,8 @@ struct Args {
     degree: (u32, u32),
     runs: usize,
     oink: Option<PathBuf>,
+    winners: bool,
+    check: bool,
     positional: Vec<String>,
 }
 
@@ -74,6 +80,8 @@ fn parse_args() -> Result<Args, String> {
         degree: (2, 5),
         runs: 5,
         oink: None,
+        winners: false,
+        check: true,
         positional: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -94,6 +102,8 @@ fn parse_args() -> Result<Args, String> {
             "--runs" => args.runs = value("--runs")?.parse().map_err(|e| format!("{e}"))?,
             "--oink" => args.oink = Some(PathBuf::from(value("--oink")?)),
             "--dry" => args.dry = true,
+            "--winners" => args.winners = true,
+            "--no-check" => args.check = false,
             "--priorities" => {
                 args.priorities = Some(value("--priorities")?.parse().map_err(|e| format!("{e}"))?);
             }
@@ -253,6 +263,77 @@ fn oink_time(text: &str) -> Option<f64> {
     Some(secs * 1e3)
 }
 
+/// The vertices (file ids) player 0 wins by our `file --winners` run and by Oink's
+/// solution, compared: an error names the first few where they differ.
+fn check_winners(
+    me: &std::path::Path,
+    oink: &std::path::Path,
+    path: &std::path::Path,
+    alg: ParityAlgorithm,
+) -> Result<(), String> {
+    let run = |c: &mut std::process::Command| -> Result<String, String> {
+        let out = c.output().map_err(|e| e.to_string())?;
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let ours = run(std::process::Command::new(me).arg("file").arg(path).args([
+        "--alg",
+        alg.name(),
+        "--winners",
+    ]))?;
+    let theirs = run(std::process::Command::new(oink)
+        .arg(oink_flag(alg))
+        .arg(path)
+        .arg("/dev/stdout"))?;
+    let ours: std::collections::BTreeSet<u64> = ours
+        .lines()
+        .find_map(|l| l.strip_prefix("won by player 0:"))
+        .ok_or_else(|| format!("{}: {alg}: no winners from grundy", path.display()))?
+        .split_whitespace()
+        .map(|t| t.parse::<u64>().map_err(|e| e.to_string()))
+        .collect::<Result<_, _>>()?;
+    // Oink's solution (`paritysol N;` then `v winner [move];` a line, v its index of the
+    // vertex, which is the file's id when ids run 0..n) written to its standard output
+    // among its log lines.
+    if !theirs.contains("total solving time") {
+        return Err(format!("{}: {alg}: oink gave no solution", path.display()));
+    }
+    let mut theirs_set = std::collections::BTreeSet::new();
+    let mut solved = false;
+    for line in theirs.lines() {
+        if line.starts_with("paritysol") {
+            solved = true;
+            continue;
+        }
+        let Some(body) = line.strip_suffix(';') else {
+            continue;
+        };
+        let mut it = body.split_whitespace();
+        let (Some(v), Some(w)) = (it.next(), it.next()) else {
+            continue;
+        };
+        if let (Ok(v), "0") = (v.parse::<u64>(), w) {
+            theirs_set.insert(v);
+        }
+    }
+    if !solved {
+        return Err(format!("{}: {alg}: no solution from oink", path.display()));
+    }
+    let theirs = theirs_set;
+    if ours != theirs {
+        let differ: Vec<String> = ours
+            .symmetric_difference(&theirs)
+            .take(5)
+            .map(u64::to_string)
+            .collect();
+        return Err(format!(
+            "{}: {alg}: winners differ from Oink's at vertices {}",
+            path.display(),
+            differ.join(", ")
+        ));
+    }
+    Ok(())
+}
+
 fn compare(args: &Args) -> Result<(), String> {
     let mut files = Vec::new();
     for p in &args.positional[1..] {
@@ -294,6 +375,9 @@ fn compare(args: &Args) -> Result<(), String> {
     let mut worst: Vec<(f64, String, String, f64, f64)> = Vec::new();
     for path in &files {
         for (i, &alg) in args.algorithms.iter().enumerate() {
+            if let (Some(oink), true) = (&args.oink, args.check) {
+                check_winners(&me, oink, path, alg)?;
+            }
             // Ours and Oink's alternate, so that a change in the machine's load falls on
             // both alike.
             let mut mine = Vec::with_capacity(args.runs);
@@ -418,6 +502,16 @@ fn single(args: &Args, arena: &Arena, label: &str) -> Result<(), String> {
             arena.edge_count(),
             t.as_secs_f64() * 1e3
         );
+        if args.winners {
+            // The vertices player 0 wins, by the ids the file gave them, printed after
+            // the timing.
+            let mut line = String::from("won by player 0:");
+            for v in arena.vertices().filter(|&v| w[v as usize] == 0) {
+                line.push(' ');
+                line.push_str(&arena.file_id(v).to_string());
+            }
+            println!("{line}");
+        }
     }
     Ok(())
 }
@@ -436,8 +530,12 @@ fn run() -> Result<(), String> {
         Some("compare") => compare(&args),
         Some("file") => {
             let path = args.positional.get(1).ok_or("file needs PATH")?;
-            let text = grundy_io::read_text(path).map_err(|e| e.to_string())?;
-            let (_, arena) = parse_detect(&text).map_err(|e| e.to_string())?;
+            // The text is dropped before the solve, as `grundy graph` drops it: its memory
+            // then serves the solver's tables, as it does for users.
+            let arena = {
+                let text = grundy_io::read_text(path).map_err(|e| e.to_string())?;
+                parse_detect(&text).map_err(|e| e.to_string())?.1
+            };
             single(&args, &arena, path)
         }
         _ => Err("usage: parity_bench sweep [DIR] | gen FAMILY N | file PATH  [--alg A,B] [--verify] ...".into()),

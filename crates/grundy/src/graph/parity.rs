@@ -587,21 +587,21 @@ impl Pipeline<'_> {
         if self.layers.queue().len() >= arena.len() {
             return Ok(());
         }
-        let census = Census::new(arena, |v| self.layers.is_open(v));
+        let mut census = Census::new(arena, |v| self.layers.is_open(v));
         for player in [0u8, 1] {
             if census.work(player) == 0 {
                 continue;
             }
-            let layers = &self.layers;
-            search.winner_cycles(
-                arena,
-                player,
-                &census,
-                |v| layers.is_open(v),
-                &mut self.local,
-            );
+            search.winner_cycles(arena, player, &census, &mut self.local);
+            let decided = self.layers.queue().len();
             self.settle_found(search, player);
             self.spread();
+            if player == 0 {
+                // What player 0's attractor decided is out of player 1's search.
+                for &v in &self.layers.queue()[decided..] {
+                    census.close(v);
+                }
+            }
             control.check()?;
         }
         Ok(())
@@ -614,6 +614,11 @@ impl Pipeline<'_> {
         let arena = self.arena;
         let mut buf: Vec<u32> = Vec::new();
         let mut starts: Vec<usize> = vec![0];
+        if self.layers.queue().len() >= arena.len() {
+            // Everything is decided (random games end so after the cycles' attractors):
+            // no part, and no pass over the vertices to find none.
+            return (buf, starts);
+        }
         if self.options.scc {
             let scc = &mut search.scc;
             // Decided vertices are excluded up front: one write each, instead of a look at

@@ -30,8 +30,11 @@ use crate::graph::arena::Arena;
 
 /// The vertices a winner-controlled cycle can pass (the *candidates*): those with a move to a
 /// vertex of the same owner, as a cycle of one player's vertices leaves each of its vertices
-/// so. One pass over the edges finds them, and a player without candidates is not searched at
-/// all. That is the common case in games from reactive synthesis, where one player's vertices
+/// so, and no higher than the player's best candidate priority of its own parity (a cycle
+/// through a higher one is topped by the opponent's parity). One pass over the edges finds
+/// them, and a player without candidates is not searched at all. What an attractor decides
+/// after the census is taken out of it ([`Census::close`]), so that it stays the searches'
+/// one record of what is in play. That is the common case in games from reactive synthesis, where one player's vertices
 /// only move to the other player's, and where a search would read every edge to find nothing.
 ///
 /// On a large arena a sample comes first: a player none of whose sampled vertices (at least
@@ -58,7 +61,10 @@ impl Census {
         // Both sums in registers: an array indexed by owner would chain every vertex's
         // update through memory.
         let (mut work0, mut work1) = (0u64, 0u64);
-        let kind = arena
+        // Per player: the highest priority among its candidates, and 1 + the highest of its
+        // own parity (0: none).
+        let (mut top, mut best) = ([0u32; 2], [0u64; 2]);
+        let mut kind: Vec<u8> = arena
             .vertices()
             .map(|v| {
                 let owner = owners[v as usize];
@@ -74,13 +80,46 @@ impl Census {
                 let reads = u64::from(out) * (1 + moves.len() as u64);
                 work0 += reads * u64::from(1 - owner);
                 work1 += reads * u64::from(owner);
+                if out {
+                    let p = arena.priority(v);
+                    let o = usize::from(owner);
+                    top[o] = top[o].max(p);
+                    if p & 1 == u32::from(owner) {
+                        best[o] = best[o].max(u64::from(p) + 1);
+                    }
+                }
                 owner | u8::from(out) << 1
             })
             .collect();
-        Census {
-            kind,
-            work: [work0, work1],
+        let mut work = [work0, work1];
+        for player in 0..2u8 {
+            let p = usize::from(player);
+            if best[p] == 0 {
+                // No priority of its parity among its candidates: no cycle of its is won.
+                work[p] = 0;
+            } else if u64::from(top[p]) >= best[p] {
+                // A candidate above the player's best priority of its own parity is on no
+                // won cycle (that cycle's top would be the opponent's): it is dropped, so
+                // that the search never enters it. On random games with 4 priorities this
+                // spares the first split's components topped by the opponent's priority a
+                // second split on a copy.
+                let best = best[p] - 1;
+                for (v, k) in kind.iter_mut().enumerate() {
+                    if *k == player | 2 && arena.priority(v as u32) > best as u32 {
+                        *k = player;
+                    }
+                }
+            }
         }
+        Census { kind, work }
+    }
+
+    /// Takes `v` out of the search: it was decided since the census was made (the vertices
+    /// an attractor took). The searches then read one byte per edge to know whether a
+    /// successor is in play, not that byte and the pipeline's state too.
+    #[inline]
+    pub(crate) fn close(&mut self, v: u32) {
+        self.kind[v as usize] &= 1;
     }
 
     /// Per player, whether its candidates are to be found: false if a sample of at least
@@ -177,8 +216,9 @@ impl CycleSearch {
         self.won.iter().copied().zip(self.moves.iter().copied())
     }
 
-    /// Finds winner-controlled winning cycles of `player` among the vertices for which
-    /// `open` holds: afterwards [`found`](Self::found) lists them (every one is owned by
+    /// Finds winner-controlled winning cycles of `player` among the candidates of `census`
+    /// (which must name no vertex decided since it was made: see [`Census::close`]):
+    /// afterwards [`found`](Self::found) lists them (every one is owned by
     /// `player`), each with a move that keeps the play in what was found. `census` is
     /// `arena`'s. `local` is scratch for [`ids_scratch`]: empty, or one entry per vertex of
     /// `arena`, all [`NONE`]; it is left so.
@@ -187,7 +227,6 @@ impl CycleSearch {
         arena: &Arena,
         player: u8,
         census: &Census,
-        open: impl Fn(u32) -> bool,
         local: &mut Vec<u32>,
     ) {
         self.won.clear();
@@ -195,7 +234,7 @@ impl CycleSearch {
         if census.work(player) == 0 {
             return;
         }
-        let mine = |v: u32| census.candidate(player, v) && open(v);
+        let mine = |v: u32| census.candidate(player, v);
         let mut budget = 8 * (arena.len() + arena.edge_count()) as u64 + 1024;
 
         let (split, split_starts) = (&mut self.split, &mut self.split_starts);
@@ -554,15 +593,16 @@ mod tests {
             (600, lone, true),
         ];
         for (i, (n, own, searched)) in cases.into_iter().enumerate() {
-            // Player 0 at even ids, player 1 at odd ones; player 0 moves to player 1 (and,
-            // where `own` says so, to player 0 too); player 1 moves to both.
+            // Player 0 at even ids, player 1 at odd ones, each with a priority of its own
+            // parity; player 0 moves to player 1 (and, where `own` says so, to player 0 too);
+            // player 1 moves to both.
             let mut b = ArenaBuilder::new();
             for v in 0..n {
                 let mut succ = vec![2 * (rng.below(u64::from(n / 2)) as u32) + 1];
                 if v % 2 == 1 || own(v) {
                     succ.push(2 * (rng.below(u64::from(n / 2)) as u32));
                 }
-                b.push((v % 2) as u8, 0, succ);
+                b.push((v % 2) as u8, v % 2, succ);
             }
             let arena = b.build().unwrap();
             let census = Census::new(&arena, |_| true);
@@ -597,7 +637,7 @@ mod tests {
                     search.on_arena = on_arena;
                     let mut local = Vec::new();
                     let census = Census::new(&arena, |v| open[v as usize]);
-                    search.winner_cycles(&arena, player, &census, |v| open[v as usize], &mut local);
+                    search.winner_cycles(&arena, player, &census, &mut local);
                     let mut moves = vec![NONE; n as usize];
                     let won: Vec<u32> = search.found().map(|(v, _)| v).collect();
                     for (v, w) in search.found() {
