@@ -593,6 +593,22 @@ fn cooling_and_heating_as_the_books_do() {
     assert!(cool(&mut t, pm_one, d(-1, 0)).is_err());
 }
 
+/// CGSuite's benchmark heats nimbers by 1 (`*14 Heat 1`, `*12 Heat 1`): every heated
+/// nimber cools back to itself, has mean 0, and is 0 only at `*0`. (Up to `*12` here;
+/// `*14` is `grundy value --form '*14' --heat 1`, half a second in a release build.)
+#[test]
+fn heated_nimbers_cool_back_to_themselves() {
+    let mut t = Table::new();
+    let one = t.integer(1).unwrap();
+    for n in 0..=12 {
+        let star = t.nimber(n);
+        let hot = heat(&mut t, star, one).unwrap();
+        assert_eq!(cool(&mut t, hot, d(1, 0)).unwrap(), star, "*{n}");
+        assert_eq!(mean_and_temperature(&t, hot).0, "0", "*{n}");
+        assert_eq!(hot == t.zero(), n == 0, "*{n}");
+    }
+}
+
 #[test]
 fn bad_forms_are_refused_with_their_column() {
     let mut t = Table::new();
