@@ -29,14 +29,16 @@
 //! `yz`, by partition refinement as a minimal automaton), is the quotient.
 //!
 //! # Complexity
-//! Each verification is O(states · n · |Q|) time and O(states · |Q| / 8) bytes; the
-//! number of candidates is not bounded in advance. Both are held to `Limits`.
+//! Each verification is O(states · n · |Q|) time and O(states · |Q| / 8) bytes (each
+//! state's bits kept once, and a row of `|Q|` bits for each pair `(heap, Φ(G))` it
+//! meets); a candidate before reduction (the old quotient times cyclic monoids) keeps its
+//! elements' products by the heaps, O(|Q| · n) words, and only the reduced candidate a
+//! `|Q|²` table. The number of candidates is not bounded in advance. All are held to
+//! `Limits`.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{BinaryHeap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
-
-use rustc_hash::FxHashMap;
 
 use crate::games::code::{Code, Rules};
 use crate::{Error, Limit};
@@ -194,6 +196,81 @@ fn within(limits: &Limits, count: u64, per_state: u64, size: usize) -> Result<()
     Ok(())
 }
 
+/// The states of a verification, each kept once: its element `Φ(G)`, whether `G` has a
+/// move, and `S(G)` as `words` words of bits, in arenas by number (the order they were
+/// met), found again through an open-addressed table of their numbers: no allocation a
+/// state, and no copy of a state's bits but its own.
+struct States {
+    words: usize,
+    xs: Vec<u32>,
+    moved: Vec<bool>,
+    bits: Vec<u64>,
+    /// Each slot a state's number + 1, or 0 where empty; a power of two long, at most
+    /// half full.
+    slots: Vec<u32>,
+}
+
+impl States {
+    fn new(words: usize) -> States {
+        States {
+            words,
+            xs: Vec::new(),
+            moved: Vec::new(),
+            bits: Vec::new(),
+            slots: vec![0; 1 << 10],
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.xs.len()
+    }
+
+    fn bits(&self, i: u32) -> &[u64] {
+        let i = i as usize;
+        &self.bits[i * self.words..(i + 1) * self.words]
+    }
+
+    fn hash(x: u32, moved: bool, s: &[u64]) -> usize {
+        let mut h = u64::from(x) << 1 | u64::from(moved);
+        for &w in s {
+            h = (h.rotate_left(26) ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+        h = (h ^ (h >> 31)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        (h ^ (h >> 32)) as usize
+    }
+
+    /// The number of the state `(x, moved, s)`, added if it is new (then `true`).
+    fn intern(&mut self, x: u32, moved: bool, s: &[u64]) -> (u32, bool) {
+        let mask = self.slots.len() - 1;
+        let mut at = Self::hash(x, moved, s) & mask;
+        while let Some(i) = self.slots[at].checked_sub(1) {
+            if self.xs[i as usize] == x && self.moved[i as usize] == moved && self.bits(i) == s {
+                return (i, false);
+            }
+            at = (at + 1) & mask;
+        }
+        let i = self.xs.len() as u32;
+        self.slots[at] = i + 1;
+        self.xs.push(x);
+        self.moved.push(moved);
+        self.bits.extend_from_slice(s);
+        if 2 * self.xs.len() > self.slots.len() {
+            let len = 2 * self.slots.len();
+            let mut slots = vec![0u32; len];
+            for k in 0..=i {
+                let mut at = Self::hash(self.xs[k as usize], self.moved[k as usize], self.bits(k))
+                    & (len - 1);
+                while slots[at] != 0 {
+                    at = (at + 1) & (len - 1);
+                }
+                slots[at] = k + 1;
+            }
+            self.slots = slots;
+        }
+        (i, true)
+    }
+}
+
 /// The verification: the closure of the states (see the module's header), first in any
 /// order (cheap), and if a state breaks the rule again in the order of least sums, to
 /// find the least sum that breaks it.
@@ -213,25 +290,28 @@ fn verify(m: &Monoid, options: &[Vec<Vec<u64>>], limits: &Limits) -> Result<Verd
     // N-position in misère play), whatever its size.
     let movable: Vec<bool> = options.iter().map(|o| !o.is_empty()).collect();
     let per_state = (words * 8 + 64) as u64;
-    // fine[j][x]: the z such that no option o of heap j has x·z·Φ(o) ∈ P, as bits
-    // (worked out when first asked).
-    let fine_bytes = ((n + 1) * size * words * 8) as u128;
-    if fine_bytes > u128::from(limits.max_memory) {
-        return Err(Error::over(
-            Limit::Memory,
-            format!("the moves' table of a candidate quotient of order {size}"),
-            Some(fine_bytes),
-            Some(fine_bytes),
-        ));
-    }
-    let mut fine = vec![0u64; (n + 1) * size * words];
-    let mut known = vec![false; (n + 1) * size];
-    // The state of G + j from that of G: Φ(G)·g_j, and the bits of S(G + j).
-    let mut step = |x: u32, s: &[u64], j: usize| -> (u32, Vec<u64>) {
+    // fine[j][x]: the z such that no option o of heap j has x·z·Φ(o) ∈ P, as bits,
+    // worked out when first asked and kept in an arena in that order (`row_of[j][x]`: its
+    // place there, `u32::MAX` before): a verification meets few of the `(n + 1)·|Q|`.
+    let mut row_of = vec![u32::MAX; (n + 1) * size];
+    let mut fine: Vec<u64> = Vec::new();
+    // The state of G + j from that of G: Φ(G)·g_j, and the bits of S(G + j) in `t`.
+    let mut step = |x: u32, s: &[u64], j: usize, t: &mut [u64]| -> Result<u32, Error> {
         let at = j * size + x as usize;
-        let f = &mut fine[at * words..(at + 1) * words];
-        if !known[at] {
-            known[at] = true;
+        if row_of[at] == u32::MAX {
+            let bytes = (fine.len() + words) as u128 * 8;
+            if bytes > u128::from(limits.max_memory) {
+                return Err(Error::over(
+                    Limit::Memory,
+                    format!("the moves' table of a candidate quotient of order {size}"),
+                    Some(bytes),
+                    Some(bytes.saturating_mul(2)),
+                ));
+            }
+            row_of[at] = (fine.len() / words) as u32;
+            fine.resize(fine.len() + words, 0);
+            let end = fine.len();
+            let f = &mut fine[end - words..];
             let row = &m.mul[x as usize * size..(x as usize + 1) * size];
             for (z, &xz) in row.iter().enumerate() {
                 if !bad[j][xz as usize] {
@@ -239,12 +319,13 @@ fn verify(m: &Monoid, options: &[Vec<Vec<u64>>], limits: &Limits) -> Result<Verd
                 }
             }
         }
+        let r = row_of[at] as usize;
+        let f = &fine[r * words..(r + 1) * words];
         let g = m.heaps[j] as usize;
         let row = &m.mul[g * size..(g + 1) * size];
-        let mut t = f.to_vec();
-        for (w, tw) in t.iter_mut().enumerate() {
+        for (w, (tw, &fw)) in t.iter_mut().zip(f.iter()).enumerate() {
             let mut keep = 0u64;
-            let mut bits = *tw;
+            let mut bits = fw;
             while bits != 0 {
                 let b = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
@@ -253,72 +334,83 @@ fn verify(m: &Monoid, options: &[Vec<Vec<u64>>], limits: &Limits) -> Result<Verd
             }
             *tw = keep;
         }
-        (m.mul(x, m.heaps[j]), t)
+        Ok(m.mul(x, m.heaps[j]))
     };
     let breaks = |x: u32, s: &[u64], nonzero: bool| m.p[x as usize] != (nonzero && s[0] & 1 == 1);
     let full: Vec<u64> = (0..words)
         .map(|w| u64::MAX >> (64 - (size - w * 64).min(64)))
         .collect();
     let over = |count: u64| within(limits, count, per_state, size);
-    // First pass: any order.
-    let mut seen: FxHashMap<(u32, bool, Vec<u64>), ()> = FxHashMap::default();
-    let mut queue = VecDeque::new();
-    let start = (0u32, false, full.clone());
-    seen.insert(start.clone(), ());
-    queue.push_back(start);
+    let mut s = vec![0u64; words];
+    let mut t = vec![0u64; words];
+    // First pass: any order (the order states are met in, breadth first).
+    let mut states = States::new(words);
+    states.intern(0, false, &full);
+    let mut i = 0u32;
     let mut wrong = false;
-    while let Some((x, nz, s)) = queue.pop_front() {
+    while (i as usize) < states.len() {
+        let (x, nz) = (states.xs[i as usize], states.moved[i as usize]);
+        s.copy_from_slice(states.bits(i));
         if breaks(x, &s, nz) {
             wrong = true;
             break;
         }
-        if seen.len().is_multiple_of(4096) {
+        if i.is_multiple_of(4096) {
             check_cancel(limits)?;
         }
         for (j, &mv) in movable.iter().enumerate().skip(1) {
-            let (y, t) = step(x, &s, j);
-            let k = (y, nz || mv, t);
-            if !seen.contains_key(&k) {
-                over(seen.len() as u64 + 1)?;
-                seen.insert(k.clone(), ());
-                queue.push_back(k);
+            let y = step(x, &s, j, &mut t)?;
+            if states.intern(y, nz || mv, &t).1 {
+                over(states.len() as u64)?;
             }
         }
+        i += 1;
     }
     if !wrong {
-        return Ok(Verdict::Right(seen.len() as u64));
+        return Ok(Verdict::Right(states.len() as u64));
     }
-    drop(seen);
-    drop(queue);
+    drop(states);
     // Second pass: in the order of least sums, to the first state that breaks the rule.
-    let mut seen: FxHashMap<(u32, bool, Vec<u64>), ()> = FxHashMap::default();
+    let mut states = States::new(words);
+    let mut done: Vec<bool> = Vec::new();
+    let mut finished = 0u64;
     let mut heap = BinaryHeap::new();
-    heap.push(Reverse((key(&vec![0u8; n + 1]), 0u32, false, full)));
-    while let Some(Reverse((k, x, nz, s))) = heap.pop() {
-        if seen.contains_key(&(x, nz, s.clone())) {
+    heap.push(Reverse((
+        key(&vec![0u8; n + 1]),
+        states.intern(0, false, &full).0,
+    )));
+    done.push(false);
+    while let Some(Reverse((k, id))) = heap.pop() {
+        if done[id as usize] {
             continue;
         }
+        let (x, nz) = (states.xs[id as usize], states.moved[id as usize]);
+        s.copy_from_slice(states.bits(id));
         let word: Vec<u8> = k.iter().rev().copied().collect();
         if breaks(x, &s, nz) {
             return Ok(Verdict::Wrong(word));
         }
-        over(seen.len() as u64 + heap.len() as u64 / 8 + 1)?;
-        if seen.len().is_multiple_of(4096) {
+        over(finished + heap.len() as u64 / 8 + 1)?;
+        if finished.is_multiple_of(4096) {
             check_cancel(limits)?;
         }
         for j in 1..=n {
-            let mut w = word.clone();
-            if w[j] == u8::MAX {
+            if word[j] == u8::MAX {
                 continue;
             }
-            w[j] += 1;
-            let (y, t) = step(x, &s, j);
-            let nz = nz || movable[j];
-            if !seen.contains_key(&(y, nz, t.clone())) {
-                heap.push(Reverse((key(&w), y, nz, t)));
+            let y = step(x, &s, j, &mut t)?;
+            let (c, new) = states.intern(y, nz || movable[j], &t);
+            if new {
+                done.push(false);
+            }
+            if !done[c as usize] {
+                let mut w = word.clone();
+                w[j] += 1;
+                heap.push(Reverse((key(&w), c)));
             }
         }
-        seen.insert((x, nz, s), ());
+        done[id as usize] = true;
+        finished += 1;
     }
     // The first pass found a state that breaks the rule; the second must meet it.
     Err(Error::Unsupported(
