@@ -1253,8 +1253,12 @@ impl Tablebase {
     fn read_found(&self, tier: u32) -> Result<FoundRead, Error> {
         self.check_tier(tier)?;
         let path = self.found_path(tier);
-        let bytes = match fs::read(&path) {
-            Ok(b) => b,
+        let records = self.expected(tier).records;
+        // The most a found file of this tier can hold: every position once, each in a frame
+        // of its own.
+        let most = FOUND_HEADER as u64 + records.saturating_mul(FOUND_ENTRY as u64 + 12) + 12;
+        let len = match fs::metadata(&path) {
+            Ok(m) => m.len(),
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((Vec::new(), None)),
             Err(e) => return Err(Error::io(&path, "cannot read", e)),
         };
@@ -1262,7 +1266,12 @@ impl Tablebase {
             path: path.clone(),
             what,
         };
-        let records = self.expected(tier).records;
+        if len > most {
+            return Err(refused(format!(
+                "holds {len} bytes, more than the found positions of a tier of {records} ranks can take"
+            )));
+        }
+        let bytes = fs::read(&path).map_err(|e| Error::io(&path, "cannot read", e))?;
         if bytes.len() < FOUND_HEADER || bytes[..FOUND_HEADER] != self.found_header(tier) {
             // A cut header is a writer killed before its first frame: nothing was kept.
             if bytes.len() < FOUND_HEADER && self.found_header(tier).starts_with(&bytes) {

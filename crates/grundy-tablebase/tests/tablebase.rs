@@ -1307,6 +1307,18 @@ fn found_positions_are_kept_until_the_tier_is_whole() {
     fs::copy(&path, tb.found_path(0)).unwrap();
     assert!(tb.found(0).is_err());
     fs::remove_file(tb.found_path(0)).unwrap();
+    // Longer than a tier's found positions can be: refused before it is read.
+    let big = tb.found_path(1);
+    let kept = fs::read(&big).unwrap();
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&big)
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    let e = tb.found(1).unwrap_err().to_string();
+    assert!(e.contains("more than the found positions"), "{e}");
+    fs::write(&big, &kept).unwrap();
     // Saved whole, the tier's found positions are gone.
     let r = records(100_000, 5);
     tb.save(1, &r, &TierSummary::default()).unwrap();

@@ -177,22 +177,22 @@ fn board_value(
     lines: &Lines,
     context: &mut Context,
 ) -> Result<GameId, Error> {
-    let mut total = context.table.zero();
-    let mut rest = x | o | open;
-    while rest != 0 {
-        let region = lines.component(rest);
-        rest &= !region;
-        if region & (x | o) == 0 {
-            continue;
-        }
-        // The square's symmetries keep every queen move.
-        let ([rx, ro, ropen], h, w) = lines
-            .grid
-            .least_image([x & region, o & region, open & region], Symmetry::Square);
-        let v = region_value(rx, ro, ropen, &Lines::new(&Grid::by_rows(h, w)), context)?;
-        total = context.table.sum(total, v)?;
-    }
-    Ok(total)
+    partizan::sum_of_regions(
+        x | o | open,
+        |set| lines.component(set),
+        context,
+        |region, context| {
+            if region & (x | o) == 0 {
+                return Ok(None);
+            }
+            // The square's symmetries keep every queen move.
+            let ([rx, ro, ropen], h, w) = lines
+                .grid
+                .least_image([x & region, o & region, open & region], Symmetry::Square);
+            let lines = Lines::new(&Grid::by_rows(h, w));
+            region_value(rx, ro, ropen, &lines, context).map(Some)
+        },
+    )
 }
 
 /// The value of one region (normalised, filling `lines`' bounding box): `{ Left's moves |
@@ -419,7 +419,6 @@ pub const ENTRIES: &[Entry] = &[Entry {
 
 #[cfg(test)]
 mod tests {
-    use crate::cgt::read;
     use crate::games::testing::{
         all_refused, cgt_context as context, cgt_value_of as value, checked_value, grid_board,
         named_moves, prints_as, refuses_a_small_memory_bound,
@@ -449,30 +448,6 @@ mod tests {
         ] {
             assert_eq!(value(spec, &mut c).1, text, "{spec}");
         }
-    }
-
-    /// The one Amazons value cgt-tools' tests give as confirmed with CGSuite (its
-    /// `amazons.rs`), read back from CGSuite's notation: the values must be equal, their
-    /// difference 0.
-    #[test]
-    fn cgsuite_value() {
-        let mut c = context();
-        let (g, text) = value("amazons[3x4](x..#/..../.#.o)", &mut c);
-        let published = read(
-            &mut c.table,
-            "{{6|{3|1, {3|0, {1/2|0}}}}, {6|{4*|-3, {3, {3|0, {1/2|0}}|-4}}}|-3, \
-             {0, {0|-2}, {1|-3}|-5}, {0, {0, *|0, {0, {1/2, {1|0}|v}|v}}|-5}, \
-             {{2, {2|0}|0, {0, {2|0, {2|0}}|0}}, {2, {3|0}|0, {0, {0, ^*|0}|-1}}, \
-             {{2|0}, {2|{1|1/4}, {2|0}}|v*, {1/2|{{0|-1}, {*|-1}|-1}}, {{0, ^*|0}|-1}}, \
-             {{3|0}, {3|1, {2|0}}, {3, {3|1}|1, {1|0, *}}|-1/16, {0|-1}, {*|-1}}|-5, \
-             {v, v*, {0, {0, ^*|0}|-1}|-5}, {{1/2|{-1/4, {0|-1}, {*|-1}|-1}}, \
-             {{1|1/4}|{-1/4|-1}}, {{1|{1|0}, {1|*}}|-1/2}|-5}}}",
-        )
-        .unwrap();
-        assert_eq!(g, published, "{text}");
-        // The same board transposed, colours swapped: the negative.
-        let (n, _) = value("amazons[4x3](o../..#/.../#.x)", &mut c);
-        assert_eq!(c.table.neg(g), n);
     }
 
     proptest::proptest! {

@@ -107,14 +107,19 @@ impl Clobber {
 /// The value of stones on `grid`: its groups' values summed, a group of one colour (no
 /// capture) left out.
 fn board_value(x: u64, o: u64, grid: &Grid, context: &mut Context) -> Result<GameId, Error> {
-    partizan::sum_of_regions(grid, x | o, context, |group, context| {
-        if group & x == 0 || group & o == 0 {
-            return Ok(None);
-        }
-        // The square's symmetries keep every capture.
-        let ([gx, go], h, w) = grid.least_image([x & group, o & group], Symmetry::Square);
-        group_value(gx, go, &Grid::by_rows(h, w), context).map(Some)
-    })
+    partizan::sum_of_regions(
+        x | o,
+        |set| grid.component(set),
+        context,
+        |group, context| {
+            if group & x == 0 || group & o == 0 {
+                return Ok(None);
+            }
+            // The square's symmetries keep every capture.
+            let ([gx, go], h, w) = grid.least_image([x & group, o & group], Symmetry::Square);
+            group_value(gx, go, &Grid::by_rows(h, w), context).map(Some)
+        },
+    )
 }
 
 /// The value of one group (normalised, filling `grid`'s bounding box): `{ x's captures |

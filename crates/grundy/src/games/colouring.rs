@@ -85,11 +85,16 @@ fn board_value<R: Rule>(
     context: &mut Context,
 ) -> Result<GameId, Error> {
     let live = empty & !(next_x & next_o);
-    partizan::sum_of_regions(grid, live, context, |region, context| {
-        let planes = [region, next_x & region, next_o & region];
-        let ([cells, tx, to], h, w) = grid.least_image(planes, Symmetry::Square);
-        region_value::<R>(cells, tx, to, &Grid::by_rows(h, w), context).map(Some)
-    })
+    partizan::sum_of_regions(
+        live,
+        |set| grid.component(set),
+        context,
+        |region, context| {
+            let planes = [region, next_x & region, next_o & region];
+            let ([cells, tx, to], h, w) = grid.least_image(planes, Symmetry::Square);
+            region_value::<R>(cells, tx, to, &Grid::by_rows(h, w), context).map(Some)
+        },
+    )
 }
 
 /// The value of one region (normalised, filling `grid`'s bounding box): `{ Left's colourings

@@ -79,14 +79,19 @@ fn placements(empty: u64, grid: &Grid, right: bool) -> (u64, u32) {
 /// The value of empty cells `empty` on `grid`: its regions summed, a region of one cell
 /// (no domino fits) left out.
 fn board_value(empty: u64, grid: &Grid, context: &mut Context) -> Result<GameId, Error> {
-    partizan::sum_of_regions(grid, empty, context, |region, context| {
-        if region.count_ones() < 2 {
-            return Ok(None);
-        }
-        // The flips keep each player's dominoes as they are, so the value too.
-        let ([bits], h, w) = grid.least_image([region], Symmetry::Flips);
-        region_value(bits, &Grid::by_rows(h, w), context).map(Some)
-    })
+    partizan::sum_of_regions(
+        empty,
+        |set| grid.component(set),
+        context,
+        |region, context| {
+            if region.count_ones() < 2 {
+                return Ok(None);
+            }
+            // The flips keep each player's dominoes as they are, so the value too.
+            let ([bits], h, w) = grid.least_image([region], Symmetry::Flips);
+            region_value(bits, &Grid::by_rows(h, w), context).map(Some)
+        },
+    )
 }
 
 /// The value of one region (normalised, filling `grid`'s bounding box): `{ vertical

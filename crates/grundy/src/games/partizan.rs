@@ -261,21 +261,23 @@ impl Grid {
     }
 }
 
-/// The sum of the values of the regions of `cells` (its orthogonally connected parts on
-/// `grid`): `value` of each region, `None` for one worth 0 that is left out.
+/// The sum of the values of the regions of `cells`, each found by `component` (the part
+/// of a set connected to its lowest cell: [`Grid::component`] joins cells side by side,
+/// Amazons' queens also corner to corner): `value` of each region, `None` for one worth 0
+/// that is left out.
 ///
 /// # Errors
 /// What `value` returns; [`Error::Overflow`] past the table's numbers.
 pub fn sum_of_regions(
-    grid: &Grid,
     cells: u64,
+    component: impl Fn(u64) -> u64,
     context: &mut Context,
     mut value: impl FnMut(u64, &mut Context) -> Result<Option<GameId>, Error>,
 ) -> Result<GameId, Error> {
     let mut total = context.table.zero();
     let mut rest = cells;
     while rest != 0 {
-        let region = grid.component(rest);
+        let region = component(rest);
         rest &= !region;
         if let Some(v) = value(region, context)? {
             total = context.table.sum(total, v)?;
