@@ -32,10 +32,12 @@ use crate::graph::arena::Arena;
 /// vertex of the same owner, as a cycle of one player's vertices leaves each of its vertices
 /// so, and no higher than the player's best candidate priority of its own parity (a cycle
 /// through a higher one is topped by the opponent's parity). One pass over the edges finds
-/// them, and a player without candidates is not searched at all. What an attractor decides
-/// after the census is taken out of it ([`Census::close`]), so that it stays the searches'
-/// one record of what is in play. That is the common case in games from reactive synthesis, where one player's vertices
-/// only move to the other player's, and where a search would read every edge to find nothing.
+/// them, and a player without candidates is not searched at all. That is the common case in
+/// games from reactive synthesis, where one player's vertices only move to the other
+/// player's, and where a search would read every edge to find nothing.
+///
+/// What an attractor decides after the census is taken out of it ([`Census::close`]), so
+/// that it stays the searches' one record of what is in play.
 ///
 /// On a large arena a sample comes first: a player none of whose sampled vertices (at least
 /// [`SAMPLED`]) is a candidate is taken to have none, and its edges are not read at all (in
