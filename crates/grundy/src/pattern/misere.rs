@@ -36,6 +36,7 @@
 //! `|Q|²` table. The number of candidates is not bounded in advance. All are held to
 //! `Limits`.
 
+use std::cell::Cell;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -81,8 +82,23 @@ struct Monoid {
 }
 
 impl Monoid {
+    /// `Q_0`: the trivial monoid, the empty sum an N-position.
+    fn trivial() -> Monoid {
+        Monoid {
+            size: 1,
+            mul: vec![0],
+            p: vec![false],
+            heaps: vec![0],
+        }
+    }
+
     fn mul(&self, x: u32, y: u32) -> u32 {
         self.mul[x as usize * self.size + y as usize]
+    }
+
+    /// The bytes it holds: its table, P-portion and heaps' images.
+    fn bytes(&self) -> u128 {
+        (self.mul.len() * 4 + self.p.len() + self.heaps.len() * 4) as u128
     }
 }
 
@@ -170,9 +186,9 @@ fn check_cancel(limits: &Limits) -> Result<(), Error> {
     Ok(())
 }
 
-/// Whether `count` states of `per_state` bytes each, in the verification of a candidate
-/// quotient of order `size`, are within `limits`.
-fn within(limits: &Limits, count: u64, per_state: u64, size: usize) -> Result<(), Error> {
+/// Whether `count` states, in the verification of a candidate quotient of order `size`,
+/// are within `limits`, the verification then holding `bytes` in all.
+fn within(limits: &Limits, count: u64, bytes: u128, size: usize) -> Result<(), Error> {
     if count > limits.max_states {
         return Err(Error::over(
             Limit::Positions,
@@ -184,7 +200,6 @@ fn within(limits: &Limits, count: u64, per_state: u64, size: usize) -> Result<()
             None,
         ));
     }
-    let bytes = u128::from(count) * u128::from(per_state);
     if bytes > u128::from(limits.max_memory) {
         return Err(Error::over(
             Limit::Memory,
@@ -196,15 +211,64 @@ fn within(limits: &Limits, count: u64, per_state: u64, size: usize) -> Result<()
     Ok(())
 }
 
+/// Rows of `words` words each, by number, in chunks of about 1 MiB allocated at their
+/// exact size and filled row by row: the bytes counted are the chunks' (at most one more
+/// than the rows need), never a doubled `Vec`'s capacity, and a growing arena never holds
+/// its old and new copies at once.
+struct Rows {
+    words: usize,
+    per_chunk: usize,
+    chunks: Vec<Vec<u64>>,
+    len: usize,
+}
+
+impl Rows {
+    fn new(words: usize) -> Rows {
+        Rows {
+            words,
+            per_chunk: (1 << 17) / words.max(1) + 1,
+            chunks: Vec::new(),
+            len: 0,
+        }
+    }
+
+    /// A new row, zeroed; its number.
+    fn push_zeroed(&mut self) -> usize {
+        if self.len == self.chunks.len() * self.per_chunk {
+            // Its pages are touched only as rows are written.
+            self.chunks
+                .push(Vec::with_capacity(self.per_chunk * self.words));
+        }
+        let chunk = self.chunks.last_mut().expect("a chunk with room");
+        chunk.resize(chunk.len() + self.words, 0);
+        self.len += 1;
+        self.len - 1
+    }
+
+    fn get(&self, i: usize) -> &[u64] {
+        let at = i % self.per_chunk * self.words;
+        &self.chunks[i / self.per_chunk][at..at + self.words]
+    }
+
+    fn get_mut(&mut self, i: usize) -> &mut [u64] {
+        let at = i % self.per_chunk * self.words;
+        &mut self.chunks[i / self.per_chunk][at..at + self.words]
+    }
+
+    /// The bytes its chunks take, and those of one chunk more (what the next row may ask).
+    fn bytes(&self) -> u128 {
+        ((self.chunks.len() + 1) * self.per_chunk * self.words * 8) as u128
+    }
+}
+
 /// The states of a verification, each kept once: its element `Φ(G)`, whether `G` has a
 /// move, and `S(G)` as `words` words of bits, in arenas by number (the order they were
 /// met), found again through an open-addressed table of their numbers: no allocation a
 /// state, and no copy of a state's bits but its own.
 struct States {
-    words: usize,
     xs: Vec<u32>,
     moved: Vec<bool>,
-    bits: Vec<u64>,
+    bits: Rows,
     /// Each slot a state's number + 1, or 0 where empty; a power of two long, at most
     /// half full.
     slots: Vec<u32>,
@@ -213,10 +277,9 @@ struct States {
 impl States {
     fn new(words: usize) -> States {
         States {
-            words,
             xs: Vec::new(),
             moved: Vec::new(),
-            bits: Vec::new(),
+            bits: Rows::new(words),
             slots: vec![0; 1 << 10],
         }
     }
@@ -226,8 +289,14 @@ impl States {
     }
 
     fn bits(&self, i: u32) -> &[u64] {
-        let i = i as usize;
-        &self.bits[i * self.words..(i + 1) * self.words]
+        self.bits.get(i as usize)
+    }
+
+    /// The bytes it holds, counting a `Vec`'s capacity and the next growth of its table
+    /// (the old and the new table are held together while it is rebuilt).
+    fn bytes(&self) -> u128 {
+        self.bits.bytes()
+            + (self.xs.capacity() * 4 + self.moved.capacity() + self.slots.len() * 4 * 3) as u128
     }
 
     fn hash(x: u32, moved: bool, s: &[u64]) -> usize {
@@ -253,7 +322,8 @@ impl States {
         self.slots[at] = i + 1;
         self.xs.push(x);
         self.moved.push(moved);
-        self.bits.extend_from_slice(s);
+        let row = self.bits.push_zeroed();
+        self.bits.get_mut(row).copy_from_slice(s);
         if 2 * self.xs.len() > self.slots.len() {
             let len = 2 * self.slots.len();
             let mut slots = vec![0u32; len];
@@ -273,8 +343,14 @@ impl States {
 
 /// The verification: the closure of the states (see the module's header), first in any
 /// order (cheap), and if a state breaks the rule again in the order of least sums, to
-/// find the least sum that breaks it.
-fn verify(m: &Monoid, options: &[Vec<Vec<u64>>], limits: &Limits) -> Result<Verdict, Error> {
+/// find the least sum that breaks it. `held`: the bytes the caller holds meanwhile (`m`
+/// among them), counted with the verification's own against the memory limit.
+fn verify(
+    m: &Monoid,
+    options: &[Vec<Vec<u64>>],
+    limits: &Limits,
+    held: u128,
+) -> Result<Verdict, Error> {
     let n = m.heaps.len() - 1;
     let size = m.size;
     let words = size.div_ceil(64);
@@ -289,17 +365,21 @@ fn verify(m: &Monoid, options: &[Vec<Vec<u64>>], limits: &Limits) -> Result<Verd
     // A heap without options is the game 0: a sum of such heaps has no move (an
     // N-position in misère play), whatever its size.
     let movable: Vec<bool> = options.iter().map(|o| !o.is_empty()).collect();
-    let per_state = (words * 8 + 64) as u64;
     // fine[j][x]: the z such that no option o of heap j has x·z·Φ(o) ∈ P, as bits,
     // worked out when first asked and kept in an arena in that order (`row_of[j][x]`: its
     // place there, `u32::MAX` before): a verification meets few of the `(n + 1)·|Q|`.
     let mut row_of = vec![u32::MAX; (n + 1) * size];
-    let mut fine: Vec<u64> = Vec::new();
+    let mut fine = Rows::new(words);
+    // What the verification holds beside its states and its rows: counted with them, as
+    // the rows' bytes (`fine_bytes`) are with the states' and the states' with the rows'.
+    let fixed = held + ((n + 1) * size * 5 + 2 * words * 8) as u128;
+    let fine_bytes = Cell::new(0u128);
+    let state_bytes = Cell::new(0u128);
     // The state of G + j from that of G: Φ(G)·g_j, and the bits of S(G + j) in `t`.
     let mut step = |x: u32, s: &[u64], j: usize, t: &mut [u64]| -> Result<u32, Error> {
         let at = j * size + x as usize;
         if row_of[at] == u32::MAX {
-            let bytes = (fine.len() + words) as u128 * 8;
+            let bytes = fine.bytes() + fixed + state_bytes.get();
             if bytes > u128::from(limits.max_memory) {
                 return Err(Error::over(
                     Limit::Memory,
@@ -308,10 +388,10 @@ fn verify(m: &Monoid, options: &[Vec<Vec<u64>>], limits: &Limits) -> Result<Verd
                     Some(bytes.saturating_mul(2)),
                 ));
             }
-            row_of[at] = (fine.len() / words) as u32;
-            fine.resize(fine.len() + words, 0);
-            let end = fine.len();
-            let f = &mut fine[end - words..];
+            let r = fine.push_zeroed();
+            row_of[at] = r as u32;
+            fine_bytes.set(fine.bytes());
+            let f = fine.get_mut(r);
             let row = &m.mul[x as usize * size..(x as usize + 1) * size];
             for (z, &xz) in row.iter().enumerate() {
                 if !bad[j][xz as usize] {
@@ -320,7 +400,7 @@ fn verify(m: &Monoid, options: &[Vec<Vec<u64>>], limits: &Limits) -> Result<Verd
             }
         }
         let r = row_of[at] as usize;
-        let f = &fine[r * words..(r + 1) * words];
+        let f = fine.get(r);
         let g = m.heaps[j] as usize;
         let row = &m.mul[g * size..(g + 1) * size];
         for (w, (tw, &fw)) in t.iter_mut().zip(f.iter()).enumerate() {
@@ -340,7 +420,11 @@ fn verify(m: &Monoid, options: &[Vec<Vec<u64>>], limits: &Limits) -> Result<Verd
     let full: Vec<u64> = (0..words)
         .map(|w| u64::MAX >> (64 - (size - w * 64).min(64)))
         .collect();
-    let over = |count: u64| within(limits, count, per_state, size);
+    // `count` states (against the limit on states) held in `bytes`.
+    let over = |count: u64, bytes: u128| {
+        state_bytes.set(bytes);
+        within(limits, count, bytes + fixed + fine_bytes.get(), size)
+    };
     let mut s = vec![0u64; words];
     let mut t = vec![0u64; words];
     // First pass: any order (the order states are met in, breadth first).
@@ -361,7 +445,7 @@ fn verify(m: &Monoid, options: &[Vec<Vec<u64>>], limits: &Limits) -> Result<Verd
         for (j, &mv) in movable.iter().enumerate().skip(1) {
             let y = step(x, &s, j, &mut t)?;
             if states.intern(y, nz || mv, &t).1 {
-                over(states.len() as u64)?;
+                over(states.len() as u64, states.bytes())?;
             }
         }
         i += 1;
@@ -390,7 +474,12 @@ fn verify(m: &Monoid, options: &[Vec<Vec<u64>>], limits: &Limits) -> Result<Verd
         if breaks(x, &s, nz) {
             return Ok(Verdict::Wrong(word));
         }
-        over(finished + heap.len() as u64 / 8 + 1)?;
+        // A waiting sum: its key (a heap's exponents) and its state's number.
+        let waiting = heap.capacity() * 32 + heap.len() * (n + 1 + 16) + done.capacity();
+        over(
+            finished + heap.len() as u64 / 8 + 1,
+            states.bytes() + waiting as u128,
+        )?;
         if finished.is_multiple_of(4096) {
             check_cancel(limits)?;
         }
@@ -486,8 +575,8 @@ fn too_large(what: String, bytes: u128) -> Error {
 
 /// The candidate `m` reduced: elements no `z` tells apart merged (Moore's partition
 /// refinement over the heaps as letters), numbered in the order of their least words, as
-/// a table; refused past the limits.
-fn reduce(m: &Product, limits: &Limits) -> Result<Monoid, Error> {
+/// a table; refused past the limits, counted with `m` and the `held` bytes of its callers.
+fn reduce(m: &Product, limits: &Limits, held: u128) -> Result<Monoid, Error> {
     let n = m.up_to();
     let order = least_words(m);
     let reach: Vec<u32> = order.iter().map(|&(_, x)| x).collect();
@@ -528,10 +617,11 @@ fn reduce(m: &Product, limits: &Limits) -> Result<Monoid, Error> {
         }
     }
     let size = rep.len();
-    if table_bytes(size as u128) > u128::from(limits.max_memory) {
+    let bytes = table_bytes(size as u128) + held + m.bytes();
+    if bytes > u128::from(limits.max_memory) {
         return Err(too_large(
             format!("the table of a candidate quotient of {size} elements"),
-            table_bytes(size as u128),
+            bytes,
         ));
     }
     let mut mul = vec![0u32; size * size];
@@ -553,8 +643,9 @@ fn reduce(m: &Product, limits: &Limits) -> Result<Monoid, Error> {
 }
 
 /// The submonoid generated by the images of the heaps other than `without` (those heaps
-/// mapped to the identity), as a table of its own.
-fn regenerate(m: &Monoid, without: &[usize]) -> Monoid {
+/// mapped to the identity), as a table of its own; refused past the limits, counted with
+/// the `held` bytes of its callers.
+fn regenerate(m: &Monoid, without: &[usize], limits: &Limits, held: u128) -> Result<Monoid, Error> {
     let mut heaps = m.heaps.clone();
     for &h in without {
         heaps[h] = 0;
@@ -575,18 +666,25 @@ fn regenerate(m: &Monoid, without: &[usize]) -> Monoid {
         i += 1;
     }
     let size = elems.len();
+    let bytes = held + table_bytes(size as u128);
+    if bytes > u128::from(limits.max_memory) {
+        return Err(too_large(
+            format!("the table of a submonoid of {size} elements"),
+            bytes,
+        ));
+    }
     let mut mul = vec![0u32; size * size];
     for (a, &x) in elems.iter().enumerate() {
         for (b, &y) in elems.iter().enumerate() {
             mul[a * size + b] = id[m.mul(x, y) as usize];
         }
     }
-    Monoid {
+    Ok(Monoid {
         size,
         mul,
         p: elems.iter().map(|&x| m.p[x as usize]).collect(),
         heaps: heaps.iter().map(|&g| id[g as usize]).collect(),
-    }
+    })
 }
 
 /// The index of `x`: the least `i` with `x^i = x^(i+p)` for some `p ≥ 1`.
@@ -650,6 +748,11 @@ impl Product<'_> {
     fn mul(&self, x: u32, y: u32) -> u32 {
         self.ids[self.code(self.tuple(x), self.tuple(y))]
     }
+
+    /// The bytes it holds: its tables of tuples, of ids and of products, its P-portion.
+    fn bytes(&self) -> u128 {
+        ((self.tuples.len() + self.ids.len() + self.by_heap.len()) * 4 + self.p.len()) as u128
+    }
 }
 
 impl Generated for Product<'_> {
@@ -669,20 +772,23 @@ impl Generated for Product<'_> {
 /// `base` times cyclic monoids `⟨t | t^(i+p) = t^i⟩`, one for each `(heap, i, p)`: the
 /// heap then maps to that component's `t`, the other heaps to their images in `base`.
 /// The product's elements that the heaps generate, numbered in the order a breadth-first
-/// walk from the identity meets them; refused past the limits.
+/// walk from the identity meets them; refused past the limits, counted with the `held`
+/// bytes of its callers.
 fn product<'a>(
     base: &'a Monoid,
     cyclic: &[(usize, usize, usize)],
     limits: &Limits,
+    held: u128,
 ) -> Result<Product<'a>, Error> {
     let radix: Vec<usize> = std::iter::once(base.size)
         .chain(cyclic.iter().map(|&(_, i, p)| i + p))
         .collect();
     let total: u128 = radix.iter().map(|&r| r as u128).product();
-    if total * 4 > u128::from(limits.max_memory) {
+    let ids = held + total * 4;
+    if ids > u128::from(limits.max_memory) {
         return Err(too_large(
             format!("a candidate quotient's product of {total} elements"),
-            total * 4,
+            ids,
         ));
     }
     let n = base.heaps.len() - 1;
@@ -728,7 +834,7 @@ fn product<'a>(
             let code = m.code(&x, g);
             if m.ids[code] == u32::MAX {
                 let size = m.tuples.len() / w;
-                let bytes = (size as u128 + 1) * per_element;
+                let bytes = ids + (size as u128 + 1) * per_element;
                 if bytes > u128::from(limits.max_memory) {
                     return Err(too_large(
                         format!("the tables of a candidate quotient's product of {size} elements and more"),
@@ -757,10 +863,11 @@ fn candidate(
     cyclic: &[(usize, usize, usize)],
     options: &[Vec<Vec<u64>>],
     limits: &Limits,
+    held: u128,
 ) -> Result<Monoid, Error> {
-    let mut m = product(base, cyclic, limits)?;
+    let mut m = product(base, cyclic, limits, held)?;
     mark_p(&mut m, options);
-    reduce(&m, limits)
+    reduce(&m, limits, held)
 }
 
 /// The period a recalibrated heap's cyclic component is given for an index `i`:
@@ -770,19 +877,21 @@ fn period_for(i: usize) -> usize {
 }
 
 /// A new candidate that classifies `failure` the other way: some of the heaps in it given
-/// fresh cyclic components (fewest first), long enough to count its copies.
+/// fresh cyclic components (fewest first), long enough to count its copies. `held`: the
+/// bytes the caller holds meanwhile (`trial` among them).
 fn recalibrate(
     trial: &Monoid,
     failure: &[u8],
     options: &[Vec<Vec<u64>>],
     limits: &Limits,
+    held: u128,
 ) -> Result<Monoid, Error> {
     let should_be_p = !trial.p[trial.eval(failure) as usize];
     let involved: Vec<usize> = (1..failure.len()).filter(|&h| failure[h] > 0).collect();
     for k in 1..=involved.len() {
         for chosen in combinations(&involved, k) {
             check_cancel(limits)?;
-            let base = regenerate(trial, &chosen);
+            let base = regenerate(trial, &chosen, limits, held)?;
             let cyclic: Vec<(usize, usize, usize)> = chosen
                 .iter()
                 .map(|&h| {
@@ -792,7 +901,7 @@ fn recalibrate(
                     (h, i, period_for(i))
                 })
                 .collect();
-            let m = candidate(&base, &cyclic, options, limits)?;
+            let m = candidate(&base, &cyclic, options, limits, held + base.bytes())?;
             if m.p[m.eval(failure) as usize] == should_be_p {
                 return Ok(m);
             }
@@ -891,32 +1000,26 @@ pub fn quotient(code: &Code, n: u64, limits: &Limits) -> Result<Quotient, Error>
         code.options(h as u64, &mut out);
         options.push(out);
     }
-    // Q_0: the trivial monoid, the empty sum an N-position.
-    let mut q = Monoid {
-        size: 1,
-        mul: vec![0],
-        p: vec![false],
-        heaps: vec![0],
-    };
+    let mut q = Monoid::trivial();
     let mut expansions = Vec::new();
     let mut candidates = 0u64;
     let mut states = 0u64;
     for h in 1..=n {
         check_cancel(limits)?;
         let opts = &options[..=h];
-        // A conservative extension: heap h maps to an element already there.
+        // A conservative extension: heap h maps to an element already there (`t`: the
+        // old quotient with heap h's image).
+        let mut t = q.clone();
+        t.heaps.push(0);
+        let held = q.bytes() + t.bytes();
         let mut found = None;
         if options[h].is_empty() {
-            let mut t = q.clone();
-            t.heaps.push(0);
             candidates += 1;
-            if let Verdict::Right(s) = verify(&t, opts, limits)? {
-                found = Some((t, s));
+            if let Verdict::Right(s) = verify(&t, opts, limits, held)? {
+                found = Some(s);
             }
         } else {
-            let mut base = q.clone();
-            base.heaps.push(0);
-            let tr = base.option_images(opts, h);
+            let tr = t.option_images(opts, h);
             // Quick necessary test: heap h + Y is P only if no move in the heap wins.
             let blocked: Vec<bool> = (0..q.size as u32)
                 .map(|y| tr.iter().any(|&t| q.p[q.mul(t, y) as usize]))
@@ -925,34 +1028,36 @@ pub fn quotient(code: &Code, n: u64, limits: &Limits) -> Result<Quotient, Error>
                 if (0..q.size as u32).any(|y| blocked[y as usize] && q.p[q.mul(x, y) as usize]) {
                     continue;
                 }
-                let mut t = base.clone();
                 t.heaps[h] = x;
                 candidates += 1;
-                if let Verdict::Right(s) = verify(&t, opts, limits)? {
-                    found = Some((t, s));
+                if let Verdict::Right(s) = verify(&t, opts, limits, held)? {
+                    found = Some(s);
                     break;
                 }
             }
         }
-        if let Some((t, s)) = found {
+        if let Some(s) = found {
             q = t;
             states = s;
             continue;
         }
-        // The presentation changes: the old quotient times ⟨t | t^4 = t^2⟩ for heap h.
+        // The presentation changes: the old quotient times ⟨t | t^4 = t^2⟩ for heap h
+        // (`t`, with heap h at the identity, is its base). Only the trial is held from here
+        // on: the old quotient is `t` without heap h.
+        t.heaps[h] = 0;
+        drop(q);
         expansions.push(h);
-        let mut base = q.clone();
-        base.heaps.push(0);
-        let mut trial = candidate(&base, &[(h, 2, 2)], opts, limits)?;
+        let mut trial = candidate(&t, &[(h, 2, 2)], opts, limits, t.bytes())?;
+        drop(t);
         loop {
             candidates += 1;
-            match verify(&trial, opts, limits)? {
+            match verify(&trial, opts, limits, trial.bytes())? {
                 Verdict::Right(s) => {
                     states = s;
                     break;
                 }
                 Verdict::Wrong(failure) => {
-                    trial = recalibrate(&trial, &failure, opts, limits)?;
+                    trial = recalibrate(&trial, &failure, opts, limits, trial.bytes())?;
                 }
             }
         }

@@ -190,3 +190,49 @@ fn subtraction_sets_are_codes() {
     let far = Rules::subtraction(&[1, 1000]).unwrap();
     assert!(code_of(&far).is_err());
 }
+
+/// What a step's caller holds counts with the step's own memory: each step that passes
+/// with nothing held beside it is refused when the caller holds all but a little of the
+/// limit (before, each table was bounded alone, and the trial, its base, the product and
+/// the verification could each reach the limit at once).
+#[test]
+fn memory_held_by_the_caller_counts_with_each_step() {
+    let c = code("0.07");
+    let n = 14usize;
+    let q = quotient(&c, n as u64, &Limits::default()).unwrap();
+    let m = q.monoid.clone();
+    assert!(m.size > 8, "order {}", m.size);
+    let options: Vec<Vec<Vec<u64>>> = (0..=n)
+        .map(|h| {
+            let mut out = Vec::new();
+            c.options(h as u64, &mut out);
+            out
+        })
+        .collect();
+    let limits = Limits {
+        max_memory: 64 << 20,
+        ..Limits::default()
+    };
+    let nearly = u128::from(limits.max_memory) - 64;
+    let refused = |r: Result<(), Error>| match r {
+        Err(e) => assert!(e.is_too_large(), "{e}"),
+        Ok(()) => panic!("not refused"),
+    };
+    assert!(matches!(
+        verify(&m, &options, &limits, 0),
+        Ok(Verdict::Right(_))
+    ));
+    refused(verify(&m, &options, &limits, nearly).map(|_| ()));
+    let base = regenerate(&m, &[n], &limits, 0).unwrap();
+    assert!(base.size <= m.size);
+    refused(regenerate(&m, &[n], &limits, nearly).map(|_| ()));
+    let cyclic = [(n, 2, 2)];
+    assert!(candidate(&base, &cyclic, &options, &limits, 0).is_ok());
+    refused(candidate(&base, &cyclic, &options, &limits, nearly).map(|_| ()));
+    // The product alone passes under what the whole candidate is refused at.
+    let product_bytes = product(&base, &cyclic, &limits, 0).unwrap().bytes();
+    refused(product(&base, &cyclic, &limits, nearly).map(|_| ()));
+    let mut p = product(&base, &cyclic, &limits, 0).unwrap();
+    mark_p(&mut p, &options);
+    refused(reduce(&p, &limits, u128::from(limits.max_memory) - product_bytes).map(|_| ()));
+}
