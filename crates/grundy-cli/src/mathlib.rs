@@ -48,8 +48,14 @@ mod tests {
             let x = f64::from(i) * 0.37;
             let e = std::f64::consts::E;
             assert!((super::pow(e, super::log(x)) - x).abs() <= 1e-12 * x, "{x}");
-            assert!((super::pow(2.0, super::log2(x)) - x).abs() <= 1e-12 * x, "{x}");
-            assert!((super::pow(10.0, super::log10(x)) - x).abs() <= 1e-12 * x, "{x}");
+            assert!(
+                (super::pow(2.0, super::log2(x)) - x).abs() <= 1e-12 * x,
+                "{x}"
+            );
+            assert!(
+                (super::pow(10.0, super::log10(x)) - x).abs() <= 1e-12 * x,
+                "{x}"
+            );
         }
     }
 }
