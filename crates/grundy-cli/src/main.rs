@@ -25,6 +25,8 @@ mod args;
 mod cli;
 mod commands;
 mod graph;
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+mod mathlib;
 mod olympiad;
 mod output;
 mod play;
