@@ -81,7 +81,8 @@ pub enum Command {
     /// Grundy values; `--help` lists the partizan families.
     Value {
         /// The position: `domineering[2x3]`, `domineering[2x3] + domineering[3x2]`,
-        /// `hackenbush(BBR,RG)`.
+        /// `hackenbush(BBR,RG)`; with `--form`, a value, which may begin with `-` (`-3/2`).
+        #[arg(allow_hyphen_values = true)]
         spec: String,
         /// Write `+-` for `±`.
         #[arg(long)]

@@ -1166,6 +1166,13 @@ fn value_reads_forms_cools_heats_and_weighs() {
     assert!(err.contains("must be a number"), "{err}");
     let err = fails(&["value", "--form", "*", "--cool", "-1"]);
     assert!(err.contains("above -1"), "{err}");
+    // A form may begin with a minus sign, before or after `--form`; flags still parse.
+    let v = json(&["value", "--form", "-3/2", "--json"]);
+    assert_eq!(v["value"], "-3/2");
+    let v = json(&["value", "-1 + *", "--form", "--ascii", "--json"]);
+    assert_eq!(v["value"], "-1*");
+    let err = fails(&["value", "--form", "--bogus"]);
+    assert!(err.contains("--bogus"), "{err}");
 }
 
 /// `value --thermograph FILE` draws the walls and the mast with the mean and temperature
