@@ -33,6 +33,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod asked;
 mod codec;
 mod exchange;
 pub mod net;
