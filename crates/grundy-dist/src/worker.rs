@@ -1022,20 +1022,34 @@ impl<'a> Me<'a> {
                     // record kept for the labelling if the position waits for one
                     // abroad), each abroad marked to be asked.
                     let first = out.recs.len();
-                    let mut far = false;
+                    let (mut far, mut inside, mut won) = (false, false, false);
                     for c in children {
                         let rec = if c.tier == t {
+                            inside = true;
                             ASK
                         } else if abroad(c) {
-                            asks.mark(c.tier, lay.split(c.rank), c.rank);
                             far = true;
                             ASK
                         } else {
-                            at_home(c).ok().flatten().map_or(ASK, u32::from)
+                            let rec = at_home(c).ok().flatten().map_or(ASK, u32::from);
+                            won |= !scored && rec == u32::from(WON_NEXT[usize::from(c.again)]);
+                            rec
                         };
                         out.recs.push(rec);
                     }
+                    if far && won && !inside {
+                        // A win in 1 through a child at home: no move does better, so the
+                        // children abroad need not be asked.
+                        records[at] = WIN_IN_1;
+                        out.recs.truncate(first);
+                        return;
+                    }
                     if far {
+                        for c in children {
+                            if abroad(c) {
+                                asks.mark(c.tier, lay.split(c.rank), c.rank);
+                            }
+                        }
                         out.positions.push((x, out.kids.len()));
                         out.kids.extend_from_slice(children);
                         return;
@@ -1710,6 +1724,13 @@ fn write_blocks(
 /// A child's record where it can be had (`Ok(None)`: not from here).
 type Lookup<'a> = dyn Fn(&Child) -> Result<Option<u16>, grundy::Error> + 'a;
 
+/// The records of the children through which the mover wins in 1 (the best any move
+/// can give in a win/loss game), by whether the move keeps the turn: a loss in 0 for the
+/// opponent, or a win in 0 for the mover.
+const WON_NEXT: [u16; 2] = [2, 3];
+/// The record of a win in 1.
+const WIN_IN_1: u16 = 5;
+
 /// A kid's record not looked up at the visit (owned abroad, inside the tier, or an
 /// error to report when labelling).
 const ASK: u32 = u32::MAX;
@@ -1811,4 +1832,42 @@ fn pend(
     pending.outside.push(out);
     pending.ends.push(pending.inside.len());
     error.map_or(Ok(()), |e| Err(e.into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_win_in_1_is_what_evaluate_gives_and_the_best_there_is() {
+        let best = Value::Win(1);
+        assert_eq!(record::of_value(best), Some(WIN_IN_1));
+        for again in [false, true] {
+            let child = record::value(WON_NEXT[usize::from(again)]).expect("a value");
+            assert_eq!(child.through(again), best);
+        }
+        // No child's record, through any move, does better.
+        for rec in 1..=u16::MAX {
+            let Some(v) = record::value(rec) else {
+                continue;
+            };
+            for again in [false, true] {
+                assert!(v.through(again).preference() <= best.preference());
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn rank_of_undoes_split_and_place(
+            workers in 1u64..9,
+            slice_bits in 0u32..10,
+            rank in 0u64..1 << 30,
+        ) {
+            let lay = Layout::new(workers, 0, 1 << slice_bits);
+            let (o, i) = lay.split(rank);
+            prop_assert_eq!(lay.rank_of(o, lay.place(i, rank)), rank);
+        }
+    }
 }
