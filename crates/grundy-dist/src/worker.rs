@@ -925,11 +925,9 @@ impl<'a> Me<'a> {
                 t,
                 (&mine, from..to),
                 reach,
-                &mut records,
-                &mut edges,
+                (&mut records, &mut edges),
                 (&at_home, &abroad),
-                &mut asks,
-                &mut seen,
+                (&mut asks, &mut seen),
             );
             let early = std::mem::take(&mut seen.early);
             let error = seen.error.take();
@@ -987,11 +985,9 @@ impl<'a> Me<'a> {
         t: u32,
         (mine, range): (&[u64], Range<usize>),
         reach: &Bits,
-        records: &mut [u16],
-        edges: &mut u64,
+        (records, edges): (&mut [u16], &mut u64),
         (at_home, abroad): (&Lookup<'_>, &dyn Fn(&Child) -> bool),
-        asks: &mut Asks,
-        out: &mut Visited,
+        (asks, out): (&mut Asks, &mut Visited),
     ) {
         let (game, scored, lay) = (self.game, self.scored, self.lay);
         let size = self.sizes[t as usize];
@@ -1721,6 +1717,8 @@ fn write_blocks(
     Ok(Ok(()))
 }
 
+/// The record told of a child asked abroad, if it was.
+type Told<'a> = dyn Fn(&Child) -> Option<u16> + 'a;
 /// A child's record where it can be had (`Ok(None)`: not from here).
 type Lookup<'a> = dyn Fn(&Child) -> Result<Option<u16>, grundy::Error> + 'a;
 
@@ -1755,10 +1753,7 @@ struct Visited {
 fn label_kept(
     (game, scored, t, lay): (&dyn TierGame, bool, u32, Layout),
     seen: &Visited,
-    (told_of, record_of): (
-        &dyn Fn(&Child) -> Option<u16>,
-        &dyn Fn(&Child) -> Result<Option<u16>, grundy::Error>,
-    ),
+    (told_of, record_of): (&Told<'_>, &Lookup<'_>),
     records: &mut [u16],
     late: &mut Pending,
 ) -> Option<Error> {
