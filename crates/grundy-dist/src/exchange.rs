@@ -19,8 +19,13 @@ use timely::worker::Worker;
 use crate::codec::{self, Reader};
 use crate::Error;
 
-/// A message: to worker, from worker, bytes.
+/// A message: to worker, from worker, bytes. The sender's number with [`COUNTERS`] set
+/// marks a round's counters (and error), without it the payload handed to `round`, so
+/// that neither is copied to put a kind in front of it.
 type Msg = (u32, u32, Vec<u8>);
+
+/// The bit of a message's sender that marks a round's counters.
+const COUNTERS: u32 = 1 << 31;
 
 /// The counters a round sums.
 pub const SUMS: usize = 8;
@@ -133,14 +138,14 @@ impl Rounds {
         w / self.threads
     }
 
-    fn send(&mut self, to: u32, bytes: Vec<u8>) {
+    fn send(&mut self, to: u32, bytes: Vec<u8>, kind: u32) {
         let len = bytes.len() as u64 + 16;
         self.traffic.messages += 1;
         self.traffic.bytes += len;
         if self.process_of(to) != self.process_of(self.me) {
             self.traffic.remote_bytes += len;
         }
-        self.input.send((to, self.me, bytes));
+        self.input.send((to, self.me | kind, bytes));
     }
 
     /// One round: `out[w]` goes to worker `w` (nothing if empty), with this worker's
@@ -157,13 +162,10 @@ impl Rounds {
         debug_assert!(out.is_empty() || out.len() == self.peers as usize);
         for (to, bytes) in out.into_iter().enumerate() {
             if !bytes.is_empty() {
-                let mut m = Vec::with_capacity(bytes.len() + 1);
-                m.push(0);
-                m.extend_from_slice(&bytes);
-                self.send(to as u32, m);
+                self.send(to as u32, bytes, 0);
             }
         }
-        let mut status = vec![1u8];
+        let mut status = Vec::new();
         for s in sums {
             codec::put(&mut status, s);
         }
@@ -172,7 +174,7 @@ impl Rounds {
             status.extend_from_slice(e.to_string().as_bytes());
         }
         for to in 0..self.peers {
-            self.send(to, status.clone());
+            self.send(to, status.clone(), COUNTERS);
         }
         self.traffic.rounds += 1;
         let this = *self.input.time();
@@ -206,14 +208,21 @@ impl Rounds {
                 true
             }
         });
-        got.sort_by_key(|m| m.1);
+        got.sort_by_key(|m| m.1 & !COUNTERS);
         let mut outcome = Outcome::default();
         let mut first_error: Option<(u32, String)> = None;
-        for (_, from, bytes) in got {
-            match bytes.first() {
-                Some(0) => outcome.inbox.push((from, bytes[1..].to_vec())),
-                Some(1) => {
-                    let mut r = Reader::new(&bytes[1..]);
+        for (_, tagged, bytes) in got {
+            let from = tagged & !COUNTERS;
+            if from >= self.peers {
+                return Err(Error::Lost(format!(
+                    "a message from worker {from}, of {} workers",
+                    self.peers
+                )));
+            }
+            match tagged & COUNTERS {
+                0 => outcome.inbox.push((from, bytes)),
+                _ => {
+                    let mut r = Reader::new(&bytes);
                     let mut read = || -> Result<&[u8], codec::Malformed> {
                         for s in &mut outcome.sums {
                             *s += r.get()?;
@@ -229,11 +238,6 @@ impl Rounds {
                     if !text.is_empty() && first_error.is_none() {
                         first_error = Some((from, String::from_utf8_lossy(text).into_owned()));
                     }
-                }
-                _ => {
-                    return Err(Error::Lost(format!(
-                        "worker {from} sent a message of no known kind"
-                    )))
                 }
             }
         }

@@ -33,6 +33,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+mod asked;
 mod codec;
 mod exchange;
 pub mod net;
@@ -231,6 +232,10 @@ impl Solved {
     }
 }
 
+/// The most workers a run may have over all its processes (a worker's number leaves
+/// the top bit of a `u32` free for the kind of its messages).
+pub const MAX_WORKERS: usize = 1 << 20;
+
 /// What went wrong.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -292,6 +297,16 @@ pub fn solve(
     }
     if config.workers == 0 {
         return Err(Error::Config("--workers must be at least 1".into()));
+    }
+    let all = config
+        .workers
+        .checked_mul(config.cluster.addresses.len().max(1));
+    if all.is_none_or(|n| n > MAX_WORKERS) {
+        return Err(Error::Config(format!(
+            "{} workers in each of {} processes: at most {MAX_WORKERS} in all",
+            config.workers,
+            config.cluster.addresses.len().max(1)
+        )));
     }
     let mut fingerprint = None;
     game.with(&mut |g| fingerprint = Some(net::Fingerprint::of(g, config)));

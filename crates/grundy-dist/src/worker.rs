@@ -17,6 +17,7 @@ use grundy_tablebase::format::Encoder;
 use grundy_tablebase::{Tablebase, TierWriter};
 use timely::worker::Worker;
 
+use crate::asked::Asked;
 use crate::codec::{self, Malformed, Reader};
 use crate::exchange::{Outcome, Rounds, Traffic, SUMS};
 use crate::{Config, Error, Solved, TierCost};
@@ -131,6 +132,13 @@ impl Layout {
     fn place(&self, i: u64, rank: u64) -> usize {
         ((i << self.slice_bits) | (rank & (self.slice - 1))) as usize
     }
+    /// The rank at `place` of worker `o`'s arrays (the inverse of [`Layout::split`] and
+    /// [`Layout::place`]).
+    #[inline]
+    fn rank_of(&self, o: u64, place: usize) -> u64 {
+        let i = place as u64 >> self.slice_bits;
+        ((i * self.workers + o) << self.slice_bits) | (place as u64 & (self.slice - 1))
+    }
     fn slices_of(&self, worker: u64, size: u64) -> impl Iterator<Item = u64> {
         (worker..size.div_ceil(self.slice)).step_by(self.workers as usize)
     }
@@ -166,8 +174,86 @@ impl Home {
     }
 }
 
-/// What one owner answered, by tier: the ranks asked (sorted) and their records.
-type Told = BTreeMap<u32, (Vec<u64>, Vec<u16>)>;
+/// The ranks a worker sends the others in a round, by worker and tier, each set made
+/// when first needed and kept (emptied) for the next rounds of the tier; the messages
+/// are the tiers' numbers in increasing order, each followed by its ranks sorted and
+/// distinct as gaps ([`codec::put_ranks`]); answers come back in the same order.
+struct Asks {
+    lay: Layout,
+    sizes: Vec<u64>,
+    /// By worker and tier: the set, and where its answers start in the worker's.
+    by: Vec<Vec<Option<(Asked, usize)>>>,
+    ranks: Vec<u64>,
+}
+
+impl Asks {
+    fn new(lay: Layout, sizes: &[u64]) -> Asks {
+        Asks {
+            lay,
+            sizes: sizes.to_vec(),
+            by: (0..lay.workers).map(|_| Vec::new()).collect(),
+            ranks: Vec::new(),
+        }
+    }
+
+    /// Adds `rank` of `tier` (less than its size), which [`Layout::split`] puts at the
+    /// owner's slice `i` of worker `o`.
+    #[inline]
+    fn mark(&mut self, tier: u32, (o, i): (u64, u64), rank: u64) {
+        let per = &mut self.by[o as usize];
+        if per.len() <= tier as usize {
+            per.resize_with(tier as usize + 1, || None);
+        }
+        let (set, _) = per[tier as usize].get_or_insert_with(|| {
+            let len = self.lay.local_len_of(o, self.sizes[tier as usize]);
+            (Asked::new(len), 0)
+        });
+        set.mark(self.lay.place(i, rank));
+    }
+
+    /// The messages, by worker, and how many ranks each is sent; each tier's answers'
+    /// start noted.
+    fn seal(&mut self) -> (Vec<Vec<u8>>, Vec<usize>) {
+        let lay = self.lay;
+        let mut out = Vec::with_capacity(self.by.len());
+        let mut counts = Vec::with_capacity(self.by.len());
+        for (o, per) in self.by.iter_mut().enumerate() {
+            let mut b = Vec::new();
+            let mut at = 0;
+            for (tier, slot) in per.iter_mut().enumerate() {
+                let Some((set, start)) = slot else { continue };
+                if set.is_empty() {
+                    continue;
+                }
+                self.ranks.clear();
+                let ranks = &mut self.ranks;
+                set.seal(|p| ranks.push(lay.rank_of(o as u64, p)));
+                codec::put(&mut b, tier as u64);
+                codec::put_ranks(&mut b, ranks);
+                *start = at;
+                at += ranks.len();
+            }
+            out.push(b);
+            counts.push(at);
+        }
+        (out, counts)
+    }
+
+    /// Where the answer about `rank` of `tier` (at slice `i` of worker `o`) is among
+    /// worker `o`'s answers, if it was asked (after [`Asks::seal`]).
+    #[inline]
+    fn index(&self, tier: u32, (o, i): (u64, u64), rank: u64) -> Option<usize> {
+        let (set, start) = self.by.get(o as usize)?.get(tier as usize)?.as_ref()?;
+        set.index(self.lay.place(i, rank)).map(|x| start + x)
+    }
+
+    /// Empties every set, for the next round.
+    fn clear(&mut self) {
+        for (set, _) in self.by.iter_mut().flatten().flatten() {
+            set.clear();
+        }
+    }
+}
 
 struct Me<'a> {
     game: &'a dyn TierGame,
@@ -585,11 +671,11 @@ impl<'a> Me<'a> {
             let expanded = Bits::new(lay.local_len_of(lay.me, size));
             let batch = self.visit_batch(size);
             let rounds = lay.rounds(size, batch);
+            let mut asks = Asks::new(lay, &self.sizes);
             loop {
                 let mut fresh = 0u64;
                 for r in 0..rounds {
                     let own = reach[t as usize].as_ref().expect("allocated");
-                    let mut out: Vec<BTreeMap<u32, Vec<u64>>> = vec![BTreeMap::new(); self.peers()];
                     let mut error: Option<Error> = None;
                     let from = (r * batch).min(mine.len());
                     let to = ((r + 1) * batch).min(mine.len());
@@ -643,7 +729,7 @@ impl<'a> Me<'a> {
                                         fresh += 1;
                                     }
                                 } else {
-                                    out[o as usize].entry(c.tier).or_default().push(c.rank);
+                                    asks.mark(c.tier, (o, i), c.rank);
                                 }
                             }
                         });
@@ -653,7 +739,8 @@ impl<'a> Me<'a> {
                             total: size,
                         });
                     }
-                    let out: Vec<Vec<u8>> = out.into_iter().map(encode_ranks).collect();
+                    let (out, _) = asks.seal();
+                    asks.clear();
                     let local = error.map_or(Ok(()), Err);
                     let got = self.sync(w, out, [0; SUMS], 0, local)?;
                     let mut ranks = Vec::new();
@@ -825,27 +912,36 @@ impl<'a> Me<'a> {
         // An error met labelling a batch, told in the next round every worker takes.
         let mut carried: Option<Error> = None;
         let batch = self.visit_batch(size);
+        let mut asks = Asks::new(lay, &sizes);
+        // Kept from batch to batch, so that its vectors are not grown again each time.
+        let mut seen = Visited::default();
         for r in 0..lay.rounds(size, batch) {
             let from = (r * batch).min(mine.len());
             let to = ((r + 1) * batch).min(mine.len());
-            let Visited {
-                positions,
-                kids,
-                early,
-                error,
-            } = self.visit_slices(
+            seen.positions.clear();
+            seen.kids.clear();
+            seen.recs.clear();
+            self.visit_slices(
                 t,
                 (&mine, from..to),
                 reach,
-                &mut records,
-                &mut edges,
+                (&mut records, &mut edges),
                 (&at_home, &abroad),
+                (&mut asks, &mut seen),
             );
+            let early = std::mem::take(&mut seen.early);
+            let error = seen.error.take();
             let mut late = Pending::default();
             // Ask the owners abroad of the children in later tiers for their records.
             let status = carried.take().or(error).map_or(Ok(()), Err);
-            let told = self.ask_abroad(w, t, &kids, &abroad, status)?;
+            let told = self.ask_abroad(w, t, &mut asks, status)?;
             // Label each kept position from its children's records, at home or told.
+            // The record told of a child asked of its owner abroad.
+            let told_of = |c: &Child| -> Option<u16> {
+                let (o, i) = lay.split(c.rank);
+                let x = asks.index(c.tier, (o, i), c.rank)?;
+                told[o as usize].get(x).copied()
+            };
             let record_of = |c: &Child| -> Result<Option<u16>, grundy::Error> {
                 if c.tier == t {
                     return Ok(None);
@@ -853,21 +949,17 @@ impl<'a> Me<'a> {
                 if let Some(rec) = at_home(c)? {
                     return Ok(Some(rec));
                 }
-                let (ranks, recs) = told[lay.owner(c.rank) as usize]
-                    .get(&c.tier)
-                    .ok_or_else(|| not_listed(c))?;
-                let i = ranks.binary_search(&c.rank).map_err(|_| not_listed(c))?;
-                Ok(Some(recs[i]))
+                told_of(c).map(Some).ok_or_else(|| not_listed(c))
             };
             let error = label_kept(
                 (game, scored, t, lay),
-                &positions,
-                &kids,
-                &record_of,
+                &seen,
+                (&told_of, &record_of),
                 &mut records,
                 &mut late,
             );
             pending.append_merged(early, late);
+            asks.clear();
             carried = error;
         }
         drop(home);
@@ -893,13 +985,12 @@ impl<'a> Me<'a> {
         t: u32,
         (mine, range): (&[u64], Range<usize>),
         reach: &Bits,
-        records: &mut [u16],
-        edges: &mut u64,
+        (records, edges): (&mut [u16], &mut u64),
         (at_home, abroad): (&Lookup<'_>, &dyn Fn(&Child) -> bool),
-    ) -> Visited {
+        (asks, out): (&mut Asks, &mut Visited),
+    ) {
         let (game, scored, lay) = (self.game, self.scored, self.lay);
         let size = self.sizes[t as usize];
-        let mut out = Visited::default();
         for (j, &k) in mine[range.clone()].iter().enumerate() {
             // A slice is one run of this worker's arrays.
             let slice = lay.range(k, size);
@@ -910,21 +1001,69 @@ impl<'a> Me<'a> {
                 &|x| reach.get(base + (x - start) as usize),
                 &mut |x, node| {
                     let at = base + (x - start) as usize;
-                    if let Node::Moves(children) = node {
-                        *edges += children.len() as u64;
-                    }
                     let inside_or_home =
                         |c: &Child| if c.tier == t { Ok(None) } else { at_home(c) };
-                    match evaluate(game, scored, t, node, inside_or_home) {
+                    let Node::Moves(children) = node else {
+                        match evaluate(game, scored, t, node, inside_or_home) {
+                            Ok(Some(rec)) => records[at] = rec,
+                            Ok(None) => unreachable!("a position without moves is final"),
+                            Err(e) => {
+                                out.error.get_or_insert(e.into());
+                            }
+                        }
+                        return;
+                    };
+                    *edges += children.len() as u64;
+                    // One pass over the moves: each child at home looked up once (its
+                    // record kept for the labelling if the position waits for one
+                    // abroad), each abroad marked to be asked.
+                    let first = out.recs.len();
+                    let (mut far, mut inside, mut won) = (false, false, false);
+                    for c in children {
+                        let rec = if c.tier == t {
+                            inside = true;
+                            ASK
+                        } else if abroad(c) {
+                            far = true;
+                            ASK
+                        } else {
+                            let rec = at_home(c).ok().flatten().map_or(ASK, u32::from);
+                            won |= !scored && rec == u32::from(WON_NEXT[usize::from(c.again)]);
+                            rec
+                        };
+                        out.recs.push(rec);
+                    }
+                    if far && won && !inside {
+                        // A win in 1 through a child at home: no move does better, so the
+                        // children abroad need not be asked.
+                        records[at] = WIN_IN_1;
+                        out.recs.truncate(first);
+                        return;
+                    }
+                    if far {
+                        for c in children {
+                            if abroad(c) {
+                                asks.mark(c.tier, lay.split(c.rank), c.rank);
+                            }
+                        }
+                        out.positions.push((x, out.kids.len()));
+                        out.kids.extend_from_slice(children);
+                        return;
+                    }
+                    let mut next = first;
+                    let child = |c: &Child| {
+                        let rec = out.recs[next];
+                        next += 1;
+                        if rec == ASK {
+                            inside_or_home(c)
+                        } else {
+                            Ok(Some(rec as u16))
+                        }
+                    };
+                    match evaluate(game, scored, t, node, child) {
                         Ok(Some(rec)) => records[at] = rec,
                         Ok(None) => {
-                            let Node::Moves(children) = node else {
-                                unreachable!("a position without moves is final")
-                            };
-                            if children.iter().any(abroad) {
-                                out.positions.push((x, out.kids.len()));
-                                out.kids.extend_from_slice(children);
-                            } else if let Err(e) =
+                            if let Err(e) =
                                 pend(&mut out.early, game, scored, t, x, children, at_home)
                             {
                                 out.error.get_or_insert(e);
@@ -934,6 +1073,7 @@ impl<'a> Me<'a> {
                             out.error.get_or_insert(e.into());
                         }
                     }
+                    out.recs.truncate(first);
                 },
             );
             self.tell(&Event::Solve {
@@ -942,51 +1082,24 @@ impl<'a> Me<'a> {
                 total: size,
             });
         }
-        out
     }
 
-    /// One exchange of a batch of tier `t`: each owner abroad of a child in `kids` (those
-    /// `abroad` says) is asked for its records, and this worker answers what it is
-    /// asked from the tiers it holds, in two rounds every worker takes (the first also
-    /// telling each the `status` of the batch's labelling). Returns, by worker, the
-    /// records told: by tier, the ranks asked (sorted) and their records.
+    /// One exchange of a batch of tier `t`: each owner abroad of a child in `asks` is
+    /// asked for its records, and this worker answers what it is asked from the tiers it
+    /// holds, in two rounds every worker takes (the first also telling each the `status`
+    /// of the batch's labelling). Returns, by worker, the records told, in the order
+    /// asked ([`Asks::index`] finds a child's).
     fn ask_abroad(
         &mut self,
         w: &mut Worker,
         t: u32,
-        kids: &[Child],
-        abroad: &dyn Fn(&Child) -> bool,
+        asks: &mut Asks,
         status: Result<(), Error>,
-    ) -> Result<Vec<Told>, Error> {
+    ) -> Result<Vec<Vec<u16>>, Error> {
         let lay = self.lay;
         let me = self.me();
         let game = self.game;
-        let mut ask: Vec<BTreeMap<u32, Vec<u64>>> = vec![BTreeMap::new(); self.peers()];
-        for c in kids {
-            if abroad(c) {
-                ask[lay.owner(c.rank) as usize]
-                    .entry(c.tier)
-                    .or_default()
-                    .push(c.rank);
-            }
-        }
-        for per in &mut ask {
-            for ranks in per.values_mut() {
-                ranks.sort_unstable();
-                ranks.dedup();
-            }
-        }
-        let out: Vec<Vec<u8>> = ask
-            .iter()
-            .map(|per| {
-                let mut b = Vec::new();
-                for (tier, ranks) in per {
-                    codec::put(&mut b, u64::from(*tier));
-                    codec::put_ranks(&mut b, ranks);
-                }
-                b
-            })
-            .collect();
+        let (out, counts) = asks.seal();
         let got = self.sync(w, out, [0; SUMS], 0, status)?;
         // Answer: the records asked for, in the order asked.
         let mut answers = self.empty();
@@ -1016,16 +1129,25 @@ impl<'a> Me<'a> {
             }
         }
         let got = self.sync(w, answers, [0; SUMS], 0, local)?;
-        let mut told: Vec<Told> = (0..self.peers()).map(|_| BTreeMap::new()).collect();
+        let mut told: Vec<Vec<u16>> = vec![Vec::new(); self.peers()];
         for (from, bytes) in got.inbox {
-            let mut rd = Reader::new(&bytes);
-            let asked = std::mem::take(&mut ask[from as usize]);
-            for (tier, ranks) in asked {
-                let mut recs = Vec::with_capacity(ranks.len());
-                for _ in 0..ranks.len() {
-                    recs.push(rd.get_u16().map_err(malformed(from))?);
-                }
-                told[from as usize].insert(tier, (ranks, recs));
+            let Some(&n) = counts.get(from as usize) else {
+                return Err(malformed(from)(Malformed));
+            };
+            if bytes.len() != 2 * n {
+                return Err(malformed(from)(Malformed));
+            }
+            told[from as usize] = bytes
+                .chunks_exact(2)
+                .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                .collect();
+        }
+        for (from, &n) in counts.iter().enumerate() {
+            if told[from].len() != n {
+                return Err(Error::Lost(format!(
+                    "worker {from} answered {} records of the {n} asked",
+                    told[from].len()
+                )));
             }
         }
         Ok(told)
@@ -1595,8 +1717,21 @@ fn write_blocks(
     Ok(Ok(()))
 }
 
+/// The record told of a child asked abroad, if it was.
+type Told<'a> = dyn Fn(&Child) -> Option<u16> + 'a;
 /// A child's record where it can be had (`Ok(None)`: not from here).
 type Lookup<'a> = dyn Fn(&Child) -> Result<Option<u16>, grundy::Error> + 'a;
+
+/// The records of the children through which the mover wins in 1 (the best any move
+/// can give in a win/loss game), by whether the move keeps the turn: a loss in 0 for the
+/// opponent, or a win in 0 for the mover.
+const WON_NEXT: [u16; 2] = [2, 3];
+/// The record of a win in 1.
+const WIN_IN_1: u16 = 5;
+
+/// A kid's record not looked up at the visit (owned abroad, inside the tier, or an
+/// error to report when labelling).
+const ASK: u32 = u32::MAX;
 
 /// What visiting a batch of slices leaves: the positions with a child abroad (each its
 /// rank and where its moves start in `kids`) and their moves; the positions kept with
@@ -1605,6 +1740,8 @@ type Lookup<'a> = dyn Fn(&Child) -> Result<Option<u16>, grundy::Error> + 'a;
 struct Visited {
     positions: Vec<(u64, usize)>,
     kids: Vec<Child>,
+    /// By kid: its record if its owner is at home, else [`ASK`].
+    recs: Vec<u32>,
     early: Pending,
     error: Option<Error>,
 }
@@ -1615,17 +1752,29 @@ struct Visited {
 /// Returns the first error met, which the next round tells every worker.
 fn label_kept(
     (game, scored, t, lay): (&dyn TierGame, bool, u32, Layout),
-    positions: &[(u64, usize)],
-    kids: &[Child],
-    record_of: &dyn Fn(&Child) -> Result<Option<u16>, grundy::Error>,
+    seen: &Visited,
+    (told_of, record_of): (&Told<'_>, &Lookup<'_>),
     records: &mut [u16],
     late: &mut Pending,
 ) -> Option<Error> {
+    let (positions, kids) = (&seen.positions, &seen.kids);
     let mut error: Option<Error> = None;
     for (i, &(x, start)) in positions.iter().enumerate() {
         let end = positions.get(i + 1).map_or(kids.len(), |p| p.1);
         let children = &kids[start..end];
-        match evaluate(game, scored, t, Node::Moves(children), record_of) {
+        // `evaluate` asks for the children in order: the records looked up at the visit
+        // are read in step, the others asked of `record_of`.
+        let mut next = start;
+        let child = |c: &Child| {
+            let rec = seen.recs[next];
+            next += 1;
+            if rec == ASK {
+                told_of(c).map_or_else(|| record_of(c), |r| Ok(Some(r)))
+            } else {
+                Ok(Some(rec as u16))
+            }
+        };
+        match evaluate(game, scored, t, Node::Moves(children), child) {
             Ok(Some(rec)) => records[lay.local(x)] = rec,
             Ok(None) => {
                 if let Err(e) = pend(late, game, scored, t, x, children, record_of) {
@@ -1680,15 +1829,40 @@ fn pend(
     error.map_or(Ok(()), |e| Err(e.into()))
 }
 
-/// The ranks for one worker, tier by tier: each tier's number, then its ranks sorted,
-/// distinct, as gaps.
-fn encode_ranks(mut per: BTreeMap<u32, Vec<u64>>) -> Vec<u8> {
-    let mut b = Vec::new();
-    for (tier, ranks) in &mut per {
-        ranks.sort_unstable();
-        ranks.dedup();
-        codec::put(&mut b, u64::from(*tier));
-        codec::put_ranks(&mut b, ranks);
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_win_in_1_is_what_evaluate_gives_and_the_best_there_is() {
+        let best = Value::Win(1);
+        assert_eq!(record::of_value(best), Some(WIN_IN_1));
+        for again in [false, true] {
+            let child = record::value(WON_NEXT[usize::from(again)]).expect("a value");
+            assert_eq!(child.through(again), best);
+        }
+        // No child's record, through any move, does better.
+        for rec in 1..=u16::MAX {
+            let Some(v) = record::value(rec) else {
+                continue;
+            };
+            for again in [false, true] {
+                assert!(v.through(again).preference() <= best.preference());
+            }
+        }
     }
-    b
+
+    proptest! {
+        #[test]
+        fn rank_of_undoes_split_and_place(
+            workers in 1u64..9,
+            slice_bits in 0u32..10,
+            rank in 0u64..1 << 30,
+        ) {
+            let lay = Layout::new(workers, 0, 1 << slice_bits);
+            let (o, i) = lay.split(rank);
+            prop_assert_eq!(lay.rank_of(o, lay.place(i, rank)), rank);
+        }
+    }
 }

@@ -1,0 +1,174 @@
+//! The ranks one worker sends another in a round (children to mark, or whose records it
+//! asks), kept as one bit a place of the receiver's part of a tier: marking a rank twice
+//! is free, the ranks come out sorted and distinct without a sort of the ranks, and the
+//! place of a rank among those sent (where its record is in the answer, which comes back
+//! in the order asked) is a count of bits, not a search.
+
+/// The places of one worker's part of one tier asked in this round.
+///
+/// `mark` sets a place's bit and lists its word the first time the word gets one;
+/// `seal` puts the words in order (sorting the listed words when few, else scanning
+/// all of them), counts the bits before each, and hands out the places in order;
+/// `index` is then a place's position among them; `clear` empties the words listed.
+pub struct Asked {
+    bits: Vec<u64>,
+    /// By word (valid for the words listed, once sealed): the places set in earlier words.
+    before: Vec<u64>,
+    /// The words with a bit set, each once (in order once sealed).
+    touched: Vec<usize>,
+    sealed: bool,
+}
+
+impl Asked {
+    /// An empty set over `len` places.
+    pub fn new(len: usize) -> Asked {
+        let words = len.div_ceil(64);
+        Asked {
+            bits: vec![0; words],
+            before: vec![0; words],
+            touched: Vec::new(),
+            sealed: false,
+        }
+    }
+
+    /// The number of places it can hold (a multiple of 64).
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.bits.len() * 64
+    }
+
+    /// Whether nothing is marked.
+    pub fn is_empty(&self) -> bool {
+        self.touched.is_empty()
+    }
+
+    /// Marks `place` (less than [`Asked::len`]).
+    #[inline]
+    pub fn mark(&mut self, place: usize) {
+        debug_assert!(!self.sealed, "marked after sealing");
+        let word = &mut self.bits[place / 64];
+        if *word == 0 {
+            self.touched.push(place / 64);
+        }
+        *word |= 1 << (place % 64);
+    }
+
+    /// Puts the marked places in order, calls `each` on every one of them in increasing
+    /// order, and returns their count; [`Asked::index`] answers after it.
+    pub fn seal(&mut self, mut each: impl FnMut(usize)) -> usize {
+        if self.touched.len() * 16 >= self.bits.len() {
+            // Dense: a scan of the words costs less than sorting the list of them.
+            self.touched.clear();
+            self.touched.extend(
+                self.bits
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &b)| b != 0)
+                    .map(|(w, _)| w),
+            );
+        } else {
+            self.touched.sort_unstable();
+        }
+        let mut count = 0u64;
+        for &w in &self.touched {
+            self.before[w] = count;
+            let mut b = self.bits[w];
+            count += u64::from(b.count_ones());
+            while b != 0 {
+                each(w * 64 + b.trailing_zeros() as usize);
+                b &= b - 1;
+            }
+        }
+        self.sealed = true;
+        count as usize
+    }
+
+    /// The position of the marked `place` among the marked places, in increasing order
+    /// (after [`Asked::seal`]); `None` if it is not marked.
+    #[inline]
+    pub fn index(&self, place: usize) -> Option<usize> {
+        debug_assert!(self.sealed, "looked up before sealing");
+        let b = *self.bits.get(place / 64)?;
+        let bit = 1u64 << (place % 64);
+        if b & bit == 0 {
+            return None;
+        }
+        Some((self.before[place / 64] + u64::from((b & (bit - 1)).count_ones())) as usize)
+    }
+
+    /// Unmarks everything, for the next round.
+    pub fn clear(&mut self) {
+        if self.touched.len() * 4 >= self.bits.len() {
+            self.bits.fill(0);
+        } else {
+            for &w in &self.touched {
+                self.bits[w] = 0;
+            }
+        }
+        self.touched.clear();
+        self.sealed = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The simple way: sort, deduplicate, search.
+    fn check(len: usize, marks: &[usize]) -> Result<(), TestCaseError> {
+        let mut a = Asked::new(len);
+        for &m in marks {
+            a.mark(m);
+        }
+        let mut want: Vec<usize> = marks.to_vec();
+        want.sort_unstable();
+        want.dedup();
+        let mut got = Vec::new();
+        let n = a.seal(|p| got.push(p));
+        prop_assert_eq!(n, want.len());
+        prop_assert_eq!(&got, &want);
+        for p in 0..a.len() {
+            prop_assert_eq!(a.index(p), want.binary_search(&p).ok());
+        }
+        a.clear();
+        prop_assert!(a.is_empty());
+        prop_assert_eq!(a.seal(|_| ()), 0);
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        #[test]
+        fn sorted_distinct_and_indexed_as_a_search_finds_them(
+            len in 1usize..3000,
+            raw in proptest::collection::vec(any::<usize>(), 0..400),
+            dense in any::<bool>(),
+        ) {
+            // Dense: marks crowded into a few words (the scan); sparse: spread (the sort).
+            let span = if dense { len.min(200) } else { len };
+            let marks: Vec<usize> = raw.iter().map(|r| r % span).collect();
+            check(len, &marks)?;
+        }
+    }
+
+    #[test]
+    fn reused_after_clear() {
+        let mut a = Asked::new(1000);
+        for p in [5, 900, 5, 64, 63] {
+            a.mark(p);
+        }
+        let mut got = Vec::new();
+        assert_eq!(a.seal(|p| got.push(p)), 4);
+        assert_eq!(got, [5, 63, 64, 900]);
+        assert_eq!(a.index(64), Some(2));
+        assert_eq!(a.index(65), None);
+        a.clear();
+        a.mark(999);
+        got.clear();
+        assert_eq!(a.seal(|p| got.push(p)), 1);
+        assert_eq!(got, [999]);
+        assert_eq!(a.index(999), Some(0));
+        assert_eq!(a.index(5), None);
+    }
+}
