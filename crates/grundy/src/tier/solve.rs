@@ -1308,24 +1308,32 @@ pub fn margin_record(margin: i64) -> Result<u16, Error> {
 /// summaries of parts of a tier add up field by field.
 #[must_use]
 pub fn summarise(scored: bool, tier: u32, records: &[u16]) -> TierSummary {
-    let mut outcomes = [0u64; 3];
-    let mut positions = 0;
-    for &r in records {
-        if r == record::UNREACHED {
-            continue;
+    // Counted in parts on every thread: a pass over the whole tier.
+    let count = |part: &[u16]| {
+        let mut counts = [0u64; 4];
+        for &r in part {
+            if r == record::UNREACHED {
+                continue;
+            }
+            let outcome = if scored {
+                Outcome::of_margin(i128::from(record::margin(r).unwrap_or(0)))
+            } else {
+                record::value(r).map_or(Outcome::Draw, Value::outcome)
+            };
+            counts[match outcome {
+                Outcome::Win => 0,
+                Outcome::Loss => 1,
+                Outcome::Draw => 2,
+            }] += 1;
+            counts[3] += 1;
         }
-        positions += 1;
-        let outcome = if scored {
-            Outcome::of_margin(i128::from(record::margin(r).unwrap_or(0)))
-        } else {
-            record::value(r).map_or(Outcome::Draw, Value::outcome)
-        };
-        outcomes[match outcome {
-            Outcome::Win => 0,
-            Outcome::Loss => 1,
-            Outcome::Draw => 2,
-        }] += 1;
-    }
+        counts
+    };
+    let [won, lost, drawn, positions] = records
+        .par_chunks(CHUNK as usize)
+        .map(count)
+        .reduce(|| [0; 4], |a, b| std::array::from_fn(|i| a[i] + b[i]));
+    let outcomes = [won, lost, drawn];
     TierSummary {
         tier,
         ranks: records.len() as u64,
