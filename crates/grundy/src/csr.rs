@@ -279,10 +279,24 @@ mod tests {
             targets[at + 1] = n as u32 + 1;
             let w = n as u32 - 4;
             let later = Csr::from_parts(offsets.clone(), targets.clone()).unwrap_err();
-            assert_eq!(later, CsrError::TargetOutOfRange { vertex: v, target: n as u32, len: n });
+            assert_eq!(
+                later,
+                CsrError::TargetOutOfRange {
+                    vertex: v,
+                    target: n as u32,
+                    len: n
+                }
+            );
             targets[offsets[w as usize] as usize + 1] = u32::MAX;
             let first = Csr::from_parts(offsets, targets).unwrap_err();
-            assert_eq!(first, CsrError::TargetOutOfRange { vertex: w, target: u32::MAX, len: n });
+            assert_eq!(
+                first,
+                CsrError::TargetOutOfRange {
+                    vertex: w,
+                    target: u32::MAX,
+                    len: n
+                }
+            );
         }
     }
 

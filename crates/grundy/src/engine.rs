@@ -452,6 +452,10 @@ pub fn propagate<R: Rule, S: Record>(
     result
 }
 
+/// What a task of [`propagate_levels`] finds in its share of a level: the vertices it
+/// decided, and the frontier's heavy vertices it left.
+type Found = (Vec<u32>, Vec<u32>);
+
 /// Frontier vertices a task of [`propagate_levels`] takes at once.
 const LEVEL_CHUNK: usize = 1 << 10;
 /// A frontier vertex with more predecessors than this has them split between tasks.
@@ -489,7 +493,12 @@ pub fn propagate_levels<R: Rule + Sync>(
     rule: &R,
     control: &Control<'_>,
 ) -> Result<Vec<Word>, Error> {
-    const { assert!(!R::LAZY && !R::SCAN, "lazy and scanning rules are sequential") };
+    const {
+        assert!(
+            !R::LAZY && !R::SCAN,
+            "lazy and scanning rules are sequential"
+        )
+    };
     debug_assert_eq!(reverse.len(), state.len());
     // In place: a `Word` and an `AtomicU32` have the same size and alignment.
     let state: Vec<AtomicU32> = state.into_iter().map(|w| AtomicU32::new(w.0)).collect();
@@ -536,13 +545,14 @@ pub fn propagate_levels<R: Rule + Sync>(
         }
         Ok((word & VALUE != 0, distance))
     };
-    let edges_of = |u: u32| &targets[offsets[u as usize] as usize..offsets[u as usize + 1] as usize];
+    let edges_of =
+        |u: u32| &targets[offsets[u as usize] as usize..offsets[u as usize + 1] as usize];
     let mut frontier = seeds;
     while !frontier.is_empty() {
         control.check()?;
         // Light vertices are done by the task that meets them; heavy ones are listed and
         // their predecessors split afterwards.
-        let parts: Vec<Result<(Vec<u32>, Vec<u32>), Error>> = frontier
+        let parts: Vec<Result<Found, Error>> = frontier
             .par_chunks(LEVEL_CHUNK)
             .map(|chunk| {
                 let mut out = Vec::new();
@@ -863,14 +873,30 @@ mod tests {
     }
 
     /// Both engines on `rule`, the parallel one on four threads.
-    fn both<R: Rule + Sync>(g: &Csr, state: &[Word], seeds: &[u32], rule: &R) -> (Vec<Word>, Vec<Word>) {
+    fn both<R: Rule + Sync>(
+        g: &Csr,
+        state: &[Word],
+        seeds: &[u32],
+        rule: &R,
+    ) -> (Vec<Word>, Vec<Word>) {
         let r = g.reverse();
         let mut want = state.to_vec();
         let mut queue = seeds.to_vec();
         propagate(&r, &mut want, &mut queue, 0, rule, &mut ()).unwrap();
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap();
         let got = pool
-            .install(|| propagate_levels(&r, state.to_vec(), seeds.to_vec(), rule, &Control::default()))
+            .install(|| {
+                propagate_levels(
+                    &r,
+                    state.to_vec(),
+                    seeds.to_vec(),
+                    rule,
+                    &Control::default(),
+                )
+            })
             .unwrap();
         (want, got)
     }
@@ -918,10 +944,18 @@ mod tests {
     #[test]
     fn levels_stop_when_cancelled() {
         let g = Csr::from_edges(3, &[(1, 0), (2, 1)]);
-        let mut state: Vec<Word> = (0..3).map(|v| Word::undecided(g.degree(v)).unwrap()).collect();
+        let mut state: Vec<Word> = (0..3)
+            .map(|v| Word::undecided(g.degree(v)).unwrap())
+            .collect();
         state[0] = Word::decided(false, 0);
         let cancel = std::sync::atomic::AtomicBool::new(true);
-        let got = propagate_levels(&g.reverse(), state, vec![0], &Labelling, &Control::cancelled_by(&cancel));
+        let got = propagate_levels(
+            &g.reverse(),
+            state,
+            vec![0],
+            &Labelling,
+            &Control::cancelled_by(&cancel),
+        );
         assert!(matches!(got, Err(Error::Cancelled)));
     }
 }

@@ -973,6 +973,11 @@ impl<'a> Solver<'a> {
     /// graph is built straight from the pieces (their edges walked twice: counted, then
     /// placed), with no forward graph beside it: the pieces' targets, the reverse and a
     /// degree a vertex are all that is held (4 + 4 bytes a move, 12 a vertex).
+    ///
+    /// On two threads or more and from [`PARALLEL_LABELLING`] vertices, the pieces are
+    /// walked on every thread ([`reverse_in_parallel`]) and the subgraph labelled by the
+    /// engine level by level ([`label_by_degree_in_parallel`]): the chains are decided
+    /// level by level too, so the labels and remoteness are the FIFO's.
     fn label_inside(
         &self,
         tier: u32,
@@ -1135,7 +1140,7 @@ impl<'a> Solver<'a> {
 #[cfg(not(test))]
 const PARALLEL_LABELLING: usize = 1 << 15;
 #[cfg(test)]
-const PARALLEL_LABELLING: usize = 0;
+const PARALLEL_LABELLING: usize = 1;
 
 /// Counts in place to where each vertex's list ends: `counts[v]` becomes the sum of
 /// `counts[..=v]` (the last entry, one past the vertices, the total).
@@ -1151,6 +1156,9 @@ fn prefix_sums(counts: &mut [u64]) {
     *last = sum;
 }
 
+/// A reverse graph as its offsets and sources, for [`Csr::from_parts`].
+type Reverse = (Vec<u64>, Vec<u32>);
+
 /// The degrees and the reverse graph (offsets, sources) of a tier's subgraph, its pieces
 /// on every thread: each vertex's predecessors counted and placed by atomic additions
 /// (so in no set order: the level engine does not depend on it), the chains' few edges
@@ -1160,7 +1168,7 @@ fn reverse_in_parallel(
     total: usize,
     piece_edges: impl Fn(&Piece, u32, &mut dyn FnMut(u32, u32)) + Sync,
     chain_edges: impl Fn(&mut dyn FnMut(u32, u32)),
-) -> Result<(Vec<u32>, (Vec<u64>, Vec<u32>)), Error> {
+) -> Result<(Vec<u32>, Reverse), Error> {
     let what = "the tier's subgraph";
     let mut degree = crate::memory::filled(total, 0u32, what)?;
     // In place: a `u64` and an `AtomicU64` have the same size (and alignment here).
