@@ -481,11 +481,12 @@ const LEVEL_HEAVY: usize = 1 << 12;
 ///
 /// # Complexity
 /// O(V + E) work, as [`propagate`], plus a pass per level. Memory: the state (converted in
-/// place to atomic words) and two frontiers, 4 bytes a vertex at most between them.
+/// place to atomic words) and two frontiers, 4 bytes a vertex at most between them (kept
+/// in the parts their tasks found).
 ///
 /// # Errors
-/// [`Error::TooLarge`] if a distance would exceed 2^30 - 2 or a frontier cannot be had;
-/// [`Error::Cancelled`], checked between levels.
+/// [`Error::TooLarge`] if a distance would exceed 2^30 - 2; [`Error::Cancelled`], checked
+/// between levels.
 pub fn propagate_levels<R: Rule + Sync>(
     reverse: &Csr,
     state: Vec<Word>,
@@ -547,13 +548,16 @@ pub fn propagate_levels<R: Rule + Sync>(
     };
     let edges_of =
         |u: u32| &targets[offsets[u as usize] as usize..offsets[u as usize + 1] as usize];
-    let mut frontier = seeds;
-    while !frontier.is_empty() {
+    // A level's vertices as the tasks of the level before found them, never gathered in
+    // one list: a frontier holds only its vertices (each part trimmed to its length).
+    let mut frontier: Vec<Vec<u32>> = vec![seeds];
+    while frontier.iter().any(|part| !part.is_empty()) {
         control.check()?;
         // Light vertices are done by the task that meets them; heavy ones are listed and
         // their predecessors split afterwards.
         let parts: Vec<Result<Found, Error>> = frontier
-            .par_chunks(LEVEL_CHUNK)
+            .par_iter()
+            .flat_map(|part| part.par_chunks(LEVEL_CHUNK))
             .map(|chunk| {
                 let mut out = Vec::new();
                 let mut heavy = Vec::new();
@@ -566,16 +570,18 @@ pub fn propagate_levels<R: Rule + Sync>(
                         relax(value, distance, edges, &mut out);
                     }
                 }
+                out.shrink_to_fit();
                 Ok((out, heavy))
             })
             .collect();
-        let mut next = Vec::new();
         let mut heavy = Vec::new();
-        let mut outs = Vec::with_capacity(parts.len());
+        let mut next = Vec::with_capacity(parts.len());
         for part in parts {
             let (out, h) = part?;
             heavy.extend_from_slice(&h);
-            outs.push(out);
+            if !out.is_empty() {
+                next.push(out);
+            }
         }
         for u in heavy {
             let (value, distance) = read(u)?;
@@ -584,16 +590,11 @@ pub fn propagate_levels<R: Rule + Sync>(
                 .map(|edges| {
                     let mut out = Vec::new();
                     relax(value, distance, edges, &mut out);
+                    out.shrink_to_fit();
                     out
                 })
                 .collect();
-            outs.extend(split);
-        }
-        drop(frontier);
-        let len = outs.iter().map(Vec::len).sum();
-        crate::memory::reserve(&mut next, len, "a frontier of the retrograde engine")?;
-        for out in outs {
-            next.extend_from_slice(&out);
+            next.extend(split.into_iter().filter(|out| !out.is_empty()));
         }
         frontier = next;
     }
