@@ -34,7 +34,7 @@
 //! position. `()` records nothing, and a sink whose [`RECORDS`](Record::RECORDS) is unset
 //! costs the loop nothing.
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
@@ -452,9 +452,47 @@ pub fn propagate<R: Rule, S: Record>(
     result
 }
 
-/// What a task of [`propagate_levels`] finds in its share of a level: the vertices it
-/// decided, and the frontier's heavy vertices it left.
-type Found = (Vec<u32>, Vec<u32>);
+/// Vertices a task of [`propagate_levels`] found, appended to the next frontier a batch at
+/// a time: one atomic addition on the shared cursor a batch.
+struct Batch<'a> {
+    held: [u32; 256],
+    len: usize,
+    next: &'a [AtomicU32],
+    cursor: &'a AtomicUsize,
+}
+
+impl<'a> Batch<'a> {
+    fn new(next: &'a [AtomicU32], cursor: &'a AtomicUsize) -> Batch<'a> {
+        Batch {
+            held: [0; 256],
+            len: 0,
+            next,
+            cursor,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, v: u32) {
+        if self.len == self.held.len() {
+            self.flush();
+        }
+        self.held[self.len] = v;
+        self.len += 1;
+    }
+
+    /// Appends what it holds to the next frontier (each vertex is decided once, so the
+    /// frontier has room for all).
+    fn flush(&mut self) {
+        let at = self.cursor.fetch_add(self.len, Ordering::Relaxed);
+        for (slot, &v) in self.next[at..at + self.len]
+            .iter()
+            .zip(&self.held[..self.len])
+        {
+            slot.store(v, Ordering::Relaxed);
+        }
+        self.len = 0;
+    }
+}
 
 /// Frontier vertices a task of [`propagate_levels`] takes at once.
 const LEVEL_CHUNK: usize = 1 << 10;
@@ -481,12 +519,11 @@ const LEVEL_HEAVY: usize = 1 << 12;
 ///
 /// # Complexity
 /// O(V + E) work, as [`propagate`], plus a pass per level. Memory: the state (converted in
-/// place to atomic words) and two frontiers, 4 bytes a vertex at most between them (kept
-/// in the parts their tasks found).
+/// place to atomic words) and two frontiers of 4 bytes a vertex.
 ///
 /// # Errors
-/// [`Error::TooLarge`] if a distance would exceed 2^30 - 2; [`Error::Cancelled`], checked
-/// between levels.
+/// [`Error::TooLarge`] if a distance would exceed 2^30 - 2 or the frontiers cannot be had;
+/// [`Error::Cancelled`], checked between levels.
 pub fn propagate_levels<R: Rule + Sync>(
     reverse: &Csr,
     state: Vec<Word>,
@@ -506,7 +543,7 @@ pub fn propagate_levels<R: Rule + Sync>(
     let offsets = reverse.offsets();
     let targets = reverse.targets();
     // Counts successor `value` off `edges`' vertices at `distance`, pushing those it decides.
-    let relax = |value: bool, distance: u32, edges: &[u32], out: &mut Vec<u32>| {
+    let relax = |value: bool, distance: u32, edges: &[u32], out: &mut Batch<'_>| {
         for &p in edges {
             let cell = &state[p as usize];
             let mut current = cell.load(Ordering::Relaxed);
@@ -548,20 +585,35 @@ pub fn propagate_levels<R: Rule + Sync>(
     };
     let edges_of =
         |u: u32| &targets[offsets[u as usize] as usize..offsets[u as usize + 1] as usize];
-    // A level's vertices as the tasks of the level before found them, never gathered in
-    // one list: a frontier holds only its vertices (each part trimmed to its length).
-    let mut frontier: Vec<Vec<u32>> = vec![seeds];
-    while frontier.iter().any(|part| !part.is_empty()) {
+    // The frontier and the next one: two lists of a slot a vertex, allocated once here
+    // (not by the tasks, whose threads' heaps would each keep what they freed); the tasks
+    // append to the next through a shared cursor, a batch at a time.
+    let slots = |what| -> Result<Vec<AtomicU32>, Error> {
+        Ok(crate::memory::filled(state.len(), 0u32, what)?
+            .into_iter()
+            .map(AtomicU32::new)
+            .collect())
+    };
+    let mut current = slots("a frontier of the retrograde engine")?;
+    let mut next = slots("a frontier of the retrograde engine")?;
+    for (slot, &v) in current.iter().zip(&seeds) {
+        slot.store(v, Ordering::Relaxed);
+    }
+    let mut len = seeds.len().min(current.len());
+    drop(seeds);
+    while len > 0 {
         control.check()?;
+        let cursor = AtomicUsize::new(0);
+        let frontier = &current[..len];
         // Light vertices are done by the task that meets them; heavy ones are listed and
         // their predecessors split afterwards.
-        let parts: Vec<Result<Found, Error>> = frontier
-            .par_iter()
-            .flat_map(|part| part.par_chunks(LEVEL_CHUNK))
+        let heavy: Vec<Result<Vec<u32>, Error>> = frontier
+            .par_chunks(LEVEL_CHUNK)
             .map(|chunk| {
-                let mut out = Vec::new();
+                let mut out = Batch::new(&next, &cursor);
                 let mut heavy = Vec::new();
-                for &u in chunk {
+                for u in chunk {
+                    let u = u.load(Ordering::Relaxed);
                     let edges = edges_of(u);
                     if edges.len() > LEVEL_HEAVY {
                         heavy.push(u);
@@ -570,33 +622,22 @@ pub fn propagate_levels<R: Rule + Sync>(
                         relax(value, distance, edges, &mut out);
                     }
                 }
-                out.shrink_to_fit();
-                Ok((out, heavy))
+                out.flush();
+                Ok(heavy)
             })
             .collect();
-        let mut heavy = Vec::new();
-        let mut next = Vec::with_capacity(parts.len());
-        for part in parts {
-            let (out, h) = part?;
-            heavy.extend_from_slice(&h);
-            if !out.is_empty() {
-                next.push(out);
+        for part in heavy {
+            for u in part? {
+                let (value, distance) = read(u)?;
+                edges_of(u).par_chunks(LEVEL_HEAVY).for_each(|edges| {
+                    let mut out = Batch::new(&next, &cursor);
+                    relax(value, distance, edges, &mut out);
+                    out.flush();
+                });
             }
         }
-        for u in heavy {
-            let (value, distance) = read(u)?;
-            let split: Vec<Vec<u32>> = edges_of(u)
-                .par_chunks(LEVEL_HEAVY)
-                .map(|edges| {
-                    let mut out = Vec::new();
-                    relax(value, distance, edges, &mut out);
-                    out.shrink_to_fit();
-                    out
-                })
-                .collect();
-            next.extend(split.into_iter().filter(|out| !out.is_empty()));
-        }
-        frontier = next;
+        len = cursor.into_inner();
+        std::mem::swap(&mut current, &mut next);
     }
     Ok(state.into_iter().map(|w| Word(w.into_inner())).collect())
 }
