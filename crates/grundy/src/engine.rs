@@ -34,7 +34,11 @@
 //! position. `()` records nothing, and a sink whose [`RECORDS`](Record::RECORDS) is unset
 //! costs the loop nothing.
 
-use crate::explore::Csr;
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+
+use crate::explore::{Control, Csr};
 use crate::Error;
 
 /// Set in the state word of a decided vertex.
@@ -448,6 +452,196 @@ pub fn propagate<R: Rule, S: Record>(
     result
 }
 
+/// Vertices a task of [`propagate_levels`] found, appended to the next frontier a batch at
+/// a time: one atomic addition on the shared cursor a batch.
+struct Batch<'a> {
+    held: [u32; 256],
+    len: usize,
+    next: &'a [AtomicU32],
+    cursor: &'a AtomicUsize,
+}
+
+impl<'a> Batch<'a> {
+    fn new(next: &'a [AtomicU32], cursor: &'a AtomicUsize) -> Batch<'a> {
+        Batch {
+            held: [0; 256],
+            len: 0,
+            next,
+            cursor,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, v: u32) {
+        if self.len == self.held.len() {
+            self.flush();
+        }
+        self.held[self.len] = v;
+        self.len += 1;
+    }
+
+    /// Appends what it holds to the next frontier (each vertex is decided once, so the
+    /// frontier has room for all).
+    fn flush(&mut self) {
+        let at = self.cursor.fetch_add(self.len, Ordering::Relaxed);
+        for (slot, &v) in self.next[at..at + self.len]
+            .iter()
+            .zip(&self.held[..self.len])
+        {
+            slot.store(v, Ordering::Relaxed);
+        }
+        self.len = 0;
+    }
+}
+
+/// Frontier vertices a task of [`propagate_levels`] takes at once.
+const LEVEL_CHUNK: usize = 1 << 10;
+/// A frontier vertex with more predecessors than this has them split between tasks.
+const LEVEL_HEAVY: usize = 1 << 12;
+
+/// [`propagate`] on every thread of the current rayon pool, level by level: the vertices
+/// decided at distance `d` (the frontier) are taken in parallel, and each predecessor they
+/// decide joins the frontier of `d + 1`, gathered per task. A predecessor's word changes by
+/// compare-and-swap only, so the first successor that decides it wins and a counter loses
+/// exactly one per successor.
+///
+/// The result is [`propagate`]'s when every seed has the same distance and, for each vertex,
+/// [`Rule::on_successor`] decides it with one value only (true of [`Labelling`],
+/// [`AllSuccessors`] and [`Attractor`]): [`propagate`]'s FIFO also takes every vertex of
+/// distance `d` before any of `d + 1`; a vertex decided by "any" is then decided in the
+/// first level holding a deciding successor, whatever the order inside it, and one decided
+/// by "all" in the level of its last successor counted off (a deciding successor is never
+/// counted off, so the counter cannot reach zero before it is seen). Only the order of
+/// `queue`'s vertices inside a level differs, and none is returned.
+///
+/// `state` is seeded as for [`propagate`] (lazy and scanning rules are not taken, and
+/// nothing is recorded); `seeds` are its decided vertices to start from. Returns the state.
+///
+/// # Complexity
+/// O(V + E) work, as [`propagate`], plus a pass per level. Memory: the state (converted in
+/// place to atomic words) and two frontiers of 4 bytes a vertex.
+///
+/// # Errors
+/// [`Error::TooLarge`] if a distance would exceed 2^30 - 2 or the frontiers cannot be had;
+/// [`Error::Cancelled`], checked between levels.
+pub fn propagate_levels<R: Rule + Sync>(
+    reverse: &Csr,
+    state: Vec<Word>,
+    seeds: Vec<u32>,
+    rule: &R,
+    control: &Control<'_>,
+) -> Result<Vec<Word>, Error> {
+    const {
+        assert!(
+            !R::LAZY && !R::SCAN,
+            "lazy and scanning rules are sequential"
+        )
+    };
+    debug_assert_eq!(reverse.len(), state.len());
+    // In place: a `Word` and an `AtomicU32` have the same size and alignment.
+    let state: Vec<AtomicU32> = state.into_iter().map(|w| AtomicU32::new(w.0)).collect();
+    let offsets = reverse.offsets();
+    let targets = reverse.targets();
+    // Counts successor `value` off `edges`' vertices at `distance`, pushing those it decides.
+    let relax = |value: bool, distance: u32, edges: &[u32], out: &mut Batch<'_>| {
+        for &p in edges {
+            let cell = &state[p as usize];
+            let mut current = cell.load(Ordering::Relaxed);
+            while current & DECIDED == 0 {
+                let word = match rule.on_successor(p, value) {
+                    Some(v) => Word::decided(v, distance).0,
+                    None if current <= 1 => Word::decided(rule.on_all(p), distance).0,
+                    None => current - 1,
+                };
+                match cell.compare_exchange_weak(
+                    current,
+                    word,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                ) {
+                    Ok(_) => {
+                        if word & DECIDED != 0 {
+                            out.push(p);
+                        }
+                        break;
+                    }
+                    Err(now) => current = now,
+                }
+            }
+        }
+    };
+    // The value and the distance its predecessors get, of a frontier vertex.
+    let read = |u: u32| -> Result<(bool, u32), Error> {
+        let word = state[u as usize].load(Ordering::Relaxed);
+        debug_assert!(word & DECIDED != 0 && word != Word::EXCLUDED.0);
+        let distance = (word & LOW) + 1;
+        if distance > MAX_DISTANCE {
+            return Err(Error::TooLarge {
+                what: "a game longer than 2^30 moves".into(),
+                need: None,
+            });
+        }
+        Ok((word & VALUE != 0, distance))
+    };
+    let edges_of =
+        |u: u32| &targets[offsets[u as usize] as usize..offsets[u as usize + 1] as usize];
+    // The frontier and the next one: two lists of a slot a vertex, allocated once here
+    // (not by the tasks, whose threads' heaps would each keep what they freed); the tasks
+    // append to the next through a shared cursor, a batch at a time.
+    let slots = |what| -> Result<Vec<AtomicU32>, Error> {
+        Ok(crate::memory::filled(state.len(), 0u32, what)?
+            .into_iter()
+            .map(AtomicU32::new)
+            .collect())
+    };
+    let mut current = slots("a frontier of the retrograde engine")?;
+    let mut next = slots("a frontier of the retrograde engine")?;
+    for (slot, &v) in current.iter().zip(&seeds) {
+        slot.store(v, Ordering::Relaxed);
+    }
+    let mut len = seeds.len().min(current.len());
+    drop(seeds);
+    while len > 0 {
+        control.check()?;
+        let cursor = AtomicUsize::new(0);
+        let frontier = &current[..len];
+        // Light vertices are done by the task that meets them; heavy ones are listed and
+        // their predecessors split afterwards.
+        let heavy: Vec<Result<Vec<u32>, Error>> = frontier
+            .par_chunks(LEVEL_CHUNK)
+            .map(|chunk| {
+                let mut out = Batch::new(&next, &cursor);
+                let mut heavy = Vec::new();
+                for u in chunk {
+                    let u = u.load(Ordering::Relaxed);
+                    let edges = edges_of(u);
+                    if edges.len() > LEVEL_HEAVY {
+                        heavy.push(u);
+                    } else if !edges.is_empty() {
+                        let (value, distance) = read(u)?;
+                        relax(value, distance, edges, &mut out);
+                    }
+                }
+                out.flush();
+                Ok(heavy)
+            })
+            .collect();
+        for part in heavy {
+            for u in part? {
+                let (value, distance) = read(u)?;
+                edges_of(u).par_chunks(LEVEL_HEAVY).for_each(|edges| {
+                    let mut out = Batch::new(&next, &cursor);
+                    relax(value, distance, edges, &mut out);
+                    out.flush();
+                });
+            }
+        }
+        len = cursor.into_inner();
+        std::mem::swap(&mut current, &mut next);
+    }
+    Ok(state.into_iter().map(|w| Word(w.into_inner())).collect())
+}
+
 /// Adds spare slots to a queue whose `tail` slots are all used: room for the `need` more
 /// vertices the current vertex may decide (at least 64), but not past the queue's
 /// capacity while that lasts, so a reserved queue never reallocates. Zeroing at most
@@ -469,7 +663,7 @@ fn grow(queue: &mut Vec<u32>, tail: usize, need: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicU32, Ordering};
+    use proptest::strategy::Strategy;
 
     #[test]
     fn word_round_trips() {
@@ -686,5 +880,124 @@ mod tests {
                 .count();
             assert!(lazy_rule.counted.into_inner() as usize <= opponents);
         }
+    }
+
+    /// A random graph with cycles (self-loops and repeated moves too), its vertices
+    /// undecided, seeded (at distance 0, either value) or excluded, and owners for the
+    /// attractor.
+    fn seeded() -> impl Strategy<Value = (Csr, Vec<Word>, Vec<u32>, Vec<u8>)> {
+        (1usize..40).prop_flat_map(|n| {
+            (
+                proptest::collection::vec((0..n as u32, 0..n as u32), 0..4 * n),
+                proptest::collection::vec(0u8..8, n),
+                proptest::collection::vec(0u8..2, n),
+            )
+                .prop_map(move |(edges, kinds, owner)| {
+                    let g = Csr::from_edges(n, &edges);
+                    let mut seeds = Vec::new();
+                    let state = (0..n as u32)
+                        .map(|v| match kinds[v as usize] {
+                            0 | 1 => {
+                                seeds.push(v);
+                                Word::decided(kinds[v as usize] == 1, 0)
+                            }
+                            2 => Word::EXCLUDED,
+                            _ if g.degree(v) == 0 => {
+                                seeds.push(v);
+                                Word::decided(false, 0)
+                            }
+                            _ => Word::undecided(g.degree(v)).unwrap(),
+                        })
+                        .collect();
+                    (g, state, seeds, owner)
+                })
+        })
+    }
+
+    /// Both engines on `rule`, the parallel one on four threads.
+    fn both<R: Rule + Sync>(
+        g: &Csr,
+        state: &[Word],
+        seeds: &[u32],
+        rule: &R,
+    ) -> (Vec<Word>, Vec<Word>) {
+        let r = g.reverse();
+        let mut want = state.to_vec();
+        let mut queue = seeds.to_vec();
+        propagate(&r, &mut want, &mut queue, 0, rule, &mut ()).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap();
+        let got = pool
+            .install(|| {
+                propagate_levels(
+                    &r,
+                    state.to_vec(),
+                    seeds.to_vec(),
+                    rule,
+                    &Control::default(),
+                )
+            })
+            .unwrap();
+        (want, got)
+    }
+
+    proptest::proptest! {
+        /// The parallel engine decides what the FIFO engine decides, with the same values
+        /// and distances, and leaves the same counters on what it does not decide.
+        #[test]
+        fn levels_agree_with_the_fifo((g, state, seeds, owner) in seeded()) {
+            let (want, got) = both(&g, &state, &seeds, &Labelling);
+            proptest::prop_assert_eq!(want, got);
+            let (want, got) = both(&g, &state, &seeds, &AllSuccessors);
+            proptest::prop_assert_eq!(want, got);
+            for player in 0..2 {
+                let rule = Attractor { owner: &owner, player };
+                let (want, got) = both(&g, &state, &seeds, &rule);
+                proptest::prop_assert_eq!(want, got);
+            }
+        }
+    }
+
+    #[test]
+    fn levels_split_a_vertex_with_many_predecessors() {
+        // 0 is lost; 1..=n each move to 0 and to n + 1, which moves to 0 and to 1..=n/2;
+        // n/2 + 1..=n also move to n + 2, which moves to itself (a draw).
+        let n = 3 * LEVEL_HEAVY as u32;
+        let mut edges: Vec<(u32, u32)> = (1..=n).flat_map(|v| [(v, 0), (v, n + 1)]).collect();
+        edges.extend((0..=n / 2).map(|v| (n + 1, v)));
+        edges.extend((n / 2 + 1..=n).map(|v| (v, n + 2)));
+        edges.push((n + 2, n + 2));
+        let g = Csr::from_edges(n as usize + 3, &edges);
+        let mut state: Vec<Word> = (0..=n + 2)
+            .map(|v| Word::undecided(g.degree(v)).unwrap())
+            .collect();
+        state[0] = Word::decided(false, 0);
+        let (want, got) = both(&g, &state, &[0], &Labelling);
+        assert_eq!(want, got);
+        assert_eq!(got[n as usize + 1].read(), Some((true, 1)));
+        assert_eq!(got[n as usize].read(), Some((true, 1)));
+        assert_eq!(got[n as usize + 2].read(), None, "a draw");
+        let (want, got) = both(&g, &state, &[0], &AllSuccessors);
+        assert_eq!(want, got);
+    }
+
+    #[test]
+    fn levels_stop_when_cancelled() {
+        let g = Csr::from_edges(3, &[(1, 0), (2, 1)]);
+        let mut state: Vec<Word> = (0..3)
+            .map(|v| Word::undecided(g.degree(v)).unwrap())
+            .collect();
+        state[0] = Word::decided(false, 0);
+        let cancel = std::sync::atomic::AtomicBool::new(true);
+        let got = propagate_levels(
+            &g.reverse(),
+            state,
+            vec![0],
+            &Labelling,
+            &Control::cancelled_by(&cancel),
+        );
+        assert!(matches!(got, Err(Error::Cancelled)));
     }
 }

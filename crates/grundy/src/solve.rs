@@ -6,6 +6,8 @@ use crate::explore::{explore, Control, Csr, Explored};
 use crate::game::{Best, Game, Margin, Outcome, ScoreGame, Step, Value};
 use crate::Error;
 
+use rayon::prelude::*;
+
 /// The value an engine word holds for the player to move: decided with the value bit set,
 /// a win at its distance; decided without it, a loss; undecided, a draw. The one value
 /// encoding of the crate's labellers.
@@ -163,6 +165,48 @@ pub fn label_by_degree(
             }
         }
     }
+    control.check()?;
+    Ok(Labels { state })
+}
+
+/// [`label_by_degree`] with no mover on every thread of the current rayon pool: the
+/// vertices seeded in parallel, then labelled by [`engine::propagate_levels`]. The same
+/// labels (and remoteness) as [`label_by_degree`].
+///
+/// # Errors
+/// As [`label`]; [`Error::TooLarge`] if the tables cannot be had.
+pub fn label_by_degree_in_parallel(
+    degree: impl Fn(u32) -> u64 + Sync,
+    reverse: &Csr,
+    terminal: impl Fn(u32) -> Option<Outcome> + Sync,
+    control: &Control<'_>,
+) -> Result<Labels, Error> {
+    let n = reverse.len();
+    let mut state = crate::memory::filled(n, Word::EXCLUDED, "the labels")?;
+    state
+        .par_iter_mut()
+        .enumerate()
+        .with_min_len(1 << 12)
+        .try_for_each(|(v, word)| {
+            *word = match terminal(v as u32) {
+                Some(Outcome::Win) => Word::decided(true, 0),
+                Some(Outcome::Loss) => Word::decided(false, 0),
+                // As in `label_by_degree`: a declared draw never propagates.
+                Some(Outcome::Draw) => Word::EXCLUDED,
+                None => match degree(v as u32) {
+                    0 => Word::decided(false, 0),
+                    d => Word::undecided(d)?,
+                },
+            };
+            Ok::<(), Error>(())
+        })?;
+    let seeds: Vec<u32> = (0..n as u32)
+        .into_par_iter()
+        .with_min_len(1 << 12)
+        .filter(|&v| state[v as usize].is_decided())
+        .collect();
+    control.check()?;
+    let state = engine::propagate_levels(reverse, state, seeds, &Labelling, control)?;
     control.check()?;
     Ok(Labels { state })
 }
@@ -738,6 +782,20 @@ mod tests {
                 crate::impartial::grundy_values_in_order(&g, &order),
                 crate::impartial::grundy_values(&g).unwrap()
             );
+        }
+
+        /// The parallel labelling gives the FIFO engine's labels and remoteness, cycles,
+        /// declared ends and draws included.
+        #[test]
+        fn label_in_parallel_agrees((g, _acyclic, ends, _movers) in shuffled()) {
+            let reverse = g.reverse();
+            let terminal = |v: u32| ends[v as usize];
+            let want = label_by_degree(|v| g.degree(v), &reverse, terminal, None, &Control::default()).unwrap();
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+            let got = pool.install(|| label_by_degree_in_parallel(|v| g.degree(v), &reverse, terminal, &Control::default())).unwrap();
+            for v in 0..g.len() as u32 {
+                prop_assert_eq!(got.value(v), want.value(v), "vertex {}", v);
+            }
         }
 
         /// The impartial one-pass solve gives the engine's labels with no declared ends

@@ -18,7 +18,7 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -29,7 +29,7 @@ use super::{Child, Node, TierGame, TierStore, TierSummary};
 use crate::csr::Csr;
 use crate::explore::Control;
 use crate::game::{Best, Outcome, Step, Value};
-use crate::solve::{label_by_degree, reverse_topological_order};
+use crate::solve::{label_by_degree, label_by_degree_in_parallel, reverse_topological_order};
 use crate::Error;
 
 /// Ranks per unit of parallel work (and between progress reports). Every parallel pass
@@ -973,6 +973,11 @@ impl<'a> Solver<'a> {
     /// graph is built straight from the pieces (their edges walked twice: counted, then
     /// placed), with no forward graph beside it: the pieces' targets, the reverse and a
     /// degree a vertex are all that is held (4 + 4 bytes a move, 12 a vertex).
+    ///
+    /// On two threads or more and from [`PARALLEL_LABELLING`] vertices, the pieces are
+    /// walked on every thread ([`reverse_in_parallel`]) and the subgraph labelled by the
+    /// engine level by level ([`label_by_degree_in_parallel`]): the chains are decided
+    /// level by level too, so the labels and remoteness are the FIFO's.
     fn label_inside(
         &self,
         tier: u32,
@@ -1000,30 +1005,28 @@ impl<'a> Solver<'a> {
                 "tier {tier}: {total} vertices inside it, past 32-bit ids"
             )));
         }
-        // Every edge (from, to), vertices in increasing order: a pending position's moves
-        // inside the tier, then its moves out of it to the vertex of their distance; the
-        // draw vertex and a_0, b_0 have no move, a_k and b_k one each.
-        let each_edge = |f: &mut dyn FnMut(u32, u32)| {
-            let mut v = 0u32;
-            for piece in &pieces {
-                let mut from = 0;
-                for (o, &end) in piece.outside.iter().zip(&piece.ends) {
-                    for &t in &piece.targets[from..end] {
-                        f(v, t);
-                    }
-                    if let Some(x) = o.loss {
-                        f(v, at(false, x));
-                    }
-                    if let Some(x) = o.win {
-                        f(v, at(true, x));
-                    }
-                    if o.draw {
-                        f(v, draw_vertex);
-                    }
-                    from = end;
-                    v += 1;
+        // A piece's edges (from, to), its first vertex `base`: its positions' moves inside
+        // the tier, then their moves out of it to the vertex of their distance.
+        let piece_edges = |piece: &Piece, base: u32, f: &mut dyn FnMut(u32, u32)| {
+            let mut from = 0;
+            for (v, (o, &end)) in (base..).zip(piece.outside.iter().zip(&piece.ends)) {
+                for &t in &piece.targets[from..end] {
+                    f(v, t);
                 }
+                if let Some(x) = o.loss {
+                    f(v, at(false, x));
+                }
+                if let Some(x) = o.win {
+                    f(v, at(true, x));
+                }
+                if o.draw {
+                    f(v, draw_vertex);
+                }
+                from = end;
             }
+        };
+        // The chains' edges: the draw vertex and a_0, b_0 have no move, a_k and b_k one each.
+        let chain_edges = |f: &mut dyn FnMut(u32, u32)| {
             for v in p + 1..total as u32 {
                 let k = (v - p - 1) / 2;
                 if k > 0 {
@@ -1031,46 +1034,67 @@ impl<'a> Solver<'a> {
                 }
             }
         };
-        let mut degree = crate::memory::filled(total, 0u32, "the tier's subgraph")?;
-        let mut offsets = crate::memory::filled(total + 1, 0u64, "the tier's subgraph")?;
-        let mut edges = 0usize;
-        each_edge(&mut |from, to| {
-            degree[from as usize] += 1;
-            offsets[to as usize] += 1;
-            edges += 1;
-        });
-        let mut sum = 0u64;
-        for o in &mut offsets[..total] {
-            sum += *o;
-            *o = sum;
-        }
-        offsets[total] = sum;
-        let mut sources = crate::memory::filled(edges, 0u32, "the tier's subgraph")?;
-        each_edge(&mut |from, to| {
-            let slot = &mut offsets[to as usize];
-            *slot -= 1;
-            sources[*slot as usize] = from;
-        });
+        let parallel = rayon::current_num_threads() > 1 && total >= PARALLEL_LABELLING;
+        let (degree, reverse) = if parallel {
+            reverse_in_parallel(&pieces, total, piece_edges, chain_edges)?
+        } else {
+            // Every edge, vertices in increasing order.
+            let each_edge = |f: &mut dyn FnMut(u32, u32)| {
+                let mut base = 0u32;
+                for piece in &pieces {
+                    piece_edges(piece, base, f);
+                    base += piece.ends.len() as u32;
+                }
+                chain_edges(f);
+            };
+            let mut degree = crate::memory::filled(total, 0u32, "the tier's subgraph")?;
+            let mut offsets = crate::memory::filled(total + 1, 0u64, "the tier's subgraph")?;
+            let mut edges = 0usize;
+            each_edge(&mut |from, to| {
+                degree[from as usize] += 1;
+                offsets[to as usize] += 1;
+                edges += 1;
+            });
+            prefix_sums(&mut offsets);
+            let mut sources = crate::memory::filled(edges, 0u32, "the tier's subgraph")?;
+            each_edge(&mut |from, to| {
+                let slot = &mut offsets[to as usize];
+                *slot -= 1;
+                sources[*slot as usize] = from;
+            });
+            (degree, (offsets, sources))
+        };
         drop(pieces);
+        let (offsets, sources) = reverse;
         let reverse = Csr::from_parts(offsets, sources)
             .map_err(|e| Error::Unsupported(format!("tier {tier}: {e}")))?;
-        let labels = label_by_degree(
-            |v| u64::from(degree[v as usize]),
-            &reverse,
-            |v| {
-                if v == a(0) {
-                    Some(Outcome::Loss)
-                } else if v == b(0) {
-                    Some(Outcome::Win)
-                } else if v == draw_vertex {
-                    Some(Outcome::Draw)
-                } else {
-                    None
-                }
-            },
-            None,
-            self.control,
-        )?;
+        let terminal = |v| {
+            if v == a(0) {
+                Some(Outcome::Loss)
+            } else if v == b(0) {
+                Some(Outcome::Win)
+            } else if v == draw_vertex {
+                Some(Outcome::Draw)
+            } else {
+                None
+            }
+        };
+        let labels = if parallel {
+            label_by_degree_in_parallel(
+                |v| u64::from(degree[v as usize]),
+                &reverse,
+                terminal,
+                self.control,
+            )?
+        } else {
+            label_by_degree(
+                |v| u64::from(degree[v as usize]),
+                &reverse,
+                terminal,
+                None,
+                self.control,
+            )?
+        };
         for (i, &rank) in pending.iter().enumerate() {
             let value = labels.value(i as u32);
             records[rank as usize] = record::of_value(value).ok_or_else(|| too_remote(value))?;
@@ -1108,6 +1132,101 @@ impl<'a> Solver<'a> {
         }
         Ok(())
     }
+}
+
+/// The fewest vertices of a tier's subgraph labelled on every thread ([`Solver::solve_inside`]):
+/// below, the sequential engine is as quick. Every size in tests, so that the tests on two
+/// threads check the parallel path against one labelling and those on one the sequential.
+#[cfg(not(test))]
+const PARALLEL_LABELLING: usize = 1 << 15;
+#[cfg(test)]
+const PARALLEL_LABELLING: usize = 1;
+
+/// Counts in place to where each vertex's list ends: `counts[v]` becomes the sum of
+/// `counts[..=v]` (the last entry, one past the vertices, the total).
+fn prefix_sums(counts: &mut [u64]) {
+    let Some((last, firsts)) = counts.split_last_mut() else {
+        return;
+    };
+    let mut sum = 0u64;
+    for o in firsts {
+        sum += *o;
+        *o = sum;
+    }
+    *last = sum;
+}
+
+/// A reverse graph as its offsets and sources, for [`Csr::from_parts`].
+type Reverse = (Vec<u64>, Vec<u32>);
+
+/// The degrees and the reverse graph (offsets, sources) of a tier's subgraph, its pieces
+/// on every thread: each vertex's predecessors counted and placed by atomic additions
+/// (so in no set order: the level engine does not depend on it), the chains' few edges
+/// after. Each piece's first vertex is the sum of the earlier pieces' positions.
+fn reverse_in_parallel(
+    pieces: &[Piece],
+    total: usize,
+    piece_edges: impl Fn(&Piece, u32, &mut dyn FnMut(u32, u32)) + Sync,
+    chain_edges: impl Fn(&mut dyn FnMut(u32, u32)),
+) -> Result<(Vec<u32>, Reverse), Error> {
+    let what = "the tier's subgraph";
+    let mut degree = crate::memory::filled(total, 0u32, what)?;
+    // In place: a `u64` and an `AtomicU64` have the same size (and alignment here).
+    let counts: Vec<AtomicU64> = crate::memory::filled(total + 1, 0u64, what)?
+        .into_iter()
+        .map(AtomicU64::new)
+        .collect();
+    let mut bases = Vec::with_capacity(pieces.len());
+    let mut degrees = Vec::with_capacity(pieces.len());
+    let mut rest = &mut degree[..];
+    let mut base = 0u32;
+    for piece in pieces {
+        let (head, tail) = rest.split_at_mut(piece.ends.len());
+        bases.push(base);
+        degrees.push(head);
+        rest = tail;
+        base += piece.ends.len() as u32;
+    }
+    let mut edges: usize = pieces
+        .par_iter()
+        .zip(&bases)
+        .zip(degrees)
+        .with_max_len(1)
+        .map(|((piece, &base), degree)| {
+            let mut edges = 0usize;
+            piece_edges(piece, base, &mut |from, to| {
+                degree[(from - base) as usize] += 1;
+                counts[to as usize].fetch_add(1, Ordering::Relaxed);
+                edges += 1;
+            });
+            edges
+        })
+        .sum();
+    chain_edges(&mut |from, to| {
+        degree[from as usize] += 1;
+        counts[to as usize].fetch_add(1, Ordering::Relaxed);
+        edges += 1;
+    });
+    let mut offsets: Vec<u64> = counts.into_iter().map(AtomicU64::into_inner).collect();
+    prefix_sums(&mut offsets);
+    let slots: Vec<AtomicU64> = offsets.into_iter().map(AtomicU64::new).collect();
+    let sources: Vec<AtomicU32> = crate::memory::filled(edges, 0u32, what)?
+        .into_iter()
+        .map(AtomicU32::new)
+        .collect();
+    let place = |from: u32, to: u32| {
+        let slot = slots[to as usize].fetch_sub(1, Ordering::Relaxed) - 1;
+        sources[slot as usize].store(from, Ordering::Relaxed);
+    };
+    pieces
+        .par_iter()
+        .zip(&bases)
+        .with_max_len(1)
+        .for_each(|(piece, &base)| piece_edges(piece, base, &mut |from, to| place(from, to)));
+    chain_edges(&mut |from, to| place(from, to));
+    let offsets = slots.into_iter().map(AtomicU64::into_inner).collect();
+    let sources = sources.into_iter().map(AtomicU32::into_inner).collect();
+    Ok((degree, (offsets, sources)))
 }
 
 /// The record of a position of `tier` from its children's records, as the tier solver
@@ -1197,24 +1316,32 @@ pub fn margin_record(margin: i64) -> Result<u16, Error> {
 /// summaries of parts of a tier add up field by field.
 #[must_use]
 pub fn summarise(scored: bool, tier: u32, records: &[u16]) -> TierSummary {
-    let mut outcomes = [0u64; 3];
-    let mut positions = 0;
-    for &r in records {
-        if r == record::UNREACHED {
-            continue;
+    // Counted in parts on every thread: a pass over the whole tier.
+    let count = |part: &[u16]| {
+        let mut counts = [0u64; 4];
+        for &r in part {
+            if r == record::UNREACHED {
+                continue;
+            }
+            let outcome = if scored {
+                Outcome::of_margin(i128::from(record::margin(r).unwrap_or(0)))
+            } else {
+                record::value(r).map_or(Outcome::Draw, Value::outcome)
+            };
+            counts[match outcome {
+                Outcome::Win => 0,
+                Outcome::Loss => 1,
+                Outcome::Draw => 2,
+            }] += 1;
+            counts[3] += 1;
         }
-        positions += 1;
-        let outcome = if scored {
-            Outcome::of_margin(i128::from(record::margin(r).unwrap_or(0)))
-        } else {
-            record::value(r).map_or(Outcome::Draw, Value::outcome)
-        };
-        outcomes[match outcome {
-            Outcome::Win => 0,
-            Outcome::Loss => 1,
-            Outcome::Draw => 2,
-        }] += 1;
-    }
+        counts
+    };
+    let [won, lost, drawn, positions] = records
+        .par_chunks(CHUNK as usize)
+        .map(count)
+        .reduce(|| [0; 4], |a, b| std::array::from_fn(|i| a[i] + b[i]));
+    let outcomes = [won, lost, drawn];
     TierSummary {
         tier,
         ranks: records.len() as u64,
