@@ -115,7 +115,11 @@ def test_boards_too_large_to_explore_are_searched_exactly():
         ("column 6", "loss", 4),
         ("column 7", "loss", 2),
     ]
-    assert strong.to_dict() == cli_json("solve", spec)
+    # On every core (both calls' default) the threads share one table, so the nodes
+    # counted differ from run to run; the answer does not.
+    got, want = strong.to_dict(), cli_json("solve", spec)
+    assert got.pop("nodes") > 0 and want.pop("nodes") > 0
+    assert got == want
     weak = grundy.solve(spec, weak=True)
     assert (weak.outcome, weak.remoteness, weak.weak) == ("loss", None, True)
     # The nodes differ: Python keeps the search's table between calls (the strong search
