@@ -136,17 +136,7 @@ pub fn label_by_degree(
         None => mover_wins,
     };
     for v in 0..n as u32 {
-        let word = match terminal(v) {
-            Some(Outcome::Win) => Word::decided(absolute(v, true), 0),
-            Some(Outcome::Loss) => Word::decided(absolute(v, false), 0),
-            // A declared draw is settled and never propagates: its predecessors' counters
-            // never reach zero through it.
-            Some(Outcome::Draw) => Word::EXCLUDED,
-            None => match degree(v) {
-                0 => Word::decided(absolute(v, false), 0),
-                d => Word::undecided(d)?,
-            },
-        };
+        let word = seed(terminal(v), || degree(v), |wins| absolute(v, wins))?;
         if word.is_decided() {
             queue.push(v);
         }
@@ -169,6 +159,27 @@ pub fn label_by_degree(
     Ok(Labels { state })
 }
 
+/// The engine word a vertex starts from, given its declared end (`terminal`) and its
+/// number of moves: won or lost at distance 0 as declared, lost at 0 with no move, else
+/// undecided with its moves to count off. A declared draw is settled and never
+/// propagates: its predecessors' counters never reach zero through it. `value` gives the
+/// engine's value bit of "the player to move wins".
+fn seed(
+    terminal: Option<Outcome>,
+    degree: impl FnOnce() -> u64,
+    value: impl Fn(bool) -> bool,
+) -> Result<Word, Error> {
+    Ok(match terminal {
+        Some(Outcome::Win) => Word::decided(value(true), 0),
+        Some(Outcome::Loss) => Word::decided(value(false), 0),
+        Some(Outcome::Draw) => Word::EXCLUDED,
+        None => match degree() {
+            0 => Word::decided(value(false), 0),
+            d => Word::undecided(d)?,
+        },
+    })
+}
+
 /// [`label_by_degree`] with no mover on every thread of the current rayon pool: the
 /// vertices seeded in parallel, then labelled by [`engine::propagate_levels`]. The same
 /// labels (and remoteness) as [`label_by_degree`].
@@ -188,16 +199,7 @@ pub fn label_by_degree_in_parallel(
         .enumerate()
         .with_min_len(1 << 12)
         .try_for_each(|(v, word)| {
-            *word = match terminal(v as u32) {
-                Some(Outcome::Win) => Word::decided(true, 0),
-                Some(Outcome::Loss) => Word::decided(false, 0),
-                // As in `label_by_degree`: a declared draw never propagates.
-                Some(Outcome::Draw) => Word::EXCLUDED,
-                None => match degree(v as u32) {
-                    0 => Word::decided(false, 0),
-                    d => Word::undecided(d)?,
-                },
-            };
+            *word = seed(terminal(v as u32), || degree(v as u32), |wins| wins)?;
             Ok::<(), Error>(())
         })?;
     let seeds: Vec<u32> = (0..n as u32)

@@ -200,15 +200,9 @@ fn within(limits: &Limits, count: u64, bytes: u128, size: usize) -> Result<(), E
             None,
         ));
     }
-    if bytes > u128::from(limits.max_memory) {
-        return Err(Error::over(
-            Limit::Memory,
-            format!("the verification of a candidate quotient of order {size}"),
-            Some(bytes),
-            Some(bytes.saturating_mul(2)),
-        ));
-    }
-    Ok(())
+    within_memory(limits, bytes, bytes.saturating_mul(2), || {
+        format!("the verification of a candidate quotient of order {size}")
+    })
 }
 
 /// Rows of `words` words each, by number, in chunks of about 1 MiB allocated at their
@@ -380,14 +374,9 @@ fn verify(
         let at = j * size + x as usize;
         if row_of[at] == u32::MAX {
             let bytes = fine.bytes() + fixed + state_bytes.get();
-            if bytes > u128::from(limits.max_memory) {
-                return Err(Error::over(
-                    Limit::Memory,
-                    format!("the moves' table of a candidate quotient of order {size}"),
-                    Some(bytes),
-                    Some(bytes.saturating_mul(2)),
-                ));
-            }
+            within_memory(limits, bytes, bytes.saturating_mul(2), || {
+                format!("the moves' table of a candidate quotient of order {size}")
+            })?;
             let r = fine.push_zeroed();
             row_of[at] = r as u32;
             fine_bytes.set(fine.bytes());
@@ -569,8 +558,23 @@ fn table_bytes(size: u128) -> u128 {
     size * size * 4
 }
 
-fn too_large(what: String, bytes: u128) -> Error {
-    Error::over(Limit::Memory, what, Some(bytes), Some(bytes))
+/// Whether `bytes` are within `limits`; past them, `what` would need them (and a bound of
+/// `wanted`, which the refusal suggests).
+fn within_memory(
+    limits: &Limits,
+    bytes: u128,
+    wanted: u128,
+    what: impl FnOnce() -> String,
+) -> Result<(), Error> {
+    if bytes > u128::from(limits.max_memory) {
+        return Err(Error::over(
+            Limit::Memory,
+            what(),
+            Some(bytes),
+            Some(wanted),
+        ));
+    }
+    Ok(())
 }
 
 /// The candidate `m` reduced: elements no `z` tells apart merged (Moore's partition
@@ -618,12 +622,9 @@ fn reduce(m: &Product, limits: &Limits, held: u128) -> Result<Monoid, Error> {
     }
     let size = rep.len();
     let bytes = table_bytes(size as u128) + held + m.bytes();
-    if bytes > u128::from(limits.max_memory) {
-        return Err(too_large(
-            format!("the table of a candidate quotient of {size} elements"),
-            bytes,
-        ));
-    }
+    within_memory(limits, bytes, bytes, || {
+        format!("the table of a candidate quotient of {size} elements")
+    })?;
     let mut mul = vec![0u32; size * size];
     for (a, &ra) in rep.iter().enumerate() {
         for (b, &rb) in rep.iter().enumerate().skip(a) {
@@ -667,12 +668,9 @@ fn regenerate(m: &Monoid, without: &[usize], limits: &Limits, held: u128) -> Res
     }
     let size = elems.len();
     let bytes = held + table_bytes(size as u128);
-    if bytes > u128::from(limits.max_memory) {
-        return Err(too_large(
-            format!("the table of a submonoid of {size} elements"),
-            bytes,
-        ));
-    }
+    within_memory(limits, bytes, bytes, || {
+        format!("the table of a submonoid of {size} elements")
+    })?;
     let mut mul = vec![0u32; size * size];
     for (a, &x) in elems.iter().enumerate() {
         for (b, &y) in elems.iter().enumerate() {
@@ -785,12 +783,9 @@ fn product<'a>(
         .collect();
     let total: u128 = radix.iter().map(|&r| r as u128).product();
     let ids = held + total * 4;
-    if ids > u128::from(limits.max_memory) {
-        return Err(too_large(
-            format!("a candidate quotient's product of {total} elements"),
-            ids,
-        ));
-    }
+    within_memory(limits, ids, ids, || {
+        format!("a candidate quotient's product of {total} elements")
+    })?;
     let n = base.heaps.len() - 1;
     let w = cyclic.len() + 1;
     // Each heap's tuple.
@@ -835,12 +830,11 @@ fn product<'a>(
             if m.ids[code] == u32::MAX {
                 let size = m.tuples.len() / w;
                 let bytes = ids + (size as u128 + 1) * per_element;
-                if bytes > u128::from(limits.max_memory) {
-                    return Err(too_large(
-                        format!("the tables of a candidate quotient's product of {size} elements and more"),
-                        bytes,
-                    ));
-                }
+                within_memory(limits, bytes, bytes, || {
+                    format!(
+                        "the tables of a candidate quotient's product of {size} elements and more"
+                    )
+                })?;
                 m.ids[code] = size as u32;
                 y[0] = base.mul(x[0], g[0]);
                 for (k, &c) in m.cyclic.iter().enumerate() {
