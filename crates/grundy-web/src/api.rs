@@ -11,6 +11,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use grundy::cgt::Context;
 use grundy::games::{families, GrundySource, Spec};
 use grundy::graph::answer::Goal;
 use grundy::graph::Format;
@@ -449,10 +450,19 @@ pub async fn value(State(config): AppState, q: Result<Query<SpecQuery>, QueryRej
 /// The JSON of `grundy value --json` for `spec`, with `thermograph_svg`: the value's
 /// thermograph drawn by grundy-plot (`null` where no font lets it be drawn).
 fn value_json(spec: &Spec, limits: &Limits<'_>) -> Result<Value, grundy::Error> {
-    use grundy::cgt::{self, Context, Spelling};
     let mut context = Context::new(limits.max_memory).with_cancel(limits.control.cancel);
     let valued = report::value::valuation(spec, limits, &mut context)?;
-    let found = report::value::words(&spec.to_string(), &valued, &mut context, Spelling::Unicode);
+    valuation_json(spec, &valued, &mut context)
+}
+
+/// [`value_json`] of a valuation already made in `context`.
+fn valuation_json(
+    spec: &Spec,
+    valued: &report::value::Valuation,
+    context: &mut Context,
+) -> Result<Value, grundy::Error> {
+    use grundy::cgt::{self, Spelling};
+    let found = report::value::words(&spec.to_string(), valued, context, Spelling::Unicode);
     let drawn = cgt::thermograph(&context.table, valued.total, &mut Default::default())?;
     let svg = grundy_plot::thermograph_svg(&drawn, &found.value).ok();
     let mut json = serde_json::to_value(found).expect("a value serializes");
@@ -615,7 +625,18 @@ pub async fn explore(
     let spec = parse_spec(&required(q.spec)?)?;
     let cfg = Arc::clone(&config);
     followed(&config, ticket, move |limits| {
-        let Json(report) = solve_json(&spec, limits, &cfg)?;
+        // A sum with partizan parts is solved by its parts' values: valued once, for the
+        // report and the value beside it.
+        let mut context = Context::new(limits.max_memory).with_cancel(limits.control.cancel);
+        let summed = report::value::solve_sum_in(&spec, limits, &mut context)
+            .map_err(|e| ApiError::solve(e, &spec.to_string(), cfg.timeout))?;
+        let (report, valued) = match &summed {
+            Some((report, valued)) => (
+                crate::board::report_json(&spec, report, cfg.max_drawn),
+                Some(valued),
+            ),
+            None => (solve_json(&spec, limits, &cfg)?.0, None),
+        };
         let tables: Vec<Value> = heap_families(&spec)
             .into_iter()
             .take(EXPLORE_FAMILIES)
@@ -633,7 +654,10 @@ pub async fn explore(
         if limits.control.check().is_err() {
             return Err(ApiError::timeout(cfg.timeout));
         }
-        let value = explore_value(&spec, limits);
+        let value = match valued {
+            Some(valued) => valuation_json(&spec, valued, &mut context).ok(),
+            None => explore_value(&spec, limits),
+        };
         if limits.control.check().is_err() {
             return Err(ApiError::timeout(cfg.timeout));
         }

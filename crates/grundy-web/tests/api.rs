@@ -1437,6 +1437,21 @@ async fn explore_sends_the_value_of_a_partizan_position() {
         assert_eq!(a.status, StatusCode::OK, "{}", a.text);
         assert!(a.json()["value"].is_null(), "{spec}: {}", a.text);
     }
+    // A sum is solved by its parts' values, valued once for both: the report is
+    // `/api/solve`'s and the value `/api/value`'s.
+    let sum = encode("domineering[2x3] + domineering[3x2] + nim(1)");
+    let explored = get(&app, &format!("/api/explore?spec={sum}")).await;
+    assert_eq!(explored.status, StatusCode::OK, "{}", explored.text);
+    let mut explored = explored.json();
+    let solved = get(&app, &format!("/api/solve?spec={sum}")).await.json();
+    let mut valued = get(&app, &format!("/api/value?spec={sum}")).await.json();
+    assert_eq!(explored["report"], solved);
+    assert_eq!(explored["report"]["method"], "values");
+    // The table Explore valued in also holds the moves' sums: more forms.
+    let forms = explored["value"]["forms"].take();
+    assert!(forms.as_u64() > valued["forms"].take().as_u64(), "{forms}");
+    assert_eq!(explored["value"], valued);
+    assert_eq!(explored["value"]["value"], "*");
 }
 
 /// `/api/value`: `grundy value --json` — a sum's value from its parts; a family without

@@ -203,6 +203,20 @@ pub fn words(
 /// [`Error::Unsupported`] for a score part, a partizan part without values, or parts
 /// that disagree on who is to move; as [`valuation`].
 pub fn solve_sum(spec: &Spec, limits: &Limits<'_>) -> Result<Option<Report>, Error> {
+    let mut context = Context::new(limits.max_memory).with_cancel(limits.control.cancel);
+    Ok(solve_sum_in(spec, limits, &mut context)?.map(|(report, _)| report))
+}
+
+/// [`solve_sum`] in the caller's `context`, with the sum's [`Valuation`] beside the
+/// report: how a caller that shows both (the web page's Explore) values the parts once.
+///
+/// # Errors
+/// As [`solve_sum`].
+pub fn solve_sum_in(
+    spec: &Spec,
+    limits: &Limits<'_>,
+    context: &mut Context,
+) -> Result<Option<(Report, Valuation)>, Error> {
     if spec.parts.len() < 2 || spec.parts.iter().all(Part::is_impartial) {
         return Ok(None);
     }
@@ -240,8 +254,7 @@ pub fn solve_sum(spec: &Spec, limits: &Limits<'_>) -> Result<Option<Report>, Err
         };
         passed.push(pos);
     }
-    let mut context = Context::new(limits.max_memory).with_cancel(limits.control.cancel);
-    let found = valuation(spec, limits, &mut context)?;
+    let found = valuation(spec, limits, context)?;
     let values: Vec<GameId> = found.parts.iter().map(|&(_, v)| v).collect();
     let left = mover == Player::First;
     let zero = context.table.zero();
@@ -257,8 +270,8 @@ pub fn solve_sum(spec: &Spec, limits: &Limits<'_>) -> Result<Option<Report>, Err
             let moved = part.with(child.clone());
             let mut now = values.clone();
             now[i] = match known.get(&part_text(&moved)) {
-                Some(&g) => nimber_form(g, &mut context)?,
-                None => part_value(&moved, limits, &mut context)?,
+                Some(&g) => nimber_form(g, context)?,
+                None => part_value(&moved, limits, context)?,
             };
             let total = context.table.sum_all(&now)?;
             let wins = if left {
@@ -321,11 +334,12 @@ pub fn solve_sum(spec: &Spec, limits: &Limits<'_>) -> Result<Option<Report>, Err
     } else {
         Outcome::Loss
     };
-    Ok(Some(Report {
+    let report = Report {
         winning_moves,
         moves,
         ..Report::new(spec.to_string(), outcome, Method::Values)
-    }))
+    };
+    Ok(Some((report, found)))
 }
 
 /// The Grundy value of each position an impartial part moves to, by its spec, from one
