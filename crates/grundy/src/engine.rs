@@ -34,7 +34,6 @@
 //! position. `()` records nothing, and a sink whose [`RECORDS`](Record::RECORDS) is unset
 //! costs the loop nothing.
 
-
 use rayon::prelude::*;
 
 use crate::explore::{Control, Csr};
