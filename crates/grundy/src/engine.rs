@@ -34,8 +34,6 @@
 //! position. `()` records nothing, and a sink whose [`RECORDS`](Record::RECORDS) is unset
 //! costs the loop nothing.
 
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
-
 use rayon::prelude::*;
 
 use crate::explore::{Control, Csr};
@@ -452,58 +450,61 @@ pub fn propagate<R: Rule, S: Record>(
     result
 }
 
-/// Vertices a task of [`propagate_levels`] found, appended to the next frontier a batch at
-/// a time: one atomic addition on the shared cursor a batch.
-struct Batch<'a> {
-    held: [u32; 256],
-    len: usize,
-    next: &'a [AtomicU32],
-    cursor: &'a AtomicUsize,
+/// Parts of the vertices [`propagate_levels`] makes for each thread of the pool: more
+/// than one, so that a thread held up (a busy machine) leaves parts to steal.
+const PARTS_PER_THREAD: usize = 2;
+
+/// The vertices of one part of [`propagate_levels`] decided in one level: those won (by the
+/// rule's value bit) from the front of `held`, those lost from the back. Each vertex is
+/// decided once, so a part's vertex count is room enough for all its levels' lists.
+struct Found {
+    held: Vec<u32>,
+    won: usize,
+    lost: usize,
 }
 
-impl<'a> Batch<'a> {
-    fn new(next: &'a [AtomicU32], cursor: &'a AtomicUsize) -> Batch<'a> {
-        Batch {
-            held: [0; 256],
-            len: 0,
-            next,
-            cursor,
-        }
+impl Found {
+    fn new(room: usize) -> Result<Found, Error> {
+        Ok(Found {
+            held: crate::memory::filled(room, 0u32, "a frontier of the retrograde engine")?,
+            won: 0,
+            lost: 0,
+        })
     }
 
     #[inline]
-    fn push(&mut self, v: u32) {
-        if self.len == self.held.len() {
-            self.flush();
+    fn push(&mut self, v: u32, won: bool) {
+        debug_assert!(self.won + self.lost < self.held.len());
+        if won {
+            self.held[self.won] = v;
+            self.won += 1;
+        } else {
+            self.lost += 1;
+            let at = self.held.len() - self.lost;
+            self.held[at] = v;
         }
-        self.held[self.len] = v;
-        self.len += 1;
     }
 
-    /// Appends what it holds to the next frontier (each vertex is decided once, so the
-    /// frontier has room for all).
-    fn flush(&mut self) {
-        let at = self.cursor.fetch_add(self.len, Ordering::Relaxed);
-        for (slot, &v) in self.next[at..at + self.len]
-            .iter()
-            .zip(&self.held[..self.len])
-        {
-            slot.store(v, Ordering::Relaxed);
-        }
-        self.len = 0;
+    fn won(&self) -> &[u32] {
+        &self.held[..self.won]
+    }
+
+    fn lost(&self) -> &[u32] {
+        &self.held[self.held.len() - self.lost..]
+    }
+
+    fn clear(&mut self) {
+        self.won = 0;
+        self.lost = 0;
     }
 }
 
-/// Frontier vertices a task of [`propagate_levels`] takes at once.
-const LEVEL_CHUNK: usize = 1 << 10;
-/// A frontier vertex with more predecessors than this has them split between tasks.
-const LEVEL_HEAVY: usize = 1 << 12;
-
 /// [`propagate`] on every thread of the current rayon pool, level by level: the vertices
-/// decided at distance `d` (the frontier) are taken in parallel, and each predecessor they
-/// decide joins the frontier of `d + 1`, gathered per task. A predecessor's word changes by
-/// compare-and-swap only, so the first successor that decides it wins and a counter loses
-/// exactly one per successor.
+/// decided at distance `d` (the frontier) decide their predecessors at `d + 1`. The
+/// vertices are cut into ranges, a few a thread; each range's task walks the whole frontier's
+/// reverse edges and updates the words of the predecessors in its own range only, so no word
+/// is shared between tasks and none needs an atomic operation: every level, a task reads
+/// the frontier lists of every range and writes its own range's words and next list.
 ///
 /// The result is [`propagate`]'s when every seed has the same distance and, for each vertex,
 /// [`Rule::on_successor`] decides it with one value only (true of [`Labelling`],
@@ -512,21 +513,24 @@ const LEVEL_HEAVY: usize = 1 << 12;
 /// first level holding a deciding successor, whatever the order inside it, and one decided
 /// by "all" in the level of its last successor counted off (a deciding successor is never
 /// counted off, so the counter cannot reach zero before it is seen). Only the order of
-/// `queue`'s vertices inside a level differs, and none is returned.
+/// `queue`'s vertices inside a level differs, and none is returned. A seed at a greater
+/// distance than the least joins the frontier of its own distance.
 ///
 /// `state` is seeded as for [`propagate`] (lazy and scanning rules are not taken, and
-/// nothing is recorded); `seeds` are its decided vertices to start from. Returns the state.
+/// nothing is recorded); `seeds` are its decided vertices to start from (others are
+/// skipped). Returns the state.
 ///
 /// # Complexity
-/// O(V + E) work, as [`propagate`], plus a pass per level. Memory: the state (converted in
-/// place to atomic words) and two frontiers of 4 bytes a vertex.
+/// O(V + E) updates, as [`propagate`], plus, for each range, a read of every frontier
+/// vertex's reverse edges (a few times E in sequential reads, no atomic operation). Memory:
+/// the state and two frontiers of 4 bytes a vertex.
 ///
 /// # Errors
 /// [`Error::TooLarge`] if a distance would exceed 2^30 - 2 or the frontiers cannot be had;
 /// [`Error::Cancelled`], checked between levels.
 pub fn propagate_levels<R: Rule + Sync>(
     reverse: &Csr,
-    state: Vec<Word>,
+    mut state: Vec<Word>,
     seeds: Vec<u32>,
     rule: &R,
     control: &Control<'_>,
@@ -538,108 +542,106 @@ pub fn propagate_levels<R: Rule + Sync>(
         )
     };
     debug_assert_eq!(reverse.len(), state.len());
-    // In place: a `Word` and an `AtomicU32` have the same size and alignment.
-    let state: Vec<AtomicU32> = state.into_iter().map(|w| AtomicU32::new(w.0)).collect();
+    let n = state.len();
     let offsets = reverse.offsets();
     let targets = reverse.targets();
-    // Counts successor `value` off `edges`' vertices at `distance`, pushing those it decides.
-    let relax = |value: bool, distance: u32, edges: &[u32], out: &mut Batch<'_>| {
-        for &p in edges {
-            let cell = &state[p as usize];
-            let mut current = cell.load(Ordering::Relaxed);
-            while current & DECIDED == 0 {
-                let word = match rule.on_successor(p, value) {
-                    Some(v) => Word::decided(v, distance).0,
-                    None if current <= 1 => Word::decided(rule.on_all(p), distance).0,
-                    None => current - 1,
-                };
-                match cell.compare_exchange_weak(
-                    current,
-                    word,
-                    Ordering::Relaxed,
-                    Ordering::Relaxed,
-                ) {
-                    Ok(_) => {
-                        if word & DECIDED != 0 {
-                            out.push(p);
-                        }
-                        break;
-                    }
-                    Err(now) => current = now,
+    let edges_of =
+        |u: u32| &targets[offsets[u as usize] as usize..offsets[u as usize + 1] as usize];
+    // The ranges: `parts` of about the same number of vertices.
+    let parts = (rayon::current_num_threads() * PARTS_PER_THREAD).clamp(1, n.max(1));
+    let bounds: Vec<usize> = (0..=parts).map(|k| k * n / parts).collect();
+    let part_of = |v: u32| bounds.partition_point(|&b| b <= v as usize) - 1;
+    // The seeds by distance, least first; those not decided are skipped.
+    let mut seeds: Vec<(u32, u32)> = seeds
+        .into_iter()
+        .filter_map(|v| state.get(v as usize)?.read().map(|(_, d)| (d, v)))
+        .collect();
+    seeds.sort_unstable();
+    seeds.dedup();
+    let mut current = Vec::with_capacity(parts);
+    let mut next = Vec::with_capacity(parts);
+    for k in 0..parts {
+        current.push(Found::new(bounds[k + 1] - bounds[k])?);
+        next.push(Found::new(bounds[k + 1] - bounds[k])?);
+    }
+    let mut waiting = seeds.iter().peekable();
+    let mut distance = seeds.first().map_or(0, |&(d, _)| d);
+    loop {
+        // The seeds of this level join the frontier.
+        while let Some(&&(d, v)) = waiting.peek() {
+            if d != distance {
+                break;
+            }
+            let (won, _) = state[v as usize].read().expect("a seed is decided");
+            current[part_of(v)].push(v, won);
+            waiting.next();
+        }
+        if current.iter().all(|f| f.won + f.lost == 0) {
+            match waiting.peek() {
+                Some(&&(d, _)) => {
+                    distance = d;
+                    continue;
                 }
+                None => break,
             }
         }
-    };
-    // The value and the distance its predecessors get, of a frontier vertex.
-    let read = |u: u32| -> Result<(bool, u32), Error> {
-        let word = state[u as usize].load(Ordering::Relaxed);
-        debug_assert!(word & DECIDED != 0 && word != Word::EXCLUDED.0);
-        let distance = (word & LOW) + 1;
-        if distance > MAX_DISTANCE {
+        control.check()?;
+        let decided = distance + 1;
+        if decided > MAX_DISTANCE {
             return Err(Error::TooLarge {
                 what: "a game longer than 2^30 moves".into(),
                 need: None,
             });
         }
-        Ok((word & VALUE != 0, distance))
-    };
-    let edges_of =
-        |u: u32| &targets[offsets[u as usize] as usize..offsets[u as usize + 1] as usize];
-    // The frontier and the next one: two lists of a slot a vertex, allocated once here
-    // (not by the tasks, whose threads' heaps would each keep what they freed); the tasks
-    // append to the next through a shared cursor, a batch at a time.
-    let slots = |what| -> Result<Vec<AtomicU32>, Error> {
-        Ok(crate::memory::filled(state.len(), 0u32, what)?
-            .into_iter()
-            .map(AtomicU32::new)
-            .collect())
-    };
-    let mut current = slots("a frontier of the retrograde engine")?;
-    let mut next = slots("a frontier of the retrograde engine")?;
-    for (slot, &v) in current.iter().zip(&seeds) {
-        slot.store(v, Ordering::Relaxed);
-    }
-    let mut len = seeds.len().min(current.len());
-    drop(seeds);
-    while len > 0 {
-        control.check()?;
-        let cursor = AtomicUsize::new(0);
-        let frontier = &current[..len];
-        // Light vertices are done by the task that meets them; heavy ones are listed and
-        // their predecessors split afterwards.
-        let heavy: Vec<Result<Vec<u32>, Error>> = frontier
-            .par_chunks(LEVEL_CHUNK)
-            .map(|chunk| {
-                let mut out = Batch::new(&next, &cursor);
-                let mut heavy = Vec::new();
-                for u in chunk {
-                    let u = u.load(Ordering::Relaxed);
-                    let edges = edges_of(u);
-                    if edges.len() > LEVEL_HEAVY {
-                        heavy.push(u);
-                    } else if !edges.is_empty() {
-                        let (value, distance) = read(u)?;
-                        relax(value, distance, edges, &mut out);
+        let frontier = &current;
+        // Each range's words and next list, to its own task.
+        let mut words = Vec::with_capacity(parts);
+        let mut rest = &mut state[..];
+        for k in 0..parts {
+            let (head, tail) = rest.split_at_mut(bounds[k + 1] - bounds[k]);
+            words.push((bounds[k], head));
+            rest = tail;
+        }
+        words
+            .into_par_iter()
+            .zip(next.par_iter_mut())
+            .with_max_len(1)
+            .for_each(|((low, words), out)| {
+                let len = words.len();
+                for found in frontier {
+                    for (list, value) in [(found.won(), true), (found.lost(), false)] {
+                        for &u in list {
+                            for &p in edges_of(u) {
+                                let i = (p as usize).wrapping_sub(low);
+                                if i >= len {
+                                    continue;
+                                }
+                                let word = words[i].0;
+                                if word & DECIDED != 0 {
+                                    continue;
+                                }
+                                let word = match rule.on_successor(p, value) {
+                                    Some(v) => Word::decided(v, decided),
+                                    None if word <= 1 => Word::decided(rule.on_all(p), decided),
+                                    None => {
+                                        words[i] = Word(word - 1);
+                                        continue;
+                                    }
+                                };
+                                words[i] = word;
+                                out.push(p, word.0 & VALUE != 0);
+                            }
+                        }
                     }
                 }
-                out.flush();
-                Ok(heavy)
-            })
-            .collect();
-        for part in heavy {
-            for u in part? {
-                let (value, distance) = read(u)?;
-                edges_of(u).par_chunks(LEVEL_HEAVY).for_each(|edges| {
-                    let mut out = Batch::new(&next, &cursor);
-                    relax(value, distance, edges, &mut out);
-                    out.flush();
-                });
-            }
-        }
-        len = cursor.into_inner();
+            });
         std::mem::swap(&mut current, &mut next);
+        for found in &mut next {
+            found.clear();
+        }
+        distance = decided;
     }
-    Ok(state.into_iter().map(|w| Word(w.into_inner())).collect())
+    Ok(state)
 }
 
 /// Adds spare slots to a queue whose `tail` slots are all used: room for the `need` more
@@ -664,6 +666,7 @@ fn grow(queue: &mut Vec<u32>, tail: usize, need: usize) {
 mod tests {
     use super::*;
     use proptest::strategy::Strategy;
+    use std::sync::atomic::{AtomicU32, Ordering};
 
     #[test]
     fn word_round_trips() {
@@ -964,7 +967,7 @@ mod tests {
     fn levels_split_a_vertex_with_many_predecessors() {
         // 0 is lost; 1..=n each move to 0 and to n + 1, which moves to 0 and to 1..=n/2;
         // n/2 + 1..=n also move to n + 2, which moves to itself (a draw).
-        let n = 3 * LEVEL_HEAVY as u32;
+        let n = 3 << 12;
         let mut edges: Vec<(u32, u32)> = (1..=n).flat_map(|v| [(v, 0), (v, n + 1)]).collect();
         edges.extend((0..=n / 2).map(|v| (n + 1, v)));
         edges.extend((n / 2 + 1..=n).map(|v| (v, n + 2)));
