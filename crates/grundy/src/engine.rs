@@ -450,9 +450,21 @@ pub fn propagate<R: Rule, S: Record>(
     result
 }
 
-/// Parts of the vertices [`propagate_levels`] makes for each thread of the pool: more
-/// than one, so that a thread held up (a busy machine) leaves parts to steal.
-const PARTS_PER_THREAD: usize = 2;
+/// How many ranges a parallel pass that owns its writes by range ([`propagate_levels`],
+/// the tier solver's reverse build) cuts `n` items into: two for each thread of the pool,
+/// so that a thread held up (a busy machine) leaves ranges to steal, but at most
+/// [`MAX_OWNED_RANGES`]. Each range's task reads every edge of the pass and keeps its own,
+/// so the reads grow with the ranges: past four threads, such a pass runs on eight tasks
+/// rather than reading every edge once a thread.
+#[must_use]
+pub(crate) fn owned_ranges(n: usize) -> usize {
+    (rayon::current_num_threads() * 2)
+        .min(MAX_OWNED_RANGES)
+        .clamp(1, n.max(1))
+}
+
+/// The most ranges [`owned_ranges`] gives: each reads all of a pass's edges.
+pub(crate) const MAX_OWNED_RANGES: usize = 8;
 
 /// The vertices of one part of [`propagate_levels`] decided in one level: those won (by the
 /// rule's value bit) from the front of `held`, those lost from the back. Each vertex is
@@ -501,7 +513,7 @@ impl Found {
 
 /// [`propagate`] on every thread of the current rayon pool, level by level: the vertices
 /// decided at distance `d` (the frontier) decide their predecessors at `d + 1`. The
-/// vertices are cut into ranges, a few a thread; each range's task walks the whole frontier's
+/// vertices are cut into ranges ([`owned_ranges`]); each range's task walks the whole frontier's
 /// reverse edges and updates the words of the predecessors in its own range only, so no word
 /// is shared between tasks and none needs an atomic operation: every level, a task reads
 /// the frontier lists of every range and writes its own range's words and next list.
@@ -522,7 +534,7 @@ impl Found {
 ///
 /// # Complexity
 /// O(V + E) updates, as [`propagate`], plus, for each range, a read of every frontier
-/// vertex's reverse edges (a few times E in sequential reads, no atomic operation). Memory:
+/// vertex's reverse edges (at most [`MAX_OWNED_RANGES`] times E in sequential reads, no atomic operation). Memory:
 /// the state and two frontiers of 4 bytes a vertex.
 ///
 /// # Errors
@@ -548,7 +560,7 @@ pub fn propagate_levels<R: Rule + Sync>(
     let edges_of =
         |u: u32| &targets[offsets[u as usize] as usize..offsets[u as usize + 1] as usize];
     // The ranges: `parts` of about the same number of vertices.
-    let parts = (rayon::current_num_threads() * PARTS_PER_THREAD).clamp(1, n.max(1));
+    let parts = owned_ranges(n);
     let bounds: Vec<usize> = (0..=parts).map(|k| k * n / parts).collect();
     let part_of = |v: u32| bounds.partition_point(|&b| b <= v as usize) - 1;
     // The seeds by distance, least first; those not decided are skipped.

@@ -1208,13 +1208,9 @@ fn prefix_sums(counts: &mut [u64]) {
 /// A reverse graph as its offsets and sources, for [`Csr::from_parts`].
 type Reverse = (Vec<u64>, Vec<u32>);
 
-/// Ranges of the pending positions [`reverse_in_parallel`] makes for each thread of the
-/// pool: more than one, so that a thread held up leaves ranges to steal.
-const RANGES_PER_THREAD: usize = 2;
-
 /// The degrees and the reverse graph (offsets, sources) of a tier's subgraph, on every
-/// thread and with no atomic operation: the `p` pending positions are cut into ranges, a few
-/// a thread, and each range's task walks every piece's moves inside the tier, counting then
+/// thread and with no atomic operation: the `p` pending positions are cut into ranges
+/// ([`crate::engine::owned_ranges`]), and each range's task walks every piece's moves inside the tier, counting then
 /// placing those into its own range (its own offsets, its own stretch of the sources). A
 /// position's degree is counted by its piece. The moves out of the tier (`outs` gives the
 /// chain vertices a position's [`Outside`] moves to) and the chains' own few edges all lead
@@ -1259,7 +1255,7 @@ fn reverse_in_parallel(
             });
     }
     // The ranges of pending positions, each with its offsets.
-    let ranges = (rayon::current_num_threads() * RANGES_PER_THREAD).clamp(1, p.max(1));
+    let ranges = crate::engine::owned_ranges(p);
     let bounds: Vec<usize> = (0..=ranges).map(|k| k * p / ranges).collect();
     fn split<'a>(offsets: &'a mut [u64], bounds: &[usize]) -> Vec<(usize, &'a mut [u64])> {
         let mut parts = Vec::with_capacity(bounds.len());
