@@ -980,15 +980,20 @@ impl<'a> Me<'a> {
     /// labelling each position whose children are decided at home (`at_home`) into
     /// `records` and counting its moves into `edges`; the others are left for the batch's
     /// exchange (a child `abroad`) or kept for the in-tier rounds (moves inside only).
-    fn visit_slices(
+    ///
+    /// Generic over its lookups, so that they are inlined in the loop over the moves.
+    fn visit_slices<H, A>(
         &self,
         t: u32,
         (mine, range): (&[u64], Range<usize>),
         reach: &Bits,
         (records, edges): (&mut [u16], &mut u64),
-        (at_home, abroad): (&Lookup<'_>, &dyn Fn(&Child) -> bool),
+        (at_home, abroad): (&H, &A),
         (asks, out): (&mut Asks, &mut Visited),
-    ) {
+    ) where
+        H: Fn(&Child) -> Result<Option<u16>, grundy::Error>,
+        A: Fn(&Child) -> bool,
+    {
         let (game, scored, lay) = (self.game, self.scored, self.lay);
         let size = self.sizes[t as usize];
         for (j, &k) in mine[range.clone()].iter().enumerate() {
@@ -1050,27 +1055,38 @@ impl<'a> Me<'a> {
                         out.kids.extend_from_slice(children);
                         return;
                     }
-                    let mut next = first;
-                    let child = |c: &Child| {
-                        let rec = out.recs[next];
-                        next += 1;
-                        if rec == ASK {
-                            inside_or_home(c)
-                        } else {
-                            Ok(Some(rec as u16))
-                        }
+                    // The records looked up above, in step with the moves.
+                    let recs = &out.recs[first..];
+                    let looked_up = |k: usize, c: &Child| match recs[k] {
+                        ASK => inside_or_home(c),
+                        rec => Ok(Some(rec as u16)),
                     };
-                    match evaluate(game, scored, t, node, child) {
-                        Ok(Some(rec)) => records[at] = rec,
-                        Ok(None) => {
-                            if let Err(e) =
-                                pend(&mut out.early, game, scored, t, x, children, at_home)
-                            {
-                                out.error.get_or_insert(e);
-                            }
+                    if inside {
+                        // Kept for the in-tier rounds: `evaluate` would stop at the first
+                        // move inside.
+                        if let Err(e) =
+                            pend(&mut out.early, game, scored, t, x, children, looked_up)
+                        {
+                            out.error.get_or_insert(e);
                         }
-                        Err(e) => {
-                            out.error.get_or_insert(e.into());
+                    } else {
+                        let mut k = 0;
+                        let child = |c: &Child| {
+                            k += 1;
+                            looked_up(k - 1, c)
+                        };
+                        match evaluate(game, scored, t, node, child) {
+                            Ok(Some(rec)) => records[at] = rec,
+                            Ok(None) => {
+                                if let Err(e) =
+                                    pend(&mut out.early, game, scored, t, x, children, looked_up)
+                                {
+                                    out.error.get_or_insert(e);
+                                }
+                            }
+                            Err(e) => {
+                                out.error.get_or_insert(e.into());
+                            }
                         }
                     }
                     out.recs.truncate(first);
@@ -1780,11 +1796,6 @@ fn write_blocks(
     Ok(Ok(()))
 }
 
-/// The record told of a child asked abroad, if it was.
-type Told<'a> = dyn Fn(&Child) -> Option<u16> + 'a;
-/// A child's record where it can be had (`Ok(None)`: not from here).
-type Lookup<'a> = dyn Fn(&Child) -> Result<Option<u16>, grundy::Error> + 'a;
-
 /// The records of the children through which the mover wins in 1 (the best any move
 /// can give in a win/loss game), by whether the move keeps the turn: a loss in 0 for the
 /// opponent, or a win in 0 for the mover.
@@ -1813,34 +1824,45 @@ struct Visited {
 /// and where its moves start in `kids`) from its children's records (`record_of`); one
 /// with moves inside the tier left undecided is kept in `late` for the in-tier rounds.
 /// Returns the first error met, which the next round tells every worker.
-fn label_kept(
+fn label_kept<T, R>(
     (game, scored, t, lay): (&dyn TierGame, bool, u32, Layout),
     seen: &Visited,
-    (told_of, record_of): (&Told<'_>, &Lookup<'_>),
+    (told_of, record_of): (&T, &R),
     records: &mut [u16],
     late: &mut Pending,
-) -> Option<Error> {
+) -> Option<Error>
+where
+    T: Fn(&Child) -> Option<u16>,
+    R: Fn(&Child) -> Result<Option<u16>, grundy::Error>,
+{
     let (positions, kids) = (&seen.positions, &seen.kids);
     let mut error: Option<Error> = None;
     for (i, &(x, start)) in positions.iter().enumerate() {
         let end = positions.get(i + 1).map_or(kids.len(), |p| p.1);
         let children = &kids[start..end];
-        // `evaluate` asks for the children in order: the records looked up at the visit
-        // are read in step, the others asked of `record_of`.
-        let mut next = start;
-        let child = |c: &Child| {
-            let rec = seen.recs[next];
-            next += 1;
-            if rec == ASK {
-                told_of(c).map_or_else(|| record_of(c), |r| Ok(Some(r)))
-            } else {
-                Ok(Some(rec as u16))
+        // The records looked up at the visit, in step with the moves; the others told,
+        // or asked of `record_of`.
+        let recs = &seen.recs[start..end];
+        let looked_up = |k: usize, c: &Child| match recs[k] {
+            ASK => told_of(c).map_or_else(|| record_of(c), |r| Ok(Some(r))),
+            rec => Ok(Some(rec as u16)),
+        };
+        if children.iter().any(|c| c.tier == t) {
+            // Kept for the in-tier rounds: `evaluate` would stop at the first move inside.
+            if let Err(e) = pend(late, game, scored, t, x, children, looked_up) {
+                error.get_or_insert(e);
             }
+            continue;
+        }
+        let mut k = 0;
+        let child = |c: &Child| {
+            k += 1;
+            looked_up(k - 1, c)
         };
         match evaluate(game, scored, t, Node::Moves(children), child) {
             Ok(Some(rec)) => records[lay.local(x)] = rec,
             Ok(None) => {
-                if let Err(e) = pend(late, game, scored, t, x, children, record_of) {
+                if let Err(e) = pend(late, game, scored, t, x, children, looked_up) {
                     error.get_or_insert(e);
                 }
             }
@@ -1853,8 +1875,8 @@ fn label_kept(
 }
 
 /// Keeps position `x` of tier `t`, some of whose moves stay in the tier, for the in-tier
-/// rounds: its moves out of the tier folded (their records from `record_of`), its moves
-/// inside listed.
+/// rounds: its moves out of the tier folded (their records from `record_of`, given each
+/// move's number among the position's and the move), its moves inside listed.
 fn pend(
     pending: &mut Pending,
     game: &dyn TierGame,
@@ -1862,16 +1884,16 @@ fn pend(
     t: u32,
     x: u64,
     children: &[Child],
-    record_of: &dyn Fn(&Child) -> Result<Option<u16>, grundy::Error>,
+    record_of: impl Fn(usize, &Child) -> Result<Option<u16>, grundy::Error>,
 ) -> Result<(), Error> {
     let mut out = Outside::default();
     let mut error = None;
-    for c in children {
+    for (k, c) in children.iter().enumerate() {
         if c.tier == t {
             pending.inside.push((c.rank, c.gain, c.again));
             continue;
         }
-        match record_of(c) {
+        match record_of(k, c) {
             Ok(Some(rec)) if rec != record::UNREACHED => out.add(rec, c.again, c.gain, scored),
             Ok(_) => {
                 error.get_or_insert_with(|| grundy::Error::Unsupported(format!(
