@@ -2048,6 +2048,55 @@ mod tests {
     }
 
     proptest! {
+        /// The queue against the simple way, a scan of every position each level: a
+        /// position decidable at level `L` by its moves out of the tier (a child lost or
+        /// won in `L − 1`) is in the queue's `L`, and so is one told in the round before;
+        /// nothing else is.
+        #[test]
+        fn level_queue_holds_what_a_scan_of_every_position_finds(
+            outs in proptest::collection::vec((proptest::option::of(0u32..12), proptest::option::of(0u32..12)), 0..60),
+            told in proptest::collection::vec(proptest::collection::vec(any::<prop::sample::Index>(), 0..5), 14),
+        ) {
+            let outside: Vec<Outside> = outs
+                .iter()
+                .map(|&(loss, win)| Outside { loss, win, ..Outside::default() })
+                .collect();
+            let mut q = LevelQueue::new(&outside);
+            let longest = outs.iter().map(|&(l, w)| l.unwrap_or(0).max(w.unwrap_or(0))).max().unwrap_or(0);
+            prop_assert_eq!(q.longest(), u64::from(longest));
+            let mut before: Vec<u32> = Vec::new();
+            for (level, now) in (1u32..).zip(&told) {
+                let mut want: Vec<u32> = (0..outs.len() as u32)
+                    .filter(|&i| {
+                        let (l, w) = outs[i as usize];
+                        l == Some(level - 1) || w == Some(level - 1)
+                    })
+                    .chain(before.iter().copied())
+                    .collect();
+                want.sort_unstable();
+                want.dedup();
+                let mut got = q.take(level);
+                got.sort_unstable();
+                got.dedup();
+                prop_assert_eq!(got, want);
+                before.clear();
+                if !outs.is_empty() {
+                    for ix in now {
+                        let i = ix.index(outs.len()) as u32;
+                        q.told(i);
+                        before.push(i);
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn a_parent_keeps_its_owner_and_number(owner in 0u32..1 << 20, number in any::<u32>()) {
+            let p = Parent::new(owner, number);
+            prop_assert_eq!(p.owner(), owner);
+            prop_assert_eq!(p.number(), number as usize);
+        }
+
         #[test]
         fn rank_of_undoes_split_and_place(
             workers in 1u64..9,
