@@ -81,6 +81,26 @@ impl Bits {
     }
 }
 
+/// One bit per rank of a worker's slices that only this worker writes (the positions it
+/// has expanded while reaching a tier): a bit is set by a load and a store, not a locked
+/// read-modify-write (the game's visit wants its filter `Sync`, hence atomic words).
+struct Expanded(Vec<AtomicU64>);
+
+impl Expanded {
+    fn new(len: usize) -> Expanded {
+        Expanded((0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    }
+    #[inline]
+    fn get(&self, i: usize) -> bool {
+        self.0[i / 64].load(Ordering::Relaxed) >> (i % 64) & 1 != 0
+    }
+    #[inline]
+    fn set(&self, i: usize) {
+        let w = &self.0[i / 64];
+        w.store(w.load(Ordering::Relaxed) | 1 << (i % 64), Ordering::Relaxed);
+    }
+}
+
 /// Which worker owns a rank, and where it keeps it.
 ///
 /// Both are computed for every move followed, so they shift and mask where they can: a
@@ -668,7 +688,7 @@ impl<'a> Me<'a> {
         for t in root_tier..=top {
             let size = self.sizes[t as usize];
             let mine = lay.mine(size);
-            let expanded = Bits::new(lay.local_len_of(lay.me, size));
+            let expanded = Expanded::new(lay.local_len_of(lay.me, size));
             let batch = self.visit_batch(size);
             let rounds = lay.rounds(size, batch);
             let mut asks = Asks::new(lay, &self.sizes);
@@ -980,15 +1000,20 @@ impl<'a> Me<'a> {
     /// labelling each position whose children are decided at home (`at_home`) into
     /// `records` and counting its moves into `edges`; the others are left for the batch's
     /// exchange (a child `abroad`) or kept for the in-tier rounds (moves inside only).
-    fn visit_slices(
+    ///
+    /// Generic over its lookups, so that they are inlined in the loop over the moves.
+    fn visit_slices<H, A>(
         &self,
         t: u32,
         (mine, range): (&[u64], Range<usize>),
         reach: &Bits,
         (records, edges): (&mut [u16], &mut u64),
-        (at_home, abroad): (&Lookup<'_>, &dyn Fn(&Child) -> bool),
+        (at_home, abroad): (&H, &A),
         (asks, out): (&mut Asks, &mut Visited),
-    ) {
+    ) where
+        H: Fn(&Child) -> Result<Option<u16>, grundy::Error>,
+        A: Fn(&Child) -> bool,
+    {
         let (game, scored, lay) = (self.game, self.scored, self.lay);
         let size = self.sizes[t as usize];
         for (j, &k) in mine[range.clone()].iter().enumerate() {
@@ -1050,27 +1075,38 @@ impl<'a> Me<'a> {
                         out.kids.extend_from_slice(children);
                         return;
                     }
-                    let mut next = first;
-                    let child = |c: &Child| {
-                        let rec = out.recs[next];
-                        next += 1;
-                        if rec == ASK {
-                            inside_or_home(c)
-                        } else {
-                            Ok(Some(rec as u16))
-                        }
+                    // The records looked up above, in step with the moves.
+                    let recs = &out.recs[first..];
+                    let looked_up = |k: usize, c: &Child| match recs[k] {
+                        ASK => inside_or_home(c),
+                        rec => Ok(Some(rec as u16)),
                     };
-                    match evaluate(game, scored, t, node, child) {
-                        Ok(Some(rec)) => records[at] = rec,
-                        Ok(None) => {
-                            if let Err(e) =
-                                pend(&mut out.early, game, scored, t, x, children, at_home)
-                            {
-                                out.error.get_or_insert(e);
-                            }
+                    if inside {
+                        // Kept for the in-tier rounds: `evaluate` would stop at the first
+                        // move inside.
+                        if let Err(e) =
+                            pend(&mut out.early, game, scored, t, x, children, looked_up)
+                        {
+                            out.error.get_or_insert(e);
                         }
-                        Err(e) => {
-                            out.error.get_or_insert(e.into());
+                    } else {
+                        let mut k = 0;
+                        let child = |c: &Child| {
+                            k += 1;
+                            looked_up(k - 1, c)
+                        };
+                        match evaluate(game, scored, t, node, child) {
+                            Ok(Some(rec)) => records[at] = rec,
+                            Ok(None) => {
+                                if let Err(e) =
+                                    pend(&mut out.early, game, scored, t, x, children, looked_up)
+                                {
+                                    out.error.get_or_insert(e);
+                                }
+                            }
+                            Err(e) => {
+                                out.error.get_or_insert(e.into());
+                            }
                         }
                     }
                     out.recs.truncate(first);
@@ -1154,148 +1190,214 @@ impl<'a> Me<'a> {
     }
 
     /// The positions of `t` with moves inside it, in rounds: first each move inside is
-    /// told to the child's owner (which keeps it reversed if the child is pending, or
-    /// answers with the child's final record); then one round a remoteness (score games:
-    /// a round per level of the acyclic subgraph), each position decided in a round
-    /// telling its parents' owners.
+    /// told to the child's owner with the parent's number among its owner's pending
+    /// positions (the child's owner keeps it reversed if the child is pending, or answers
+    /// the parent's owner with the child's final record); then one round a remoteness
+    /// (score games: a round per level of the acyclic subgraph), each position decided in
+    /// a round telling its parents' owners their numbers. A pending rank's number is a
+    /// count of bits ([`Asked::index`]), not a search, and a round looks only at the
+    /// positions it can decide ([`LevelQueue`]).
     fn inside(
         &mut self,
         w: &mut Worker,
         t: u32,
-        mut p: Pending,
+        p: Pending,
         records: &mut [u16],
     ) -> Result<(), Error> {
         let game = self.game;
         let lay = self.lay;
         let me = self.me();
         let scored = self.scored;
-        let np = p.ranks.len();
-        let index = |ranks: &[u64], x: u64| ranks.binary_search(&x).ok();
-        let mut count: Vec<u32> = Vec::with_capacity(np);
-        let mut from = 0;
-        for &end in &p.ends {
-            count.push((end - from) as u32);
-            from = end;
-        }
-        // Moves inside the tier: one to a child at home is taken at once, the others are
-        // told to the children's owners.
-        let mut out = self.empty();
-        let mut edges: Vec<(u32, u64, i32, bool)> = Vec::new();
-        let mut finals = self.empty();
-        let mut home_finals: Vec<(u64, u16, i32, bool)> = Vec::new();
-        let mut taken = Ok(());
-        let mut take = |c: u64,
-                        parent: u64,
-                        gain: i32,
-                        again: bool,
-                        finals: &mut Vec<Vec<u8>>,
-                        home: &mut Vec<(u64, u16, i32, bool)>| {
-            if let Some(ci) = index(&p.ranks, c) {
-                edges.push((ci as u32, parent, gain, again));
-                return;
-            }
-            let rec = records[lay.local(c)];
-            if rec == record::UNREACHED {
-                taken = Err(grundy::Error::Unsupported(format!(
-                    "{}: a move inside tier {t} to rank {c}, which the start never reached",
-                    game.id()
-                ))
-                .into());
-                return;
-            }
-            let o = lay.owner(parent);
-            if o == me {
-                home.push((parent, rec, gain, again));
-            } else {
-                let b = &mut finals[o as usize];
-                codec::put(b, parent);
-                codec::put(b, u64::from(rec));
-                codec::put_signed(b, i64::from(gain));
-                codec::put(b, u64::from(again));
-            }
-        };
-        let mut from = 0;
-        for (i, &end) in p.ends.iter().enumerate() {
-            for &(c, gain, again) in &p.inside[from..end] {
-                let o = lay.owner(c);
-                if o == me {
-                    take(c, p.ranks[i], gain, again, &mut finals, &mut home_finals);
-                } else {
-                    let b = &mut out[o as usize];
-                    codec::put(b, c);
-                    codec::put(b, p.ranks[i]);
-                    codec::put_signed(b, i64::from(gain));
-                    codec::put(b, u64::from(again));
-                }
-            }
-            from = end;
-        }
+        let size = self.sizes[t as usize];
+        let Pending {
+            ranks,
+            mut outside,
+            ends,
+            inside,
+        } = p;
+        let np = ranks.len();
         let mut local = Ok(());
-        if !scored && (p.inside.iter().any(|m| m.2) || p.outside.iter().any(|o| o.again)) {
+        if u32::try_from(np).is_err() {
+            local = Err(grundy::Error::Unsupported(format!(
+                "{}: {np} positions of tier {t} with moves inside it on one worker, past 32-bit numbers",
+                game.id()
+            ))
+            .into());
+        }
+        if !scored && (inside.iter().any(|m| m.2) || outside.iter().any(|o| o.again)) {
             local = Err(grundy::Error::Unsupported(format!(
                 "{}: moves that keep the turn inside tier {t} of a win/loss game",
                 game.id()
             ))
             .into());
         }
-        // Each move is in `edges` or a message now.
-        p.inside = Vec::new();
-        let got = self.sync(w, out, [0; SUMS], 0, local)?;
-        for (from, bytes) in got.inbox {
-            let mut rd = Reader::new(&bytes);
-            while !rd.done() {
-                let bad = malformed(from);
-                let c = rd.get().map_err(&bad)?;
-                let parent = rd.get().map_err(&bad)?;
-                let gain =
-                    i32::try_from(rd.get_signed().map_err(&bad)?).map_err(|_| bad(Malformed))?;
-                let again = rd.get().map_err(&bad)? != 0;
-                if lay.owner(c) != me || c >= self.sizes[t as usize] {
-                    return Err(bad(Malformed));
+        if let Some(&(c, _, _)) = inside.iter().find(|m| m.0 >= size) {
+            local = Err(grundy::Error::Unsupported(format!(
+                "{}: a move inside tier {t} to rank {c}, which has {size} ranks",
+                game.id()
+            ))
+            .into());
+        }
+        // The pending positions' numbers, by place.
+        let mut pending = Asked::new(records.len());
+        for &x in &ranks {
+            pending.mark(lay.local(x));
+        }
+        pending.seal(|_| ());
+        let pending = pending;
+        let mut count: Vec<u32> = Vec::with_capacity(np);
+        let mut from = 0;
+        for &end in &ends {
+            count.push((end - from) as u32);
+            from = end;
+        }
+        // Each move to a child owned elsewhere is told to its owner: the child, the
+        // parent's number, and for score games the move's gain and whether it keeps the
+        // turn.
+        let mut out = self.empty();
+        if local.is_ok() {
+            let mut from = 0;
+            for (i, &end) in ends.iter().enumerate() {
+                for &(c, gain, again) in &inside[from..end] {
+                    let o = lay.owner(c);
+                    if o != me {
+                        let b = &mut out[o as usize];
+                        codec::put(b, c);
+                        codec::put(b, i as u64);
+                        if scored {
+                            codec::put_signed(b, i64::from(gain));
+                            codec::put(b, u64::from(again));
+                        }
+                    }
                 }
-                take(c, parent, gain, again, &mut finals, &mut home_finals);
+                from = end;
             }
         }
-        let got = self.sync(w, finals, [0; SUMS], 0, taken)?;
-        let mut fold = |parent: u64, rec: u16, gain: i32, again: bool| -> Result<(), Malformed> {
-            let pi = index(&p.ranks, parent).ok_or(Malformed)?;
-            p.outside[pi].add(rec, again, gain, scored);
-            count[pi] -= 1;
+        let got = self.sync(w, out, [0; SUMS], 0, local)?;
+        // Every move into a child this worker owns: those of its own positions, then those
+        // told; `f` gets the child, the parent (its number and owner), gain and again.
+        let each_move = |f: &mut dyn FnMut(u64, Parent, i32, bool) -> Result<(), Error>| {
+            let mut from = 0;
+            for (i, &end) in ends.iter().enumerate() {
+                for &(c, gain, again) in &inside[from..end] {
+                    if lay.owner(c) == me {
+                        f(c, Parent::new(me, i as u32), gain, again)?;
+                    }
+                }
+                from = end;
+            }
+            for (o, bytes) in &got.inbox {
+                let bad = malformed(*o);
+                let mut rd = Reader::new(bytes);
+                while !rd.done() {
+                    let c = rd.get().map_err(&bad)?;
+                    let pi = u32::try_from(rd.get().map_err(&bad)?).map_err(|_| bad(Malformed))?;
+                    let (gain, again) = if scored {
+                        let gain = i32::try_from(rd.get_signed().map_err(&bad)?)
+                            .map_err(|_| bad(Malformed))?;
+                        (gain, rd.get().map_err(&bad)? != 0)
+                    } else {
+                        (0, false)
+                    };
+                    if lay.owner(c) != me || c >= size {
+                        return Err(bad(Malformed));
+                    }
+                    f(c, Parent::new(*o, pi), gain, again)?;
+                }
+            }
             Ok(())
         };
-        for (parent, rec, gain, again) in home_finals {
-            fold(parent, rec, gain, again).map_err(malformed(me))?;
-        }
-        for (from, bytes) in got.inbox {
-            let mut rd = Reader::new(&bytes);
-            while !rd.done() {
-                let bad = malformed(from);
-                let parent = rd.get().map_err(&bad)?;
-                let rec = u16::try_from(rd.get().map_err(&bad)?).map_err(|_| bad(Malformed))?;
-                let gain =
-                    i32::try_from(rd.get_signed().map_err(&bad)?).map_err(|_| bad(Malformed))?;
-                let again = rd.get().map_err(&bad)? != 0;
-                fold(parent, rec, gain, again).map_err(&bad)?;
-            }
-        }
-        // The moves into each pending position, reversed: parents of position i are
-        // rev[off[i]..off[i + 1]] (each the child's index, the parent, gain, again).
-        edges.sort_unstable_by_key(|e| e.0);
+        // First pass: the moves into each pending child counted; a final child's record
+        // folded into its parent here, or told to the parent's owner.
         let mut off = vec![0usize; np + 1];
-        for e in &edges {
-            off[e.0 as usize + 1] += 1;
-        }
+        let mut finals = self.empty();
+        let mut taken: Result<(), Error> = Ok(());
+        let mut fold = |pi: usize, rec: u16, gain: i32, again: bool| -> Result<(), Malformed> {
+            let left = count.get_mut(pi).ok_or(Malformed)?;
+            *left = left.checked_sub(1).ok_or(Malformed)?;
+            outside[pi].add(rec, again, gain, scored);
+            Ok(())
+        };
+        each_move(&mut |c, parent, gain, again| {
+            let at = lay.local(c);
+            if let Some(ci) = pending.index(at) {
+                off[ci] += 1;
+                return Ok(());
+            }
+            let rec = records[at];
+            if rec == record::UNREACHED {
+                taken = Err(grundy::Error::Unsupported(format!(
+                    "{}: a move inside tier {t} to rank {c}, which the start never reached",
+                    game.id()
+                ))
+                .into());
+            } else if parent.owner() == me {
+                fold(parent.number(), rec, gain, again).map_err(malformed(me))?;
+            } else {
+                let b = &mut finals[parent.owner() as usize];
+                codec::put(b, parent.number() as u64);
+                codec::put(b, u64::from(rec));
+                if scored {
+                    codec::put_signed(b, i64::from(gain));
+                    codec::put(b, u64::from(again));
+                }
+            }
+            Ok(())
+        })?;
+        // Second pass: the moves into each pending child, reversed: its parents are
+        // rev[off[i]..off[i + 1]] (and, for score games, their moves' gain and again).
         for i in 0..np {
             off[i + 1] += off[i];
         }
-        let rev = edges;
+        let edges = off[np];
+        let mut rev = vec![Parent(0); edges];
+        let mut moves = if scored {
+            vec![(0i32, false); edges]
+        } else {
+            Vec::new()
+        };
+        each_move(&mut |c, parent, gain, again| {
+            if let Some(ci) = pending.index(lay.local(c)) {
+                off[ci] -= 1;
+                rev[off[ci]] = parent;
+                if scored {
+                    moves[off[ci]] = (gain, again);
+                }
+            }
+            Ok(())
+        })?;
+        drop(pending);
+        drop(inside);
+        let got_finals = self.sync(w, finals, [0; SUMS], 0, taken)?;
+        drop(got);
+        for (o, bytes) in got_finals.inbox {
+            let bad = malformed(o);
+            let mut rd = Reader::new(&bytes);
+            while !rd.done() {
+                let pi = usize::try_from(rd.get().map_err(&bad)?).map_err(|_| bad(Malformed))?;
+                let rec = u16::try_from(rd.get().map_err(&bad)?).map_err(|_| bad(Malformed))?;
+                let (gain, again) = if scored {
+                    let gain = i32::try_from(rd.get_signed().map_err(&bad)?)
+                        .map_err(|_| bad(Malformed))?;
+                    (gain, rd.get().map_err(&bad)? != 0)
+                } else {
+                    (0, false)
+                };
+                fold(pi, rec, gain, again).map_err(&bad)?;
+            }
+        }
+        let graph = Reversed {
+            off: &off,
+            rev: &rev,
+            moves: &moves,
+        };
         let mut decided = vec![record::UNREACHED; np];
         if scored {
-            self.score_rounds(w, t, &p, &mut count, &off, &rev, &mut decided)?;
+            self.score_rounds(w, t, &outside, &mut count, graph, &mut decided)?;
         } else {
-            self.level_rounds(w, &p, &mut count, &off, &rev, &mut decided)?;
+            self.level_rounds(w, &outside, &mut count, graph, &mut decided)?;
         }
-        for (i, &x) in p.ranks.iter().enumerate() {
+        for (i, &x) in ranks.iter().enumerate() {
             records[lay.local(x)] = decided[i];
         }
         Ok(())
@@ -1305,40 +1407,34 @@ impl<'a> Me<'a> {
     /// child is lost in `L − 1`, lost in `L` if every child is won and the slowest in
     /// `L − 1`; whatever is undecided when no round can decide more is drawn. This is
     /// the order of the library's engine on its chains of virtual vertices, by rounds.
-    #[allow(clippy::too_many_arguments)]
     fn level_rounds(
         &mut self,
         w: &mut Worker,
-        p: &Pending,
+        outside: &[Outside],
         count: &mut [u32],
-        off: &[usize],
-        rev: &[(u32, u64, i32, bool)],
+        graph: Reversed<'_>,
         decided: &mut [u16],
     ) -> Result<(), Error> {
-        let lay = self.lay;
         let me = self.me();
-        let np = p.ranks.len();
+        let np = outside.len();
         let mut inner_loss: Vec<Option<u32>> = vec![None; np];
         let mut inner_win: Vec<Option<u32>> = vec![None; np];
-        let longest = p
-            .outside
-            .iter()
-            .map(|o| u64::from(o.loss.unwrap_or(0).max(o.win.unwrap_or(0))))
-            .max()
-            .unwrap_or(0);
+        let mut queue = LevelQueue::new(outside);
+        let longest = queue.longest();
         let got = self.sync(w, Vec::new(), [0; SUMS], longest, Ok(()))?;
         let longest = got.max;
         let mut level: u32 = 1;
         loop {
             let mut out = self.empty();
-            let mut home: Vec<(u64, bool)> = Vec::new();
+            let mut home: Vec<(usize, bool)> = Vec::new();
             let mut newly = 0u64;
             let mut local = Ok(());
-            for i in 0..np {
+            for i in queue.take(level) {
+                let i = i as usize;
                 if decided[i] != record::UNREACHED {
                     continue;
                 }
-                let o = &p.outside[i];
+                let o = &outside[i];
                 let loss = match (o.loss, inner_loss[i]) {
                     (Some(a), Some(b)) => Some(a.min(b)),
                     (a, b) => a.or(b),
@@ -1363,37 +1459,38 @@ impl<'a> Me<'a> {
                 }
                 newly += 1;
                 let won = matches!(value, Value::Win(_));
-                for &(_, parent, _, _) in &rev[off[i]..off[i + 1]] {
-                    let o = lay.owner(parent);
-                    if o == me {
-                        home.push((parent, won));
+                for parent in graph.parents(i) {
+                    if parent.owner() == me {
+                        home.push((parent.number(), won));
                     } else {
-                        codec::put(&mut out[o as usize], parent * 2 + u64::from(won));
+                        let v = parent.number() as u64 * 2 + u64::from(won);
+                        codec::put(&mut out[parent.owner() as usize], v);
                     }
                 }
             }
             let got = self.sync(w, out, [newly, 0, 0, 0, 0, 0, 0, 0], 0, local)?;
-            let mut tell = |parent: u64, won: bool| -> Result<(), Malformed> {
-                let qi = p.ranks.binary_search(&parent).map_err(|_| Malformed)?;
-                if decided[qi] != record::UNREACHED {
+            let mut tell = |pi: usize, won: bool| -> Result<(), Malformed> {
+                if *decided.get(pi).ok_or(Malformed)? != record::UNREACHED {
                     return Ok(());
                 }
                 if won {
-                    count[qi] -= 1;
-                    inner_win[qi] = inner_win[qi].max(Some(level));
+                    count[pi] = count[pi].checked_sub(1).ok_or(Malformed)?;
+                    inner_win[pi] = inner_win[pi].max(Some(level));
                 } else {
-                    inner_loss[qi] = Some(inner_loss[qi].map_or(level, |l| l.min(level)));
+                    inner_loss[pi] = Some(inner_loss[pi].map_or(level, |l| l.min(level)));
                 }
+                queue.told(pi as u32);
                 Ok(())
             };
-            for (parent, won) in home {
-                tell(parent, won).map_err(malformed(me))?;
+            for (pi, won) in home {
+                tell(pi, won).map_err(malformed(me))?;
             }
             for (from, bytes) in got.inbox {
                 let mut rd = Reader::new(&bytes);
                 while !rd.done() {
                     let v = rd.get().map_err(malformed(from))?;
-                    tell(v / 2, v % 2 == 1).map_err(malformed(from))?;
+                    let pi = usize::try_from(v / 2).map_err(|_| malformed(from)(Malformed))?;
+                    tell(pi, v % 2 == 1).map_err(malformed(from))?;
                 }
             }
             if got.sums[0] == 0 && u64::from(level) > longest {
@@ -1411,29 +1508,28 @@ impl<'a> Me<'a> {
 
     /// Score games inside a tier (acyclic there): a position is decided once all its
     /// children inside are, its margin the best over every move.
-    #[allow(clippy::too_many_arguments)]
     fn score_rounds(
         &mut self,
         w: &mut Worker,
         t: u32,
-        p: &Pending,
+        outside: &[Outside],
         count: &mut [u32],
-        off: &[usize],
-        rev: &[(u32, u64, i32, bool)],
+        graph: Reversed<'_>,
         decided: &mut [u16],
     ) -> Result<(), Error> {
-        let lay = self.lay;
         let me = self.me();
-        let np = p.ranks.len();
-        let mut best: Vec<Best<i64>> = p.outside.iter().map(|o| o.best).collect();
+        let np = outside.len();
+        let mut best: Vec<Best<i64>> = outside.iter().map(|o| o.best).collect();
         let mut left = np;
+        // The positions whose children inside are all decided.
+        let mut ready: Vec<usize> = (0..np).filter(|&i| count[i] == 0).collect();
         loop {
             let mut out = self.empty();
-            let mut home: Vec<(u64, i64)> = Vec::new();
+            let mut home: Vec<(usize, i64)> = Vec::new();
             let mut newly = 0u64;
             let mut local = Ok(());
-            for i in 0..np {
-                if decided[i] != record::UNREACHED || count[i] != 0 {
+            for i in std::mem::take(&mut ready) {
+                if decided[i] != record::UNREACHED {
                     continue;
                 }
                 let m = best[i].key().unwrap_or(0);
@@ -1446,34 +1542,37 @@ impl<'a> Me<'a> {
                 }
                 newly += 1;
                 left -= 1;
-                for &(_, parent, gain, again) in &rev[off[i]..off[i + 1]] {
+                for (parent, &(gain, again)) in graph.parents(i).zip(graph.moves_into(i)) {
                     let here = step(again, gain).value(m);
-                    let o = lay.owner(parent);
-                    if o == me {
-                        home.push((parent, here));
+                    if parent.owner() == me {
+                        home.push((parent.number(), here));
                     } else {
-                        let b = &mut out[o as usize];
-                        codec::put(b, parent);
+                        let b = &mut out[parent.owner() as usize];
+                        codec::put(b, parent.number() as u64);
                         codec::put_signed(b, here);
                     }
                 }
             }
             let got = self.sync(w, out, [newly, left as u64, 0, 0, 0, 0, 0, 0], 0, local)?;
-            let mut tell = |parent: u64, here: i64| -> Result<(), Malformed> {
-                let qi = p.ranks.binary_search(&parent).map_err(|_| Malformed)?;
-                count[qi] -= 1;
-                best[qi].offer(here, ());
+            let mut tell = |pi: usize, here: i64| -> Result<(), Malformed> {
+                let left = count.get_mut(pi).ok_or(Malformed)?;
+                *left = left.checked_sub(1).ok_or(Malformed)?;
+                best[pi].offer(here, ());
+                if *left == 0 {
+                    ready.push(pi);
+                }
                 Ok(())
             };
-            for (parent, here) in home {
-                tell(parent, here).map_err(malformed(me))?;
+            for (pi, here) in home {
+                tell(pi, here).map_err(malformed(me))?;
             }
             for (from, bytes) in got.inbox {
                 let mut rd = Reader::new(&bytes);
                 while !rd.done() {
-                    let parent = rd.get().map_err(malformed(from))?;
+                    let pi = usize::try_from(rd.get().map_err(malformed(from))?)
+                        .map_err(|_| malformed(from)(Malformed))?;
                     let here = rd.get_signed().map_err(malformed(from))?;
-                    tell(parent, here).map_err(malformed(from))?;
+                    tell(pi, here).map_err(malformed(from))?;
                 }
             }
             if got.sums[0] == 0 {
@@ -1717,11 +1816,6 @@ fn write_blocks(
     Ok(Ok(()))
 }
 
-/// The record told of a child asked abroad, if it was.
-type Told<'a> = dyn Fn(&Child) -> Option<u16> + 'a;
-/// A child's record where it can be had (`Ok(None)`: not from here).
-type Lookup<'a> = dyn Fn(&Child) -> Result<Option<u16>, grundy::Error> + 'a;
-
 /// The records of the children through which the mover wins in 1 (the best any move
 /// can give in a win/loss game), by whether the move keeps the turn: a loss in 0 for the
 /// opponent, or a win in 0 for the mover.
@@ -1750,34 +1844,45 @@ struct Visited {
 /// and where its moves start in `kids`) from its children's records (`record_of`); one
 /// with moves inside the tier left undecided is kept in `late` for the in-tier rounds.
 /// Returns the first error met, which the next round tells every worker.
-fn label_kept(
+fn label_kept<T, R>(
     (game, scored, t, lay): (&dyn TierGame, bool, u32, Layout),
     seen: &Visited,
-    (told_of, record_of): (&Told<'_>, &Lookup<'_>),
+    (told_of, record_of): (&T, &R),
     records: &mut [u16],
     late: &mut Pending,
-) -> Option<Error> {
+) -> Option<Error>
+where
+    T: Fn(&Child) -> Option<u16>,
+    R: Fn(&Child) -> Result<Option<u16>, grundy::Error>,
+{
     let (positions, kids) = (&seen.positions, &seen.kids);
     let mut error: Option<Error> = None;
     for (i, &(x, start)) in positions.iter().enumerate() {
         let end = positions.get(i + 1).map_or(kids.len(), |p| p.1);
         let children = &kids[start..end];
-        // `evaluate` asks for the children in order: the records looked up at the visit
-        // are read in step, the others asked of `record_of`.
-        let mut next = start;
-        let child = |c: &Child| {
-            let rec = seen.recs[next];
-            next += 1;
-            if rec == ASK {
-                told_of(c).map_or_else(|| record_of(c), |r| Ok(Some(r)))
-            } else {
-                Ok(Some(rec as u16))
+        // The records looked up at the visit, in step with the moves; the others told,
+        // or asked of `record_of`.
+        let recs = &seen.recs[start..end];
+        let looked_up = |k: usize, c: &Child| match recs[k] {
+            ASK => told_of(c).map_or_else(|| record_of(c), |r| Ok(Some(r))),
+            rec => Ok(Some(rec as u16)),
+        };
+        if children.iter().any(|c| c.tier == t) {
+            // Kept for the in-tier rounds: `evaluate` would stop at the first move inside.
+            if let Err(e) = pend(late, game, scored, t, x, children, looked_up) {
+                error.get_or_insert(e);
             }
+            continue;
+        }
+        let mut k = 0;
+        let child = |c: &Child| {
+            k += 1;
+            looked_up(k - 1, c)
         };
         match evaluate(game, scored, t, Node::Moves(children), child) {
             Ok(Some(rec)) => records[lay.local(x)] = rec,
             Ok(None) => {
-                if let Err(e) = pend(late, game, scored, t, x, children, record_of) {
+                if let Err(e) = pend(late, game, scored, t, x, children, looked_up) {
                     error.get_or_insert(e);
                 }
             }
@@ -1790,8 +1895,8 @@ fn label_kept(
 }
 
 /// Keeps position `x` of tier `t`, some of whose moves stay in the tier, for the in-tier
-/// rounds: its moves out of the tier folded (their records from `record_of`), its moves
-/// inside listed.
+/// rounds: its moves out of the tier folded (their records from `record_of`, given each
+/// move's number among the position's and the move), its moves inside listed.
 fn pend(
     pending: &mut Pending,
     game: &dyn TierGame,
@@ -1799,16 +1904,16 @@ fn pend(
     t: u32,
     x: u64,
     children: &[Child],
-    record_of: &dyn Fn(&Child) -> Result<Option<u16>, grundy::Error>,
+    record_of: impl Fn(usize, &Child) -> Result<Option<u16>, grundy::Error>,
 ) -> Result<(), Error> {
     let mut out = Outside::default();
     let mut error = None;
-    for c in children {
+    for (k, c) in children.iter().enumerate() {
         if c.tier == t {
             pending.inside.push((c.rank, c.gain, c.again));
             continue;
         }
-        match record_of(c) {
+        match record_of(k, c) {
             Ok(Some(rec)) if rec != record::UNREACHED => out.add(rec, c.again, c.gain, scored),
             Ok(_) => {
                 error.get_or_insert_with(|| grundy::Error::Unsupported(format!(
@@ -1827,6 +1932,95 @@ fn pend(
     pending.outside.push(out);
     pending.ends.push(pending.inside.len());
     error.map_or(Ok(()), |e| Err(e.into()))
+}
+
+/// A parent of a pending position inside a tier: its owner and its number among the
+/// owner's pending positions, in one word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Parent(u64);
+
+impl Parent {
+    fn new(owner: u32, number: u32) -> Parent {
+        Parent(u64::from(owner) << 32 | u64::from(number))
+    }
+    fn owner(self) -> u32 {
+        (self.0 >> 32) as u32
+    }
+    fn number(self) -> usize {
+        (self.0 & u64::from(u32::MAX)) as usize
+    }
+}
+
+/// The moves into a worker's pending positions, by child: the parents of position `i`
+/// are `rev[off[i]..off[i + 1]]`, and (score games) their moves' gain and whether each
+/// keeps the turn are `moves[off[i]..off[i + 1]]`.
+#[derive(Clone, Copy)]
+struct Reversed<'a> {
+    off: &'a [usize],
+    rev: &'a [Parent],
+    moves: &'a [(i32, bool)],
+}
+
+impl Reversed<'_> {
+    fn parents(&self, i: usize) -> impl Iterator<Item = Parent> + '_ {
+        self.rev[self.off[i]..self.off[i + 1]].iter().copied()
+    }
+    fn moves_into(&self, i: usize) -> &[(i32, bool)] {
+        &self.moves[self.off[i]..self.off[i + 1]]
+    }
+}
+
+/// The pending positions a round of the win/loss in-tier rounds looks at: at level `L`,
+/// those whose moves out of the tier may decide them at `L` (a child lost or won in
+/// `L − 1`), and those told in the round before of a child inside decided. No other
+/// position can be decided at `L`, so the rounds need not look at every one of them.
+struct LevelQueue {
+    /// By level: the positions whose quickest loss or slowest win outside is a level less.
+    by_level: Vec<Vec<u32>>,
+    /// Told of a child inside in the last round.
+    told: Vec<u32>,
+}
+
+impl LevelQueue {
+    /// The queue of the positions with moves out of the tier `outside` (each a
+    /// remoteness a record holds, so the levels are few).
+    fn new(outside: &[Outside]) -> LevelQueue {
+        let mut by_level: Vec<Vec<u32>> = Vec::new();
+        for (i, o) in outside.iter().enumerate() {
+            for x in [o.loss, o.win].into_iter().flatten() {
+                let l = x as usize + 1;
+                if by_level.len() <= l {
+                    by_level.resize_with(l + 1, Vec::new);
+                }
+                by_level[l].push(i as u32);
+            }
+        }
+        LevelQueue {
+            by_level,
+            told: Vec::new(),
+        }
+    }
+
+    /// The longest remoteness of a move out of the tier (0 if none).
+    fn longest(&self) -> u64 {
+        self.by_level.len().saturating_sub(2) as u64
+    }
+
+    /// The positions to look at in round `level` (some perhaps twice, or decided).
+    fn take(&mut self, level: u32) -> Vec<u32> {
+        let mut now = self
+            .by_level
+            .get_mut(level as usize)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        now.append(&mut self.told);
+        now
+    }
+
+    /// Position `i` was told of a child decided in this round.
+    fn told(&mut self, i: u32) {
+        self.told.push(i);
+    }
 }
 
 #[cfg(test)]
@@ -1854,6 +2048,55 @@ mod tests {
     }
 
     proptest! {
+        /// The queue against the simple way, a scan of every position each level: a
+        /// position decidable at level `L` by its moves out of the tier (a child lost or
+        /// won in `L − 1`) is in the queue's `L`, and so is one told in the round before;
+        /// nothing else is.
+        #[test]
+        fn level_queue_holds_what_a_scan_of_every_position_finds(
+            outs in proptest::collection::vec((proptest::option::of(0u32..12), proptest::option::of(0u32..12)), 0..60),
+            told in proptest::collection::vec(proptest::collection::vec(any::<prop::sample::Index>(), 0..5), 14),
+        ) {
+            let outside: Vec<Outside> = outs
+                .iter()
+                .map(|&(loss, win)| Outside { loss, win, ..Outside::default() })
+                .collect();
+            let mut q = LevelQueue::new(&outside);
+            let longest = outs.iter().map(|&(l, w)| l.unwrap_or(0).max(w.unwrap_or(0))).max().unwrap_or(0);
+            prop_assert_eq!(q.longest(), u64::from(longest));
+            let mut before: Vec<u32> = Vec::new();
+            for (level, now) in (1u32..).zip(&told) {
+                let mut want: Vec<u32> = (0..outs.len() as u32)
+                    .filter(|&i| {
+                        let (l, w) = outs[i as usize];
+                        l == Some(level - 1) || w == Some(level - 1)
+                    })
+                    .chain(before.iter().copied())
+                    .collect();
+                want.sort_unstable();
+                want.dedup();
+                let mut got = q.take(level);
+                got.sort_unstable();
+                got.dedup();
+                prop_assert_eq!(got, want);
+                before.clear();
+                if !outs.is_empty() {
+                    for ix in now {
+                        let i = ix.index(outs.len()) as u32;
+                        q.told(i);
+                        before.push(i);
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn a_parent_keeps_its_owner_and_number(owner in 0u32..1 << 20, number in any::<u32>()) {
+            let p = Parent::new(owner, number);
+            prop_assert_eq!(p.owner(), owner);
+            prop_assert_eq!(p.number(), number as usize);
+        }
+
         #[test]
         fn rank_of_undoes_split_and_place(
             workers in 1u64..9,
