@@ -119,10 +119,11 @@ const OUTSIDE: u8 = 2;
 /// parity end at `ends`): all of the arena, or the part `members`. Returns each vertex's
 /// value (its winner) and the owner's move.
 ///
-/// Which ranks (places in `order`) are not justified is also kept in a bitset, so that a
-/// pass that meets a justified vertex (as one that resumes low after a reset does) jumps
-/// over the justified ones that follow a word at a time instead of stepping through them
-/// one by one (on Gazda–Willemse games, most of the steps).
+/// Which ranks (places in `order`) are not justified is also kept in a bitset (and where
+/// blocks start in another), so that a pass that meets a justified vertex (as one that
+/// resumes low after a reset does) jumps over the justified ones that follow a word at a
+/// time instead of stepping through them one by one (on Gazda–Willemse games, most of the
+/// steps).
 fn run(
     arena: &Arena,
     order: Vec<u32>,
@@ -149,13 +150,13 @@ fn run(
             value
         }
     };
-    // Per rank: the end of its block.
-    let mut block_end = vec![0u32; len];
-    let mut from = 0;
-    for &e in ends {
-        block_end[from..e as usize].fill(e);
-        from = e as usize;
+    // Bit r: a block starts at rank r (after the first). A bit a rank, not a table of
+    // ends: the end of a block is looked up once each time the pass enters it.
+    let mut starts = vec![0u64; len.div_ceil(64)];
+    for &e in ends.iter().filter(|&&e| (e as usize) < len) {
+        starts[e as usize / 64] |= 1 << (e % 64);
     }
+    let block_end = |i: usize| next_set(&starts, i + 1, len);
     let mut justified = vec![false; n];
     // Bit r: the vertex of rank r is not justified (bits past `len` stay set).
     let mut todo = vec![u64::MAX; len.div_ceil(64)];
@@ -165,7 +166,7 @@ fn run(
     let mut changed = false;
     let mut i = 0usize;
     let mut block_start = 0usize;
-    let mut end = block_end[0] as usize;
+    let mut end = block_end(0);
     let mut block_parity = parity[order[0] as usize];
     let mut steps = 0u32;
     loop {
@@ -204,7 +205,7 @@ fn run(
             }
             block_parity = parity[order[i] as usize];
             block_start = i;
-            end = block_end[i] as usize;
+            end = block_end(i);
             continue;
         }
         let v = order[i];
