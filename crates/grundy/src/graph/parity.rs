@@ -544,12 +544,12 @@ pub fn solve_parity_with(
         strategy: vec![NONE; arena.len()],
         local: Vec::new(),
     };
-    let census = pipe.settle_dead_ends_and_loops();
+    pipe.settle_dead_ends_and_loops();
     control.check()?;
     // One set of search tables for both players' cycle searches and the SCC pass.
     let mut search = CycleSearch::new(arena);
-    if let Some(census) = census {
-        pipe.settle_cycles(census, &mut search, control)?;
+    if options.cycles {
+        pipe.settle_cycles(&mut search, control)?;
     }
     let (buf, starts) = pipe.parts(&mut search);
     // The searches' tables are not needed again: freed, the solver's reuse their room.
@@ -561,62 +561,33 @@ pub fn solve_parity_with(
 impl Pipeline<'_> {
     /// Dead ends (lost by their owner) and self-loops (won by the owner when the loop's
     /// parity is theirs; lost when it is the only move and is not), then their attractors.
-    /// With [`ParityOptions::cycles`], the census of the cycle search is taken in the same
-    /// pass (every vertex is open then), and what the attractors decide is closed in it.
-    fn settle_dead_ends_and_loops(&mut self) -> Option<Census> {
+    fn settle_dead_ends_and_loops(&mut self) {
         let arena = self.arena;
-        let census = if self.options.cycles {
-            Some(Census::new(
-                arena,
-                |_| true,
-                |v| self.settle_dead_end_or_loop(v),
-            ))
-        } else {
-            for v in arena.vertices() {
-                self.settle_dead_end_or_loop(v);
-            }
-            None
-        };
-        self.spread();
-        census.map(|mut census| {
-            for &v in self.layers.queue() {
-                census.close(v);
-            }
-            census
-        })
-    }
-
-    /// Seeds `v` if it is a dead end, or has a self-loop that decides it.
-    #[inline]
-    fn settle_dead_end_or_loop(&mut self, v: u32) {
-        let arena = self.arena;
-        let owner = arena.owner(v);
-        if arena.out_degree(v) == 0 {
-            self.settle(v, 1 - owner, NONE);
-        } else if self.options.self_loops && arena.successors(v).contains(&v) {
-            let parity = (arena.priority(v) & 1) as u8;
-            if parity == owner {
-                self.settle(v, owner, v);
-            } else if arena.out_degree(v) == 1 {
-                self.settle(v, parity, NONE);
+        for v in arena.vertices() {
+            let owner = arena.owner(v);
+            if arena.out_degree(v) == 0 {
+                self.settle(v, 1 - owner, NONE);
+            } else if self.options.self_loops && arena.successors(v).contains(&v) {
+                let parity = (arena.priority(v) & 1) as u8;
+                if parity == owner {
+                    self.settle(v, owner, v);
+                } else if arena.out_degree(v) == 1 {
+                    self.settle(v, parity, NONE);
+                }
             }
         }
+        self.spread();
     }
 
-    /// The cycles each player wins outright among the candidates of `census`, and their
-    /// attractors: one player after the other, the second searching what the first's
-    /// attractor left.
-    fn settle_cycles(
-        &mut self,
-        mut census: Census,
-        search: &mut CycleSearch,
-        control: &Control,
-    ) -> Result<(), Error> {
+    /// The cycles each player wins outright, and their attractors: one player after the
+    /// other, the second searching what the first's attractor left.
+    fn settle_cycles(&mut self, search: &mut CycleSearch, control: &Control) -> Result<(), Error> {
         let arena = self.arena;
         // Every vertex decided is in the queue: the rest is open.
         if self.layers.queue().len() >= arena.len() {
             return Ok(());
         }
+        let mut census = Census::new(arena, |v| self.layers.is_open(v));
         for player in [0u8, 1] {
             if census.work(player) == 0 {
                 continue;

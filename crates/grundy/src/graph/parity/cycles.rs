@@ -28,73 +28,39 @@ use super::scc::Scc;
 use super::{ids_scratch, NONE};
 use crate::graph::arena::Arena;
 
-/// The vertices a winner-controlled cycle of a player can pass (the *candidates*): the
-/// player's open vertices with a move to a vertex of the same owner (a cycle of one
-/// player's vertices leaves each of its vertices so), no higher than the player's best
-/// candidate priority of its own parity (a cycle through a higher one is topped by the
-/// opponent's parity). A player without a priority of its own parity among them is not
-/// searched at all.
-///
-/// On a large arena a sample of each player's open vertices (at least [`SAMPLED`]) comes
-/// first, and says how the rest is read:
-///
-/// - none of them has a move to its own: the player is taken to have no cycle, and its
-///   edges are not read at all (in the games of reactive synthesis, where one player's
-///   vertices often move only to the other player's, they are nine in ten). Should it have a
-///   few after all, their cycles are left to the solver of the parts, which finds them as
-///   well: the search only saves work;
-/// - at least three in four have one (as on random games): every open vertex is taken for a
-///   candidate without reading its edges, and the search sees one without such a move as it
-///   reads that vertex's edges anyway (a pass over every edge to tell cost 11% of the solve
-///   of a random game of 10^5 vertices with 4 priorities, to spare the search a tenth of
-///   the vertices);
-/// - otherwise (and on small arenas) one pass over the player's edges finds its
-///   candidates, and the search never enters the others.
+/// The vertices a winner-controlled cycle can pass (the *candidates*): those with a move to a
+/// vertex of the same owner, as a cycle of one player's vertices leaves each of its vertices
+/// so, and no higher than the player's best candidate priority of its own parity (a cycle
+/// through a higher one is topped by the opponent's parity). One pass over the edges finds
+/// them, and a player without candidates is not searched at all. That is the common case in
+/// games from reactive synthesis, where one player's vertices only move to the other
+/// player's, and where a search would read every edge to find nothing.
 ///
 /// What an attractor decides after the census is taken out of it ([`Census::close`]), so
 /// that it stays the searches' one record of what is in play.
+///
+/// On a large arena a sample comes first: a player none of whose sampled vertices (at least
+/// [`SAMPLED`]) is a candidate is taken to have none, and its edges are not read at all (in
+/// the synthesis games they are nine in ten). Should it have a few after all, their cycles
+/// are left to the solver of the parts, which finds them as well: the search only saves work.
 #[derive(Debug)]
 pub(crate) struct Census {
     /// Per vertex: its owner, plus 2 if it is a candidate.
     kind: Vec<u8>,
-    /// Per player: its candidates (zero when it has no cycle to find).
+    /// Per player: its candidates plus their moves, which is what a search of them reads.
     work: [u64; 2],
-}
-
-/// How the census reads a player's vertices, by its sample.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Read {
-    /// Not at all: the player has no cycle to look for.
-    Skip,
-    /// Every open vertex is a candidate (up to the priority bound); no edge is read.
-    All,
-    /// A vertex is a candidate if one of its moves goes to its own owner's.
-    Edges,
 }
 
 impl Census {
     /// The candidates of `arena` among the vertices for which `open` holds (except those of a
-    /// player the sample rules out). `each` is called on every vertex in turn, in the same
-    /// pass: the pipeline's pass over dead ends and self-loops, so that the census costs no
-    /// pass of its own (what that pass decides is closed after: [`Census::close`]).
+    /// player the sample rules out).
     ///
     /// # Complexity
-    /// O(n), and the edges of the sampled vertices and of the players read by their edges.
-    pub(crate) fn new(arena: &Arena, open: impl Fn(u32) -> bool, each: impl FnMut(u32)) -> Census {
-        let read = Census::sample(arena, &open);
-        Census::read_as(arena, open, each, read)
-    }
-
-    /// [`Census::new`] with each player's vertices read as `read` says.
-    fn read_as(
-        arena: &Arena,
-        open: impl Fn(u32) -> bool,
-        mut each: impl FnMut(u32),
-        read: [Read; 2],
-    ) -> Census {
+    /// O(n + m): the edges of the players not ruled out.
+    pub(crate) fn new(arena: &Arena, open: impl Fn(u32) -> bool) -> Census {
         let owners = arena.owners();
-        let priorities = arena.priorities();
-        // Both counts in registers: an array indexed by owner would chain every vertex's
+        let search = Census::sample(arena, &open);
+        // Both sums in registers: an array indexed by owner would chain every vertex's
         // update through memory.
         let (mut work0, mut work1) = (0u64, 0u64);
         // Per player: the highest priority among its candidates, and 1 + the highest of its
@@ -103,33 +69,28 @@ impl Census {
         let mut kind: Vec<u8> = arena
             .vertices()
             .map(|v| {
-                each(v);
                 let owner = owners[v as usize];
-                let how = read[usize::from(owner)];
-                if how == Read::Skip || !open(v) {
+                if !search[usize::from(owner)] || !open(v) {
                     return owner;
                 }
-                let out = how == Read::All || {
-                    let mut out = false;
-                    // Without branches: on random games the owner of a successor is a coin
-                    // toss.
-                    for &w in arena.successors(v) {
-                        out |= owners[w as usize] == owner;
+                let moves = arena.successors(v);
+                let mut out = false;
+                // Without branches: on random games the owner of a successor is a coin toss.
+                for &w in moves {
+                    out |= owners[w as usize] == owner;
+                }
+                let reads = u64::from(out) * (1 + moves.len() as u64);
+                work0 += reads * u64::from(1 - owner);
+                work1 += reads * u64::from(owner);
+                if out {
+                    let p = arena.priority(v);
+                    let o = usize::from(owner);
+                    top[o] = top[o].max(p);
+                    if p & 1 == u32::from(owner) {
+                        best[o] = best[o].max(u64::from(p) + 1);
                     }
-                    out
-                };
-                if !out {
-                    return owner;
                 }
-                work0 += u64::from(1 - owner);
-                work1 += u64::from(owner);
-                let p = priorities[v as usize];
-                let o = usize::from(owner);
-                top[o] = top[o].max(p);
-                if p & 1 == u32::from(owner) {
-                    best[o] = best[o].max(u64::from(p) + 1);
-                }
-                owner | 2
+                owner | u8::from(out) << 1
             })
             .collect();
         let mut work = [work0, work1];
@@ -139,14 +100,14 @@ impl Census {
                 // No priority of its parity among its candidates: no cycle of its is won.
                 work[p] = 0;
             } else if u64::from(top[p]) >= best[p] {
-                // A candidate above the player's best priority of its own parity is on no won
-                // cycle (that cycle's top would be the opponent's): it is dropped, so that
-                // the search never enters it. On random games with 4 priorities this spares
-                // the first split's components topped by the opponent's priority a second
-                // split on a copy.
+                // A candidate above the player's best priority of its own parity is on no
+                // won cycle (that cycle's top would be the opponent's): it is dropped, so
+                // that the search never enters it. On random games with 4 priorities this
+                // spares the first split's components topped by the opponent's priority a
+                // second split on a copy.
                 let best = best[p] - 1;
-                for (k, &q) in kind.iter_mut().zip(priorities) {
-                    if *k == player | 2 && u64::from(q) > best {
+                for (v, k) in kind.iter_mut().enumerate() {
+                    if *k == player | 2 && arena.priority(v as u32) > best as u32 {
                         *k = player;
                     }
                 }
@@ -163,16 +124,16 @@ impl Census {
         self.kind[v as usize] &= 1;
     }
 
-    /// Per player, how its vertices are read (see [`Census`]), by a sample of at least
-    /// [`SAMPLED`] of its open vertices spread over the arena.
-    fn sample(arena: &Arena, open: &impl Fn(u32) -> bool) -> [Read; 2] {
+    /// Per player, whether its candidates are to be found: false if a sample of at least
+    /// [`SAMPLED`] of its open vertices, spread over the arena, holds none.
+    fn sample(arena: &Arena, open: &impl Fn(u32) -> bool) -> [bool; 2] {
         let n = arena.len();
         let step = n / (4 * SAMPLED) + 1;
         if step < 4 {
             // A sample would read a good part of the edges anyway.
-            return [Read::Edges; 2];
+            return [true, true];
         }
-        let (mut seen, mut found) = ([0usize; 2], [0usize; 2]);
+        let (mut seen, mut found) = ([0usize; 2], [false; 2]);
         for v in (0..n as u32).step_by(step) {
             if !open(v) {
                 continue;
@@ -180,19 +141,9 @@ impl Census {
             let owner = arena.owner(v);
             let p = usize::from(owner);
             seen[p] += 1;
-            found[p] += usize::from(arena.successors(v).iter().any(|&w| arena.owner(w) == owner));
+            found[p] |= arena.successors(v).iter().any(|&w| arena.owner(w) == owner);
         }
-        [0, 1].map(|p| {
-            if seen[p] < SAMPLED {
-                Read::Edges
-            } else if found[p] == 0 {
-                Read::Skip
-            } else if 4 * found[p] >= 3 * seen[p] {
-                Read::All
-            } else {
-                Read::Edges
-            }
-        })
+        [0, 1].map(|p| found[p] || seen[p] < SAMPLED)
     }
 
     /// Whether `v` is a candidate of `player`'s.
@@ -201,14 +152,15 @@ impl Census {
         self.kind[v as usize] == player | 2
     }
 
-    /// How many candidates `player` has (zero when it has no cycle of its own to find).
+    /// What searching `player`'s candidates reads: its candidates plus their moves (zero when
+    /// `player` has no cycle of its own).
     pub(crate) fn work(&self, player: u8) -> u64 {
         self.work[usize::from(player)]
     }
 }
 
-/// The least number of a player's sampled vertices for [`Census`] to judge the player by
-/// them.
+/// The least number of a player's sampled vertices without a candidate for [`Census`] to rule
+/// the player out.
 const SAMPLED: usize = 256;
 
 /// Reusable tables for [`winner_cycles`](CycleSearch::winner_cycles).
@@ -628,7 +580,7 @@ mod tests {
 
     /// On a large arena, a player whose sampled vertices have no move to their own owner's is
     /// not searched (its edges are not even read), even if an unsampled one has; one with
-    /// moves to its own among a tenth of its vertices is searched; small arenas are not sampled.
+    /// candidates among a tenth of its vertices is searched; small arenas are read whole.
     #[test]
     fn the_census_sample_rules_out_players_without_candidates() {
         let mut rng = crate::graph::parity::generate::Rng::new(0x5a3b_1e00_c0de_0007u64);
@@ -655,58 +607,10 @@ mod tests {
                 b.push((v % 2) as u8, v % 2, succ);
             }
             let arena = b.build().unwrap();
-            let census = Census::new(&arena, |_| true, |_| {});
+            let census = Census::new(&arena, |_| true);
             assert_eq!(census.work(0) > 0, searched, "case {i}");
             assert!(census.work(1) > 0, "case {i}");
         }
-    }
-
-    /// On arenas large enough to be sampled, taking every open vertex for a candidate (as on
-    /// random games) finds the same cycles as reading the edges to tell, both ways of making
-    /// the first split, on random games with 2 to 6 priorities and a few vertices decided.
-    #[test]
-    fn every_vertex_a_candidate_finds_what_reading_the_edges_finds() {
-        let mut rng = crate::graph::parity::generate::Rng::new(0x616c_6c5f_6564_6765u64);
-        let mut found_some = 0;
-        for round in 0..6 {
-            let n = 4000 + rng.below(2000) as u32;
-            let priorities = 2 + rng.below(5) as u32;
-            let mut b = ArenaBuilder::new();
-            for _ in 0..n {
-                let k = 2 + rng.below(4);
-                let succ: Vec<u32> = (0..k).map(|_| rng.below(u64::from(n)) as u32).collect();
-                b.push(
-                    rng.below(2) as u8,
-                    rng.below(u64::from(priorities)) as u32,
-                    succ,
-                );
-            }
-            let arena = b.build().unwrap();
-            let open: Vec<bool> = (0..n).map(|_| rng.below(20) != 0).collect();
-            let open = |v: u32| open[v as usize];
-            for player in [0u8, 1] {
-                for on_arena in [true, false] {
-                    let found = |read: [Read; 2]| {
-                        let mut search = CycleSearch::new(&arena);
-                        search.on_arena = on_arena;
-                        let census = Census::read_as(&arena, open, |_| {}, read);
-                        search.winner_cycles(&arena, player, &census, &mut Vec::new());
-                        let mut won: Vec<u32> = search.found().map(|(v, _)| v).collect();
-                        won.sort_unstable();
-                        won
-                    };
-                    let all = found([Read::All; 2]);
-                    let edges = found([Read::Edges; 2]);
-                    let why = format!("round {round} player {player} on_arena {on_arena}");
-                    assert_eq!(all, edges, "{why}");
-                    found_some += usize::from(!all.is_empty());
-                }
-            }
-        }
-        assert!(
-            found_some >= 12,
-            "cycles found in only {found_some} of 24 searches"
-        );
     }
 
     /// Both ways of making the first split (on the arena, on the compact copy) find exactly
@@ -734,7 +638,7 @@ mod tests {
                     let mut search = CycleSearch::new(&arena);
                     search.on_arena = on_arena;
                     let mut local = Vec::new();
-                    let census = Census::new(&arena, |v| open[v as usize], |_| {});
+                    let census = Census::new(&arena, |v| open[v as usize]);
                     search.winner_cycles(&arena, player, &census, &mut local);
                     let mut moves = vec![NONE; n as usize];
                     let won: Vec<u32> = search.found().map(|(v, _)| v).collect();
