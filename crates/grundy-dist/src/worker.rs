@@ -79,23 +79,11 @@ impl Bits {
         let bit = 1u64 << (i % 64);
         self.0[i / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0
     }
-}
-
-/// One bit per rank of a worker's slices that only this worker writes (the positions it
-/// has expanded while reaching a tier): a bit is set by a load and a store, not a locked
-/// read-modify-write (the game's visit wants its filter `Sync`, hence atomic words).
-struct Expanded(Vec<AtomicU64>);
-
-impl Expanded {
-    fn new(len: usize) -> Expanded {
-        Expanded((0..len.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
-    }
+    /// Sets bit `i` of bits only this thread writes (the positions a worker has expanded
+    /// while reaching a tier): by a load and a store, not a locked read-modify-write (the
+    /// game's visit wants its filter `Sync`, hence atomic words).
     #[inline]
-    fn get(&self, i: usize) -> bool {
-        self.0[i / 64].load(Ordering::Relaxed) >> (i % 64) & 1 != 0
-    }
-    #[inline]
-    fn set(&self, i: usize) {
+    fn set_unshared(&self, i: usize) {
         let w = &self.0[i / 64];
         w.store(w.load(Ordering::Relaxed) | 1 << (i % 64), Ordering::Relaxed);
     }
@@ -688,7 +676,7 @@ impl<'a> Me<'a> {
         for t in root_tier..=top {
             let size = self.sizes[t as usize];
             let mine = lay.mine(size);
-            let expanded = Expanded::new(lay.local_len_of(lay.me, size));
+            let expanded = Bits::new(lay.local_len_of(lay.me, size));
             let batch = self.visit_batch(size);
             let rounds = lay.rounds(size, batch);
             let mut asks = Asks::new(lay, &self.sizes);
@@ -708,7 +696,7 @@ impl<'a> Me<'a> {
                             own.get(i) && !expanded.get(i)
                         };
                         game.visit(t, range, &want, &mut |x, node| {
-                            expanded.set(base + (x - start) as usize);
+                            expanded.set_unshared(base + (x - start) as usize);
                             let Node::Moves(children) = node else {
                                 return;
                             };
