@@ -283,6 +283,16 @@ struct Me<'a> {
     edges: u64,
 }
 
+/// A move's gain and whether it keeps the turn, as a message of a score game carries
+/// them after a position; `(0, false)` for a win/loss game, whose messages leave them out.
+fn gain_again(rd: &mut Reader<'_>, scored: bool) -> Result<(i32, bool), Malformed> {
+    if !scored {
+        return Ok((0, false));
+    }
+    let gain = i32::try_from(rd.get_signed()?).map_err(|_| Malformed)?;
+    Ok((gain, rd.get()? != 0))
+}
+
 /// The error of a message from `from` that does not decode (naming the line of the
 /// reader, for a bug report).
 #[track_caller]
@@ -1280,13 +1290,7 @@ impl<'a> Me<'a> {
                 while !rd.done() {
                     let c = rd.get().map_err(&bad)?;
                     let pi = u32::try_from(rd.get().map_err(&bad)?).map_err(|_| bad(Malformed))?;
-                    let (gain, again) = if scored {
-                        let gain = i32::try_from(rd.get_signed().map_err(&bad)?)
-                            .map_err(|_| bad(Malformed))?;
-                        (gain, rd.get().map_err(&bad)? != 0)
-                    } else {
-                        (0, false)
-                    };
+                    let (gain, again) = gain_again(&mut rd, scored).map_err(&bad)?;
                     if lay.owner(c) != me || c >= size {
                         return Err(bad(Malformed));
                     }
@@ -1364,13 +1368,7 @@ impl<'a> Me<'a> {
             while !rd.done() {
                 let pi = usize::try_from(rd.get().map_err(&bad)?).map_err(|_| bad(Malformed))?;
                 let rec = u16::try_from(rd.get().map_err(&bad)?).map_err(|_| bad(Malformed))?;
-                let (gain, again) = if scored {
-                    let gain = i32::try_from(rd.get_signed().map_err(&bad)?)
-                        .map_err(|_| bad(Malformed))?;
-                    (gain, rd.get().map_err(&bad)? != 0)
-                } else {
-                    (0, false)
-                };
+                let (gain, again) = gain_again(&mut rd, scored).map_err(&bad)?;
                 fold(pi, rec, gain, again).map_err(&bad)?;
             }
         }
