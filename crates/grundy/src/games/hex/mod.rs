@@ -1126,8 +1126,11 @@ mod larger {
     /// wins after a1, a2, b1, b6, c1, c6, d1, d6, e1, e6, f5 and f6 — Queenbee's result).
     /// The table is written here as Benzene's file names its cells. Those 12 cells are not
     /// a set the board's transposition keeps, so a match under the same names also checks
-    /// that the two programs name cells and edges alike. Measured in release (README):
-    /// 5.96·10^7 nodes, about 10 minutes of CPU on one thread.
+    /// that the two programs name cells and edges alike. The command line's
+    /// `grundy solve 'hex[6]' --weak --threads 1` gives these 36 outcomes in 5.96·10^7
+    /// nodes, 10 to 12 minutes of CPU (README); this test, built without the binaries'
+    /// allocator (`grundy-alloc`: the search table on huge pages), took more than 40
+    /// minutes of CPU and was stopped (2026-12-05, load 2 to 10).
     /// `cargo test --release -p grundy --lib games::hex::larger::hex6 -- --ignored`
     #[test]
     #[ignore]
