@@ -18,7 +18,8 @@ pub enum Spelling {
 }
 
 /// The ups and nimber tried when recognising `x + n·^ + *m`: up to `MAX_UPS` ups or
-/// downs, nimbers below `MAX_NIMBER`. Larger ones print as `{L|R}`, which is still right.
+/// downs, with nimbers below `MAX_NIMBER` (`x + *m` alone is recognised for every `m`).
+/// Larger ones print as `{L|R}`, which is still right.
 const MAX_UPS: i32 = 8;
 const MAX_NIMBER: u32 = 8;
 
@@ -112,7 +113,12 @@ fn uptimal(table: &mut Table, g: GameId) -> Option<String> {
     let minus_x = table.number(x.negate());
     let rest = table.sum(g, minus_x).ok()?;
     let up = table.up();
-    for m in 0..MAX_NIMBER {
+    // `x + *m` for any `m`, at once; with ups, the nimbers up to `MAX_NIMBER`.
+    let nimbers = match table.nimber_of(rest) {
+        Some(m) => m..m + 1,
+        None => 0..MAX_NIMBER,
+    };
+    for m in nimbers {
         let nim = table.nimber(m);
         let minus_nim = nim; // *m is its own negative
         let ups = table.sum(rest, minus_nim).ok()?;

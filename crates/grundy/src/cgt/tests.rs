@@ -424,6 +424,53 @@ proptest! {
         prop_assert!(table.birthday(c) <= 4);
     }
 
+    /// A game plus a number (summed by translation, with no simplification) and a nimber
+    /// plus a nimber (by XOR): the sum is the sum played out — `(G + H) − G − H` is a
+    /// second-player win on the trees, Left first and Right first — and it is the form
+    /// the general simplification gives from the sum's options.
+    #[test]
+    fn translated_and_nim_sums_are_the_sums_played_out(
+        choices in prop::collection::vec(any::<u8>(), 0..32),
+        num in -4i128..=4,
+        exp in 0u32..2,
+        nimbers in (0u32..6, 0u32..6),
+    ) {
+        let (mut arena, roots) = arena_of(&choices, 1, 3);
+        let mut table = Table::new();
+        let g = arena.canonical(roots[0], &mut table);
+        let x = table.number(Dyadic::new(num, exp).unwrap());
+        let (a, b) = (table.nimber(nimbers.0), table.nimber(nimbers.1));
+        for (p, q) in [(g, x), (x, g), (a, b), (a, x), (g, a)] {
+            let sum = table.sum(p, q).unwrap();
+            let mut memo = FxHashMap::default();
+            let (tp, tq, ts) = (
+                arena.expand(&table, p),
+                arena.expand(&table, q),
+                arena.expand(&table, sum),
+            );
+            let minus = arena.negate(ts);
+            for left in [true, false] {
+                prop_assert!(!arena.wins(&mut vec![tp, tq, minus], left, &mut memo));
+            }
+            // The general way: every option of the sum, simplified together.
+            let mut left = Vec::new();
+            let mut right = Vec::new();
+            for (side, out) in [(true, &mut left), (false, &mut right)] {
+                for (mover, other) in [(p, q), (q, p)] {
+                    let options: Vec<GameId> = if side {
+                        table.left(mover).to_vec()
+                    } else {
+                        table.right(mover).to_vec()
+                    };
+                    for o in options {
+                        out.push(table.sum(o, other).unwrap());
+                    }
+                }
+            }
+            prop_assert_eq!(table.game(&left, &right), sum);
+        }
+    }
+
     /// The outcome class of a sum from the parts' canonical forms is minimax on the
     /// whole sum played as a game tree (Left first, Right first).
     #[test]

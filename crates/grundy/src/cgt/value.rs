@@ -98,6 +98,8 @@ pub struct Table {
     sums: FxHashMap<(GameId, GameId), GameId>,
     negs: FxHashMap<GameId, GameId>,
     numbers: FxHashMap<Dyadic, GameId>,
+    /// `nimbers[n]` is `*n`, for the nimbers built so far.
+    nimbers: Vec<GameId>,
 }
 
 impl Default for Table {
@@ -114,6 +116,27 @@ pub const MAX_NIMBER: u32 = 1024;
 /// GiB before that anyway).
 const MAX_FORMS: usize = u32::MAX as usize;
 
+/// A form `{left | right}` being simplified, not yet in the table, with the answers of
+/// its comparisons against forms of the table so far: `below[g]` is `g ≤ G`, `above[h]`
+/// is `G ≤ h`.
+struct Form<'a> {
+    left: &'a [GameId],
+    right: &'a [GameId],
+    below: FxHashMap<GameId, bool>,
+    above: FxHashMap<GameId, bool>,
+}
+
+impl<'a> Form<'a> {
+    fn new(left: &'a [GameId], right: &'a [GameId]) -> Form<'a> {
+        Form {
+            left,
+            right,
+            below: FxHashMap::default(),
+            above: FxHashMap::default(),
+        }
+    }
+}
+
 impl Table {
     /// A table holding `0 = { | }`.
     #[must_use]
@@ -126,6 +149,7 @@ impl Table {
             sums: FxHashMap::default(),
             negs: FxHashMap::default(),
             numbers: FxHashMap::default(),
+            nimbers: Vec::new(),
         };
         table.intern(Vec::new(), Vec::new());
         table
@@ -344,14 +368,18 @@ impl Table {
     /// The nimber `*n`: `{0, *, …, *(n−1) | 0, *, …, *(n−1)}`.
     ///
     /// # Complexity
-    /// O(n²) the first time.
+    /// O(n²) the first time (the options of each nimber below it), O(1) after.
     pub fn nimber(&mut self, n: u32) -> GameId {
-        let mut below = vec![self.zero()];
-        for _ in 1..=n {
-            let next = self.intern(below.clone(), below.clone());
-            below.push(next);
+        if self.nimbers.is_empty() {
+            let zero = self.zero();
+            self.nimbers.push(zero);
         }
-        below[n as usize]
+        while self.nimbers.len() <= n as usize {
+            let below = self.nimbers.clone();
+            let next = self.intern(below.clone(), below);
+            self.nimbers.push(next);
+        }
+        self.nimbers[n as usize]
     }
 
     /// `* = {0 | 0}`.
@@ -432,11 +460,12 @@ impl Table {
     /// Bypasses one reversible Left option of `G = {l | r}`: an `A` with some `A^R ≤ G`
     /// is replaced by the Left options of that `A^R`. Returns whether one was.
     fn bypass_left(&mut self, l: &mut Vec<GameId>, r: &[GameId]) -> bool {
+        let mut form = Form::new(l, r);
         for i in 0..l.len() {
             let a = l[i];
             for j in 0..self.right(a).len() {
                 let ar = self.right(a)[j];
-                if self.id_leq_form(ar, l, r) {
+                if self.id_leq_form(ar, &mut form) {
                     l.swap_remove(i);
                     l.extend_from_slice(&self.nodes[ar.as_usize()].left);
                     return true;
@@ -449,11 +478,12 @@ impl Table {
     /// Bypasses one reversible Right option of `G = {l | r}`: a `B` with some `B^L ≥ G`
     /// is replaced by the Right options of that `B^L`.
     fn bypass_right(&mut self, l: &[GameId], r: &mut Vec<GameId>) -> bool {
+        let mut form = Form::new(l, r);
         for i in 0..r.len() {
             let b = r[i];
             for j in 0..self.left(b).len() {
                 let bl = self.left(b)[j];
-                if self.form_leq_id(l, r, bl) {
+                if self.form_leq_id(&mut form, bl) {
                     r.swap_remove(i);
                     r.extend_from_slice(&self.nodes[bl.as_usize()].right);
                     return true;
@@ -463,36 +493,57 @@ impl Table {
         false
     }
 
-    /// `{l | r} ≤ h`: no `G^L ≥ h` and no `h^R ≤ G`.
-    fn form_leq_id(&mut self, l: &[GameId], r: &[GameId], h: GameId) -> bool {
-        for &gl in l {
-            if self.leq(h, gl) {
-                return false;
+    /// `G ≤ h` for the form `G = {l | r}` not in the table: no `G^L ≥ h` and no
+    /// `h^R ≤ G`. Memoised on `h` in `form`, as `leq` is on pairs: without it the two
+    /// comparisons walk `h`'s game tree path by path (`*n + 1`: 2^n paths).
+    fn form_leq_id(&mut self, form: &mut Form<'_>, h: GameId) -> bool {
+        if let Some(&known) = form.above.get(&h) {
+            return known;
+        }
+        let mut answer = true;
+        for k in 0..form.left.len() {
+            if self.leq(h, form.left[k]) {
+                answer = false;
+                break;
             }
         }
-        for j in 0..self.right(h).len() {
-            let hr = self.right(h)[j];
-            if self.id_leq_form(hr, l, r) {
-                return false;
+        if answer {
+            for j in 0..self.right(h).len() {
+                let hr = self.right(h)[j];
+                if self.id_leq_form(hr, form) {
+                    answer = false;
+                    break;
+                }
             }
         }
-        true
+        form.above.insert(h, answer);
+        answer
     }
 
-    /// `g ≤ {l | r}`: no `g^L ≥ G` and no `G^R ≤ g`.
-    fn id_leq_form(&mut self, g: GameId, l: &[GameId], r: &[GameId]) -> bool {
-        for &gr in r {
-            if self.leq(gr, g) {
-                return false;
+    /// `g ≤ G` for the form `G = {l | r}` not in the table: no `G^R ≤ g` and no
+    /// `g^L ≥ G`. Memoised on `g` in `form`.
+    fn id_leq_form(&mut self, g: GameId, form: &mut Form<'_>) -> bool {
+        if let Some(&known) = form.below.get(&g) {
+            return known;
+        }
+        let mut answer = true;
+        for k in 0..form.right.len() {
+            if self.leq(form.right[k], g) {
+                answer = false;
+                break;
             }
         }
-        for j in 0..self.left(g).len() {
-            let gl = self.left(g)[j];
-            if self.form_leq_id(l, r, gl) {
-                return false;
+        if answer {
+            for j in 0..self.left(g).len() {
+                let gl = self.left(g)[j];
+                if self.form_leq_id(form, gl) {
+                    answer = false;
+                    break;
+                }
             }
         }
-        true
+        form.below.insert(g, answer);
+        answer
     }
 
     /// `g ≤ h` (Left is no better off in `g` than in `h`): no `g^L ≥ h` and no `h^R ≤ g`;
@@ -596,6 +647,14 @@ impl Table {
         }
         let s = if let (Some(x), Some(y)) = (self.number_of(g), self.number_of(h)) {
             self.number(x.checked_add(y).ok_or(Error::Overflow)?)
+        } else if let (Some(a), Some(b)) = (self.nimber_of(g), self.nimber_of(h)) {
+            // *a + *b = *(a XOR b) (Sprague–Grundy): without it the sum's options are
+            // simplified one bypass at a time, a high power of the nimbers' size.
+            self.nimber(a ^ b)
+        } else if self.number_of(h).is_some() {
+            self.translate(g, h)?
+        } else if self.number_of(g).is_some() {
+            self.translate(h, g)?
         } else {
             let mut left = Vec::new();
             let mut right = Vec::new();
@@ -619,6 +678,29 @@ impl Table {
         };
         self.sums.insert(key, s);
         Ok(s)
+    }
+
+    /// `g + x` for a canonical `g` that is not a number and a number `x`, by the number
+    /// translation theorem: `{g^L + x | g^R + x}`, each option translated alike. Adding a
+    /// number keeps every comparison between options and every reversal (`a ≤ b` iff
+    /// `a + x ≤ b + x`), so the translated form is canonical as it stands: no option is
+    /// compared, and `*n + x` costs the `n` translated options, not the `n³`
+    /// comparisons of a simplification.
+    ///
+    /// # Errors
+    /// As [`Table::sum`].
+    fn translate(&mut self, g: GameId, x: GameId) -> Result<GameId, Error> {
+        let mut left = Vec::with_capacity(self.left(g).len());
+        for i in 0..self.left(g).len() {
+            let gl = self.left(g)[i];
+            left.push(self.sum(gl, x)?);
+        }
+        let mut right = Vec::with_capacity(self.right(g).len());
+        for i in 0..self.right(g).len() {
+            let gr = self.right(g)[i];
+            right.push(self.sum(gr, x)?);
+        }
+        Ok(self.intern(left, right))
     }
 
     /// `g − h`.

@@ -100,6 +100,7 @@ pub(super) fn exact_options(limits: &super::Limits<'_>) -> exact::Options {
         table_entries: 0,
         threads: limits.search_threads,
         weak: limits.weak,
+        ..exact::Options::default()
     }
 }
 

@@ -261,6 +261,20 @@ pub fn solve_sum_in(
     let mut moves = Vec::new();
     let mut children = Vec::new();
     for (i, part) in spec.parts.iter().enumerate() {
+        // Every move is valued one by one: a part of more moves than that (a Nim heap of
+        // 10^18) is refused before they are listed.
+        let count = part.family.move_count(&part.position);
+        if count > MAX_SUM_MOVES {
+            return Err(Error::TooLarge {
+                what: format!(
+                    "part {} of `{spec}` has up to {count} moves, more than the {MAX_SUM_MOVES} \
+                     a sum with partizan parts values one by one (`grundy value` gives the \
+                     sum's value)",
+                    i + 1
+                ),
+                need: None,
+            });
+        }
         children.clear();
         part.family.moves(&part.position, &mut children);
         // An impartial part's children: their Grundy values from one solve of the part
@@ -362,6 +376,9 @@ fn impartial_children(
         .collect())
 }
 
+/// The most moves of one part that [`solve_sum_in`] values one by one.
+const MAX_SUM_MOVES: u128 = 1 << 16;
+
 /// The nimber `*g` as a form, refused past `*`[`MAX_NIMBER`].
 fn nimber_form(g: u64, context: &mut Context) -> Result<GameId, Error> {
     match u32::try_from(g) {
@@ -456,6 +473,24 @@ mod tests {
         // ±1 + *3 + * = ±1 + *2 = {1*2 | -1*2}: first player wins, mean 0, temperature 1.
         assert_eq!((v.value.as_str(), v.class), ("{1*2|-1*2}", "N"));
         assert_eq!((v.mean.as_str(), v.temperature.as_str()), ("0", "1"));
+    }
+
+    /// A large nimber plus a number is written `x*n` and reached without simplifying
+    /// the sum option by option (`nim(20) + 3/2` took half a minute, and its text grew
+    /// as 2^20 before `x*n` was recognised past `*7`); a sum with a part of more moves
+    /// than it values one by one is refused, not listed (a Nim heap of 10^18 panicked).
+    #[test]
+    fn large_nimbers_sum_at_once_and_huge_parts_are_refused() {
+        let v = valued("nim(300) + hackenbush(BBR)").unwrap();
+        assert_eq!((v.value.as_str(), v.class), ("3/2*300", "L"));
+        assert_eq!(v.reduced_canonical_form.as_deref(), Some("3/2"));
+        let v = valued("nim(200) + nim(100) + hackenbush(B)").unwrap();
+        assert_eq!(v.value, format!("1*{}", 200 ^ 100));
+        let spec: Spec = "nim(10^18,10^18) + hackenbush(BBR)".parse().unwrap();
+        match solve_sum(&spec, &Limits::default()) {
+            Err(Error::TooLarge { what, .. }) => assert!(what.contains("part 1"), "{what}"),
+            other => panic!("{:?}", other.map(|r| r.map(|r| r.outcome))),
+        }
     }
 
     /// A partizan family without values is refused, naming those that have them.

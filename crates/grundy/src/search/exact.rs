@@ -344,6 +344,11 @@ pub struct Options {
     /// Whether to find only win, draw or loss (a weak solution: the window is the sign),
     /// not the exact score (default `false`).
     pub weak: bool,
+    /// The first round's budget of nodes a move where the game searches its moves in
+    /// rounds of growing budgets ([`Searchable::widen`]), doubled each round (default
+    /// [`FIRST_BUDGET`]; at least 1). Tests make it small, so that every path of the
+    /// rounds is taken on small games.
+    pub first_budget: u64,
 }
 
 impl Default for Options {
@@ -353,6 +358,7 @@ impl Default for Options {
             table_entries: 1 << 23,
             threads: 1,
             weak: false,
+            first_budget: FIRST_BUDGET,
         }
     }
 }
@@ -696,6 +702,8 @@ struct Shared<'a, 'c> {
     /// Nodes counted by every thread, at each check.
     nodes: AtomicU64,
     max_nodes: u64,
+    /// [`Options::first_budget`].
+    first_budget: u64,
     /// Set when another thread's search failed: every thread stops.
     abort: AtomicBool,
 }
@@ -708,6 +716,7 @@ impl<'a, 'c> Shared<'a, 'c> {
             control,
             nodes: AtomicU64::new(0),
             max_nodes: options.max_nodes,
+            first_budget: options.first_budget.max(1),
             abort: AtomicBool::new(false),
         }
     }
@@ -745,9 +754,9 @@ struct Searcher<'a, 'c, G: Searchable> {
     deadline: u64,
 }
 
-/// The first round's budget of nodes a move ([`Searchable::widen`]), and its growth from
-/// one round to the next.
-const FIRST_BUDGET: u64 = if cfg!(test) { 4 } else { 1 << 10 };
+/// The first round's budget of nodes a move ([`Searchable::widen`]) by default
+/// ([`Options::first_budget`]); it doubles from one round to the next.
+pub const FIRST_BUDGET: u64 = 1 << 10;
 const BUDGET_GROWTH: u32 = 2;
 
 /// Plies from the root where a helper turns its move order.
@@ -914,7 +923,11 @@ impl<G: Searchable> Searcher<'_, '_, G> {
         // else one round, unbounded.
         let rounds = n > 1 && n <= 64 && (-1..=0).contains(&alpha) && self.game.widen(board);
         let mut open = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-        let mut budget = if rounds { FIRST_BUDGET } else { u64::MAX };
+        let mut budget = if rounds {
+            self.shared.first_budget
+        } else {
+            u64::MAX
+        };
         'rounds: loop {
             let outer = self.deadline;
             for step in 0..n {
@@ -1912,6 +1925,9 @@ mod tests {
             seed in any::<u64>(),
             wide in any::<bool>(),
             threads in 1usize..3,
+            // Rounds of budgets from 1 node, 4, and the default (where they rarely run
+            // out on games this small).
+            first_budget in prop::sample::select(vec![1u64, 4, FIRST_BUDGET]),
         ) {
             let game = levels(depth, width, seed, wide);
             let table = Table::new(1024, game.key_bits(), game.score_range()).unwrap();
@@ -1919,7 +1935,7 @@ mod tests {
             for b in 0..(2 * width).min(game.level.len() as u32) {
                 let want = game.reference(b, &mut memo);
                 for weak in [false, true] {
-                    let options = Options { threads, weak, ..Options::default() };
+                    let options = Options { threads, weak, first_budget, ..Options::default() };
                     let (found, _) = solve(&game, &b, &table, &options, &Control::default()).unwrap();
                     prop_assert_eq!(found.outcome(), want.outcome(), "{} weak {}", b, weak);
                     if !weak {
@@ -1930,7 +1946,7 @@ mod tests {
                 // Every move listed twice: one key, searched once, valued alike.
                 let mut children = game.moves[b as usize].clone();
                 children.extend(game.moves[b as usize].clone());
-                let options = Options { threads, ..Options::default() };
+                let options = Options { threads, first_budget, ..Options::default() };
                 let got = analyse(&game, &b, &children, &table, &options, &Control::default()).unwrap();
                 prop_assert_eq!(got.root.value, want);
                 prop_assert_eq!(got.moves.len(), children.len());

@@ -1128,10 +1128,11 @@ mod larger {
     /// a set the board's transposition keeps, so a match under the same names also checks
     /// that the two programs name cells and edges alike. The command line's
     /// `grundy solve 'hex[6]' --weak --threads 1` gives these 36 outcomes in 5.96·10^7
-    /// nodes, 10 to 12 minutes of CPU (README); this test took more than 40 minutes of CPU
-    /// and was stopped (2026-12-05, load 2 to 10), for a reason not yet found (not the
-    /// binaries' allocator: with its huge pages and reuse turned off, one opening takes
-    /// the command line the same time).
+    /// nodes, 10 to 12 minutes of CPU (README). This test took more than 40 minutes of
+    /// CPU until 2026-12-05: the search's first node budget was 4 in every test build (a
+    /// constant chosen for the small boards' tests), not the 1024 the program uses; it is
+    /// now an option ([`crate::search::exact::Options::first_budget`]) that the small
+    /// tests set themselves.
     /// `cargo test --release -p grundy --lib games::hex::larger::hex6 -- --ignored`
     #[test]
     #[ignore]

@@ -959,7 +959,7 @@ impl Boards for Search<'_> {
 mod tests {
     use super::*;
     use crate::explore::Control;
-    use crate::search::exact::{solve, Options, Table};
+    use crate::search::exact::{solve, Options, Table, FIRST_BUDGET};
     use proptest::prelude::*;
     use std::collections::HashMap;
 
@@ -1262,13 +1262,16 @@ mod tests {
             prop_assume!(empty != 0 && empty.count_ones() <= 11);
             let want = score(&hex, b, &mut HashMap::new());
             // As it is, and with H-search and rounds of budgets on every board.
-            for (h_search_from, widen_below) in [(H_SEARCH_FROM, WIDEN_BELOW), (0, 64)] {
+            // (rounds of 4 nodes first, so that budgets run out on these small boards).
+            for (h_search_from, widen_below, first_budget) in
+                [(H_SEARCH_FROM, WIDEN_BELOW, FIRST_BUDGET), (0, 64, 4)]
+            {
                 let mut search = Search::new(&hex);
                 search.h_search_from = h_search_from;
                 search.widen_below = widen_below;
                 let table = Table::new(1 << 12, search.key_bits(), search.score_range()).unwrap();
                 for weak in [true, false] {
-                    let options = Options { weak, ..Options::default() };
+                    let options = Options { weak, first_budget, ..Options::default() };
                     let (found, _) = solve(&search, &b, &table, &options, &Control::default()).unwrap();
                     prop_assert_eq!(found.score > 0, want > 0, "{:?} weak {}", b, weak);
                     if !weak {
@@ -1288,13 +1291,15 @@ mod tests {
         fn carriers_hold(n in 3u32..=5, order in shuffle(), stones in 4usize..25) {
             let (hex, b, empty) = drawn(n, &order, stones);
             prop_assume!(empty != 0 && empty.count_ones() <= 13);
-            for (h_search_from, widen_below) in [(H_SEARCH_FROM, WIDEN_BELOW), (0, 64)] {
+            for (h_search_from, widen_below, first_budget) in
+                [(H_SEARCH_FROM, WIDEN_BELOW, FIRST_BUDGET), (0, 64, 4)]
+            {
                 let mut search = Search::new(&hex);
                 search.h_search_from = h_search_from;
                 search.widen_below = widen_below;
                 CARRIERS.with(|c| c.borrow_mut().clear());
                 let table = Table::new(1 << 12, search.key_bits(), search.score_range()).unwrap();
-                let options = Options { weak: true, threads: 1, ..Options::default() };
+                let options = Options { weak: true, threads: 1, first_budget, ..Options::default() };
                 solve(&search, &b, &table, &options, &Control::default()).unwrap();
                 let kept: Vec<Kept> = CARRIERS.with(|c| c.borrow().clone());
                 let mut memo = HashMap::new();
