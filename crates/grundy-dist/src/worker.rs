@@ -275,7 +275,10 @@ impl Asks {
             per.resize_with(tier as usize + 1, || None);
         }
         let (set, _) = per[tier as usize].get_or_insert_with(|| {
-            let len = self.owners.of(tier).local_len_of(o, self.sizes[tier as usize]);
+            let len = self
+                .owners
+                .of(tier)
+                .local_len_of(o, self.sizes[tier as usize]);
             (Asked::new(len), 0)
         });
         set.mark(self.owners.of(tier).place(i, rank));
@@ -315,7 +318,8 @@ impl Asks {
     #[inline]
     fn index(&self, tier: u32, (o, i): (u64, u64), rank: u64) -> Option<usize> {
         let (set, start) = self.by.get(o as usize)?.get(tier as usize)?.as_ref()?;
-        set.index(self.owners.of(tier).place(i, rank)).map(|x| start + x)
+        set.index(self.owners.of(tier).place(i, rank))
+            .map(|x| start + x)
     }
 
     /// Empties every set, for the next round.
@@ -336,6 +340,7 @@ struct Me<'a> {
     processes: u32,
     process: u32,
     batch: usize,
+    kept_moves: usize,
     share: bool,
     max_bytes: u64,
     listen: &'a (dyn Fn(&Event) + Send + Sync),
@@ -389,6 +394,7 @@ impl<'a> Me<'a> {
             threads,
             rounds,
             batch: config.batch_slices.max(1),
+            kept_moves: config.kept_moves,
             share: config.share,
             max_bytes: config.max_bytes,
             listen,
@@ -1004,26 +1010,52 @@ impl<'a> Me<'a> {
         let mut asks = Asks::new(&owners, &sizes);
         // Kept from batch to batch, so that its vectors are not grown again each time.
         let mut seen = Visited::default();
-        for r in 0..lay.rounds(size, batch) {
-            let from = (r * batch).min(mine.len());
-            let to = ((r + 1) * batch).min(mine.len());
+        // Where the next round's visit starts: a slice of `mine`, and a rank of it.
+        let (mut j, mut from) = (
+            0usize,
+            mine.first().map_or(0, |&k| lay.range(k, size).start),
+        );
+        // A round visits up to `batch` slices, a part of `part` ranks at a time, and stops
+        // after the part that takes its kept moves to `Config::kept_moves` (whole slices
+        // when no rank travels: nothing is kept then).
+        let part = if self.processes == 1 && self.share {
+            lay.slice
+        } else {
+            (lay.slice / PARTS).max(1)
+        };
+        loop {
             seen.positions.clear();
             seen.kids.clear();
-            seen.recs.clear();
-            self.visit_slices(
-                t,
-                (&mine, from..to),
-                reach,
-                (&mut records, &mut edges),
-                (&at_home, &abroad),
-                (&mut asks, &mut seen),
-            );
+            seen.gains.clear();
+            let mut whole = 0;
+            while j < mine.len() && whole < batch {
+                let slice = lay.range(mine[j], size);
+                let to = (from + part).min(slice.end);
+                self.visit_part(
+                    t,
+                    (j, mine[j], from..to),
+                    reach,
+                    (&mut records, &mut edges),
+                    (&at_home, &abroad),
+                    (&mut asks, &mut seen),
+                );
+                from = to;
+                if to == slice.end {
+                    j += 1;
+                    whole += 1;
+                    from = mine.get(j).map_or(0, |&k| lay.range(k, size).start);
+                }
+                if seen.kids.len() >= self.kept_moves {
+                    break;
+                }
+            }
+            let more = u64::from(j < mine.len());
             let early = std::mem::take(&mut seen.early);
             let error = seen.error.take();
             let mut late = Pending::default();
             // Ask the owners abroad of the children in later tiers for their records.
             let status = carried.take().or(error).map_or(Ok(()), Err);
-            let told = self.ask_abroad(w, t, &mut asks, status)?;
+            let (told, more) = self.ask_abroad(w, t, &mut asks, status, more)?;
             // Label each kept position from its children's records, at home or told.
             // The record told of a child asked of its owner abroad.
             let told_of = |c: &Child| -> Option<u16> {
@@ -1050,6 +1082,9 @@ impl<'a> Me<'a> {
             pending.append_merged(early, late);
             asks.clear();
             carried = error;
+            if more == 0 {
+                break;
+            }
         }
         drop(home);
         let got = self.sync(
@@ -1059,6 +1094,8 @@ impl<'a> Me<'a> {
             0,
             carried.map_or(Ok(()), Err),
         )?;
+        // The batches' vectors are not needed by the in-tier rounds.
+        drop((seen, asks));
         if got.sums[0] > 0 {
             self.inside(w, t, pending, &mut records)?;
         }
@@ -1071,10 +1108,10 @@ impl<'a> Me<'a> {
     /// exchange (a child `abroad`) or kept for the in-tier rounds (moves inside only).
     ///
     /// Generic over its lookups, so that they are inlined in the loop over the moves.
-    fn visit_slices<H, A>(
+    fn visit_part<H, A>(
         &self,
         t: u32,
-        (mine, range): (&[u64], Range<usize>),
+        (j, k, part): (usize, u64, Range<u64>),
         reach: &Bits,
         (records, edges): (&mut [u16], &mut u64),
         (at_home, abroad): (&H, &A),
@@ -1086,13 +1123,14 @@ impl<'a> Me<'a> {
         let (game, scored, owners) = (self.game, self.scored, &self.owners);
         let lay = owners.of(t);
         let size = self.sizes[t as usize];
-        for (j, &k) in mine[range.clone()].iter().enumerate() {
+        {
             // A slice is one run of this worker's arrays.
             let slice = lay.range(k, size);
             let (start, base) = (slice.start, lay.local(slice.start));
+            let whole = part.end == slice.end;
             game.visit(
                 t,
-                slice,
+                part,
                 &|x| reach.get(base + (x - start) as usize),
                 &mut |x, node| {
                     let at = base + (x - start) as usize;
@@ -1142,7 +1180,13 @@ impl<'a> Me<'a> {
                             }
                         }
                         out.positions.push((x, out.kids.len()));
-                        out.kids.extend_from_slice(children);
+                        for (c, &rec) in children.iter().zip(&out.recs[first..]) {
+                            out.kids.push(Kid::new(c, rec));
+                        }
+                        if scored {
+                            out.gains.extend(children.iter().map(|c| c.gain));
+                        }
+                        out.recs.truncate(first);
                         return;
                     }
                     // The records looked up above, in step with the moves.
@@ -1182,30 +1226,35 @@ impl<'a> Me<'a> {
                     out.recs.truncate(first);
                 },
             );
-            self.tell(&Event::Solve {
-                tier: t,
-                done: ((range.start + j + 1) as u64 * lay.slice * lay.workers).min(size),
-                total: size,
-            });
+            if whole {
+                self.tell(&Event::Solve {
+                    tier: t,
+                    done: ((j + 1) as u64 * lay.slice * lay.workers).min(size),
+                    total: size,
+                });
+            }
         }
     }
 
     /// One exchange of a batch of tier `t`: each owner abroad of a child in `asks` is
     /// asked for its records, and this worker answers what it is asked from the tiers it
     /// holds, in two rounds every worker takes (the first also telling each the `status`
-    /// of the batch's labelling). Returns, by worker, the records told, in the order
-    /// asked ([`Asks::index`] finds a child's).
+    /// of the batch's labelling, and summing `more`: 1 if this worker has more to visit).
+    /// Returns, by worker, the records told, in the order asked ([`Asks::index`] finds a
+    /// child's), and the workers with more to visit.
     fn ask_abroad(
         &mut self,
         w: &mut Worker,
         t: u32,
         asks: &mut Asks,
         status: Result<(), Error>,
-    ) -> Result<Vec<Vec<u16>>, Error> {
+        more: u64,
+    ) -> Result<(Vec<Vec<u16>>, u64), Error> {
         let me = self.me();
         let game = self.game;
         let (out, counts) = asks.seal();
-        let got = self.sync(w, out, [0; SUMS], 0, status)?;
+        let got = self.sync(w, out, [more, 0, 0, 0, 0, 0, 0, 0], 0, status)?;
+        let more = got.sums[0];
         // Answer: the records asked for, in the order asked.
         let mut answers = self.empty();
         let mut local = Ok(());
@@ -1256,7 +1305,7 @@ impl<'a> Me<'a> {
                 )));
             }
         }
-        Ok(told)
+        Ok((told, more))
     }
 
     /// The positions of `t` with moves inside it, in rounds: first each move inside is
@@ -1881,6 +1930,10 @@ const WON_NEXT: [u16; 2] = [2, 3];
 /// The record of a win in 1.
 const WIN_IN_1: u16 = 5;
 
+/// The parts of a slice a round of solving visits one at a time, checking
+/// `Config::kept_moves` after each.
+const PARTS: u64 = 8;
+
 /// A kid's record not looked up at the visit (owned abroad, inside the tier, or an
 /// error to report when labelling).
 const ASK: u32 = u32::MAX;
@@ -1891,11 +1944,56 @@ const ASK: u32 = u32::MAX;
 #[derive(Default)]
 struct Visited {
     positions: Vec<(u64, usize)>,
-    kids: Vec<Child>,
-    /// By kid: its record if its owner is at home, else [`ASK`].
+    /// The kept positions' moves, each with its child's record if looked up at home.
+    kids: Vec<Kid>,
+    /// Score games: each kid's gain (empty for win/loss games, whose moves gain nothing).
+    gains: Vec<i32>,
+    /// The position being visited: by move, its child's record if its owner is at home,
+    /// else [`ASK`].
     recs: Vec<u32>,
     early: Pending,
     error: Option<Error>,
+}
+
+/// A kept position's move, in 16 bytes where a [`Child`] and its record took 28 (the
+/// moves of a batch's kept positions were the largest thing a quixo worker held): the
+/// child, whether the move keeps the turn, and the child's record if it was looked up at
+/// the visit; the gain, for score games, kept apart.
+#[derive(Clone, Copy)]
+struct Kid {
+    rank: u64,
+    tier: u32,
+    rec: u16,
+    /// Bit 0: the record was looked up; bit 1: the move keeps the turn.
+    flags: u8,
+}
+
+impl Kid {
+    fn new(c: &Child, rec: u32) -> Kid {
+        let looked = u16::try_from(rec).ok();
+        Kid {
+            rank: c.rank,
+            tier: c.tier,
+            rec: looked.unwrap_or(0),
+            flags: u8::from(looked.is_some()) | u8::from(c.again) << 1,
+        }
+    }
+    /// The record looked up at the visit, or [`ASK`].
+    fn rec(self) -> u32 {
+        if self.flags & 1 != 0 {
+            u32::from(self.rec)
+        } else {
+            ASK
+        }
+    }
+    fn child(self, gain: i32) -> Child {
+        Child {
+            tier: self.tier,
+            rank: self.rank,
+            gain,
+            again: self.flags & 2 != 0,
+        }
+    }
 }
 
 /// Labels each position of tier `t` kept for its children abroad (`positions`: its rank
@@ -1915,13 +2013,21 @@ where
 {
     let (positions, kids) = (&seen.positions, &seen.kids);
     let mut error: Option<Error> = None;
+    let mut children: Vec<Child> = Vec::new();
     for (i, &(x, start)) in positions.iter().enumerate() {
         let end = positions.get(i + 1).map_or(kids.len(), |p| p.1);
-        let children = &kids[start..end];
+        let here = &kids[start..end];
+        children.clear();
+        if scored {
+            let gains = &seen.gains[start..end];
+            children.extend(here.iter().zip(gains).map(|(k, &g)| k.child(g)));
+        } else {
+            children.extend(here.iter().map(|k| k.child(0)));
+        }
+        let children = &children[..];
         // The records looked up at the visit, in step with the moves; the others told,
         // or asked of `record_of`.
-        let recs = &seen.recs[start..end];
-        let looked_up = |k: usize, c: &Child| match recs[k] {
+        let looked_up = |k: usize, c: &Child| match here[k].rec() {
             ASK => told_of(c).map_or_else(|| record_of(c), |r| Ok(Some(r))),
             rec => Ok(Some(rec as u16)),
         };
