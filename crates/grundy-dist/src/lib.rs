@@ -2,8 +2,11 @@
 //! records and tablebase as [`grundy::tier::solve()`], with the ranks of every tier shared
 //! among workers in threads of one process or in many processes.
 //!
-//! Each tier is cut into slices of [`SLICE`] ranks (a tablebase block); slice `k` belongs
-//! to worker `k mod W`, which keeps its reachability bits and records in dense arrays.
+//! Each tier is cut into slices of [`SLICE`] ranks (a tablebase block), dealt to the W
+//! workers in turn as one run from tier 0's first slice on (slice `k` of a tier is worker
+//! `(k + s) mod W`'s, `s` the slices of the tiers before it), so that each holds its share
+//! of every tier within a slice and of all tiers; the owner keeps its reachability bits
+//! and records in dense arrays.
 //! Forward reachability pushes each child's rank to the child's owner; a tier is solved
 //! by pulling the records of its positions' children from their owners (sorted,
 //! delta-coded ranks out, two bytes a record back) and labelling each position by the

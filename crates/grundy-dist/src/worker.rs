@@ -1,5 +1,5 @@
-//! One worker of a run: its share of every tier (the slices `k` with `k mod W` its
-//! number), forward reachability, the tiers from the last, in-tier rounds, and the blocks
+//! One worker of a run: its share of every tier (the slices `k` with `(k + s) mod W` its
+//! number, `s` the slices of the tiers before: [`Owners`]), forward reachability, the tiers from the last, in-tier rounds, and the blocks
 //! it hands to each tier's writer.
 
 use std::collections::{BTreeMap, HashMap};
@@ -123,13 +123,6 @@ impl Layout {
             worker_bits: workers.is_power_of_two().then(|| workers.trailing_zeros()),
         }
     }
-    /// The layout of a tier whose slice 0 is worker `offset`'s (reduced modulo W).
-    fn with_offset(self, offset: u64) -> Layout {
-        Layout {
-            offset: offset % self.workers,
-            ..self
-        }
-    }
     /// The slice of a rank's owner, and its owner's number for it (the slice among the
     /// owner's).
     #[inline]
@@ -196,28 +189,53 @@ impl Layout {
 struct Owners {
     /// Every tier's, but for its offset.
     base: Layout,
-    /// By tier, its layout.
-    tiers: Vec<Layout>,
+    /// By tier, its offset (the owner of its slice 0).
+    offsets: Vec<u64>,
 }
 
 impl Owners {
     fn new(base: Layout, sizes: &[u64]) -> Owners {
         let mut before = 0u64;
-        let tiers = sizes
+        let offsets = sizes
             .iter()
             .map(|&size| {
-                let lay = base.with_offset(before);
+                let offset = before;
                 before = (before + size.div_ceil(base.slice)) % base.workers;
-                lay
+                offset
             })
             .collect();
-        Owners { base, tiers }
+        Owners { base, offsets }
     }
-    /// The layout of tier `t`. A tier past the game's (a move its caller refuses, or a
-    /// malformed message) gets the offset 0 rather than a panic.
+    /// The offset of tier `t`. A tier past the game's (a move its caller refuses, or a
+    /// malformed message) gets 0 rather than a panic.
+    #[inline]
+    fn offset(&self, t: u32) -> u64 {
+        self.offsets.get(t as usize).copied().unwrap_or(0)
+    }
+    /// The layout of tier `t`.
     #[inline]
     fn of(&self, t: u32) -> Layout {
-        self.tiers.get(t as usize).copied().unwrap_or(self.base)
+        Layout {
+            offset: self.offset(t),
+            ..self.base
+        }
+    }
+    /// [`Layout::split`] of `rank` of tier `t`, for every move followed (one load of an
+    /// offset, no layout copied).
+    #[inline]
+    fn split(&self, t: u32, rank: u64) -> (u64, u64) {
+        let lay = &self.base;
+        let k = rank >> lay.slice_bits;
+        let offset = self.offset(t);
+        match lay.worker_bits {
+            Some(b) => ((k + offset) & (lay.workers - 1), k >> b),
+            None => ((k + offset) % lay.workers, k / lay.workers),
+        }
+    }
+    /// The place of `rank` at its owner's slice `i` (the same in every tier).
+    #[inline]
+    fn place(&self, i: u64, rank: u64) -> usize {
+        self.base.place(i, rank)
     }
     fn workers(&self) -> u64 {
         self.base.workers
@@ -281,7 +299,7 @@ impl Asks {
                 .local_len_of(o, self.sizes[tier as usize]);
             (Asked::new(len), 0)
         });
-        set.mark(self.owners.of(tier).place(i, rank));
+        set.mark(self.owners.place(i, rank));
     }
 
     /// The messages, by worker, and how many ranks each is sent; each tier's answers'
@@ -318,8 +336,7 @@ impl Asks {
     #[inline]
     fn index(&self, tier: u32, (o, i): (u64, u64), rank: u64) -> Option<usize> {
         let (set, start) = self.by.get(o as usize)?.get(tier as usize)?.as_ref()?;
-        set.index(self.owners.of(tier).place(i, rank))
-            .map(|x| start + x)
+        set.index(self.owners.place(i, rank)).map(|x| start + x)
     }
 
     /// Empties every set, for the next round.
@@ -813,7 +830,7 @@ impl<'a> Me<'a> {
                                     });
                                     return;
                                 }
-                                let (o, i) = owners.of(c.tier).split(c.rank);
+                                let (o, i) = owners.split(c.tier, c.rank);
                                 let there = home[o as usize]
                                     .as_ref()
                                     .and_then(|parts| parts[c.tier as usize].as_ref());
@@ -986,7 +1003,7 @@ impl<'a> Me<'a> {
             if c.rank >= sizes.get(c.tier as usize).copied().unwrap_or(0) {
                 return Err(not_listed(c));
             }
-            let (o, i) = owners.of(c.tier).split(c.rank);
+            let (o, i) = owners.split(c.tier, c.rank);
             if !here.has(o as u32) {
                 return Ok(None);
             }
@@ -1002,7 +1019,7 @@ impl<'a> Me<'a> {
         let abroad = |c: &Child| {
             c.tier != t
                 && c.rank < sizes.get(c.tier as usize).copied().unwrap_or(0)
-                && !here.has(owners.of(c.tier).owner(c.rank))
+                && !here.has(owners.split(c.tier, c.rank).0 as u32)
         };
         // An error met labelling a batch, told in the next round every worker takes.
         let mut carried: Option<Error> = None;
@@ -1059,7 +1076,7 @@ impl<'a> Me<'a> {
             // Label each kept position from its children's records, at home or told.
             // The record told of a child asked of its owner abroad.
             let told_of = |c: &Child| -> Option<u16> {
-                let (o, i) = owners.of(c.tier).split(c.rank);
+                let (o, i) = owners.split(c.tier, c.rank);
                 let x = asks.index(c.tier, (o, i), c.rank)?;
                 told[o as usize].get(x).copied()
             };
@@ -1176,7 +1193,7 @@ impl<'a> Me<'a> {
                     if far {
                         for c in children {
                             if abroad(c) {
-                                asks.mark(c.tier, owners.of(c.tier).split(c.rank), c.rank);
+                                asks.mark(c.tier, owners.split(c.tier, c.rank), c.rank);
                             }
                         }
                         out.positions.push((x, out.kids.len()));
@@ -2304,6 +2321,7 @@ mod tests {
                     }
                     for rank in lay.range(k, size) {
                         let (o, i) = lay.split(rank);
+                        prop_assert_eq!(owners.split(t as u32, rank), (o, i));
                         prop_assert_eq!(o, owner);
                         prop_assert_eq!(lay.owner(rank), owner as u32);
                         let at = lay.local(rank);
