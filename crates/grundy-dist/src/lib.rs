@@ -2,8 +2,11 @@
 //! records and tablebase as [`grundy::tier::solve()`], with the ranks of every tier shared
 //! among workers in threads of one process or in many processes.
 //!
-//! Each tier is cut into slices of [`SLICE`] ranks (a tablebase block); slice `k` belongs
-//! to worker `k mod W`, which keeps its reachability bits and records in dense arrays.
+//! Each tier is cut into slices of [`SLICE`] ranks (a tablebase block), dealt to the W
+//! workers in turn as one run from tier 0's first slice on (slice `k` of a tier is worker
+//! `(k + s) mod W`'s, `s` the slices of the tiers before it), so that each holds its share
+//! of every tier within a slice and of all tiers; the owner keeps its reachability bits
+//! and records in dense arrays.
 //! Forward reachability pushes each child's rank to the child's owner; a tier is solved
 //! by pulling the records of its positions' children from their owners (sorted,
 //! delta-coded ranks out, two bytes a record back) and labelling each position by the
@@ -170,6 +173,11 @@ pub struct Config {
     /// positions' moves held at once (on connect4[5x5] over two processes, 2 slices held
     /// 131 MiB a process at the peak, 1 slice 92 MiB, for the same CPU).
     pub batch_slices: usize,
+    /// Moves of positions kept for their children abroad (16 bytes each) past which a
+    /// round of solving stops visiting (at the end of an eighth of a slice) and asks for
+    /// their records (default 2^20, 16 MiB: a slice of quixo[4] over two processes keeps
+    /// 3.4 M; connect four keeps fewer).
+    pub kept_moves: usize,
     /// Whether the workers of a process read each other's records and reachability bits
     /// in place (default). Off, every rank another worker owns travels as a message, as
     /// it does between processes: for tests of that path in one process, and to measure
@@ -189,6 +197,7 @@ impl Default for Config {
             max_bytes: 16 << 30,
             round_timeout: Duration::from_secs(600),
             batch_slices: 1,
+            kept_moves: 1 << 20,
             share: true,
             slice: SLICE,
         }

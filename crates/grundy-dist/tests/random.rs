@@ -174,6 +174,8 @@ fn check(game: Random) -> Result<(), TestCaseError> {
             workers,
             slice: 64,
             batch_slices: 1 + workers % 2,
+            // Rounds that stop within a slice (after 8 ranks), as on quixo[4].
+            kept_moves: 1 << (2 * workers),
             share,
             ..Config::default()
         };
