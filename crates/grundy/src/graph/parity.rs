@@ -544,12 +544,12 @@ pub fn solve_parity_with(
         strategy: vec![NONE; arena.len()],
         local: Vec::new(),
     };
-    pipe.settle_dead_ends_and_loops();
+    let census = pipe.settle_dead_ends_and_loops();
     control.check()?;
     // One set of search tables for both players' cycle searches and the SCC pass.
     let mut search = CycleSearch::new(arena);
-    if options.cycles {
-        pipe.settle_cycles(&mut search, control)?;
+    if let Some(census) = census {
+        pipe.settle_cycles(census, &mut search, control)?;
     }
     let (buf, starts) = pipe.parts(&mut search);
     // The searches' tables are not needed again: freed, the solver's reuse their room.
@@ -561,33 +561,63 @@ pub fn solve_parity_with(
 impl Pipeline<'_> {
     /// Dead ends (lost by their owner) and self-loops (won by the owner when the loop's
     /// parity is theirs; lost when it is the only move and is not), then their attractors.
-    fn settle_dead_ends_and_loops(&mut self) {
+    /// With [`ParityOptions::cycles`], the same pass over the edges takes the cycle
+    /// searches' [`Census`], returned without what the attractors decided.
+    fn settle_dead_ends_and_loops(&mut self) -> Option<Census> {
         let arena = self.arena;
-        for v in arena.vertices() {
-            let owner = arena.owner(v);
-            if arena.out_degree(v) == 0 {
-                self.settle(v, 1 - owner, NONE);
-            } else if self.options.self_loops && arena.successors(v).contains(&v) {
-                let parity = (arena.priority(v) & 1) as u8;
-                if parity == owner {
-                    self.settle(v, owner, v);
-                } else if arena.out_degree(v) == 1 {
-                    self.settle(v, parity, NONE);
-                }
+        let mut census = None;
+        if self.options.cycles {
+            // Every vertex is open until the pass seeds it: what it seeds, and what its
+            // seeds attract, is closed after.
+            census = Some(Census::with_pass(
+                arena,
+                |_| true,
+                |v, moves| self.settle_trivial(v, moves),
+            ));
+        } else {
+            for v in arena.vertices() {
+                self.settle_trivial(v, arena.successors(v));
             }
         }
         self.spread();
+        if let Some(census) = &mut census {
+            for &v in self.layers.queue() {
+                census.close(v);
+            }
+        }
+        census
+    }
+
+    /// Seeds `v` (with its `moves`) if it is a dead end or has a self-loop that decides it.
+    #[inline]
+    fn settle_trivial(&mut self, v: u32, moves: &[u32]) {
+        let owner = self.arena.owner(v);
+        if moves.is_empty() {
+            self.settle(v, 1 - owner, NONE);
+        } else if self.options.self_loops && moves.contains(&v) {
+            let parity = (self.arena.priority(v) & 1) as u8;
+            if parity == owner {
+                self.settle(v, owner, v);
+            } else if moves.len() == 1 {
+                self.settle(v, parity, NONE);
+            }
+        }
     }
 
     /// The cycles each player wins outright, and their attractors: one player after the
-    /// other, the second searching what the first's attractor left.
-    fn settle_cycles(&mut self, search: &mut CycleSearch, control: &Control) -> Result<(), Error> {
+    /// other, the second searching what the first's attractor left. `census` names no
+    /// vertex decided so far.
+    fn settle_cycles(
+        &mut self,
+        mut census: Census,
+        search: &mut CycleSearch,
+        control: &Control,
+    ) -> Result<(), Error> {
         let arena = self.arena;
         // Every vertex decided is in the queue: the rest is open.
         if self.layers.queue().len() >= arena.len() {
             return Ok(());
         }
-        let mut census = Census::new(arena, |v| self.layers.is_open(v));
         for player in [0u8, 1] {
             if census.work(player) == 0 {
                 continue;

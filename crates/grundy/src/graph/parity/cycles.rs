@@ -57,7 +57,20 @@ impl Census {
     ///
     /// # Complexity
     /// O(n + m): the edges of the players not ruled out.
+    #[cfg(test)]
     pub(crate) fn new(arena: &Arena, open: impl Fn(u32) -> bool) -> Census {
+        Census::with_pass(arena, open, |_, _| {})
+    }
+
+    /// [`Census::new`] in one pass over the edges with `each`, called on every vertex and its
+    /// moves before `open` is asked of it: the pipeline's pass over self-loops, which reads
+    /// every vertex's moves anyway (two passes over the edges cost more than one: the
+    /// offsets and targets are read once, not twice).
+    pub(crate) fn with_pass(
+        arena: &Arena,
+        open: impl Fn(u32) -> bool,
+        mut each: impl FnMut(u32, &[u32]),
+    ) -> Census {
         let owners = arena.owners();
         let search = Census::sample(arena, &open);
         // Both sums in registers: an array indexed by owner would chain every vertex's
@@ -70,10 +83,11 @@ impl Census {
             .vertices()
             .map(|v| {
                 let owner = owners[v as usize];
+                let moves = arena.successors(v);
+                each(v, moves);
                 if !search[usize::from(owner)] || !open(v) {
                     return owner;
                 }
-                let moves = arena.successors(v);
                 let mut out = false;
                 // Without branches: on random games the owner of a successor is a coin toss.
                 for &w in moves {
