@@ -589,7 +589,9 @@ impl Pipeline<'_> {
     }
 
     /// Seeds `v` (with its `moves`) if it is a dead end or has a self-loop that decides it.
-    #[inline]
+    /// Inlined into the pass that calls it on every vertex: a call per vertex, left to the
+    /// compiler, cost a separate function on the hot path.
+    #[inline(always)]
     fn settle_trivial(&mut self, v: u32, moves: &[u32]) {
         let owner = self.arena.owner(v);
         if moves.is_empty() {
