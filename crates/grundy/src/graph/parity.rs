@@ -438,7 +438,8 @@ impl Pipeline<'_> {
         let arena = self.arena;
         let mut offsets = Vec::with_capacity(members.len() + 1);
         let mut targets = Vec::new();
-        offsets.push(0u64);
+        // `u32` offsets, as the arena keeps them: a part has at most the arena's edges.
+        offsets.push(0u32);
         for &v in members {
             let start = targets.len();
             let mut looped = false;
@@ -459,14 +460,14 @@ impl Pipeline<'_> {
             if looped && targets.len() == start {
                 targets.push(self.local[v as usize]);
             }
-            offsets.push(targets.len() as u64);
+            offsets.push(targets.len() as u32);
         }
         let owner: Vec<u8> = members.iter().map(|&v| arena.owner(v)).collect();
         let mut priority: Vec<u32> = members.iter().map(|&v| arena.priority(v)).collect();
         if self.options.compress {
             compress_priorities(&mut priority);
         }
-        let csr = Csr::from_parts(offsets, targets).expect("a part's edges are in range");
+        let csr = Csr::from_narrow_parts(offsets, targets).expect("a part's edges are in range");
         Arena::new(owner, priority, csr).expect("a part's tables agree")
     }
 }
