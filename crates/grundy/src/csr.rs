@@ -1,5 +1,8 @@
-//! The one graph representation: compressed sparse rows with `u32` vertex ids and `u64`
-//! offsets, used by exploration, the retrograde engine and the graph-game arenas alike.
+//! The one graph representation: compressed sparse rows with `u32` vertex ids, used by
+//! exploration, the retrograde engine and the graph-game arenas alike. Offsets are `u64` by
+//! default ([`Csr`]); the arenas of graph games, whose edges are counted in `u32`, keep them
+//! in `u32` ([`Csr<u32>`]): 4 bytes a vertex less in each direction, which a search that
+//! jumps from vertex to vertex reads at random.
 
 use rayon::prelude::*;
 
@@ -29,17 +32,101 @@ pub enum CsrError {
         /// The number of vertices asked for.
         count: u64,
     },
+    /// More edges than the offsets' type can count ([`Csr<u32>`]: `u32::MAX`).
+    #[error("too many edges for {bits}-bit offsets: {count}")]
+    TooManyEdges {
+        /// The number of edges asked for.
+        count: u64,
+        /// The width of the offsets.
+        bits: u32,
+    },
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for u32 {}
+    impl Sealed for u64 {}
+}
+
+/// The type of a [`Csr`]'s offsets: `u64` (any graph) or `u32` (at most `u32::MAX` edges).
+pub trait Offset:
+    sealed::Sealed
+    + Copy
+    + Ord
+    + Default
+    + std::fmt::Debug
+    + std::hash::Hash
+    + Send
+    + Sync
+    + 'static
+    + std::ops::AddAssign
+    + std::ops::SubAssign
+{
+    /// The largest offset the type holds.
+    const MAX: u64;
+    /// One, to count with.
+    const ONE: Self;
+    /// The offset as an index.
+    fn index(self) -> usize;
+    /// The offset as a `u64`.
+    fn wide(self) -> u64;
+    /// `x` as an offset; the caller has checked `x <= Self::MAX`.
+    fn of(x: u64) -> Self;
+    /// Offsets all at most `u32::MAX` (checked by the caller) as `u32`: the vector itself
+    /// when they are `u32` already.
+    fn narrow_all(offsets: Vec<Self>) -> Vec<u32>;
+}
+
+impl Offset for u64 {
+    const MAX: u64 = u64::MAX;
+    const ONE: Self = 1;
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+    #[inline(always)]
+    fn wide(self) -> u64 {
+        self
+    }
+    #[inline(always)]
+    fn of(x: u64) -> Self {
+        x
+    }
+    fn narrow_all(offsets: Vec<Self>) -> Vec<u32> {
+        offsets.into_iter().map(|o| o as u32).collect()
+    }
+}
+
+impl Offset for u32 {
+    const MAX: u64 = u32::MAX as u64;
+    const ONE: Self = 1;
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+    #[inline(always)]
+    fn wide(self) -> u64 {
+        u64::from(self)
+    }
+    #[inline(always)]
+    fn of(x: u64) -> Self {
+        debug_assert!(x <= <Self as Offset>::MAX);
+        x as u32
+    }
+    fn narrow_all(offsets: Vec<Self>) -> Vec<u32> {
+        offsets
+    }
 }
 
 /// A frozen directed graph in compressed sparse row form: the successors of `v` are
 /// `targets[offsets[v]..offsets[v + 1]]`.
 ///
-/// Memory: 8 bytes per vertex (offsets) and 4 bytes per edge.
+/// Memory: 8 bytes per vertex (offsets; 4 for [`Csr<u32>`]) and 4 bytes per edge.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Csr {
+pub struct Csr<O: Offset = u64> {
     // Crate-visible so that exploration can build a graph it knows is valid without
     // re-checking it.
-    pub(crate) offsets: Vec<u64>,
+    pub(crate) offsets: Vec<O>,
     pub(crate) targets: Vec<u32>,
 }
 
@@ -53,17 +140,34 @@ impl Csr {
     /// [`CsrError`] if `offsets` is empty, does not start at 0, decreases, does not end at
     /// `targets.len()`, or a target is not a vertex.
     pub fn from_parts(offsets: Vec<u64>, targets: Vec<u32>) -> Result<Csr, CsrError> {
+        Csr::checked(offsets, targets)
+    }
+}
+
+impl Csr<u32> {
+    /// [`Csr::from_parts`] with `u32` offsets.
+    ///
+    /// # Errors
+    /// As [`Csr::from_parts`].
+    pub fn from_narrow_parts(offsets: Vec<u32>, targets: Vec<u32>) -> Result<Csr<u32>, CsrError> {
+        Csr::checked(offsets, targets)
+    }
+}
+
+impl<O: Offset> Csr<O> {
+    /// A graph from its raw arrays, checked.
+    fn checked(offsets: Vec<O>, targets: Vec<u32>) -> Result<Csr<O>, CsrError> {
         let Some(&last) = offsets.last() else {
             return Err(CsrError::BadOffsets {
                 reason: "there must be n + 1 offsets",
             });
         };
-        if offsets[0] != 0 {
+        if offsets[0] != O::default() {
             return Err(CsrError::BadOffsets {
                 reason: "the first offset must be 0",
             });
         }
-        if last != targets.len() as u64 {
+        if last.wide() != targets.len() as u64 {
             return Err(CsrError::BadOffsets {
                 reason: "the last offset must equal the number of targets",
             });
@@ -91,7 +195,7 @@ impl Csr {
         };
         if let Some(e) = bad {
             // The vertex whose edges hold edge e: the last with offsets[v] <= e.
-            let v = offsets.partition_point(|&o| o <= e as u64) - 1;
+            let v = offsets.partition_point(|&o| o.wide() <= e as u64) - 1;
             return Err(CsrError::TargetOutOfRange {
                 vertex: v as u32,
                 target: targets[e],
@@ -100,7 +204,9 @@ impl Csr {
         }
         Ok(Csr { offsets, targets })
     }
+}
 
+impl Csr {
     /// A graph with `n` vertices from a list of edges `(from, to)`; each vertex's
     /// successors in the order given.
     ///
@@ -149,6 +255,37 @@ impl Csr {
         Csr { offsets, targets }
     }
 
+    /// The same graph with `u32` offsets.
+    ///
+    /// # Errors
+    /// [`CsrError::TooManyEdges`] if it has more than `u32::MAX` edges.
+    pub fn narrow(self) -> Result<Csr<u32>, CsrError> {
+        narrow(self)
+    }
+}
+
+/// `csr` with `u32` offsets, or [`CsrError::TooManyEdges`].
+fn narrow<O: Offset>(csr: Csr<O>) -> Result<Csr<u32>, CsrError> {
+    let count = csr.targets.len() as u64;
+    if count > <u32 as Offset>::MAX {
+        return Err(CsrError::TooManyEdges { count, bits: 32 });
+    }
+    let Csr { offsets, targets } = csr;
+    Ok(Csr {
+        offsets: O::narrow_all(offsets),
+        targets,
+    })
+}
+
+impl<O: Offset> Csr<O> {
+    /// The same graph with `u32` offsets (no copy if it has them already).
+    ///
+    /// # Errors
+    /// [`CsrError::TooManyEdges`] if it has more than `u32::MAX` edges.
+    pub fn into_narrow(self) -> Result<Csr<u32>, CsrError> {
+        narrow(self)
+    }
+
     /// The number of vertices.
     #[must_use]
     pub fn len(&self) -> usize {
@@ -172,14 +309,14 @@ impl Csr {
     #[must_use]
     pub fn successors(&self, v: u32) -> &[u32] {
         let v = v as usize;
-        &self.targets[self.offsets[v] as usize..self.offsets[v + 1] as usize]
+        &self.targets[self.offsets[v].index()..self.offsets[v + 1].index()]
     }
 
     /// The number of successors of `v`.
     #[inline]
     #[must_use]
     pub fn degree(&self, v: u32) -> u64 {
-        self.offsets[v as usize + 1] - self.offsets[v as usize]
+        self.offsets[v as usize + 1].wide() - self.offsets[v as usize].wide()
     }
 
     /// The graph with every edge reversed; the predecessors of each vertex come in
@@ -191,7 +328,7 @@ impl Csr {
     /// # Panics
     /// If the memory cannot be had; [`Csr::try_reverse`] refuses instead.
     #[must_use]
-    pub fn reverse(&self) -> Csr {
+    pub fn reverse(&self) -> Csr<O> {
         self.try_reverse()
             .unwrap_or_else(|e| panic!("cannot reverse a graph: {e}"))
     }
@@ -201,15 +338,16 @@ impl Csr {
     ///
     /// # Errors
     /// [`crate::Error::TooLarge`] with the bytes asked for.
-    pub fn try_reverse(&self) -> Result<Csr, crate::Error> {
+    pub fn try_reverse(&self) -> Result<Csr<O>, crate::Error> {
         // Each vertex's range is filled from its end, so no array of fill positions is needed
-        // and predecessors come out in ascending order.
+        // and predecessors come out in ascending order. The reverse has as many edges as the
+        // graph: its offsets fit the same type.
         let k = self.len();
-        let mut offsets = crate::memory::filled(k + 1, 0u64, "the reverse graph")?;
+        let mut offsets = crate::memory::filled(k + 1, O::default(), "the reverse graph")?;
         for &t in &self.targets {
-            offsets[t as usize] += 1;
+            offsets[t as usize] += O::ONE;
         }
-        let mut total = 0u64;
+        let mut total = O::default();
         for o in &mut offsets[..k] {
             total += *o;
             *o = total;
@@ -217,11 +355,11 @@ impl Csr {
         offsets[k] = total;
         let mut targets = crate::memory::filled(self.targets.len(), 0u32, "the reverse graph")?;
         for u in (0..k).rev() {
-            let out = &self.targets[self.offsets[u] as usize..self.offsets[u + 1] as usize];
+            let out = &self.targets[self.offsets[u].index()..self.offsets[u + 1].index()];
             for &t in out.iter().rev() {
                 let slot = &mut offsets[t as usize];
-                *slot -= 1;
-                targets[*slot as usize] = u as u32;
+                *slot -= O::ONE;
+                targets[slot.index()] = u as u32;
             }
         }
         Ok(Csr { offsets, targets })
@@ -229,7 +367,7 @@ impl Csr {
 
     /// The raw offsets array (`len() + 1` entries).
     #[must_use]
-    pub fn offsets(&self) -> &[u64] {
+    pub fn offsets(&self) -> &[O] {
         &self.offsets
     }
 
@@ -241,7 +379,7 @@ impl Csr {
 
     /// The raw arrays `(offsets, targets)`.
     #[must_use]
-    pub fn into_parts(self) -> (Vec<u64>, Vec<u32>) {
+    pub fn into_parts(self) -> (Vec<O>, Vec<u32>) {
         (self.offsets, self.targets)
     }
 }
@@ -259,6 +397,7 @@ impl Default for Csr {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Strategy;
 
     /// A bad target is found and named by its vertex, in small graphs and in large ones
     /// (checked in parts), first among several, past empty vertices.
@@ -323,5 +462,45 @@ mod tests {
             1
         );
         assert_eq!(Csr::default().len(), 0);
+    }
+
+    /// Narrow offsets (`Csr<u32>`) hold the same graph as wide ones: the same successors and
+    /// degrees, the same reverse, and the same checks on raw parts.
+    #[test]
+    fn narrow_offsets_give_the_same_graph() {
+        let graphs = (1usize..12).prop_flat_map(|n| {
+            (
+                proptest::strategy::Just(n),
+                proptest::collection::vec((0..n as u32, 0..n as u32), 0..4 * n),
+            )
+        });
+        proptest::test_runner::TestRunner::default()
+            .run(&graphs, |(n, edges)| {
+                let wide = Csr::from_edges(n, &edges);
+                let narrow = wide.clone().narrow().unwrap();
+                proptest::prop_assert_eq!(narrow.len(), n);
+                proptest::prop_assert_eq!(narrow.edge_count(), edges.len());
+                for v in 0..n as u32 {
+                    proptest::prop_assert_eq!(narrow.successors(v), wide.successors(v));
+                    proptest::prop_assert_eq!(narrow.degree(v), wide.degree(v));
+                }
+                let reverse = narrow.reverse();
+                proptest::prop_assert_eq!(&reverse, &wide.reverse().narrow().unwrap());
+                proptest::prop_assert_eq!(reverse.clone().into_narrow().unwrap(), reverse);
+                let (offsets, targets) = narrow.clone().into_parts();
+                proptest::prop_assert_eq!(
+                    Csr::from_narrow_parts(offsets.clone(), targets.clone()),
+                    Ok(narrow)
+                );
+                if let Some(t) = targets.first() {
+                    let mut bad = targets.clone();
+                    bad[0] = n as u32 + t;
+                    proptest::prop_assert!(Csr::from_narrow_parts(offsets, bad).is_err());
+                }
+                Ok(())
+            })
+            .unwrap();
+        assert!(Csr::from_narrow_parts(vec![0, 2, 1], vec![0, 0]).is_err());
+        assert!(Csr::from_narrow_parts(vec![], vec![]).is_err());
     }
 }

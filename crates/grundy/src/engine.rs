@@ -36,7 +36,7 @@
 
 use rayon::prelude::*;
 
-use crate::explore::{Control, Csr};
+use crate::explore::{Control, Csr, Offset};
 use crate::Error;
 
 /// Set in the state word of a decided vertex.
@@ -347,8 +347,8 @@ impl Rule for Attractor<'_> {
 /// # Errors
 /// [`Error::TooLarge`] if a distance would exceed 2^30 - 2; the queue then holds what was
 /// decided so far.
-pub fn propagate<R: Rule, S: Record>(
-    reverse: &Csr,
+pub fn propagate<R: Rule, S: Record, O: Offset>(
+    reverse: &Csr<O>,
     state: &mut [Word],
     queue: &mut Vec<u32>,
     mut head: usize,
@@ -381,7 +381,7 @@ pub fn propagate<R: Rule, S: Record>(
             });
             break;
         }
-        let mut edges = targets[offsets[u] as usize..offsets[u + 1] as usize].iter();
+        let mut edges = targets[offsets[u].index()..offsets[u + 1].index()].iter();
         // Bounds how many vertices `u` can decide; `edges.len()` later would cost the loop
         // a counter.
         let degree = edges.len();

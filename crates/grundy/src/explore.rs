@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustc_hash::FxHashMap;
 
-pub use crate::csr::Csr;
+pub use crate::csr::{Csr, Offset};
 use crate::game::{Game, IndexedGame};
 use crate::{memory, Error, Limit};
 

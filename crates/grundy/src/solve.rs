@@ -2,7 +2,7 @@
 //! remoteness (retrograde analysis, right on cycles), and minimax values for score games.
 
 use crate::engine::{self, AllSuccessors, Labelling, Word};
-use crate::explore::{explore, Control, Csr, Explored};
+use crate::explore::{explore, Control, Csr, Explored, Offset};
 use crate::game::{Best, Game, Margin, Outcome, ScoreGame, Step, Value};
 use crate::Error;
 
@@ -103,9 +103,9 @@ impl Labels {
 /// # Errors
 /// [`Error::TooLarge`] for a vertex with 2^30 moves or more, or a remoteness past 2^30;
 /// [`Error::Cancelled`] if stopped.
-pub fn label(
-    graph: &Csr,
-    reverse: &Csr,
+pub fn label<O: Offset>(
+    graph: &Csr<O>,
+    reverse: &Csr<O>,
     terminal: impl Fn(u32) -> Option<Outcome>,
     control: &Control<'_>,
 ) -> Result<Labels, Error> {
@@ -119,9 +119,9 @@ pub fn label(
 ///
 /// # Errors
 /// As [`label`].
-pub fn label_by_degree(
+pub fn label_by_degree<O: Offset>(
     degree: impl Fn(u32) -> u64,
-    reverse: &Csr,
+    reverse: &Csr<O>,
     terminal: impl Fn(u32) -> Option<Outcome>,
     mover: Option<&[u8]>,
     control: &Control<'_>,

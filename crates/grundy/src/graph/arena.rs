@@ -2,8 +2,8 @@
 //! optional names, start vertex, and the map from dense ids back to the ids of the file).
 //!
 //! Vertices are dense `u32` ids `0..n`. Every table is a `Vec` indexed by id. Successor lists are
-//! a compressed sparse row ([`Csr`]): the successors of `v` are
-//! `targets[offsets[v]..offsets[v + 1]]`. The reverse graph (predecessors) is built on first use
+//! a compressed sparse row ([`Csr<u32>`]: `u32` offsets, so at most `u32::MAX` edges): the
+//! successors of `v` are `targets[offsets[v]..offsets[v + 1]]`. The reverse graph (predecessors) is built on first use
 //! and cached, because only some algorithms (attractors, retrograde labelling) need it.
 //!
 //! The CSR is the crate's one graph type ([`crate::explore::Csr`]), so the retrograde engine
@@ -81,7 +81,7 @@ pub enum ArenaError {
     },
 }
 
-pub use crate::csr::{Csr, CsrError};
+pub use crate::csr::{Csr, CsrError, Offset};
 
 impl From<CsrError> for ArenaError {
     fn from(e: CsrError) -> ArenaError {
@@ -97,6 +97,7 @@ impl From<CsrError> for ArenaError {
                 len,
             },
             CsrError::TooManyVertices { count } => ArenaError::TooManyVertices { count },
+            CsrError::TooManyEdges { count, .. } => ArenaError::TooManyEdges { count },
         }
     }
 }
@@ -152,12 +153,12 @@ impl Default for IdMap {
 pub struct Arena {
     owner: Vec<u8>,
     priority: Vec<u32>,
-    succ: Csr,
+    succ: Csr<u32>,
     /// Empty when no vertex has a name, else one entry per vertex.
     names: Vec<Option<String>>,
     start: Option<u32>,
     ids: IdMap,
-    pred: OnceLock<Csr>,
+    pred: OnceLock<Csr<u32>>,
 }
 
 impl PartialEq for Arena {
@@ -184,11 +185,20 @@ impl Arena {
         b.build().unwrap()
     }
 
-    /// Builds an arena from one owner and one priority per vertex and the successor CSR.
+    /// Builds an arena from one owner and one priority per vertex and the successor CSR
+    /// (its offsets are kept as `u32`: copied once if they are `u64`).
     ///
     /// # Complexity
     /// O(n).
-    pub fn new(owner: Vec<u8>, priority: Vec<u32>, successors: Csr) -> Result<Self, ArenaError> {
+    ///
+    /// # Errors
+    /// [`ArenaError`] if the tables disagree in length, an owner is not 0 or 1, or there are
+    /// more than `u32::MAX` edges.
+    pub fn new<O: Offset>(
+        owner: Vec<u8>,
+        priority: Vec<u32>,
+        successors: Csr<O>,
+    ) -> Result<Self, ArenaError> {
         let n = successors.len();
         if owner.len() != n {
             return Err(ArenaError::LengthMismatch {
@@ -210,6 +220,7 @@ impl Arena {
                 owner: owner[v],
             });
         }
+        let successors = successors.into_narrow()?;
         Ok(Arena {
             owner,
             priority,
@@ -354,7 +365,7 @@ impl Arena {
 
     /// The forward graph.
     #[inline]
-    pub fn successor_csr(&self) -> &Csr {
+    pub fn successor_csr(&self) -> &Csr<u32> {
         &self.succ
     }
 
@@ -362,7 +373,7 @@ impl Arena {
     ///
     /// # Complexity
     /// O(n + m) the first time, O(1) after.
-    pub fn reverse(&self) -> &Csr {
+    pub fn reverse(&self) -> &Csr<u32> {
         self.pred.get_or_init(|| self.succ.reverse())
     }
 
@@ -436,7 +447,9 @@ impl Arena {
 pub struct ArenaBuilder {
     owner: Vec<u8>,
     priority: Vec<u32>,
-    offsets: Vec<u64>,
+    /// `u32` offsets: an edge count past `u32::MAX` wraps them, and [`build`](Self::build)
+    /// then refuses the arena by the count of its targets.
+    offsets: Vec<u32>,
     targets: Vec<u32>,
     names: Vec<Option<String>>,
 }
@@ -474,7 +487,7 @@ impl ArenaBuilder {
         self.owner.push(owner);
         self.priority.push(priority);
         self.targets.extend(successors);
-        self.offsets.push(self.targets.len() as u64);
+        self.offsets.push(self.targets.len() as u32);
     }
 
     /// Names the most recently pushed vertex.
@@ -496,7 +509,12 @@ impl ArenaBuilder {
         if n > u32::MAX as usize {
             return Err(ArenaError::TooManyVertices { count: n as u64 });
         }
-        let csr = Csr::from_parts(self.offsets, self.targets)?;
+        if self.targets.len() as u64 > u64::from(u32::MAX) {
+            return Err(ArenaError::TooManyEdges {
+                count: self.targets.len() as u64,
+            });
+        }
+        let csr = Csr::from_narrow_parts(self.offsets, self.targets)?;
         if !self.names.is_empty() {
             self.names.resize(n, None);
         }

@@ -734,8 +734,10 @@ struct PgBody {
     ids: Vec<u64>,
     priority: Vec<u32>,
     owner: Vec<u8>,
-    /// CSR offsets in file order: 0, then where each vertex's successors end.
-    ends: Vec<u64>,
+    /// CSR offsets in file order: 0, then where each vertex's successors end (`u32`, as the
+    /// arena keeps them: past `u32::MAX` edges they wrap, and the file is refused by its
+    /// count of successors before they are read).
+    ends: Vec<u32>,
     succ: RawSucc,
     /// Empty until the first name, then one entry per vertex.
     names: Vec<Option<String>>,
@@ -820,7 +822,7 @@ fn pg_vertex(
     body.ids.push(id);
     body.priority.push(priority as u32);
     body.owner.push(owner as u8);
-    body.ends.push(body.succ.len() as u64);
+    body.ends.push(body.succ.len() as u32);
     if let Some((id_at, _)) = &mut body.at {
         id_at.push(at);
     }
@@ -1049,7 +1051,7 @@ fn by_id(ids: Vec<u64>) -> (Option<Vec<u32>>, Vec<u64>, Vec<(usize, usize, u64)>
 /// [`by_id`] gives it): the successors (CSR `ends`, `targets`), owners, priorities, names.
 fn into_id_order(
     order: &[u32],
-    (ends, targets): (&mut Vec<u64>, &mut Vec<u32>),
+    (ends, targets): (&mut Vec<u32>, &mut Vec<u32>),
     owner: &mut Vec<u8>,
     priority: &mut Vec<u32>,
     names: &mut Vec<Option<String>>,
@@ -1060,7 +1062,7 @@ fn into_id_order(
     for &i in order {
         let i = i as usize;
         dense_targets.extend_from_slice(&targets[ends[i] as usize..ends[i + 1] as usize]);
-        dense_ends.push(dense_targets.len() as u64);
+        dense_ends.push(dense_targets.len() as u32);
     }
     (*ends, *targets) = (dense_ends, dense_targets);
     *owner = order.iter().map(|&i| owner[i as usize]).collect();

@@ -438,7 +438,8 @@ impl Pipeline<'_> {
         let arena = self.arena;
         let mut offsets = Vec::with_capacity(members.len() + 1);
         let mut targets = Vec::new();
-        offsets.push(0u64);
+        // `u32` offsets, as the arena keeps them: a part has at most the arena's edges.
+        offsets.push(0u32);
         for &v in members {
             let start = targets.len();
             let mut looped = false;
@@ -459,14 +460,14 @@ impl Pipeline<'_> {
             if looped && targets.len() == start {
                 targets.push(self.local[v as usize]);
             }
-            offsets.push(targets.len() as u64);
+            offsets.push(targets.len() as u32);
         }
         let owner: Vec<u8> = members.iter().map(|&v| arena.owner(v)).collect();
         let mut priority: Vec<u32> = members.iter().map(|&v| arena.priority(v)).collect();
         if self.options.compress {
             compress_priorities(&mut priority);
         }
-        let csr = Csr::from_parts(offsets, targets).expect("a part's edges are in range");
+        let csr = Csr::from_narrow_parts(offsets, targets).expect("a part's edges are in range");
         Arena::new(owner, priority, csr).expect("a part's tables agree")
     }
 }
@@ -544,12 +545,12 @@ pub fn solve_parity_with(
         strategy: vec![NONE; arena.len()],
         local: Vec::new(),
     };
-    pipe.settle_dead_ends_and_loops();
+    let census = pipe.settle_dead_ends_and_loops();
     control.check()?;
     // One set of search tables for both players' cycle searches and the SCC pass.
     let mut search = CycleSearch::new(arena);
-    if options.cycles {
-        pipe.settle_cycles(&mut search, control)?;
+    if let Some(census) = census {
+        pipe.settle_cycles(census, &mut search, control)?;
     }
     let (buf, starts) = pipe.parts(&mut search);
     // The searches' tables are not needed again: freed, the solver's reuse their room.
@@ -561,33 +562,65 @@ pub fn solve_parity_with(
 impl Pipeline<'_> {
     /// Dead ends (lost by their owner) and self-loops (won by the owner when the loop's
     /// parity is theirs; lost when it is the only move and is not), then their attractors.
-    fn settle_dead_ends_and_loops(&mut self) {
+    /// With [`ParityOptions::cycles`], the same pass over the edges takes the cycle
+    /// searches' [`Census`], returned without what the attractors decided.
+    fn settle_dead_ends_and_loops(&mut self) -> Option<Census> {
         let arena = self.arena;
-        for v in arena.vertices() {
-            let owner = arena.owner(v);
-            if arena.out_degree(v) == 0 {
-                self.settle(v, 1 - owner, NONE);
-            } else if self.options.self_loops && arena.successors(v).contains(&v) {
-                let parity = (arena.priority(v) & 1) as u8;
-                if parity == owner {
-                    self.settle(v, owner, v);
-                } else if arena.out_degree(v) == 1 {
-                    self.settle(v, parity, NONE);
-                }
+        let mut census = None;
+        if self.options.cycles {
+            // Every vertex is open until the pass seeds it: what it seeds, and what its
+            // seeds attract, is closed after.
+            census = Some(Census::with_pass(
+                arena,
+                |_| true,
+                |v, moves| self.settle_trivial(v, moves),
+            ));
+        } else {
+            for v in arena.vertices() {
+                self.settle_trivial(v, arena.successors(v));
             }
         }
         self.spread();
+        if let Some(census) = &mut census {
+            for &v in self.layers.queue() {
+                census.close(v);
+            }
+        }
+        census
+    }
+
+    /// Seeds `v` (with its `moves`) if it is a dead end or has a self-loop that decides it.
+    /// Inlined into the pass that calls it on every vertex: a call per vertex, left to the
+    /// compiler, cost a separate function on the hot path.
+    #[inline(always)]
+    fn settle_trivial(&mut self, v: u32, moves: &[u32]) {
+        let owner = self.arena.owner(v);
+        if moves.is_empty() {
+            self.settle(v, 1 - owner, NONE);
+        } else if self.options.self_loops && moves.contains(&v) {
+            let parity = (self.arena.priority(v) & 1) as u8;
+            if parity == owner {
+                self.settle(v, owner, v);
+            } else if moves.len() == 1 {
+                self.settle(v, parity, NONE);
+            }
+        }
     }
 
     /// The cycles each player wins outright, and their attractors: one player after the
-    /// other, the second searching what the first's attractor left.
-    fn settle_cycles(&mut self, search: &mut CycleSearch, control: &Control) -> Result<(), Error> {
+    /// other, the second searching what the first's attractor left. `census` names no
+    /// vertex decided so far.
+    fn settle_cycles(
+        &mut self,
+        mut census: Census,
+        search: &mut CycleSearch,
+        control: &Control,
+    ) -> Result<(), Error> {
         let arena = self.arena;
         // Every vertex decided is in the queue: the rest is open.
         if self.layers.queue().len() >= arena.len() {
             return Ok(());
         }
-        let mut census = Census::new(arena, |v| self.layers.is_open(v));
         for player in [0u8, 1] {
             if census.work(player) == 0 {
                 continue;

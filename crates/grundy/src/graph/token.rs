@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::csr::Csr;
+use crate::csr::{Csr, Offset};
 use crate::engine::{self, Labelling, Word};
 use crate::explore::Control;
 use crate::game::Outcome;
@@ -81,7 +81,11 @@ pub fn sum(parts: &[Loopy]) -> Loopy {
 ///
 /// # Errors
 /// As [`label`].
-pub fn outcomes(succ: &Csr, reverse: &Csr, control: &Control<'_>) -> Result<Labels, Error> {
+pub fn outcomes<O: Offset>(
+    succ: &Csr<O>,
+    reverse: &Csr<O>,
+    control: &Control<'_>,
+) -> Result<Labels, Error> {
     label(succ, reverse, |_| None, control)
 }
 
@@ -99,9 +103,9 @@ pub fn outcomes(succ: &Csr, reverse: &Csr, control: &Control<'_>) -> Result<Labe
 ///
 /// # Errors
 /// [`Error::Cancelled`] if stopped; [`Error::TooLarge`] for a vertex of 2^30 moves.
-pub fn generalized_grundy(
-    succ: &Csr,
-    reverse: &Csr,
+pub fn generalized_grundy<O: Offset>(
+    succ: &Csr<O>,
+    reverse: &Csr<O>,
     control: &Control<'_>,
 ) -> Result<Vec<Loopy>, Error> {
     const UNVALUED: u32 = u32::MAX;

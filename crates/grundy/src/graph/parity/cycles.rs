@@ -57,7 +57,20 @@ impl Census {
     ///
     /// # Complexity
     /// O(n + m): the edges of the players not ruled out.
+    #[cfg(test)]
     pub(crate) fn new(arena: &Arena, open: impl Fn(u32) -> bool) -> Census {
+        Census::with_pass(arena, open, |_, _| {})
+    }
+
+    /// [`Census::new`] in one pass over the edges with `each`, called on every vertex and its
+    /// moves before `open` is asked of it: the pipeline's pass over self-loops, which reads
+    /// every vertex's moves anyway (two passes over the edges cost more than one: the
+    /// offsets and targets are read once, not twice).
+    pub(crate) fn with_pass(
+        arena: &Arena,
+        open: impl Fn(u32) -> bool,
+        mut each: impl FnMut(u32, &[u32]),
+    ) -> Census {
         let owners = arena.owners();
         let search = Census::sample(arena, &open);
         // Both sums in registers: an array indexed by owner would chain every vertex's
@@ -70,10 +83,11 @@ impl Census {
             .vertices()
             .map(|v| {
                 let owner = owners[v as usize];
+                let moves = arena.successors(v);
+                each(v, moves);
                 if !search[usize::from(owner)] || !open(v) {
                     return owner;
                 }
-                let moves = arena.successors(v);
                 let mut out = false;
                 // Without branches: on random games the owner of a successor is a coin toss.
                 for &w in moves {
@@ -168,7 +182,8 @@ const SAMPLED: usize = 256;
 pub(crate) struct CycleSearch {
     /// Compact id → vertex, for the components split again.
     global: Vec<u32>,
-    offsets: Vec<u64>,
+    /// `u32` offsets: the copy has at most the arena's edges, and an arena's count fits.
+    offsets: Vec<u32>,
     targets: Vec<u32>,
     /// The sub-problem each compact vertex belongs to (0: none; NONE: won).
     group: Vec<u32>,
@@ -364,7 +379,7 @@ impl CycleSearch {
             .map(|&v| arena.successor_csr().degree(v))
             .sum();
         targets.reserve_exact(usize::try_from(moves).unwrap_or(usize::MAX));
-        offsets.push(0u64);
+        offsets.push(0u32);
         for &v in global.iter() {
             targets.extend(
                 arena
@@ -373,7 +388,7 @@ impl CycleSearch {
                     .map(|&w| local[w as usize])
                     .filter(|&l| l != NONE),
             );
-            offsets.push(targets.len() as u64);
+            offsets.push(targets.len() as u32);
         }
         let global = &self.global;
         let (offsets, targets) = (&self.offsets, &self.targets);
@@ -479,12 +494,12 @@ impl CycleSearch {
 /// Whether the first split should run on the arena itself rather than on a compact copy of
 /// the player's subgraph. The copy pays only when a depth-first search on the arena would
 /// keep missing the cache: when the tables the search reads (offsets, targets, owners, the
-/// engine's state and the search's own: about 17 bytes a vertex and 4 an edge) exceed
+/// engine's state and the search's own: about 13 bytes a vertex and 4 an edge) exceed
 /// [`CACHED`], and the edges jump far (see [`mostly_local`]). Measured on this machine
 /// (32 MiB L3): the copy makes random games of 10^6 vertices 1.4x faster, costs 5-10% on
 /// the shared benchmark set (games of up to 5·10^4 vertices) and on random games of 10^5.
 fn on_arena(arena: &Arena) -> bool {
-    17 * arena.len() + 4 * arena.edge_count() <= CACHED || mostly_local(arena)
+    13 * arena.len() + 4 * arena.edge_count() <= CACHED || mostly_local(arena)
 }
 
 /// The working set assumed to stay in cache: half of a common last-level cache.
