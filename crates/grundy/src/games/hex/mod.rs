@@ -1132,7 +1132,7 @@ mod larger {
     /// CPU until 2026-12-05: the search's first node budget was 4 in every test build (a
     /// constant chosen for the small boards' tests), not the 1024 the program uses; it is
     /// now an option ([`crate::search::exact::Options::first_budget`]) that the small
-    /// tests set themselves.
+    /// tests set themselves. Since: 708 s of CPU, 11 min 54 s wall, 85 MiB (2026-12-05).
     /// `cargo test --release -p grundy --lib games::hex::larger::hex6 -- --ignored`
     #[test]
     #[ignore]
