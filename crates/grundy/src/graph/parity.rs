@@ -472,6 +472,31 @@ impl Pipeline<'_> {
     }
 }
 
+/// Appends `vertices` (distinct) to `out` by increasing id, with `bits` as scratch: one bit a
+/// vertex of the arena, all zero, and left so (allocated on first use).
+///
+/// # Complexity
+/// O(|vertices| + n / 64).
+fn increasing(vertices: &[u32], bits: &mut Vec<u64>, out: &mut Vec<u32>) {
+    let Some(&max) = vertices.iter().max() else {
+        return;
+    };
+    let words = max as usize / 64 + 1;
+    if bits.len() < words {
+        bits.resize(words, 0);
+    }
+    for &v in vertices {
+        bits[v as usize / 64] |= 1 << (v % 64);
+    }
+    for (i, word) in bits[..words].iter_mut().enumerate() {
+        let mut w = std::mem::take(word);
+        while w != 0 {
+            out.push(i as u32 * 64 + w.trailing_zeros());
+            w &= w - 1;
+        }
+    }
+}
+
 /// Renumbers priorities so that the order and the parity of every priority are kept, but
 /// consecutive distinct priorities of one parity merge: the result is 0 or 1, 2, 3, … with no
 /// gaps and alternating parity.
@@ -661,6 +686,11 @@ impl Pipeline<'_> {
                     scc.exclude(v);
                 }
             }
+            // A component solved where it lies (see `solve_part`) is listed by increasing
+            // id, so that the passes over its members read and write the arena's tables in
+            // order: put in order through a bit a vertex, in one pass. (full_arbiter_7, one
+            // component of 47 714 of its 47 717 vertices: FPJ's part 1.8 ms instead of 2.3.)
+            let mut members: Vec<u64> = Vec::new();
             for root in arena.vertices() {
                 if scc.visited(root) {
                     continue;
@@ -670,7 +700,11 @@ impl Pipeline<'_> {
                     |v| arena.successors(v),
                     |_| true,
                     |comp| {
-                        buf.extend_from_slice(comp);
+                        if comp.len() * 4 >= arena.len() {
+                            increasing(comp, &mut members, &mut buf);
+                        } else {
+                            buf.extend_from_slice(comp);
+                        }
                         starts.push(buf.len());
                     },
                 );
@@ -783,6 +817,27 @@ mod tests {
             // to 2 (0 wins).
             assert_eq!(s.winner, [1, 1, 0, 0]);
             assert_eq!(s.strategy, [None, Some(0), None, Some(2)]);
+        }
+    }
+
+    #[test]
+    fn increasing_sorts_and_leaves_the_bits_clear() {
+        let mut rng = crate::graph::parity::generate::Rng::new(0x1ac2_ea51_0000_0005u64);
+        let mut bits = Vec::new();
+        for round in 0..300 {
+            let n = 1 + rng.below(300) as u32;
+            let mut vs: Vec<u32> = (0..n).filter(|_| rng.below(3) == 0).collect();
+            // Shuffled.
+            for i in (1..vs.len()).rev() {
+                vs.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+            let mut out = vec![7u32];
+            increasing(&vs, &mut bits, &mut out);
+            let mut want = vs.clone();
+            want.sort_unstable();
+            assert_eq!(out[0], 7, "round {round}: appended");
+            assert_eq!(out[1..], want[..], "round {round}");
+            assert!(bits.iter().all(|&w| w == 0), "round {round}");
         }
     }
 

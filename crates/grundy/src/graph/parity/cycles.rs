@@ -199,6 +199,10 @@ pub(crate) struct CycleSearch {
     moves: Vec<u32>,
     /// Whether the first split runs on the arena (see [`on_arena`]) or on the compact copy.
     on_arena: bool,
+    /// The arena's highest priority: a component the first split wins whose top has it is
+    /// reported by its top alone (see [`found`](Self::found)). `None`: every won vertex is
+    /// reported.
+    top_alone: Option<u32>,
     /// Strongly connected components, for this search and the pipeline's. Zero (no visits)
     /// between uses.
     pub(crate) scc: Scc,
@@ -223,20 +227,28 @@ impl CycleSearch {
             won: Vec::with_capacity(n),
             moves: Vec::with_capacity(n),
             on_arena: on_arena(arena),
+            top_alone: arena.max_priority(),
             scc: Scc::new(n),
         }
     }
 
     /// What the last [`winner_cycles`](Self::winner_cycles) found: each vertex with its
-    /// move.
+    /// move. A won component whose top has the arena's highest priority is given by its top
+    /// alone (on the arena or on the compact copy), with a move into the component: the rest of it is what the top attracts for
+    /// `player` (each of its vertices is `player`'s and reaches the top inside it), and the
+    /// caller's attractor takes it. That is sound for any attractor of such tops: a play
+    /// that keeps to the attractor's moves comes back to a top again and again, and no
+    /// priority is above the tops'. The search that would give the component's moves is
+    /// saved (on random games with few priorities, the second player's component is a
+    /// quarter of the arena).
     pub(crate) fn found(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
         self.won.iter().copied().zip(self.moves.iter().copied())
     }
 
     /// Finds winner-controlled winning cycles of `player` among the candidates of `census`
     /// (which must name no vertex decided since it was made: see [`Census::close`]):
-    /// afterwards [`found`](Self::found) lists them (every one is owned by
-    /// `player`), each with a move that keeps the play in what was found. `census` is
+    /// afterwards [`found`](Self::found) lists them (every one is owned by `player`; some
+    /// by their tops alone), each with a move that keeps the play on them. `census` is
     /// `arena`'s. `local` is scratch for [`ids_scratch`]: empty, or one entry per vertex of
     /// `arena`, all [`NONE`]; it is left so.
     pub(crate) fn winner_cycles(
@@ -339,6 +351,10 @@ impl CycleSearch {
             let from = self.won.len();
             self.won.push(top);
             self.moves.push(exit);
+            if Some(arena.priority(top)) == self.top_alone {
+                // The caller's attractor takes the rest (see `found`).
+                continue;
+            }
             let mut head = from;
             while head < self.won.len() {
                 let y = self.won[head];
@@ -450,16 +466,27 @@ impl CycleSearch {
                         // Won: moves by the low links of a search from `top` (no reverse graph
                         // needed; every cycle of the moves passes through `top`).
                         let (won, moves) = (&mut self.won, &mut self.moves);
-                        scc.moves_to_root(
-                            top,
-                            successors,
-                            |w| group[w as usize] == l,
-                            |v, w| {
-                                won.push(global[v as usize]);
-                                moves.push(global[w as usize]);
-                            },
-                        );
-                        scc.clear(comp.iter().copied());
+                        if Some(priority(top)) == self.top_alone {
+                            // The top alone (see `found`).
+                            let exit = successors(top)
+                                .iter()
+                                .copied()
+                                .find(|&w| group[w as usize] == l)
+                                .expect("the top of a cycle has a successor on it");
+                            won.push(global[top as usize]);
+                            moves.push(global[exit as usize]);
+                        } else {
+                            scc.moves_to_root(
+                                top,
+                                successors,
+                                |w| group[w as usize] == l,
+                                |v, w| {
+                                    won.push(global[v as usize]);
+                                    moves.push(global[w as usize]);
+                                },
+                            );
+                            scc.clear(comp.iter().copied());
+                        }
                         for &x in comp {
                             group[x as usize] = 0;
                         }
@@ -649,9 +676,42 @@ mod tests {
                     .vertices()
                     .map(|v| on_winning_cycle(&arena, player, &open, v))
                     .collect();
+                // The search with tops alone (see `found`), both ways: what they
+                // found, and what `player` attracts to it among the winning cycles' vertices,
+                // is all of those.
                 for on_arena in [true, false] {
                     let mut search = CycleSearch::new(&arena);
                     search.on_arena = on_arena;
+                    let census = Census::new(&arena, |v| open[v as usize]);
+                    search.winner_cycles(&arena, player, &census, &mut Vec::new());
+                    let mut got = vec![false; n as usize];
+                    for (v, w) in search.found() {
+                        assert!(want[v as usize] && want[w as usize], "round {round}");
+                        assert!(arena.successors(v).contains(&w), "round {round}");
+                        got[v as usize] = true;
+                    }
+                    loop {
+                        let more: Vec<u32> = arena
+                            .vertices()
+                            .filter(|&v| want[v as usize] && !got[v as usize])
+                            .filter(|&v| arena.successors(v).iter().any(|&w| got[w as usize]))
+                            .collect();
+                        if more.is_empty() {
+                            break;
+                        }
+                        for v in more {
+                            got[v as usize] = true;
+                        }
+                    }
+                    assert_eq!(
+                        got, want,
+                        "round {round} player {player} {on_arena}: tops alone"
+                    );
+                }
+                for on_arena in [true, false] {
+                    let mut search = CycleSearch::new(&arena);
+                    search.on_arena = on_arena;
+                    search.top_alone = None;
                     let mut local = Vec::new();
                     let census = Census::new(&arena, |v| open[v as usize]);
                     search.winner_cycles(&arena, player, &census, &mut local);
