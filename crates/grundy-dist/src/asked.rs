@@ -96,6 +96,18 @@ impl Asked {
         Some((self.before[place / 64] + u64::from((b & (bit - 1)).count_ones())) as usize)
     }
 
+    /// Calls `each` on every marked place in increasing order (after [`Asked::seal`]).
+    pub fn places(&self, mut each: impl FnMut(usize)) {
+        debug_assert!(self.sealed, "listed before sealing");
+        for &w in &self.touched {
+            let mut b = self.bits[w];
+            while b != 0 {
+                each(w * 64 + b.trailing_zeros() as usize);
+                b &= b - 1;
+            }
+        }
+    }
+
     /// Unmarks everything, for the next round.
     pub fn clear(&mut self) {
         if self.touched.len() * 4 >= self.bits.len() {
@@ -131,6 +143,9 @@ mod tests {
         for p in 0..a.len() {
             prop_assert_eq!(a.index(p), want.binary_search(&p).ok());
         }
+        let mut listed = Vec::new();
+        a.places(|p| listed.push(p));
+        prop_assert_eq!(&listed, &want);
         a.clear();
         prop_assert!(a.is_empty());
         prop_assert_eq!(a.seal(|_| ()), 0);

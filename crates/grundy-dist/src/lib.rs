@@ -40,6 +40,7 @@ mod asked;
 mod codec;
 mod exchange;
 pub mod net;
+mod waiting;
 mod worker;
 
 use std::path::{Path, PathBuf};
@@ -173,10 +174,12 @@ pub struct Config {
     /// positions' moves held at once (on connect4[5x5] over two processes, 2 slices held
     /// 131 MiB a process at the peak, 1 slice 92 MiB, for the same CPU).
     pub batch_slices: usize,
-    /// Moves of positions kept for their children abroad (16 bytes each) past which a
-    /// round of solving stops visiting (at the end of an eighth of a slice) and asks for
-    /// their records (default 2^20, 16 MiB: a slice of quixo[4] over two processes keeps
-    /// 3.4 M; connect four keeps fewer).
+    /// Moves of positions kept for their children abroad (16 bytes each) a round of
+    /// solving keeps at most (room for them asked once): it stops visiting before a
+    /// part (a 32nd of a slice) as wide as the widest of the tier so far would pass
+    /// them, and asks for their records (default 2^19, 8 MiB: a slice of quixo[4] over
+    /// two processes keeps 3.4 M; connect four keeps fewer; on quixo[4] 2^20 held about
+    /// 8 MiB more a process for 5% fewer rounds and the same CPU).
     pub kept_moves: usize,
     /// Whether the workers of a process read each other's records and reachability bits
     /// in place (default). Off, every rank another worker owns travels as a message, as
@@ -197,7 +200,7 @@ impl Default for Config {
             max_bytes: 16 << 30,
             round_timeout: Duration::from_secs(600),
             batch_slices: 1,
-            kept_moves: 1 << 20,
+            kept_moves: 1 << 19,
             share: true,
             slice: SLICE,
         }

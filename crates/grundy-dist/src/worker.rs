@@ -9,9 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use grundy::game::{Best, Value};
-use grundy::tier::solve::{
-    evaluate, margin_record, step, summarise, value_record, Outside, Pending,
-};
+use grundy::tier::solve::{evaluate, margin_record, step, summarise, value_record, Outside};
 use grundy::tier::{self, record, Child, Event, Node, TierGame, TierStore, TierSummary};
 use grundy_tablebase::format::Encoder;
 use grundy_tablebase::{Tablebase, TierWriter};
@@ -20,6 +18,7 @@ use timely::worker::Worker;
 use crate::asked::Asked;
 use crate::codec::{self, Malformed, Reader};
 use crate::exchange::{Outcome, Rounds, Traffic, SUMS};
+use crate::waiting::{Batch, Folds, Refused, Waiting};
 use crate::{Config, Error, Solved, TierCost};
 
 /// What the workers of one process share, so that a worker reads a rank owned by another
@@ -366,6 +365,10 @@ struct Me<'a> {
     held: BTreeMap<u32, Records>,
     costs: Vec<TierCost>,
     edges: u64,
+    /// The room for a round's kept moves, kept from tier to tier (so that the heap does
+    /// not place it anew each tier: connect4[5x5]'s processes held 102 MiB each without,
+    /// 91 to 94 with), but for a tier with moves inside it.
+    kids: Vec<Kid>,
 }
 
 /// A move's gain and whether it keeps the turn, as a message of a score game carries
@@ -420,6 +423,7 @@ impl<'a> Me<'a> {
             held: BTreeMap::new(),
             costs: Vec::new(),
             edges: 0,
+            kids: Vec::new(),
         }
     }
 
@@ -695,6 +699,12 @@ impl<'a> Me<'a> {
                         file.verify()?;
                     }
                     if let Some(s) = TierStore::summary(store, t)? {
+                        if s.partial {
+                            return Err(grundy::Error::Store(format!(
+                                "tier {t} holds some of its positions only (a book of the lines of play against the engine): solve in another directory"
+                            ))
+                            .into());
+                        }
                         codec::put(&mut list, u64::from(t));
                         codec::put(&mut list, s.positions);
                         for o in s.outcomes {
@@ -729,6 +739,7 @@ impl<'a> Me<'a> {
                         ranks: self.sizes[t],
                         positions,
                         outcomes,
+                        partial: false,
                     });
                 }
             }
@@ -974,7 +985,7 @@ impl<'a> Me<'a> {
         let scored = self.scored;
         let mine = lay.mine(size);
         let mut records = vec![record::UNREACHED; lay.local_len_of(lay.me, size)];
-        let mut pending = Pending::default();
+        let mut waiting = Waiting::new(scored, records.len(), size);
         let mut edges = 0u64;
         // Copies, so that the closures below do not hold `self` across its rounds.
         let sizes = self.sizes.clone();
@@ -1026,7 +1037,18 @@ impl<'a> Me<'a> {
         let batch = self.visit_batch(size);
         let mut asks = Asks::new(&owners, &sizes);
         // Kept from batch to batch, so that its vectors are not grown again each time.
-        let mut seen = Visited::default();
+        let mut seen = Visited::new(scored, size);
+        // Room for a round's kept moves, asked once (untouched pages cost nothing): the
+        // rounds stop short of it, so the vector is not doubled past it. If it cannot be
+        // had, the vector grows as it would.
+        seen.kids = std::mem::take(&mut self.kids);
+        if seen.kids.capacity() < self.kept_moves {
+            let _ = seen.kids.try_reserve_exact(self.kept_moves);
+        }
+        // The most kept moves one part of a slice has added in this tier.
+        let mut widest = 0usize;
+        // The batch's kept positions left with moves inside the tier.
+        let mut late = Batch::new(scored, size);
         // Where the next round's visit starts: a slice of `mine`, and a rank of it.
         let (mut j, mut from) = (
             0usize,
@@ -1044,10 +1066,13 @@ impl<'a> Me<'a> {
             seen.positions.clear();
             seen.kids.clear();
             seen.gains.clear();
+            seen.early.clear();
+            late.clear();
             let mut whole = 0;
             while j < mine.len() && whole < batch {
                 let slice = lay.range(mine[j], size);
                 let to = (from + part).min(slice.end);
+                let before = seen.kids.len();
                 self.visit_part(
                     t,
                     (j, mine[j], from..to),
@@ -1062,14 +1087,14 @@ impl<'a> Me<'a> {
                     whole += 1;
                     from = mine.get(j).map_or(0, |&k| lay.range(k, size).start);
                 }
-                if seen.kids.len() >= self.kept_moves {
+                // Stop before a part like the widest so far would pass the room kept.
+                widest = widest.max(seen.kids.len() - before);
+                if seen.kids.len() + widest > self.kept_moves {
                     break;
                 }
             }
             let more = u64::from(j < mine.len());
-            let early = std::mem::take(&mut seen.early);
             let error = seen.error.take();
-            let mut late = Pending::default();
             // Ask the owners abroad of the children in later tiers for their records.
             let status = carried.take().or(error).map_or(Ok(()), Err);
             let (told, more) = self.ask_abroad(w, t, &mut asks, status, more)?;
@@ -1096,7 +1121,7 @@ impl<'a> Me<'a> {
                 &mut records,
                 &mut late,
             );
-            pending.append_merged(early, late);
+            waiting.append_merged(&seen.early, &late);
             asks.clear();
             carried = error;
             if more == 0 {
@@ -1107,14 +1132,19 @@ impl<'a> Me<'a> {
         let got = self.sync(
             w,
             Vec::new(),
-            [pending.ranks.len() as u64, 0, 0, 0, 0, 0, 0, 0],
+            [waiting.len() as u64, 0, 0, 0, 0, 0, 0, 0],
             0,
             carried.map_or(Ok(()), Err),
         )?;
         // The batches' vectors are not needed by the in-tier rounds.
-        drop((seen, asks));
+        self.kids = std::mem::take(&mut seen.kids);
+        self.kids.clear();
+        drop((seen, asks, late));
         if got.sums[0] > 0 {
-            self.inside(w, t, pending, &mut records)?;
+            // The in-tier rounds use the room themselves (quixo[4]'s larger process held
+            // about 5 MiB more with it kept).
+            self.kids = Vec::new();
+            self.inside(w, t, waiting, &mut records)?;
         }
         Ok((records, edges))
     }
@@ -1216,7 +1246,7 @@ impl<'a> Me<'a> {
                         // Kept for the in-tier rounds: `evaluate` would stop at the first
                         // move inside.
                         if let Err(e) =
-                            pend(&mut out.early, game, scored, t, x, children, looked_up)
+                            pend(&mut out.early, game, scored, t, at, children, looked_up)
                         {
                             out.error.get_or_insert(e);
                         }
@@ -1230,7 +1260,7 @@ impl<'a> Me<'a> {
                             Ok(Some(rec)) => records[at] = rec,
                             Ok(None) => {
                                 if let Err(e) =
-                                    pend(&mut out.early, game, scored, t, x, children, looked_up)
+                                    pend(&mut out.early, game, scored, t, at, children, looked_up)
                                 {
                                     out.error.get_or_insert(e);
                                 }
@@ -1337,7 +1367,7 @@ impl<'a> Me<'a> {
         &mut self,
         w: &mut Worker,
         t: u32,
-        p: Pending,
+        mut p: Waiting,
         records: &mut [u16],
     ) -> Result<(), Error> {
         let game = self.game;
@@ -1345,13 +1375,7 @@ impl<'a> Me<'a> {
         let me = self.me();
         let scored = self.scored;
         let size = self.sizes[t as usize];
-        let Pending {
-            ranks,
-            mut outside,
-            ends,
-            inside,
-        } = p;
-        let np = ranks.len();
+        let np = p.len();
         let mut local = Ok(());
         if u32::try_from(np).is_err() {
             local = Err(grundy::Error::Unsupported(format!(
@@ -1360,41 +1384,27 @@ impl<'a> Me<'a> {
             ))
             .into());
         }
-        if !scored && (inside.iter().any(|m| m.2) || outside.iter().any(|o| o.again)) {
+        if !scored && p.rows.folds.folded().iter().any(|o| o.again()) {
             local = Err(grundy::Error::Unsupported(format!(
                 "{}: moves that keep the turn inside tier {t} of a win/loss game",
                 game.id()
             ))
             .into());
         }
-        if let Some(&(c, _, _)) = inside.iter().find(|m| m.0 >= size) {
-            local = Err(grundy::Error::Unsupported(format!(
-                "{}: a move inside tier {t} to rank {c}, which has {size} ranks",
-                game.id()
-            ))
-            .into());
-        }
         // The pending positions' numbers, by place.
-        let mut pending = Asked::new(records.len());
-        for &x in &ranks {
-            pending.mark(lay.local(x));
-        }
-        pending.seal(|_| ());
-        let pending = pending;
-        let mut count: Vec<u32> = Vec::with_capacity(np);
-        let mut from = 0;
-        for &end in &ends {
-            count.push((end - from) as u32);
-            from = end;
-        }
+        let pending = p.seal();
+        let crate::waiting::Rows {
+            folds: mut outside,
+            moves: inside,
+        } = p.rows;
+        let mut count: Vec<u32> = inside.counts().to_vec();
         // Each move to a child owned elsewhere is told to its owner: the child, the
         // parent's number, and for score games the move's gain and whether it keeps the
         // turn.
         let mut out = self.empty();
         if local.is_ok() {
-            let mut from = 0;
-            for (i, &end) in ends.iter().enumerate() {
-                for &(c, gain, again) in &inside[from..end] {
+            inside
+                .each(|i, c, gain, again| {
                     let o = lay.owner(c);
                     if o != me {
                         let b = &mut out[o as usize];
@@ -1405,23 +1415,24 @@ impl<'a> Me<'a> {
                             codec::put(b, u64::from(again));
                         }
                     }
-                }
-                from = end;
-            }
+                    Ok::<(), ()>(())
+                })
+                .ok();
         }
-        let got = self.sync(w, out, [0; SUMS], 0, local)?;
+        // The round also gives the most pending positions any worker has, which says
+        // whether a parent fits in 4 bytes.
+        let got = self.sync(w, out, [0; SUMS], np as u64, local)?;
+        let most = got.max;
+        let packing = Packing::new(self.rounds.peers, most);
         // Every move into a child this worker owns: those of its own positions, then those
         // told; `f` gets the child, the parent (its number and owner), gain and again.
         let each_move = |f: &mut dyn FnMut(u64, Parent, i32, bool) -> Result<(), Error>| {
-            let mut from = 0;
-            for (i, &end) in ends.iter().enumerate() {
-                for &(c, gain, again) in &inside[from..end] {
-                    if lay.owner(c) == me {
-                        f(c, Parent::new(me, i as u32), gain, again)?;
-                    }
+            inside.each(|i, c, gain, again| {
+                if lay.owner(c) == me {
+                    f(c, Parent::new(me, i as u32), gain, again)?;
                 }
-                from = end;
-            }
+                Ok::<(), Error>(())
+            })?;
             for (o, bytes) in &got.inbox {
                 let bad = malformed(*o);
                 let mut rd = Reader::new(bytes);
@@ -1429,7 +1440,7 @@ impl<'a> Me<'a> {
                     let c = rd.get().map_err(&bad)?;
                     let pi = u32::try_from(rd.get().map_err(&bad)?).map_err(|_| bad(Malformed))?;
                     let (gain, again) = gain_again(&mut rd, scored).map_err(&bad)?;
-                    if lay.owner(c) != me || c >= size {
+                    if lay.owner(c) != me || c >= size || u64::from(pi) >= most {
                         return Err(bad(Malformed));
                     }
                     f(c, Parent::new(*o, pi), gain, again)?;
@@ -1445,8 +1456,7 @@ impl<'a> Me<'a> {
         let mut fold = |pi: usize, rec: u16, gain: i32, again: bool| -> Result<(), Malformed> {
             let left = count.get_mut(pi).ok_or(Malformed)?;
             *left = left.checked_sub(1).ok_or(Malformed)?;
-            outside[pi].add(rec, again, gain, scored);
-            Ok(())
+            outside.add(pi, rec, again, gain).ok_or(Malformed)
         };
         each_move(&mut |c, parent, gain, again| {
             let at = lay.local(c);
@@ -1480,7 +1490,7 @@ impl<'a> Me<'a> {
             off[i + 1] += off[i];
         }
         let edges = off[np];
-        let mut rev = vec![Parent(0); edges];
+        let mut rev = Parents::new(edges, packing);
         let mut moves = if scored {
             vec![(0i32, false); edges]
         } else {
@@ -1489,17 +1499,15 @@ impl<'a> Me<'a> {
         each_move(&mut |c, parent, gain, again| {
             if let Some(ci) = pending.index(lay.local(c)) {
                 off[ci] -= 1;
-                rev[off[ci]] = parent;
+                rev.set(off[ci], parent);
                 if scored {
                     moves[off[ci]] = (gain, again);
                 }
             }
             Ok(())
         })?;
-        drop(pending);
-        drop(inside);
+        drop((inside, got));
         let got_finals = self.sync(w, finals, [0; SUMS], 0, taken)?;
-        drop(got);
         for (o, bytes) in got_finals.inbox {
             let bad = malformed(o);
             let mut rd = Reader::new(&bytes);
@@ -1517,13 +1525,15 @@ impl<'a> Me<'a> {
         };
         let mut decided = vec![record::UNREACHED; np];
         if scored {
-            self.score_rounds(w, t, &outside, &mut count, graph, &mut decided)?;
+            self.score_rounds(w, t, outside.best(), &mut count, graph, &mut decided)?;
         } else {
-            self.level_rounds(w, &outside, &mut count, graph, &mut decided)?;
+            self.level_rounds(w, &mut outside, &mut count, graph, &mut decided)?;
         }
-        for (i, &x) in ranks.iter().enumerate() {
-            records[lay.local(x)] = decided[i];
-        }
+        let mut i = 0;
+        pending.places(|at| {
+            records[at] = decided[i];
+            i += 1;
+        });
         Ok(())
     }
 
@@ -1531,26 +1541,27 @@ impl<'a> Me<'a> {
     /// child is lost in `L − 1`, lost in `L` if every child is won and the slowest in
     /// `L − 1`; whatever is undecided when no round can decide more is drawn. This is
     /// the order of the library's engine on its chains of virtual vertices, by rounds.
+    /// A child inside decided is folded into its parents' `outside` as a child out of
+    /// the tier would be (the quickest loss, the slowest win).
     fn level_rounds(
         &mut self,
         w: &mut Worker,
-        outside: &[Outside],
+        outside: &mut Folds,
         count: &mut [u32],
         graph: Reversed<'_>,
         decided: &mut [u16],
     ) -> Result<(), Error> {
         let me = self.me();
-        let np = outside.len();
-        let mut inner_loss: Vec<Option<u32>> = vec![None; np];
-        let mut inner_win: Vec<Option<u32>> = vec![None; np];
-        let mut queue = LevelQueue::new(outside);
+        let mut queue = LevelQueue::new(outside.folded().iter().map(|o| (o.loss(), o.win())));
         let longest = queue.longest();
         let got = self.sync(w, Vec::new(), [0; SUMS], longest, Ok(()))?;
         let longest = got.max;
         let mut level: u32 = 1;
         loop {
             let mut out = self.empty();
-            let mut home: Vec<(usize, bool)> = Vec::new();
+            // What this worker tells its own positions, coded as a message to another
+            // (a few bytes a parent where a pair took 16).
+            let mut home: Vec<u8> = Vec::new();
             let mut newly = 0u64;
             let mut local = Ok(());
             for i in queue.take(level) {
@@ -1558,17 +1569,11 @@ impl<'a> Me<'a> {
                 if decided[i] != record::UNREACHED {
                     continue;
                 }
-                let o = &outside[i];
-                let loss = match (o.loss, inner_loss[i]) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (a, b) => a.or(b),
-                };
+                let o = outside.folded()[i];
+                let loss = o.loss();
                 let value = if loss == Some(level - 1) {
                     Value::Win(level)
-                } else if count[i] == 0
-                    && loss.is_none()
-                    && !o.draw
-                    && o.win.max(inner_win[i]) == Some(level - 1)
+                } else if count[i] == 0 && loss.is_none() && !o.draw() && o.win() == Some(level - 1)
                 {
                     Value::Loss(level)
                 } else {
@@ -1584,32 +1589,31 @@ impl<'a> Me<'a> {
                 newly += 1;
                 let won = matches!(value, Value::Win(_));
                 for parent in graph.parents(i) {
+                    let v = parent.number() as u64 * 2 + u64::from(won);
                     if parent.owner() == me {
-                        home.push((parent.number(), won));
+                        codec::put(&mut home, v);
                     } else {
-                        let v = parent.number() as u64 * 2 + u64::from(won);
                         codec::put(&mut out[parent.owner() as usize], v);
                     }
                 }
             }
             let got = self.sync(w, out, [newly, 0, 0, 0, 0, 0, 0, 0], 0, local)?;
+            // The records of a child won or lost in `level` (both exist: positions were
+            // decided at it).
+            let records = [Value::Loss(level), Value::Win(level)].map(record::of_value);
             let mut tell = |pi: usize, won: bool| -> Result<(), Malformed> {
                 if *decided.get(pi).ok_or(Malformed)? != record::UNREACHED {
                     return Ok(());
                 }
                 if won {
                     count[pi] = count[pi].checked_sub(1).ok_or(Malformed)?;
-                    inner_win[pi] = inner_win[pi].max(Some(level));
-                } else {
-                    inner_loss[pi] = Some(inner_loss[pi].map_or(level, |l| l.min(level)));
                 }
+                let rec = records[usize::from(won)].ok_or(Malformed)?;
+                outside.add(pi, rec, false, 0).ok_or(Malformed)?;
                 queue.told(pi as u32);
                 Ok(())
             };
-            for (pi, won) in home {
-                tell(pi, won).map_err(malformed(me))?;
-            }
-            for (from, bytes) in got.inbox {
+            for (from, bytes) in std::iter::once((me, home)).chain(got.inbox) {
                 let mut rd = Reader::new(&bytes);
                 while !rd.done() {
                     let v = rd.get().map_err(malformed(from))?;
@@ -1636,14 +1640,14 @@ impl<'a> Me<'a> {
         &mut self,
         w: &mut Worker,
         t: u32,
-        outside: &[Outside],
+        outside: &[Best<i64>],
         count: &mut [u32],
         graph: Reversed<'_>,
         decided: &mut [u16],
     ) -> Result<(), Error> {
         let me = self.me();
         let np = outside.len();
-        let mut best: Vec<Best<i64>> = outside.iter().map(|o| o.best).collect();
+        let mut best: Vec<Best<i64>> = outside.to_vec();
         let mut left = np;
         // The positions whose children inside are all decided.
         let mut ready: Vec<usize> = (0..np).filter(|&i| count[i] == 0).collect();
@@ -1875,6 +1879,7 @@ impl<'a> Me<'a> {
             ranks: self.sizes[t as usize],
             positions: s[0],
             outcomes: [s[1], s[2], s[3]],
+            partial: false,
         };
         self.edges += s[4];
         self.costs.push(TierCost {
@@ -1949,7 +1954,7 @@ const WIN_IN_1: u16 = 5;
 
 /// The parts of a slice a round of solving visits one at a time, checking
 /// `Config::kept_moves` after each.
-const PARTS: u64 = 8;
+const PARTS: u64 = 32;
 
 /// A kid's record not looked up at the visit (owned abroad, inside the tier, or an
 /// error to report when labelling).
@@ -1958,7 +1963,6 @@ const ASK: u32 = u32::MAX;
 /// What visiting a batch of slices leaves: the positions with a child abroad (each its
 /// rank and where its moves start in `kids`) and their moves; the positions kept with
 /// moves inside the tier only; the first error met.
-#[derive(Default)]
 struct Visited {
     positions: Vec<(u64, usize)>,
     /// The kept positions' moves, each with its child's record if looked up at home.
@@ -1968,8 +1972,21 @@ struct Visited {
     /// The position being visited: by move, its child's record if its owner is at home,
     /// else [`ASK`].
     recs: Vec<u32>,
-    early: Pending,
+    early: Batch,
     error: Option<Error>,
+}
+
+impl Visited {
+    fn new(scored: bool, size: u64) -> Visited {
+        Visited {
+            positions: Vec::new(),
+            kids: Vec::new(),
+            gains: Vec::new(),
+            recs: Vec::new(),
+            early: Batch::new(scored, size),
+            error: None,
+        }
+    }
 }
 
 /// A kept position's move, in 16 bytes where a [`Child`] and its record took 28 (the
@@ -2022,7 +2039,7 @@ fn label_kept<T, R>(
     seen: &Visited,
     (told_of, record_of): (&T, &R),
     records: &mut [u16],
-    late: &mut Pending,
+    late: &mut Batch,
 ) -> Option<Error>
 where
     T: Fn(&Child) -> Option<u16>,
@@ -2050,7 +2067,7 @@ where
         };
         if children.iter().any(|c| c.tier == t) {
             // Kept for the in-tier rounds: `evaluate` would stop at the first move inside.
-            if let Err(e) = pend(late, game, scored, t, x, children, looked_up) {
+            if let Err(e) = pend(late, game, scored, t, lay.local(x), children, looked_up) {
                 error.get_or_insert(e);
             }
             continue;
@@ -2063,7 +2080,7 @@ where
         match evaluate(game, scored, t, Node::Moves(children), child) {
             Ok(Some(rec)) => records[lay.local(x)] = rec,
             Ok(None) => {
-                if let Err(e) = pend(late, game, scored, t, x, children, looked_up) {
+                if let Err(e) = pend(late, game, scored, t, lay.local(x), children, looked_up) {
                     error.get_or_insert(e);
                 }
             }
@@ -2075,15 +2092,15 @@ where
     error
 }
 
-/// Keeps position `x` of tier `t`, some of whose moves stay in the tier, for the in-tier
-/// rounds: its moves out of the tier folded (their records from `record_of`, given each
-/// move's number among the position's and the move), its moves inside listed.
+/// Keeps the position at `place` of tier `t`, some of whose moves stay in the tier, for
+/// the in-tier rounds: its moves out of the tier folded (their records from `record_of`,
+/// given each move's number among the position's and the move), its moves inside listed.
 fn pend(
-    pending: &mut Pending,
+    pending: &mut Batch,
     game: &dyn TierGame,
     scored: bool,
     t: u32,
-    x: u64,
+    place: usize,
     children: &[Child],
     record_of: impl Fn(usize, &Child) -> Result<Option<u16>, grundy::Error>,
 ) -> Result<(), Error> {
@@ -2091,7 +2108,6 @@ fn pend(
     let mut error = None;
     for (k, c) in children.iter().enumerate() {
         if c.tier == t {
-            pending.inside.push((c.rank, c.gain, c.again));
             continue;
         }
         match record_of(k, c) {
@@ -2109,9 +2125,22 @@ fn pend(
             }
         }
     }
-    pending.ranks.push(x);
-    pending.outside.push(out);
-    pending.ends.push(pending.inside.len());
+    let inside = children
+        .iter()
+        .filter(|c| c.tier == t)
+        .map(|c| (c.rank, c.gain, c.again));
+    if let Err(refused) = pending.push(place, &out, inside) {
+        let id = game.id();
+        error.get_or_insert(grundy::Error::Unsupported(match refused {
+            Refused::Rank(c) => {
+                format!("{id}: a move inside tier {t} to rank {c}, past the tier's ranks")
+            }
+            Refused::Again => {
+                format!("{id}: moves that keep the turn inside tier {t} of a win/loss game")
+            }
+            Refused::Moves(n) => format!("{id}: a position of tier {t} with {n} moves inside it"),
+        }));
+    }
     error.map_or(Ok(()), |e| Err(e.into()))
 }
 
@@ -2132,19 +2161,82 @@ impl Parent {
     }
 }
 
+/// How a [`Parent`] is kept in the reversed moves: `number << bits | owner`, `bits`
+/// enough for every worker's number, in 4 bytes when every worker's pending positions
+/// leave room for it (on quixo[4]'s workers they do: half the 8 bytes a move the
+/// reversed moves took), else in 8.
+#[derive(Clone, Copy, Debug)]
+struct Packing {
+    bits: u32,
+    narrow: bool,
+}
+
+impl Packing {
+    /// For `workers` workers, none with more than `most` pending positions.
+    fn new(workers: u32, most: u64) -> Packing {
+        let bits = u64::from(workers).next_power_of_two().trailing_zeros();
+        Packing {
+            bits,
+            narrow: most.checked_shl(bits).is_some_and(|m| m <= 1 << 32),
+        }
+    }
+    fn pack(self, p: Parent) -> u64 {
+        (p.number() as u64) << self.bits | u64::from(p.owner())
+    }
+    fn unpack(self, v: u64) -> Parent {
+        Parent::new((v & ((1 << self.bits) - 1)) as u32, (v >> self.bits) as u32)
+    }
+}
+
+/// The parents of a worker's pending positions, by child, as [`Packing`] keeps them.
+enum Parents {
+    Narrow(Vec<u32>, Packing),
+    Wide(Vec<u64>, Packing),
+}
+
+impl Parents {
+    fn new(len: usize, packing: Packing) -> Parents {
+        if packing.narrow {
+            Parents::Narrow(vec![0; len], packing)
+        } else {
+            Parents::Wide(vec![0; len], packing)
+        }
+    }
+    /// Sets entry `k` to `p` (whose number is below the `most` of the packing).
+    #[inline]
+    fn set(&mut self, k: usize, p: Parent) {
+        match self {
+            Parents::Narrow(v, packing) => v[k] = packing.pack(p) as u32,
+            Parents::Wide(v, packing) => v[k] = packing.pack(p),
+        }
+    }
+    /// Entries `range`.
+    fn get(&self, range: Range<usize>) -> impl Iterator<Item = Parent> + '_ {
+        let (narrow, wide, packing) = match self {
+            Parents::Narrow(v, p) => (&v[range], &[][..], *p),
+            Parents::Wide(v, p) => (&[][..], &v[range], *p),
+        };
+        narrow
+            .iter()
+            .map(|&x| u64::from(x))
+            .chain(wide.iter().copied())
+            .map(move |x| packing.unpack(x))
+    }
+}
+
 /// The moves into a worker's pending positions, by child: the parents of position `i`
-/// are `rev[off[i]..off[i + 1]]`, and (score games) their moves' gain and whether each
-/// keeps the turn are `moves[off[i]..off[i + 1]]`.
+/// are `rev`'s entries `off[i]..off[i + 1]`, and (score games) their moves' gain and
+/// whether each keeps the turn are `moves[off[i]..off[i + 1]]`.
 #[derive(Clone, Copy)]
 struct Reversed<'a> {
     off: &'a [usize],
-    rev: &'a [Parent],
+    rev: &'a Parents,
     moves: &'a [(i32, bool)],
 }
 
 impl Reversed<'_> {
     fn parents(&self, i: usize) -> impl Iterator<Item = Parent> + '_ {
-        self.rev[self.off[i]..self.off[i + 1]].iter().copied()
+        self.rev.get(self.off[i]..self.off[i + 1])
     }
     fn moves_into(&self, i: usize) -> &[(i32, bool)] {
         &self.moves[self.off[i]..self.off[i + 1]]
@@ -2165,10 +2257,10 @@ struct LevelQueue {
 impl LevelQueue {
     /// The queue of the positions with moves out of the tier `outside` (each a
     /// remoteness a record holds, so the levels are few).
-    fn new(outside: &[Outside]) -> LevelQueue {
+    fn new(outside: impl Iterator<Item = (Option<u32>, Option<u32>)>) -> LevelQueue {
         let mut by_level: Vec<Vec<u32>> = Vec::new();
-        for (i, o) in outside.iter().enumerate() {
-            for x in [o.loss, o.win].into_iter().flatten() {
+        for (i, (loss, win)) in outside.enumerate() {
+            for x in [loss, win].into_iter().flatten() {
                 let l = x as usize + 1;
                 if by_level.len() <= l {
                     by_level.resize_with(l + 1, Vec::new);
@@ -2238,11 +2330,7 @@ mod tests {
             outs in proptest::collection::vec((proptest::option::of(0u32..12), proptest::option::of(0u32..12)), 0..60),
             told in proptest::collection::vec(proptest::collection::vec(any::<prop::sample::Index>(), 0..5), 14),
         ) {
-            let outside: Vec<Outside> = outs
-                .iter()
-                .map(|&(loss, win)| Outside { loss, win, ..Outside::default() })
-                .collect();
-            let mut q = LevelQueue::new(&outside);
+            let mut q = LevelQueue::new(outs.iter().copied());
             let longest = outs.iter().map(|&(l, w)| l.unwrap_or(0).max(w.unwrap_or(0))).max().unwrap_or(0);
             prop_assert_eq!(q.longest(), u64::from(longest));
             let mut before: Vec<u32> = Vec::new();
@@ -2276,6 +2364,33 @@ mod tests {
             let p = Parent::new(owner, number);
             prop_assert_eq!(p.owner(), owner);
             prop_assert_eq!(p.number(), number as usize);
+        }
+
+        /// Parents kept packed, in 4 bytes or 8, read back as they were set, against
+        /// the plain list of them.
+        #[test]
+        fn packed_parents_read_back_as_set(
+            workers in 1u32..70,
+            small in any::<bool>(),
+            raw in proptest::collection::vec((any::<u32>(), any::<u32>()), 0..50),
+        ) {
+            let most: u64 = if small { 1000 } else { u64::from(u32::MAX) + 1 };
+            let packing = Packing::new(workers, most);
+            prop_assert_eq!(packing.narrow, (most << packing.bits) <= 1 << 32);
+            let want: Vec<Parent> = raw
+                .iter()
+                .map(|&(o, n)| Parent::new(o % workers, (u64::from(n) % most) as u32))
+                .collect();
+            let mut rev = Parents::new(want.len(), packing);
+            for (k, &p) in want.iter().enumerate() {
+                rev.set(k, p);
+            }
+            let got: Vec<Parent> = rev.get(0..want.len()).collect();
+            prop_assert_eq!(&got, &want);
+            if want.len() >= 2 {
+                let got: Vec<Parent> = rev.get(1..want.len() - 1).collect();
+                prop_assert_eq!(&got[..], &want[1..want.len() - 1]);
+            }
         }
 
         #[test]
