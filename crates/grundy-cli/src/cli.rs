@@ -113,6 +113,12 @@ pub enum Command {
     /// positions at once. Only tier DEPTH's positions are searched (one table for all, on
     /// every thread); the earlier tiers follow from them. Tiers DIR holds are reused: a
     /// deeper book searches its new last tier only, and a stopped build resumes.
+    ///
+    /// With `--lines`, the book of the lines of play against the engine instead, for `play`
+    /// and the web page: every position the engine is to move at (moving first or second)
+    /// whose moves cost the search more than `--hard-nodes` nodes, with each move's value,
+    /// and the positions the engine's move there leads to, each reply valued — followed
+    /// move by move to tier DEPTH. What costs the search less is left to it in play.
     Book {
         /// The board, at its start: connect4[7x6], tictactoe, mnk[4,4,4], hex[4], dots[2x2].
         spec: String,
@@ -125,6 +131,17 @@ pub enum Command {
         /// Worker threads, each searching one position at a time (0: every core).
         #[arg(long, value_name = "N", default_value_t = 0, value_parser = args::u32_arg)]
         threads: u32,
+        /// The book of the lines of play against the engine (partial tiers), not of every
+        /// position of the first tiers.
+        #[arg(long)]
+        lines: bool,
+        /// With --lines: a position whose moves the search values in more nodes than this
+        /// is held, with its moves, and the lines through it followed.
+        #[arg(long, value_name = "N", default_value_t = 1_000_000, value_parser = args::u64_arg, requires = "lines")]
+        hard_nodes: u64,
+        /// With --lines: the games it is for, the engine moving first, second, or either.
+        #[arg(long, value_name = "SIDE", default_value = "both", value_parser = ["first", "second", "both"], requires = "lines")]
+        engine: String,
         #[command(flatten)]
         common: Common,
     },

@@ -73,8 +73,25 @@ fn run(cli: Cli) -> Result<u8> {
             depth,
             dir,
             threads,
+            lines,
+            hard_nodes,
+            engine,
             common,
-        } => commands::book::run(&spec, depth, &dir, threads, &common),
+        } => commands::book::run(
+            &spec,
+            depth,
+            &dir,
+            threads,
+            lines.then_some((
+                hard_nodes,
+                match engine.as_str() {
+                    "first" => grundy::report::book::Sides::First,
+                    "second" => grundy::report::book::Sides::Second,
+                    _ => grundy::report::book::Sides::Both,
+                },
+            )),
+            &common,
+        ),
         Command::Query {
             spec,
             tablebase,

@@ -280,6 +280,56 @@ pub fn build_book(
     Ok(book)
 }
 
+/// Builds (or deepens, or resumes) the book of `spec`'s lines of play in `dir` to `depth`
+/// on `threads` threads (0: every core), a position whose moves cost more than `hard`
+/// nodes held with them, for the games of `sides`; a line every ten seconds or so and a
+/// summary on standard error.
+pub fn build_lines(
+    spec: &Spec,
+    dir: &Path,
+    depth: u32,
+    (hard, sides): (u64, grundy::report::book::Sides),
+    threads: u32,
+    limits: &grundy::report::Limits<'_>,
+) -> Result<grundy::report::Tablebase> {
+    let started = Instant::now();
+    let options = tier::Options {
+        threads: threads as usize,
+        ..tier::Options::default()
+    };
+    let said = std::sync::Mutex::new(Instant::now());
+    let progress = |w: &grundy::report::book::Walked| {
+        let mut said = said.lock().unwrap_or_else(|p| p.into_inner());
+        if said.elapsed().as_secs() >= 10 {
+            *said = Instant::now();
+            eprintln!(
+                "{} searched with every move ({} held), {} nodes, at {:.0} s",
+                grundy::number::count(w.analysed.into(), "position", "positions"),
+                w.hard,
+                w.nodes,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let listen = |_: &Event| {};
+    let (book, b, w) = grundy_tablebase::open_lines(
+        spec, dir, depth, hard, sides, &options, limits, &progress, &listen,
+    )?;
+    let title = format!(
+        "book {}: the lines of play of {} to tier {depth}",
+        dir.display(),
+        book.game()
+    );
+    eprintln!(
+        "{}; {} searched with every move now ({} held with their moves), {} nodes",
+        built_line(&title, "built", &b, started),
+        grundy::number::count(w.analysed.into(), "position", "positions"),
+        w.hard,
+        w.nodes
+    );
+    Ok(book)
+}
+
 /// The line that ends a tablebase's or a book's build: `title`, then the tiers `done`
 /// now (solved, built) in the time since `started` and those read, the positions, and
 /// the bytes on disk.
@@ -396,6 +446,7 @@ pub fn check_dir(dir: &Path, as_json: bool) -> Result<u8> {
                     "sound": t.problem.is_none(),
                     "positions": t.summary.map(|s| s.positions),
                     "outcomes": t.summary.map(|s| s.outcomes),
+                    "partial": t.summary.map(|s| s.partial),
                     "problem": t.problem.as_ref().map(ToString::to_string),
                 })
             })
@@ -444,7 +495,18 @@ pub fn check_dir(dir: &Path, as_json: bool) -> Result<u8> {
             "{} of its {}{}",
             checked.tiers.len(),
             grundy::number::count(game.tier_count().into(), "tier", "tiers"),
-            book.map_or_else(String::new, |d| format!(" (a book: tiers 0 to {d})"))
+            book.map_or_else(String::new, |d| {
+                let lines = checked
+                    .tiers
+                    .iter()
+                    .any(|t| t.summary.is_some_and(|s| s.partial));
+                let what = if lines {
+                    "a book of play's lines"
+                } else {
+                    "a book"
+                };
+                format!(" ({what}: tiers 0 to {d})")
+            })
         );
         if damaged.is_empty() {
             outln!(

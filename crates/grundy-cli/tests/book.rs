@@ -173,6 +173,65 @@ fn a_book_is_built_deepened_checked_and_read() {
     let _ = std::fs::remove_dir_all(&full);
 }
 
+/// A book of play's lines: built, checked (its tiers partial), read by `play` for the
+/// engine's moves; a book of every position is refused in its directory, and it in one's.
+#[test]
+fn a_book_of_lines_is_built_checked_and_played() {
+    let dir = scratch("lines");
+    let d = dir.to_str().unwrap();
+    let built = grundy(
+        &[
+            "book",
+            "connect4[4x4]",
+            "--depth",
+            "8",
+            "--dir",
+            d,
+            "--lines",
+            "--hard-nodes",
+            "0",
+        ],
+        "",
+    );
+    assert!(built.status.success(), "{}", text(&built));
+    let t = text(&built);
+    assert!(
+        t.contains("the lines of play of connect4[4x4] to tier 8"),
+        "{t}"
+    );
+    assert!(t.contains("a draw"), "{t}");
+    let check = grundy(&["check", d], "");
+    assert!(check.status.success(), "{}", text(&check));
+    assert!(
+        text(&check).contains("(a book of play's lines: tiers 0 to 8)"),
+        "{}",
+        text(&check)
+    );
+    let json = grundy(&["check", d, "--json"], "");
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert!(v["tiers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["partial"] == true));
+    // The engine moves first, from the book, and the game goes on.
+    let play = grundy(
+        &["play", "connect4[4x4]", "--engine-first", "--tablebase", d],
+        "1\n1\nquit\n",
+    );
+    assert!(play.status.success(), "{}", text(&play));
+    assert!(text(&play).contains("grundy: column"), "{}", text(&play));
+    // Never mixed with a book of every position.
+    let whole = grundy(&["book", "connect4[4x4]", "--depth", "3", "--dir", d], "");
+    assert!(!whole.status.success());
+    assert!(
+        text(&whole).contains("some of its positions only"),
+        "{}",
+        text(&whole)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn what_has_no_book_is_refused() {
     let dir = scratch("refused");

@@ -36,6 +36,20 @@ pub fn temporary(path: &Path) -> PathBuf {
 /// a tier past the tiers), or records of another number than the header's, are refused
 /// before anything is written.
 pub fn write(path: &Path, header: &Header, records: &[u16]) -> Result<u64, Error> {
+    let written = write_unsynced(path, header, records)?;
+    written.sync()?;
+    let len = written.place()?;
+    sync_dir(path)?;
+    Ok(len)
+}
+
+/// Writes `records` under the [`temporary`] name as [`write()`] does, stopping short of
+/// syncing and renaming: [`Written`] does those, so that the files of many tiers are
+/// synced at once. Blocks are compressed in parallel.
+///
+/// # Errors
+/// As [`write()`].
+pub fn write_unsynced(path: &Path, header: &Header, records: &[u16]) -> Result<Written, Error> {
     check_writable(path, header, records.len() as u64)?;
     let mut file = BlockWriter::create(path, header)?;
     let chunk = header.block_records as usize;
@@ -49,7 +63,54 @@ pub fn write(path: &Path, header: &Header, records: &[u16]) -> Result<u64, Error
             file.push(bytes)?;
         }
     }
-    file.finish(header)
+    file.finish_unsynced(header)
+}
+
+/// A tier file whole under its [`temporary`] name: [`Written::sync`] makes its bytes
+/// durable, [`Written::place`] renames it into place; the directory is synced after
+/// (`sync_dir`). Dropped before it is placed, it removes the temporary file.
+#[derive(Debug)]
+pub struct Written {
+    path: PathBuf,
+    tmp: PathBuf,
+    file: Option<File>,
+    len: u64,
+}
+
+impl Written {
+    /// Syncs the file's bytes to the disk.
+    ///
+    /// # Errors
+    /// The system's, naming the file.
+    pub fn sync(&self) -> Result<(), Error> {
+        let file = self
+            .file
+            .as_ref()
+            .expect("a written file is open until placed");
+        file.sync_all()
+            .map_err(|e| Error::io(&self.tmp, "cannot write", e))
+    }
+
+    /// Renames the file into place (durable once its directory is synced); its length.
+    ///
+    /// # Errors
+    /// The system's, naming the file; the temporary file is removed.
+    pub fn place(mut self) -> Result<u64, Error> {
+        drop(self.file.take());
+        fs::rename(&self.tmp, &self.path).map_err(|e| {
+            let _ = fs::remove_file(&self.tmp);
+            Error::io(&self.path, "cannot rename the temporary file into place", e)
+        })?;
+        Ok(self.len)
+    }
+}
+
+impl Drop for Written {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 /// Writes `bytes` as the file at `path` whole or not at all, as [`write()`] writes a tier:
@@ -160,7 +221,21 @@ impl BlockWriter {
     /// # Errors
     /// Fewer blocks than the header's, a header of another size or tier length, or the
     /// system's; the temporary file is removed.
-    pub fn finish(mut self, header: &Header) -> Result<u64, Error> {
+    pub fn finish(self, header: &Header) -> Result<u64, Error> {
+        let path = self.path.clone();
+        let written = self.finish_unsynced(header)?;
+        written.sync()?;
+        let len = written.place()?;
+        sync_dir(&path)?;
+        Ok(len)
+    }
+
+    /// Writes `header` and the index as [`BlockWriter::finish`] does, leaving the syncing
+    /// and the renaming to the [`Written`] returned.
+    ///
+    /// # Errors
+    /// As [`BlockWriter::finish`].
+    pub fn finish_unsynced(mut self, header: &Header) -> Result<Written, Error> {
         let head = header.encode();
         if head.len() != self.header_len || header.records != self.records {
             return Err(Error::Refused {
@@ -191,13 +266,12 @@ impl BlockWriter {
             file.write_all(&head).map_err(fail)?;
             file.write_all(&format::encode_index(&self.lens))
                 .map_err(fail)?;
-            file.sync_all().map_err(fail)?;
-            drop(file);
-            fs::rename(&tmp, &self.path).map_err(|e| {
-                Error::io(&self.path, "cannot rename the temporary file into place", e)
-            })?;
-            sync_dir(&self.path)?;
-            Ok(end)
+            Ok(Written {
+                path: self.path.clone(),
+                tmp: tmp.clone(),
+                file: Some(file),
+                len: end,
+            })
         })();
         if written.is_err() {
             let _ = fs::remove_file(&tmp);

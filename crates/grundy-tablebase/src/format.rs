@@ -39,6 +39,9 @@ const ENTRY: usize = 12;
 const SUM: usize = 8;
 /// The flag bit of a score game's records.
 const SCORED: u8 = 1;
+/// The flag bit of a tier holding some of its positions only (a book of the lines of play
+/// against the engine): a rank without a record may still be a position of play.
+const PARTIAL: u8 = 2;
 
 /// The checksum of every part of a file: xxh3, 64 bits.
 #[must_use]
@@ -75,6 +78,9 @@ pub struct Summary {
     pub positions: u64,
     /// Of those: won, lost and drawn for the player to move.
     pub outcomes: [u64; 3],
+    /// Whether the tier holds some of its positions only, so that a rank without a
+    /// record may still be a position of play (flag bit 1).
+    pub partial: bool,
 }
 
 /// What a caller expects a tier file to hold: everything of the header but the block size.
@@ -125,7 +131,9 @@ impl Header {
         out.extend_from_slice(&self.records.to_le_bytes());
         out.extend_from_slice(&self.block_records.to_le_bytes());
         out.push(RECORD_WIDTH);
-        out.push(if self.scored { SCORED } else { 0 });
+        out.push(
+            if self.scored { SCORED } else { 0 } | if self.summary.partial { PARTIAL } else { 0 },
+        );
         out.extend_from_slice(&(self.game.len() as u16).to_le_bytes());
         out.extend_from_slice(&self.summary.positions.to_le_bytes());
         for count in self.summary.outcomes {
@@ -190,7 +198,7 @@ impl Header {
             return Err(Invalid::RecordWidth(width));
         }
         let flags = bytes[37];
-        if flags & !SCORED != 0 {
+        if flags & !(SCORED | PARTIAL) != 0 {
             return damaged(format!("unknown flags {flags:#04x}"));
         }
         let Ok(game) = std::str::from_utf8(&bytes[FIXED..end]) else {
@@ -210,6 +218,7 @@ impl Header {
             summary: Summary {
                 positions: u64_at(bytes, 40),
                 outcomes: [u64_at(bytes, 48), u64_at(bytes, 56), u64_at(bytes, 64)],
+                partial: flags & PARTIAL != 0,
             },
         };
         let s = header.summary;
@@ -781,6 +790,7 @@ mod tests {
             summary: Summary {
                 positions: 900,
                 outcomes: [500, 300, 100],
+                partial: false,
             },
         }
     }
@@ -795,7 +805,18 @@ mod tests {
         // A prefix longer than the header reads the same.
         let mut longer = bytes.clone();
         longer.extend_from_slice(&[9; 100]);
-        assert_eq!(Header::parse(&longer), Ok((h, bytes.len())));
+        assert_eq!(Header::parse(&longer), Ok((h.clone(), bytes.len())));
+        // A partial tier (a book of lines) says so in its flags, beside the score flag.
+        let partial = Header {
+            summary: Summary {
+                partial: true,
+                ..h.summary
+            },
+            ..h
+        };
+        let bytes = partial.encode();
+        assert_eq!(bytes[37], SCORED | PARTIAL);
+        assert_eq!(Header::parse(&bytes), Ok((partial, bytes.len())));
     }
 
     #[test]

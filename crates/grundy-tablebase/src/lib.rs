@@ -23,7 +23,7 @@
 //! let dir = std::env::temp_dir().join(format!("grundy-tablebase-doc-{}", std::process::id()));
 //! let mut tb = Tablebase::open(&dir, &Tiny).unwrap();
 //! assert_eq!(tb.load(1).unwrap(), None);
-//! let summary = grundy::tier::TierSummary { tier: 1, ranks: 2, positions: 2, outcomes: [1, 1, 0] };
+//! let summary = grundy::tier::TierSummary { tier: 1, ranks: 2, positions: 2, outcomes: [1, 1, 0], partial: false };
 //! tb.save(1, &[3, 2], &summary).unwrap();
 //! assert_eq!(tb.summary(1).unwrap(), Some(summary));
 //! assert_eq!(tb.load(1).unwrap(), Some(vec![3, 2]));
@@ -183,6 +183,52 @@ pub fn open_book(
         Ok((store, built))
     })?;
     Ok((grundy::report::Tablebase::new(game, store), built))
+}
+
+/// Builds (or deepens, or resumes) the book of the lines of play against the engine of
+/// `spec`'s board in `dir` to `depth` ([`grundy::report::book::build_lines`]: every
+/// position the engine is to move at whose moves cost the search more than `hard_nodes`
+/// nodes, with each move's value, on the lines the engine's moves leave open), as the one
+/// writer of the directory, then opens it for [`grundy::report::solve`] to read first.
+/// Its tiers are partial; `progress` hears how far the searches are.
+///
+/// # Errors
+/// As [`open_book`]; a directory holding whole tiers (a tablebase, or a book of every
+/// position) is refused.
+#[allow(clippy::too_many_arguments)]
+pub fn open_lines(
+    spec: &grundy::games::Spec,
+    dir: &Path,
+    depth: u32,
+    hard_nodes: u64,
+    sides: grundy::report::book::Sides,
+    options: &grundy::tier::Options,
+    limits: &grundy::report::Limits<'_>,
+    progress: &(dyn Fn(&grundy::report::book::Walked) + Sync),
+    events: &grundy::tier::Listener<'_>,
+) -> Result<
+    (
+        grundy::report::Tablebase,
+        Built,
+        grundy::report::book::Walked,
+    ),
+    OpenError,
+> {
+    let tiers = tiers_of(spec)?;
+    let game = tiers.game();
+    let (store, built, walked) = in_dir(dir, || {
+        let mut store = Tablebase::open(dir, game)?;
+        let mut walked = grundy::report::book::Walked::default();
+        let built = write(&mut store, game, events, |store, listen| {
+            let lines = grundy::report::book::build_lines(
+                spec, depth, hard_nodes, sides, store, options, limits, progress, listen,
+            )?;
+            walked = lines.walked;
+            Ok(lines.solved)
+        })?;
+        Ok((store, built, walked))
+    })?;
+    Ok((grundy::report::Tablebase::new(game, store), built, walked))
 }
 
 /// The tiers of `spec`'s one board.
@@ -983,6 +1029,7 @@ impl Tablebase {
             summary: Summary {
                 positions: summary.positions,
                 outcomes: summary.outcomes,
+                partial: summary.partial,
             },
         }
     }
@@ -1011,6 +1058,7 @@ impl Tablebase {
             ranks: 0,
             positions: 0,
             outcomes: [0; 3],
+            partial: false,
         };
         let header = self.header(tier, &empty);
         let lock = self.lock_tier(tier)?;
@@ -1041,6 +1089,9 @@ impl Tablebase {
     }
 }
 
+/// The most tier files [`Tablebase`]'s `save_many` syncs at once (a thread each).
+pub const SYNCED_AT_ONCE: usize = 8;
+
 /// A tier file being written from its encoded blocks ([`Tablebase::begin_encoded`]).
 #[derive(Debug)]
 pub struct TierWriter {
@@ -1070,6 +1121,7 @@ impl TierStore for Tablebase {
                 ranks: h.records,
                 positions: h.summary.positions,
                 outcomes: h.summary.outcomes,
+                partial: h.summary.partial,
             }
         }))
     }
@@ -1089,40 +1141,83 @@ impl TierStore for Tablebase {
         records: &[u16],
         summary: &TierSummary,
     ) -> Result<(), grundy::Error> {
-        self.check_tier(tier)?;
+        self.save_many(&[(tier, records, *summary)])
+    }
+
+    /// Every tier's file written under its temporary name (blocks compressed in
+    /// parallel), then all of them synced at once (a thread each, at most
+    /// [`SYNCED_AT_ONCE`] at a time: the disk commits them together), renamed into place
+    /// in the order given, and the directory synced once.
+    fn save_many(&mut self, tiers: &[(u32, &[u16], TierSummary)]) -> Result<(), grundy::Error> {
         self.lock_for_writing()?;
-        let path = self.path(tier);
-        let want = self.expected(tier);
-        if records.len() as u64 != want.records {
-            return Err(Error::Refused {
-                path,
-                what: format!(
-                    "{} records given for a tier of {}",
-                    records.len(),
-                    want.records
-                ),
+        let mut written = Vec::with_capacity(tiers.len());
+        for &(tier, records, ref summary) in tiers {
+            self.check_tier(tier)?;
+            let path = self.path(tier);
+            let want = self.expected(tier);
+            if records.len() as u64 != want.records {
+                return Err(Error::Refused {
+                    path,
+                    what: format!(
+                        "{} records given for a tier of {}",
+                        records.len(),
+                        want.records
+                    ),
+                }
+                .into());
             }
-            .into());
+            let header = self.header(tier, summary);
+            // Held until the file is in place.
+            let lock = self.lock_tier(tier)?;
+            written.push((tier, lock, file::write_unsynced(&path, &header, records)?));
         }
-        let header = self.header(tier, summary);
-        let lock = self.lock_tier(tier)?;
-        let written = file::write(&path, &header, records);
-        drop(lock);
-        // A reader kept open maps the old file (a query on another thread may have opened
-        // it while this one wrote): the next query opens the new one.
-        self.readers
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&tier);
-        written?;
-        // The positions found of the tier before it was whole are in it now.
-        let found = self.found_path(tier);
-        match fs::remove_file(&found) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => {
-                Err(Error::io(&found, "cannot remove", e).into())
+        for group in written.chunks(SYNCED_AT_ONCE) {
+            if let [(_, _, one)] = group {
+                one.sync()?;
+                continue;
             }
-            _ => Ok(()),
+            std::thread::scope(|s| -> Result<(), Error> {
+                let mut syncs = Vec::with_capacity(group.len());
+                for (_, _, w) in group {
+                    // A file whose thread cannot be started is synced here.
+                    match std::thread::Builder::new().spawn_scoped(s, move || w.sync()) {
+                        Ok(h) => syncs.push(h),
+                        Err(_) => w.sync()?,
+                    }
+                }
+                for h in syncs {
+                    h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+                }
+                Ok(())
+            })?;
         }
+        let mut placed = Vec::with_capacity(written.len());
+        for (tier, lock, w) in written {
+            let done = w.place();
+            drop(lock);
+            // A reader kept open maps the old file (a query on another thread may have
+            // opened it while this one wrote): the next query opens the new one.
+            self.readers
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&tier);
+            done?;
+            placed.push(tier);
+        }
+        if let Some(&tier) = placed.first() {
+            file::sync_dir(&self.path(tier))?;
+        }
+        for tier in placed {
+            // The positions found of the tier before it was whole are in it now.
+            let found = self.found_path(tier);
+            match fs::remove_file(&found) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                    return Err(Error::io(&found, "cannot remove", e).into());
+                }
+                _ => {}
+            }
+        }
+        Ok(())
     }
 
     fn keep_found(&mut self, tier: u32, found: &[(u64, u16)]) -> Result<(), grundy::Error> {
@@ -1296,7 +1391,7 @@ impl Tablebase {
             for entry in frame[4..].chunks_exact(FOUND_ENTRY) {
                 let rank = u64::from_le_bytes(entry[..8].try_into().expect("8 bytes"));
                 let record = u16::from_le_bytes(entry[8..].try_into().expect("2 bytes"));
-                if rank >= records || found.len() as u64 >= records {
+                if rank >= records {
                     return Err(refused(format!(
                         "names rank {rank} of tier {tier}, which has {records} ranks"
                     )));
@@ -1304,6 +1399,28 @@ impl Tablebase {
                 found.push((rank, record));
             }
             at = end + 8;
+        }
+        // A position found twice (a book of lines meets one through several lines) counts
+        // once, where it was first found, and must have been found the same.
+        let mut seen = std::collections::HashMap::with_capacity(found.len());
+        let mut once = Vec::with_capacity(found.len());
+        for (rank, record) in found {
+            match seen.insert(rank, record) {
+                None => once.push((rank, record)),
+                Some(r) if r == record => {}
+                Some(r) => {
+                    return Err(refused(format!(
+                    "names rank {rank} of tier {tier} twice, with two records ({r} and {record})"
+                )))
+                }
+            }
+        }
+        let found = once;
+        if found.len() as u64 > records {
+            return Err(refused(format!(
+                "names {} positions of tier {tier}, which has {records} ranks",
+                found.len()
+            )));
         }
         Ok((found, (at < bytes.len()).then_some(at as u64)))
     }

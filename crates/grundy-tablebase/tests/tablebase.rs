@@ -311,6 +311,62 @@ fn a_leftover_temporary_file_is_ignored_and_overwritten() {
 }
 
 #[test]
+fn tiers_saved_together_are_the_files_saved_one_at_a_time() {
+    // More tiers than are synced at once, of every shape, in the solver's order.
+    let sizes: Vec<u64> = (0..2 * grundy_tablebase::SYNCED_AT_ONCE as u64 + 3)
+        .map(|t| t * 37 % 150)
+        .collect();
+    let g = game(&sizes);
+    let all: Vec<Vec<u16>> = sizes
+        .iter()
+        .enumerate()
+        .map(|(t, &n)| records(n, 3 + t as u64))
+        .collect();
+    let summary = |t: usize| TierSummary {
+        tier: t as u32,
+        ranks: sizes[t],
+        positions: t as u64,
+        outcomes: [t as u64, 0, 0],
+        partial: false,
+    };
+    let one = tempfile::tempdir().unwrap();
+    let mut tb = open(one.path(), &g, 16);
+    for t in (0..sizes.len()).rev() {
+        tb.save(t as u32, &all[t], &summary(t)).unwrap();
+    }
+    let together = tempfile::tempdir().unwrap();
+    let mut tb = open(together.path(), &g, 16);
+    let tiers: Vec<(u32, &[u16], TierSummary)> = (0..sizes.len())
+        .rev()
+        .map(|t| (t as u32, all[t].as_slice(), summary(t)))
+        .collect();
+    tb.save_many(&tiers).unwrap();
+    for (t, records) in all.iter().enumerate() {
+        let name = tier_file_name(t as u32);
+        assert_eq!(
+            fs::read(together.path().join(&name)).unwrap(),
+            fs::read(one.path().join(&name)).unwrap(),
+            "{name}"
+        );
+        assert_eq!(tb.load(t as u32).unwrap().as_ref(), Some(records));
+    }
+    // A tier that does not fit is refused, and no temporary file is left.
+    let refused = tempfile::tempdir().unwrap();
+    let mut tb = open(refused.path(), &g, 16);
+    let e = store_message(
+        tb.save_many(&[tiers[0], (tiers[1].0, &[1, 2, 3], tiers[1].2)])
+            .unwrap_err(),
+    );
+    assert!(e.ends_with("3 records given for a tier of 29"), "{e}");
+    let left: Vec<_> = fs::read_dir(refused.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
 fn saving_replaces_the_tier_and_refuses_what_does_not_fit() {
     let dir = tempfile::tempdir().unwrap();
     let g = game(&[30]);
@@ -544,7 +600,7 @@ fn forged_files_whose_checksums_hold_are_refused_by_their_structure() {
         invalid(open_forged(&path, &g, b))
     };
     assert_eq!(with(&|b| b[36] = 4), Invalid::RecordWidth(4));
-    assert!(matches!(with(&|b| b[37] = 2), Invalid::HeaderDamaged(m) if m.contains("flags")));
+    assert!(matches!(with(&|b| b[37] = 4), Invalid::HeaderDamaged(m) if m.contains("flags")));
     assert!(
         matches!(with(&|b| b[32..36].copy_from_slice(&0u32.to_le_bytes())), Invalid::HeaderDamaged(m) if m.contains("records per block"))
     );
@@ -913,7 +969,8 @@ fn version_1_files_are_still_read() {
             tier: 0,
             ranks: 100,
             positions: 66,
-            outcomes: [40, 20, 6]
+            outcomes: [40, 20, 6],
+            partial: false,
         })
     );
 }
@@ -928,6 +985,7 @@ fn a_tier_written_a_block_at_a_time_is_the_file_save_writes() {
         ranks: 1000,
         positions: 990,
         outcomes: [500, 400, 90],
+        partial: false,
     };
     // Reference: the file from the records.
     let one = tmp.path().join("one");
@@ -1045,6 +1103,7 @@ fn sharing_writers_write_one_directory_a_lock_a_tier() {
         ranks: g.sizes[t as usize],
         positions: 7,
         outcomes: [3, 2, 2],
+        partial: false,
     };
     // Reference: one writer alone.
     let alone = tmp.path().join("alone");
@@ -1293,6 +1352,15 @@ fn found_positions_are_kept_until_the_tier_is_whole() {
     tb.keep_found(1, &[(80_002, 4)]).unwrap();
     want.push((80_002, 4));
     assert_eq!(tb.found(1).unwrap(), want);
+    // A position found again the same counts once; found with another record, the file
+    // is refused.
+    tb.keep_found(1, &[(80_002, 4), (5, 2 + 5)]).unwrap();
+    assert_eq!(tb.found(1).unwrap(), want);
+    let before = fs::read(&path).unwrap();
+    tb.keep_found(1, &[(80_002, 5)]).unwrap();
+    let e = tb.found(1).unwrap_err().to_string();
+    assert!(e.contains("twice, with two records (4 and 5)"), "{e}");
+    fs::write(&path, &before).unwrap();
     // Another game's found file, or another tier's, is refused.
     let other = Sizes {
         id: "connect4[5x4]",

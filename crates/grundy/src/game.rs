@@ -209,6 +209,21 @@ impl Value {
         }
     }
 
+    /// The value of the position a move of value `self` (seen by its mover) leads to, for
+    /// the player to move there: the inverse of [`Value::through`] with the same `again`.
+    /// `None` for a win or loss in no moves, which no move has.
+    #[must_use]
+    pub fn after(self, again: bool) -> Option<Value> {
+        Some(match (self, again) {
+            (Value::Draw, _) => Value::Draw,
+            (Value::Win(0) | Value::Loss(0), _) => return None,
+            (Value::Win(r), false) => Value::Loss(r - 1),
+            (Value::Loss(r), false) => Value::Win(r - 1),
+            (Value::Win(r), true) => Value::Win(r - 1),
+            (Value::Loss(r), true) => Value::Loss(r - 1),
+        })
+    }
+
     /// A total order by preference of the player to move: quick wins first, then draws,
     /// then slow losses. Higher is better.
     #[must_use]
@@ -447,6 +462,21 @@ mod tests {
         assert_eq!(passed.checked_value(i64::MIN), None);
         assert_eq!(kept.checked_value(i64::MAX), None);
         assert_eq!(kept.checked_value(-3), Some(0));
+    }
+
+    /// `after` undoes `through`, the turn passed or kept, and refuses what no move has.
+    #[test]
+    fn after_undoes_through() {
+        for r in [0, 1, 2, 40] {
+            for v in [Value::Win(r), Value::Loss(r), Value::Draw] {
+                for again in [false, true] {
+                    assert_eq!(v.through(again).after(again), Some(v), "{v} {again}");
+                }
+            }
+        }
+        assert_eq!(Value::Win(0).after(false), None);
+        assert_eq!(Value::Loss(0).after(true), None);
+        assert_eq!(Value::Win(3).after(false), Some(Value::Loss(2)));
     }
 
     #[test]

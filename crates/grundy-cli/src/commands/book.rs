@@ -1,5 +1,6 @@
-//! `grundy book SPEC --depth D --dir DIR`: a board's book built (or deepened) in DIR, then
-//! the start's value read from it.
+//! `grundy book SPEC --depth D --dir DIR [--lines]`: a board's book (of every position of
+//! its first tiers, or of the lines of play against the engine) built (or deepened) in
+//! DIR, then the start's value read from it.
 
 use std::path::Path;
 
@@ -10,11 +11,23 @@ use crate::cli::Common;
 use crate::progress::finish_progress;
 use crate::{output, tablebase};
 
-/// The command.
-pub fn run(spec: &str, depth: u32, dir: &Path, threads: u32, common: &Common) -> Result<u8> {
+/// The command; `lines`: the book of play's lines, with its hard nodes and sides.
+pub fn run(
+    spec: &str,
+    depth: u32,
+    dir: &Path,
+    threads: u32,
+    lines: Option<(u64, grundy::report::book::Sides)>,
+    common: &Common,
+) -> Result<u8> {
     let spec = parse_spec(spec)?;
     let limits = common.limits();
-    let book = tablebase::build_book(&spec, dir, depth, threads, &limits);
+    let book = match lines {
+        Some((hard, sides)) => {
+            tablebase::build_lines(&spec, dir, depth, (hard, sides), threads, &limits)
+        }
+        None => tablebase::build_book(&spec, dir, depth, threads, &limits),
+    };
     finish_progress();
     let book = book?;
     let tablebases = [book];

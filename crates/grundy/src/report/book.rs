@@ -6,11 +6,27 @@
 //! files are those of the whole tablebase, byte for byte, and [`super::lookup`] reads a
 //! book as it reads a tablebase: a position whose tier and moves' tiers the book holds is
 //! answered at once; the others are searched.
+//!
+//! A book of play's lines ([`build_lines`]) holds instead the positions a game against
+//! the engine reaches, either side: each position the engine is to move at whose moves
+//! cost the search more than a number of nodes, with every move's value, and the value
+//! of each reply to the move the engine makes there. Its tiers are partial
+//! ([`TierSummary::partial`]): a position it lacks is searched, as past a book.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use rayon::prelude::*;
 
 use super::search::{exact_options, table_for};
 use super::Limits;
-use crate::games::{Kind, Spec};
-use crate::tier::{self, record, Listener, Solved, TierStore};
+use crate::explore::Control;
+use crate::game::{Best, Value};
+use crate::games::{Exact, Family, Kind, Part, Pos, Spec, Tiers};
+use crate::search::exact;
+use crate::tier::{self, record, Event, Listener, Solved, TierStore, TierSummary};
 use crate::Error;
 
 /// Builds (or deepens) the book of `spec`'s board to `depth` in `store`: every position
@@ -34,30 +50,9 @@ pub fn build(
     limits: &Limits<'_>,
     listen: &Listener<'_>,
 ) -> Result<Solved, Error> {
-    let part = spec
-        .single()
-        .ok_or_else(|| Error::Unsupported("a book is of one board, not a sum of games".into()))?;
+    let (part, tiers, exact) = board(spec)?;
     let family = &part.family;
-    let tiers = family.tiers().ok_or_else(|| {
-        Error::Unsupported(format!(
-            "`{}` is not split into tiers, so it has no book",
-            family.name()
-        ))
-    })?;
-    let exact = family.exact().ok_or_else(|| {
-        Error::Unsupported(format!(
-            "`{}` has no exact search to fill a book with",
-            family.name()
-        ))
-    })?;
     let game = tiers.game();
-    let (root_tier, root_rank) = game.root();
-    if tiers.locate(&part.position) != Some((root_tier, root_rank)) {
-        return Err(Error::Unsupported(format!(
-            "a book starts from the start of {}, not from `{spec}`",
-            family.name()
-        )));
-    }
     let scored = family.kind() == Kind::Score;
     let table = table_for(limits, &family.name(), &*exact)?;
     // One thread a position (the positions are spread over the threads), strong: a
@@ -85,6 +80,457 @@ pub fn build(
         })
     };
     tier::book(game, depth, store, &leaf, options, listen, &limits.control)
+}
+
+/// A book's board, its tiers and its exact search.
+type Board<'s> = (&'s Part, Box<dyn Tiers + 's>, Box<dyn Exact + 's>);
+
+/// The board a book is of: `spec`'s one board, at its start, of a family split into
+/// tiers that offers the exact search.
+fn board(spec: &Spec) -> Result<Board<'_>, Error> {
+    let part = spec
+        .single()
+        .ok_or_else(|| Error::Unsupported("a book is of one board, not a sum of games".into()))?;
+    let family = &part.family;
+    let tiers = family.tiers().ok_or_else(|| {
+        Error::Unsupported(format!(
+            "`{}` is not split into tiers, so it has no book",
+            family.name()
+        ))
+    })?;
+    let exact = family.exact().ok_or_else(|| {
+        Error::Unsupported(format!(
+            "`{}` has no exact search to fill a book with",
+            family.name()
+        ))
+    })?;
+    if tiers.locate(&part.position) != Some(tiers.game().root()) {
+        return Err(Error::Unsupported(format!(
+            "a book starts from the start of {}, not from `{spec}`",
+            family.name()
+        )));
+    }
+    Ok((part, tiers, exact))
+}
+
+/// What [`build_lines`] did: the tiers of the book, `0..=depth`, each partial, with the
+/// start's record; and the searches made now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lines {
+    /// The book's tiers and the start's record.
+    pub solved: Solved,
+    /// The searches made now.
+    pub walked: Walked,
+}
+
+/// Which games against the engine a book of lines is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sides {
+    /// The engine moving first.
+    First,
+    /// The engine moving second.
+    Second,
+    /// Either.
+    Both,
+}
+
+/// How far [`build_lines`] is: positions valued with their moves, hard ones among them,
+/// and nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Walked {
+    /// Positions whose every move was valued now.
+    pub analysed: u64,
+    /// Of those, the ones held with their moves (more than the hard nodes).
+    pub hard: u64,
+    /// Nodes visited.
+    pub nodes: u64,
+}
+
+/// Builds (or deepens, or resumes) the book of the lines of play of `spec`'s board
+/// against the engine, to tier `depth`, in `store`: from the start (the engine moving
+/// first) and from each of its moves (second), as `sides` asks, every position `p` the
+/// engine is to move
+/// at has its value and every move's found by the family's exact search; when that took
+/// more than `hard_nodes` nodes, the book holds `p` and its moves' values, and the move
+/// the engine makes there (the best, the first of equals, as [`super::Report::best_move`]
+/// chooses) is followed: each reply to it is such a position in turn, its value held so
+/// that the position the engine moved to is answered with every move's value too. A
+/// position whose moves cost fewer nodes is left to the search in play, and so is what
+/// follows it. Every tier `0..=depth` is saved partial; tiers already in the store must
+/// be partial (a book of lines before, whose positions are kept and not searched again,
+/// with those kept found of a stopped build). One table shared by `options.threads`
+/// threads, a position a thread.
+///
+/// # Complexity
+/// An exact search of every move of each position the engine is to move at on the lines
+/// followed; a tier `0..=depth` at a time in memory when saving, 2 bytes a rank.
+///
+/// # Errors
+/// As [`build`]; a score game ([`Error::Unsupported`]: its margins are not read back from
+/// the moves yet); a store holding a whole tier (a tablebase, or a book of every
+/// position) is refused rather than mixed with one.
+#[allow(clippy::too_many_arguments)]
+pub fn build_lines(
+    spec: &Spec,
+    depth: u32,
+    hard_nodes: u64,
+    sides: Sides,
+    store: &mut dyn TierStore,
+    options: &tier::Options,
+    limits: &Limits<'_>,
+    progress: &(dyn Fn(&Walked) + Sync),
+    listen: &Listener<'_>,
+) -> Result<Lines, Error> {
+    let (part, tiers, exact) = board(spec)?;
+    let family = &*part.family;
+    if family.kind() == Kind::Score {
+        return Err(Error::Unsupported(format!(
+            "a book of play's lines holds won, lost and drawn positions; `{}` is scored by margins (`grundy book` without --lines)",
+            family.name()
+        )));
+    }
+    let game = tiers.game();
+    tier::book_fits(game, depth)?;
+    let (root_tier, root_rank) = game.root();
+    // Saving holds one tier's records at a time.
+    let widest = (0..=depth).map(|t| game.tier_size(t)).max().unwrap_or(0);
+    let bytes = u128::from(widest) * 2;
+    if bytes > u128::from(options.max_bytes) {
+        return Err(Error::over(
+            crate::Limit::TierMemory,
+            format!(
+                "a book of {}'s lines to depth {depth} within {} of memory",
+                game.id(),
+                crate::human_bytes(options.max_bytes)
+            ),
+            Some(bytes),
+            Some(bytes),
+        ));
+    }
+    // What the store holds: partial tiers of a book of lines, and what a stopped build
+    // found.
+    let mut held: Vec<HashMap<u64, u16>> = Vec::with_capacity(depth as usize + 1);
+    for t in 0..=depth {
+        let mut map = HashMap::new();
+        if let Some(s) = store.summary(t)? {
+            if !s.partial {
+                return Err(Error::Store(format!(
+                    "tier {t} of {} is held whole (a tablebase, or a book of every position): a book of play's lines is built in another directory",
+                    game.id()
+                )));
+            }
+            if let Some(records) = store.load(t)? {
+                for (rank, &r) in records.iter().enumerate() {
+                    if r != record::UNREACHED {
+                        map.insert(rank as u64, r);
+                    }
+                }
+            }
+        }
+        for (rank, r) in store.found(t)? {
+            map.insert(rank, r);
+        }
+        held.push(map);
+    }
+    let table = table_for(limits, &family.name(), &*exact)?;
+    let walk = Walk {
+        family,
+        tiers: &*tiers,
+        exact: &*exact,
+        table: &table,
+        one: exact::Options {
+            threads: 1,
+            weak: false,
+            ..exact_options(limits)
+        },
+        control: &limits.control,
+        depth,
+        hard: hard_nodes,
+        held: held.into_iter().map(Mutex::new).collect(),
+        visited: Mutex::new(HashSet::new()),
+        fresh: Mutex::new((Vec::new(), Instant::now())),
+        store: Mutex::new(store),
+        analysed: AtomicU64::new(0),
+        kept: AtomicU64::new(0),
+        nodes: AtomicU64::new(0),
+        progress,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| Error::Unsupported(format!("cannot start worker threads: {e}")))?;
+    let walked = pool.install(|| -> Result<(), Error> {
+        // The engine first: the start; second: each move from it, and the start's value
+        // from theirs (the person's first position is answered from the book too).
+        let start = &part.position;
+        if sides != Sides::Second {
+            walk.walk(start)?;
+        }
+        if sides != Sides::First {
+            let firsts = walk.moves(start);
+            firsts.par_iter().try_for_each(|p| walk.walk(p))?;
+            walk.derive(start, &firsts)?;
+        }
+        Ok(())
+    });
+    if let Err(e) = walked {
+        // Stopped or failed: what was found is kept for the next run.
+        let mut fresh = walk.fresh.lock().map_err(|_| poisoned())?;
+        walk.keep(&mut fresh)?;
+        return Err(e);
+    }
+    let Walk {
+        held,
+        store,
+        analysed,
+        kept,
+        nodes,
+        ..
+    } = walk;
+    let store = store.into_inner().map_err(|_| poisoned())?;
+    let root = held[root_tier as usize]
+        .lock()
+        .map_err(|_| poisoned())?
+        .get(&root_rank)
+        .copied()
+        .unwrap_or(record::UNREACHED);
+    let mut summaries = Vec::with_capacity(depth as usize + 1);
+    for (t, map) in (0..=depth).zip(held) {
+        let map = map.into_inner().map_err(|_| poisoned())?;
+        let mut records = vec![record::UNREACHED; game.tier_size(t) as usize];
+        for (&rank, &r) in &map {
+            records[rank as usize] = r;
+        }
+        let summary = TierSummary {
+            partial: true,
+            ..tier::summarise(false, t, &records)
+        };
+        store.save(t, &records, &summary)?;
+        listen(&Event::Done {
+            summary,
+            loaded: false,
+        });
+        summaries.push(summary);
+    }
+    Ok(Lines {
+        solved: Solved {
+            tiers: summaries,
+            root,
+        },
+        walked: Walked {
+            analysed: analysed.into_inner(),
+            hard: kept.into_inner(),
+            nodes: nodes.into_inner(),
+        },
+    })
+}
+
+fn poisoned() -> Error {
+    Error::Store("a thread building the book panicked".into())
+}
+
+/// Records found (tier, rank, record) and not yet kept by the store, and when it last
+/// kept some.
+type Fresh = (Vec<(u32, u64, u16)>, Instant);
+
+/// The walk of [`build_lines`] over the lines of play, shared by its threads.
+struct Walk<'a, 's> {
+    family: &'a dyn Family,
+    tiers: &'a dyn Tiers,
+    exact: &'a dyn Exact,
+    table: &'a exact::Table,
+    one: exact::Options,
+    control: &'a Control<'a>,
+    depth: u32,
+    hard: u64,
+    /// The records held, by tier: rank to record.
+    held: Vec<Mutex<HashMap<u64, u16>>>,
+    /// Positions the engine is to move at, already walked (by tier and rank).
+    visited: Mutex<HashSet<(u32, u64)>>,
+    /// Records found and not yet kept by the store, and when it last kept some.
+    fresh: Mutex<Fresh>,
+    store: Mutex<&'s mut dyn TierStore>,
+    analysed: AtomicU64,
+    kept: AtomicU64,
+    nodes: AtomicU64,
+    progress: &'a (dyn Fn(&Walked) + Sync),
+}
+
+impl Walk<'_, '_> {
+    /// The moves from `pos`, none where the game is over.
+    fn moves(&self, pos: &Pos) -> Vec<Pos> {
+        let mut out = Vec::new();
+        if self.family.terminal(pos).is_none() {
+            self.family.moves(pos, &mut out);
+        }
+        out
+    }
+
+    /// Whether the move from `pos` to `child` keeps the turn.
+    fn again(&self, pos: &Pos, child: &Pos) -> bool {
+        self.family.keeps_turn() && self.family.to_move(pos) == self.family.to_move(child)
+    }
+
+    /// Where `pos` lies.
+    fn locate(&self, pos: &Pos) -> Result<(u32, u64), Error> {
+        self.tiers.locate(pos).ok_or_else(|| {
+            Error::Store(format!(
+                "a position of {} that its tiers do not hold",
+                self.family.name()
+            ))
+        })
+    }
+
+    fn record_of(&self, value: Value) -> Result<u16, Error> {
+        record::of_value(value).ok_or_else(|| Error::TooLarge {
+            what: format!("a value past what a record holds ({value})"),
+            need: None,
+        })
+    }
+
+    fn get(&self, (t, r): (u32, u64)) -> Result<Option<u16>, Error> {
+        let held = self.held[t as usize].lock().map_err(|_| poisoned())?;
+        Ok(held.get(&r).copied())
+    }
+
+    /// Holds `found` (tier, rank, record), and has the store keep what was found when
+    /// it last did so long enough ago.
+    fn hold(&self, found: &[(u32, u64, u16)]) -> Result<(), Error> {
+        let mut new = Vec::with_capacity(found.len());
+        for &(t, r, rec) in found {
+            let mut held = self.held[t as usize].lock().map_err(|_| poisoned())?;
+            // A position met again through another line is kept once.
+            if held.insert(r, rec).is_none() {
+                new.push((t, r, rec));
+            }
+        }
+        let mut fresh = self.fresh.lock().map_err(|_| poisoned())?;
+        fresh.0.extend_from_slice(&new);
+        if fresh.1.elapsed() >= tier::KEEP_EVERY {
+            self.keep(&mut fresh)?;
+            (self.progress)(&Walked {
+                analysed: self.analysed.load(Ordering::Relaxed),
+                hard: self.kept.load(Ordering::Relaxed),
+                nodes: self.nodes.load(Ordering::Relaxed),
+            });
+        }
+        Ok(())
+    }
+
+    /// Has the store keep the records found since it last did.
+    fn keep(&self, fresh: &mut Fresh) -> Result<(), Error> {
+        let mut by_tier: Vec<Vec<(u64, u16)>> = vec![Vec::new(); self.held.len()];
+        for (t, r, rec) in fresh.0.drain(..) {
+            by_tier[t as usize].push((r, rec));
+        }
+        let mut store = self.store.lock().map_err(|_| poisoned())?;
+        for (t, found) in by_tier.iter().enumerate() {
+            if !found.is_empty() {
+                store.keep_found(t as u32, found)?;
+            }
+        }
+        fresh.1 = Instant::now();
+        Ok(())
+    }
+
+    /// Holds `pos`'s value from its moves', `children`, when it is not held and they all
+    /// are.
+    fn derive(&self, pos: &Pos, children: &[Pos]) -> Result<(), Error> {
+        let at = self.locate(pos)?;
+        if at.0 > self.depth || self.get(at)?.is_some() {
+            return Ok(());
+        }
+        let mut best = Best::new();
+        for c in children {
+            let Some(v) = self.get(self.locate(c)?)?.and_then(record::value) else {
+                return Ok(());
+            };
+            let v = v.through(self.again(pos, c));
+            best.offer(v.preference(), v);
+        }
+        match best.get() {
+            Some((_, v)) => self.hold(&[(at.0, at.1, self.record_of(v)?)]),
+            None => Ok(()),
+        }
+    }
+
+    /// Walks the lines from `pos`, a position the engine is to move at: holds its
+    /// value; if it is hard (or held with its moves before), its moves' values too, and
+    /// walks each reply to the engine's move.
+    fn walk(&self, pos: &Pos) -> Result<(), Error> {
+        let at = self.locate(pos)?;
+        if at.0 > self.depth {
+            return Ok(());
+        }
+        if !self.visited.lock().map_err(|_| poisoned())?.insert(at) {
+            return Ok(());
+        }
+        let children = self.moves(pos);
+        let places = children
+            .iter()
+            .map(|c| self.locate(c))
+            .collect::<Result<Vec<_>, _>>()?;
+        if children.is_empty() || places.iter().any(|&(t, _)| t > self.depth) {
+            // Its moves lie past the book: its value alone, for the move before it.
+            if self.get(at)?.is_none() {
+                let (found, nodes) = self.exact.solve(pos, self.table, &self.one, self.control)?;
+                self.nodes.fetch_add(nodes, Ordering::Relaxed);
+                self.hold(&[(at.0, at.1, self.record_of(found.value)?)])?;
+            }
+            return Ok(());
+        }
+        let mut known = Vec::with_capacity(children.len());
+        if self.get(at)?.is_some() {
+            for (c, &place) in children.iter().zip(&places) {
+                match self.get(place)?.and_then(record::value) {
+                    Some(v) => known.push(v.through(self.again(pos, c))),
+                    None => break,
+                }
+            }
+        }
+        let moves: Vec<Value> = if known.len() == children.len() {
+            // Held with its moves: a hard position of a build before (or the engine's
+            // move of another line), followed again.
+            known
+        } else {
+            let analysis =
+                self.exact
+                    .analyse(pos, &children, self.table, &self.one, self.control)?;
+            self.nodes.fetch_add(analysis.nodes, Ordering::Relaxed);
+            self.analysed.fetch_add(1, Ordering::Relaxed);
+            let mut found = vec![(at.0, at.1, self.record_of(analysis.root.value)?)];
+            let hard = analysis.nodes > self.hard;
+            let moves: Vec<Value> = analysis.moves.iter().map(|f| f.value).collect();
+            if hard {
+                self.kept.fetch_add(1, Ordering::Relaxed);
+                for ((c, &(t, r)), &v) in children.iter().zip(&places).zip(&moves) {
+                    let child = v.after(self.again(pos, c)).ok_or_else(|| {
+                        Error::Store(format!(
+                            "the search valued a move of {} as a win or loss in no moves",
+                            self.family.name()
+                        ))
+                    })?;
+                    found.push((t, r, self.record_of(child)?));
+                }
+            }
+            self.hold(&found)?;
+            if !hard {
+                return Ok(());
+            }
+            moves
+        };
+        // The engine's move: the best, the first of equals, as a report's best move.
+        let mut best = Best::new();
+        for (i, v) in moves.iter().enumerate() {
+            best.offer(v.preference(), i);
+        }
+        let Some((_, i)) = best.get() else {
+            return Ok(());
+        };
+        self.moves(&children[i])
+            .par_iter()
+            .try_for_each(|reply| self.walk(reply))
+    }
 }
 
 #[cfg(test)]
@@ -206,6 +652,226 @@ mod tests {
                 "{at}"
             );
         }
+    }
+
+    /// The book of `game`'s lines to `depth`, in memory, positions of more than `hard`
+    /// nodes held with their moves.
+    fn lined(game: &str, depth: u32, hard: u64, store: &mut MemoryStore) -> Lines {
+        lines_of(game, depth, hard, Sides::Both, store).unwrap()
+    }
+
+    /// [`build_lines`] of `game` for `sides` with the default options and limits.
+    fn lines_of(
+        game: &str,
+        depth: u32,
+        hard: u64,
+        sides: Sides,
+        store: &mut MemoryStore,
+    ) -> Result<Lines, Error> {
+        let spec: Spec = game.parse().unwrap();
+        build_lines(
+            &spec,
+            depth,
+            hard,
+            sides,
+            store,
+            &tier::Options::default(),
+            &Limits::default(),
+            &|_| {},
+            &|_| {},
+        )
+    }
+
+    /// `spec`'s report read from `book`, and from the whole tablebase `full`.
+    fn both(
+        spec: &Spec,
+        book: &[Tablebase],
+        full: &[Tablebase],
+    ) -> (crate::report::Report, crate::report::Report) {
+        let read = |tablebases| {
+            solve(
+                spec,
+                &Limits {
+                    tablebases,
+                    ..Limits::default()
+                },
+            )
+            .unwrap()
+        };
+        (read(book), read(full))
+    }
+
+    fn values(r: &crate::report::Report) -> Vec<(crate::game::Outcome, Option<u32>)> {
+        r.moves.iter().map(|m| (m.outcome, m.remoteness)).collect()
+    }
+
+    /// Plays every game against the engine from `at`, the engine to move (`engine`) or
+    /// the person (every move tried), while the moves stay in the book's tiers: each
+    /// position the engine is to move at is read from the book with every move's value,
+    /// and so is each position the engine's move leads to; the values and the engine's
+    /// move are those of the whole tablebase.
+    fn play_all(
+        at: &Spec,
+        engine: bool,
+        depth: u32,
+        (book, full): (&[Tablebase], &[Tablebase]),
+        seen: &mut usize,
+    ) {
+        let part = at.single().unwrap();
+        let tiers = part.family.tiers().unwrap();
+        let mut kids = Vec::new();
+        if part.family.terminal(&part.position).is_none() {
+            part.family.moves(&part.position, &mut kids);
+        }
+        if kids.is_empty() || kids.iter().any(|k| tiers.locate(k).unwrap().0 > depth) {
+            return;
+        }
+        let (read, whole) = both(at, book, full);
+        assert_eq!(read.method, Method::Tablebase, "{at}");
+        assert_eq!(
+            (read.outcome, read.remoteness, values(&read)),
+            (whole.outcome, whole.remoteness, values(&whole)),
+            "{at}"
+        );
+        *seen += 1;
+        if engine {
+            let best = read.best_move().unwrap();
+            assert_eq!(best.spec, whole.best_move().unwrap().spec, "{at}");
+            play_all(&best.to, false, depth, (book, full), seen);
+        } else {
+            for m in &read.moves {
+                play_all(&m.to, true, depth, (book, full), seen);
+            }
+        }
+    }
+
+    /// A book of lines with every position hard holds the tablebase's records only, in
+    /// partial tiers; in every game against the engine, whoever starts, each position the
+    /// engine moves at and each it moves to is read from it to the book's depth, with the
+    /// tablebase's values and the engine's move.
+    #[test]
+    fn a_book_of_lines_answers_every_game_against_the_engine() {
+        for (game, depth) in [("connect4[4x4]", 9), ("tictactoe", 6), ("connect4[5x4]", 6)] {
+            let spec: Spec = game.parse().unwrap();
+            let tiers = spec.single().unwrap().family.tiers().unwrap();
+            let (_, full) = crate::games::testing::tier_solve(tiers.game());
+            let mut store = MemoryStore::default();
+            let lines = lined(game, depth, 0, &mut store);
+            assert_eq!(lines.solved.tiers.len(), depth as usize + 1);
+            assert_eq!(lines.solved.root, full.tiers[&0].0[0], "{game}");
+            assert!(lines.walked.analysed > 0 && lines.walked.hard == lines.walked.analysed);
+            let mut held = 0;
+            for t in 0..=depth {
+                let (records, summary) = &store.tiers[&t];
+                assert!(summary.partial, "{game} {t}");
+                for (rank, &r) in records.iter().enumerate() {
+                    if r != record::UNREACHED {
+                        assert_eq!(r, full.tiers[&t].0[rank], "{game} tier {t} rank {rank}");
+                        held += 1;
+                    }
+                }
+            }
+            // Fewer positions than the tablebase's tiers: the engine's moves only.
+            let all: u64 = (0..=depth).map(|t| full.tiers[&t].1.positions).sum();
+            assert!((held as u64) < all, "{game}: {held} of {all}");
+            let book = [Tablebase::new(tiers.game(), store)];
+            let full = [Tablebase::new(tiers.game(), full)];
+            let mut seen = 0;
+            play_all(&spec, true, depth, (&book, &full), &mut seen);
+            play_all(&spec, false, depth, (&book, &full), &mut seen);
+            assert!(seen > 20, "{game}: {seen}");
+        }
+    }
+
+    /// A book of lines for one side answers that side's games from the start: the
+    /// person's first position too when the engine moves second.
+    #[test]
+    fn a_book_of_lines_for_one_side_answers_its_games() {
+        let spec: Spec = "connect4[4x4]".parse().unwrap();
+        let tiers = spec.single().unwrap().family.tiers().unwrap();
+        let full = [Tablebase::new(
+            tiers.game(),
+            crate::games::testing::tier_solve(tiers.game()).1,
+        )];
+        for (sides, engine) in [(Sides::First, true), (Sides::Second, false)] {
+            let mut store = MemoryStore::default();
+            lines_of("connect4[4x4]", 9, 0, sides, &mut store).unwrap();
+            let book = [Tablebase::new(tiers.game(), store)];
+            let mut seen = 0;
+            play_all(&spec, engine, 9, (&book, &full), &mut seen);
+            assert!(seen > 20, "{sides:?}: {seen}");
+        }
+    }
+
+    /// Positions whose moves cost the search no more than the hard nodes are left to it:
+    /// with no position hard, the book holds the start's moves and the start's values
+    /// alone, and the first move's position is searched.
+    #[test]
+    fn a_book_of_lines_leaves_easy_positions_to_the_search() {
+        let mut store = MemoryStore::default();
+        let lines = lined("connect4[4x4]", 6, u64::MAX, &mut store);
+        assert_eq!(lines.walked.hard, 0);
+        assert_eq!(lines.walked.analysed, 5); // the start and its four moves
+        let positions: Vec<u64> = (0..=6).map(|t| store.tiers[&t].1.positions).collect();
+        assert_eq!(positions, [1, 4, 0, 0, 0, 0, 0]);
+        let spec: Spec = "connect4[4x4]".parse().unwrap();
+        let tiers = spec.single().unwrap().family.tiers().unwrap();
+        let book = [Tablebase::new(tiers.game(), store)];
+        let full = [Tablebase::new(
+            tiers.game(),
+            crate::games::testing::tier_solve(tiers.game()).1,
+        )];
+        let (read, whole) = both(&spec, &book, &full);
+        assert_eq!(read.method, Method::Tablebase);
+        assert_eq!(values(&read), values(&whole));
+        let first: Spec = "connect4[4x4](2)".parse().unwrap();
+        let (read, whole) = both(&first, &book, &full);
+        assert_ne!(read.method, Method::Tablebase);
+        assert_eq!(values(&read), values(&whole));
+    }
+
+    /// A book of lines deepened equals one built to the deeper depth at once; a store
+    /// holding whole tiers is refused, and the tier solver refuses partial ones.
+    #[test]
+    fn a_book_of_lines_deepens_and_is_never_mixed_with_whole_tiers() {
+        let mut deepened = MemoryStore::default();
+        lined("connect4[4x4]", 5, 0, &mut deepened);
+        let second = lined("connect4[4x4]", 9, 0, &mut deepened);
+        let mut at_once = MemoryStore::default();
+        let first = lined("connect4[4x4]", 9, 0, &mut at_once);
+        assert_eq!(deepened.tiers, at_once.tiers);
+        assert!(second.walked.analysed < first.walked.analysed);
+        // A build stopped before it saved resumes from what it found: nothing searched
+        // again, the same tiers.
+        let mut stopped = MemoryStore::default();
+        for (&t, (records, _)) in &at_once.tiers {
+            let found: Vec<(u64, u16)> = (0u64..)
+                .zip(records.iter().copied())
+                .filter(|&(_, r)| r != record::UNREACHED)
+                .collect();
+            stopped.found.insert(t, found);
+        }
+        let resumed = lined("connect4[4x4]", 9, 0, &mut stopped);
+        assert_eq!(resumed.walked.analysed, 0);
+        assert_eq!(stopped.tiers, at_once.tiers);
+        assert!(stopped.found.is_empty());
+
+        let spec: Spec = "connect4[4x4]".parse().unwrap();
+        let mut whole = booked("connect4[4x4]", 3);
+        let e = lines_of("connect4[4x4]", 5, 0, Sides::Both, &mut whole).unwrap_err();
+        assert!(e.to_string().contains("held whole"), "{e}");
+        let e = build(
+            &spec,
+            6,
+            &mut at_once,
+            &tier::Options::default(),
+            &Limits::default(),
+            &|_| {},
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("some of its positions only"), "{e}");
+        let e = lines_of("dots[2x2]", 3, 0, Sides::Both, &mut MemoryStore::default()).unwrap_err();
+        assert!(e.to_string().contains("margins"), "{e}");
     }
 
     /// A book is of a board's start, by the exact search.

@@ -153,7 +153,8 @@ pub(crate) fn evaluation(
 
 /// The report of `spec` from `store`, when `spec` is one board of a tiered family and the
 /// store holds its tier and its children's; `Ok(None)` otherwise (not tiered, a score
-/// game, or tiers missing).
+/// game, tiers missing, or the position or a child not held by a partial tier: a book of
+/// play's lines).
 ///
 /// # Errors
 /// [`Error::Unsupported`] for a position the start of the game never reaches (the
@@ -191,8 +192,16 @@ pub fn lookup(
     let Some(own) = store.record(tier, rank)? else {
         return Ok(None);
     };
+    // A tier of a book of play's lines holds some positions only: one it lacks is searched.
+    let partial = |store: &mut dyn TierStore, t: u32| -> Result<bool, Error> {
+        Ok(store.summary(t)?.is_some_and(|s| s.partial))
+    };
     if own == record::UNREACHED {
-        return Err(unreached());
+        return if partial(store, tier)? {
+            Ok(None)
+        } else {
+            Err(unreached())
+        };
     }
     let mut children = Vec::new();
     if part.family.terminal(&part.position).is_none() {
@@ -205,7 +214,11 @@ pub fn lookup(
             return Ok(None);
         };
         if rec == record::UNREACHED {
-            return Err(damaged());
+            return if partial(store, t)? {
+                Ok(None)
+            } else {
+                Err(damaged())
+            };
         }
         records.push(rec);
     }

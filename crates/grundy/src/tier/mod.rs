@@ -12,7 +12,7 @@
 pub mod record;
 pub mod solve;
 
-pub use solve::{book, solve, Event, Listener, Options, Solved};
+pub use solve::{book, book_fits, solve, summarise, Event, Listener, Options, Solved, KEEP_EVERY};
 
 use std::ops::Range;
 
@@ -135,6 +135,11 @@ pub struct TierSummary {
     /// Of those, won, lost and drawn for the player to move (score games: ahead, behind,
     /// level).
     pub outcomes: [u64; 3],
+    /// Whether the tier holds some of its positions only (a book of the lines of play
+    /// against the engine, [`crate::report::book::build_lines`]): a rank without a record
+    /// may still be a position of play, which a reader searches instead. The tier solver
+    /// never takes such a tier for solved.
+    pub partial: bool,
 }
 
 /// Where solved tiers are kept: in memory ([`MemoryStore`]) or on disk (a tablebase).
@@ -176,6 +181,20 @@ pub trait TierStore: Send {
         records: &[u16],
         summary: &TierSummary,
     ) -> Result<(), crate::Error>;
+
+    /// Keeps solved tiers with their summaries, as [`TierStore::save`] each in the order
+    /// given. A store that persists may make them durable together (their files synced at
+    /// once) before returning; a crash may then keep any of them. The default saves one
+    /// at a time.
+    ///
+    /// # Errors
+    /// As [`TierStore::save`]; the tiers before the one that failed may be kept.
+    fn save_many(&mut self, tiers: &[(u32, &[u16], TierSummary)]) -> Result<(), crate::Error> {
+        for (tier, records, summary) in tiers {
+            self.save(*tier, records, summary)?;
+        }
+        Ok(())
+    }
 
     /// Keeps records of `tier` found one position at a time before the tier is whole (a
     /// book's deepest tier, each position searched), after those kept before, so that a
