@@ -116,7 +116,8 @@ pub enum Command {
     ///
     /// With `--lines`, the book of the lines of play against the engine instead, for `play`
     /// and the web page: every position the engine is to move at (moving first or second)
-    /// whose moves cost the search more than `--hard-nodes` nodes, with each move's value,
+    /// whose moves cost the search more than `--hard-nodes` nodes (with the build's table,
+    /// or with a fresh one as play may have), with each move's value,
     /// and the positions the engine's move there leads to, each reply valued — followed
     /// move by move to tier DEPTH. What costs the search less is left to it in play.
     Book {
@@ -136,7 +137,8 @@ pub enum Command {
         #[arg(long)]
         lines: bool,
         /// With --lines: a position whose moves the search values in more nodes than this
-        /// is held, with its moves, and the lines through it followed.
+        /// (with the build's table, or with a fresh one) is held, with its moves, and the
+        /// lines through it followed: what play searches costs at most this many nodes.
         #[arg(long, value_name = "N", default_value_t = 1_000_000, value_parser = args::u64_arg, requires = "lines")]
         hard_nodes: u64,
         /// With --lines: the games it is for, the engine moving first, second, or either.

@@ -303,9 +303,10 @@ pub fn build_lines(
         if said.elapsed().as_secs() >= 10 {
             *said = Instant::now();
             eprintln!(
-                "{} searched with every move ({} held), {} nodes, at {:.0} s",
+                "{} searched with every move ({} held, {} by a fresh table's count), {} nodes, at {:.0} s",
                 grundy::number::count(w.analysed.into(), "position", "positions"),
                 w.hard,
+                w.cold,
                 w.nodes,
                 started.elapsed().as_secs_f64()
             );
@@ -321,10 +322,11 @@ pub fn build_lines(
         book.game()
     );
     eprintln!(
-        "{}; {} searched with every move now ({} held with their moves), {} nodes",
+        "{}; {} searched with every move now ({} held with their moves, {} of them hard only for a fresh table), {} nodes",
         built_line(&title, "built", &b, started),
         grundy::number::count(w.analysed.into(), "position", "positions"),
         w.hard,
+        w.cold,
         w.nodes
     );
     Ok(book)

@@ -142,6 +142,9 @@ pub struct Walked {
     pub analysed: u64,
     /// Of those, the ones held with their moves (more than the hard nodes).
     pub hard: u64,
+    /// Of the hard ones, those the build's shared table valued within the hard nodes
+    /// and a fresh table did not.
+    pub cold: u64,
     /// Nodes visited.
     pub nodes: u64,
 }
@@ -246,12 +249,14 @@ pub fn build_lines(
         control: &limits.control,
         depth,
         hard: hard_nodes,
+        entries: limits.exact_table / 8,
         held: held.into_iter().map(Mutex::new).collect(),
         visited: Mutex::new(HashSet::new()),
         fresh: Mutex::new((Vec::new(), Instant::now())),
         store: Mutex::new(store),
         analysed: AtomicU64::new(0),
         kept: AtomicU64::new(0),
+        cold: AtomicU64::new(0),
         nodes: AtomicU64::new(0),
         progress,
     };
@@ -284,6 +289,7 @@ pub fn build_lines(
         store,
         analysed,
         kept,
+        cold,
         nodes,
         ..
     } = walk;
@@ -320,6 +326,7 @@ pub fn build_lines(
         walked: Walked {
             analysed: analysed.into_inner(),
             hard: kept.into_inner(),
+            cold: cold.into_inner(),
             nodes: nodes.into_inner(),
         },
     })
@@ -343,6 +350,8 @@ struct Walk<'a, 's> {
     control: &'a Control<'a>,
     depth: u32,
     hard: u64,
+    /// The most entries of a fresh table ([`Walk::cold`]).
+    entries: u64,
     /// The records held, by tier: rank to record.
     held: Vec<Mutex<HashMap<u64, u16>>>,
     /// Positions the engine is to move at, already walked (by tier and rank).
@@ -352,6 +361,7 @@ struct Walk<'a, 's> {
     store: Mutex<&'s mut dyn TierStore>,
     analysed: AtomicU64,
     kept: AtomicU64,
+    cold: AtomicU64,
     nodes: AtomicU64,
     progress: &'a (dyn Fn(&Walked) + Sync),
 }
@@ -411,6 +421,7 @@ impl Walk<'_, '_> {
             (self.progress)(&Walked {
                 analysed: self.analysed.load(Ordering::Relaxed),
                 hard: self.kept.load(Ordering::Relaxed),
+                cold: self.cold.load(Ordering::Relaxed),
                 nodes: self.nodes.load(Ordering::Relaxed),
             });
         }
@@ -451,6 +462,40 @@ impl Walk<'_, '_> {
         match best.get() {
             Some((_, v)) => self.hold(&[(at.0, at.1, self.record_of(v)?)]),
             None => Ok(()),
+        }
+    }
+
+    /// Whether valuing `pos`'s moves, `children`, takes a search with a fresh table more
+    /// than the hard nodes. The build's table is warm from the whole tree around `pos`,
+    /// `play`'s from one game: a position the build's table values in a few nodes may
+    /// cost play seconds (connect four 7 × 6, the engine second, at 5 discs: fewer than
+    /// 2·10^5 nodes in the build, 1.5 to 3.2 s in play). A fresh table's count does not
+    /// depend on what the build searched before, and bounds what play pays.
+    fn cold(&self, pos: &Pos, children: &[Pos]) -> Result<bool, Error> {
+        if self.hard == u64::MAX {
+            return Ok(false);
+        }
+        let table = self.exact.table(self.entries)?;
+        let options = exact::Options {
+            max_nodes: self.hard,
+            ..self.one
+        };
+        match self
+            .exact
+            .analyse(pos, children, &table, &options, self.control)
+        {
+            // The limit is checked a batch of nodes at a time: a search may end a little
+            // past it.
+            Ok(analysis) if analysis.nodes <= self.hard => {
+                self.nodes.fetch_add(analysis.nodes, Ordering::Relaxed);
+                Ok(false)
+            }
+            Ok(_) | Err(Error::TooLarge { .. }) => {
+                self.nodes.fetch_add(self.hard, Ordering::Relaxed);
+                self.cold.fetch_add(1, Ordering::Relaxed);
+                Ok(true)
+            }
+            Err(e) => Err(e),
         }
     }
 
@@ -499,7 +544,7 @@ impl Walk<'_, '_> {
             self.nodes.fetch_add(analysis.nodes, Ordering::Relaxed);
             self.analysed.fetch_add(1, Ordering::Relaxed);
             let mut found = vec![(at.0, at.1, self.record_of(analysis.root.value)?)];
-            let hard = analysis.nodes > self.hard;
+            let hard = analysis.nodes > self.hard || self.cold(pos, &children)?;
             let moves: Vec<Value> = analysis.moves.iter().map(|f| f.value).collect();
             if hard {
                 self.kept.fetch_add(1, Ordering::Relaxed);
@@ -828,6 +873,88 @@ mod tests {
         let (read, whole) = both(&first, &book, &full);
         assert_ne!(read.method, Method::Tablebase);
         assert_eq!(values(&read), values(&whole));
+    }
+
+    /// Plays every game against the engine from `at` to the book's `depth`, the engine to
+    /// move (`engine`) or the person (every move tried): each position the engine is to
+    /// move at is either read from `book` with every move's value, and the engine's move
+    /// followed, or left to the search, and then valued by a search with a fresh table
+    /// in at most `hard` nodes. Counts the two kinds in `seen`.
+    ///
+    /// (A position of the person's is read from the book after a hard position's move:
+    /// [`play_all`] checks that.)
+    fn cold_all(
+        at: &Spec,
+        engine: bool,
+        (depth, hard): (u32, u64),
+        book: &[Tablebase],
+        seen: &mut (usize, usize),
+    ) {
+        let part = at.single().unwrap();
+        let tiers = part.family.tiers().unwrap();
+        let mut kids = Vec::new();
+        if part.family.terminal(&part.position).is_none() {
+            part.family.moves(&part.position, &mut kids);
+        }
+        if kids.is_empty() || kids.iter().any(|k| tiers.locate(k).unwrap().0 > depth) {
+            return;
+        }
+        let read = solve(
+            at,
+            &Limits {
+                tablebases: book,
+                ..Limits::default()
+            },
+        )
+        .unwrap();
+        if !engine {
+            // The person's position after an easy one's move, read from the book only
+            // because its moves were held by other lines, is left to the search.
+            if read.method != Method::Tablebase {
+                return;
+            }
+            for m in &read.moves {
+                cold_all(&m.to, true, (depth, hard), book, seen);
+            }
+        } else if read.method == Method::Tablebase {
+            seen.0 += 1;
+            let best = read.best_move().unwrap();
+            cold_all(&best.to, false, (depth, hard), book, seen);
+        } else {
+            seen.1 += 1;
+            let exact = part.family.exact().unwrap();
+            let limits = Limits::default();
+            let table = exact.table(limits.exact_table / 8).unwrap();
+            let options = exact::Options {
+                threads: 1,
+                weak: false,
+                ..exact_options(&limits)
+            };
+            let analysis = exact
+                .analyse(&part.position, &kids, &table, &options, &limits.control)
+                .unwrap();
+            assert!(analysis.nodes <= hard, "{at}: {} nodes", analysis.nodes);
+        }
+    }
+
+    /// What the book leaves to the search is easy for a search with a fresh table, not
+    /// only for the build's, warm from the tree around it: in every game against the
+    /// engine, whoever starts, each position the engine is to move at within the book is
+    /// read from it or valued by a fresh search within the hard nodes.
+    #[test]
+    fn a_book_of_lines_leaves_only_what_a_fresh_search_finds_easy() {
+        let (game, depth, hard) = ("connect4[5x4]", 10, 5000);
+        let spec: Spec = game.parse().unwrap();
+        let tiers = spec.single().unwrap().family.tiers().unwrap();
+        let mut store = MemoryStore::default();
+        let lines = lined(game, depth, hard, &mut store);
+        // The build's table found easy some that a fresh one did not.
+        assert!(lines.walked.cold > 0, "{:?}", lines.walked);
+        let book = [Tablebase::new(tiers.game(), store)];
+        let mut seen = (0, 0);
+        cold_all(&spec, true, (depth, hard), &book, &mut seen);
+        cold_all(&spec, false, (depth, hard), &book, &mut seen);
+        assert!(seen.0 > 20 && seen.1 > 20, "{seen:?}");
     }
 
     /// A book of lines deepened equals one built to the deeper depth at once; a store
