@@ -5,13 +5,34 @@ use std::path::PathBuf;
 
 use std::ffi::OsString;
 
-use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use grundy::explore::Control;
 use grundy::games::Family;
 use grundy::report::Limits;
 
 use crate::progress::{progress, CANCEL};
 use crate::{args, graph, tablebase};
+
+/// Which games against the engine `grundy book --lines` is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Engine {
+    /// The engine moving first.
+    First,
+    /// The engine moving second.
+    Second,
+    /// Either.
+    Both,
+}
+
+impl From<Engine> for grundy::report::book::Sides {
+    fn from(engine: Engine) -> Self {
+        match engine {
+            Engine::First => Self::First,
+            Engine::Second => Self::Second,
+            Engine::Both => Self::Both,
+        }
+    }
+}
 
 /// Solve two-player games of perfect information: outcomes, remoteness, winning moves,
 /// Sprague–Grundy values, sums.
@@ -142,8 +163,8 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = 1_000_000, value_parser = args::u64_arg, requires = "lines")]
         hard_nodes: u64,
         /// With --lines: the games it is for, the engine moving first, second, or either.
-        #[arg(long, value_name = "SIDE", default_value = "both", value_parser = ["first", "second", "both"], requires = "lines")]
-        engine: String,
+        #[arg(long, value_name = "SIDE", value_enum, default_value_t = Engine::Both, requires = "lines")]
+        engine: Engine,
         #[command(flatten)]
         common: Common,
     },

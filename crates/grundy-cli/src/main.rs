@@ -82,14 +82,7 @@ fn run(cli: Cli) -> Result<u8> {
             depth,
             &dir,
             threads,
-            lines.then_some((
-                hard_nodes,
-                match engine.as_str() {
-                    "first" => grundy::report::book::Sides::First,
-                    "second" => grundy::report::book::Sides::Second,
-                    _ => grundy::report::book::Sides::Both,
-                },
-            )),
+            lines.then_some((hard_nodes, engine.into())),
             &common,
         ),
         Command::Query {
