@@ -562,6 +562,36 @@ impl Block {
         self.table[self.code(j) * self.group + i % self.group]
     }
 
+    /// Calls `each(i, record)` for every record of the block that is not `0`, by
+    /// increasing `i`, without expanding the block: a partial tier read a position at a
+    /// time.
+    ///
+    /// # Errors
+    /// The first error `each` returns, which stops the walk.
+    pub fn for_each_reached<E>(
+        &self,
+        mut each: impl FnMut(usize, u16) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut codes = self.codes.iter();
+        for (w, &word) in self.words.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let g = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let code = usize::from(*codes.next().expect("a code for each reached group"));
+                let entry = &self.table[code * self.group..(code + 1) * self.group];
+                for (x, &r) in entry.iter().enumerate() {
+                    let i = g * self.group + x;
+                    // A group of two may hang past the block's end, its missing record 0.
+                    if r != 0 && i < self.records {
+                        each(i, r)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Every record, into `out` (exactly [`Block::records`] long).
     pub fn expand(&self, out: &mut [u16]) {
         assert_eq!(out.len(), self.records);

@@ -66,6 +66,86 @@ pub fn write_unsynced(path: &Path, header: &Header, records: &[u16]) -> Result<W
     file.finish_unsynced(header)
 }
 
+/// Writes a tier of which only `held` ranks hold a record (`(rank, record)` by strictly
+/// increasing rank, each below the header's records; every other rank `0`) under the
+/// [`temporary`] name as [`write_unsynced`] writes the dense records, byte for byte,
+/// without them: each block's records are made when it is encoded (a block a thread at a
+/// time, in batches as [`write_unsynced`]), and the blocks that hold nothing, most of a
+/// partial tier's, are one encoding of a block of `0`s (one for each length met), since a
+/// block's bytes depend on its records alone.
+///
+/// # Errors
+/// As [`write()`]; ranks out of order, repeated or past the tier, refused before anything
+/// is written.
+pub fn write_held_unsynced(
+    path: &Path,
+    header: &Header,
+    held: &[(u64, u16)],
+) -> Result<Written, Error> {
+    check_writable(path, header, header.records)?;
+    grundy::tier::check_held(header.tier, header.records, held).map_err(|e| Error::Refused {
+        path: path.to_owned(),
+        what: match e {
+            grundy::Error::Store(what) => what,
+            e => e.to_string(),
+        },
+    })?;
+    let mut file = BlockWriter::create(path, header)?;
+    let blocks = header.blocks();
+    // The encoding of a block of `0`s, by its number of records.
+    let mut empty: Vec<(usize, Vec<u8>)> = Vec::new();
+    let mut at = 0;
+    let mut block = 0;
+    while block < blocks {
+        let end = (block + BATCH as u64).min(blocks);
+        // Each block's ranks and the records held in them.
+        let mut parts = Vec::with_capacity((end - block) as usize);
+        for b in block..end {
+            let ranks = header.block_ranks(b);
+            let n = (ranks.end - ranks.start) as usize;
+            let count = held[at..].partition_point(|&(rank, _)| rank < ranks.end);
+            parts.push((ranks.start, n, &held[at..at + count]));
+            at += count;
+        }
+        let compressed = parts
+            .par_iter()
+            .map_init(Vec::new, |records, &(first, n, part)| {
+                if part.is_empty() {
+                    return Ok(None);
+                }
+                records.clear();
+                records.resize(n, 0u16);
+                for &(rank, r) in part {
+                    records[(rank - first) as usize] = r;
+                }
+                with_encoder(|e| e.encode(records)).map(Some)
+            })
+            .collect::<Result<Vec<_>, String>>()
+            .map_err(|e| Error::io(&file.tmp, "cannot compress", io::Error::other(e)))?;
+        for (&(_, n, _), bytes) in parts.iter().zip(&compressed) {
+            match bytes {
+                Some(bytes) => file.push(bytes)?,
+                None => {
+                    let i = match empty.iter().position(|&(len, _)| len == n) {
+                        Some(i) => i,
+                        None => {
+                            let zeros =
+                                with_encoder(|e| e.encode(&vec![0u16; n])).map_err(|e| {
+                                    Error::io(&file.tmp, "cannot compress", io::Error::other(e))
+                                })?;
+                            empty.push((n, zeros));
+                            empty.len() - 1
+                        }
+                    };
+                    file.push(&empty[i].1)?;
+                }
+            }
+        }
+        block = end;
+    }
+    file.finish_unsynced(header)
+}
+
 /// A tier file whole under its [`temporary`] name: [`Written::sync`] makes its bytes
 /// durable, [`Written::place`] renames it into place; the directory is synced after
 /// (`sync_dir`). Dropped before it is placed, it removes the temporary file.
@@ -587,6 +667,30 @@ impl TierFile {
                 Ok(())
             })?;
         Ok(records)
+    }
+
+    /// Calls `each(rank, record)` for every record of the tier that is not `0`, by
+    /// increasing rank, decoding one block at a time (each checked) without expanding it:
+    /// a partial tier read in memory that follows its block, not the tier.
+    ///
+    /// # Errors
+    /// A block that fails its checksum or does not decompress to its records, or the
+    /// first error `each` returns (which stops the reading).
+    pub fn for_each_reached<E: From<Error>>(
+        &self,
+        mut each: impl FnMut(u64, u16) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut scratch =
+            Scratch::new().map_err(|e| Error::io(&self.path, "cannot decompress", e))?;
+        let per = u64::from(self.layout.header.block_records);
+        for block in 0..self.blocks() {
+            self.decode(block, &mut scratch.decoder, &mut scratch.spare)?;
+            let first = block * per;
+            scratch
+                .spare
+                .for_each_reached(|i, r| each(first + i as u64, r))?;
+        }
+        Ok(())
     }
 
     /// Checks every block: its checksum, and that it decompresses to its records.

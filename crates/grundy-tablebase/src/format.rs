@@ -474,6 +474,28 @@ impl Decoded {
         }
     }
 
+    /// Calls `each(i, record)` for every record of the block that is not `0`, by
+    /// increasing `i` (version 2: from the codes, without expanding the block).
+    ///
+    /// # Errors
+    /// The first error `each` returns, which stops the walk.
+    pub fn for_each_reached<E>(
+        &self,
+        mut each: impl FnMut(usize, u16) -> Result<(), E>,
+    ) -> Result<(), E> {
+        match self {
+            Decoded::Records(r) => {
+                for (i, &r) in r.iter().enumerate() {
+                    if r != 0 {
+                        each(i, r)?;
+                    }
+                }
+                Ok(())
+            }
+            Decoded::Coded(b) => b.for_each_reached(each),
+        }
+    }
+
     /// Every record of the block, into `out` (exactly the block's number of records).
     pub fn expand(&self, out: &mut [u16]) {
         match self {

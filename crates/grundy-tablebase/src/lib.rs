@@ -1171,6 +1171,71 @@ impl TierStore for Tablebase {
             let lock = self.lock_tier(tier)?;
             written.push((tier, lock, file::write_unsynced(&path, &header, records)?));
         }
+        Ok(self.place(written)?)
+    }
+
+    /// A partial tier written from its held records a block at a time
+    /// ([`file::write_held_unsynced`]): the file [`TierStore::save`] writes from the dense
+    /// records, byte for byte, in memory that follows the records held and a block a
+    /// thread, not the tier's size; then synced and placed as `save_many` does.
+    fn save_held(
+        &mut self,
+        tier: u32,
+        ranks: u64,
+        held: &[(u64, u16)],
+        summary: &TierSummary,
+    ) -> Result<(), grundy::Error> {
+        self.lock_for_writing()?;
+        self.check_tier(tier)?;
+        let path = self.path(tier);
+        let want = self.expected(tier);
+        if ranks != want.records {
+            return Err(Error::Refused {
+                path,
+                what: format!("{ranks} ranks given for a tier of {}", want.records),
+            }
+            .into());
+        }
+        let header = self.header(tier, summary);
+        // Held until the file is in place.
+        let lock = self.lock_tier(tier)?;
+        let written = file::write_held_unsynced(&path, &header, held)?;
+        Ok(self.place(vec![(tier, lock, written)])?)
+    }
+
+    /// The records of a tier's file that are not unreached, a block at a time
+    /// ([`TierFile::for_each_reached`]), the file opened afresh (as `load` does).
+    fn for_each_held(
+        &mut self,
+        tier: u32,
+        each: &mut dyn FnMut(u64, u16) -> Result<(), grundy::Error>,
+    ) -> Result<bool, grundy::Error> {
+        self.check_tier(tier)?;
+        let Some(file) = self.open_tier(tier)? else {
+            return Ok(false);
+        };
+        file.for_each_reached(each)?;
+        Ok(true)
+    }
+
+    fn keep_found(&mut self, tier: u32, found: &[(u64, u16)]) -> Result<(), grundy::Error> {
+        Ok(Tablebase::keep_found(self, tier, found)?)
+    }
+
+    fn found(&mut self, tier: u32) -> Result<Vec<(u64, u16)>, grundy::Error> {
+        Ok(Tablebase::found(self, tier)?)
+    }
+}
+
+/// A tier file written under its temporary name, with the tier and its lock (when writers
+/// share the directory), held until the file is in place.
+type Unplaced = (u32, Option<File>, file::Written);
+
+impl Tablebase {
+    /// Syncs `written` at once (a thread a file, at most [`SYNCED_AT_ONCE`] at a time: the
+    /// disk commits them together), renames them into place in the order given, syncs the
+    /// directory once, and forgets each tier's found positions, now in its file.
+    fn place(&mut self, written: Vec<Unplaced>) -> Result<(), Error> {
         for group in written.chunks(SYNCED_AT_ONCE) {
             if let [(_, _, one)] = group {
                 one.sync()?;
@@ -1212,20 +1277,12 @@ impl TierStore for Tablebase {
             let found = self.found_path(tier);
             match fs::remove_file(&found) {
                 Err(e) if e.kind() != io::ErrorKind::NotFound => {
-                    return Err(Error::io(&found, "cannot remove", e).into());
+                    return Err(Error::io(&found, "cannot remove", e));
                 }
                 _ => {}
             }
         }
         Ok(())
-    }
-
-    fn keep_found(&mut self, tier: u32, found: &[(u64, u16)]) -> Result<(), grundy::Error> {
-        Ok(Tablebase::keep_found(self, tier, found)?)
-    }
-
-    fn found(&mut self, tier: u32) -> Result<Vec<(u64, u16)>, grundy::Error> {
-        Ok(Tablebase::found(self, tier)?)
     }
 }
 

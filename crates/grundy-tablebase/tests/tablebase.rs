@@ -933,6 +933,7 @@ fn version_1_files_are_still_read() {
     }
     let mut tb = open(dir.path(), &g, 16);
     assert_eq!(tb.load(0).unwrap(), Some(records.clone()));
+    assert_eq!(held_of(&mut tb, 0), Some(reached(&records)));
     assert_eq!(tb.verify().unwrap(), [0]);
     // Every bit of it is under a checksum, as in version 2.
     let want = expected(&g, 0);
@@ -1033,6 +1034,169 @@ fn a_tier_written_a_block_at_a_time_is_the_file_save_writes() {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
+}
+
+/// The records of `records` that are not unreached, with their ranks.
+fn reached(records: &[u16]) -> Vec<(u64, u16)> {
+    (0u64..)
+        .zip(records.iter().copied())
+        .filter(|&(_, r)| r != 0)
+        .collect()
+}
+
+/// What [`TierStore::for_each_held`] hands of `tier`, `None` when the store lacks it.
+fn held_of(tb: &mut Tablebase, tier: u32) -> Option<Vec<(u64, u16)>> {
+    let mut got = Vec::new();
+    let had = tb
+        .for_each_held(tier, &mut |rank, r| {
+            got.push((rank, r));
+            Ok(())
+        })
+        .unwrap();
+    had.then_some(got)
+}
+
+/// Sparse tiers of `n` ranks: none held, the last rank alone, the first alone, a few
+/// bunched (so that most blocks hold nothing), scattered at several densities, every rank,
+/// and one held with an unreached record (written as unreached).
+fn sparse_tiers(n: u64, rng: &mut Rng) -> Vec<Vec<(u64, u16)>> {
+    let value = |rng: &mut Rng| 1 + rng.below(4000) as u16;
+    let mut out = vec![Vec::new()];
+    if n == 0 {
+        return out;
+    }
+    out.push(vec![(n - 1, value(rng))]);
+    out.push(vec![(0, value(rng))]);
+    let centre = rng.below(n);
+    let bunch: std::collections::BTreeMap<u64, u16> = (0..20)
+        .map(|_| ((centre + rng.below(40)).min(n - 1), value(rng)))
+        .collect();
+    out.push(bunch.into_iter().collect());
+    for per_mille in [1, 30, 500, 1000] {
+        let mut held = Vec::new();
+        for rank in 0..n {
+            if rng.below(1000) < per_mille {
+                held.push((rank, value(rng)));
+            }
+        }
+        out.push(held);
+    }
+    if n >= 3 {
+        out.push(vec![(0, value(rng)), (n / 2, 0), (n - 1, value(rng))]);
+    }
+    out
+}
+
+/// A partial tier saved from its held records alone, a block at a time, is the file the
+/// dense save writes from every rank's record, byte for byte, whatever the block size and
+/// wherever the records lie (none, the tier's last rank, blocks with nothing held, every
+/// rank); read back a block at a time, it hands exactly the records held, by rank.
+#[test]
+fn a_tier_saved_from_its_held_records_is_the_file_the_dense_save_writes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game(&[0, 1, 7, 1000, 4097, 70_000]);
+    let mut rng = Rng(29);
+    let mut compared = 0;
+    for block in [1, 7, 64, 4096] {
+        for tier in 0..g.sizes.len() as u32 {
+            let n = g.sizes[tier as usize];
+            if u64::from(block) == 1 && n > 5000 {
+                continue; // 70 000 blocks of one record: slow, and nothing new
+            }
+            for (k, held) in sparse_tiers(n, &mut rng).into_iter().enumerate() {
+                let mut dense = vec![0u16; n as usize];
+                for &(rank, r) in &held {
+                    dense[rank as usize] = r;
+                }
+                let summary = TierSummary {
+                    partial: true,
+                    ..grundy::tier::summarise(false, tier, &dense)
+                };
+                assert_eq!(
+                    summary,
+                    grundy::tier::summarise_held(false, tier, n, held.iter().map(|&(_, r)| r))
+                );
+                let name = format!("{block}-{tier}-{k}");
+                let mut a = open(&tmp.path().join(format!("dense-{name}")), &g, block);
+                a.save(tier, &dense, &summary).unwrap();
+                let mut b = open(&tmp.path().join(format!("held-{name}")), &g, block);
+                b.save_held(tier, n, &held, &summary).unwrap();
+                let (fa, fb) = (
+                    fs::read(a.path(tier)).unwrap(),
+                    fs::read(b.path(tier)).unwrap(),
+                );
+                assert!(
+                    fa == fb,
+                    "block {block}, tier {tier}, case {k}: the files differ"
+                );
+                assert_eq!(held_of(&mut b, tier), Some(reached(&dense)), "{name}");
+                assert_eq!(b.summary(tier).unwrap(), Some(summary));
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 150, "{compared}");
+    // A tier not held hands nothing.
+    let mut tb = open(&tmp.path().join("none"), &g, 64);
+    assert_eq!(held_of(&mut tb, 3), None);
+}
+
+/// Held records out of order, repeated or past the tier, or a tier's size that is not
+/// the game's, are refused before anything is written; a tier saved from its held records
+/// forgets the positions found of it, as a dense save does; an error the reader's callback
+/// returns stops the reading and is returned.
+#[test]
+fn held_records_that_do_not_fit_are_refused_and_leave_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let g = game(&[1000, 10]);
+    let mut tb = open(tmp.path(), &g, 64);
+    let summary = TierSummary {
+        tier: 0,
+        ranks: 1000,
+        partial: true,
+        ..TierSummary::default()
+    };
+    for (held, ranks, says) in [
+        (vec![(5, 1), (3, 1)], 1000, "held after rank 5"),
+        (vec![(5, 1), (5, 2)], 1000, "held after rank 5"),
+        (
+            vec![(1000, 1)],
+            1000,
+            "rank 1000 held of tier 0, which has 1000 ranks",
+        ),
+        (vec![(1, 1)], 999, "999 ranks given for a tier of 1000"),
+    ] {
+        let e = tb.save_held(0, ranks, &held, &summary).unwrap_err();
+        let e = store_message(e);
+        assert!(e.contains(says), "{e}");
+        assert!(!tb.path(0).exists());
+        let names: Vec<_> = fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(names.iter().all(|n| !n.starts_with("tier-")), "{names:?}");
+    }
+    // The default (a store in memory) refuses them too.
+    let mut mem = grundy::tier::MemoryStore::default();
+    assert!(mem.save_held(0, 1000, &[(5, 1), (3, 1)], &summary).is_err());
+    assert!(mem.tiers.is_empty());
+
+    tb.keep_found(0, &[(7, 3), (9, 4)]).unwrap();
+    assert!(tb.found_path(0).exists());
+    let held = [(7, 3), (9, 4), (999, 5)];
+    let summary = grundy::tier::summarise_held(false, 0, 1000, held.iter().map(|&(_, r)| r));
+    tb.save_held(0, 1000, &held, &summary).unwrap();
+    assert!(!tb.found_path(0).exists());
+    assert!(tb.found(0).unwrap().is_empty());
+    assert_eq!(held_of(&mut tb, 0), Some(held.to_vec()));
+    let mut seen = 0;
+    let e = tb
+        .for_each_held(0, &mut |_, _| {
+            seen += 1;
+            Err(grundy::Error::Store("enough".into()))
+        })
+        .unwrap_err();
+    assert_eq!((seen, store_message(e)), (1, "enough".to_owned()));
 }
 
 #[test]

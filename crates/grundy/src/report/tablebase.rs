@@ -93,6 +93,24 @@ impl TierStore for Locked<'_> {
     fn save(&mut self, tier: u32, records: &[u16], summary: &TierSummary) -> Result<(), Error> {
         self.with(|s| s.save(tier, records, summary))
     }
+
+    fn save_held(
+        &mut self,
+        tier: u32,
+        ranks: u64,
+        held: &[(u64, u16)],
+        summary: &TierSummary,
+    ) -> Result<(), Error> {
+        self.with(|s| s.save_held(tier, ranks, held, summary))
+    }
+
+    fn for_each_held(
+        &mut self,
+        tier: u32,
+        each: &mut dyn FnMut(u64, u16) -> Result<(), Error>,
+    ) -> Result<bool, Error> {
+        self.with(|s| s.for_each_held(tier, each))
+    }
 }
 
 /// The report of `spec` from the first of `tablebases` for its game, if it holds the

@@ -12,7 +12,9 @@
 pub mod record;
 pub mod solve;
 
-pub use solve::{book, book_fits, solve, summarise, Event, Listener, Options, Solved, KEEP_EVERY};
+pub use solve::{
+    book, book_fits, solve, summarise, summarise_held, Event, Listener, Options, Solved, KEEP_EVERY,
+};
 
 use std::ops::Range;
 
@@ -196,6 +198,63 @@ pub trait TierStore: Send {
         Ok(())
     }
 
+    /// Keeps a tier of which only some ranks hold a record (a partial tier: a book of the
+    /// lines of play) from those records alone: `held` is `(rank, record)` pairs by
+    /// strictly increasing rank, each below `ranks` (the tier's size); every other rank
+    /// is unreached, and so is one held with [`record::UNREACHED`]. It keeps what
+    /// [`TierStore::save`] of the dense tier keeps, which the default builds (2 bytes a
+    /// rank, asked of the allocator first) and saves; a store on disk writes it a block
+    /// at a time, so that its memory follows the records held, not the tier's size.
+    ///
+    /// # Errors
+    /// Ranks out of order, repeated or past the tier ([`check_held`]); as
+    /// [`TierStore::save`]; the default also [`crate::Error::TooLarge`] for a tier whose
+    /// dense records cannot be had in memory.
+    fn save_held(
+        &mut self,
+        tier: u32,
+        ranks: u64,
+        held: &[(u64, u16)],
+        summary: &TierSummary,
+    ) -> Result<(), crate::Error> {
+        check_held(tier, ranks, held)?;
+        let too_large = || crate::Error::TooLarge {
+            what: format!("the {ranks} records of tier {tier} in memory"),
+            need: Some(ranks.saturating_mul(2)),
+        };
+        let len = usize::try_from(ranks).map_err(|_| too_large())?;
+        let mut records = crate::memory::filled(len, record::UNREACHED, "a tier's records")?;
+        for &(rank, r) in held {
+            records[rank as usize] = r;
+        }
+        self.save(tier, &records, summary)
+    }
+
+    /// Hands `each` every record of `tier` that is not [`record::UNREACHED`], by
+    /// increasing rank, and returns `true`; `false`, handing nothing, if the store does
+    /// not hold the tier. For a partial tier, whose records are few: the default loads the
+    /// tier whole ([`TierStore::load`]); a store on disk reads it a block at a time, so
+    /// that its memory follows the block, not the tier. An error `each` returns stops the
+    /// reading and is returned.
+    ///
+    /// # Errors
+    /// As [`TierStore::summary`], and `each`'s.
+    fn for_each_held(
+        &mut self,
+        tier: u32,
+        each: &mut dyn FnMut(u64, u16) -> Result<(), crate::Error>,
+    ) -> Result<bool, crate::Error> {
+        let Some(records) = self.load(tier)? else {
+            return Ok(false);
+        };
+        for (rank, &r) in (0u64..).zip(&records) {
+            if r != record::UNREACHED {
+                each(rank, r)?;
+            }
+        }
+        Ok(true)
+    }
+
     /// Keeps records of `tier` found one position at a time before the tier is whole (a
     /// book's deepest tier, each position searched), after those kept before, so that a
     /// run stopped part way resumes without searching them again. A store that persists
@@ -216,6 +275,30 @@ pub trait TierStore: Send {
     fn found(&mut self, _tier: u32) -> Result<Vec<(u64, u16)>, crate::Error> {
         Ok(Vec::new())
     }
+}
+
+/// Refuses `held` records of a tier of `ranks` ranks ([`TierStore::save_held`]) unless
+/// their ranks are strictly increasing and below `ranks`.
+///
+/// # Errors
+/// [`crate::Error::Store`] naming the first rank out of place.
+pub fn check_held(tier: u32, ranks: u64, held: &[(u64, u16)]) -> Result<(), crate::Error> {
+    let mut before: Option<u64> = None;
+    for &(rank, _) in held {
+        if rank >= ranks {
+            return Err(crate::Error::Store(format!(
+                "rank {rank} held of tier {tier}, which has {ranks} ranks"
+            )));
+        }
+        if before.is_some_and(|b| b >= rank) {
+            return Err(crate::Error::Store(format!(
+                "rank {rank} of tier {tier} held after rank {} (the ranks held go up)",
+                before.unwrap_or(0)
+            )));
+        }
+        before = Some(rank);
+    }
+    Ok(())
 }
 
 /// Keeps every solved tier in memory.

@@ -1587,20 +1587,7 @@ pub fn summarise(scored: bool, tier: u32, records: &[u16]) -> TierSummary {
     let count = |part: &[u16]| {
         let mut counts = [0u64; 4];
         for &r in part {
-            if r == record::UNREACHED {
-                continue;
-            }
-            let outcome = if scored {
-                Outcome::of_margin(i128::from(record::margin(r).unwrap_or(0)))
-            } else {
-                record::value(r).map_or(Outcome::Draw, Value::outcome)
-            };
-            counts[match outcome {
-                Outcome::Win => 0,
-                Outcome::Loss => 1,
-                Outcome::Draw => 2,
-            }] += 1;
-            counts[3] += 1;
+            count_record(scored, r, &mut counts);
         }
         counts
     };
@@ -1616,6 +1603,50 @@ pub fn summarise(scored: bool, tier: u32, records: &[u16]) -> TierSummary {
         outcomes,
         partial: false,
     }
+}
+
+/// The summary of a tier of `ranks` ranks that holds `held` records alone (a partial
+/// tier, [`TierSummary::partial`], from [`crate::tier::TierStore::save_held`]'s pairs):
+/// what [`summarise`] says of the dense tier, marked partial, without building it.
+#[must_use]
+pub fn summarise_held(
+    scored: bool,
+    tier: u32,
+    ranks: u64,
+    held: impl IntoIterator<Item = u16>,
+) -> TierSummary {
+    let mut counts = [0u64; 4];
+    for r in held {
+        count_record(scored, r, &mut counts);
+    }
+    let [won, lost, drawn, positions] = counts;
+    TierSummary {
+        tier,
+        ranks,
+        positions,
+        outcomes: [won, lost, drawn],
+        partial: true,
+    }
+}
+
+/// Counts record `r` in `counts`: won, lost, drawn (score games: ahead, behind, level),
+/// and positions; an unreached rank not at all.
+#[inline]
+fn count_record(scored: bool, r: u16, counts: &mut [u64; 4]) {
+    if r == record::UNREACHED {
+        return;
+    }
+    let outcome = if scored {
+        Outcome::of_margin(i128::from(record::margin(r).unwrap_or(0)))
+    } else {
+        record::value(r).map_or(Outcome::Draw, Value::outcome)
+    };
+    counts[match outcome {
+        Outcome::Win => 0,
+        Outcome::Loss => 1,
+        Outcome::Draw => 2,
+    }] += 1;
+    counts[3] += 1;
 }
 
 /// A win/loss game's move that keeps the turn inside a tier: the labelling inside a tier
