@@ -133,3 +133,61 @@ fn a_tablebase_being_solved_is_no_book() {
     assert_eq!(again.fresh, 1);
     assert_eq!(store(&b, "tictactoe").book_depth().unwrap(), Some(4));
 }
+
+/// A book of play's lines on disk, its partial tiers saved and read a block at a time
+/// (from the positions held, never the tiers' ranks), is the book kept in memory saved
+/// densely, byte for byte: built at once, or built shallower and deepened in place (its
+/// tiers read back a block at a time); and a store read back hands the records in memory.
+#[test]
+fn a_book_of_lines_on_disk_is_the_book_in_memory_saved_whole() {
+    use grundy::report::book::{build_lines, Sides};
+    use grundy::tier::{MemoryStore, TierStore};
+    let root = tempfile::tempdir().unwrap();
+    let game = "connect4[5x4]";
+    let lines = |store: &mut dyn TierStore, depth| {
+        build_lines(
+            &spec(game),
+            depth,
+            0,
+            Sides::Both,
+            store,
+            &Options::default(),
+            &Limits::default(),
+            &|_| {},
+            &|_| {},
+        )
+        .unwrap()
+    };
+    let mut memory = MemoryStore::default();
+    lines(&mut memory, 7);
+    let dense = root.path().join("dense");
+    let mut whole = store(&dense, game);
+    for (&t, (records, summary)) in &memory.tiers {
+        whole.save(t, records, summary).unwrap();
+    }
+    let deepened = root.path().join("deepened");
+    lines(&mut store(&deepened, game), 4);
+    lines(&mut store(&deepened, game), 7);
+    let at_once = root.path().join("at-once");
+    lines(&mut store(&at_once, game), 7);
+    for t in 0..=7 {
+        let name = tier_file_name(t);
+        let want = fs::read(dense.join(&name)).unwrap();
+        for dir in [&deepened, &at_once] {
+            assert!(fs::read(dir.join(&name)).unwrap() == want, "{name}");
+        }
+        let mut held = Vec::new();
+        assert!(store(&at_once, game)
+            .for_each_held(t, &mut |rank, r| {
+                held.push((rank, r));
+                Ok(())
+            })
+            .unwrap());
+        let records = &memory.tiers[&t].0;
+        let want: Vec<(u64, u16)> = (0u64..)
+            .zip(records.iter().copied())
+            .filter(|&(_, r)| r != 0)
+            .collect();
+        assert_eq!(held, want, "{name}");
+    }
+}

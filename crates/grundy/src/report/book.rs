@@ -11,7 +11,7 @@
 //! the engine reaches, either side: each position the engine is to move at whose moves
 //! cost the search more than a number of nodes, with every move's value, and the value
 //! of each reply to the move the engine makes there. Its tiers are partial
-//! ([`TierSummary::partial`]): a position it lacks is searched, as past a book.
+//! ([`TierSummary::partial`](crate::tier::TierSummary::partial)): a position it lacks is searched, as past a book.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -26,7 +26,7 @@ use crate::explore::Control;
 use crate::game::{Best, Value};
 use crate::games::{Exact, Family, Kind, Part, Pos, Spec, Tiers};
 use crate::search::exact;
-use crate::tier::{self, record, Event, Listener, Solved, TierStore, TierSummary};
+use crate::tier::{self, record, Event, Listener, Solved, TierStore};
 use crate::Error;
 
 /// Builds (or deepens) the book of `spec`'s board to `depth` in `store`: every position
@@ -166,12 +166,16 @@ pub struct Walked {
 ///
 /// # Complexity
 /// An exact search of every move of each position the engine is to move at on the lines
-/// followed; a tier `0..=depth` at a time in memory when saving, 2 bytes a rank.
+/// followed. Memory follows the positions held ([`HELD_BYTES`] each at most), not the
+/// tiers' sizes, where the store reads and saves partial tiers a block at a time
+/// ([`TierStore::for_each_held`], [`TierStore::save_held`]: a tablebase does; the
+/// default builds a tier's dense records, 2 bytes a rank).
 ///
 /// # Errors
 /// As [`build`]; a score game ([`Error::Unsupported`]: its margins are not read back from
 /// the moves yet); a store holding a whole tier (a tablebase, or a book of every
-/// position) is refused rather than mixed with one.
+/// position) is refused rather than mixed with one; [`Error::OverLimit`] when the
+/// positions the store holds would take more than `options.max_bytes`.
 #[allow(clippy::too_many_arguments)]
 pub fn build_lines(
     spec: &Spec,
@@ -195,14 +199,32 @@ pub fn build_lines(
     let game = tiers.game();
     tier::book_fits(game, depth)?;
     let (root_tier, root_rank) = game.root();
-    // Saving holds one tier's records at a time.
-    let widest = (0..=depth).map(|t| game.tier_size(t)).max().unwrap_or(0);
-    let bytes = u128::from(widest) * 2;
+    // What the store holds: partial tiers of a book of lines, and what a stopped build
+    // found; their summaries count the positions, checked against the bound before any
+    // is read.
+    let mut stored = Vec::with_capacity(depth as usize + 1);
+    let mut positions = 0u128;
+    for t in 0..=depth {
+        let summary = store.summary(t)?;
+        if let Some(s) = summary {
+            if !s.partial {
+                return Err(Error::Store(format!(
+                    "tier {t} of {} is held whole (a tablebase, or a book of every position): a book of play's lines is built in another directory",
+                    game.id()
+                )));
+            }
+            positions += u128::from(s.positions);
+        }
+        let found = store.found(t)?;
+        positions += found.len() as u128;
+        stored.push((summary, found));
+    }
+    let bytes = positions * u128::from(HELD_BYTES);
     if bytes > u128::from(options.max_bytes) {
         return Err(Error::over(
             crate::Limit::TierMemory,
             format!(
-                "a book of {}'s lines to depth {depth} within {} of memory",
+                "a book of {}'s lines to depth {depth} holding {positions} positions within {} of memory",
                 game.id(),
                 crate::human_bytes(options.max_bytes)
             ),
@@ -210,27 +232,27 @@ pub fn build_lines(
             Some(bytes),
         ));
     }
-    // What the store holds: partial tiers of a book of lines, and what a stopped build
-    // found.
+    // Read a block at a time where the store can (a tablebase): the memory follows the
+    // positions held, not the tiers' sizes.
     let mut held: Vec<HashMap<u64, u16>> = Vec::with_capacity(depth as usize + 1);
-    for t in 0..=depth {
+    for (t, (summary, found)) in (0..=depth).zip(stored) {
         let mut map = HashMap::new();
-        if let Some(s) = store.summary(t)? {
-            if !s.partial {
-                return Err(Error::Store(format!(
-                    "tier {t} of {} is held whole (a tablebase, or a book of every position): a book of play's lines is built in another directory",
-                    game.id()
-                )));
-            }
-            if let Some(records) = store.load(t)? {
-                for (rank, &r) in records.iter().enumerate() {
-                    if r != record::UNREACHED {
-                        map.insert(rank as u64, r);
-                    }
+        if let Some(s) = summary {
+            let mut count = 0u64;
+            store.for_each_held(t, &mut |rank, r| {
+                count += 1;
+                if count > s.positions {
+                    return Err(Error::Store(format!(
+                        "tier {t} of {} holds more positions than its summary's {} (damaged?)",
+                        game.id(),
+                        s.positions
+                    )));
                 }
-            }
+                map.insert(rank, r);
+                Ok(())
+            })?;
         }
-        for (rank, r) in store.found(t)? {
+        for (rank, r) in found {
             map.insert(rank, r);
         }
         held.push(map);
@@ -303,15 +325,15 @@ pub fn build_lines(
     let mut summaries = Vec::with_capacity(depth as usize + 1);
     for (t, map) in (0..=depth).zip(held) {
         let map = map.into_inner().map_err(|_| poisoned())?;
-        let mut records = vec![record::UNREACHED; game.tier_size(t) as usize];
-        for (&rank, &r) in &map {
-            records[rank as usize] = r;
-        }
-        let summary = TierSummary {
-            partial: true,
-            ..tier::summarise(false, t, &records)
-        };
-        store.save(t, &records, &summary)?;
+        // The positions held by rank, as the store takes them (a block at a time where it
+        // can: a tablebase), never the tier's ranks.
+        let mut records: Vec<(u64, u16)> = Vec::new();
+        crate::memory::reserve(&mut records, map.len(), "the positions of a book's tier")?;
+        records.extend(map);
+        records.sort_unstable_by_key(|&(rank, _)| rank);
+        let ranks = game.tier_size(t);
+        let summary = tier::summarise_held(false, t, ranks, records.iter().map(|&(_, r)| r));
+        store.save_held(t, ranks, &records, &summary)?;
         listen(&Event::Done {
             summary,
             loaded: false,
@@ -331,6 +353,12 @@ pub fn build_lines(
         },
     })
 }
+
+/// Bytes of memory a position held by [`build_lines`] may take: its entry in a map of
+/// rank to record (16 bytes and a control byte, the map at most 7/8 and at least 7/16
+/// full: up to 39), its place in the list of its tier's positions sorted when the tier is
+/// saved (16), and the engine's positions walked (16 bytes each, fewer than those held).
+const HELD_BYTES: u64 = 72;
 
 fn poisoned() -> Error {
     Error::Store("a thread building the book panicked".into())
@@ -582,7 +610,7 @@ impl Walk<'_, '_> {
 mod tests {
     use super::*;
     use crate::report::{evaluate, solve, Method, Tablebase};
-    use crate::tier::MemoryStore;
+    use crate::tier::{MemoryStore, TierSummary};
 
     /// The book of `game` to `depth`, in memory.
     fn booked(game: &str, depth: u32) -> MemoryStore {
@@ -999,6 +1027,168 @@ mod tests {
         assert!(e.to_string().contains("some of its positions only"), "{e}");
         let e = lines_of("dots[2x2]", 3, 0, Sides::Both, &mut MemoryStore::default()).unwrap_err();
         assert!(e.to_string().contains("margins"), "{e}");
+    }
+
+    /// A store that keeps partial tiers as their held records alone and refuses every
+    /// dense load or save: what a book of lines asks of it must be sparse.
+    #[derive(Default)]
+    struct Sparse {
+        tiers: std::collections::BTreeMap<u32, Held>,
+    }
+
+    /// A tier of [`Sparse`]: its ranks, its records held by rank, its summary.
+    type Held = (u64, Vec<(u64, u16)>, TierSummary);
+
+    impl TierStore for Sparse {
+        fn summary(&mut self, tier: u32) -> Result<Option<TierSummary>, Error> {
+            Ok(self.tiers.get(&tier).map(|t| t.2))
+        }
+        fn load(&mut self, tier: u32) -> Result<Option<Vec<u16>>, Error> {
+            Err(Error::Store(format!("tier {tier} loaded whole")))
+        }
+        fn save(&mut self, tier: u32, _: &[u16], _: &TierSummary) -> Result<(), Error> {
+            Err(Error::Store(format!("tier {tier} saved whole")))
+        }
+        fn save_held(
+            &mut self,
+            tier: u32,
+            ranks: u64,
+            held: &[(u64, u16)],
+            summary: &TierSummary,
+        ) -> Result<(), Error> {
+            tier::check_held(tier, ranks, held)?;
+            self.tiers.insert(tier, (ranks, held.to_vec(), *summary));
+            Ok(())
+        }
+        fn for_each_held(
+            &mut self,
+            tier: u32,
+            each: &mut dyn FnMut(u64, u16) -> Result<(), Error>,
+        ) -> Result<bool, Error> {
+            let Some((_, held, _)) = self.tiers.get(&tier) else {
+                return Ok(false);
+            };
+            for &(rank, r) in held {
+                each(rank, r)?;
+            }
+            Ok(true)
+        }
+    }
+
+    /// `store`'s tiers as the dense records and summaries a [`MemoryStore`] keeps.
+    fn densely(store: &Sparse) -> std::collections::BTreeMap<u32, (Vec<u16>, TierSummary)> {
+        store
+            .tiers
+            .iter()
+            .map(|(&t, (ranks, held, summary))| {
+                let mut records = vec![record::UNREACHED; *ranks as usize];
+                for &(rank, r) in held {
+                    records[rank as usize] = r;
+                }
+                (t, (records, *summary))
+            })
+            .collect()
+    }
+
+    /// A book of lines saves and reads its tiers through the store's sparse methods
+    /// alone, to the same records and summaries as a store that keeps them dense, built at
+    /// once or deepened; its memory check counts the positions held, not the tiers' ranks:
+    /// a bound below the widest tier's 2 bytes a rank is enough, one byte under what the
+    /// positions held take is refused, and a tier that hands more positions than its
+    /// summary says is refused.
+    #[test]
+    fn a_book_of_lines_is_saved_and_read_by_its_positions() {
+        let game = "connect4[5x4]";
+        let run = |depth, store: &mut dyn TierStore, max_bytes| {
+            let spec: Spec = game.parse().unwrap();
+            build_lines(
+                &spec,
+                depth,
+                0,
+                Sides::Both,
+                store,
+                &tier::Options {
+                    max_bytes,
+                    ..tier::Options::default()
+                },
+                &Limits::default(),
+                &|_| {},
+                &|_| {},
+            )
+        };
+        let mut dense = MemoryStore::default();
+        let at_once = run(8, &mut dense, u64::MAX).unwrap();
+        let mut sparse = Sparse::default();
+        run(5, &mut sparse, u64::MAX).unwrap();
+        let held: u64 = sparse.tiers.values().map(|t| t.2.positions).sum();
+        assert!(held > 0);
+        let bound = held * HELD_BYTES;
+        let spec: Spec = game.parse().unwrap();
+        let tiers = spec.single().unwrap().family.tiers().unwrap();
+        let widest = (0..=8).map(|t| tiers.game().tier_size(t)).max().unwrap();
+        assert!(widest * 2 > bound, "{widest} ranks, {bound} bytes");
+        let e = run(8, &mut sparse, bound - 1).unwrap_err();
+        assert!(
+            matches!(e, Error::OverLimit { .. })
+                && e.to_string().contains(&format!("holding {held} positions")),
+            "{e}"
+        );
+        let deepened = run(8, &mut sparse, bound).unwrap();
+        assert_eq!(densely(&sparse), dense.tiers);
+        assert_eq!(deepened.solved, at_once.solved);
+        assert!(deepened.walked.analysed < at_once.walked.analysed);
+        // Read again, nothing is searched: every position is held.
+        let again = run(8, &mut sparse, u64::MAX).unwrap();
+        assert_eq!(again.walked.analysed, 0);
+        assert_eq!(densely(&sparse), dense.tiers);
+        // A tier that holds more than its summary counts is damaged.
+        let t = (0..=8).find(|t| sparse.tiers[t].2.positions > 1).unwrap();
+        sparse.tiers.get_mut(&t).unwrap().2.positions = 1;
+        let e = run(8, &mut sparse, u64::MAX).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("more positions than its summary's 1"),
+            "{e}"
+        );
+    }
+
+    /// The default sparse methods of a store are its dense ones: a tier saved from its
+    /// held records is the dense tier, read back by rank without its unreached ranks;
+    /// held records out of order are refused.
+    #[test]
+    fn the_default_sparse_methods_are_the_dense_ones() {
+        let mut store = MemoryStore::default();
+        let held = [(0, 5), (3, 7), (9, 1)];
+        let summary = tier::summarise_held(false, 2, 10, held.iter().map(|&(_, r)| r));
+        store.save_held(2, 10, &held, &summary).unwrap();
+        assert_eq!(
+            store.tiers[&2],
+            (vec![5, 0, 0, 7, 0, 0, 0, 0, 0, 1], summary)
+        );
+        assert_eq!(
+            summary,
+            TierSummary {
+                partial: true,
+                ..tier::summarise(false, 2, &store.tiers[&2].0)
+            }
+        );
+        let mut got = Vec::new();
+        let had = store
+            .for_each_held(2, &mut |rank, r| {
+                got.push((rank, r));
+                Ok(())
+            })
+            .unwrap();
+        assert!(had);
+        assert_eq!(got, held);
+        assert!(!store.for_each_held(1, &mut |_, _| Ok(())).unwrap());
+        for bad in [&[(3, 1), (3, 2)][..], &[(4, 1), (2, 2)], &[(10, 1)]] {
+            assert!(store.save_held(1, 10, bad, &summary).is_err(), "{bad:?}");
+        }
+        assert!(!store.tiers.contains_key(&1));
+        // A tier past what memory holds is refused, not allocated.
+        let e = store.save_held(1, u64::MAX, &held, &summary).unwrap_err();
+        assert!(matches!(e, Error::TooLarge { .. }), "{e}");
     }
 
     /// A book is of a board's start, by the exact search.
