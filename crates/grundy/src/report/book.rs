@@ -166,7 +166,7 @@ pub struct Walked {
 ///
 /// # Complexity
 /// An exact search of every move of each position the engine is to move at on the lines
-/// followed. Memory follows the positions held ([`HELD_BYTES`] each at most), not the
+/// followed. Memory follows the positions held (72 bytes each at most), not the
 /// tiers' sizes, where the store reads and saves partial tiers a block at a time
 /// ([`TierStore::for_each_held`], [`TierStore::save_held`]: a tablebase does; the
 /// default builds a tier's dense records, 2 bytes a rank).
