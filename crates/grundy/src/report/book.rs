@@ -11,7 +11,8 @@
 //! the engine reaches, either side: each position the engine is to move at whose moves
 //! cost the search more than a number of nodes, with every move's value, and the value
 //! of each reply to the move the engine makes there. Its tiers are partial
-//! ([`TierSummary::partial`](crate::tier::TierSummary::partial)): a position it lacks is searched, as past a book.
+//! ([`TierSummary::partial`](crate::tier::TierSummary::partial)): a position it lacks is
+//! searched, as past a book.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
