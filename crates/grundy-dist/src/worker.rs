@@ -1206,7 +1206,7 @@ impl<'a> Me<'a> {
                             ASK
                         } else if abroad(c) {
                             far = true;
-                            ASK
+                            ABROAD
                         } else {
                             match at_home(c) {
                                 Ok(Some(rec)) if rec != record::UNREACHED => {
@@ -1232,11 +1232,6 @@ impl<'a> Me<'a> {
                         return;
                     }
                     if far {
-                        for c in children {
-                            if abroad(c) {
-                                asks.mark(c.tier, owners.split(c.tier, c.rank), c.rank);
-                            }
-                        }
                         let full = inside || odd;
                         out.positions.push(Kept {
                             rank: x,
@@ -1245,7 +1240,11 @@ impl<'a> Me<'a> {
                             full,
                         });
                         for (c, &rec) in children.iter().zip(&out.recs[first..]) {
-                            if full || abroad(c) {
+                            let far = rec == ABROAD;
+                            if far {
+                                asks.mark(c.tier, owners.split(c.tier, c.rank), c.rank);
+                            }
+                            if full || far {
                                 out.kids.push(Kid::new(c, rec));
                                 if scored {
                                     out.gains.push(c.gain);
@@ -1989,6 +1988,10 @@ const PARTS: u64 = 32;
 /// A kid's record not looked up at the visit (owned abroad, inside the tier, or an
 /// error to report when labelling).
 const ASK: u32 = u32::MAX;
+
+/// A kid's record at the visit when its owner is abroad (asked, like [`ASK`], at the
+/// labelling).
+const ABROAD: u32 = u32::MAX - 1;
 
 /// What visiting a batch of slices leaves: the positions with a child abroad and their
 /// moves; the positions kept with moves inside the tier only; the first error met.
