@@ -466,12 +466,13 @@ mod tests {
         a: &grundy::tier::solve::Pending,
         b: &grundy::tier::solve::Pending,
     ) {
-        let mut rows: Vec<(u64, Outside, &[(u64, i32, bool)])> = Vec::new();
+        let mut rows: Vec<(&grundy::tier::solve::Pending, usize)> = Vec::new();
         for p in [a, b] {
-            rows.extend((0..p.ranks.len()).map(|i| (p.ranks[i], p.outside[i], p.moves(i))));
+            rows.extend((0..p.ranks.len()).map(|i| (p, i)));
         }
-        rows.sort_by_key(|r| r.0);
-        for (rank, outside, moves) in rows {
+        rows.sort_by_key(|&(p, i)| p.ranks[i]);
+        for (p, i) in rows {
+            let (rank, outside, moves) = (p.ranks[i], p.outside[i], p.moves(i));
             into.ranks.push(rank);
             into.outside.push(outside);
             into.inside.extend_from_slice(moves);
