@@ -967,8 +967,8 @@ impl<'a> Me<'a> {
     ///
     /// A position whose children are all owned in this process is labelled as it is
     /// visited, from the arrays the process shares; only one with a child owned in
-    /// another process is kept, with its moves, until that child's record is asked for
-    /// and told (one round a batch).
+    /// another process is kept, its moves at home folded ([`Fold`]) and its moves abroad
+    /// listed, until those children's records are asked for and told (one round a batch).
     fn solve_tier(
         &mut self,
         w: &mut Worker,
