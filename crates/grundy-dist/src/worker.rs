@@ -967,8 +967,8 @@ impl<'a> Me<'a> {
     ///
     /// A position whose children are all owned in this process is labelled as it is
     /// visited, from the arrays the process shares; only one with a child owned in
-    /// another process is kept, with its moves, until that child's record is asked for
-    /// and told (one round a batch).
+    /// another process is kept, its moves at home folded ([`Fold`]) and its moves abroad
+    /// listed, until those children's records are asked for and told (one round a batch).
     fn solve_tier(
         &mut self,
         w: &mut Worker,
@@ -1196,21 +1196,32 @@ impl<'a> Me<'a> {
                     *edges += children.len() as u64;
                     // One pass over the moves: each child at home looked up once (its
                     // record kept for the labelling if the position waits for one
-                    // abroad), each abroad marked to be asked.
+                    // abroad, and counted into the fold), each abroad marked to be asked.
                     let first = out.recs.len();
-                    let (mut far, mut inside, mut won) = (false, false, false);
+                    let (mut far, mut inside, mut won, mut odd) = (false, false, false, false);
+                    let mut fold = Fold::NONE;
                     for c in children {
                         let rec = if c.tier == t {
                             inside = true;
                             ASK
                         } else if abroad(c) {
                             far = true;
-                            ASK
+                            ABROAD
                         } else {
-                            let rec = at_home(c).ok().flatten().map_or(ASK, u32::from);
-                            won |= !scored && rec == u32::from(WON_NEXT[usize::from(c.again)]);
-                            rec
+                            match at_home(c) {
+                                Ok(Some(rec)) if rec != record::UNREACHED => {
+                                    fold.add(scored, rec, c.again, c.gain);
+                                    u32::from(rec)
+                                }
+                                // Told as the library's `evaluate` tells it, below or at
+                                // the labelling.
+                                _ => {
+                                    odd = true;
+                                    ASK
+                                }
+                            }
                         };
+                        won |= !scored && rec == u32::from(WON_NEXT[usize::from(c.again)]);
                         out.recs.push(rec);
                     }
                     if far && won && !inside {
@@ -1221,17 +1232,35 @@ impl<'a> Me<'a> {
                         return;
                     }
                     if far {
-                        for c in children {
-                            if abroad(c) {
+                        let full = inside || odd;
+                        out.positions.push(Kept {
+                            rank: x,
+                            start: out.kids.len(),
+                            fold,
+                            full,
+                        });
+                        for (c, &rec) in children.iter().zip(&out.recs[first..]) {
+                            let far = rec == ABROAD;
+                            if far {
                                 asks.mark(c.tier, owners.split(c.tier, c.rank), c.rank);
                             }
+                            if full || far {
+                                out.kids.push(Kid::new(c, rec));
+                                if scored {
+                                    out.gains.push(c.gain);
+                                }
+                            }
                         }
-                        out.positions.push((x, out.kids.len()));
-                        for (c, &rec) in children.iter().zip(&out.recs[first..]) {
-                            out.kids.push(Kid::new(c, rec));
-                        }
-                        if scored {
-                            out.gains.extend(children.iter().map(|c| c.gain));
+                        out.recs.truncate(first);
+                        return;
+                    }
+                    if !inside && !odd {
+                        // Every move counted at home.
+                        match fold.record(scored) {
+                            Ok(rec) => records[at] = rec,
+                            Err(e) => {
+                                out.error.get_or_insert(e.into());
+                            }
                         }
                         out.recs.truncate(first);
                         return;
@@ -1960,12 +1989,16 @@ const PARTS: u64 = 32;
 /// error to report when labelling).
 const ASK: u32 = u32::MAX;
 
-/// What visiting a batch of slices leaves: the positions with a child abroad (each its
-/// rank and where its moves start in `kids`) and their moves; the positions kept with
-/// moves inside the tier only; the first error met.
+/// A kid's record at the visit when its owner is abroad (asked, like [`ASK`], at the
+/// labelling).
+const ABROAD: u32 = u32::MAX - 1;
+
+/// What visiting a batch of slices leaves: the positions with a child abroad and their
+/// moves; the positions kept with moves inside the tier only; the first error met.
 struct Visited {
-    positions: Vec<(u64, usize)>,
-    /// The kept positions' moves, each with its child's record if looked up at home.
+    positions: Vec<Kept>,
+    /// The kept positions' moves: a folded one's moves abroad, a full one's every move
+    /// with its child's record if looked up at home.
     kids: Vec<Kid>,
     /// Score games: each kid's gain (empty for win/loss games, whose moves gain nothing).
     gains: Vec<i32>,
@@ -1986,6 +2019,61 @@ impl Visited {
             early: Batch::new(scored, size),
             error: None,
         }
+    }
+}
+
+/// A position kept for its children abroad: its rank, where its moves start in
+/// [`Visited::kids`], and, unless `full`, its moves at home folded (its kids are then its
+/// moves abroad only; a `full` one, with moves inside the tier or a child at home whose
+/// lookup failed, keeps every move, labelled as the library's `evaluate` would).
+#[derive(Clone, Copy)]
+struct Kept {
+    rank: u64,
+    start: usize,
+    fold: Fold,
+    full: bool,
+}
+
+/// The best of a position's moves counted so far, as [`evaluate`] finds it: for a
+/// win/loss game the value through the move as its preference ([`Value::preference`],
+/// one key a value), for a score game the margin through it; [`Fold::NONE`] before any.
+/// The best is the greatest key whatever the order the moves are counted in, so a
+/// position's moves at home are counted as it is visited and those abroad once told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Fold(i64);
+
+impl Fold {
+    /// No move counted (below every preference and every margin a record holds).
+    const NONE: Fold = Fold(i64::MIN);
+
+    /// Counts a move with `gain` (keeping the turn if `again`) into a child of record
+    /// `rec`, which must be reached.
+    #[inline]
+    fn add(&mut self, scored: bool, rec: u16, again: bool, gain: i32) {
+        debug_assert_ne!(rec, record::UNREACHED);
+        let key = if scored {
+            step(again, gain).value(record::margin(rec).unwrap_or(0))
+        } else {
+            record::value(rec)
+                .map_or(Value::Draw, |v| v.through(again))
+                .preference()
+        };
+        self.0 = self.0.max(key);
+    }
+
+    /// The record of the position whose moves were all counted (`evaluate`'s: a loss in
+    /// 0, or a margin of 0, if there were none).
+    fn record(self, scored: bool) -> Result<u16, grundy::Error> {
+        if scored {
+            return margin_record(if self == Fold::NONE { 0 } else { self.0 });
+        }
+        let value = match self.0 {
+            i64::MIN => Value::Loss(0),
+            k if k > 0 => Value::Win(u32::try_from(i64::MAX - k).unwrap_or(u32::MAX)),
+            0 => Value::Draw,
+            k => Value::Loss(u32::try_from(k - (i64::MIN + 1)).unwrap_or(u32::MAX)),
+        };
+        value_record(value)
     }
 }
 
@@ -2030,10 +2118,11 @@ impl Kid {
     }
 }
 
-/// Labels each position of tier `t` kept for its children abroad (`positions`: its rank
-/// and where its moves start in `kids`) from its children's records (`record_of`); one
-/// with moves inside the tier left undecided is kept in `late` for the in-tier rounds.
-/// Returns the first error met, which the next round tells every worker.
+/// Labels each position of tier `t` kept for its children abroad (`positions`) from its
+/// children's records: a folded one's moves abroad told (`told_of`) counted into its
+/// fold, a full one's moves through `record_of`; one with moves inside the tier left
+/// undecided is kept in `late` for the in-tier rounds. Returns the first error met, which
+/// the next round tells every worker.
 fn label_kept<T, R>(
     (game, scored, t, lay): (&dyn TierGame, bool, u32, Layout),
     seen: &Visited,
@@ -2048,9 +2137,38 @@ where
     let (positions, kids) = (&seen.positions, &seen.kids);
     let mut error: Option<Error> = None;
     let mut children: Vec<Child> = Vec::new();
-    for (i, &(x, start)) in positions.iter().enumerate() {
-        let end = positions.get(i + 1).map_or(kids.len(), |p| p.1);
+    for (i, kept) in positions.iter().enumerate() {
+        let (x, start) = (kept.rank, kept.start);
+        let end = positions.get(i + 1).map_or(kids.len(), |p| p.start);
         let here = &kids[start..end];
+        if !kept.full {
+            let mut fold = kept.fold;
+            let mut unknown = None;
+            for (k, kid) in here.iter().enumerate() {
+                let gain = if scored { seen.gains[start + k] } else { 0 };
+                match told_of(&kid.child(gain)) {
+                    Some(rec) if rec != record::UNREACHED => {
+                        fold.add(scored, rec, kid.flags & 2 != 0, gain);
+                    }
+                    _ => unknown = Some(kid.child(gain)),
+                }
+            }
+            let rec = match unknown {
+                // Not told, or told unreached: as `evaluate` says it.
+                Some(c) => evaluate(game, scored, t, Node::Moves(&[c]), |c| {
+                    told_of(c).map_or_else(|| record_of(c), |r| Ok(Some(r)))
+                }),
+                None => fold.record(scored).map(Some),
+            };
+            match rec {
+                Ok(Some(rec)) => records[lay.local(x)] = rec,
+                Ok(None) => unreachable!("a folded position has no move inside its tier"),
+                Err(e) => {
+                    error.get_or_insert(e.into());
+                }
+            }
+            continue;
+        }
         children.clear();
         if scored {
             let gains = &seen.gains[start..end];
@@ -2300,6 +2418,7 @@ impl LevelQueue {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use std::str::FromStr;
 
     #[test]
     fn a_win_in_1_is_what_evaluate_gives_and_the_best_there_is() {
@@ -2316,6 +2435,55 @@ mod tests {
             };
             for again in [false, true] {
                 assert!(v.through(again).preference() <= best.preference());
+            }
+        }
+    }
+
+    proptest! {
+        /// A position's moves counted into a [`Fold`] in two parts, the second in the
+        /// reverse order (as the moves at home, then those abroad once told), give the
+        /// record `evaluate` gives of all of them in order, or fail where it fails.
+        #[test]
+        fn a_fold_in_any_order_is_what_evaluate_gives(
+            scored in any::<bool>(),
+            moves in proptest::collection::vec((any::<prop::sample::Index>(), any::<bool>(), -300i32..300), 1..8),
+            cut in any::<prop::sample::Index>(),
+        ) {
+            let family = grundy::games::Spec::from_str("connect4[4x4]")
+                .ok()
+                .and_then(|s| s.single().map(|p| Arc::clone(&p.family)))
+                .expect("connect four 4x4");
+            let tiers = family.tiers().expect("connect four has tiers");
+            let game = tiers.game();
+            // Every reached record of the kind; the quick ones (wins and losses in 0 and
+            // 1) half the time, so that equal and extreme records meet.
+            let reached: Vec<u16> = (1..=u16::MAX)
+                .filter(|&r| if scored { record::margin(r).is_some() } else { record::value(r).is_some() })
+                .collect();
+            let children: Vec<(Child, u16)> = moves
+                .iter()
+                .enumerate()
+                .map(|(k, &(pick, again, gain))| {
+                    let i = pick.index(2 * reached.len());
+                    let rec = reached[if i < reached.len() { i } else { i % 6 }];
+                    let c = Child { tier: 1, rank: k as u64, gain: if scored { gain } else { 0 }, again };
+                    (c, rec)
+                })
+                .collect();
+            let list: Vec<Child> = children.iter().map(|(c, _)| *c).collect();
+            let want = evaluate(game, scored, 0, Node::Moves(&list), |c| {
+                Ok(Some(children[c.rank as usize].1))
+            });
+            let split = cut.index(children.len() + 1);
+            let mut fold = Fold::NONE;
+            for (c, rec) in children[..split].iter().chain(children[split..].iter().rev()) {
+                fold.add(scored, *rec, c.again, c.gain);
+            }
+            let got = fold.record(scored);
+            match (want, got) {
+                (Ok(Some(w)), Ok(g)) => prop_assert_eq!(w, g),
+                (Err(_), Err(_)) => {}
+                (w, g) => prop_assert!(false, "evaluate {:?}, the fold {:?}", w.map_err(|e| e.to_string()), g.map_err(|e| e.to_string())),
             }
         }
     }

@@ -387,33 +387,6 @@ impl Pending {
         let from = if i == 0 { 0 } else { self.ends[i - 1] };
         &self.inside[from..self.ends[i]]
     }
-
-    /// Appends position `i` of `other`, with its moves.
-    pub fn push_from(&mut self, other: &Pending, i: usize) {
-        self.ranks.push(other.ranks[i]);
-        self.outside.push(other.outside[i]);
-        self.inside.extend_from_slice(other.moves(i));
-        self.ends.push(self.inside.len());
-    }
-
-    /// Appends the positions of `a` and `b`, each in increasing rank (and past this
-    /// one's), merged in order: the in-tier rounds look positions up by rank.
-    pub fn append_merged(&mut self, a: Pending, b: Pending) {
-        if b.ranks.is_empty() && self.ranks.is_empty() {
-            *self = a;
-            return;
-        }
-        let (mut i, mut j) = (0, 0);
-        while i < a.ranks.len() || j < b.ranks.len() {
-            if j == b.ranks.len() || (i < a.ranks.len() && a.ranks[i] < b.ranks[j]) {
-                self.push_from(&a, i);
-                i += 1;
-            } else {
-                self.push_from(&b, j);
-                j += 1;
-            }
-        }
-    }
 }
 
 /// What a position's moves to final records come to: for win/loss games the quickest
