@@ -779,6 +779,18 @@ mod tests {
         r.moves.iter().map(|m| (m.outcome, m.remoteness)).collect()
     }
 
+    /// `at`'s moves, when it has some and they all lie within the book's `depth`.
+    fn moves_within(at: &Spec, depth: u32) -> Option<Vec<Pos>> {
+        let part = at.single().unwrap();
+        let tiers = part.family.tiers().unwrap();
+        let mut kids = Vec::new();
+        if part.family.terminal(&part.position).is_none() {
+            part.family.moves(&part.position, &mut kids);
+        }
+        let within = kids.iter().all(|k| tiers.locate(k).unwrap().0 <= depth);
+        (!kids.is_empty() && within).then_some(kids)
+    }
+
     /// Plays every game against the engine from `at`, the engine to move (`engine`) or
     /// the person (every move tried), while the moves stay in the book's tiers: each
     /// position the engine is to move at is read from the book with every move's value,
@@ -791,13 +803,7 @@ mod tests {
         (book, full): (&[Tablebase], &[Tablebase]),
         seen: &mut usize,
     ) {
-        let part = at.single().unwrap();
-        let tiers = part.family.tiers().unwrap();
-        let mut kids = Vec::new();
-        if part.family.terminal(&part.position).is_none() {
-            part.family.moves(&part.position, &mut kids);
-        }
-        if kids.is_empty() || kids.iter().any(|k| tiers.locate(k).unwrap().0 > depth) {
+        if moves_within(at, depth).is_none() {
             return;
         }
         let (read, whole) = both(at, book, full);
@@ -919,15 +925,9 @@ mod tests {
         book: &[Tablebase],
         seen: &mut (usize, usize),
     ) {
-        let part = at.single().unwrap();
-        let tiers = part.family.tiers().unwrap();
-        let mut kids = Vec::new();
-        if part.family.terminal(&part.position).is_none() {
-            part.family.moves(&part.position, &mut kids);
-        }
-        if kids.is_empty() || kids.iter().any(|k| tiers.locate(k).unwrap().0 > depth) {
+        let Some(kids) = moves_within(at, depth) else {
             return;
-        }
+        };
         let read = solve(
             at,
             &Limits {
@@ -951,6 +951,7 @@ mod tests {
             cold_all(&best.to, false, (depth, hard), book, seen);
         } else {
             seen.1 += 1;
+            let part = at.single().unwrap();
             let exact = part.family.exact().unwrap();
             let limits = Limits::default();
             let table = exact.table(limits.exact_table / 8).unwrap();
