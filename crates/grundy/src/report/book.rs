@@ -21,7 +21,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::search::{exact_options, table_for};
+use super::search::{exact_options, table_entries, table_for};
 use super::Limits;
 use crate::explore::Control;
 use crate::game::{Best, Value};
@@ -272,7 +272,7 @@ pub fn build_lines(
         control: &limits.control,
         depth,
         hard: hard_nodes,
-        entries: limits.exact_table / 8,
+        entries: table_entries(limits),
         held: held.into_iter().map(Mutex::new).collect(),
         visited: Mutex::new(HashSet::new()),
         fresh: Mutex::new((Vec::new(), Instant::now())),
@@ -509,23 +509,21 @@ impl Walk<'_, '_> {
             max_nodes: self.hard,
             ..self.one
         };
-        match self
+        let (nodes, hard) = match self
             .exact
             .analyse(pos, children, &table, &options, self.control)
         {
             // The limit is checked a batch of nodes at a time: a search may end a little
             // past it.
-            Ok(analysis) if analysis.nodes <= self.hard => {
-                self.nodes.fetch_add(analysis.nodes, Ordering::Relaxed);
-                Ok(false)
-            }
-            Ok(_) | Err(Error::TooLarge { .. }) => {
-                self.nodes.fetch_add(self.hard, Ordering::Relaxed);
-                self.cold.fetch_add(1, Ordering::Relaxed);
-                Ok(true)
-            }
-            Err(e) => Err(e),
+            Ok(analysis) => (analysis.nodes, analysis.nodes > self.hard),
+            Err(Error::TooLarge { .. }) => (self.hard, true),
+            Err(e) => return Err(e),
+        };
+        self.nodes.fetch_add(nodes, Ordering::Relaxed);
+        if hard {
+            self.cold.fetch_add(1, Ordering::Relaxed);
         }
+        Ok(hard)
     }
 
     /// Walks the lines from `pos`, a position the engine is to move at: holds its
@@ -954,7 +952,7 @@ mod tests {
             let part = at.single().unwrap();
             let exact = part.family.exact().unwrap();
             let limits = Limits::default();
-            let table = exact.table(limits.exact_table / 8).unwrap();
+            let table = exact.table(table_entries(&limits)).unwrap();
             let options = exact::Options {
                 threads: 1,
                 weak: false,

@@ -81,13 +81,18 @@ pub(super) fn exact_value(
     }))
 }
 
+/// The most entries of an exact search's table within `limits` (8 bytes each).
+pub(super) fn table_entries(limits: &super::Limits<'_>) -> u64 {
+    limits.exact_table / 8
+}
+
 /// The table of a game's exact search: the caller's, kept in its cache, or a fresh one.
 pub(super) fn table_for(
     limits: &super::Limits<'_>,
     game: &str,
     exact: &dyn Exact_,
 ) -> Result<std::sync::Arc<exact::Table>, Error> {
-    let make = || exact.table(limits.exact_table / 8);
+    let make = || exact.table(table_entries(limits));
     match limits.search_cache {
         Some(cache) => cache.table(game, make),
         None => make().map(std::sync::Arc::new),
