@@ -552,7 +552,8 @@ impl Walk<'_, '_> {
             return Ok(());
         }
         let mut known = Vec::with_capacity(children.len());
-        if self.get(at)?.is_some() {
+        let valued = self.get(at)?.is_some();
+        if valued {
             for (c, &place) in children.iter().zip(&places) {
                 match self.get(place)?.and_then(record::value) {
                     Some(v) => known.push(v.through(self.again(pos, c))),
@@ -565,13 +566,21 @@ impl Walk<'_, '_> {
             // move of another line), followed again.
             known
         } else {
+            // Its value held without its moves': found easy by a build before (stopped,
+            // or with a higher hard limit), or the value of a move of the other side's
+            // lines. The fresh table's count alone judges it again, as it did then (one
+            // thread and a fresh table: the same count), with no search of the shared
+            // table unless it is hard.
+            if valued && !self.cold(pos, &children)? {
+                return Ok(());
+            }
             let analysis =
                 self.exact
                     .analyse(pos, &children, self.table, &self.one, self.control)?;
             self.nodes.fetch_add(analysis.nodes, Ordering::Relaxed);
             self.analysed.fetch_add(1, Ordering::Relaxed);
             let mut found = vec![(at.0, at.1, self.record_of(analysis.root.value)?)];
-            let hard = analysis.nodes > self.hard || self.cold(pos, &children)?;
+            let hard = valued || analysis.nodes > self.hard || self.cold(pos, &children)?;
             let moves: Vec<Value> = analysis.moves.iter().map(|f| f.value).collect();
             if hard {
                 self.kept.fetch_add(1, Ordering::Relaxed);
@@ -983,6 +992,28 @@ mod tests {
         cold_all(&spec, true, (depth, hard), &book, &mut seen);
         cold_all(&spec, false, (depth, hard), &book, &mut seen);
         assert!(seen.0 > 20 && seen.1 > 20, "{seen:?}");
+    }
+
+    /// A build stopped after it found easy positions (their values held, not their
+    /// moves') resumes without searching them with the shared table: the fresh table's
+    /// count judges them easy again, and the tiers are the same.
+    #[test]
+    fn a_resumed_book_of_lines_judges_easy_positions_by_the_fresh_count_alone() {
+        let mut at_once = MemoryStore::default();
+        let first = lines_of("connect4[4x4]", 9, 300, Sides::Second, &mut at_once).unwrap();
+        assert!(first.walked.analysed > first.walked.hard + 10, "{first:?}");
+        let mut stopped = MemoryStore::default();
+        for (&t, (records, _)) in &at_once.tiers {
+            let found: Vec<(u64, u16)> = (0u64..)
+                .zip(records.iter().copied())
+                .filter(|&(_, r)| r != record::UNREACHED)
+                .collect();
+            stopped.found.insert(t, found);
+        }
+        let resumed = lines_of("connect4[4x4]", 9, 300, Sides::Second, &mut stopped).unwrap();
+        assert_eq!(resumed.walked.analysed, 0, "{resumed:?}");
+        assert!(resumed.walked.nodes > 0);
+        assert_eq!(stopped.tiers, at_once.tiers);
     }
 
     /// A book of lines deepened equals one built to the deeper depth at once; a store
