@@ -389,7 +389,8 @@ pub struct Common {
     /// no --json.
     #[arg(long)]
     pub json: bool,
-    /// Most positions to explore (a larger sum is judged by Grundy values alone).
+    /// Most positions to explore (a larger sum is judged by Grundy values alone), or to
+    /// value (`grundy value`: the regions of a board valued).
     #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = args::u64_arg)]
     pub max_positions: u64,
     /// Most memory a Grundy table, or the positions an exploration keeps, may take, in MiB.

@@ -450,7 +450,7 @@ pub async fn value(State(config): AppState, q: Result<Query<SpecQuery>, QueryRej
 /// The JSON of `grundy value --json` for `spec`, with `thermograph_svg`: the value's
 /// thermograph drawn by grundy-plot (`null` where no font lets it be drawn).
 fn value_json(spec: &Spec, limits: &Limits<'_>) -> Result<Value, grundy::Error> {
-    let mut context = Context::new(limits.max_memory).with_cancel(limits.control.cancel);
+    let mut context = Context::new(limits.max_memory).with_control(&limits.control);
     let valued = report::value::valuation(spec, limits, &mut context)?;
     valuation_json(spec, &valued, &mut context)
 }
@@ -627,7 +627,7 @@ pub async fn explore(
     followed(&config, ticket, move |limits| {
         // A sum with partizan parts is solved by its parts' values: valued once, for the
         // report and the value beside it.
-        let mut context = Context::new(limits.max_memory).with_cancel(limits.control.cancel);
+        let mut context = Context::new(limits.max_memory).with_control(&limits.control);
         let summed = report::value::solve_sum_in(&spec, limits, &mut context)
             .map_err(|e| ApiError::solve(e, &spec.to_string(), cfg.timeout))?;
         let (report, valued) = match &summed {

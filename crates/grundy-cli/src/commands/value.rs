@@ -51,7 +51,7 @@ pub fn run(spec: &str, asked: &Asked<'_>, common: &Common) -> Result<u8> {
     };
     let limits = common.limits();
     let mut context =
-        Context::new(common.max_memory.saturating_mul(1 << 20)).with_cancel(limits.control.cancel);
+        Context::new(common.max_memory.saturating_mul(1 << 20)).with_control(&limits.control);
     let (text, valued) = if asked.form {
         let g = read_form(&mut context, spec, "the form")?;
         let valued = report::value::valued(vec![(spec.trim().to_string(), g)], &mut context);

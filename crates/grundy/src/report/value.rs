@@ -203,7 +203,7 @@ pub fn words(
 /// [`Error::Unsupported`] for a score part, a partizan part without values, or parts
 /// that disagree on who is to move; as [`valuation`].
 pub fn solve_sum(spec: &Spec, limits: &Limits<'_>) -> Result<Option<Report>, Error> {
-    let mut context = Context::new(limits.max_memory).with_cancel(limits.control.cancel);
+    let mut context = Context::new(limits.max_memory).with_control(&limits.control);
     Ok(solve_sum_in(spec, limits, &mut context)?.map(|(report, _)| report))
 }
 
@@ -508,9 +508,57 @@ mod tests {
     fn a_cancelled_valuation_stops() {
         let cancel = std::sync::atomic::AtomicBool::new(true);
         let spec: Spec = "domineering[4x4]".parse().unwrap();
-        let mut context = Context::new(1 << 26).with_cancel(Some(&cancel));
+        let control = crate::explore::Control::cancelled_by(&cancel);
+        let mut context = Context::new(1 << 26).with_control(&control);
         let got = valuation(&spec, &Limits::default(), &mut context);
         assert!(matches!(got, Err(Error::Cancelled)), "{got:?}");
+    }
+
+    /// A valuation stops past the caller's positions, and tells its progress as the
+    /// positions valued grow.
+    #[test]
+    fn a_valuation_is_bounded_by_its_positions_and_tells_its_progress() {
+        use crate::explore::Control;
+        let spec: Spec = "domineering[4x5]".parse().unwrap();
+        let told = std::sync::Mutex::new(Vec::new());
+        let progress =
+            |stage: &str, done: u64| told.lock().unwrap().push((stage.to_string(), done));
+        let control = Control {
+            progress: Some(&progress),
+            ..Control::default()
+        };
+        let mut context = Context::new(1 << 28).with_control(&control);
+        valuation(&spec, &Limits::default(), &mut context).unwrap();
+        let valued = context.memo_len() as u64;
+        let told = told.into_inner().unwrap();
+        assert!(!told.is_empty(), "{valued} positions, no progress");
+        assert!(told.iter().all(|(stage, _)| stage == "values"), "{told:?}");
+        assert!(told.windows(2).all(|w| w[0].1 < w[1].1), "{told:?}");
+        assert!(told.last().unwrap().1 <= valued);
+
+        let few = Control {
+            max_positions: valued / 2,
+            ..Control::default()
+        };
+        let mut context = Context::new(1 << 28).with_control(&few);
+        let got = valuation(&spec, &Limits::default(), &mut context);
+        assert!(
+            matches!(
+                got,
+                Err(Error::OverLimit {
+                    limit: crate::Limit::Positions,
+                    ..
+                })
+            ),
+            "{got:?}"
+        );
+        assert!(context.memo_len() as u64 <= valued / 2 + 1);
+        let enough = Control {
+            max_positions: valued,
+            ..Control::default()
+        };
+        let mut context = Context::new(1 << 28).with_control(&enough);
+        assert!(valuation(&spec, &Limits::default(), &mut context).is_ok());
     }
 
     /// Whether the player to move wins `parts` (one position each, the partizan ones with
