@@ -994,6 +994,20 @@ mod tests {
         assert!(seen.0 > 20 && seen.1 > 20, "{seen:?}");
     }
 
+    /// A store holding as found (a build stopped before it saved) every position the
+    /// tiers of `built` hold.
+    fn stopped_before_saving(built: &MemoryStore) -> MemoryStore {
+        let mut stopped = MemoryStore::default();
+        for (&t, (records, _)) in &built.tiers {
+            let found: Vec<(u64, u16)> = (0u64..)
+                .zip(records.iter().copied())
+                .filter(|&(_, r)| r != record::UNREACHED)
+                .collect();
+            stopped.found.insert(t, found);
+        }
+        stopped
+    }
+
     /// A build stopped after it found easy positions (their values held, not their
     /// moves') resumes without searching them with the shared table: the fresh table's
     /// count judges them easy again, and the tiers are the same.
@@ -1002,14 +1016,7 @@ mod tests {
         let mut at_once = MemoryStore::default();
         let first = lines_of("connect4[4x4]", 9, 300, Sides::Second, &mut at_once).unwrap();
         assert!(first.walked.analysed > first.walked.hard + 10, "{first:?}");
-        let mut stopped = MemoryStore::default();
-        for (&t, (records, _)) in &at_once.tiers {
-            let found: Vec<(u64, u16)> = (0u64..)
-                .zip(records.iter().copied())
-                .filter(|&(_, r)| r != record::UNREACHED)
-                .collect();
-            stopped.found.insert(t, found);
-        }
+        let mut stopped = stopped_before_saving(&at_once);
         let resumed = lines_of("connect4[4x4]", 9, 300, Sides::Second, &mut stopped).unwrap();
         assert_eq!(resumed.walked.analysed, 0, "{resumed:?}");
         assert!(resumed.walked.nodes > 0);
@@ -1029,14 +1036,7 @@ mod tests {
         assert!(second.walked.analysed < first.walked.analysed);
         // A build stopped before it saved resumes from what it found: nothing searched
         // again, the same tiers.
-        let mut stopped = MemoryStore::default();
-        for (&t, (records, _)) in &at_once.tiers {
-            let found: Vec<(u64, u16)> = (0u64..)
-                .zip(records.iter().copied())
-                .filter(|&(_, r)| r != record::UNREACHED)
-                .collect();
-            stopped.found.insert(t, found);
-        }
+        let mut stopped = stopped_before_saving(&at_once);
         let resumed = lined("connect4[4x4]", 9, 0, &mut stopped);
         assert_eq!(resumed.walked.analysed, 0);
         assert_eq!(stopped.tiers, at_once.tiers);
