@@ -165,6 +165,10 @@ pub enum Command {
         /// With --lines: the games it is for, the engine moving first, second, or either.
         #[arg(long, value_name = "SIDE", value_enum, default_value_t = Engine::Both, requires = "lines")]
         engine: Engine,
+        /// Most memory the book's tiers may hold, in MiB (with --lines: the positions held,
+        /// 72 bytes each at most); refused up front past it.
+        #[arg(long, value_name = "MIB", default_value_t = 16384, value_parser = args::u64_arg)]
+        max_tier_memory: u64,
         #[command(flatten)]
         common: Common,
     },

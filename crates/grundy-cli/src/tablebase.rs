@@ -234,22 +234,18 @@ pub fn open(
     Ok(tablebase)
 }
 
-/// Builds (or deepens) the book of `spec`'s board in `dir` to `depth` on `threads` threads
-/// (0: every core), each position of the last tier searched within `limits`; a bar per
-/// tier on a terminal, a line per tier and a summary on standard error.
+/// Builds (or deepens) the book of `spec`'s board in `dir` to `depth` with the tier
+/// `options` (threads, memory), each position of the last tier searched within `limits`;
+/// a bar per tier on a terminal, a line per tier and a summary on standard error.
 pub fn build_book(
     spec: &Spec,
     dir: &Path,
     depth: u32,
-    threads: u32,
+    options: &tier::Options,
     limits: &grundy::report::Limits<'_>,
 ) -> Result<grundy::report::Tablebase> {
     let started = Instant::now();
     let bars = Bars::new();
-    let options = tier::Options {
-        threads: threads as usize,
-        ..tier::Options::default()
-    };
     let listen = |e: &Event| {
         bars.event(e);
         if let Event::Done {
@@ -268,7 +264,7 @@ pub fn build_book(
             ));
         }
     };
-    let built = grundy_tablebase::open_book(spec, dir, depth, &options, limits, &listen);
+    let built = grundy_tablebase::open_book(spec, dir, depth, options, limits, &listen);
     bars.clear();
     let (book, b) = built?;
     let title = format!(
@@ -281,22 +277,18 @@ pub fn build_book(
 }
 
 /// Builds (or deepens, or resumes) the book of `spec`'s lines of play in `dir` to `depth`
-/// on `threads` threads (0: every core), a position whose moves cost more than `hard`
-/// nodes held with them, for the games of `sides`; a line every ten seconds or so and a
-/// summary on standard error.
+/// with the tier `options` (threads, memory), a position whose moves cost more than
+/// `hard` nodes held with them, for the games of `sides`; a line every ten seconds or so
+/// and a summary on standard error.
 pub fn build_lines(
     spec: &Spec,
     dir: &Path,
     depth: u32,
     (hard, sides): (u64, grundy::report::book::Sides),
-    threads: u32,
+    options: &tier::Options,
     limits: &grundy::report::Limits<'_>,
 ) -> Result<grundy::report::Tablebase> {
     let started = Instant::now();
-    let options = tier::Options {
-        threads: threads as usize,
-        ..tier::Options::default()
-    };
     let said = std::sync::Mutex::new(Instant::now());
     let progress = |w: &grundy::report::book::Walked| {
         let mut said = said.lock().unwrap_or_else(|p| p.into_inner());
@@ -314,7 +306,7 @@ pub fn build_lines(
     };
     let listen = |_: &Event| {};
     let (book, b, w) = grundy_tablebase::open_lines(
-        spec, dir, depth, hard, sides, &options, limits, &progress, &listen,
+        spec, dir, depth, hard, sides, options, limits, &progress, &listen,
     )?;
     let title = format!(
         "book {}: the lines of play of {} to tier {depth}",

@@ -179,6 +179,28 @@ fn a_book_is_built_deepened_checked_and_read() {
 fn a_book_of_lines_is_built_checked_and_played() {
     let dir = scratch("lines");
     let d = dir.to_str().unwrap();
+    // Past its memory a build stops with the flag to raise, and keeps what it found.
+    let short = grundy(
+        &[
+            "book",
+            "connect4[4x4]",
+            "--depth",
+            "8",
+            "--dir",
+            d,
+            "--lines",
+            "--max-tier-memory",
+            "0",
+        ],
+        "",
+    );
+    assert_eq!(short.status.code(), Some(2), "{}", text(&short));
+    assert!(
+        text(&short).contains("--max-tier-memory"),
+        "{}",
+        text(&short)
+    );
+    assert!(dir.join("tier-00000.found").exists());
     let built = grundy(
         &[
             "book",

@@ -11,22 +11,28 @@ use crate::cli::Common;
 use crate::progress::finish_progress;
 use crate::{output, tablebase};
 
-/// The command; `lines`: the book of play's lines, with its hard nodes and sides.
+/// The command, on `threads` threads (0: every core) within `max_tier_memory` MiB;
+/// `lines`: the book of play's lines, with its hard nodes and sides.
 pub fn run(
     spec: &str,
     depth: u32,
     dir: &Path,
-    threads: u32,
+    (threads, max_tier_memory): (u32, u64),
     lines: Option<(u64, grundy::report::book::Sides)>,
     common: &Common,
 ) -> Result<u8> {
     let spec = parse_spec(spec)?;
     let limits = common.limits();
+    let options = grundy::tier::Options {
+        threads: threads as usize,
+        max_bytes: max_tier_memory.saturating_mul(1 << 20),
+        ..grundy::tier::Options::default()
+    };
     let book = match lines {
         Some((hard, sides)) => {
-            tablebase::build_lines(&spec, dir, depth, (hard, sides), threads, &limits)
+            tablebase::build_lines(&spec, dir, depth, (hard, sides), &options, &limits)
         }
-        None => tablebase::build_book(&spec, dir, depth, threads, &limits),
+        None => tablebase::build_book(&spec, dir, depth, &options, &limits),
     };
     finish_progress();
     let book = book?;

@@ -274,6 +274,8 @@ pub fn build_lines(
         hard: hard_nodes,
         entries: table_entries(limits),
         held: held.into_iter().map(Mutex::new).collect(),
+        positions: AtomicU64::new(u64::try_from(positions).unwrap_or(u64::MAX)),
+        max_bytes: options.max_bytes,
         visited: Mutex::new(HashSet::new()),
         fresh: Mutex::new((Vec::new(), Instant::now())),
         store: Mutex::new(store),
@@ -383,6 +385,10 @@ struct Walk<'a, 's> {
     entries: u64,
     /// The records held, by tier: rank to record.
     held: Vec<Mutex<HashMap<u64, u16>>>,
+    /// How many positions are held (at most: a position held twice, read from a tier
+    /// and found again, counts twice), against `max_bytes` at [`HELD_BYTES`] each.
+    positions: AtomicU64,
+    max_bytes: u64,
     /// Positions the engine is to move at, already walked (by tier and rank).
     visited: Mutex<HashSet<(u32, u64)>>,
     /// Records found and not yet kept by the store, and when it last kept some.
@@ -445,6 +451,26 @@ impl Walk<'_, '_> {
         }
         let mut fresh = self.fresh.lock().map_err(|_| poisoned())?;
         fresh.0.extend_from_slice(&new);
+        let positions = self
+            .positions
+            .fetch_add(new.len() as u64, Ordering::Relaxed)
+            + new.len() as u64;
+        let bytes = u128::from(positions) * u128::from(HELD_BYTES);
+        if bytes > u128::from(self.max_bytes) {
+            // What was found is kept by the caller, for a run with more memory.
+            return Err(Error::over(
+                crate::Limit::TierMemory,
+                format!(
+                    "a book of {}'s lines to depth {} holding more than {} within {} of memory",
+                    self.family.name(),
+                    self.depth,
+                    crate::number::count(positions.into(), "position", "positions"),
+                    crate::human_bytes(self.max_bytes)
+                ),
+                Some(bytes),
+                None,
+            ));
+        }
         if fresh.1.elapsed() >= tier::KEEP_EVERY {
             self.keep(&mut fresh)?;
             (self.progress)(&Walked {
@@ -1023,6 +1049,52 @@ mod tests {
         assert_eq!(stopped.tiers, at_once.tiers);
     }
 
+    /// A build of lines that passes its memory stops, what it found kept, and a run
+    /// with more memory resumes from it to the same tiers.
+    #[test]
+    fn a_book_of_lines_past_its_memory_stops_and_keeps_what_it_found() {
+        let mut at_once = MemoryStore::default();
+        let whole = lines_of("connect4[4x4]", 9, 0, Sides::Both, &mut at_once).unwrap();
+        let held: u64 = whole.solved.tiers.iter().map(|t| t.positions).sum();
+        let spec: Spec = "connect4[4x4]".parse().unwrap();
+        let mut store = MemoryStore::default();
+        let options = tier::Options {
+            max_bytes: held / 2 * HELD_BYTES,
+            ..tier::Options::default()
+        };
+        let e = build_lines(
+            &spec,
+            9,
+            0,
+            Sides::Both,
+            &mut store,
+            &options,
+            &Limits::default(),
+            &|_| {},
+            &|_| {},
+        )
+        .unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::OverLimit {
+                    limit: crate::Limit::TierMemory,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let found: usize = store.found.values().map(Vec::len).sum();
+        assert!(
+            found as u64 >= held / 2 && found as u64 <= held,
+            "{found} of {held}"
+        );
+        assert!(store.tiers.is_empty());
+        let resumed = lines_of("connect4[4x4]", 9, 0, Sides::Both, &mut store).unwrap();
+        assert!(resumed.walked.analysed < whole.walked.analysed);
+        assert_eq!(store.tiers, at_once.tiers);
+    }
+
     /// A book of lines deepened equals one built to the deeper depth at once; a store
     /// holding whole tiers is refused, and the tier solver refuses partial ones.
     #[test]
@@ -1164,7 +1236,15 @@ mod tests {
                 && e.to_string().contains(&format!("holding {held} positions")),
             "{e}"
         );
-        let deepened = run(8, &mut sparse, bound).unwrap();
+        // Up front the bound is checked against the positions held; as the build goes,
+        // against those it holds then.
+        let all: u64 = at_once.solved.tiers.iter().map(|t| t.positions).sum();
+        let e = run(8, &mut sparse, all * HELD_BYTES - 1).unwrap_err();
+        assert!(
+            matches!(e, Error::OverLimit { .. }) && e.to_string().contains("more than"),
+            "{e}"
+        );
+        let deepened = run(8, &mut sparse, all * HELD_BYTES).unwrap();
         assert_eq!(densely(&sparse), dense.tiers);
         assert_eq!(deepened.solved, at_once.solved);
         assert!(deepened.walked.analysed < at_once.walked.analysed);
