@@ -84,7 +84,7 @@ impl<'c> Context<'c> {
         if self.memo.insert(key.into(), value).is_none() {
             self.memo_words += key.len();
             if let Some(progress) = self.progress {
-                if self.memo.len() % PROGRESS_EVERY == 0 {
+                if self.memo.len().is_multiple_of(PROGRESS_EVERY) {
                     progress("values", self.memo.len() as u64);
                 }
             }
