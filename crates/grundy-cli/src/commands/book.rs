@@ -26,7 +26,6 @@ pub fn run(
     let options = grundy::tier::Options {
         threads: threads as usize,
         max_bytes: max_tier_memory.saturating_mul(1 << 20),
-        ..grundy::tier::Options::default()
     };
     let book = match lines {
         Some((hard, sides)) => {
