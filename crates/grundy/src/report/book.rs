@@ -144,7 +144,8 @@ pub struct Walked {
     /// Of those, the ones held with their moves (more than the hard nodes).
     pub hard: u64,
     /// Of the hard ones, those the build's shared table valued within the hard nodes
-    /// and a fresh table did not.
+    /// and a fresh table did not, and those a resumed build judged by a fresh table
+    /// first (their values held before without their moves').
     pub cold: u64,
     /// Nodes visited.
     pub nodes: u64,
