@@ -368,6 +368,16 @@ fn poisoned() -> Error {
     Error::Store("a thread building the book panicked".into())
 }
 
+/// The engine's move among moves of these values: the best, the first of equals, as a
+/// report's best move (`None` without a move).
+fn engine_move(moves: &[Value]) -> Option<usize> {
+    let mut best = Best::new();
+    for (i, v) in moves.iter().enumerate() {
+        best.offer(v.preference(), i);
+    }
+    best.get().map(|(_, i)| i)
+}
+
 /// Records found (tier, rank, record) and not yet kept by the store, and when it last
 /// kept some.
 type Fresh = (Vec<(u32, u64, u16)>, Instant);
@@ -521,8 +531,10 @@ impl Walk<'_, '_> {
         }
     }
 
-    /// Whether valuing `pos`'s moves, `children`, takes a search with a fresh table more
-    /// than the hard nodes. The build's table is warm from the whole tree around `pos`,
+    /// Whether answering at `pos` as `play` does takes a search with a fresh table more
+    /// than the hard nodes: valuing `pos`'s moves, `children`, then, in the same table,
+    /// every move of the position the engine's move leads to (`play` shows the person
+    /// its moves' values). The build's table is warm from the whole tree around `pos`,
     /// `play`'s from one game: a position the build's table values in a few nodes may
     /// cost play seconds (connect four 7 × 6, the engine second, at 5 discs: fewer than
     /// 2·10^5 nodes in the build, 1.5 to 3.2 s in play). A fresh table's count does not
@@ -532,19 +544,46 @@ impl Walk<'_, '_> {
             return Ok(false);
         }
         let table = self.exact.table(self.entries)?;
-        let options = exact::Options {
-            max_nodes: self.hard,
-            ..self.one
+        let mut nodes = 0u64;
+        // The position, then the one the engine's move leads to, within what is left of
+        // the hard nodes. The limit is checked a batch of nodes at a time: a search may
+        // end a little past it.
+        let mut within = |at: &Pos, moves: &[Pos]| -> Result<Option<exact::Analysis>, Error> {
+            let left = self.hard.saturating_sub(nodes);
+            if left == 0 {
+                return Ok(None);
+            }
+            let options = exact::Options {
+                max_nodes: left,
+                ..self.one
+            };
+            match self
+                .exact
+                .analyse(at, moves, &table, &options, self.control)
+            {
+                Ok(analysis) => {
+                    nodes += analysis.nodes;
+                    Ok((nodes <= self.hard).then_some(analysis))
+                }
+                Err(Error::TooLarge { .. }) => {
+                    nodes = self.hard;
+                    Ok(None)
+                }
+                Err(e) => Err(e),
+            }
         };
-        let (nodes, hard) = match self
-            .exact
-            .analyse(pos, children, &table, &options, self.control)
-        {
-            // The limit is checked a batch of nodes at a time: a search may end a little
-            // past it.
-            Ok(analysis) => (analysis.nodes, analysis.nodes > self.hard),
-            Err(Error::TooLarge { .. }) => (self.hard, true),
-            Err(e) => return Err(e),
+        let hard = match within(pos, children)? {
+            None => true,
+            Some(analysis) => {
+                let values: Vec<Value> = analysis.moves.iter().map(|f| f.value).collect();
+                match engine_move(&values) {
+                    None => false,
+                    Some(i) => {
+                        let replies = self.moves(&children[i]);
+                        !replies.is_empty() && within(&children[i], &replies)?.is_none()
+                    }
+                }
+            }
         };
         self.nodes.fetch_add(nodes, Ordering::Relaxed);
         if hard {
@@ -627,12 +666,7 @@ impl Walk<'_, '_> {
             }
             moves
         };
-        // The engine's move: the best, the first of equals, as a report's best move.
-        let mut best = Best::new();
-        for (i, v) in moves.iter().enumerate() {
-            best.offer(v.preference(), i);
-        }
-        let Some((_, i)) = best.get() else {
+        let Some(i) = engine_move(&moves) else {
             return Ok(());
         };
         self.moves(&children[i])
@@ -997,14 +1031,31 @@ mod tests {
             let analysis = exact
                 .analyse(&part.position, &kids, &table, &options, &limits.control)
                 .unwrap();
-            assert!(analysis.nodes <= hard, "{at}: {} nodes", analysis.nodes);
+            // As play answers: then every move of the position the engine's move leads
+            // to, in the same table.
+            let values: Vec<Value> = analysis.moves.iter().map(|f| f.value).collect();
+            let mut nodes = analysis.nodes;
+            if let Some(i) = engine_move(&values) {
+                let mut replies = Vec::new();
+                if part.family.terminal(&kids[i]).is_none() {
+                    part.family.moves(&kids[i], &mut replies);
+                }
+                if !replies.is_empty() {
+                    let then = exact
+                        .analyse(&kids[i], &replies, &table, &options, &limits.control)
+                        .unwrap();
+                    nodes += then.nodes;
+                }
+            }
+            assert!(nodes <= hard, "{at}: {nodes} nodes");
         }
     }
 
     /// What the book leaves to the search is easy for a search with a fresh table, not
     /// only for the build's, warm from the tree around it: in every game against the
     /// engine, whoever starts, each position the engine is to move at within the book is
-    /// read from it or valued by a fresh search within the hard nodes.
+    /// read from it or answered as play does (its moves valued, then those of the
+    /// position the engine's move leads to) by a fresh search within the hard nodes.
     #[test]
     fn a_book_of_lines_leaves_only_what_a_fresh_search_finds_easy() {
         let (game, depth, hard) = ("connect4[5x4]", 10, 5000);
