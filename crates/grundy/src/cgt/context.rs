@@ -109,8 +109,7 @@ impl<'c> Context<'c> {
     ///
     /// # Errors
     /// [`Error::OverLimit`] past [`Limit::Memory`] or [`Limit::Positions`], with the
-    /// bytes held; [`Error::Cancelled`] once the
-    /// cancel flag is set.
+    /// bytes held; [`Error::Cancelled`] once the cancel flag is set.
     pub fn check(&self) -> Result<(), Error> {
         if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return Err(Error::Cancelled);
