@@ -134,9 +134,62 @@ mod reuse {
     }
 }
 
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+mod serving {
+    /// glibc's own starting thresholds (`M_MMAP_THRESHOLD`, `M_TRIM_THRESHOLD`): 128 KiB.
+    const GLIBC_THRESHOLD: libc::c_int = 128 << 10;
+
+    pub(crate) fn long_running(arenas: usize) {
+        super::reuse::tune();
+        let arenas = libc::c_int::try_from(arenas.max(1)).unwrap_or(libc::c_int::MAX);
+        // Safety: `mallopt` changes how later blocks are placed, never a block's contents,
+        // and refuses values it does not take (the setting then stays as it was).
+        unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, GLIBC_THRESHOLD);
+            libc::mallopt(libc::M_TRIM_THRESHOLD, GLIBC_THRESHOLD);
+            libc::mallopt(libc::M_ARENA_MAX, arenas);
+        }
+    }
+}
+
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 mod reuse {
     pub(crate) fn tune() {}
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+mod serving {
+    pub(crate) fn long_running(_arenas: usize) {}
+}
+
+/// Tunes the allocator for a process that lives long and answers many bounded requests
+/// (`grundy serve`), from now on: freed memory goes back to the system as glibc does by
+/// default, rather than being kept for the next table (a server's footprint falls back
+/// after a large request), and the threads share at most `arenas` heaps (at least one).
+/// On 64-bit glibc each heap a thread gets reserves 64 MiB of address space, so a server
+/// whose blocking pool grows to a dozen threads holds most of a 1 GiB `ulimit -v` before
+/// it allocates anything. Elsewhere it does nothing.
+pub fn long_running(arenas: usize) {
+    serving::long_running(arenas);
+}
+
+/// The address space this process may take, in bytes (`ulimit -v`, `RLIMIT_AS`), or
+/// `None` when it is not bounded (or off Linux).
+pub fn address_space_limit() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // Safety: `getrlimit` writes the limit into the struct it is given, nothing else.
+        let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
+        (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
 }
 
 #[cfg(not(target_os = "linux"))]
