@@ -275,6 +275,14 @@ pub enum Command {
         /// Most positions one request may explore (a larger sum is judged by Grundy values).
         #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = args::u64_arg)]
         max_positions: u64,
+        /// Most memory a Grundy table, or the positions an exploration keeps, may take in
+        /// one request, in MiB; at most a quarter of the address space the server may take
+        /// when `ulimit -v` bounds it.
+        #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = args::u64_arg)]
+        max_memory: u64,
+        /// Seconds one request may compute before it is stopped and refused.
+        #[arg(long, value_name = "SECONDS", default_value_t = 20, value_parser = args::u64_arg)]
+        timeout: u64,
         /// Answer a board game from the tablebase in DIR (built by `solve --tablebase`);
         /// repeat for several games.
         #[arg(long, value_name = "DIR")]

@@ -127,8 +127,18 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Serve {
             port,
             max_positions,
+            max_memory,
+            timeout,
             tablebase,
-        } => commands::serve::run(port, max_positions, &tablebase),
+        } => commands::serve::run(
+            port,
+            &commands::serve::Budget {
+                max_positions,
+                max_memory,
+                timeout,
+            },
+            &tablebase,
+        ),
         Command::Check { file, json } => commands::check::run(&file, json),
         Command::Olympiad { name, solve } => commands::olympiad::run(&name, solve),
         Command::Help { command } => commands::help::run(command),

@@ -555,6 +555,13 @@ fn web(seed: u64, random: usize) {
     }
     let alive = server.try_wait().unwrap();
     let last = request(addr, "GET", "/api/solve?spec=nim(3,4,5)", "");
+    // The most address space the server held (the shell exec'd it: same process).
+    let peak = std::fs::read_to_string(format!("/proc/{}/status", server.id()))
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|l| l.starts_with("VmPeak:"))?;
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        });
     let _ = server.kill();
     let _ = server.wait();
     let stderr = drain.join().unwrap();
@@ -565,6 +572,20 @@ fn web(seed: u64, random: usize) {
     );
     assert!(matches!(last, Ok((200, _))), "{last:?}");
     assert!(failures.is_empty(), "{failures:#?}");
+    // Under `ulimit -v` a request gets a quarter of the address space, and the server's
+    // threads share a heap a core rather than reserving 64 MiB each: its peak stays well
+    // inside the limit (it came within 50 MiB of it, and a run on a busy machine, with
+    // a thread more, went past it), so no request can make it abort.
+    assert!(
+        stderr.contains("a quarter of the 1.0 GiB"),
+        "the server did not bound its requests by the address space: {}",
+        cut(&stderr)
+    );
+    let peak = peak.expect("the server's VmPeak");
+    assert!(
+        peak <= LIMIT_KIB * 3 / 4,
+        "the server's address space reached {peak} KiB of {LIMIT_KIB}"
+    );
     // Most are refused, but the examples are answered: the requests were well formed.
     assert!(
         answered > requests.len() / 10,

@@ -80,7 +80,7 @@ impl ApiError {
             StatusCode::UNPROCESSABLE_ENTITY,
             "timeout",
             format!(
-                "too large: stopped after the time limit of {} s per request; try a smaller position",
+                "too large: stopped after the time limit of {} s per request (`grundy serve --timeout SECONDS` raises it); try a smaller position",
                 limit.as_secs_f64()
             ),
         )
@@ -111,8 +111,8 @@ impl ApiError {
     }
 }
 
-/// What lifts `limit` on this server: the one limit `grundy serve` takes as a flag
-/// (`--max-positions`), or, for the limits a server fixes per request ([`crate::Config`]),
+/// What lifts `limit` on this server: the limits `grundy serve` takes as flags
+/// (`--max-positions`, `--max-memory`), or, for the limits a server fixes per request ([`crate::Config`]),
 /// the command line's flag that lifts it there. `wanted`: the value that would let the
 /// request through, where known.
 pub fn limit_hint(limit: grundy::Limit, wanted: Option<u128>) -> String {
@@ -130,7 +130,12 @@ pub fn limit_hint(limit: grundy::Limit, wanted: Option<u128>) -> String {
                 at_least("positions")
             )
         }
-        Limit::Memory => "memory a request",
+        Limit::Memory => {
+            return format!(
+                "this server lets a request take at most its --max-memory: `grundy serve --max-memory MIB` raises it{}",
+                at_least("")
+            )
+        }
         Limit::Work => "steps a request",
         Limit::ProofHeaps => "heaps of a period proof",
         Limit::SearchNodes => "nodes of the proof search",
@@ -222,7 +227,8 @@ mod tests {
         );
         let memory = past(grundy::Limit::Memory, Some(3 << 30));
         assert!(
-            memory.contains("--max-memory") && memory.contains("at least 3072 MiB"),
+            memory.contains("grundy serve --max-memory MIB")
+                && memory.contains("at least 3072 MiB"),
             "{memory}"
         );
         for (over, flag) in [
