@@ -276,13 +276,17 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = args::u64_arg)]
         max_positions: u64,
         /// Most memory a Grundy table, or the positions an exploration keeps, may take in
-        /// one request, in MiB; at most a quarter of the address space the server may take
-        /// when `ulimit -v` bounds it.
+        /// one request, in MiB; when `ulimit -v` bounds the server, at most half of it
+        /// shared by the requests that may compute at once.
         #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = args::u64_arg)]
         max_memory: u64,
         /// Seconds one request may compute before it is stopped and refused.
         #[arg(long, value_name = "SECONDS", default_value_t = 20, value_parser = args::u64_arg)]
         timeout: u64,
+        /// Requests that may compute at once (default: one a core, at least two); another
+        /// waits for one of them to end, and is refused as busy past its timeout.
+        #[arg(long, value_name = "N")]
+        max_running: Option<usize>,
         /// Answer a board game from the tablebase in DIR (built by `solve --tablebase`);
         /// repeat for several games.
         #[arg(long, value_name = "DIR")]

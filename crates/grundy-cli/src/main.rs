@@ -129,6 +129,7 @@ fn run(cli: Cli) -> Result<u8> {
             max_positions,
             max_memory,
             timeout,
+            max_running,
             tablebase,
         } => commands::serve::run(
             port,
@@ -136,6 +137,7 @@ fn run(cli: Cli) -> Result<u8> {
                 max_positions,
                 max_memory,
                 timeout,
+                max_running,
             },
             &tablebase,
         ),

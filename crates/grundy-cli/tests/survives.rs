@@ -572,12 +572,12 @@ fn web(seed: u64, random: usize) {
     );
     assert!(matches!(last, Ok((200, _))), "{last:?}");
     assert!(failures.is_empty(), "{failures:#?}");
-    // Under `ulimit -v` a request gets a quarter of the address space, and the server's
-    // threads share a heap a core rather than reserving 64 MiB each: its peak stays well
-    // inside the limit (it came within 50 MiB of it, and a run on a busy machine, with
-    // a thread more, went past it), so no request can make it abort.
+    // Under `ulimit -v` the requests computing at once share half the address space,
+    // and the server's threads share a heap a core rather than reserving 64 MiB each: its
+    // peak stays well inside the limit (it came within 50 MiB of it, and a run on a busy
+    // machine, with a thread more, went past it), so no request can make it abort.
     assert!(
-        stderr.contains("a quarter of the 1.0 GiB"),
+        stderr.contains("half of the 1.0 GiB"),
         "the server did not bound its requests by the address space: {}",
         cut(&stderr)
     );

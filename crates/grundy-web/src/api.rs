@@ -72,7 +72,15 @@ pub async fn followed<T: Send + 'static>(
     let cancel = Arc::new(AtomicBool::new(false));
     let _guard = CancelOnDrop(Arc::clone(&cancel));
     let limits_of = Arc::clone(config);
+    let deadline = tokio::time::Instant::now() + config.timeout;
+    // A permit to compute, held by the computation until it ends (after a timeout too:
+    // the library stops at its next check of the cancel flag, its memory still held).
+    let running = Arc::clone(&config.running);
+    let Ok(Ok(permit)) = tokio::time::timeout_at(deadline, running.acquire_owned()).await else {
+        return Err(ApiError::busy(config.timeout));
+    };
     let task = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
         let mut limits = limits_of.limits(&cancel);
         let note = |stage: &str, done: u64| {
             if let Some(ticket) = &ticket {
@@ -82,7 +90,7 @@ pub async fn followed<T: Send + 'static>(
         limits.control.progress = Some(&note);
         work(&limits)
     });
-    match tokio::time::timeout(config.timeout, task).await {
+    match tokio::time::timeout_at(deadline, task).await {
         Ok(Ok(answer)) => answer,
         // A panic stays in its request: the pool's thread unwinds, the server goes on, and
         // the client is told what failed.
@@ -724,6 +732,43 @@ pub async fn olympiad(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// At most `running` computations at once, each keeping its permit until it has
+    /// really stopped: one past its timeout but still winding down keeps the next
+    /// request waiting, and a request that finds no permit within its time is refused
+    /// as busy; once the first has ended, the next is answered.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn computations_at_once_are_bounded_and_a_stopped_one_holds_its_permit_until_it_ends() {
+        let config = Arc::new(Config {
+            timeout: std::time::Duration::from_millis(300),
+            running: Arc::new(tokio::sync::Semaphore::new(1)),
+            ..Config::default()
+        });
+        let (ended, end) = std::sync::mpsc::channel();
+        let slow = blocking(&config, move |limits| -> Result<u32, ApiError> {
+            let cancel = limits.control.cancel.expect("a cancel flag");
+            while !cancel.load(Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            // Stopping takes a while (a large table freed, say).
+            std::thread::sleep(std::time::Duration::from_millis(700));
+            let _ = ended.send(());
+            Ok(1)
+        })
+        .await
+        .unwrap_err();
+        assert_eq!(slow.kind, "timeout", "{}", slow.message);
+        let busy = blocking(&config, |_| Ok(2)).await.unwrap_err();
+        assert_eq!(
+            (busy.status, busy.kind),
+            (StatusCode::SERVICE_UNAVAILABLE, "busy"),
+            "{}",
+            busy.message
+        );
+        end.recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the first computation ends");
+        assert_eq!(blocking(&config, |_| Ok(3)).await, Ok(3));
+    }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_panic_in_one_computation_is_a_typed_error_and_the_next_is_answered() {

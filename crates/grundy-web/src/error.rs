@@ -54,6 +54,18 @@ impl ApiError {
         }
     }
 
+    /// 503: every permit to compute was held for the whole of the request's time.
+    pub fn busy(limit: Duration) -> ApiError {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy",
+            format!(
+                "the server is busy: as many requests as it computes at once were computing, and none ended within the time limit of {} s; try again in a moment",
+                limit.as_secs_f64()
+            ),
+        )
+    }
+
     /// 422: a computation past a limit.
     pub fn too_large(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "too-large", message)

@@ -68,6 +68,7 @@ use grundy::report::Limits;
 pub use error::ApiError;
 pub use grundy::report::Tablebase;
 pub use thinking::Board as Thinking;
+pub use tokio::sync::Semaphore;
 
 /// What one request may use, and the tablebases requests are answered from. A request
 /// past a limit is refused with a 4xx and the reason.
@@ -105,6 +106,17 @@ pub struct Config {
     /// How far each request that brought a ticket has got, for `/api/progress` (shared
     /// by every request; empty at the start).
     pub thinking: std::sync::Arc<Thinking>,
+    /// The computations that may run at once, a permit each (default: one a core, at
+    /// least two, so that one slow request holds up no other). A computation keeps its
+    /// permit until it has really stopped, after a timeout too, so the memory requests
+    /// hold together stays within this many times `max_memory`; a request that finds
+    /// none free within its timeout is refused as busy (503).
+    pub running: std::sync::Arc<tokio::sync::Semaphore>,
+}
+
+/// The computations that run at once by default: one a core, at least two.
+pub fn default_running() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get().max(2))
 }
 
 impl Default for Config {
@@ -121,6 +133,7 @@ impl Default for Config {
             tablebases: Vec::new(),
             search_cache: std::sync::Arc::default(),
             thinking: std::sync::Arc::default(),
+            running: std::sync::Arc::new(tokio::sync::Semaphore::new(default_running())),
         }
     }
 }

@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use crate::progress::CANCEL;
 use crate::tablebase;
 
-/// What one request may use, as the flags give it.
+/// What requests may use, as the flags give it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     /// Positions one exploration may create.
@@ -17,15 +17,18 @@ pub struct Budget {
     pub max_memory: u64,
     /// Seconds a request may compute.
     pub timeout: u64,
+    /// Requests that may compute at once (`None`: one a core, at least two).
+    pub max_running: Option<usize>,
 }
 
-/// The bytes one request may take: `max_memory` MiB, and at most a quarter of the
-/// address space the process may take (`limit`, from `ulimit -v`), so that a request at
-/// its bound leaves room for the server itself (its threads' heaps and stacks) and for a
-/// request still stopping while the next one starts.
-fn request_memory(max_memory: u64, limit: Option<u64>) -> u64 {
+/// The bytes one request may take: `max_memory` MiB, and, where the address space the
+/// process may take is bounded (`limit`, from `ulimit -v`), at most half of it shared by
+/// the `running` requests that may compute at once, so that they leave the other half to
+/// the server itself (its code, its threads' heaps and stacks).
+fn request_memory(max_memory: u64, limit: Option<u64>, running: usize) -> u64 {
     let asked = max_memory.saturating_mul(1 << 20);
-    limit.map_or(asked, |l| asked.min(l / 4))
+    let running = u64::try_from(running.max(1)).unwrap_or(u64::MAX);
+    limit.map_or(asked, |l| asked.min(l / 2 / running))
 }
 
 /// The command: serves until Ctrl-C.
@@ -37,11 +40,18 @@ pub fn run(port: u16, budget: &Budget, dirs: &[PathBuf]) -> Result<u8> {
         .iter()
         .map(|d| tablebase::open_dir(d))
         .collect::<Result<Vec<_>>>()?;
+    if budget.max_running == Some(0) {
+        bail!("--max-running must be at least 1");
+    }
+    let running = budget
+        .max_running
+        .unwrap_or_else(grundy_web::default_running)
+        .min(grundy_web::Semaphore::MAX_PERMITS);
     let limit = grundy_alloc::address_space_limit();
-    let max_memory = request_memory(budget.max_memory, limit);
+    let max_memory = request_memory(budget.max_memory, limit, running);
     if max_memory < budget.max_memory.saturating_mul(1 << 20) {
         eprintln!(
-            "grundy: a request may take at most {} of memory, a quarter of the {} of address space `ulimit -v` allows",
+            "grundy: a request may take at most {} of memory: half of the {} of address space `ulimit -v` allows, shared by the {running} that may compute at once",
             grundy::human_bytes(max_memory),
             grundy::human_bytes(limit.unwrap_or(0))
         );
@@ -55,6 +65,7 @@ pub fn run(port: u16, budget: &Budget, dirs: &[PathBuf]) -> Result<u8> {
         max_positions: budget.max_positions,
         max_memory,
         timeout: Duration::from_secs(budget.timeout),
+        running: std::sync::Arc::new(grundy_web::Semaphore::new(running)),
         tablebases,
         ..grundy_web::Config::default()
     };
@@ -70,10 +81,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_request_takes_at_most_a_quarter_of_the_address_space() {
-        assert_eq!(request_memory(1024, None), 1 << 30);
-        assert_eq!(request_memory(1024, Some(1 << 30)), 1 << 28);
-        assert_eq!(request_memory(100, Some(1 << 30)), 100 << 20);
-        assert_eq!(request_memory(u64::MAX, None), u64::MAX);
+    fn requests_computing_at_once_share_half_the_address_space() {
+        assert_eq!(request_memory(1024, None, 2), 1 << 30);
+        assert_eq!(request_memory(1024, Some(1 << 30), 2), 1 << 28);
+        assert_eq!(request_memory(1024, Some(1 << 30), 1), 1 << 29);
+        assert_eq!(request_memory(1024, Some(1 << 30), 0), 1 << 29);
+        assert_eq!(request_memory(100, Some(1 << 30), 2), 100 << 20);
+        assert_eq!(request_memory(u64::MAX, None, 8), u64::MAX);
     }
 }
