@@ -139,9 +139,18 @@ mod serving {
     /// glibc's own starting thresholds (`M_MMAP_THRESHOLD`, `M_TRIM_THRESHOLD`): 128 KiB.
     const GLIBC_THRESHOLD: libc::c_int = 128 << 10;
 
+    /// The address space each heap of a thread reserves (64-bit glibc's `HEAP_MAX_SIZE`).
+    const HEAP_RESERVE: u64 = 64 << 20;
+
     pub(crate) fn long_running(arenas: usize) {
         super::reuse::tune();
-        let arenas = libc::c_int::try_from(arenas.max(1)).unwrap_or(libc::c_int::MAX);
+        // Under `ulimit -v` the heaps reserve at most an eighth of the address space.
+        let most = super::address_space_limit().map_or(usize::MAX, |l| {
+            usize::try_from(l / 8 / HEAP_RESERVE)
+                .unwrap_or(usize::MAX)
+                .max(1)
+        });
+        let arenas = libc::c_int::try_from(arenas.min(most).max(1)).unwrap_or(libc::c_int::MAX);
         // Safety: `mallopt` changes how later blocks are placed, never a block's contents,
         // and refuses values it does not take (the setting then stays as it was).
         unsafe {
@@ -165,10 +174,11 @@ mod serving {
 /// Tunes the allocator for a process that lives long and answers many bounded requests
 /// (`grundy serve`), from now on: freed memory goes back to the system as glibc does by
 /// default, rather than being kept for the next table (a server's footprint falls back
-/// after a large request), and the threads share at most `arenas` heaps (at least one).
-/// On 64-bit glibc each heap a thread gets reserves 64 MiB of address space, so a server
-/// whose blocking pool grows to a dozen threads holds most of a 1 GiB `ulimit -v` before
-/// it allocates anything. Elsewhere it does nothing.
+/// after a large request), and the threads share at most `arenas` heaps (at least one;
+/// under `ulimit -v`, no more than an eighth of the address space reserves). On 64-bit
+/// glibc each heap a thread gets reserves 64 MiB of address space, so a server whose
+/// blocking pool grows to a dozen threads holds most of a 1 GiB `ulimit -v` before it
+/// allocates anything. Elsewhere it does nothing.
 pub fn long_running(arenas: usize) {
     serving::long_running(arenas);
 }
