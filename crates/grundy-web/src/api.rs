@@ -72,7 +72,8 @@ pub async fn followed<T: Send + 'static>(
     let cancel = Arc::new(AtomicBool::new(false));
     let _guard = CancelOnDrop(Arc::clone(&cancel));
     let limits_of = Arc::clone(config);
-    let deadline = tokio::time::Instant::now() + config.timeout;
+    // A timeout past any run (`--timeout 10^18`) is a deadline far ahead, not an overflow.
+    let deadline = tokio::time::Instant::now() + config.timeout.min(FAR);
     // A permit to compute, held by the computation until it ends (after a timeout too:
     // the library stops at its next check of the cancel flag, its memory still held).
     let running = Arc::clone(&config.running);
@@ -98,6 +99,9 @@ pub async fn followed<T: Send + 'static>(
         Err(_) => Err(ApiError::timeout(config.timeout)),
     }
 }
+
+/// The furthest deadline a request is given: about a hundred years.
+const FAR: std::time::Duration = std::time::Duration::from_secs(100 * 365 * 24 * 3600);
 
 fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
     q.map(|Query(t)| t)
@@ -768,6 +772,17 @@ mod tests {
         end.recv_timeout(std::time::Duration::from_secs(10))
             .expect("the first computation ends");
         assert_eq!(blocking(&config, |_| Ok(3)).await, Ok(3));
+    }
+
+    /// A timeout too long for any clock (a user's `--timeout 10^18`) is a far deadline:
+    /// the request is answered, not a panic of an overflowing instant.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_timeout_past_any_clock_answers() {
+        let config = Arc::new(Config {
+            timeout: std::time::Duration::MAX,
+            ..Config::default()
+        });
+        assert_eq!(blocking(&config, |_| Ok(5)).await, Ok(5));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -36,13 +36,13 @@ pub fn run(port: u16, budget: &Budget, dirs: &[PathBuf]) -> Result<u8> {
     if budget.timeout == 0 {
         bail!("--timeout must be at least 1 second");
     }
+    if budget.max_running == Some(0) {
+        bail!("--max-running must be at least 1");
+    }
     let tablebases = dirs
         .iter()
         .map(|d| tablebase::open_dir(d))
         .collect::<Result<Vec<_>>>()?;
-    if budget.max_running == Some(0) {
-        bail!("--max-running must be at least 1");
-    }
     let running = budget
         .max_running
         .unwrap_or_else(grundy_web::default_running)
