@@ -143,6 +143,8 @@ mod serving {
     const HEAP_RESERVE: u64 = 64 << 20;
 
     pub(crate) fn long_running(arenas: usize) {
+        // The reuse's thresholds are set once, at the first allocation: set them now, so
+        // that a first allocation after this call does not put them back.
         super::reuse::tune();
         // Under `ulimit -v` the heaps reserve at most an eighth of the address space.
         let most = super::address_space_limit().map_or(usize::MAX, |l| {

@@ -37,15 +37,28 @@ fn a_long_running_process_maps_large_blocks_on_their_own() {
     }
 }
 
-/// Without `ulimit -v` (as the tests run) the address space is not bounded.
+/// The address-space limit is read as `ulimit -v` sets it: lowered to 1 TiB (far above
+/// what this process takes; the hard limit where that is lower), then put back.
 #[test]
 fn the_address_space_limit_is_read() {
-    let mut limit = libc::rlimit {
+    let mut was = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
     };
-    // Safety: `getrlimit` writes into the struct it is given.
-    assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) }, 0);
-    let expected = (limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur);
+    // Safety: `getrlimit` writes into the struct it is given; `setrlimit` reads the one
+    // it is given, a soft limit within the hard one (and then the one read before).
+    unsafe {
+        assert_eq!(libc::getrlimit(libc::RLIMIT_AS, &mut was), 0);
+        let bound = was.rlim_max.min(1 << 40);
+        let lowered = libc::rlimit {
+            rlim_cur: bound,
+            rlim_max: was.rlim_max,
+        };
+        assert_eq!(libc::setrlimit(libc::RLIMIT_AS, &lowered), 0);
+        let read = grundy_alloc::address_space_limit();
+        assert_eq!(libc::setrlimit(libc::RLIMIT_AS, &was), 0);
+        assert_eq!(read, Some(bound));
+    }
+    let expected = (was.rlim_cur != libc::RLIM_INFINITY).then_some(was.rlim_cur);
     assert_eq!(grundy_alloc::address_space_limit(), expected);
 }

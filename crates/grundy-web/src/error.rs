@@ -124,8 +124,8 @@ impl ApiError {
 }
 
 /// What lifts `limit` on this server: the limits `grundy serve` takes as flags
-/// (`--max-positions`, `--max-memory`), or, for the limits a server fixes per request ([`crate::Config`]),
-/// the command line's flag that lifts it there. `wanted`: the value that would let the
+/// (`--max-positions`, `--max-memory`), or, for the limits a server fixes per request
+/// ([`crate::Config`]), the command line's flag that lifts it there. `wanted`: the value that would let the
 /// request through, where known.
 pub fn limit_hint(limit: grundy::Limit, wanted: Option<u128>) -> String {
     use grundy::Limit;

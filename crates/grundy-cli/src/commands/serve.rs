@@ -21,12 +21,11 @@ pub struct Budget {
     pub max_running: Option<usize>,
 }
 
-/// The bytes one request may take: `max_memory` MiB, and, where the address space the
+/// The bytes one request may take: the `asked` bytes, and, where the address space the
 /// process may take is bounded (`limit`, from `ulimit -v`), at most half of it shared by
 /// the `running` requests that may compute at once, so that they leave the other half to
 /// the server itself (its code, its threads' heaps and stacks).
-fn request_memory(max_memory: u64, limit: Option<u64>, running: usize) -> u64 {
-    let asked = max_memory.saturating_mul(1 << 20);
+fn request_memory(asked: u64, limit: Option<u64>, running: usize) -> u64 {
     let running = u64::try_from(running.max(1)).unwrap_or(u64::MAX);
     limit.map_or(asked, |l| asked.min(l / 2 / running))
 }
@@ -48,8 +47,9 @@ pub fn run(port: u16, budget: &Budget, dirs: &[PathBuf]) -> Result<u8> {
         .unwrap_or_else(grundy_web::default_running)
         .min(grundy_web::Semaphore::MAX_PERMITS);
     let limit = grundy_alloc::address_space_limit();
-    let max_memory = request_memory(budget.max_memory, limit, running);
-    if max_memory < budget.max_memory.saturating_mul(1 << 20) {
+    let asked = budget.max_memory.saturating_mul(1 << 20);
+    let max_memory = request_memory(asked, limit, running);
+    if max_memory < asked {
         eprintln!(
             "grundy: a request may take at most {} of memory: half of the {} of address space `ulimit -v` allows, shared by the {running} that may compute at once",
             grundy::human_bytes(max_memory),
@@ -82,11 +82,11 @@ mod tests {
 
     #[test]
     fn requests_computing_at_once_share_half_the_address_space() {
-        assert_eq!(request_memory(1024, None, 2), 1 << 30);
-        assert_eq!(request_memory(1024, Some(1 << 30), 2), 1 << 28);
-        assert_eq!(request_memory(1024, Some(1 << 30), 1), 1 << 29);
-        assert_eq!(request_memory(1024, Some(1 << 30), 0), 1 << 29);
-        assert_eq!(request_memory(100, Some(1 << 30), 2), 100 << 20);
+        assert_eq!(request_memory(1024 << 20, None, 2), 1 << 30);
+        assert_eq!(request_memory(1024 << 20, Some(1 << 30), 2), 1 << 28);
+        assert_eq!(request_memory(1024 << 20, Some(1 << 30), 1), 1 << 29);
+        assert_eq!(request_memory(1024 << 20, Some(1 << 30), 0), 1 << 29);
+        assert_eq!(request_memory(100 << 20, Some(1 << 30), 2), 100 << 20);
         assert_eq!(request_memory(u64::MAX, None, 8), u64::MAX);
     }
 }
