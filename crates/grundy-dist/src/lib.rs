@@ -40,6 +40,7 @@ mod asked;
 mod codec;
 mod exchange;
 pub mod net;
+mod told;
 mod waiting;
 mod worker;
 
@@ -181,6 +182,15 @@ pub struct Config {
     /// two processes keeps 3.4 M; connect four keeps fewer; on quixo[4] 2^20 held about
     /// 8 MiB more a process for 5% fewer rounds and the same CPU).
     pub kept_moves: usize,
+    /// The most bytes a worker may hold of the records of a tier's child tiers that
+    /// workers in other processes own, taken whole before the tier is solved (a bit a
+    /// rank of theirs, 4 bytes a 64 ranks, a byte a position reached, two if a part holds
+    /// more than 256 distinct records): the tier is then labelled in one visit, each move
+    /// abroad one lookup. Past it on any worker, the positions with a child abroad are kept
+    /// and their children's records asked for, a batch at a time (`kept_moves`). Default
+    /// 8 MiB, the room `kept_moves` keeps by default: on connect4[5x5] over two
+    /// processes every tier is taken whole.
+    pub told_bytes: u64,
     /// Whether the workers of a process read each other's records and reachability bits
     /// in place (default). Off, every rank another worker owns travels as a message, as
     /// it does between processes: for tests of that path in one process, and to measure
@@ -201,6 +211,7 @@ impl Default for Config {
             round_timeout: Duration::from_secs(600),
             batch_slices: 1,
             kept_moves: 1 << 19,
+            told_bytes: 8 << 20,
             share: true,
             slice: SLICE,
         }

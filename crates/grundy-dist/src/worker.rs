@@ -18,6 +18,7 @@ use timely::worker::Worker;
 use crate::asked::Asked;
 use crate::codec::{self, Malformed, Reader};
 use crate::exchange::{Outcome, Rounds, Traffic, SUMS};
+use crate::told::{self, Announce, Part};
 use crate::waiting::{Batch, Folds, Refused, Waiting};
 use crate::{Config, Error, Solved, TierCost};
 
@@ -357,6 +358,7 @@ struct Me<'a> {
     process: u32,
     batch: usize,
     kept_moves: usize,
+    told_bytes: u64,
     share: bool,
     max_bytes: u64,
     listen: &'a (dyn Fn(&Event) + Send + Sync),
@@ -415,6 +417,7 @@ impl<'a> Me<'a> {
             rounds,
             batch: config.batch_slices.max(1),
             kept_moves: config.kept_moves,
+            told_bytes: config.told_bytes,
             share: config.share,
             max_bytes: config.max_bytes,
             listen,
@@ -977,6 +980,10 @@ impl<'a> Me<'a> {
     ) -> Result<(Vec<u16>, u64), Error> {
         // Every worker of this process has published the tiers it holds.
         self.sync(w, Vec::new(), [0; SUMS], 0, Ok(()))?;
+        // The child tiers' records abroad, taken whole if they fit (else asked for).
+        let told = self.take_told(w, t)?;
+        let pushed = told.is_some();
+        let told = told.unwrap_or_default();
         let home = self.home_records();
         let game = self.game;
         let owners = self.owners.clone();
@@ -1015,10 +1022,16 @@ impl<'a> Me<'a> {
                 return Err(not_listed(c));
             }
             let (o, i) = owners.split(c.tier, c.rank);
-            if !here.has(o as u32) {
-                return Ok(None);
-            }
             let at = lay.place(i, c.rank);
+            if !here.has(o as u32) {
+                if !pushed {
+                    return Ok(None);
+                }
+                return told
+                    .get(c.tier, o, at)
+                    .map(Some)
+                    .ok_or_else(|| not_listed(c));
+            }
             match view
                 .get(c.tier as usize)
                 .and_then(|parts| parts.get(o as usize))
@@ -1027,14 +1040,38 @@ impl<'a> Me<'a> {
                 _ => Err(not_listed(c)),
             }
         };
+        // Told whole: where each child's record is, by tier and worker.
+        let known = pushed.then(|| Known {
+            t,
+            owners: &owners,
+            peers: self.rounds.peers as usize,
+            sources: (0..sizes.len())
+                .flat_map(|c| (0..self.rounds.peers).map(move |o| (c, o)))
+                .map(|(c, o)| {
+                    if here.has(o) {
+                        view.get(c)
+                            .and_then(|parts| parts.get(o as usize))
+                            .map_or(Source::None, |r| Source::Home(r))
+                    } else {
+                        told.part(c as u32, o).map_or(Source::None, Source::Told)
+                    }
+                })
+                .collect(),
+        });
         let abroad = |c: &Child| {
-            c.tier != t
+            !pushed
+                && c.tier != t
                 && c.rank < sizes.get(c.tier as usize).copied().unwrap_or(0)
                 && !here.has(owners.split(c.tier, c.rank).0 as u32)
         };
         // An error met labelling a batch, told in the next round every worker takes.
         let mut carried: Option<Error> = None;
-        let batch = self.visit_batch(size);
+        // Nothing is asked for when the records abroad were told: one round.
+        let batch = if pushed {
+            mine.len().max(1)
+        } else {
+            self.visit_batch(size)
+        };
         let mut asks = Asks::new(&owners, &sizes);
         // Kept from batch to batch, so that its vectors are not grown again each time.
         let mut seen = Visited::new(scored, size);
@@ -1042,7 +1079,7 @@ impl<'a> Me<'a> {
         // rounds stop short of it, so the vector is not doubled past it. If it cannot be
         // had, the vector grows as it would.
         seen.kids = std::mem::take(&mut self.kids);
-        if seen.kids.capacity() < self.kept_moves {
+        if !pushed && seen.kids.capacity() < self.kept_moves {
             let _ = seen.kids.try_reserve_exact(self.kept_moves);
         }
         // The most kept moves one part of a slice has added in this tier.
@@ -1057,7 +1094,7 @@ impl<'a> Me<'a> {
         // A round visits up to `batch` slices, a part of `part` ranks at a time, and stops
         // after the part that takes its kept moves to `Config::kept_moves` (whole slices
         // when no rank travels: nothing is kept then).
-        let part = if self.processes == 1 && self.share {
+        let part = if pushed || (self.processes == 1 && self.share) {
             lay.slice
         } else {
             (lay.slice / PARTS).max(1)
@@ -1073,14 +1110,25 @@ impl<'a> Me<'a> {
                 let slice = lay.range(mine[j], size);
                 let to = (from + part).min(slice.end);
                 let before = seen.kids.len();
-                self.visit_part(
-                    t,
-                    (j, mine[j], from..to),
-                    reach,
-                    (&mut records, &mut edges),
-                    (&at_home, &abroad),
-                    (&mut asks, &mut seen),
-                );
+                if let Some(known) = &known {
+                    self.visit_known(
+                        t,
+                        (j, mine[j], from..to),
+                        reach,
+                        (&mut records, &mut edges),
+                        (known, &not_listed),
+                        &mut seen,
+                    );
+                } else {
+                    self.visit_part(
+                        t,
+                        (j, mine[j], from..to),
+                        reach,
+                        (&mut records, &mut edges),
+                        (&at_home, &abroad),
+                        (&mut asks, &mut seen),
+                    );
+                }
                 from = to;
                 if to == slice.end {
                     j += 1;
@@ -1128,7 +1176,8 @@ impl<'a> Me<'a> {
                 break;
             }
         }
-        drop(home);
+        drop(known);
+        drop((home, told));
         let got = self.sync(
             w,
             Vec::new(),
@@ -1147,6 +1196,232 @@ impl<'a> Me<'a> {
             self.inside(w, t, waiting, &mut records)?;
         }
         Ok((records, edges))
+    }
+
+    /// The records of `t`'s child tiers that the workers abroad hold (every worker not
+    /// read in place), taken whole ([`told`]): each owner announces its parts, and if
+    /// what any worker would hold of them passes `Config::told_bytes`, none is sent
+    /// (`None`: the batches ask for the records of their children abroad instead); else
+    /// they come a piece a round. `None` too when no worker is abroad.
+    fn take_told(&mut self, w: &mut Worker, t: u32) -> Result<Option<Told>, Error> {
+        let here = self.home();
+        let peers = self.rounds.peers;
+        if (0..peers).all(|o| here.has(o)) {
+            return Ok(None);
+        }
+        let n = self.sizes.len() as u32;
+        let children: Vec<u32> = self
+            .game
+            .child_tiers(t)
+            .into_iter()
+            .filter(|&c| c > t && c < n)
+            .collect();
+        let to_abroad = |msg: &[u8]| -> Vec<Vec<u8>> {
+            (0..peers)
+                .map(|o| {
+                    if here.has(o) {
+                        Vec::new()
+                    } else {
+                        msg.to_vec()
+                    }
+                })
+                .collect()
+        };
+        // This worker's announcements, and each record's code.
+        let mut head = Vec::new();
+        let mut codes = Vec::with_capacity(children.len());
+        let mut local = Ok(());
+        for &c in &children {
+            let Some(records) = self.held.get(&c) else {
+                local = Err(Error::Lost(format!(
+                    "worker {} does not hold tier {c}, which tier {t} moves into",
+                    self.me()
+                )));
+                break;
+            };
+            let (a, code) = Announce::of(records);
+            codec::put(&mut head, u64::from(c));
+            a.put(&mut head);
+            codes.push(code);
+        }
+        let got = self.sync(w, to_abroad(&head), [0; SUMS], 0, local)?;
+        let mut announced = Vec::new();
+        let mut bytes = 0u64;
+        for (from, msg) in got.inbox {
+            let bad = malformed(from);
+            if here.has(from) {
+                return Err(bad(Malformed));
+            }
+            let mut rd = Reader::new(&msg);
+            for &c in &children {
+                if rd.get().map_err(&bad)? != u64::from(c) {
+                    return Err(bad(Malformed));
+                }
+                let a = Announce::get(&mut rd).map_err(&bad)?;
+                let len = self
+                    .owners
+                    .of(c)
+                    .local_len_of(u64::from(from), self.sizes[c as usize]);
+                bytes = bytes.saturating_add(a.bytes(len));
+                announced.push((c, from, len, a));
+            }
+            if !rd.done() {
+                return Err(bad(Malformed));
+            }
+        }
+        // Every worker decides alike, from the most any of them would hold.
+        let got = self.sync(w, Vec::new(), [0; SUMS], bytes, Ok(()))?;
+        if got.max > self.told_bytes {
+            return Ok(None);
+        }
+        let mut told = Told {
+            parts: (0..n).map(|_| Vec::new()).collect(),
+        };
+        for (c, from, len, a) in announced {
+            let part = Part::new(len, a).ok_or_else(|| malformed(from)(Malformed))?;
+            let by = &mut told.parts[c as usize];
+            if by.len() < peers as usize {
+                by.resize_with(peers as usize, || None);
+            }
+            by[from as usize] = Some(part);
+        }
+        // As many rounds as the largest part of any worker has pieces.
+        let pieces = children
+            .iter()
+            .map(|&c| {
+                let lay = self.owners.of(c);
+                (0..u64::from(peers))
+                    .map(|o| {
+                        lay.local_len_of(o, self.sizes[c as usize])
+                            .div_ceil(told::PIECE)
+                    })
+                    .max()
+                    .unwrap_or(0)
+            })
+            .max()
+            .unwrap_or(0);
+        for k in 0..pieces {
+            let mut msg = Vec::new();
+            for (&c, code) in children.iter().zip(&codes) {
+                let records = &self.held[&c];
+                if k * told::PIECE < records.len() {
+                    codec::put(&mut msg, u64::from(c));
+                    told::put_piece(records, k, code.as_deref(), &mut msg);
+                }
+            }
+            let got = self.sync(w, to_abroad(&msg), [0; SUMS], 0, Ok(()))?;
+            for (from, msg) in got.inbox {
+                let bad = malformed(from);
+                let mut rd = Reader::new(&msg);
+                while !rd.done() {
+                    let c = rd.get().map_err(&bad)?;
+                    let part = told
+                        .parts
+                        .get_mut(c as usize)
+                        .and_then(|by| by.get_mut(from as usize))
+                        .and_then(Option::as_mut)
+                        .ok_or_else(|| bad(Malformed))?;
+                    part.get_piece(&mut rd, k).map_err(&bad)?;
+                }
+            }
+        }
+        if let Some((from, _)) = told
+            .parts
+            .iter()
+            .flat_map(|by| by.iter().enumerate())
+            .find_map(|(o, p)| p.as_ref().filter(|p| !p.complete()).map(|p| (o, p)))
+        {
+            return Err(Error::Lost(format!(
+                "worker {from} sent fewer records of a tier than it announced"
+            )));
+        }
+        Ok(Some(told))
+    }
+
+    /// Visits part `part` of this worker's slice `k` (the `j`-th) of tier `t` with every
+    /// child's record at hand (`known`: at home or told whole), labelling each position
+    /// as the library does, or keeping it for the in-tier rounds.
+    fn visit_known<E>(
+        &self,
+        t: u32,
+        (j, k, part): (usize, u64, Range<u64>),
+        reach: &Bits,
+        (records, edges): (&mut [u16], &mut u64),
+        (known, not_listed): (&Known<'_>, &E),
+        out: &mut Visited,
+    ) where
+        E: Fn(&Child) -> grundy::Error,
+    {
+        // As the library's `evaluate` asks: `Ok(None)` inside the tier.
+        let record_of = |c: &Child| -> Result<Option<u16>, grundy::Error> {
+            if c.tier == t {
+                return Ok(None);
+            }
+            known.get(c).map(Some).ok_or_else(|| not_listed(c))
+        };
+        let (game, scored) = (self.game, self.scored);
+        let lay = self.owners.of(t);
+        let size = self.sizes[t as usize];
+        let slice = lay.range(k, size);
+        let (start, base) = (slice.start, lay.local(slice.start));
+        let whole = part.end == slice.end;
+        game.visit(
+            t,
+            part,
+            &|x| reach.get(base + (x - start) as usize),
+            &mut |x, node| {
+                let at = base + (x - start) as usize;
+                if let Node::Moves(children) = node {
+                    *edges += children.len() as u64;
+                    // Every child reached and out of the tier (the common case): folded
+                    // here, one lookup each.
+                    let mut fold = Fold::NONE;
+                    let plain = children.iter().all(|c| match known.get(c) {
+                        Some(rec) if rec != record::UNREACHED => {
+                            fold.add(scored, rec, c.again, c.gain);
+                            true
+                        }
+                        _ => false,
+                    });
+                    if plain {
+                        match fold.record(scored) {
+                            Ok(rec) => records[at] = rec,
+                            Err(e) => {
+                                out.error.get_or_insert(e.into());
+                            }
+                        }
+                        return;
+                    }
+                }
+                // A move inside the tier, or an error the library's `evaluate` tells.
+                match evaluate(game, scored, t, node, record_of) {
+                    Ok(Some(rec)) => records[at] = rec,
+                    // A move inside the tier: kept for the in-tier rounds.
+                    Ok(None) => {
+                        let Node::Moves(children) = node else {
+                            unreachable!("a position without moves is final")
+                        };
+                        if let Err(e) =
+                            pend(&mut out.early, game, scored, t, at, children, |_, c| {
+                                record_of(c)
+                            })
+                        {
+                            out.error.get_or_insert(e);
+                        }
+                    }
+                    Err(e) => {
+                        out.error.get_or_insert(e.into());
+                    }
+                }
+            },
+        );
+        if whole {
+            self.tell(&Event::Solve {
+                tier: t,
+                done: ((j + 1) as u64 * lay.slice * lay.workers).min(size),
+                total: size,
+            });
+        }
     }
 
     /// Visits this worker's slices `mine[range]` of tier `t` (the ranks `reach` marks),
@@ -2074,6 +2349,70 @@ impl Fold {
             k => Value::Loss(u32::try_from(k - (i64::MIN + 1)).unwrap_or(u32::MAX)),
         };
         value_record(value)
+    }
+}
+
+/// The records of a tier's child tiers that workers abroad own, taken whole
+/// ([`Me::take_told`]): by tier, by worker.
+#[derive(Default)]
+struct Told {
+    parts: Vec<Vec<Option<Part>>>,
+}
+
+/// Where the records of one worker's part of a tier are, for a tier told whole.
+enum Source<'a> {
+    /// Read in place.
+    Home(&'a [u16]),
+    Told(&'a Part),
+    /// Not held (a tier the game does not list among the child tiers).
+    None,
+}
+
+/// The record of any child of a tier told whole, at home or told.
+struct Known<'a> {
+    /// The tier solved.
+    t: u32,
+    owners: &'a Owners,
+    peers: usize,
+    /// By tier and worker (`tier · peers + worker`).
+    sources: Vec<Source<'a>>,
+}
+
+impl Known<'_> {
+    /// The record of `c`; `None` for a move inside the tier or a rank whose record is
+    /// not held (a tier not listed among the child tiers).
+    #[inline(always)]
+    fn get(&self, c: &Child) -> Option<u16> {
+        if c.tier == self.t {
+            return None;
+        }
+        let (o, i) = self.owners.split(c.tier, c.rank);
+        let at = self.owners.place(i, c.rank);
+        match self
+            .sources
+            .get((c.tier as usize).checked_mul(self.peers)? + o as usize)?
+        {
+            Source::Home(r) => r.get(at).copied(),
+            Source::Told(p) => p.get(at),
+            Source::None => None,
+        }
+    }
+}
+
+impl Told {
+    fn part(&self, tier: u32, o: u32) -> Option<&Part> {
+        self.parts.get(tier as usize)?.get(o as usize)?.as_ref()
+    }
+
+    /// The record at `place` of worker `o`'s part of `tier`; `None` if that part was not
+    /// told (a tier the game does not list among the child tiers) or is shorter.
+    #[inline]
+    fn get(&self, tier: u32, o: u64, place: usize) -> Option<u16> {
+        self.parts
+            .get(tier as usize)?
+            .get(o as usize)?
+            .as_ref()?
+            .get(place)
     }
 }
 

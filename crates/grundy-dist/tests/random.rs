@@ -164,45 +164,59 @@ fn check(game: Random) -> Result<(), TestCaseError> {
     );
     let game = Arc::new(game);
     // Workers sharing their arrays in place, and (every rank of another worker a
-    // message, as between processes) not.
-    for (workers, share) in (1..=4).flat_map(|w| [(w, true), (w, false)]) {
+    // message, as between processes) not, the child tiers' records abroad told whole or
+    // asked for.
+    for (workers, share, told) in
+        (1..=4).flat_map(|w| [(w, true, true), (w, false, true), (w, false, false)])
+    {
         if workers == 1 && !share {
             continue;
         }
-        let dir = tmp.path().join(format!("w{workers}-{share}"));
+        let dir = tmp.path().join(format!("w{workers}-{share}-{told}"));
         let config = Config {
             workers,
             slice: 64,
             batch_slices: 1 + workers % 2,
             // Rounds that stop within a slice (after 8 ranks), as on quixo[4].
             kept_moves: 1 << (2 * workers),
+            told_bytes: if told { u64::MAX } else { 0 },
             share,
             ..Config::default()
         };
         let got = solve(Arc::new(Arc::clone(&game)), &dir, &config, Arc::new(|_| {}));
         match (&expected, got) {
             (Ok(e), Ok(g)) => {
-                prop_assert_eq!(e, &g.solved, "{} workers, sharing {}", workers, share);
+                prop_assert_eq!(
+                    e,
+                    &g.solved,
+                    "{} workers, sharing {}, told {}",
+                    workers,
+                    share,
+                    told
+                );
                 prop_assert_eq!(
                     g.edges,
                     moves,
-                    "{} workers, sharing {}: moves",
+                    "{} workers, sharing {}, told {}: moves",
                     workers,
-                    share
+                    share,
+                    told
                 );
                 prop_assert!(
                     files(&one) == files(&dir),
-                    "{} workers, sharing {}: the files differ",
+                    "{} workers, sharing {}, told {}: the files differ",
                     workers,
-                    share
+                    share,
+                    told
                 );
             }
             (Err(_), Err(_)) => {}
             (e, g) => prop_assert!(
                 false,
-                "{} workers, sharing {}: single {:?}, distributed {:?}",
+                "{} workers, sharing {}, told {}: single {:?}, distributed {:?}",
                 workers,
                 share,
+                told,
                 e,
                 g.map(|g| g.solved)
             ),
