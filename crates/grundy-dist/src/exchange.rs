@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use serde_bytes::ByteBuf;
 use timely::dataflow::channels::pact::Exchange as ByKey;
 use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::{Input, Probe};
@@ -21,8 +22,10 @@ use crate::Error;
 
 /// A message: to worker, from worker, bytes. The sender's number with [`COUNTERS`] set
 /// marks a round's counters (and error), without it the payload handed to `round`, so
-/// that neither is copied to put a kind in front of it.
-type Msg = (u32, u32, Vec<u8>);
+/// that neither is copied to put a kind in front of it. The bytes are a `ByteBuf`, so that
+/// between processes timely's serde writes and reads them whole (a `Vec<u8>` goes a byte
+/// at a time: on connect4[5x5] over two processes that was 3.7% of the CPU).
+type Msg = (u32, u32, ByteBuf);
 
 /// The bit of a message's sender that marks a round's counters.
 const COUNTERS: u32 = 1 << 31;
@@ -145,7 +148,7 @@ impl Rounds {
         if self.process_of(to) != self.process_of(self.me) {
             self.traffic.remote_bytes += len;
         }
-        self.input.send((to, self.me | kind, bytes));
+        self.input.send((to, self.me | kind, ByteBuf::from(bytes)));
     }
 
     /// One round: `out[w]` goes to worker `w` (nothing if empty), with this worker's
@@ -220,7 +223,7 @@ impl Rounds {
                 )));
             }
             match tagged & COUNTERS {
-                0 => outcome.inbox.push((from, bytes)),
+                0 => outcome.inbox.push((from, bytes.into_vec())),
                 _ => {
                     let mut r = Reader::new(&bytes);
                     let mut read = || -> Result<&[u8], codec::Malformed> {
