@@ -98,35 +98,32 @@ pub fn put_piece(records: &[u16], k: usize, code: Option<&[u8; 1 << 16]>, out: &
     let start = (k * PIECE).min(records.len());
     let end = (start + PIECE).min(records.len());
     let piece = &records[start..end];
-    for chunk in piece.chunks(64) {
-        let mut word = 0u64;
-        for (i, &r) in chunk.iter().enumerate() {
-            word |= u64::from(r != record::UNREACHED) << i;
-        }
+    let words: Vec<u64> = piece
+        .chunks(64)
+        .map(|chunk| {
+            let mut word = 0u64;
+            for (i, &r) in chunk.iter().enumerate() {
+                word |= u64::from(r != record::UNREACHED) << i;
+            }
+            word
+        })
+        .collect();
+    for word in &words {
         out.extend_from_slice(&word.to_le_bytes());
     }
-    // The reached places' records, kept by a branch-free compaction: each record is
-    // written, and the end moves past it only if it is reached.
-    let width = if code.is_some() { 1 } else { 2 };
-    let at = out.len();
-    out.resize(at + piece.len() * width, 0);
-    let buf = &mut out[at..];
-    let mut n = 0;
-    match code {
-        Some(code) => {
-            for &r in piece {
-                buf[n] = code[usize::from(r)];
-                n += usize::from(r != record::UNREACHED);
+    // The reached places' records: a word's set bits in turn (none for a word of
+    // unreached places).
+    for (k, &word) in words.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let r = piece[k * 64 + bits.trailing_zeros() as usize];
+            match code {
+                Some(code) => out.push(code[usize::from(r)]),
+                None => out.extend_from_slice(&r.to_le_bytes()),
             }
-        }
-        None => {
-            for &r in piece {
-                buf[n..n + 2].copy_from_slice(&r.to_le_bytes());
-                n += 2 * usize::from(r != record::UNREACHED);
-            }
+            bits &= bits - 1;
         }
     }
-    out.truncate(at + n);
 }
 
 /// 64 places of a part: which are reached, and how many are before them (one cache line

@@ -269,17 +269,21 @@ impl Home {
 struct Asks {
     owners: Owners,
     sizes: Vec<u64>,
-    /// By worker and tier: the set, and where its answers start in the worker's.
-    by: Vec<Vec<Option<(Asked, usize)>>>,
+    workers: usize,
+    /// By tier and worker (`tier · W + worker`): the set, and where its answers start in
+    /// the worker's.
+    by: Vec<Option<(Asked, usize)>>,
     ranks: Vec<u64>,
 }
 
 impl Asks {
     fn new(owners: &Owners, sizes: &[u64]) -> Asks {
+        let workers = owners.workers() as usize;
         Asks {
             owners: owners.clone(),
             sizes: sizes.to_vec(),
-            by: (0..owners.workers()).map(|_| Vec::new()).collect(),
+            workers,
+            by: (0..sizes.len() * workers).map(|_| None).collect(),
             ranks: Vec::new(),
         }
     }
@@ -288,17 +292,14 @@ impl Asks {
     /// owner's slice `i` of worker `o`.
     #[inline]
     fn mark(&mut self, tier: u32, (o, i): (u64, u64), rank: u64) {
-        let per = &mut self.by[o as usize];
-        if per.len() <= tier as usize {
-            per.resize_with(tier as usize + 1, || None);
-        }
-        let (set, _) = per[tier as usize].get_or_insert_with(|| {
-            let len = self
-                .owners
-                .of(tier)
-                .local_len_of(o, self.sizes[tier as usize]);
-            (Asked::new(len), 0)
-        });
+        let (set, _) =
+            self.by[tier as usize * self.workers + o as usize].get_or_insert_with(|| {
+                let len = self
+                    .owners
+                    .of(tier)
+                    .local_len_of(o, self.sizes[tier as usize]);
+                (Asked::new(len), 0)
+            });
         set.mark(self.owners.place(i, rank));
     }
 
@@ -306,13 +307,15 @@ impl Asks {
     /// start noted.
     fn seal(&mut self) -> (Vec<Vec<u8>>, Vec<usize>) {
         let owners = &self.owners;
-        let mut out = Vec::with_capacity(self.by.len());
-        let mut counts = Vec::with_capacity(self.by.len());
-        for (o, per) in self.by.iter_mut().enumerate() {
+        let mut out = Vec::with_capacity(self.workers);
+        let mut counts = Vec::with_capacity(self.workers);
+        for o in 0..self.workers {
             let mut b = Vec::new();
             let mut at = 0;
-            for (tier, slot) in per.iter_mut().enumerate() {
-                let Some((set, start)) = slot else { continue };
+            for tier in 0..self.sizes.len() {
+                let Some((set, start)) = &mut self.by[tier * self.workers + o] else {
+                    continue;
+                };
                 if set.is_empty() {
                     continue;
                 }
@@ -335,13 +338,14 @@ impl Asks {
     /// worker `o`'s answers, if it was asked (after [`Asks::seal`]).
     #[inline]
     fn index(&self, tier: u32, (o, i): (u64, u64), rank: u64) -> Option<usize> {
-        let (set, start) = self.by.get(o as usize)?.get(tier as usize)?.as_ref()?;
+        let at = (tier as usize).checked_mul(self.workers)? + o as usize;
+        let (set, start) = self.by.get(at)?.as_ref()?;
         set.index(self.owners.place(i, rank)).map(|x| start + x)
     }
 
     /// Empties every set, for the next round.
     fn clear(&mut self) {
-        for (set, _) in self.by.iter_mut().flatten().flatten() {
+        for (set, _) in self.by.iter_mut().flatten() {
             set.clear();
         }
     }
@@ -781,6 +785,12 @@ impl<'a> Me<'a> {
             let shared = lock(&self.shared.reach);
             self.by_worker(|o| shared.get(&o).cloned())
         };
+        // By tier and worker (`tier · W + worker`): the bits marked in place, if at home.
+        let peers = self.peers();
+        let targets: Vec<Option<&Bits>> = (0..n as usize)
+            .flat_map(|t| (0..peers).map(move |o| (t, o)))
+            .map(|(t, o)| home[o].as_ref().and_then(|parts| parts[t].as_ref()))
+            .collect();
         let lay = owners.of(root_tier);
         if lay.owner(root_rank) == me {
             reach[root_tier as usize]
@@ -845,9 +855,7 @@ impl<'a> Me<'a> {
                                     return;
                                 }
                                 let (o, i) = owners.split(c.tier, c.rank);
-                                let there = home[o as usize]
-                                    .as_ref()
-                                    .and_then(|parts| parts[c.tier as usize].as_ref());
+                                let there = targets[c.tier as usize * peers + o as usize];
                                 if let Some(bits) = there {
                                     if bits.set(lay.place(i, c.rank)) && c.tier == t {
                                         fresh += 1;
@@ -877,12 +885,14 @@ impl<'a> Me<'a> {
                             let Some(bits) = reach.get(c as usize).and_then(Option::as_ref) else {
                                 return Err(malformed(from)(Malformed));
                             };
+                            let lay = owners.of(c);
+                            let size = self.sizes[c as usize];
                             for &x in &ranks {
-                                let lay = owners.of(c);
-                                if x >= self.sizes[c as usize] || lay.owner(x) != me {
+                                let (o, i) = lay.split(x);
+                                if x >= size || o != u64::from(me) {
                                     return Err(malformed(from)(Malformed));
                                 }
-                                if bits.set(lay.local(x)) && c == t {
+                                if bits.set(lay.place(i, x)) && c == t {
                                     fresh += 1;
                                 }
                             }
@@ -895,6 +905,7 @@ impl<'a> Me<'a> {
                 }
             }
         }
+        drop(targets);
         drop(home);
         lock(&self.shared.reach).remove(&me);
         Ok(reach)
