@@ -1130,6 +1130,11 @@ impl<'a> Me<'a> {
                         (known, &not_listed),
                         &mut seen,
                     );
+                    // Its positions with moves inside the tier, to the worker's list at
+                    // once (a tier is one round here: held until then, they would be
+                    // there twice while merged).
+                    waiting.append_merged(&seen.early, &late);
+                    seen.early.clear();
                 } else {
                     self.visit_part(
                         t,
@@ -1403,8 +1408,20 @@ impl<'a> Me<'a> {
                         }
                         return;
                     }
+                    if children.iter().any(|c| c.tier == t) {
+                        // Kept for the in-tier rounds (`evaluate` would stop at the first
+                        // move inside).
+                        if let Err(e) =
+                            pend(&mut out.early, game, scored, t, at, children, |_, c| {
+                                record_of(c)
+                            })
+                        {
+                            out.error.get_or_insert(e);
+                        }
+                        return;
+                    }
                 }
-                // A move inside the tier, or an error the library's `evaluate` tells.
+                // An error the library's `evaluate` tells, or a position without moves.
                 match evaluate(game, scored, t, node, record_of) {
                     Ok(Some(rec)) => records[at] = rec,
                     // A move inside the tier: kept for the in-tier rounds.
