@@ -175,14 +175,14 @@ pub struct Config {
     pub round_timeout: Duration,
     /// Ranks a worker visits between two rounds while reaching and solving (a multiple
     /// of [`SLICE`]; default 1 slice, 256 Ki ranks): bounds the messages and the kept
-    /// positions' moves held at once (on connect4[5x5] over two processes, 2 slices held
+    /// positions' moves held at once (on `connect4[5x5]` over two processes, 2 slices held
     /// 131 MiB a process at the peak, 1 slice 92 MiB, for the same CPU).
     pub batch_slices: usize,
     /// Moves of positions kept for their children abroad (16 bytes each) a round of
     /// solving keeps at most (room for them asked once): it stops visiting before a
     /// part (a 32nd of a slice) as wide as the widest of the tier so far would pass
-    /// them, and asks for their records (default 2^19, 8 MiB: a slice of quixo[4] over
-    /// two processes keeps 3.4 M; connect four keeps fewer; on quixo[4] 2^20 held about
+    /// them, and asks for their records (default 2^19, 8 MiB: a slice of `quixo[4]` over
+    /// two processes keeps 3.4 M; connect four keeps fewer; on `quixo[4]` 2^20 held about
     /// 8 MiB more a process for 5% fewer rounds and the same CPU).
     pub kept_moves: usize,
     /// The most bytes a worker may hold of the records of a tier's child tiers that
@@ -191,7 +191,7 @@ pub struct Config {
     /// more than 256 distinct records): the tier is then labelled in one visit, each move
     /// abroad one lookup. Past it on any worker, the positions with a child abroad are kept
     /// and their children's records asked for, a batch at a time (`kept_moves`). Default
-    /// 8 MiB, the room `kept_moves` keeps by default: on connect4[5x5] over two
+    /// 8 MiB, the room `kept_moves` keeps by default: on `connect4[5x5]` over two
     /// processes every tier is taken whole.
     pub told_bytes: u64,
     /// Whether the workers of a process read each other's records and reachability bits
