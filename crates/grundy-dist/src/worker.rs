@@ -1376,72 +1376,83 @@ impl<'a> Me<'a> {
             known.get(c).map(Some).ok_or_else(|| not_listed(c))
         };
         let (game, scored) = (self.game, self.scored);
+        self.visit_slice(t, (j, k, part), reach, &mut |_, at, node| {
+            if let Node::Moves(children) = node {
+                *edges += children.len() as u64;
+                // Every child reached and out of the tier (the common case): folded
+                // here, one lookup each.
+                let mut fold = Fold::NONE;
+                let plain = children.iter().all(|c| match known.get(c) {
+                    Some(rec) if rec != record::UNREACHED => {
+                        fold.add(scored, rec, c.again, c.gain);
+                        true
+                    }
+                    _ => false,
+                });
+                if plain {
+                    match fold.record(scored) {
+                        Ok(rec) => records[at] = rec,
+                        Err(e) => {
+                            out.error.get_or_insert(e.into());
+                        }
+                    }
+                    return;
+                }
+                if children.iter().any(|c| c.tier == t) {
+                    // Kept for the in-tier rounds (`evaluate` would stop at the first
+                    // move inside).
+                    if let Err(e) = pend(&mut out.early, game, scored, t, at, children, |_, c| {
+                        record_of(c)
+                    }) {
+                        out.error.get_or_insert(e);
+                    }
+                    return;
+                }
+            }
+            // An error the library's `evaluate` tells, or a position without moves.
+            match evaluate(game, scored, t, node, record_of) {
+                Ok(Some(rec)) => records[at] = rec,
+                // A move inside the tier: kept for the in-tier rounds.
+                Ok(None) => {
+                    let Node::Moves(children) = node else {
+                        unreachable!("a position without moves is final")
+                    };
+                    if let Err(e) = pend(&mut out.early, game, scored, t, at, children, |_, c| {
+                        record_of(c)
+                    }) {
+                        out.error.get_or_insert(e);
+                    }
+                }
+                Err(e) => {
+                    out.error.get_or_insert(e.into());
+                }
+            }
+        });
+    }
+
+    /// Visits part `part` of this worker's slice `k` (the `j`-th) of tier `t`, the ranks
+    /// `reach` marks, calling `each` with a position's rank and its place in this worker's
+    /// arrays, and tells the progress once the slice is done.
+    fn visit_slice<F>(
+        &self,
+        t: u32,
+        (j, k, part): (usize, u64, Range<u64>),
+        reach: &Bits,
+        each: &mut F,
+    ) where
+        F: FnMut(u64, usize, Node<'_>),
+    {
         let lay = self.owners.of(t);
         let size = self.sizes[t as usize];
+        // A slice is one run of this worker's arrays.
         let slice = lay.range(k, size);
         let (start, base) = (slice.start, lay.local(slice.start));
         let whole = part.end == slice.end;
-        game.visit(
+        self.game.visit(
             t,
             part,
             &|x| reach.get(base + (x - start) as usize),
-            &mut |x, node| {
-                let at = base + (x - start) as usize;
-                if let Node::Moves(children) = node {
-                    *edges += children.len() as u64;
-                    // Every child reached and out of the tier (the common case): folded
-                    // here, one lookup each.
-                    let mut fold = Fold::NONE;
-                    let plain = children.iter().all(|c| match known.get(c) {
-                        Some(rec) if rec != record::UNREACHED => {
-                            fold.add(scored, rec, c.again, c.gain);
-                            true
-                        }
-                        _ => false,
-                    });
-                    if plain {
-                        match fold.record(scored) {
-                            Ok(rec) => records[at] = rec,
-                            Err(e) => {
-                                out.error.get_or_insert(e.into());
-                            }
-                        }
-                        return;
-                    }
-                    if children.iter().any(|c| c.tier == t) {
-                        // Kept for the in-tier rounds (`evaluate` would stop at the first
-                        // move inside).
-                        if let Err(e) =
-                            pend(&mut out.early, game, scored, t, at, children, |_, c| {
-                                record_of(c)
-                            })
-                        {
-                            out.error.get_or_insert(e);
-                        }
-                        return;
-                    }
-                }
-                // An error the library's `evaluate` tells, or a position without moves.
-                match evaluate(game, scored, t, node, record_of) {
-                    Ok(Some(rec)) => records[at] = rec,
-                    // A move inside the tier: kept for the in-tier rounds.
-                    Ok(None) => {
-                        let Node::Moves(children) = node else {
-                            unreachable!("a position without moves is final")
-                        };
-                        if let Err(e) =
-                            pend(&mut out.early, game, scored, t, at, children, |_, c| {
-                                record_of(c)
-                            })
-                        {
-                            out.error.get_or_insert(e);
-                        }
-                    }
-                    Err(e) => {
-                        out.error.get_or_insert(e.into());
-                    }
-                }
-            },
+            &mut |x, node| each(x, base + (x - start) as usize, node),
         );
         if whole {
             self.tell(&Event::Solve {
@@ -1471,147 +1482,125 @@ impl<'a> Me<'a> {
         A: Fn(&Child) -> bool,
     {
         let (game, scored, owners) = (self.game, self.scored, &self.owners);
-        let lay = owners.of(t);
-        let size = self.sizes[t as usize];
         {
-            // A slice is one run of this worker's arrays.
-            let slice = lay.range(k, size);
-            let (start, base) = (slice.start, lay.local(slice.start));
-            let whole = part.end == slice.end;
-            game.visit(
-                t,
-                part,
-                &|x| reach.get(base + (x - start) as usize),
-                &mut |x, node| {
-                    let at = base + (x - start) as usize;
-                    let inside_or_home =
-                        |c: &Child| if c.tier == t { Ok(None) } else { at_home(c) };
-                    let Node::Moves(children) = node else {
-                        match evaluate(game, scored, t, node, inside_or_home) {
-                            Ok(Some(rec)) => records[at] = rec,
-                            Ok(None) => unreachable!("a position without moves is final"),
-                            Err(e) => {
-                                out.error.get_or_insert(e.into());
-                            }
+            self.visit_slice(t, (j, k, part), reach, &mut |x, at, node| {
+                let inside_or_home = |c: &Child| if c.tier == t { Ok(None) } else { at_home(c) };
+                let Node::Moves(children) = node else {
+                    match evaluate(game, scored, t, node, inside_or_home) {
+                        Ok(Some(rec)) => records[at] = rec,
+                        Ok(None) => unreachable!("a position without moves is final"),
+                        Err(e) => {
+                            out.error.get_or_insert(e.into());
                         }
-                        return;
-                    };
-                    *edges += children.len() as u64;
-                    // One pass over the moves: each child at home looked up once (its
-                    // record kept for the labelling if the position waits for one
-                    // abroad, and counted into the fold), each abroad marked to be asked.
-                    let first = out.recs.len();
-                    let (mut far, mut inside, mut won, mut odd) = (false, false, false, false);
-                    let mut fold = Fold::NONE;
-                    for c in children {
-                        let rec = if c.tier == t {
-                            inside = true;
-                            ASK
-                        } else if abroad(c) {
-                            far = true;
-                            ABROAD
-                        } else {
-                            match at_home(c) {
-                                Ok(Some(rec)) if rec != record::UNREACHED => {
-                                    fold.add(scored, rec, c.again, c.gain);
-                                    u32::from(rec)
-                                }
-                                // Told as the library's `evaluate` tells it, below or at
-                                // the labelling.
-                                _ => {
-                                    odd = true;
-                                    ASK
-                                }
-                            }
-                        };
-                        won |= !scored && rec == u32::from(WON_NEXT[usize::from(c.again)]);
-                        out.recs.push(rec);
                     }
-                    if far && won && !inside {
-                        // A win in 1 through a child at home: no move does better, so the
-                        // children abroad need not be asked.
-                        records[at] = WIN_IN_1;
-                        out.recs.truncate(first);
-                        return;
-                    }
-                    if far {
-                        let full = inside || odd;
-                        out.positions.push(Kept {
-                            rank: x,
-                            start: out.kids.len(),
-                            fold,
-                            full,
-                        });
-                        for (c, &rec) in children.iter().zip(&out.recs[first..]) {
-                            let far = rec == ABROAD;
-                            if far {
-                                asks.mark(c.tier, owners.split(c.tier, c.rank), c.rank);
-                            }
-                            if full || far {
-                                out.kids.push(Kid::new(c, rec));
-                                if scored {
-                                    out.gains.push(c.gain);
-                                }
-                            }
-                        }
-                        out.recs.truncate(first);
-                        return;
-                    }
-                    if !inside && !odd {
-                        // Every move counted at home.
-                        match fold.record(scored) {
-                            Ok(rec) => records[at] = rec,
-                            Err(e) => {
-                                out.error.get_or_insert(e.into());
-                            }
-                        }
-                        out.recs.truncate(first);
-                        return;
-                    }
-                    // The records looked up above, in step with the moves.
-                    let recs = &out.recs[first..];
-                    let looked_up = |k: usize, c: &Child| match recs[k] {
-                        ASK => inside_or_home(c),
-                        rec => Ok(Some(rec as u16)),
-                    };
-                    if inside {
-                        // Kept for the in-tier rounds: `evaluate` would stop at the first
-                        // move inside.
-                        if let Err(e) =
-                            pend(&mut out.early, game, scored, t, at, children, looked_up)
-                        {
-                            out.error.get_or_insert(e);
-                        }
+                    return;
+                };
+                *edges += children.len() as u64;
+                // One pass over the moves: each child at home looked up once (its
+                // record kept for the labelling if the position waits for one
+                // abroad, and counted into the fold), each abroad marked to be asked.
+                let first = out.recs.len();
+                let (mut far, mut inside, mut won, mut odd) = (false, false, false, false);
+                let mut fold = Fold::NONE;
+                for c in children {
+                    let rec = if c.tier == t {
+                        inside = true;
+                        ASK
+                    } else if abroad(c) {
+                        far = true;
+                        ABROAD
                     } else {
-                        let mut k = 0;
-                        let child = |c: &Child| {
-                            k += 1;
-                            looked_up(k - 1, c)
-                        };
-                        match evaluate(game, scored, t, node, child) {
-                            Ok(Some(rec)) => records[at] = rec,
-                            Ok(None) => {
-                                if let Err(e) =
-                                    pend(&mut out.early, game, scored, t, at, children, looked_up)
-                                {
-                                    out.error.get_or_insert(e);
-                                }
+                        match at_home(c) {
+                            Ok(Some(rec)) if rec != record::UNREACHED => {
+                                fold.add(scored, rec, c.again, c.gain);
+                                u32::from(rec)
                             }
-                            Err(e) => {
-                                out.error.get_or_insert(e.into());
+                            // Told as the library's `evaluate` tells it, below or at
+                            // the labelling.
+                            _ => {
+                                odd = true;
+                                ASK
+                            }
+                        }
+                    };
+                    won |= !scored && rec == u32::from(WON_NEXT[usize::from(c.again)]);
+                    out.recs.push(rec);
+                }
+                if far && won && !inside {
+                    // A win in 1 through a child at home: no move does better, so the
+                    // children abroad need not be asked.
+                    records[at] = WIN_IN_1;
+                    out.recs.truncate(first);
+                    return;
+                }
+                if far {
+                    let full = inside || odd;
+                    out.positions.push(Kept {
+                        rank: x,
+                        start: out.kids.len(),
+                        fold,
+                        full,
+                    });
+                    for (c, &rec) in children.iter().zip(&out.recs[first..]) {
+                        let far = rec == ABROAD;
+                        if far {
+                            asks.mark(c.tier, owners.split(c.tier, c.rank), c.rank);
+                        }
+                        if full || far {
+                            out.kids.push(Kid::new(c, rec));
+                            if scored {
+                                out.gains.push(c.gain);
                             }
                         }
                     }
                     out.recs.truncate(first);
-                },
-            );
-            if whole {
-                self.tell(&Event::Solve {
-                    tier: t,
-                    done: ((j + 1) as u64 * lay.slice * lay.workers).min(size),
-                    total: size,
-                });
-            }
+                    return;
+                }
+                if !inside && !odd {
+                    // Every move counted at home.
+                    match fold.record(scored) {
+                        Ok(rec) => records[at] = rec,
+                        Err(e) => {
+                            out.error.get_or_insert(e.into());
+                        }
+                    }
+                    out.recs.truncate(first);
+                    return;
+                }
+                // The records looked up above, in step with the moves.
+                let recs = &out.recs[first..];
+                let looked_up = |k: usize, c: &Child| match recs[k] {
+                    ASK => inside_or_home(c),
+                    rec => Ok(Some(rec as u16)),
+                };
+                if inside {
+                    // Kept for the in-tier rounds: `evaluate` would stop at the first
+                    // move inside.
+                    if let Err(e) = pend(&mut out.early, game, scored, t, at, children, looked_up) {
+                        out.error.get_or_insert(e);
+                    }
+                } else {
+                    let mut k = 0;
+                    let child = |c: &Child| {
+                        k += 1;
+                        looked_up(k - 1, c)
+                    };
+                    match evaluate(game, scored, t, node, child) {
+                        Ok(Some(rec)) => records[at] = rec,
+                        Ok(None) => {
+                            if let Err(e) =
+                                pend(&mut out.early, game, scored, t, at, children, looked_up)
+                            {
+                                out.error.get_or_insert(e);
+                            }
+                        }
+                        Err(e) => {
+                            out.error.get_or_insert(e.into());
+                        }
+                    }
+                }
+                out.recs.truncate(first);
+            });
         }
     }
 
