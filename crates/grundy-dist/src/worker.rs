@@ -1033,16 +1033,10 @@ impl<'a> Me<'a> {
                 return Err(not_listed(c));
             }
             let (o, i) = owners.split(c.tier, c.rank);
-            let at = lay.place(i, c.rank);
             if !here.has(o as u32) {
-                if !pushed {
-                    return Ok(None);
-                }
-                return told
-                    .get(c.tier, o, at)
-                    .map(Some)
-                    .ok_or_else(|| not_listed(c));
+                return Ok(None);
             }
+            let at = lay.place(i, c.rank);
             match view
                 .get(c.tier as usize)
                 .and_then(|parts| parts.get(o as usize))
@@ -1070,8 +1064,7 @@ impl<'a> Me<'a> {
                 .collect(),
         });
         let abroad = |c: &Child| {
-            !pushed
-                && c.tier != t
+            c.tier != t
                 && c.rank < sizes.get(c.tier as usize).copied().unwrap_or(0)
                 && !here.has(owners.split(c.tier, c.rank).0 as u32)
         };
@@ -2419,17 +2412,6 @@ impl Known<'_> {
 impl Told {
     fn part(&self, tier: u32, o: u32) -> Option<&Part> {
         self.parts.get(tier as usize)?.get(o as usize)?.as_ref()
-    }
-
-    /// The record at `place` of worker `o`'s part of `tier`; `None` if that part was not
-    /// told (a tier the game does not list among the child tiers) or is shorter.
-    #[inline]
-    fn get(&self, tier: u32, o: u64, place: usize) -> Option<u16> {
-        self.parts
-            .get(tier as usize)?
-            .get(o as usize)?
-            .as_ref()?
-            .get(place)
     }
 }
 
