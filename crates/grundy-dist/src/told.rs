@@ -6,10 +6,13 @@
 //! The owner sends its part in pieces of [`PIECE`] places, a round each: for each piece,
 //! one bit a place (reached or not), then the records of the reached places in order, one
 //! byte each when its part holds at most 256 distinct records (a table of them announced
-//! first), else two. The receiver keeps the bits, a count of the reached places before
-//! each word of them, beside it, and the records: the record of a place is two reads
-//! from memory, a word and a record. An unreached place reads as [`record::UNREACHED`], as it would in the
-//! owner's own array.
+//! first), else two. The receiver keeps the smaller of two forms. Packed: a code a place,
+//! as few bits as name the part's records and "unreached" (1, 2, 4 or 8), so that a
+//! record is one read from memory and a lookup in a table of a few entries (connect
+//! four's parts have 3 to 10 records, and are held in half a byte a place, less than the
+//! other form). Sparse: the bits, a count of the reached places before each word of them
+//! beside it, and the records, two reads. An unreached place reads as
+//! [`record::UNREACHED`], as it would in the owner's own array.
 
 use grundy::tier::record;
 
@@ -60,14 +63,42 @@ impl Announce {
         (Announce { reached, table }, Some(code))
     }
 
+    /// Bits a place when a part so announced is held packed (codes 1, 2, 4 or 8 bits
+    /// wide, 0 for an unreached place), `None` when it cannot be (records of two bytes,
+    /// or 256 of them and no code left for an unreached place).
+    fn packed_bits(&self) -> Option<u32> {
+        let codes = self.table.len() + 1;
+        (!self.table.is_empty() && codes <= 256)
+            .then(|| [1, 2, 4, 8].into_iter().find(|&b| codes <= 1 << b))
+            .flatten()
+    }
+
+    /// How a receiver holds a part of `len` places so announced, and its bytes: packed
+    /// (`Some(bits)`) when that is no larger than the reached places' bits and records.
+    fn store(&self, len: usize) -> (Option<u32>, u64) {
+        let words = len.div_ceil(64) as u64;
+        let width = if self.table.is_empty() { 2 } else { 1 };
+        let sparse = words * std::mem::size_of::<Word>() as u64
+            + self.reached * width
+            + self.table.len() as u64 * 2;
+        match self.packed_bits() {
+            Some(bits) => {
+                let packed =
+                    (len as u64 * u64::from(bits)).div_ceil(8) + (self.table.len() as u64 + 1) * 2;
+                if packed <= sparse {
+                    (Some(bits), packed)
+                } else {
+                    (None, sparse)
+                }
+            }
+            None => (None, sparse),
+        }
+    }
+
     /// Bytes a receiver holds for a part of `len` places so announced.
     #[must_use]
     pub fn bytes(&self, len: usize) -> u64 {
-        let words = len.div_ceil(64) as u64;
-        let width = if self.table.is_empty() { 2 } else { 1 };
-        words * std::mem::size_of::<Word>() as u64
-            + self.reached * width
-            + self.table.len() as u64 * 2
+        self.store(len).1
     }
 
     pub fn put(&self, out: &mut Vec<u8>) {
@@ -134,16 +165,36 @@ struct Word {
     before: u32,
 }
 
+/// How a part's records are held.
+#[derive(Debug)]
+enum Store {
+    /// A code a place, `1 << shift` bits wide, 0 for an unreached place, else one more
+    /// than the record's index in `table`; `codes[0]` is [`record::UNREACHED`].
+    Packed {
+        data: Vec<u8>,
+        shift: u32,
+        codes: Vec<u16>,
+    },
+    /// A word of bits a 64 places, and the reached places' records in order: by code
+    /// through `table` (`narrow`), or as they are (`wide`, `table` empty).
+    Sparse {
+        words: Vec<Word>,
+        table: Vec<u16>,
+        narrow: Vec<u8>,
+        wide: Vec<u16>,
+    },
+}
+
 /// One owner's part of one tier, as received.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Part {
-    words: Vec<Word>,
-    /// By code, the record (empty: `wide` holds the records).
-    table: Vec<u16>,
-    narrow: Vec<u8>,
-    wide: Vec<u16>,
+    store: Store,
     len: usize,
     reached: usize,
+    /// Reached places received so far.
+    held: usize,
+    /// Pieces received so far.
+    pieces: usize,
 }
 
 impl Part {
@@ -156,33 +207,51 @@ impl Part {
         if reached > len || a.reached > u64::from(u32::MAX) {
             return None;
         }
-        let words = len.div_ceil(64);
-        let mut part = Part {
-            words: Vec::with_capacity(words),
+        let store = match a.store(len).0 {
+            Some(bits) => {
+                let mut codes = Vec::with_capacity(a.table.len() + 1);
+                codes.push(record::UNREACHED);
+                codes.extend_from_slice(&a.table);
+                Store::Packed {
+                    // Zeroed: every place unreached until its piece comes.
+                    data: vec![0; (len * bits as usize).div_ceil(8)],
+                    shift: bits.trailing_zeros(),
+                    codes,
+                }
+            }
+            None => {
+                let mut narrow = Vec::new();
+                let mut wide = Vec::new();
+                if a.table.is_empty() {
+                    wide.reserve_exact(reached);
+                } else {
+                    narrow.reserve_exact(reached);
+                }
+                Store::Sparse {
+                    words: Vec::with_capacity(len.div_ceil(64)),
+                    table: a.table,
+                    narrow,
+                    wide,
+                }
+            }
+        };
+        Some(Part {
+            store,
             len,
             reached,
-            ..Part::default()
-        };
-        if a.table.is_empty() {
-            part.wide.reserve_exact(reached);
-        } else {
-            part.narrow.reserve_exact(reached);
-            part.table = a.table;
-        }
-        Some(part)
-    }
-
-    fn held(&self) -> usize {
-        self.narrow.len() + self.wide.len()
+            held: 0,
+            pieces: 0,
+        })
     }
 
     /// Reads piece `k` (as [`put_piece`] wrote it).
     pub fn get_piece(&mut self, rd: &mut Reader<'_>, k: usize) -> Result<(), Malformed> {
-        let start = (k * PIECE).min(self.len);
-        let end = (start + PIECE).min(self.len);
-        if self.words.len() != start / 64 {
+        if k != self.pieces || k >= self.len.div_ceil(PIECE) {
             return Err(Malformed);
         }
+        let start = k * PIECE;
+        let end = (start + PIECE).min(self.len);
+        let mut words = Vec::with_capacity((end - start).div_ceil(64));
         let mut count = 0usize;
         for w in 0..(end - start).div_ceil(64) {
             let b = rd.bytes(8)?;
@@ -192,33 +261,66 @@ impl Part {
             if left < 64 && word >> left != 0 {
                 return Err(Malformed);
             }
-            self.words.push(Word {
-                bits: word,
-                before: (self.held() + count) as u32,
-            });
+            words.push(word);
             count += word.count_ones() as usize;
         }
-        if self.held() + count > self.reached {
+        if self.held + count > self.reached {
             return Err(Malformed);
         }
-        if self.table.is_empty() {
-            for _ in 0..count {
-                self.wide.push(rd.get_u16()?);
+        match &mut self.store {
+            Store::Sparse {
+                words: held,
+                table,
+                narrow,
+                wide,
+            } => {
+                let mut before = self.held;
+                for &bits in &words {
+                    held.push(Word {
+                        bits,
+                        before: before as u32,
+                    });
+                    before += bits.count_ones() as usize;
+                }
+                if table.is_empty() {
+                    for _ in 0..count {
+                        wide.push(rd.get_u16()?);
+                    }
+                } else {
+                    let codes = rd.bytes(count)?;
+                    if codes.iter().any(|&c| usize::from(c) >= table.len()) {
+                        return Err(Malformed);
+                    }
+                    narrow.extend_from_slice(codes);
+                }
             }
-        } else {
-            let codes = rd.bytes(count)?;
-            if codes.iter().any(|&c| usize::from(c) >= self.table.len()) {
-                return Err(Malformed);
+            Store::Packed { data, shift, codes } => {
+                let got = rd.bytes(count)?;
+                if got.iter().any(|&c| usize::from(c) + 1 >= codes.len()) {
+                    return Err(Malformed);
+                }
+                let (bits, per) = (1usize << *shift, 3 - *shift);
+                let mut got = got.iter();
+                for (w, &word) in words.iter().enumerate() {
+                    let mut rest = word;
+                    while rest != 0 {
+                        let place = start + w * 64 + rest.trailing_zeros() as usize;
+                        let code = got.next().map_or(0, |&c| c + 1);
+                        data[place >> per] |= code << ((place & ((1 << per) - 1)) * bits);
+                        rest &= rest - 1;
+                    }
+                }
             }
-            self.narrow.extend_from_slice(codes);
         }
+        self.held += count;
+        self.pieces += 1;
         Ok(())
     }
 
     /// Whether every piece has come, with as many reached places as announced.
     #[must_use]
     pub fn complete(&self) -> bool {
-        self.words.len() == self.len.div_ceil(64) && self.held() == self.reached
+        self.pieces == self.len.div_ceil(PIECE) && self.held == self.reached
     }
 
     /// The record at `place`, [`record::UNREACHED`] if it is not reached; `None` past
@@ -229,17 +331,62 @@ impl Part {
         if place >= self.len {
             return None;
         }
-        let word = self.words[place / 64];
-        let bit = 1u64 << (place % 64);
-        if word.bits & bit == 0 {
-            return Some(record::UNREACHED);
+        match &self.store {
+            Store::Packed { data, shift, codes } => {
+                // `3 - shift`: log2 of the codes a byte.
+                let per = 3 - shift;
+                let byte = data[place >> per];
+                let at = (place & ((1 << per) - 1)) << shift;
+                let code = (byte >> at) & (((1u16 << (1 << shift)) - 1) as u8);
+                Some(codes[usize::from(code)])
+            }
+            Store::Sparse {
+                words,
+                table,
+                narrow,
+                wide,
+            } => {
+                let word = words[place / 64];
+                let bit = 1u64 << (place % 64);
+                if word.bits & bit == 0 {
+                    return Some(record::UNREACHED);
+                }
+                let i = word.before as usize + (word.bits & (bit - 1)).count_ones() as usize;
+                Some(if table.is_empty() {
+                    wide[i]
+                } else {
+                    table[usize::from(narrow[i])]
+                })
+            }
         }
-        let i = word.before as usize + (word.bits & (bit - 1)).count_ones() as usize;
-        Some(if self.table.is_empty() {
-            self.wide[i]
-        } else {
-            self.table[usize::from(self.narrow[i])]
-        })
+    }
+}
+
+#[cfg(test)]
+impl Part {
+    /// Bits a place, if packed.
+    fn packed_bits(&self) -> Option<u32> {
+        match &self.store {
+            Store::Packed { shift, .. } => Some(1 << shift),
+            Store::Sparse { .. } => None,
+        }
+    }
+    /// The bytes held, as [`Announce::bytes`] counts them.
+    fn bytes(&self) -> u64 {
+        (match &self.store {
+            Store::Packed { data, codes, .. } => data.len() + codes.len() * 2,
+            Store::Sparse {
+                words,
+                table,
+                narrow,
+                wide,
+            } => {
+                words.len() * std::mem::size_of::<Word>()
+                    + table.len() * 2
+                    + narrow.len()
+                    + wide.len() * 2
+            }
+        }) as u64
     }
 }
 
@@ -254,7 +401,7 @@ mod tests {
         a.put(&mut head);
         let a = Announce::get(&mut Reader::new(&head)).unwrap();
         let mut part = Part::new(records.len(), a).unwrap();
-        for k in 0..records.len().div_ceil(PIECE).max(1) {
+        for k in 0..records.len().div_ceil(PIECE) {
             let mut out = Vec::new();
             put_piece(records, k, code.as_deref(), &mut out);
             let mut rd = Reader::new(&out);
@@ -279,6 +426,9 @@ mod tests {
                 .map(|&r| if r % 4 < unreached { record::UNREACHED } else { r % kinds })
                 .collect();
             let part = send(&records);
+            // Held in the form announced, in the bytes announced.
+            let (a, _) = Announce::of(&records);
+            prop_assert_eq!(part.bytes(), a.bytes(records.len()));
             for (p, &r) in records.iter().enumerate() {
                 prop_assert_eq!(part.get(p), Some(r));
             }
@@ -301,8 +451,12 @@ mod tests {
         let (a, code) = Announce::of(&narrow);
         assert_eq!(a.table.len(), 7);
         assert!(code.is_some());
-        assert_eq!(a.bytes(len), len.div_ceil(64) as u64 * 16 + a.reached + 14);
+        // Packed in 4 bits a place (seven records and "unreached"): smaller than a word
+        // of bits a 64 places and a byte a reached place.
+        assert_eq!(a.bytes(len), (len as u64).div_ceil(2) + 16);
+        assert!(a.bytes(len) < len.div_ceil(64) as u64 * 16 + a.reached + 14);
         let part = send(&narrow);
+        assert_eq!(part.packed_bits(), Some(4));
         for p in [0, 1, 2, PIECE - 1, PIECE, 2 * PIECE + 99] {
             assert_eq!(part.get(p), Some(narrow[p]));
         }
@@ -311,6 +465,35 @@ mod tests {
         assert!(a.table.is_empty() && code.is_none());
         assert_eq!(a.reached, 1000);
         assert_eq!(send(&wide).get(999), Some(1000));
+    }
+
+    #[test]
+    fn each_form_is_held_where_it_is_the_smaller() {
+        // Every width of code: one record and "unreached" in a bit, ... 200 in a byte.
+        for (kinds, bits) in [(1u16, 1), (3, 2), (15, 4), (200, 8)] {
+            let records: Vec<u16> = (0..1000u16).map(|i| 1 + i % kinds).collect();
+            let part = send(&records);
+            assert_eq!(part.packed_bits(), Some(bits), "{kinds} records");
+            assert!((0..1000).all(|p| part.get(p) == Some(records[p])));
+        }
+        // Few places reached, in a byte each packed: the bits and the reached records
+        // are smaller.
+        let sparse: Vec<u16> = (0..6400u16)
+            .map(|i| {
+                if i % 8 == 0 {
+                    1 + (i / 8) % 200
+                } else {
+                    record::UNREACHED
+                }
+            })
+            .collect();
+        let part = send(&sparse);
+        assert_eq!(part.packed_bits(), None);
+        assert_eq!(part.bytes(), 100 * 16 + 800 + 200 * 2);
+        assert!((0..6400).all(|p| part.get(p) == Some(sparse[p])));
+        // 256 records leave no code for "unreached": sparse.
+        let full: Vec<u16> = (0..512u16).map(|i| 1 + i % 256).collect();
+        assert_eq!(send(&full).packed_bits(), None);
     }
 
     #[test]
@@ -333,10 +516,25 @@ mod tests {
         };
         let mut part = Part::new(70, seventy).unwrap();
         assert!(part.get_piece(&mut Reader::new(&out), 0).is_err());
-        // The same piece twice.
+        // The same piece twice, or a piece past the part.
         let mut part = Part::new(100, a.clone()).unwrap();
+        assert!(part.get_piece(&mut Reader::new(&out), 1).is_err());
         part.get_piece(&mut Reader::new(&out), 0).unwrap();
         assert!(part.get_piece(&mut Reader::new(&out), 0).is_err());
+        assert!(part.get_piece(&mut Reader::new(&[]), 1).is_err());
+        // A code past the table, packed and sparse.
+        for (len, table, packed) in [(100, vec![3], true), (6400, (1..=200).collect(), false)] {
+            let a = Announce {
+                reached: 100,
+                table,
+            };
+            let mut part = Part::new(len, a).unwrap();
+            assert_eq!(part.packed_bits().is_some(), packed);
+            let mut bad = vec![0u8; len / 8];
+            bad[..8].copy_from_slice(&u64::MAX.to_le_bytes());
+            bad.extend_from_slice(&[250u8; 64]);
+            assert!(part.get_piece(&mut Reader::new(&bad), 0).is_err(), "{len}");
+        }
         // More reached announced than places.
         assert!(Part::new(10, a).is_none());
     }
