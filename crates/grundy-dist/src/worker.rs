@@ -1370,56 +1370,63 @@ impl<'a> Me<'a> {
         };
         let (game, scored) = (self.game, self.scored);
         self.visit_slice(t, (j, k, part), reach, &mut |_, at, node| {
-            if let Node::Moves(children) = node {
-                *edges += children.len() as u64;
-                // Every child reached and out of the tier (the common case): folded
-                // here, one lookup each.
-                let mut fold = Fold::NONE;
-                let plain = children.iter().all(|c| match known.get(c) {
-                    Some(rec) if rec != record::UNREACHED => {
-                        fold.add(scored, rec, c.again, c.gain);
-                        true
-                    }
-                    _ => false,
-                });
-                if plain {
-                    match fold.record(scored) {
-                        Ok(rec) => records[at] = rec,
-                        Err(e) => {
-                            out.error.get_or_insert(e.into());
-                        }
-                    }
+            // The node's fields read at once: a copy of the whole node, made for a call
+            // that takes it, was a stalled load at every position (the visit wrote its
+            // fields apart).
+            let children = match node {
+                Node::Moves(children) => children,
+                Node::Over(o) => {
+                    label(
+                        evaluate(game, scored, t, Node::Over(o), record_of),
+                        records,
+                        at,
+                        out,
+                    );
                     return;
                 }
-                if children.iter().any(|c| c.tier == t) {
-                    // Kept for the in-tier rounds (`evaluate` would stop at the first
-                    // move inside).
-                    if let Err(e) = pend(&mut out.early, game, scored, t, at, children, |_, c| {
-                        record_of(c)
-                    }) {
-                        out.error.get_or_insert(e);
-                    }
+                Node::Final(p) => {
+                    label(
+                        evaluate(game, scored, t, Node::Final(p), record_of),
+                        records,
+                        at,
+                        out,
+                    );
                     return;
                 }
-            }
-            // An error the library's `evaluate` tells, or a position without moves.
-            match evaluate(game, scored, t, node, record_of) {
-                Ok(Some(rec)) => records[at] = rec,
-                // A move inside the tier: kept for the in-tier rounds.
-                Ok(None) => {
-                    let Node::Moves(children) = node else {
-                        unreachable!("a position without moves is final")
-                    };
-                    if let Err(e) = pend(&mut out.early, game, scored, t, at, children, |_, c| {
-                        record_of(c)
-                    }) {
-                        out.error.get_or_insert(e);
-                    }
+            };
+            *edges += children.len() as u64;
+            // Every child reached and out of the tier (the common case): folded here,
+            // one lookup each.
+            let mut fold = Fold::NONE;
+            let plain = children.iter().all(|c| match known.get(c) {
+                Some(rec) if rec != record::UNREACHED => {
+                    fold.add(scored, rec, c.again, c.gain);
+                    true
                 }
-                Err(e) => {
-                    out.error.get_or_insert(e.into());
-                }
+                _ => false,
+            });
+            if plain {
+                label(fold.record(scored).map(Some), records, at, out);
+                return;
             }
+            if children.iter().any(|c| c.tier == t) {
+                // Kept for the in-tier rounds (`evaluate` would stop at the first move
+                // inside).
+                if let Err(e) = pend(&mut out.early, game, scored, t, at, children, |_, c| {
+                    record_of(c)
+                }) {
+                    out.error.get_or_insert(e);
+                }
+                return;
+            }
+            // An error the library's `evaluate` tells (a child unreached, or in a tier
+            // not listed).
+            label(
+                evaluate(game, scored, t, Node::Moves(children), record_of),
+                records,
+                at,
+                out,
+            );
         });
     }
 
@@ -2359,6 +2366,24 @@ impl Fold {
             k => Value::Loss(u32::try_from(k - (i64::MIN + 1)).unwrap_or(u32::MAX)),
         };
         value_record(value)
+    }
+}
+
+/// Writes a record `evaluate` (or a fold) gave at `at`, or keeps the first error. `Ok(None)`
+/// (a move inside the tier) does not come here: such positions are kept before.
+#[inline]
+fn label<E: Into<Error>>(
+    got: Result<Option<u16>, E>,
+    records: &mut [u16],
+    at: usize,
+    out: &mut Visited,
+) {
+    match got {
+        Ok(Some(rec)) => records[at] = rec,
+        Ok(None) => {}
+        Err(e) => {
+            out.error.get_or_insert(e.into());
+        }
     }
 }
 
