@@ -154,7 +154,7 @@ impl Layout {
     }
     /// The rank at `place` of worker `o`'s arrays (the inverse of [`Layout::split`] and
     /// [`Layout::place`]).
-    #[inline]
+    #[cfg(test)]
     fn rank_of(&self, o: u64, place: usize) -> u64 {
         let i = place as u64 >> self.slice_bits;
         ((i * self.workers + self.first_slice(o)) << self.slice_bits)
@@ -168,6 +168,17 @@ impl Layout {
     }
     fn local_len_of(&self, worker: u64, size: u64) -> usize {
         self.slices_of(worker, size).count() * self.slice as usize
+    }
+    /// The places of `worker`'s arrays that hold a rank (its first ones: all of them but
+    /// the end of the tier's last slice, if that is its and cut short).
+    fn held_len_of(&self, worker: u64, size: u64) -> usize {
+        let Some(last) = size.checked_sub(1) else {
+            return 0;
+        };
+        match self.split(last) {
+            (o, i) if o == worker => self.place(i, last) + 1,
+            _ => self.local_len_of(worker, size),
+        }
     }
     fn range(&self, k: u64, size: u64) -> Range<u64> {
         k * self.slice..((k + 1) * self.slice).min(size)
@@ -264,8 +275,10 @@ impl Home {
 
 /// The ranks a worker sends the others in a round, by worker and tier, each set made
 /// when first needed and kept (emptied) for the next rounds of the tier; the messages
-/// are the tiers' numbers in increasing order, each followed by its ranks sorted and
-/// distinct as gaps ([`codec::put_ranks`]); answers come back in the same order.
+/// are the tiers' numbers in increasing order, each followed by the ranks' places in the
+/// receiver's arrays, sorted and distinct, as gaps ([`codec::put_ranks`]: the receiver
+/// reads its arrays at them with no rank to place again); answers come back in the same
+/// order.
 struct Asks {
     owners: Owners,
     sizes: Vec<u64>,
@@ -306,7 +319,6 @@ impl Asks {
     /// The messages, by worker, and how many ranks each is sent; each tier's answers'
     /// start noted.
     fn seal(&mut self) -> (Vec<Vec<u8>>, Vec<usize>) {
-        let owners = &self.owners;
         let mut out = Vec::with_capacity(self.workers);
         let mut counts = Vec::with_capacity(self.workers);
         for o in 0..self.workers {
@@ -321,8 +333,7 @@ impl Asks {
                 }
                 self.ranks.clear();
                 let ranks = &mut self.ranks;
-                let lay = owners.of(tier as u32);
-                set.seal(|p| ranks.push(lay.rank_of(o as u64, p)));
+                set.seal(|p| ranks.push(p as u64));
                 codec::put(&mut b, tier as u64);
                 codec::put_ranks(&mut b, ranks);
                 *start = at;
@@ -885,14 +896,15 @@ impl<'a> Me<'a> {
                             let Some(bits) = reach.get(c as usize).and_then(Option::as_ref) else {
                                 return Err(malformed(from)(Malformed));
                             };
-                            let lay = owners.of(c);
-                            let size = self.sizes[c as usize];
-                            for &x in &ranks {
-                                let (o, i) = lay.split(x);
-                                if x >= size || o != u64::from(me) {
+                            // Places in this worker's arrays, each of a rank.
+                            let held = owners
+                                .of(c)
+                                .held_len_of(u64::from(me), self.sizes[c as usize]);
+                            for &p in &ranks {
+                                if p >= held as u64 {
                                     return Err(malformed(from)(Malformed));
                                 }
-                                if bits.set(lay.place(i, x)) && c == t {
+                                if bits.set(p as usize) && c == t {
                                     fresh += 1;
                                 }
                             }
@@ -1370,29 +1382,17 @@ impl<'a> Me<'a> {
         };
         let (game, scored) = (self.game, self.scored);
         self.visit_slice(t, (j, k, part), reach, &mut |_, at, node| {
-            // The node's fields read at once: a copy of the whole node, made for a call
-            // that takes it, was a stalled load at every position (the visit wrote its
-            // fields apart).
-            let children = match node {
-                Node::Moves(children) => children,
-                Node::Over(o) => {
-                    label(
-                        evaluate(game, scored, t, Node::Over(o), record_of),
-                        records,
-                        at,
-                        out,
-                    );
-                    return;
-                }
-                Node::Final(p) => {
-                    label(
-                        evaluate(game, scored, t, Node::Final(p), record_of),
-                        records,
-                        at,
-                        out,
-                    );
-                    return;
-                }
+            // The node read by reference, field by field: a copy of the whole of it (to
+            // pass on to `evaluate`) was a stalled load at every position (the visit
+            // writes its fields apart).
+            let Node::Moves(children) = *node else {
+                label(
+                    evaluate(game, scored, t, *node, record_of),
+                    records,
+                    at,
+                    out,
+                );
+                return;
             };
             *edges += children.len() as u64;
             // Every child reached and out of the tier (the common case): folded here,
@@ -1440,7 +1440,7 @@ impl<'a> Me<'a> {
         reach: &Bits,
         each: &mut F,
     ) where
-        F: FnMut(u64, usize, Node<'_>),
+        F: FnMut(u64, usize, &Node<'_>),
     {
         let lay = self.owners.of(t);
         let size = self.sizes[t as usize];
@@ -1452,7 +1452,7 @@ impl<'a> Me<'a> {
             t,
             part,
             &|x| reach.get(base + (x - start) as usize),
-            &mut |x, node| each(x, base + (x - start) as usize, node),
+            &mut |x, node| each(x, base + (x - start) as usize, &node),
         );
         if whole {
             self.tell(&Event::Solve {
@@ -1485,8 +1485,8 @@ impl<'a> Me<'a> {
         {
             self.visit_slice(t, (j, k, part), reach, &mut |x, at, node| {
                 let inside_or_home = |c: &Child| if c.tier == t { Ok(None) } else { at_home(c) };
-                let Node::Moves(children) = node else {
-                    match evaluate(game, scored, t, node, inside_or_home) {
+                let Node::Moves(children) = *node else {
+                    match evaluate(game, scored, t, *node, inside_or_home) {
                         Ok(Some(rec)) => records[at] = rec,
                         Ok(None) => unreachable!("a position without moves is final"),
                         Err(e) => {
@@ -1585,7 +1585,7 @@ impl<'a> Me<'a> {
                         k += 1;
                         looked_up(k - 1, c)
                     };
-                    match evaluate(game, scored, t, node, child) {
+                    match evaluate(game, scored, t, *node, child) {
                         Ok(Some(rec)) => records[at] = rec,
                         Ok(None) => {
                             if let Err(e) =
@@ -1642,12 +1642,16 @@ impl<'a> Me<'a> {
                     .into());
                     break 'requests;
                 };
-                let lay = self.owners.of(c);
-                for &x in &ranks {
-                    if x >= self.sizes[c as usize] || lay.owner(x) != me {
+                // Places in this worker's arrays, each of a rank.
+                let places = self
+                    .owners
+                    .of(c)
+                    .held_len_of(u64::from(me), self.sizes[c as usize]);
+                for &p in &ranks {
+                    let Some(rec) = held.get(p as usize).filter(|_| p < places as u64) else {
                         return Err(bad(Malformed));
-                    }
-                    answer.extend_from_slice(&held[lay.local(x)].to_le_bytes());
+                    };
+                    answer.extend_from_slice(&rec.to_le_bytes());
                 }
             }
         }
@@ -2979,6 +2983,12 @@ mod tests {
                         }
                         prop_assert_eq!(lay.rank_of(o, at), rank);
                     }
+                }
+                // The places that hold a rank are each worker's first ones.
+                for (o, taken) in taken.iter().enumerate() {
+                    let held = lay.held_len_of(o as u64, size);
+                    prop_assert!(taken[..held].iter().all(|&b| b));
+                    prop_assert!(!taken[held..].iter().any(|&b| b));
                 }
                 dealt += size.div_ceil(slice);
             }
