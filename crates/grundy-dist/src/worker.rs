@@ -1382,9 +1382,8 @@ impl<'a> Me<'a> {
         };
         let (game, scored) = (self.game, self.scored);
         self.visit_slice(t, (j, k, part), reach, &mut |_, at, node| {
-            // The node read by reference, field by field: a copy of the whole of it (to
-            // pass on to `evaluate`) was a stalled load at every position (the visit
-            // writes its fields apart).
+            // The node read by reference, field by field, with no copy of the whole of
+            // it made at every position for the rare call below.
             let Node::Moves(children) = *node else {
                 label(
                     evaluate(game, scored, t, *node, record_of),
