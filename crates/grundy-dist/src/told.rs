@@ -32,10 +32,10 @@ pub struct Announce {
 }
 
 impl Announce {
-    /// The announcement of `records` (an owner's array of a tier), and the code of each
-    /// record for [`put_piece`] (`None`: two bytes each).
+    /// The announcement of `records` (an owner's array of a tier), and how its pieces
+    /// are coded for [`put_piece`].
     #[must_use]
-    pub fn of(records: &[u16]) -> (Announce, Option<Box<[u8; 1 << 16]>>) {
+    pub fn of(records: &[u16]) -> (Announce, Coder) {
         // Branch-free: a store and an add a record.
         let mut seen = vec![false; 1 << 16];
         let mut unreached = 0usize;
@@ -48,19 +48,33 @@ impl Announce {
             .filter(|&r| r != record::UNREACHED && seen[usize::from(r)])
             .collect();
         if table.len() > 256 {
+            let a = Announce {
+                reached,
+                table: Vec::new(),
+            };
             return (
-                Announce {
-                    reached,
-                    table: Vec::new(),
+                a,
+                Coder {
+                    code: None,
+                    packed: None,
                 },
-                None,
             );
         }
+        let a = Announce { reached, table };
+        let packed = a.store(records.len()).0;
+        // Packed, a code is one more than the record's index (0: unreached).
+        let first = u8::from(packed.is_some());
         let mut code = Box::new([0u8; 1 << 16]);
-        for (i, &r) in table.iter().enumerate() {
-            code[usize::from(r)] = i as u8;
+        for (i, &r) in a.table.iter().enumerate() {
+            code[usize::from(r)] = i as u8 + first;
         }
-        (Announce { reached, table }, Some(code))
+        (
+            a,
+            Coder {
+                code: Some(code),
+                packed,
+            },
+        )
     }
 
     /// Bits a place when a part so announced is held packed (codes 1, 2, 4 or 8 bits
@@ -123,12 +137,32 @@ impl Announce {
     }
 }
 
-/// Appends piece `k` of `records` (places `k·PIECE..`, none past the end): its words of
-/// bits, then the records of its reached places, coded by `code` if given.
-pub fn put_piece(records: &[u16], k: usize, code: Option<&[u8; 1 << 16]>, out: &mut Vec<u8>) {
+/// How an owner codes the pieces of its part: as the receiver will hold it ([`Announce`]
+/// tells it which).
+pub struct Coder {
+    /// By record, its code; `None`: two bytes a record.
+    code: Option<Box<[u8; 1 << 16]>>,
+    /// Packed: bits a place, a code a place (one more than the record's index, 0 for an
+    /// unreached place).
+    packed: Option<u32>,
+}
+
+/// Appends piece `k` of `records` (places `k·PIECE..`, none past the end). Packed: a code
+/// a place, the first place in a byte's lowest bits. Else its words of bits, then the
+/// records of its reached places, by code if there is a table.
+pub fn put_piece(records: &[u16], k: usize, coder: &Coder, out: &mut Vec<u8>) {
     let start = (k * PIECE).min(records.len());
     let end = (start + PIECE).min(records.len());
     let piece = &records[start..end];
+    if let (Some(bits), Some(code)) = (coder.packed, &coder.code) {
+        let per = (8 / bits) as usize;
+        out.extend(piece.chunks(per).map(|places| {
+            places.iter().enumerate().fold(0u8, |byte, (j, &r)| {
+                byte | code[usize::from(r)] << (j as u32 * bits)
+            })
+        }));
+        return;
+    }
     let words: Vec<u64> = piece
         .chunks(64)
         .map(|chunk| {
@@ -148,7 +182,7 @@ pub fn put_piece(records: &[u16], k: usize, code: Option<&[u8; 1 << 16]>, out: &
         let mut bits = word;
         while bits != 0 {
             let r = piece[k * 64 + bits.trailing_zeros() as usize];
-            match code {
+            match &coder.code {
                 Some(code) => out.push(code[usize::from(r)]),
                 None => out.extend_from_slice(&r.to_le_bytes()),
             }
@@ -156,6 +190,9 @@ pub fn put_piece(records: &[u16], k: usize, code: Option<&[u8; 1 << 16]>, out: &
         }
     }
 }
+
+/// A byte of codes with a code past the table, in [`Store::Packed`]'s check.
+const BAD: u8 = u8::MAX;
 
 /// 64 places of a part: which are reached, and how many are before them (one cache line
 /// holds both).
@@ -174,6 +211,9 @@ enum Store {
         data: Vec<u8>,
         shift: u32,
         codes: Vec<u16>,
+        /// By byte as it comes, how many reached places it holds; [`BAD`] if a code in it
+        /// is past `codes`.
+        check: Box<[u8; 256]>,
     },
     /// A word of bits a 64 places, and the reached places' records in order: by code
     /// through `table` (`narrow`), or as they are (`wide`, `table` empty).
@@ -212,11 +252,25 @@ impl Part {
                 let mut codes = Vec::with_capacity(a.table.len() + 1);
                 codes.push(record::UNREACHED);
                 codes.extend_from_slice(&a.table);
+                let mut check = Box::new([0u8; 256]);
+                for (v, c) in check.iter_mut().enumerate() {
+                    let mut n = 0u8;
+                    for j in 0..8 / bits {
+                        let code = (v >> (j * bits)) & ((1 << bits) - 1);
+                        if code >= codes.len() {
+                            n = BAD;
+                            break;
+                        }
+                        n += u8::from(code != 0);
+                    }
+                    *c = n;
+                }
                 Store::Packed {
                     // Zeroed: every place unreached until its piece comes.
                     data: vec![0; (len * bits as usize).div_ceil(8)],
                     shift: bits.trailing_zeros(),
                     codes,
+                    check,
                 }
             }
             None => {
@@ -251,36 +305,58 @@ impl Part {
         }
         let start = k * PIECE;
         let end = (start + PIECE).min(self.len);
-        let mut words = Vec::with_capacity((end - start).div_ceil(64));
-        let mut count = 0usize;
-        for w in 0..(end - start).div_ceil(64) {
-            let b = rd.bytes(8)?;
-            let word = u64::from_le_bytes(b.try_into().map_err(|_| Malformed)?);
-            // No bit past the part's last place.
-            let left = self.len - (start + w * 64);
-            if left < 64 && word >> left != 0 {
-                return Err(Malformed);
+        let count = match &mut self.store {
+            Store::Packed {
+                data, shift, check, ..
+            } => {
+                let bits = 1usize << *shift;
+                let got = rd.bytes(((end - start) * bits).div_ceil(8))?;
+                let mut count = 0usize;
+                for &v in got {
+                    let n = check[usize::from(v)];
+                    if n == BAD {
+                        return Err(Malformed);
+                    }
+                    count += usize::from(n);
+                }
+                // No code past the part's last place.
+                let used = (end - start) * bits % 8;
+                if used != 0 && got.last().is_some_and(|&v| v >> used != 0) {
+                    return Err(Malformed);
+                }
+                if self.held + count > self.reached {
+                    return Err(Malformed);
+                }
+                // A piece starts at a byte: `PIECE` places fill whole bytes.
+                let at = start * bits / 8;
+                data[at..at + got.len()].copy_from_slice(got);
+                count
             }
-            words.push(word);
-            count += word.count_ones() as usize;
-        }
-        if self.held + count > self.reached {
-            return Err(Malformed);
-        }
-        match &mut self.store {
             Store::Sparse {
                 words: held,
                 table,
                 narrow,
                 wide,
             } => {
+                let mut count = 0usize;
                 let mut before = self.held;
-                for &bits in &words {
+                for w in 0..(end - start).div_ceil(64) {
+                    let b = rd.bytes(8)?;
+                    let word = u64::from_le_bytes(b.try_into().map_err(|_| Malformed)?);
+                    // No bit past the part's last place.
+                    let left = self.len - (start + w * 64);
+                    if left < 64 && word >> left != 0 {
+                        return Err(Malformed);
+                    }
                     held.push(Word {
-                        bits,
+                        bits: word,
                         before: before as u32,
                     });
-                    before += bits.count_ones() as usize;
+                    before += word.count_ones() as usize;
+                    count += word.count_ones() as usize;
+                }
+                if self.held + count > self.reached {
+                    return Err(Malformed);
                 }
                 if table.is_empty() {
                     for _ in 0..count {
@@ -293,25 +369,9 @@ impl Part {
                     }
                     narrow.extend_from_slice(codes);
                 }
+                count
             }
-            Store::Packed { data, shift, codes } => {
-                let got = rd.bytes(count)?;
-                if got.iter().any(|&c| usize::from(c) + 1 >= codes.len()) {
-                    return Err(Malformed);
-                }
-                let (bits, per) = (1usize << *shift, 3 - *shift);
-                let mut got = got.iter();
-                for (w, &word) in words.iter().enumerate() {
-                    let mut rest = word;
-                    while rest != 0 {
-                        let place = start + w * 64 + rest.trailing_zeros() as usize;
-                        let code = got.next().map_or(0, |&c| c + 1);
-                        data[place >> per] |= code << ((place & ((1 << per) - 1)) * bits);
-                        rest &= rest - 1;
-                    }
-                }
-            }
-        }
+        };
         self.held += count;
         self.pieces += 1;
         Ok(())
@@ -332,7 +392,9 @@ impl Part {
             return None;
         }
         match &self.store {
-            Store::Packed { data, shift, codes } => {
+            Store::Packed {
+                data, shift, codes, ..
+            } => {
                 // `3 - shift`: log2 of the codes a byte.
                 let per = 3 - shift;
                 let byte = data[place >> per];
@@ -396,14 +458,14 @@ mod tests {
     use proptest::prelude::*;
 
     fn send(records: &[u16]) -> Part {
-        let (a, code) = Announce::of(records);
+        let (a, coder) = Announce::of(records);
         let mut head = Vec::new();
         a.put(&mut head);
         let a = Announce::get(&mut Reader::new(&head)).unwrap();
         let mut part = Part::new(records.len(), a).unwrap();
         for k in 0..records.len().div_ceil(PIECE) {
             let mut out = Vec::new();
-            put_piece(records, k, code.as_deref(), &mut out);
+            put_piece(records, k, &coder, &mut out);
             let mut rd = Reader::new(&out);
             part.get_piece(&mut rd, k).unwrap();
             assert!(rd.done());
@@ -448,9 +510,9 @@ mod tests {
                 }
             })
             .collect();
-        let (a, code) = Announce::of(&narrow);
+        let (a, coder) = Announce::of(&narrow);
         assert_eq!(a.table.len(), 7);
-        assert!(code.is_some());
+        assert_eq!(coder.packed, Some(4));
         // Packed in 4 bits a place (seven records and "unreached"): smaller than a word
         // of bits a 64 places and a byte a reached place.
         assert_eq!(a.bytes(len), (len as u64).div_ceil(2) + 16);
@@ -461,8 +523,8 @@ mod tests {
             assert_eq!(part.get(p), Some(narrow[p]));
         }
         let wide: Vec<u16> = (1..=1000u16).collect();
-        let (a, code) = Announce::of(&wide);
-        assert!(a.table.is_empty() && code.is_none());
+        let (a, coder) = Announce::of(&wide);
+        assert!(a.table.is_empty() && coder.code.is_none() && coder.packed.is_none());
         assert_eq!(a.reached, 1000);
         assert_eq!(send(&wide).get(999), Some(1000));
     }
@@ -499,9 +561,9 @@ mod tests {
     #[test]
     fn a_piece_that_does_not_fit_the_announcement_is_refused() {
         let records = vec![3u16; 100];
-        let (a, code) = Announce::of(&records);
+        let (a, coder) = Announce::of(&records);
         let mut out = Vec::new();
-        put_piece(&records, 0, code.as_deref(), &mut out);
+        put_piece(&records, 0, &coder, &mut out);
         // Fewer reached announced than the bits say.
         let short = Announce {
             reached: 99,
@@ -523,18 +585,41 @@ mod tests {
         assert!(part.get_piece(&mut Reader::new(&out), 0).is_err());
         assert!(part.get_piece(&mut Reader::new(&[]), 1).is_err());
         // A code past the table, packed and sparse.
-        for (len, table, packed) in [(100, vec![3], true), (6400, (1..=200).collect(), false)] {
-            let a = Announce {
-                reached: 100,
-                table,
-            };
-            let mut part = Part::new(len, a).unwrap();
-            assert_eq!(part.packed_bits().is_some(), packed);
-            let mut bad = vec![0u8; len / 8];
-            bad[..8].copy_from_slice(&u64::MAX.to_le_bytes());
-            bad.extend_from_slice(&[250u8; 64]);
-            assert!(part.get_piece(&mut Reader::new(&bad), 0).is_err(), "{len}");
-        }
+        // A code past the table, packed (three codes in two bits: the fourth is none)...
+        let two = |reached| Announce {
+            reached,
+            table: vec![3, 5],
+        };
+        let mut part = Part::new(100, two(100)).unwrap();
+        assert_eq!(part.packed_bits(), Some(2));
+        assert!(part.get_piece(&mut Reader::new(&[0xFF; 25]), 0).is_err());
+        let mut part = Part::new(100, two(100)).unwrap();
+        part.get_piece(&mut Reader::new(&[0x55; 25]), 0).unwrap();
+        assert!(part.complete() && part.get(99) == Some(3));
+        // ... and sparse.
+        let many = Announce {
+            reached: 100,
+            table: (1..=200).collect(),
+        };
+        let mut part = Part::new(6400, many).unwrap();
+        assert_eq!(part.packed_bits(), None);
+        let mut bad = vec![0u8; 800];
+        bad[..8].copy_from_slice(&u64::MAX.to_le_bytes());
+        bad.extend_from_slice(&[250u8; 64]);
+        assert!(part.get_piece(&mut Reader::new(&bad), 0).is_err());
+        // A code past the last place, packed, though no more are reached than announced.
+        let mut part = Part::new(
+            70,
+            Announce {
+                reached: 70,
+                ..a.clone()
+            },
+        )
+        .unwrap();
+        assert_eq!(part.packed_bits(), Some(1));
+        let mut past = vec![0xFF; 8];
+        past.push(0b1111_0000);
+        assert!(part.get_piece(&mut Reader::new(&past), 0).is_err());
         // More reached announced than places.
         assert!(Part::new(10, a).is_none());
     }

@@ -1327,7 +1327,7 @@ impl<'a> Me<'a> {
                 let records = &self.held[&c];
                 if k * told::PIECE < records.len() {
                     codec::put(&mut msg, u64::from(c));
-                    told::put_piece(records, k, code.as_deref(), &mut msg);
+                    told::put_piece(records, k, code, &mut msg);
                 }
             }
             let got = self.sync(w, to_abroad(&msg), [0; SUMS], 0, Ok(()))?;
