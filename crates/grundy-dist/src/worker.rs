@@ -87,6 +87,24 @@ impl Bits {
         let w = &self.0[i / 64];
         w.store(w.load(Ordering::Relaxed) | 1 << (i % 64), Ordering::Relaxed);
     }
+    /// [`Bits::set`] for bits only this thread writes, and no other reads meanwhile (a
+    /// worker alone in its process marking what it reaches): a load and a store.
+    #[inline]
+    fn set_alone(&self, i: usize) -> bool {
+        let w = &self.0[i / 64];
+        let (old, bit) = (w.load(Ordering::Relaxed), 1u64 << (i % 64));
+        w.store(old | bit, Ordering::Relaxed);
+        old & bit == 0
+    }
+    /// [`Bits::set_alone`] if `alone`, else [`Bits::set`].
+    #[inline]
+    fn set_if(&self, alone: bool, i: usize) -> bool {
+        if alone {
+            self.set_alone(i)
+        } else {
+            self.set(i)
+        }
+    }
 }
 
 /// Which worker owns a rank of one tier, and where it keeps it: slice `k` of the tier
@@ -802,6 +820,12 @@ impl<'a> Me<'a> {
             .flat_map(|t| (0..peers).map(move |o| (t, o)))
             .map(|(t, o)| home[o].as_ref().and_then(|parts| parts[t].as_ref()))
             .collect();
+        // The only worker of its process writes its bits alone (the others' are marked
+        // by messages it reads itself): no locked read-modify-write a move.
+        let alone = {
+            let home = self.home();
+            home.to - home.from == 1
+        };
         let lay = owners.of(root_tier);
         if lay.owner(root_rank) == me {
             reach[root_tier as usize]
@@ -868,7 +892,8 @@ impl<'a> Me<'a> {
                                 let (o, i) = owners.split(c.tier, c.rank);
                                 let there = targets[c.tier as usize * peers + o as usize];
                                 if let Some(bits) = there {
-                                    if bits.set(lay.place(i, c.rank)) && c.tier == t {
+                                    if bits.set_if(alone, lay.place(i, c.rank)) && c.tier == t
+                                    {
                                         fresh += 1;
                                     }
                                 } else {
@@ -904,7 +929,7 @@ impl<'a> Me<'a> {
                                 if p >= held as u64 {
                                     return Err(malformed(from)(Malformed));
                                 }
-                                if bits.set(p as usize) && c == t {
+                                if bits.set_if(alone, p as usize) && c == t {
                                     fresh += 1;
                                 }
                             }
