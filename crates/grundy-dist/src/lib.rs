@@ -9,7 +9,8 @@
 //! and records in dense arrays.
 //! Forward reachability pushes each child's rank to the child's owner; before a tier is
 //! solved, the workers abroad send each their parts of its child tiers whole when they fit
-//! [`Config::told_bytes`] (a bit a rank, a byte a reached position), and the tier is
+//! [`Config::told_bytes`] (a code of a few bits a rank, or a bit a rank and a byte a
+//! reached position, whichever is smaller), and the tier is
 //! labelled in one visit as the library labels it; past that budget the records of its
 //! positions' children are pulled from their owners a batch at a time (sorted,
 //! delta-coded ranks out, two bytes a record back) and each position labelled by the
@@ -186,9 +187,11 @@ pub struct Config {
     /// 8 MiB more a process for 5% fewer rounds and the same CPU).
     pub kept_moves: usize,
     /// The most bytes a worker may hold of the records of a tier's child tiers that
-    /// workers in other processes own, taken whole before the tier is solved (a bit a
-    /// rank of theirs, 4 bytes a 64 ranks, a byte a position reached, two if a part holds
-    /// more than 256 distinct records): the tier is then labelled in one visit, each move
+    /// workers in other processes own, taken whole before the tier is solved (a part in
+    /// the smaller of two forms: a code of 1, 2, 4 or 8 bits a rank of theirs when it holds
+    /// fewer than 256 distinct records; or a bit a rank with 8 bytes of count a 64 ranks,
+    /// then a byte a position reached, two past 256 records): the tier is then labelled in
+    /// one visit, each move
     /// abroad one lookup. Past it on any worker, the positions with a child abroad are kept
     /// and their children's records asked for, a batch at a time (`kept_moves`). Default
     /// 8 MiB, the room `kept_moves` keeps by default: on `connect4[5x5]` over two
