@@ -7,13 +7,14 @@
 //! `(k + s) mod W`'s, `s` the slices of the tiers before it), so that each holds its share
 //! of every tier within a slice and of all tiers; the owner keeps its reachability bits
 //! and records in dense arrays.
-//! Forward reachability pushes each child's rank to the child's owner; before a tier is
+//! Forward reachability pushes each child to its owner (as its place in the owner's
+//! arrays); before a tier is
 //! solved, the workers abroad send each their parts of its child tiers whole when they fit
 //! [`Config::told_bytes`] (a code of a few bits a rank, or a bit a rank and a byte a
 //! reached position, whichever is smaller), and the tier is
 //! labelled in one visit as the library labels it; past that budget the records of its
 //! positions' children are pulled from their owners a batch at a time (sorted,
-//! delta-coded ranks out, two bytes a record back) and each position labelled by the
+//! delta-coded places out, two bytes a record back) and each position labelled by the
 //! library's own [`grundy::tier::solve::evaluate`]; positions with moves inside their tier
 //! (Quixo, Kalah) are labelled in rounds, one remoteness a round, each decided position
 //! pushing its value to its parents' owners. Every round is one epoch of a timely

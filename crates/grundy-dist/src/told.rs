@@ -3,23 +3,26 @@
 //! move abroad is one lookup, not a position kept until its children's records have been
 //! asked for and told.
 //!
-//! The owner sends its part in pieces of [`PIECE`] places, a round each: for each piece,
-//! one bit a place (reached or not), then the records of the reached places in order, one
-//! byte each when its part holds at most 256 distinct records (a table of them announced
-//! first), else two. The receiver keeps the smaller of two forms. Packed: a code a place,
-//! as few bits as name the part's records and "unreached" (1, 2, 4 or 8), so that a
-//! record is one read from memory and a lookup in a table of a few entries (connect
-//! four's parts have 3 to 10 records, and are held in half a byte a place, less than the
-//! other form). Sparse: the bits, a count of the reached places before each word of them
-//! beside it, and the records, two reads. An unreached place reads as
-//! [`record::UNREACHED`], as it would in the owner's own array.
+//! The owner announces how many of its places are reached and, when its part holds at
+//! most 256 distinct records, their table; from that both sides know the form the
+//! receiver keeps, the smaller of two. Packed: a code a place, as few bits as name the
+//! part's records and "unreached" (1, 2, 4 or 8), so that a record is one read from
+//! memory and a lookup in a table of a few entries (connect four's parts have 3 to 10
+//! records, and are held in half a byte a place, less than the other form). Sparse: a bit
+//! a place with a count of the reached places before each word of them beside it, and
+//! the reached places' records, one byte each by the table or two without one; two
+//! reads. The owner sends its part in pieces of [`PIECE`] places, a round each, in the
+//! form kept: packed, the codes as they will be held; sparse, the bits, then the reached
+//! places' records in order. An unreached place reads as [`record::UNREACHED`], as it
+//! would in the owner's own array.
 
 use grundy::tier::record;
 
 use crate::codec::{self, Malformed, Reader};
 
-/// Places of an owner's part sent a round (a multiple of 64): 128 KiB of bits and at most
-/// 1 MiB of records a message.
+/// Places of an owner's part sent a round (a multiple of 64, so that a packed piece
+/// fills whole bytes): packed, at most 1 MiB a message; sparse, 128 KiB of bits and at
+/// most 2 MiB of records.
 pub const PIECE: usize = 1 << 20;
 
 /// What an owner announces of its part of one tier before sending it: how many of its
@@ -92,9 +95,11 @@ impl Announce {
     fn store(&self, len: usize) -> (Option<u32>, u64) {
         let words = len.div_ceil(64) as u64;
         let width = if self.table.is_empty() { 2 } else { 1 };
-        let sparse = words * std::mem::size_of::<Word>() as u64
-            + self.reached * width
-            + self.table.len() as u64 * 2;
+        // Saturating: an announcement from another process may claim any count (it is
+        // refused by `Part::new`, not here).
+        let sparse = (words * std::mem::size_of::<Word>() as u64)
+            .saturating_add(self.reached.saturating_mul(width))
+            .saturating_add(self.table.len() as u64 * 2);
         match self.packed_bits() {
             Some(bits) => {
                 let packed =
@@ -584,7 +589,6 @@ mod tests {
         part.get_piece(&mut Reader::new(&out), 0).unwrap();
         assert!(part.get_piece(&mut Reader::new(&out), 0).is_err());
         assert!(part.get_piece(&mut Reader::new(&[]), 1).is_err());
-        // A code past the table, packed and sparse.
         // A code past the table, packed (three codes in two bits: the fourth is none)...
         let two = |reached| Announce {
             reached,
@@ -620,7 +624,14 @@ mod tests {
         let mut past = vec![0xFF; 8];
         past.push(0b1111_0000);
         assert!(part.get_piece(&mut Reader::new(&past), 0).is_err());
-        // More reached announced than places.
+        // More reached announced than places, or than any count holds: refused, and
+        // its size counted without overflow.
         assert!(Part::new(10, a).is_none());
+        let huge = Announce {
+            reached: u64::MAX,
+            table: Vec::new(),
+        };
+        assert_eq!(huge.bytes(100), u64::MAX);
+        assert!(Part::new(100, huge).is_none());
     }
 }

@@ -79,16 +79,10 @@ impl Bits {
         let bit = 1u64 << (i % 64);
         self.0[i / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0
     }
-    /// Sets bit `i` of bits only this thread writes (the positions a worker has expanded
-    /// while reaching a tier): by a load and a store, not a locked read-modify-write (the
-    /// game's visit wants its filter `Sync`, hence atomic words).
-    #[inline]
-    fn set_unshared(&self, i: usize) {
-        let w = &self.0[i / 64];
-        w.store(w.load(Ordering::Relaxed) | 1 << (i % 64), Ordering::Relaxed);
-    }
-    /// [`Bits::set`] for bits only this thread writes, and no other reads meanwhile (a
-    /// worker alone in its process marking what it reaches): a load and a store.
+    /// [`Bits::set`] for bits no other thread writes meanwhile (the positions a worker
+    /// has expanded while reaching a tier; the marks of a worker alone in its home, whose
+    /// bits the others reach by messages): a load and a store, not a locked
+    /// read-modify-write (the game's visit wants its filter `Sync`, hence atomic words).
     #[inline]
     fn set_alone(&self, i: usize) -> bool {
         let w = &self.0[i / 64];
@@ -820,8 +814,9 @@ impl<'a> Me<'a> {
             .flat_map(|t| (0..peers).map(move |o| (t, o)))
             .map(|(t, o)| home[o].as_ref().and_then(|parts| parts[t].as_ref()))
             .collect();
-        // The only worker of its process writes its bits alone (the others' are marked
-        // by messages it reads itself): no locked read-modify-write a move.
+        // A worker alone in its home (the only worker of its process, or not sharing)
+        // is the only one to write its bits (the others mark them by messages it reads
+        // itself): no locked read-modify-write a move.
         let alone = {
             let home = self.home();
             home.to - home.from == 1
@@ -857,7 +852,7 @@ impl<'a> Me<'a> {
                             own.get(i) && !expanded.get(i)
                         };
                         game.visit(t, range, &want, &mut |x, node| {
-                            expanded.set_unshared(base + (x - start) as usize);
+                            expanded.set_alone(base + (x - start) as usize);
                             let Node::Moves(children) = node else {
                                 return;
                             };
@@ -2398,7 +2393,7 @@ impl Fold {
 }
 
 /// Writes a record `evaluate` (or a fold) gave at `at`, or keeps the first error. `Ok(None)`
-/// (a move inside the tier) does not come here: such positions are kept before.
+/// (a move inside the tier) cannot come here: such positions are kept before.
 #[inline]
 fn label<E: Into<Error>>(
     got: Result<Option<u16>, E>,
@@ -2408,7 +2403,7 @@ fn label<E: Into<Error>>(
 ) {
     match got {
         Ok(Some(rec)) => records[at] = rec,
-        Ok(None) => {}
+        Ok(None) => unreachable!("a position with a move inside its tier is kept before"),
         Err(e) => {
             out.error.get_or_insert(e.into());
         }
