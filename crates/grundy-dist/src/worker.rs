@@ -398,6 +398,10 @@ struct Me<'a> {
     /// not place it anew each tier: connect4[5x5]'s processes held 102 MiB each without,
     /// 91 to 94 with), but for a tier with moves inside it.
     kids: Vec<Kid>,
+    /// This worker's compressor, made for its first tier and kept: a zstd context at the
+    /// files' level is a few MiB to allocate and zero (made a tier, it was 30 million
+    /// instructions a process on connect4[5x4], the library's threads keeping theirs).
+    encoder: Option<Encoder>,
 }
 
 /// A move's gain and whether it keeps the turn, as a message of a score game carries
@@ -454,6 +458,7 @@ impl<'a> Me<'a> {
             costs: Vec::new(),
             edges: 0,
             kids: Vec::new(),
+            encoder: None,
         }
     }
 
@@ -2078,6 +2083,7 @@ impl<'a> Me<'a> {
         // order (round r: every worker's slices r·b .. (r+1)·b, which are the slices
         // r·b·W .. (r+1)·b·W of the tier), so it holds one round's blocks at a time.
         let (mut file, mut encoder) = self.open_tier_file(w, t)?;
+        // Handed back below, for the next tier (an error ends the solve anyway).
         let mut next = 0u64;
         let mut carried: Result<(), Error> = Ok(());
         for r in 0..lay.rounds(size, self.batch) {
@@ -2098,6 +2104,7 @@ impl<'a> Me<'a> {
                 carried = write_blocks(file, t, lay, size, &got.inbox, &mut next)?;
             }
         }
+        self.encoder = encoder.ok();
         let summary = self.count_tier(w, t, &counted, edges, start, carried)?;
         let mut local = Ok(());
         if let Some(file) = file {
@@ -2126,8 +2133,8 @@ impl<'a> Me<'a> {
     }
 
     /// The tier's file, opened under its temporary name by its writer (`None` on the other
-    /// workers), and this worker's compressor; a round every worker takes tells each
-    /// whether both could be had.
+    /// workers), and this worker's compressor (the one kept from the tier before, if
+    /// any); a round every worker takes tells each whether both could be had.
     fn open_tier_file(
         &mut self,
         w: &mut Worker,
@@ -2146,7 +2153,10 @@ impl<'a> Me<'a> {
                 ))),
             };
         }
-        let encoder = Encoder::new().map_err(|e| format!("cannot compress: {e}"));
+        let encoder = match self.encoder.take() {
+            Some(kept) => Ok(kept),
+            None => Encoder::new().map_err(|e| format!("cannot compress: {e}")),
+        };
         if let (Err(e), Ok(())) = (&encoder, &local) {
             local = Err(grundy::Error::Store(e.clone()).into());
         }
