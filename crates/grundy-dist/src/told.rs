@@ -47,23 +47,17 @@ impl Announce {
             unreached += usize::from(r == record::UNREACHED);
         }
         let reached = (records.len() - unreached) as u64;
-        let table: Vec<u16> = (0..=u16::MAX)
+        let mut table: Vec<u16> = (0..=u16::MAX)
             .filter(|&r| r != record::UNREACHED && seen[usize::from(r)])
             .collect();
         if table.len() > 256 {
-            let a = Announce {
-                reached,
-                table: Vec::new(),
-            };
-            return (
-                a,
-                Coder {
-                    code: None,
-                    packed: None,
-                },
-            );
+            // Two bytes a record.
+            table.clear();
         }
         let a = Announce { reached, table };
+        if a.table.is_empty() {
+            return (a, Coder::Wide);
+        }
         let packed = a.store(records.len()).0;
         // Packed, a code is one more than the record's index (0: unreached).
         let first = u8::from(packed.is_some());
@@ -71,13 +65,11 @@ impl Announce {
         for (i, &r) in a.table.iter().enumerate() {
             code[usize::from(r)] = i as u8 + first;
         }
-        (
-            a,
-            Coder {
-                code: Some(code),
-                packed,
-            },
-        )
+        let coder = match packed {
+            Some(bits) => Coder::Packed { bits, code },
+            None => Coder::Narrow(code),
+        };
+        (a, coder)
     }
 
     /// Bits a place when a part so announced is held packed (codes 1, 2, 4 or 8 bits
@@ -144,12 +136,14 @@ impl Announce {
 
 /// How an owner codes the pieces of its part: as the receiver will hold it ([`Announce`]
 /// tells it which).
-pub struct Coder {
-    /// By record, its code; `None`: two bytes a record.
-    code: Option<Box<[u8; 1 << 16]>>,
-    /// Packed: bits a place, a code a place (one more than the record's index, 0 for an
-    /// unreached place).
-    packed: Option<u32>,
+pub enum Coder {
+    /// A code a place, `bits` wide: by record, one more than its index in the table (0,
+    /// unreached).
+    Packed { bits: u32, code: Box<[u8; 1 << 16]> },
+    /// A bit a place, then a byte a reached place: by record, its index in the table.
+    Narrow(Box<[u8; 1 << 16]>),
+    /// A bit a place, then two bytes a reached place.
+    Wide,
 }
 
 /// Appends piece `k` of `records` (places `k·PIECE..`, none past the end). Packed: a code
@@ -159,7 +153,7 @@ pub fn put_piece(records: &[u16], k: usize, coder: &Coder, out: &mut Vec<u8>) {
     let start = (k * PIECE).min(records.len());
     let end = (start + PIECE).min(records.len());
     let piece = &records[start..end];
-    if let (Some(bits), Some(code)) = (coder.packed, &coder.code) {
+    if let Coder::Packed { bits, code } = coder {
         let per = (8 / bits) as usize;
         out.extend(piece.chunks(per).map(|places| {
             places.iter().enumerate().fold(0u8, |byte, (j, &r)| {
@@ -187,9 +181,9 @@ pub fn put_piece(records: &[u16], k: usize, coder: &Coder, out: &mut Vec<u8>) {
         let mut bits = word;
         while bits != 0 {
             let r = piece[k * 64 + bits.trailing_zeros() as usize];
-            match &coder.code {
-                Some(code) => out.push(code[usize::from(r)]),
-                None => out.extend_from_slice(&r.to_le_bytes()),
+            match coder {
+                Coder::Narrow(code) => out.push(code[usize::from(r)]),
+                _ => out.extend_from_slice(&r.to_le_bytes()),
             }
             bits &= bits - 1;
         }
@@ -343,7 +337,6 @@ impl Part {
                 narrow,
                 wide,
             } => {
-                let mut count = 0usize;
                 let mut before = self.held;
                 for w in 0..(end - start).div_ceil(64) {
                     let b = rd.bytes(8)?;
@@ -358,9 +351,9 @@ impl Part {
                         before: before as u32,
                     });
                     before += word.count_ones() as usize;
-                    count += word.count_ones() as usize;
                 }
-                if self.held + count > self.reached {
+                let count = before - self.held;
+                if before > self.reached {
                     return Err(Malformed);
                 }
                 if table.is_empty() {
@@ -517,7 +510,7 @@ mod tests {
             .collect();
         let (a, coder) = Announce::of(&narrow);
         assert_eq!(a.table.len(), 7);
-        assert_eq!(coder.packed, Some(4));
+        assert!(matches!(coder, Coder::Packed { bits: 4, .. }));
         // Packed in 4 bits a place (seven records and "unreached"): smaller than a word
         // of bits a 64 places and a byte a reached place.
         assert_eq!(a.bytes(len), (len as u64).div_ceil(2) + 16);
@@ -529,7 +522,7 @@ mod tests {
         }
         let wide: Vec<u16> = (1..=1000u16).collect();
         let (a, coder) = Announce::of(&wide);
-        assert!(a.table.is_empty() && coder.code.is_none() && coder.packed.is_none());
+        assert!(a.table.is_empty() && matches!(coder, Coder::Wide));
         assert_eq!(a.reached, 1000);
         assert_eq!(send(&wide).get(999), Some(1000));
     }

@@ -1273,9 +1273,9 @@ impl<'a> Me<'a> {
                 })
                 .collect()
         };
-        // This worker's announcements, and each record's code.
+        // This worker's announcements, and how each of its parts is coded.
         let mut head = Vec::new();
-        let mut codes = Vec::with_capacity(children.len());
+        let mut coders = Vec::with_capacity(children.len());
         let mut local = Ok(());
         for &c in &children {
             let Some(records) = self.held.get(&c) else {
@@ -1285,10 +1285,10 @@ impl<'a> Me<'a> {
                 )));
                 break;
             };
-            let (a, code) = Announce::of(records);
+            let (a, coder) = Announce::of(records);
             codec::put(&mut head, u64::from(c));
             a.put(&mut head);
-            codes.push(code);
+            coders.push(coder);
         }
         let got = self.sync(w, to_abroad(&head), [0; SUMS], 0, local)?;
         let mut announced = Vec::new();
@@ -1348,11 +1348,11 @@ impl<'a> Me<'a> {
             .unwrap_or(0);
         for k in 0..pieces {
             let mut msg = Vec::new();
-            for (&c, code) in children.iter().zip(&codes) {
+            for (&c, coder) in children.iter().zip(&coders) {
                 let records = &self.held[&c];
                 if k * told::PIECE < records.len() {
                     codec::put(&mut msg, u64::from(c));
-                    told::put_piece(records, k, code, &mut msg);
+                    told::put_piece(records, k, coder, &mut msg);
                 }
             }
             let got = self.sync(w, to_abroad(&msg), [0; SUMS], 0, Ok(()))?;
@@ -1506,126 +1506,118 @@ impl<'a> Me<'a> {
         A: Fn(&Child) -> bool,
     {
         let (game, scored, owners) = (self.game, self.scored, &self.owners);
-        {
-            self.visit_slice(t, (j, k, part), reach, &mut |x, at, node| {
-                let inside_or_home = |c: &Child| if c.tier == t { Ok(None) } else { at_home(c) };
-                let Node::Moves(children) = *node else {
-                    match evaluate(game, scored, t, *node, inside_or_home) {
-                        Ok(Some(rec)) => records[at] = rec,
-                        Ok(None) => unreachable!("a position without moves is final"),
-                        Err(e) => {
-                            out.error.get_or_insert(e.into());
-                        }
-                    }
-                    return;
-                };
-                *edges += children.len() as u64;
-                // One pass over the moves: each child at home looked up once (its
-                // record kept for the labelling if the position waits for one
-                // abroad, and counted into the fold), each abroad marked to be asked.
-                let first = out.recs.len();
-                let (mut far, mut inside, mut won, mut odd) = (false, false, false, false);
-                let mut fold = Fold::NONE;
-                for c in children {
-                    let rec = if c.tier == t {
-                        inside = true;
-                        ASK
-                    } else if abroad(c) {
-                        far = true;
-                        ABROAD
-                    } else {
-                        match at_home(c) {
-                            Ok(Some(rec)) if rec != record::UNREACHED => {
-                                fold.add(scored, rec, c.again, c.gain);
-                                u32::from(rec)
-                            }
-                            // Told as the library's `evaluate` tells it, below or at
-                            // the labelling.
-                            _ => {
-                                odd = true;
-                                ASK
-                            }
-                        }
-                    };
-                    won |= !scored && rec == u32::from(WON_NEXT[usize::from(c.again)]);
-                    out.recs.push(rec);
-                }
-                if far && won && !inside {
-                    // A win in 1 through a child at home: no move does better, so the
-                    // children abroad need not be asked.
-                    records[at] = WIN_IN_1;
-                    out.recs.truncate(first);
-                    return;
-                }
-                if far {
-                    let full = inside || odd;
-                    out.positions.push(Kept {
-                        rank: x,
-                        start: out.kids.len(),
-                        fold,
-                        full,
-                    });
-                    for (c, &rec) in children.iter().zip(&out.recs[first..]) {
-                        let far = rec == ABROAD;
-                        if far {
-                            asks.mark(c.tier, owners.split(c.tier, c.rank), c.rank);
-                        }
-                        if full || far {
-                            out.kids.push(Kid::new(c, rec));
-                            if scored {
-                                out.gains.push(c.gain);
-                            }
-                        }
-                    }
-                    out.recs.truncate(first);
-                    return;
-                }
-                if !inside && !odd {
-                    // Every move counted at home.
-                    match fold.record(scored) {
-                        Ok(rec) => records[at] = rec,
-                        Err(e) => {
-                            out.error.get_or_insert(e.into());
-                        }
-                    }
-                    out.recs.truncate(first);
-                    return;
-                }
-                // The records looked up above, in step with the moves.
-                let recs = &out.recs[first..];
-                let looked_up = |k: usize, c: &Child| match recs[k] {
-                    ASK => inside_or_home(c),
-                    rec => Ok(Some(rec as u16)),
-                };
-                if inside {
-                    // Kept for the in-tier rounds: `evaluate` would stop at the first
-                    // move inside.
-                    if let Err(e) = pend(&mut out.early, game, scored, t, at, children, looked_up) {
-                        out.error.get_or_insert(e);
-                    }
+        self.visit_slice(t, (j, k, part), reach, &mut |x, at, node| {
+            let inside_or_home = |c: &Child| if c.tier == t { Ok(None) } else { at_home(c) };
+            let Node::Moves(children) = *node else {
+                label(
+                    evaluate(game, scored, t, *node, inside_or_home),
+                    records,
+                    at,
+                    out,
+                );
+                return;
+            };
+            *edges += children.len() as u64;
+            // One pass over the moves: each child at home looked up once (its
+            // record kept for the labelling if the position waits for one
+            // abroad, and counted into the fold), each abroad marked to be asked.
+            let first = out.recs.len();
+            let (mut far, mut inside, mut won, mut odd) = (false, false, false, false);
+            let mut fold = Fold::NONE;
+            for c in children {
+                let rec = if c.tier == t {
+                    inside = true;
+                    ASK
+                } else if abroad(c) {
+                    far = true;
+                    ABROAD
                 } else {
-                    let mut k = 0;
-                    let child = |c: &Child| {
-                        k += 1;
-                        looked_up(k - 1, c)
-                    };
-                    match evaluate(game, scored, t, *node, child) {
-                        Ok(Some(rec)) => records[at] = rec,
-                        Ok(None) => {
-                            if let Err(e) =
-                                pend(&mut out.early, game, scored, t, at, children, looked_up)
-                            {
-                                out.error.get_or_insert(e);
-                            }
+                    match at_home(c) {
+                        Ok(Some(rec)) if rec != record::UNREACHED => {
+                            fold.add(scored, rec, c.again, c.gain);
+                            u32::from(rec)
                         }
-                        Err(e) => {
-                            out.error.get_or_insert(e.into());
+                        // Told as the library's `evaluate` tells it, below or at
+                        // the labelling.
+                        _ => {
+                            odd = true;
+                            ASK
+                        }
+                    }
+                };
+                won |= !scored && rec == u32::from(WON_NEXT[usize::from(c.again)]);
+                out.recs.push(rec);
+            }
+            if far && won && !inside {
+                // A win in 1 through a child at home: no move does better, so the
+                // children abroad need not be asked.
+                records[at] = WIN_IN_1;
+                out.recs.truncate(first);
+                return;
+            }
+            if far {
+                let full = inside || odd;
+                out.positions.push(Kept {
+                    rank: x,
+                    start: out.kids.len(),
+                    fold,
+                    full,
+                });
+                for (c, &rec) in children.iter().zip(&out.recs[first..]) {
+                    let far = rec == ABROAD;
+                    if far {
+                        asks.mark(c.tier, owners.split(c.tier, c.rank), c.rank);
+                    }
+                    if full || far {
+                        out.kids.push(Kid::new(c, rec));
+                        if scored {
+                            out.gains.push(c.gain);
                         }
                     }
                 }
                 out.recs.truncate(first);
-            });
-        }
+                return;
+            }
+            if !inside && !odd {
+                // Every move counted at home.
+                label(fold.record(scored).map(Some), records, at, out);
+                out.recs.truncate(first);
+                return;
+            }
+            // The records looked up above, in step with the moves.
+            let recs = &out.recs[first..];
+            let looked_up = |k: usize, c: &Child| match recs[k] {
+                ASK => inside_or_home(c),
+                rec => Ok(Some(rec as u16)),
+            };
+            if inside {
+                // Kept for the in-tier rounds: `evaluate` would stop at the first
+                // move inside.
+                if let Err(e) = pend(&mut out.early, game, scored, t, at, children, looked_up) {
+                    out.error.get_or_insert(e);
+                }
+            } else {
+                let mut k = 0;
+                let child = |c: &Child| {
+                    k += 1;
+                    looked_up(k - 1, c)
+                };
+                match evaluate(game, scored, t, *node, child) {
+                    Ok(Some(rec)) => records[at] = rec,
+                    Ok(None) => {
+                        if let Err(e) =
+                            pend(&mut out.early, game, scored, t, at, children, looked_up)
+                        {
+                            out.error.get_or_insert(e);
+                        }
+                    }
+                    Err(e) => {
+                        out.error.get_or_insert(e.into());
+                    }
+                }
+            }
+            out.recs.truncate(first);
+        });
     }
 
     /// One exchange of a batch of tier `t`: each owner abroad of a child in `asks` is
@@ -2403,7 +2395,8 @@ impl Fold {
 }
 
 /// Writes a record `evaluate` (or a fold) gave at `at`, or keeps the first error. `Ok(None)`
-/// (a move inside the tier) cannot come here: such positions are kept before.
+/// (a move inside the tier) cannot come here: such positions are kept before, and a
+/// position without moves is final.
 #[inline]
 fn label<E: Into<Error>>(
     got: Result<Option<u16>, E>,
