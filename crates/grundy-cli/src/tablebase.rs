@@ -101,6 +101,14 @@ pub fn record_text(spec: &Spec, record: u16) -> String {
     }
 }
 
+/// Sets the allocator up for solving by tiers: each tier's tables (1 MiB and up) go back to
+/// the system when freed, rather than staying in a heap the next tier's tables, of other
+/// sizes, fit badly (peak memory 0.68× on quixo 4×4, for about 2% more CPU: the README's
+/// "Memory" figures).
+fn tiers_allocator() {
+    grundy_alloc::return_freed(grundy_alloc::TABLES_FROM);
+}
+
 /// Solves `spec`'s board on grundy-dist into `dir` (this process's share of the tier
 /// files); process 0 prints a line a tier and the summary on standard error. Returns the
 /// solve.
@@ -115,6 +123,7 @@ pub fn solve_distributed(spec: &Spec, dir: &Path, args: &StoreArgs) -> Result<gr
         );
     }
     let config = args.dist_config()?;
+    tiers_allocator();
     let started = Instant::now();
     let first = args.process == 0;
     let listen = move |e: &Event| {
@@ -189,6 +198,9 @@ pub fn open(
     control: &Control<'_>,
 ) -> Result<grundy::report::Tablebase> {
     let started = Instant::now();
+    if build {
+        tiers_allocator();
+    }
     let bars = Bars::new();
     let options = tier::Options {
         threads: args.threads as usize,
