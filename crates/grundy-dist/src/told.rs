@@ -222,6 +222,9 @@ enum Store {
         narrow: Vec<u8>,
         wide: Vec<u16>,
     },
+    /// The owner's own array, as it is: a part held at home ([`Part::of`]) where neither
+    /// other form is smaller (more than 256 distinct records, most places reached).
+    Plain(Vec<u16>),
 }
 
 /// One owner's part of one tier, as received.
@@ -369,6 +372,8 @@ impl Part {
                 }
                 count
             }
+            // Held whole from the start (its pieces all counted): refused above.
+            Store::Plain(_) => return Err(Malformed),
         };
         self.held += count;
         self.pieces += 1;
@@ -418,6 +423,123 @@ impl Part {
                     table[usize::from(narrow[i])]
                 })
             }
+            Store::Plain(records) => Some(records[place]),
+        }
+    }
+
+    /// This worker's own array of a tier, `records`, held as a part told is held where
+    /// that is smaller (a code of a few bits a place, or the reached places' bits and
+    /// records), else as it is; read by [`Part::get`] either way, and sent on by
+    /// [`Part::sender`] as [`put_piece`] would send `records`.
+    #[must_use]
+    pub fn of(records: Vec<u16>) -> Part {
+        let len = records.len();
+        let (a, coder) = Announce::of(&records);
+        let pieces = len.div_ceil(PIECE);
+        if a.bytes(len) >= len as u64 * 2 {
+            let reached = a.reached as usize;
+            return Part {
+                store: Store::Plain(records),
+                len,
+                reached,
+                held: reached,
+                pieces,
+            };
+        }
+        let mut part = Part::new(len, a).expect("an array's announcement fits it");
+        let mut piece = Vec::new();
+        for k in 0..pieces {
+            piece.clear();
+            put_piece(&records, k, &coder, &mut piece);
+            part.get_piece(&mut Reader::new(&piece), k)
+                .expect("a piece of an array reads back");
+        }
+        debug_assert!(part.complete());
+        part
+    }
+
+    /// The places this part holds.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// How this part is announced to a worker abroad, and its pieces written.
+    #[must_use]
+    pub fn sender(&self) -> (Announce, Sender<'_>) {
+        let reached = self.reached as u64;
+        match &self.store {
+            Store::Packed { codes, .. } => (
+                Announce {
+                    reached,
+                    table: codes[1..].to_vec(),
+                },
+                Sender::Held(self),
+            ),
+            Store::Sparse { table, .. } => (
+                Announce {
+                    reached,
+                    table: table.clone(),
+                },
+                Sender::Held(self),
+            ),
+            Store::Plain(records) => {
+                let (a, coder) = Announce::of(records);
+                (a, Sender::Coded(records, coder))
+            }
+        }
+    }
+}
+
+/// Writes the pieces of a part held at home, as [`put_piece`] codes its array.
+pub enum Sender<'a> {
+    /// Held as it is sent (packed or sparse): the bytes held, copied.
+    Held(&'a Part),
+    /// Held plain: its array, coded.
+    Coded(&'a [u16], Coder),
+}
+
+impl Sender<'_> {
+    /// Appends piece `k` (places `k·PIECE..`, none past the end).
+    pub fn put_piece(&self, k: usize, out: &mut Vec<u8>) {
+        let part = match self {
+            Sender::Held(part) => part,
+            Sender::Coded(records, coder) => return put_piece(records, k, coder, out),
+        };
+        let start = (k * PIECE).min(part.len);
+        let end = (start + PIECE).min(part.len);
+        match &part.store {
+            Store::Packed { data, shift, .. } => {
+                // A piece starts at a byte: `PIECE` places fill whole bytes.
+                let bits = 1usize << shift;
+                out.extend_from_slice(&data[start * bits / 8..(end * bits).div_ceil(8)]);
+            }
+            Store::Sparse {
+                words,
+                table,
+                narrow,
+                wide,
+            } => {
+                let (first, last) = (start / 64, end.div_ceil(64));
+                for w in &words[first..last] {
+                    out.extend_from_slice(&w.bits.to_le_bytes());
+                }
+                // The piece's reached places, in order: from the count before its first
+                // word to the count before the next piece's.
+                let from = words.get(first).map_or(part.held, |w| w.before as usize);
+                let to = words.get(last).map_or(part.held, |w| w.before as usize);
+                if table.is_empty() {
+                    for r in &wide[from..to] {
+                        out.extend_from_slice(&r.to_le_bytes());
+                    }
+                } else {
+                    out.extend_from_slice(&narrow[from..to]);
+                }
+            }
+            Store::Plain(records) => {
+                let (_, coder) = Announce::of(records);
+                put_piece(records, k, &coder, out);
+            }
         }
     }
 }
@@ -428,7 +550,7 @@ impl Part {
     fn packed_bits(&self) -> Option<u32> {
         match &self.store {
             Store::Packed { shift, .. } => Some(1 << shift),
-            Store::Sparse { .. } => None,
+            Store::Sparse { .. } | Store::Plain(_) => None,
         }
     }
     /// The bytes held, as [`Announce::bytes`] counts them.
@@ -446,6 +568,7 @@ impl Part {
                     + narrow.len()
                     + wide.len() * 2
             }
+            Store::Plain(records) => records.len() * 2,
         }) as u64
     }
 }
@@ -472,8 +595,46 @@ mod tests {
         part
     }
 
+    /// `records` held at home: it reads as the array, is held in the smaller of the
+    /// three forms, and is announced and sent on exactly as the array would be.
+    fn held_at_home(records: &[u16]) -> Part {
+        let part = Part::of(records.to_vec());
+        let len = records.len() as u64;
+        let (a, coder) = Announce::of(records);
+        assert_eq!(part.bytes(), a.bytes(records.len()).min(2 * len));
+        assert_eq!(part.len(), records.len());
+        for (p, &r) in records.iter().enumerate() {
+            assert_eq!(part.get(p), Some(r));
+        }
+        assert_eq!(part.get(records.len()), None);
+        let (announced, sender) = part.sender();
+        assert_eq!(announced, a);
+        for k in 0..records.len().div_ceil(PIECE) {
+            let (mut held, mut coded) = (Vec::new(), Vec::new());
+            sender.put_piece(k, &mut held);
+            put_piece(records, k, &coder, &mut coded);
+            assert!(held == coded, "piece {k} sent as the array's");
+        }
+        part
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
+        /// A worker's own array held as a part reads, is announced and is sent as the
+        /// array.
+        #[test]
+        fn an_array_held_at_home_reads_and_sends_as_the_array(
+            raw in proptest::collection::vec(any::<u16>(), 0..1500),
+            kinds in 1u16..600,
+            unreached in 0u16..4,
+        ) {
+            let records: Vec<u16> = raw
+                .iter()
+                .map(|&r| if r % 4 < unreached { record::UNREACHED } else { r % kinds })
+                .collect();
+            held_at_home(&records);
+        }
+
         /// Every place reads as the owner's array, narrow (few records) or wide.
         #[test]
         fn a_part_reads_as_the_owners_array(
@@ -525,6 +686,40 @@ mod tests {
         assert!(a.table.is_empty() && matches!(coder, Coder::Wide));
         assert_eq!(a.reached, 1000);
         assert_eq!(send(&wide).get(999), Some(1000));
+    }
+
+    #[test]
+    fn arrays_of_several_pieces_held_at_home_in_each_form() {
+        let len = PIECE * 2 + 100;
+        // Packed: seven records and "unreached", half a byte a place.
+        let packed: Vec<u16> = (0..len)
+            .map(|i| {
+                if i % 3 == 0 {
+                    record::UNREACHED
+                } else {
+                    (i % 7 + 1) as u16
+                }
+            })
+            .collect();
+        assert_eq!(held_at_home(&packed).packed_bits(), Some(4));
+        // Sparse, by a table (one place in eight reached, 200 records) and wide (1000).
+        for kinds in [200, 1000] {
+            let sparse: Vec<u16> = (0..len)
+                .map(|i| {
+                    if i % 8 == 0 {
+                        1 + (i / 8 % kinds) as u16
+                    } else {
+                        record::UNREACHED
+                    }
+                })
+                .collect();
+            let part = held_at_home(&sparse);
+            assert!(part.packed_bits().is_none() && part.bytes() < len as u64);
+        }
+        // Plain: 1000 records, every place reached (the bits and two bytes a record
+        // would be larger than the array).
+        let plain: Vec<u16> = (0..len).map(|i| 1 + (i % 1000) as u16).collect();
+        assert_eq!(held_at_home(&plain).bytes(), 2 * len as u64);
     }
 
     #[test]

@@ -35,8 +35,9 @@ pub struct Shared {
     reach: Mutex<HashMap<u32, Reach>>,
 }
 
-/// One worker's records of one tier.
-type Records = Arc<Vec<u16>>;
+/// One worker's records of one tier, held as a part told is held where that is smaller
+/// ([`Part::of`]).
+type Records = Arc<Part>;
 /// One worker's reachability bits, by tier.
 type Reach = Arc<Vec<Option<Bits>>>;
 
@@ -497,7 +498,7 @@ impl<'a> Me<'a> {
     /// Holds `records` as this worker's part of tier `t`, for the workers of this process
     /// too (they read it after their next round).
     fn hold(&mut self, t: u32, records: Vec<u16>) {
-        let records = Arc::new(records);
+        let records = Arc::new(Part::of(records));
         lock(&self.shared.held).insert((t, self.me()), Arc::clone(&records));
         self.held.insert(t, records);
     }
@@ -691,7 +692,11 @@ impl<'a> Me<'a> {
         if let Some(records) = self.held.get(&root_tier) {
             let lay = self.owners.of(root_tier);
             if lay.owner(root_rank) == self.me() {
-                root = u64::from(records[lay.local(root_rank)]);
+                root = u64::from(
+                    records
+                        .get(lay.local(root_rank))
+                        .expect("the start's place is in its owner's part"),
+                );
             }
         } else if self.me() == self.writer(root_tier) {
             match self.store.as_mut().map(|s| s.record(root_tier, root_rank)) {
@@ -1054,14 +1059,9 @@ impl<'a> Me<'a> {
         };
         // By tier, the records of each worker at home (empty for the others, and for a
         // tier not held).
-        let view: Vec<Vec<&[u16]>> = home
+        let view: Vec<Vec<Option<&Part>>> = home
             .iter()
-            .map(|parts| {
-                parts
-                    .iter()
-                    .map(|p| p.as_ref().map_or(&[][..], |r| r.as_slice()))
-                    .collect()
-            })
+            .map(|parts| parts.iter().map(|p| p.as_deref()).collect())
             .collect();
         // A child's record if its owner is in this process (`Ok(None)` if not; a move
         // inside the tier is the caller's to tell apart).
@@ -1076,10 +1076,11 @@ impl<'a> Me<'a> {
             let at = lay.place(i, c.rank);
             match view
                 .get(c.tier as usize)
-                .and_then(|parts| parts.get(o as usize))
+                .and_then(|parts| *parts.get(o as usize)?)
+                .and_then(|records| records.get(at))
             {
-                Some(records) if at < records.len() => Ok(Some(records[at])),
-                _ => Err(not_listed(c)),
+                Some(rec) => Ok(Some(rec)),
+                None => Err(not_listed(c)),
             }
         };
         // Told whole: where each child's record is, by tier and worker.
@@ -1091,11 +1092,9 @@ impl<'a> Me<'a> {
                 .flat_map(|c| (0..self.rounds.peers).map(move |o| (c, o)))
                 .map(|(c, o)| {
                     if here.has(o) {
-                        view.get(c)
-                            .and_then(|parts| parts.get(o as usize))
-                            .map_or(Source::None, |r| Source::Home(r))
+                        view.get(c).and_then(|parts| *parts.get(o as usize)?)
                     } else {
-                        told.part(c as u32, o).map_or(Source::None, Source::Told)
+                        told.part(c as u32, o)
                     }
                 })
                 .collect(),
@@ -1273,9 +1272,8 @@ impl<'a> Me<'a> {
                 })
                 .collect()
         };
-        // This worker's announcements, and how each of its parts is coded.
-        let mut head = Vec::new();
-        let mut coders = Vec::with_capacity(children.len());
+        // This worker's parts, their announcements, and how each is sent.
+        let mut parts = Vec::with_capacity(children.len());
         let mut local = Ok(());
         for &c in &children {
             let Some(records) = self.held.get(&c) else {
@@ -1285,10 +1283,15 @@ impl<'a> Me<'a> {
                 )));
                 break;
             };
-            let (a, coder) = Announce::of(records);
+            parts.push(Arc::clone(records));
+        }
+        let mut head = Vec::new();
+        let mut senders = Vec::with_capacity(parts.len());
+        for (&c, records) in children.iter().zip(&parts) {
+            let (a, sender) = records.sender();
             codec::put(&mut head, u64::from(c));
             a.put(&mut head);
-            coders.push(coder);
+            senders.push((records.len(), sender));
         }
         let got = self.sync(w, to_abroad(&head), [0; SUMS], 0, local)?;
         let mut announced = Vec::new();
@@ -1348,11 +1351,10 @@ impl<'a> Me<'a> {
             .unwrap_or(0);
         for k in 0..pieces {
             let mut msg = Vec::new();
-            for (&c, coder) in children.iter().zip(&coders) {
-                let records = &self.held[&c];
-                if k * told::PIECE < records.len() {
+            for (&c, (len, sender)) in children.iter().zip(&senders) {
+                if k * told::PIECE < *len {
                     codec::put(&mut msg, u64::from(c));
-                    told::put_piece(records, k, coder, &mut msg);
+                    sender.put_piece(k, &mut msg);
                 }
             }
             let got = self.sync(w, to_abroad(&msg), [0; SUMS], 0, Ok(()))?;
@@ -2420,23 +2422,15 @@ struct Told {
     parts: Vec<Vec<Option<Part>>>,
 }
 
-/// Where the records of one worker's part of a tier are, for a tier told whole.
-enum Source<'a> {
-    /// Read in place.
-    Home(&'a [u16]),
-    Told(&'a Part),
-    /// Not held (a tier the game does not list among the child tiers).
-    None,
-}
-
 /// The record of any child of a tier told whole, at home or told.
 struct Known<'a> {
     /// The tier solved.
     t: u32,
     owners: &'a Owners,
     peers: usize,
-    /// By tier and worker (`tier · peers + worker`).
-    sources: Vec<Source<'a>>,
+    /// By tier and worker (`tier · peers + worker`): the part, read in place at home or
+    /// told; `None` if not held (a tier the game does not list among the child tiers).
+    sources: Vec<Option<&'a Part>>,
 }
 
 impl Known<'_> {
@@ -2449,14 +2443,9 @@ impl Known<'_> {
         }
         let (o, i) = self.owners.split(c.tier, c.rank);
         let at = self.owners.place(i, c.rank);
-        match self
-            .sources
+        self.sources
             .get((c.tier as usize).checked_mul(self.peers)? + o as usize)?
-        {
-            Source::Home(r) => r.get(at).copied(),
-            Source::Told(p) => p.get(at),
-            Source::None => None,
-        }
+            .and_then(|part| part.get(at))
     }
 }
 
