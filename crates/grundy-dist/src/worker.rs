@@ -33,6 +33,9 @@ pub struct Shared {
     held: Mutex<HashMap<(u32, u32), Records>>,
     /// By worker: its bits of every tier reached.
     reach: Mutex<HashMap<u32, Reach>>,
+    /// By tier and owner abroad: the part told whole that one worker of the process took
+    /// for all of them ([`Me::takes`]), while the others take it in turn.
+    told: Mutex<HashMap<(u32, u32), Arc<Part>>>,
 }
 
 /// One worker's records of one tier, held as a part told is held where that is smaller
@@ -45,6 +48,15 @@ type Reach = Arc<Vec<Option<Bits>>>;
 /// half-written (every entry is one insert or remove), so its poison is ignored.
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Whether worker `r` takes the parts told whole of owner `o` for its home, homes being
+/// `size` workers each ([`Me::home`]): each owner abroad sends them to one worker of each
+/// home (by the owner's number), which shares them with the others in place; a worker
+/// alone in its home takes every owner's.
+fn takes(size: u32, r: u32, o: u32) -> bool {
+    let from = r / size * size;
+    !(from..from + size).contains(&o) && r - from == o % size
 }
 
 /// Runs one worker to the end; every worker of every process returns the same.
@@ -1261,13 +1273,16 @@ impl<'a> Me<'a> {
             .into_iter()
             .filter(|&c| c > t && c < n)
             .collect();
-        let to_abroad = |msg: &[u8]| -> Vec<Vec<u8>> {
+        let me = self.me();
+        let size = here.to - here.from;
+        // To the worker of each home abroad that takes this worker's parts.
+        let to_takers = |msg: &[u8]| -> Vec<Vec<u8>> {
             (0..peers)
                 .map(|o| {
-                    if here.has(o) {
-                        Vec::new()
-                    } else {
+                    if takes(size, o, me) {
                         msg.to_vec()
+                    } else {
+                        Vec::new()
                     }
                 })
                 .collect()
@@ -1293,12 +1308,13 @@ impl<'a> Me<'a> {
             a.put(&mut head);
             senders.push((records.len(), sender));
         }
-        let got = self.sync(w, to_abroad(&head), [0; SUMS], 0, local)?;
+        let out = to_takers(&head);
+        let got = self.sync(w, out, [0; SUMS], 0, local)?;
         let mut announced = Vec::new();
         let mut bytes = 0u64;
         for (from, msg) in got.inbox {
             let bad = malformed(from);
-            if here.has(from) {
+            if !takes(size, me, from) {
                 return Err(bad(Malformed));
             }
             let mut rd = Reader::new(&msg);
@@ -1318,17 +1334,16 @@ impl<'a> Me<'a> {
                 return Err(bad(Malformed));
             }
         }
-        // Every worker decides alike, from the most any of them would hold.
+        // Every worker decides alike, from the most any of them would take.
         let got = self.sync(w, Vec::new(), [0; SUMS], bytes, Ok(()))?;
         if got.max > self.told_bytes {
             return Ok(None);
         }
-        let mut told = Told {
-            parts: (0..n).map(|_| Vec::new()).collect(),
-        };
+        // The parts this worker takes, by tier and owner, filled a piece a round.
+        let mut taking: Vec<Vec<Option<Part>>> = (0..n).map(|_| Vec::new()).collect();
         for (c, from, len, a) in announced {
             let part = Part::new(len, a).ok_or_else(|| malformed(from)(Malformed))?;
-            let by = &mut told.parts[c as usize];
+            let by = &mut taking[c as usize];
             if by.len() < peers as usize {
                 by.resize_with(peers as usize, || None);
             }
@@ -1357,14 +1372,14 @@ impl<'a> Me<'a> {
                     sender.put_piece(k, &mut msg);
                 }
             }
-            let got = self.sync(w, to_abroad(&msg), [0; SUMS], 0, Ok(()))?;
+            let out = to_takers(&msg);
+            let got = self.sync(w, out, [0; SUMS], 0, Ok(()))?;
             for (from, msg) in got.inbox {
                 let bad = malformed(from);
                 let mut rd = Reader::new(&msg);
                 while !rd.done() {
                     let c = rd.get().map_err(&bad)?;
-                    let part = told
-                        .parts
+                    let part = taking
                         .get_mut(c as usize)
                         .and_then(|by| by.get_mut(from as usize))
                         .and_then(Option::as_mut)
@@ -1373,8 +1388,7 @@ impl<'a> Me<'a> {
                 }
             }
         }
-        if let Some((from, _)) = told
-            .parts
+        if let Some((from, _)) = taking
             .iter()
             .flat_map(|by| by.iter().enumerate())
             .find_map(|(o, p)| p.as_ref().filter(|p| !p.complete()).map(|p| (o, p)))
@@ -1382,6 +1396,58 @@ impl<'a> Me<'a> {
             return Err(Error::Lost(format!(
                 "worker {from} sent fewer records of a tier than it announced"
             )));
+        }
+        let taking: Vec<Vec<Option<Arc<Part>>>> = taking
+            .into_iter()
+            .map(|by| by.into_iter().map(|p| p.map(Arc::new)).collect())
+            .collect();
+        if size == 1 {
+            return Ok(Some(Told { parts: taking }));
+        }
+        // Shared within the home: each worker publishes what it took, takes the others'
+        // after a round, and withdraws its own after another (every worker then holds
+        // what it reads).
+        let mut published = Vec::new();
+        {
+            let mut shared = lock(&self.shared.told);
+            for (c, by) in taking.iter().enumerate() {
+                for (o, part) in by.iter().enumerate() {
+                    if let Some(part) = part {
+                        shared.insert((c as u32, o as u32), Arc::clone(part));
+                        published.push((c as u32, o as u32));
+                    }
+                }
+            }
+        }
+        self.sync(w, Vec::new(), [0; SUMS], 0, Ok(()))?;
+        let mut told = Told {
+            parts: (0..n).map(|_| Vec::new()).collect(),
+        };
+        let mut local = Ok(());
+        {
+            let shared = lock(&self.shared.told);
+            for &c in &children {
+                let by = &mut told.parts[c as usize];
+                by.resize_with(peers as usize, || None);
+                for o in (0..peers).filter(|&o| !here.has(o)) {
+                    let taker = (here.from..here.to).find(|&r| takes(size, r, o));
+                    match shared.get(&(c, o)) {
+                        Some(part) => by[o as usize] = Some(Arc::clone(part)),
+                        None => {
+                            local = Err(Error::Lost(format!(
+                                "worker {} did not share the records of worker {o} of tier {c}",
+                                taker.unwrap_or(o)
+                            )));
+                        }
+                    }
+                }
+            }
+        }
+        drop(taking);
+        self.sync(w, Vec::new(), [0; SUMS], 0, local)?;
+        let mut shared = lock(&self.shared.told);
+        for key in published {
+            shared.remove(&key);
         }
         Ok(Some(told))
     }
@@ -2419,7 +2485,7 @@ fn label<E: Into<Error>>(
 /// ([`Me::take_told`]): by tier, by worker.
 #[derive(Default)]
 struct Told {
-    parts: Vec<Vec<Option<Part>>>,
+    parts: Vec<Vec<Option<Arc<Part>>>>,
 }
 
 /// The record of any child of a tier told whole, at home or told.
@@ -2451,7 +2517,7 @@ impl Known<'_> {
 
 impl Told {
     fn part(&self, tier: u32, o: u32) -> Option<&Part> {
-        self.parts.get(tier as usize)?.get(o as usize)?.as_ref()
+        self.parts.get(tier as usize)?.get(o as usize)?.as_deref()
     }
 }
 
@@ -2813,6 +2879,29 @@ mod tests {
             };
             for again in [false, true] {
                 assert!(v.through(again).preference() <= best.preference());
+            }
+        }
+    }
+
+    /// Each owner's parts told whole are taken by exactly one worker of every home it is
+    /// not in, and by none of its own; the workers of a home take about as many owners
+    /// each.
+    #[test]
+    fn each_owner_abroad_is_taken_once_a_home() {
+        for size in 1..=5u32 {
+            for homes in 1..=4u32 {
+                let peers = size * homes;
+                for o in 0..peers {
+                    for h in 0..homes {
+                        let home = h * size..(h + 1) * size;
+                        let takers = home.clone().filter(|&r| takes(size, r, o)).count();
+                        assert_eq!(takers, usize::from(!home.contains(&o)), "{size} {o} {h}");
+                    }
+                }
+                for r in 0..peers {
+                    let n = (0..peers).filter(|&o| takes(size, r, o)).count() as u32;
+                    assert_eq!(n, homes - 1, "worker {r} of homes of {size}");
+                }
             }
         }
     }

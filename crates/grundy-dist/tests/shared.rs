@@ -52,11 +52,16 @@ fn cluster(spec: &str, dir: &Path, n: usize, workers: usize) -> Vec<Result<Solve
 #[test]
 fn processes_given_one_directory_write_the_library_tablebase() {
     let tmp = tempfile::tempdir().unwrap();
-    for (spec, workers) in [("connect4[4x4]", 1), ("quixo[3]", 2), ("kalah[3,3]", 1)] {
-        let one = tmp.path().join(format!("library-{spec}"));
+    for (spec, workers) in [
+        ("connect4[4x4]", 1),
+        ("quixo[3]", 2),
+        ("kalah[3,3]", 1),
+        ("connect4[4x4]", 3),
+    ] {
+        let one = tmp.path().join(format!("library-{spec}-{workers}"));
         let expected = library(spec, &one, Some(64));
         let want = tier_files(&one);
-        let dir = tmp.path().join(format!("shared-{spec}"));
+        let dir = tmp.path().join(format!("shared-{spec}-{workers}"));
         for (process, got) in cluster(spec, &dir, 2, workers).into_iter().enumerate() {
             let got = got.unwrap_or_else(|e| panic!("{spec}, process {process}: {e}"));
             assert_eq!(got.solved, expected, "{spec}, process {process}");
