@@ -6,10 +6,12 @@
 //! workers in turn as one run from tier 0's first slice on (slice `k` of a tier is worker
 //! `(k + s) mod W`'s, `s` the slices of the tiers before it), so that each holds its share
 //! of every tier within a slice and of all tiers; the owner keeps its reachability bits
-//! and records in dense arrays.
+//! and the records of the tier it solves in dense arrays, and a tier solved in the form
+//! its parts travel in (a code of a few bits a rank where that is smaller).
 //! Forward reachability pushes each child to its owner (as its place in the owner's
 //! arrays); before a tier is
-//! solved, the workers abroad send each their parts of its child tiers whole when they fit
+//! solved, the workers abroad send each process their parts of its child tiers whole
+//! (to one of its workers, which the others read in place) when they fit
 //! [`Config::told_bytes`] (a code of a few bits a rank, or a bit a rank and a byte a
 //! reached position, whichever is smaller), and the tier is
 //! labelled in one visit as the library labels it; past that budget the records of its
@@ -187,13 +189,14 @@ pub struct Config {
     /// two processes keeps 3.4 M; connect four keeps fewer; on `quixo[4]` 2^20 held about
     /// 8 MiB more a process for 5% fewer rounds and the same CPU).
     pub kept_moves: usize,
-    /// The most bytes a worker may hold of the records of a tier's child tiers that
+    /// The most bytes a worker may take of the records of a tier's child tiers that
     /// workers in other processes own, taken whole before the tier is solved (a part in
     /// the smaller of two forms: a code of 1, 2, 4 or 8 bits a rank of theirs when it holds
     /// fewer than 256 distinct records; or a bit a rank with 8 bytes of count a 64 ranks,
-    /// then a byte a position reached, two past 256 records): the tier is then labelled in
-    /// one visit, each move
-    /// abroad one lookup. Past it on any worker, the positions with a child abroad are kept
+    /// then a byte a position reached, two past 256 records; each part taken by one
+    /// worker of a process and read in place by the others, so a process holds up to
+    /// `workers` times this): the tier is then labelled in one visit, each move abroad one
+    /// lookup. Past it on any worker, the positions with a child abroad are kept
     /// and their children's records asked for, a batch at a time (`kept_moves`). Default
     /// 8 MiB, the room `kept_moves` keeps by default: on `connect4[5x5]` over two
     /// processes every tier is taken whole.
