@@ -209,7 +209,16 @@ enum Store {
     Packed {
         data: Vec<u8>,
         shift: u32,
-        codes: Vec<u16>,
+        /// log2 of the codes a byte (`3 - shift`), and a code's mask: a lookup's
+        /// arithmetic, worked out once.
+        per: u32,
+        mask: u8,
+        /// By code, the record; as many as the table has and one more, then padded with
+        /// [`record::UNREACHED`] to 256 (no code past the table is ever held: each byte
+        /// is checked as it comes), so that a code indexes it with no bound to check.
+        codes: Box<[u16; 256]>,
+        /// The table's length and one (the codes that name something).
+        named: usize,
         /// By byte as it comes, how many reached places it holds; [`BAD`] if a code in it
         /// is past `codes`.
         check: Box<[u8; 256]>,
@@ -251,15 +260,15 @@ impl Part {
         }
         let store = match a.store(len).0 {
             Some(bits) => {
-                let mut codes = Vec::with_capacity(a.table.len() + 1);
-                codes.push(record::UNREACHED);
-                codes.extend_from_slice(&a.table);
+                let named = a.table.len() + 1;
+                let mut codes = Box::new([record::UNREACHED; 256]);
+                codes[1..named].copy_from_slice(&a.table);
                 let mut check = Box::new([0u8; 256]);
                 for (v, c) in check.iter_mut().enumerate() {
                     let mut n = 0u8;
                     for j in 0..8 / bits {
                         let code = (v >> (j * bits)) & ((1 << bits) - 1);
-                        if code >= codes.len() {
+                        if code >= named {
                             n = BAD;
                             break;
                         }
@@ -271,7 +280,10 @@ impl Part {
                     // Zeroed: every place unreached until its piece comes.
                     data: vec![0; (len * bits as usize).div_ceil(8)],
                     shift: bits.trailing_zeros(),
+                    per: 3 - bits.trailing_zeros(),
+                    mask: ((1u16 << bits) - 1) as u8,
                     codes,
+                    named,
                     check,
                 }
             }
@@ -396,14 +408,16 @@ impl Part {
         }
         match &self.store {
             Store::Packed {
-                data, shift, codes, ..
+                data,
+                shift,
+                per,
+                mask,
+                codes,
+                ..
             } => {
-                // `3 - shift`: log2 of the codes a byte.
-                let per = 3 - shift;
                 let byte = data[place >> per];
                 let at = (place & ((1 << per) - 1)) << shift;
-                let code = (byte >> at) & (((1u16 << (1 << shift)) - 1) as u8);
-                Some(codes[usize::from(code)])
+                Some(codes[usize::from((byte >> at) & mask)])
             }
             Store::Sparse {
                 words,
@@ -469,10 +483,10 @@ impl Part {
     pub fn sender(&self) -> (Announce, Sender<'_>) {
         let reached = self.reached as u64;
         match &self.store {
-            Store::Packed { codes, .. } => (
+            Store::Packed { codes, named, .. } => (
                 Announce {
                     reached,
-                    table: codes[1..].to_vec(),
+                    table: codes[1..*named].to_vec(),
                 },
                 Sender::Held(self),
             ),
@@ -556,7 +570,7 @@ impl Part {
     /// The bytes held, as [`Announce::bytes`] counts them.
     fn bytes(&self) -> u64 {
         (match &self.store {
-            Store::Packed { data, codes, .. } => data.len() + codes.len() * 2,
+            Store::Packed { data, named, .. } => data.len() + named * 2,
             Store::Sparse {
                 words,
                 table,
