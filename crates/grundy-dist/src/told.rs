@@ -634,26 +634,12 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
-        /// A worker's own array held as a part reads, is announced and is sent as the
-        /// array.
-        #[test]
-        fn an_array_held_at_home_reads_and_sends_as_the_array(
-            raw in proptest::collection::vec(any::<u16>(), 0..1500),
-            kinds in 1u16..600,
-            unreached in 0u16..4,
-        ) {
-            let records: Vec<u16> = raw
-                .iter()
-                .map(|&r| if r % 4 < unreached { record::UNREACHED } else { r % kinds })
-                .collect();
-            held_at_home(&records);
-        }
-
-        /// Every place reads as the owner's array, narrow (few records) or wide.
+        /// Every place reads as the owner's array, narrow (few records) or wide, told or
+        /// held at home (where it is also announced and sent on as the array).
         #[test]
         fn a_part_reads_as_the_owners_array(
-            raw in proptest::collection::vec(any::<u16>(), 0..700),
-            kinds in 1u16..400,
+            raw in proptest::collection::vec(any::<u16>(), 0..1500),
+            kinds in 1u16..600,
             unreached in 0u16..4,
         ) {
             let records: Vec<u16> = raw
@@ -668,6 +654,7 @@ mod tests {
                 prop_assert_eq!(part.get(p), Some(r));
             }
             prop_assert_eq!(part.get(records.len()), None);
+            held_at_home(&records);
         }
     }
 
@@ -695,6 +682,8 @@ mod tests {
         for p in [0, 1, 2, PIECE - 1, PIECE, 2 * PIECE + 99] {
             assert_eq!(part.get(p), Some(narrow[p]));
         }
+        // Held at home, packed the same, and sent on a piece at a time as the array.
+        assert_eq!(held_at_home(&narrow).packed_bits(), Some(4));
         let wide: Vec<u16> = (1..=1000u16).collect();
         let (a, coder) = Announce::of(&wide);
         assert!(a.table.is_empty() && matches!(coder, Coder::Wide));
@@ -703,20 +692,9 @@ mod tests {
     }
 
     #[test]
-    fn arrays_of_several_pieces_held_at_home_in_each_form() {
+    fn arrays_of_several_pieces_held_at_home_sparse_or_plain() {
         let len = PIECE * 2 + 100;
-        // Packed: seven records and "unreached", half a byte a place.
-        let packed: Vec<u16> = (0..len)
-            .map(|i| {
-                if i % 3 == 0 {
-                    record::UNREACHED
-                } else {
-                    (i % 7 + 1) as u16
-                }
-            })
-            .collect();
-        assert_eq!(held_at_home(&packed).packed_bits(), Some(4));
-        // Sparse, by a table (one place in eight reached, 200 records) and wide (1000).
+        // (Packed: in the test above.) Sparse, by a table (one place in eight reached, 200 records) and wide (1000).
         for kinds in [200, 1000] {
             let sparse: Vec<u16> = (0..len)
                 .map(|i| {
