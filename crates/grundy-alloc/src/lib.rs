@@ -37,7 +37,8 @@
 //! writing the whole table would. Memory that is kept is not returned to the system until
 //! the process ends, and a heap fragments where mappings do not: the peak of a process
 //! that allocates and frees many large tables can be higher (on a random parity game of
-//! 4·10^6 vertices: 3–4%).
+//! 4·10^6 vertices: 3–4%); a program whose stages' tables are sized unlike each other (a
+//! solve by tiers) turns the reuse off for large blocks with [`return_freed`].
 
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
@@ -120,16 +121,25 @@ mod reuse {
             return;
         }
         DONE.store(true, Ordering::Relaxed);
-        // Safety: `getenv` reads the environment with a NUL-terminated name; the result is
-        // only read. `mallopt` changes how later blocks are placed, never a block's contents,
-        // and refuses values it does not take (the thresholds then stay as they were).
+        // `mallopt` changes how later blocks are placed, never a block's contents, and
+        // refuses values it does not take (the thresholds then stay as they were).
+        if off() {
+            return;
+        }
+        // Safety: as above.
         unsafe {
-            let value = libc::getenv(c"GRUNDY_REUSE".as_ptr());
-            if !value.is_null() && *value == b'0' as libc::c_char {
-                return;
-            }
             libc::mallopt(libc::M_MMAP_THRESHOLD, super::MAP_FROM as libc::c_int);
             libc::mallopt(libc::M_TRIM_THRESHOLD, super::KEEP_FREE as libc::c_int);
+        }
+    }
+
+    /// Whether `GRUNDY_REUSE` is `0`.
+    pub(crate) fn off() -> bool {
+        // Safety: `getenv` reads the environment with a NUL-terminated name; the result is
+        // only read.
+        unsafe {
+            let value = libc::getenv(c"GRUNDY_REUSE".as_ptr());
+            !value.is_null() && *value == b'0' as libc::c_char
         }
     }
 }
@@ -142,21 +152,31 @@ mod serving {
     /// The address space each heap of a thread reserves (64-bit glibc's `HEAP_MAX_SIZE`).
     const HEAP_RESERVE: u64 = 64 << 20;
 
-    pub(crate) fn return_freed(from: usize) {
+    /// Blocks from `map` bytes up mapped on their own, free heap top past `trim` returned.
+    fn set(map: usize, trim: usize) {
         // The reuse's thresholds are set once, at the first allocation: set them now, so
         // that a first allocation after this call does not put them back.
         super::reuse::tune();
-        let from = libc::c_int::try_from(from.max(GLIBC_THRESHOLD)).unwrap_or(libc::c_int::MAX);
+        let int = |v: usize| libc::c_int::try_from(v).unwrap_or(libc::c_int::MAX);
         // Safety: `mallopt` changes how later blocks are placed, never a block's contents,
         // and refuses values it does not take (the setting then stays as it was).
         unsafe {
-            libc::mallopt(libc::M_MMAP_THRESHOLD, from);
-            libc::mallopt(libc::M_TRIM_THRESHOLD, from.saturating_mul(2));
+            libc::mallopt(libc::M_MMAP_THRESHOLD, int(map));
+            libc::mallopt(libc::M_TRIM_THRESHOLD, int(trim));
         }
     }
 
+    pub(crate) fn return_freed(from: usize) {
+        // With the reuse turned off, glibc's own (adaptive) thresholds stay.
+        if super::reuse::off() {
+            return;
+        }
+        let from = from.max(GLIBC_THRESHOLD);
+        set(from, from.saturating_mul(2));
+    }
+
     pub(crate) fn long_running(arenas: usize) {
-        return_freed(GLIBC_THRESHOLD);
+        set(GLIBC_THRESHOLD, GLIBC_THRESHOLD);
         // Under `ulimit -v` the heaps reserve at most an eighth of the address space.
         let most = super::address_space_limit().map_or(usize::MAX, |l| {
             usize::try_from(l / 8 / HEAP_RESERVE)
@@ -189,7 +209,8 @@ pub const TABLES_FROM: usize = 1 << 20;
 /// next stages do not reuse well (a solve by tiers: each tier's records, bits and moves
 /// are sized by that tier): every block of at least `from` bytes (at least glibc's own
 /// 128 KiB) gets a mapping of its own and goes back to the system when freed, and free
-/// memory at the top of the heap past twice that is returned. Kept in the heap instead,
+/// memory at the top of the heap past twice that is returned. With `GRUNDY_REUSE=0` it
+/// does nothing (glibc's own thresholds stay). Kept in the heap instead,
 /// such tables leave holes the next tier's do not fit: `connect4[5x5]` on one thread
 /// peaked at 158 MiB with the reuse and 118 MiB without, at the same time; quixo 4×4 on
 /// two threads at 218 against 149 MiB with `from` at 1 MiB, for about 2% more CPU in the

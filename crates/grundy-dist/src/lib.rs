@@ -7,7 +7,8 @@
 //! `(k + s) mod W`'s, `s` the slices of the tiers before it), so that each holds its share
 //! of every tier within a slice and of all tiers; the owner keeps its reachability bits
 //! and the records of the tier it solves in dense arrays, and a tier solved in the form
-//! its parts travel in (a code of a few bits a rank where that is smaller).
+//! its parts travel in (a code of a few bits a rank, or a bit a rank and the reached
+//! ranks' records, where that is smaller than the array).
 //! Forward reachability pushes each child to its owner (as its place in the owner's
 //! arrays); before a tier is
 //! solved, the workers abroad send each process their parts of its child tiers whole

@@ -21,7 +21,7 @@ use crate::exchange::{LOST, LOST_WHY};
 use crate::{Config, Error};
 
 /// The protocol's version: bump it when a message changes.
-const PROTOCOL: u32 = 2;
+const PROTOCOL: u32 = 3;
 const MAGIC: &[u8; 8] = b"GRUNDYD1";
 
 /// What every process of a run must agree on.

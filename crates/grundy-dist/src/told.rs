@@ -15,6 +15,10 @@
 //! form kept: packed, the codes as they will be held; sparse, the bits, then the reached
 //! places' records in order. An unreached place reads as [`record::UNREACHED`], as it
 //! would in the owner's own array.
+//!
+//! A worker holds its own records of a solved tier the same way ([`Part::of`]: the smaller
+//! form, or the array itself where neither is smaller), and sends them on from that form
+//! ([`Part::sender`]): the bytes a packed or sparse part holds are the bytes it travels as.
 
 use grundy::tier::record;
 
@@ -220,7 +224,7 @@ enum Store {
         /// The table's length and one (the codes that name something).
         named: usize,
         /// By byte as it comes, how many reached places it holds; [`BAD`] if a code in it
-        /// is past `codes`.
+        /// is past the table (`named` or more).
         check: Box<[u8; 256]>,
     },
     /// A word of bits a 64 places, and the reached places' records in order: by code
@@ -236,7 +240,8 @@ enum Store {
     Plain(Vec<u16>),
 }
 
-/// One owner's part of one tier, as received.
+/// One owner's part of one tier: as received from abroad, or a worker's own array of a
+/// solved tier held at home ([`Part::of`]).
 #[derive(Debug)]
 pub struct Part {
     store: Store,
@@ -450,8 +455,13 @@ impl Part {
         let len = records.len();
         let (a, coder) = Announce::of(&records);
         let pieces = len.div_ceil(PIECE);
-        if a.bytes(len) >= len as u64 * 2 {
-            let reached = a.reached as usize;
+        let reached = a.reached as usize;
+        // Held plain where no other form is smaller, or where it cannot be told (more
+        // places reached than a count of 32 bits holds).
+        let part = (a.bytes(len) < len as u64 * 2)
+            .then(|| Part::new(len, a))
+            .flatten();
+        let Some(mut part) = part else {
             return Part {
                 store: Store::Plain(records),
                 len,
@@ -459,8 +469,7 @@ impl Part {
                 held: reached,
                 pieces,
             };
-        }
-        let mut part = Part::new(len, a).expect("an array's announcement fits it");
+        };
         let mut piece = Vec::new();
         for k in 0..pieces {
             piece.clear();
@@ -522,6 +531,9 @@ impl Sender<'_> {
         };
         let start = (k * PIECE).min(part.len);
         let end = (start + PIECE).min(part.len);
+        if start == end {
+            return;
+        }
         match &part.store {
             Store::Packed { data, shift, .. } => {
                 // A piece starts at a byte: `PIECE` places fill whole bytes.
@@ -550,10 +562,7 @@ impl Sender<'_> {
                     out.extend_from_slice(&narrow[from..to]);
                 }
             }
-            Store::Plain(records) => {
-                let (_, coder) = Announce::of(records);
-                put_piece(records, k, &coder, out);
-            }
+            Store::Plain(_) => unreachable!("a part held plain is sent coded"),
         }
     }
 }
@@ -629,6 +638,10 @@ mod tests {
             put_piece(records, k, &coder, &mut coded);
             assert!(held == coded, "piece {k} sent as the array's");
         }
+        // Nothing past the last piece.
+        let mut past = Vec::new();
+        sender.put_piece(records.len().div_ceil(PIECE).max(1), &mut past);
+        assert!(past.is_empty());
         part
     }
 

@@ -34,7 +34,7 @@ pub struct Shared {
     /// By worker: its bits of every tier reached.
     reach: Mutex<HashMap<u32, Reach>>,
     /// By tier and owner abroad: the part told whole that one worker of the process took
-    /// for all of them ([`Me::takes`]), while the others take it in turn.
+    /// for all of them ([`takes`]), published for a round in which the others clone it.
     told: Mutex<HashMap<(u32, u32), Arc<Part>>>,
 }
 
