@@ -4,6 +4,14 @@
 //! place of a rank among those sent (where its record is in the answer, which comes back
 //! in the order asked) is a count of bits, not a search.
 
+/// 64 places: which are set, and (valid for the words listed, once sealed) how many are
+/// set in earlier words; side by side, so that `index` reads one cache line.
+#[derive(Clone, Copy, Default)]
+struct Word {
+    bits: u64,
+    before: u64,
+}
+
 /// The places of one worker's part of one tier asked in this round.
 ///
 /// `mark` sets a place's bit and lists its word the first time the word gets one;
@@ -11,9 +19,7 @@
 /// all of them), counts the bits before each, and hands out the places in order;
 /// `index` is then a place's position among them; `clear` empties the words listed.
 pub struct Asked {
-    bits: Vec<u64>,
-    /// By word (valid for the words listed, once sealed): the places set in earlier words.
-    before: Vec<u64>,
+    words: Vec<Word>,
     /// The words with a bit set, each once (in order once sealed).
     touched: Vec<usize>,
     sealed: bool,
@@ -24,8 +30,7 @@ impl Asked {
     pub fn new(len: usize) -> Asked {
         let words = len.div_ceil(64);
         Asked {
-            bits: vec![0; words],
-            before: vec![0; words],
+            words: vec![Word::default(); words],
             touched: Vec::new(),
             sealed: false,
         }
@@ -34,7 +39,7 @@ impl Asked {
     /// The number of places it can hold (a multiple of 64).
     #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.bits.len() * 64
+        self.words.len() * 64
     }
 
     /// Whether nothing is marked.
@@ -46,7 +51,7 @@ impl Asked {
     #[inline]
     pub fn mark(&mut self, place: usize) {
         debug_assert!(!self.sealed, "marked after sealing");
-        let word = &mut self.bits[place / 64];
+        let word = &mut self.words[place / 64].bits;
         if *word == 0 {
             self.touched.push(place / 64);
         }
@@ -56,14 +61,14 @@ impl Asked {
     /// Puts the marked places in order, calls `each` on every one of them in increasing
     /// order, and returns their count; [`Asked::index`] answers after it.
     pub fn seal(&mut self, mut each: impl FnMut(usize)) -> usize {
-        if self.touched.len() * 16 >= self.bits.len() {
+        if self.touched.len() * 16 >= self.words.len() {
             // Dense: a scan of the words costs less than sorting the list of them.
             self.touched.clear();
             self.touched.extend(
-                self.bits
+                self.words
                     .iter()
                     .enumerate()
-                    .filter(|(_, &b)| b != 0)
+                    .filter(|(_, w)| w.bits != 0)
                     .map(|(w, _)| w),
             );
         } else {
@@ -71,8 +76,8 @@ impl Asked {
         }
         let mut count = 0u64;
         for &w in &self.touched {
-            self.before[w] = count;
-            let mut b = self.bits[w];
+            self.words[w].before = count;
+            let mut b = self.words[w].bits;
             count += u64::from(b.count_ones());
             while b != 0 {
                 each(w * 64 + b.trailing_zeros() as usize);
@@ -88,19 +93,19 @@ impl Asked {
     #[inline]
     pub fn index(&self, place: usize) -> Option<usize> {
         debug_assert!(self.sealed, "looked up before sealing");
-        let b = *self.bits.get(place / 64)?;
+        let Word { bits: b, before } = *self.words.get(place / 64)?;
         let bit = 1u64 << (place % 64);
         if b & bit == 0 {
             return None;
         }
-        Some((self.before[place / 64] + u64::from((b & (bit - 1)).count_ones())) as usize)
+        Some((before + u64::from((b & (bit - 1)).count_ones())) as usize)
     }
 
     /// Calls `each` on every marked place in increasing order (after [`Asked::seal`]).
     pub fn places(&self, mut each: impl FnMut(usize)) {
         debug_assert!(self.sealed, "listed before sealing");
         for &w in &self.touched {
-            let mut b = self.bits[w];
+            let mut b = self.words[w].bits;
             while b != 0 {
                 each(w * 64 + b.trailing_zeros() as usize);
                 b &= b - 1;
@@ -110,11 +115,11 @@ impl Asked {
 
     /// Unmarks everything, for the next round.
     pub fn clear(&mut self) {
-        if self.touched.len() * 4 >= self.bits.len() {
-            self.bits.fill(0);
+        if self.touched.len() * 4 >= self.words.len() {
+            self.words.iter_mut().for_each(|w| w.bits = 0);
         } else {
             for &w in &self.touched {
-                self.bits[w] = 0;
+                self.words[w].bits = 0;
             }
         }
         self.touched.clear();
