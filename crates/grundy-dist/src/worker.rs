@@ -1069,12 +1069,6 @@ impl<'a> Me<'a> {
                 c.tier
             ))
         };
-        // By tier, the records of each worker at home (empty for the others, and for a
-        // tier not held).
-        let view: Vec<Vec<Option<&Part>>> = home
-            .iter()
-            .map(|parts| parts.iter().map(|p| p.as_deref()).collect())
-            .collect();
         // A child's record if its owner is in this process (`Ok(None)` if not; a move
         // inside the tier is the caller's to tell apart).
         let at_home = |c: &Child| -> Result<Option<u16>, grundy::Error> {
@@ -1086,9 +1080,9 @@ impl<'a> Me<'a> {
                 return Ok(None);
             }
             let at = lay.place(i, c.rank);
-            match view
+            match home
                 .get(c.tier as usize)
-                .and_then(|parts| *parts.get(o as usize)?)
+                .and_then(|parts| parts.get(o as usize)?.as_deref())
                 .and_then(|records| records.get(at))
             {
                 Some(rec) => Ok(Some(rec)),
@@ -1104,7 +1098,8 @@ impl<'a> Me<'a> {
                 .flat_map(|c| (0..self.rounds.peers).map(move |o| (c, o)))
                 .map(|(c, o)| {
                     if here.has(o) {
-                        view.get(c).and_then(|parts| *parts.get(o as usize)?)
+                        home.get(c)
+                            .and_then(|parts| parts.get(o as usize)?.as_deref())
                     } else {
                         told.part(c as u32, o)
                     }
@@ -1257,9 +1252,10 @@ impl<'a> Me<'a> {
 
     /// The records of `t`'s child tiers that the workers abroad hold (every worker not
     /// read in place), taken whole ([`told`]): each owner announces its parts, and if
-    /// what any worker would hold of them passes `Config::told_bytes`, none is sent
+    /// what any worker would take of them passes `Config::told_bytes`, none is sent
     /// (`None`: the batches ask for the records of their children abroad instead); else
-    /// they come a piece a round. `None` too when no worker is abroad.
+    /// they come a piece a round, each owner's to one worker of each process, which shares
+    /// them with the others in place ([`takes`]). `None` too when no worker is abroad.
     fn take_told(&mut self, w: &mut Worker, t: u32) -> Result<Option<Told>, Error> {
         let here = self.home();
         let peers = self.rounds.peers;
@@ -1397,43 +1393,40 @@ impl<'a> Me<'a> {
                 "worker {from} sent fewer records of a tier than it announced"
             )));
         }
-        let taking: Vec<Vec<Option<Arc<Part>>>> = taking
-            .into_iter()
-            .map(|by| by.into_iter().map(|p| p.map(Arc::new)).collect())
-            .collect();
+        let mut told = Told {
+            parts: taking
+                .into_iter()
+                .map(|by| by.into_iter().map(|p| p.map(Arc::new)).collect())
+                .collect(),
+        };
         if size == 1 {
-            return Ok(Some(Told { parts: taking }));
+            return Ok(Some(told));
         }
         // Shared within the home: each worker publishes what it took, takes the others'
         // after a round, and withdraws its own after another (every worker then holds
         // what it reads).
-        let mut published = Vec::new();
         {
             let mut shared = lock(&self.shared.told);
-            for (c, by) in taking.iter().enumerate() {
+            for (c, by) in told.parts.iter().enumerate() {
                 for (o, part) in by.iter().enumerate() {
                     if let Some(part) = part {
                         shared.insert((c as u32, o as u32), Arc::clone(part));
-                        published.push((c as u32, o as u32));
                     }
                 }
             }
         }
         self.sync(w, Vec::new(), [0; SUMS], 0, Ok(()))?;
-        let mut told = Told {
-            parts: (0..n).map(|_| Vec::new()).collect(),
-        };
         let mut local = Ok(());
         {
             let shared = lock(&self.shared.told);
             for &c in &children {
                 let by = &mut told.parts[c as usize];
                 by.resize_with(peers as usize, || None);
-                for o in (0..peers).filter(|&o| !here.has(o)) {
-                    let taker = (here.from..here.to).find(|&r| takes(size, r, o));
+                for o in (0..peers).filter(|&o| !here.has(o) && !takes(size, me, o)) {
                     match shared.get(&(c, o)) {
                         Some(part) => by[o as usize] = Some(Arc::clone(part)),
                         None => {
+                            let taker = (here.from..here.to).find(|&r| takes(size, r, o));
                             local = Err(Error::Lost(format!(
                                 "worker {} did not share the records of worker {o} of tier {c}",
                                 taker.unwrap_or(o)
@@ -1443,11 +1436,12 @@ impl<'a> Me<'a> {
                 }
             }
         }
-        drop(taking);
         self.sync(w, Vec::new(), [0; SUMS], 0, local)?;
         let mut shared = lock(&self.shared.told);
-        for key in published {
-            shared.remove(&key);
+        for &c in &children {
+            for o in (0..peers).filter(|&o| takes(size, me, o)) {
+                shared.remove(&(c, o));
+            }
         }
         Ok(Some(told))
     }
