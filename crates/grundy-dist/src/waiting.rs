@@ -172,6 +172,24 @@ impl Folds {
         Some(())
     }
 
+    /// Win/loss games: folds into position `i` a child inside lost (`won` false) or won
+    /// in `x`, as [`Folds::add`] folds its record; the fold after. `None` if there is no
+    /// position `i` or `x` is past a record's remoteness.
+    #[inline]
+    pub fn told(&mut self, i: usize, won: bool, x: u32) -> Option<Folded> {
+        if x > grundy::tier::record::MAX_REMOTENESS {
+            return None;
+        }
+        let f = self.folded.get_mut(i)?;
+        let plus_one = x as u16 + 1;
+        if won {
+            f.win = f.win.max(plus_one);
+        } else if f.loss == 0 || plus_one < f.loss {
+            f.loss = plus_one;
+        }
+        Some(*f)
+    }
+
     /// Win/loss games: the folds, by position.
     pub fn folded(&self) -> &[Folded] {
         &self.folded

@@ -1801,58 +1801,10 @@ impl<'a> Me<'a> {
             moves: inside,
         } = p.rows;
         let mut count: Vec<u32> = inside.counts().to_vec();
-        // Each move to a child owned elsewhere is told to its owner: the child, the
-        // parent's number, and for score games the move's gain and whether it keeps the
-        // turn.
-        let mut out = self.empty();
-        if local.is_ok() {
-            inside
-                .each(|i, c, gain, again| {
-                    let o = lay.owner(c);
-                    if o != me {
-                        let b = &mut out[o as usize];
-                        codec::put(b, c);
-                        codec::put(b, i as u64);
-                        if scored {
-                            codec::put_signed(b, i64::from(gain));
-                            codec::put(b, u64::from(again));
-                        }
-                    }
-                    Ok::<(), ()>(())
-                })
-                .ok();
-        }
-        // The round also gives the most pending positions any worker has, which says
-        // whether a parent fits in 4 bytes.
-        let got = self.sync(w, out, [0; SUMS], np as u64, local)?;
-        let most = got.max;
-        let packing = Packing::new(self.rounds.peers, most);
-        // Every move into a child this worker owns: those of its own positions, then those
-        // told; `f` gets the child, the parent (its number and owner), gain and again.
-        let each_move = |f: &mut dyn FnMut(u64, Parent, i32, bool) -> Result<(), Error>| {
-            inside.each(|i, c, gain, again| {
-                if lay.owner(c) == me {
-                    f(c, Parent::new(me, i as u32), gain, again)?;
-                }
-                Ok::<(), Error>(())
-            })?;
-            for (o, bytes) in &got.inbox {
-                let bad = malformed(*o);
-                let mut rd = Reader::new(bytes);
-                while !rd.done() {
-                    let c = rd.get().map_err(&bad)?;
-                    let pi = u32::try_from(rd.get().map_err(&bad)?).map_err(|_| bad(Malformed))?;
-                    let (gain, again) = gain_again(&mut rd, scored).map_err(&bad)?;
-                    if lay.owner(c) != me || c >= size || u64::from(pi) >= most {
-                        return Err(bad(Malformed));
-                    }
-                    f(c, Parent::new(*o, pi), gain, again)?;
-                }
-            }
-            Ok(())
-        };
-        // First pass: the moves into each pending child counted; a final child's record
-        // folded into its parent here, or told to the parent's owner.
+        // First pass, over every move into a child this worker owns: the moves into each
+        // pending child counted; a final child's record folded into its parent here, or
+        // told to the parent's owner. Its own positions' moves are taken in the pass that
+        // tells the others theirs, before the round.
         let mut off = vec![0usize; np + 1];
         let mut finals = self.empty();
         let mut taken: Result<(), Error> = Ok(());
@@ -1861,7 +1813,7 @@ impl<'a> Me<'a> {
             *left = left.checked_sub(1).ok_or(Malformed)?;
             outside.add(pi, rec, again, gain).ok_or(Malformed)
         };
-        each_move(&mut |c, parent, gain, again| {
+        let mut first = |c: u64, parent: Parent, gain: i32, again: bool| -> Result<(), Error> {
             let at = lay.local(c);
             if let Some(ci) = pending.index(at) {
                 off[ci] += 1;
@@ -1886,7 +1838,51 @@ impl<'a> Me<'a> {
                 }
             }
             Ok(())
-        })?;
+        };
+        // Each move to a child owned elsewhere is told to its owner: the child, the
+        // parent's number, and for score games the move's gain and whether it keeps the
+        // turn.
+        let mut out = self.empty();
+        if local.is_ok() {
+            local = inside.each(|i, c, gain, again| {
+                let o = lay.owner(c);
+                if o == me {
+                    return first(c, Parent::new(me, i as u32), gain, again);
+                }
+                let b = &mut out[o as usize];
+                codec::put(b, c);
+                codec::put(b, i as u64);
+                if scored {
+                    codec::put_signed(b, i64::from(gain));
+                    codec::put(b, u64::from(again));
+                }
+                Ok(())
+            });
+        }
+        // The round also gives the most pending positions any worker has, which says
+        // whether a parent fits in 4 bytes.
+        let got = self.sync(w, out, [0; SUMS], np as u64, local)?;
+        let most = got.max;
+        let packing = Packing::new(self.rounds.peers, most);
+        // The moves told into a child this worker owns; `f` gets the child, the parent
+        // (its number and owner), gain and again.
+        let told_moves = |f: &mut dyn FnMut(u64, Parent, i32, bool) -> Result<(), Error>| {
+            for (o, bytes) in &got.inbox {
+                let bad = malformed(*o);
+                let mut rd = Reader::new(bytes);
+                while !rd.done() {
+                    let c = rd.get().map_err(&bad)?;
+                    let pi = u32::try_from(rd.get().map_err(&bad)?).map_err(|_| bad(Malformed))?;
+                    let (gain, again) = gain_again(&mut rd, scored).map_err(&bad)?;
+                    if lay.owner(c) != me || c >= size || u64::from(pi) >= most {
+                        return Err(bad(Malformed));
+                    }
+                    f(c, Parent::new(*o, pi), gain, again)?;
+                }
+            }
+            Ok(())
+        };
+        told_moves(&mut first)?;
         // Second pass: the moves into each pending child, reversed: its parents are
         // rev[off[i]..off[i + 1]] (and, for score games, their moves' gain and again).
         for i in 0..np {
@@ -1899,7 +1895,7 @@ impl<'a> Me<'a> {
         } else {
             Vec::new()
         };
-        each_move(&mut |c, parent, gain, again| {
+        let mut second = |c: u64, parent: Parent, gain: i32, again: bool| -> Result<(), Error> {
             if let Some(ci) = pending.index(lay.local(c)) {
                 off[ci] -= 1;
                 rev.set(off[ci], parent);
@@ -1908,7 +1904,14 @@ impl<'a> Me<'a> {
                 }
             }
             Ok(())
+        };
+        inside.each(|i, c, gain, again| {
+            if lay.owner(c) == me {
+                second(c, Parent::new(me, i as u32), gain, again)?;
+            }
+            Ok::<(), Error>(())
         })?;
+        told_moves(&mut second)?;
         drop((inside, got));
         let got_finals = self.sync(w, finals, [0; SUMS], 0, taken)?;
         for (o, bytes) in got_finals.inbox {
@@ -1946,6 +1949,11 @@ impl<'a> Me<'a> {
     /// the order of the library's engine on its chains of virtual vertices, by rounds.
     /// A child inside decided is folded into its parents' `outside` as a child out of
     /// the tier would be (the quickest loss, the slowest win).
+    ///
+    /// A parent of this worker's own is told at once, as its child is decided: what it is
+    /// told in round `L` cannot change what round `L` decides of it (a loss in `L` is no
+    /// quicker than one in `L − 1`; a win in `L` is not the slowest in `L − 1`). A parent
+    /// is queued for the next round only when what it was told decides it there.
     fn level_rounds(
         &mut self,
         w: &mut Worker,
@@ -1962,9 +1970,6 @@ impl<'a> Me<'a> {
         let mut level: u32 = 1;
         loop {
             let mut out = self.empty();
-            // What this worker tells its own positions, coded as a message to another
-            // (a few bytes a parent where a pair took 16).
-            let mut home: Vec<u8> = Vec::new();
             let mut newly = 0u64;
             let mut local = Ok(());
             for i in queue.take(level) {
@@ -1992,36 +1997,23 @@ impl<'a> Me<'a> {
                 newly += 1;
                 let won = matches!(value, Value::Win(_));
                 for parent in graph.parents(i) {
-                    let v = parent.number() as u64 * 2 + u64::from(won);
                     if parent.owner() == me {
-                        codec::put(&mut home, v);
+                        let told = (&mut *outside, &mut *count, &mut *decided, &mut queue);
+                        tell_level(told, parent.number(), won, level).map_err(malformed(me))?;
                     } else {
+                        let v = parent.number() as u64 * 2 + u64::from(won);
                         codec::put(&mut out[parent.owner() as usize], v);
                     }
                 }
             }
             let got = self.sync(w, out, [newly, 0, 0, 0, 0, 0, 0, 0], 0, local)?;
-            // The records of a child won or lost in `level` (both exist: positions were
-            // decided at it).
-            let records = [Value::Loss(level), Value::Win(level)].map(record::of_value);
-            let mut tell = |pi: usize, won: bool| -> Result<(), Malformed> {
-                if *decided.get(pi).ok_or(Malformed)? != record::UNREACHED {
-                    return Ok(());
-                }
-                if won {
-                    count[pi] = count[pi].checked_sub(1).ok_or(Malformed)?;
-                }
-                let rec = records[usize::from(won)].ok_or(Malformed)?;
-                outside.add(pi, rec, false, 0).ok_or(Malformed)?;
-                queue.told(pi as u32);
-                Ok(())
-            };
-            for (from, bytes) in std::iter::once((me, home)).chain(got.inbox) {
+            for (from, bytes) in got.inbox {
                 let mut rd = Reader::new(&bytes);
                 while !rd.done() {
                     let v = rd.get().map_err(malformed(from))?;
                     let pi = usize::try_from(v / 2).map_err(|_| malformed(from)(Malformed))?;
-                    tell(pi, v % 2 == 1).map_err(malformed(from))?;
+                    let told = (&mut *outside, &mut *count, &mut *decided, &mut queue);
+                    tell_level(told, pi, v % 2 == 1, level).map_err(malformed(from))?;
                 }
             }
             if got.sums[0] == 0 && u64::from(level) > longest {
@@ -2778,6 +2770,33 @@ impl Parents {
             .chain(wide.iter().copied())
             .map(move |x| packing.unpack(x))
     }
+}
+
+/// A child decided in round `level` of [`Me::level_rounds`] told to its parent `pi`:
+/// folded into the parent's moves out of the tier, and the parent queued for the next
+/// round if that decides it there. Nothing if the parent is decided already.
+fn tell_level(
+    (outside, count, decided, queue): (&mut Folds, &mut [u32], &mut [u16], &mut LevelQueue),
+    pi: usize,
+    won: bool,
+    level: u32,
+) -> Result<(), Malformed> {
+    if *decided.get(pi).ok_or(Malformed)? != record::UNREACHED {
+        return Ok(());
+    }
+    if won {
+        count[pi] = count[pi].checked_sub(1).ok_or(Malformed)?;
+    }
+    let o = outside.told(pi, won, level).ok_or(Malformed)?;
+    let next = if won {
+        count[pi] == 0 && o.loss().is_none() && !o.draw() && o.win() == Some(level)
+    } else {
+        o.loss() == Some(level)
+    };
+    if next {
+        queue.told(pi as u32);
+    }
+    Ok(())
 }
 
 /// The moves into a worker's pending positions, by child: the parents of position `i`
