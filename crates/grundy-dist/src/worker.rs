@@ -1801,11 +1801,13 @@ impl<'a> Me<'a> {
             moves: inside,
         } = p.rows;
         let mut count: Vec<u32> = inside.counts().to_vec();
-        // First pass, over every move into a child this worker owns: the moves into each
-        // pending child counted; a final child's record folded into its parent here, or
-        // told to the parent's owner. Its own positions' moves are taken in the pass that
-        // tells the others theirs, before the round.
-        let mut off = vec![0usize; np + 1];
+        // First pass, over every move into a child this worker owns: each move into a
+        // pending child listed (the child's number and the parent's, by the parent's
+        // owner in runs, so that the second pass neither decodes nor looks a child up
+        // again); a final child's record folded into its parent here, or told to the
+        // parent's owner. Its own positions' moves are taken in the pass that tells the
+        // others theirs, before the round.
+        let mut into = MovesInto::new(scored);
         let mut finals = self.empty();
         let mut taken: Result<(), Error> = Ok(());
         let mut fold = |pi: usize, rec: u16, gain: i32, again: bool| -> Result<(), Malformed> {
@@ -1816,7 +1818,7 @@ impl<'a> Me<'a> {
         let mut first = |c: u64, parent: Parent, gain: i32, again: bool| -> Result<(), Error> {
             let at = lay.local(c);
             if let Some(ci) = pending.index(at) {
-                off[ci] += 1;
+                into.push(ci as u32, parent, gain, again);
                 return Ok(());
             }
             let rec = records[at];
@@ -1859,60 +1861,29 @@ impl<'a> Me<'a> {
                 Ok(())
             });
         }
+        drop(inside);
         // The round also gives the most pending positions any worker has, which says
         // whether a parent fits in 4 bytes.
         let got = self.sync(w, out, [0; SUMS], np as u64, local)?;
         let most = got.max;
         let packing = Packing::new(self.rounds.peers, most);
-        // The moves told into a child this worker owns; `f` gets the child, the parent
-        // (its number and owner), gain and again.
-        let told_moves = |f: &mut dyn FnMut(u64, Parent, i32, bool) -> Result<(), Error>| {
-            for (o, bytes) in &got.inbox {
-                let bad = malformed(*o);
-                let mut rd = Reader::new(bytes);
-                while !rd.done() {
-                    let c = rd.get().map_err(&bad)?;
-                    let pi = u32::try_from(rd.get().map_err(&bad)?).map_err(|_| bad(Malformed))?;
-                    let (gain, again) = gain_again(&mut rd, scored).map_err(&bad)?;
-                    if lay.owner(c) != me || c >= size || u64::from(pi) >= most {
-                        return Err(bad(Malformed));
-                    }
-                    f(c, Parent::new(*o, pi), gain, again)?;
+        // The moves told into a child this worker owns.
+        for (o, bytes) in got.inbox {
+            let bad = malformed(o);
+            let mut rd = Reader::new(&bytes);
+            while !rd.done() {
+                let c = rd.get().map_err(&bad)?;
+                let pi = u32::try_from(rd.get().map_err(&bad)?).map_err(|_| bad(Malformed))?;
+                let (gain, again) = gain_again(&mut rd, scored).map_err(&bad)?;
+                if lay.owner(c) != me || c >= size || u64::from(pi) >= most {
+                    return Err(bad(Malformed));
                 }
+                first(c, Parent::new(o, pi), gain, again)?;
             }
-            Ok(())
-        };
-        told_moves(&mut first)?;
+        }
         // Second pass: the moves into each pending child, reversed: its parents are
         // rev[off[i]..off[i + 1]] (and, for score games, their moves' gain and again).
-        for i in 0..np {
-            off[i + 1] += off[i];
-        }
-        let edges = off[np];
-        let mut rev = Parents::new(edges, packing);
-        let mut moves = if scored {
-            vec![(0i32, false); edges]
-        } else {
-            Vec::new()
-        };
-        let mut second = |c: u64, parent: Parent, gain: i32, again: bool| -> Result<(), Error> {
-            if let Some(ci) = pending.index(lay.local(c)) {
-                off[ci] -= 1;
-                rev.set(off[ci], parent);
-                if scored {
-                    moves[off[ci]] = (gain, again);
-                }
-            }
-            Ok(())
-        };
-        inside.each(|i, c, gain, again| {
-            if lay.owner(c) == me {
-                second(c, Parent::new(me, i as u32), gain, again)?;
-            }
-            Ok::<(), Error>(())
-        })?;
-        told_moves(&mut second)?;
-        drop((inside, got));
+        let (off, rev, moves) = into.reversed(np, packing);
         let got_finals = self.sync(w, finals, [0; SUMS], 0, taken)?;
         for (o, bytes) in got_finals.inbox {
             let bad = malformed(o);
@@ -2769,6 +2740,98 @@ impl Parents {
             .map(|&x| u64::from(x))
             .chain(wide.iter().copied())
             .map(move |x| packing.unpack(x))
+    }
+}
+
+/// The moves into a worker's pending positions as its first pass over them lists them:
+/// the child's number and the parent's, by the parent's owner in runs (this worker's
+/// own first), and for score games each move's gain and whether it keeps the turn.
+///
+/// Kept in chunks of [`MovesInto::CHUNK`] moves, each freed once reversed: the list
+/// takes 8 bytes a move with no vector doubled past it (on quixo[4] a vector grown by
+/// doubling put the process's peak up by 20 MiB), and a chunk comes from the heap.
+struct MovesInto {
+    scored: bool,
+    chunks: Vec<Vec<(u32, u32)>>,
+    gains: Vec<Vec<(i32, bool)>>,
+    /// Each run's owner and its first move.
+    runs: Vec<(u32, usize)>,
+    len: usize,
+}
+
+impl MovesInto {
+    /// Moves a chunk: 512 KiB, under the size the allocator maps on its own
+    /// ([`grundy_alloc`]'s `TABLES_FROM` in the command line).
+    const CHUNK: usize = 1 << 16;
+
+    fn new(scored: bool) -> MovesInto {
+        MovesInto {
+            scored,
+            chunks: Vec::new(),
+            gains: Vec::new(),
+            runs: Vec::new(),
+            len: 0,
+        }
+    }
+
+    /// A move of `parent` into pending child number `child`.
+    #[inline]
+    fn push(&mut self, child: u32, parent: Parent, gain: i32, again: bool) {
+        if self.runs.last().is_none_or(|&(o, _)| o != parent.owner()) {
+            self.runs.push((parent.owner(), self.len));
+        }
+        if self.len.is_multiple_of(Self::CHUNK) {
+            self.chunks.push(Vec::with_capacity(Self::CHUNK));
+            if self.scored {
+                self.gains.push(Vec::with_capacity(Self::CHUNK));
+            }
+        }
+        let last = self.chunks.len() - 1;
+        self.chunks[last].push((child, parent.number() as u32));
+        if self.scored {
+            self.gains[last].push((gain, again));
+        }
+        self.len += 1;
+    }
+
+    /// The moves reversed, for `np` pending children: the parents of child `i` are
+    /// `rev[off[i]..off[i + 1]]` (placed in the order pushed, each at the end of the
+    /// room left, so they read in reverse), and (score games) their moves' gain and
+    /// again are `moves[off[i]..off[i + 1]]`.
+    fn reversed(self, np: usize, packing: Packing) -> (Vec<usize>, Parents, Vec<(i32, bool)>) {
+        let mut off = vec![0usize; np + 1];
+        for &(ci, _) in self.chunks.iter().flatten() {
+            off[ci as usize] += 1;
+        }
+        for i in 0..np {
+            off[i + 1] += off[i];
+        }
+        let edges = self.len;
+        let mut rev = Parents::new(edges, packing);
+        let mut moves = if self.scored {
+            vec![(0i32, false); edges]
+        } else {
+            Vec::new()
+        };
+        let mut gains = self.gains.into_iter();
+        let mut k = 0usize;
+        let mut run = 0usize;
+        for chunk in self.chunks {
+            let chunk_gains = gains.next();
+            for (j, (ci, number)) in chunk.into_iter().enumerate() {
+                while run + 1 < self.runs.len() && self.runs[run + 1].1 <= k {
+                    run += 1;
+                }
+                let slot = &mut off[ci as usize];
+                *slot -= 1;
+                rev.set(*slot, Parent::new(self.runs[run].0, number));
+                if let Some(g) = &chunk_gains {
+                    moves[*slot] = g[j];
+                }
+                k += 1;
+            }
+        }
+        (off, rev, moves)
     }
 }
 
