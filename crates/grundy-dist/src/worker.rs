@@ -2757,6 +2757,8 @@ struct MovesInto {
     /// Each run's owner and its first move.
     runs: Vec<(u32, usize)>,
     len: usize,
+    /// Moves a chunk: [`MovesInto::CHUNK`], fewer in tests.
+    chunk: usize,
 }
 
 impl MovesInto {
@@ -2765,12 +2767,17 @@ impl MovesInto {
     const CHUNK: usize = 1 << 16;
 
     fn new(scored: bool) -> MovesInto {
+        MovesInto::chunked(scored, Self::CHUNK)
+    }
+
+    fn chunked(scored: bool, chunk: usize) -> MovesInto {
         MovesInto {
             scored,
             chunks: Vec::new(),
             gains: Vec::new(),
             runs: Vec::new(),
             len: 0,
+            chunk,
         }
     }
 
@@ -2780,10 +2787,10 @@ impl MovesInto {
         if self.runs.last().is_none_or(|&(o, _)| o != parent.owner()) {
             self.runs.push((parent.owner(), self.len));
         }
-        if self.len.is_multiple_of(Self::CHUNK) {
-            self.chunks.push(Vec::with_capacity(Self::CHUNK));
+        if self.len.is_multiple_of(self.chunk) {
+            self.chunks.push(Vec::with_capacity(self.chunk));
             if self.scored {
-                self.gains.push(Vec::with_capacity(Self::CHUNK));
+                self.gains.push(Vec::with_capacity(self.chunk));
             }
         }
         let last = self.chunks.len() - 1;
@@ -3068,6 +3075,39 @@ mod tests {
                     }
                 }
             }
+        }
+
+        /// The moves listed and reversed, against each child's moves gathered in the
+        /// order pushed: its parents (and gains) are those, last pushed first, in
+        /// chunks of any size and runs of any owners.
+        #[test]
+        fn moves_listed_reverse_as_gathered_by_child(
+            np in 1usize..40,
+            chunk in 1usize..7,
+            scored in any::<bool>(),
+            pushed in proptest::collection::vec((any::<prop::sample::Index>(), 0u32..4, 0u32..1000, any::<i32>(), any::<bool>()), 0..200),
+        ) {
+            let packing = Packing::new(4, 1000);
+            let mut into = MovesInto::chunked(scored, chunk);
+            let mut by_child: Vec<Vec<(Parent, (i32, bool))>> = vec![Vec::new(); np];
+            for &(ix, owner, number, gain, again) in &pushed {
+                let ci = ix.index(np);
+                into.push(ci as u32, Parent::new(owner, number), gain, again);
+                by_child[ci].push((Parent::new(owner, number), (gain, again)));
+            }
+            let (off, rev, moves) = into.reversed(np, packing);
+            prop_assert_eq!(off.len(), np + 1);
+            prop_assert_eq!(off[np], pushed.len());
+            for (i, want) in by_child.iter().enumerate() {
+                let got: Vec<Parent> = rev.get(off[i]..off[i + 1]).collect();
+                let parents: Vec<Parent> = want.iter().rev().map(|&(p, _)| p).collect();
+                prop_assert_eq!(got, parents);
+                if scored {
+                    let gains: Vec<(i32, bool)> = want.iter().rev().map(|&(_, g)| g).collect();
+                    prop_assert_eq!(&moves[off[i]..off[i + 1]], &gains[..]);
+                }
+            }
+            prop_assert_eq!(moves.len(), if scored { pushed.len() } else { 0 });
         }
 
         #[test]
