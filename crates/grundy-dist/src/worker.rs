@@ -1481,6 +1481,16 @@ impl<'a> Me<'a> {
                 return;
             };
             *edges += children.len() as u64;
+            if children.iter().any(|c| c.tier == t) {
+                // Kept for the in-tier rounds (`evaluate` would stop at the first move
+                // inside), each child out of the tier looked up once.
+                if let Err(e) = pend(&mut out.early, game, scored, t, at, children, |_, c| {
+                    record_of(c)
+                }) {
+                    out.error.get_or_insert(e);
+                }
+                return;
+            }
             // Every child reached and out of the tier (the common case): folded here,
             // one lookup each.
             let mut fold = Fold::NONE;
@@ -1493,16 +1503,6 @@ impl<'a> Me<'a> {
             });
             if plain {
                 label(fold.record(scored).map(Some), records, at, out);
-                return;
-            }
-            if children.iter().any(|c| c.tier == t) {
-                // Kept for the in-tier rounds (`evaluate` would stop at the first move
-                // inside).
-                if let Err(e) = pend(&mut out.early, game, scored, t, at, children, |_, c| {
-                    record_of(c)
-                }) {
-                    out.error.get_or_insert(e);
-                }
                 return;
             }
             // An error the library's `evaluate` tells (a child unreached, or in a tier
