@@ -606,6 +606,31 @@ mod tests {
                 prop_assert_eq!(rows.folds.outside(0), o);
             }
         }
+
+        /// A child inside lost or won in `x`, folded by `Folds::told`, is its record
+        /// folded by `Folds::add`; past a record's remoteness it is refused.
+        #[test]
+        fn told_is_add_of_the_record(
+            start in (recs(), recs()),
+            tells in proptest::collection::vec((any::<bool>(), 0u32..40), 0..10),
+            far in grundy::tier::record::MAX_REMOTENESS + 1..u32::MAX,
+        ) {
+            let mut told = Rows::new(false, 10);
+            told.push(&Outside::default(), std::iter::empty()).unwrap();
+            for rec in [start.0, start.1] {
+                told.folds.add(0, rec, false, 0).unwrap();
+            }
+            let mut added = told.clone();
+            for &(won, x) in &tells {
+                let value = if won { grundy::game::Value::Win(x) } else { grundy::game::Value::Loss(x) };
+                let rec = grundy::tier::record::of_value(value).unwrap();
+                added.folds.add(0, rec, false, 0).unwrap();
+                let f = told.folds.told(0, won, x);
+                prop_assert_eq!(f, Some(added.folds.folded()[0]));
+            }
+            prop_assert_eq!(told.folds.told(0, true, far), None);
+            prop_assert_eq!(told.folds.told(1, false, 0), None);
+        }
     }
 
     #[test]

@@ -1922,9 +1922,12 @@ impl<'a> Me<'a> {
     /// the tier would be (the quickest loss, the slowest win).
     ///
     /// A parent of this worker's own is told at once, as its child is decided: what it is
-    /// told in round `L` cannot change what round `L` decides of it (a loss in `L` is no
-    /// quicker than one in `L − 1`; a win in `L` is not the slowest in `L − 1`). A parent
-    /// is queued for the next round only when what it was told decides it there.
+    /// told in round `L` cannot change what round `L` decides of it. It is won in `L`
+    /// whether told or not (a loss in `L` is no quicker than one in `L − 1`), and lost in
+    /// `L` neither way: the child it is told of was undecided, so its count of children
+    /// inside not won was not 0, and once told of a win, its slowest is `L`, not `L − 1`.
+    /// A parent is queued for the next round only when what it was told decides it there
+    /// ([`tell_level`]).
     fn level_rounds(
         &mut self,
         w: &mut Worker,
@@ -1970,11 +1973,18 @@ impl<'a> Me<'a> {
                 for parent in graph.parents(i) {
                     if parent.owner() == me {
                         let told = (&mut *outside, &mut *count, &mut *decided, &mut queue);
-                        tell_level(told, parent.number(), won, level).map_err(malformed(me))?;
+                        if let Err(e) = tell_level(told, parent.number(), won, level) {
+                            // Told with the round, which every worker takes.
+                            local = Err(malformed(me)(e));
+                            break;
+                        }
                     } else {
                         let v = parent.number() as u64 * 2 + u64::from(won);
                         codec::put(&mut out[parent.owner() as usize], v);
                     }
+                }
+                if local.is_err() {
+                    break;
                 }
             }
             let got = self.sync(w, out, [newly, 0, 0, 0, 0, 0, 0, 0], 0, local)?;
@@ -2747,8 +2757,9 @@ impl Parents {
 /// the child's number and the parent's, by the parent's owner in runs (this worker's
 /// own first), and for score games each move's gain and whether it keeps the turn.
 ///
-/// Kept in chunks of [`MovesInto::CHUNK`] moves, each freed once reversed: the list
-/// takes 8 bytes a move with no vector doubled past it (on quixo[4] a vector grown by
+/// Kept in chunks of [`MovesInto::CHUNK`] moves, each freed once reversed (the whole list
+/// is held while the reversed moves are made: the in-tier rounds' peak): the list takes
+/// 8 bytes a move (16 with a score game's gains) with no vector doubled past it (on quixo[4] a vector grown by
 /// doubling put the process's peak up by 20 MiB), and a chunk comes from the heap.
 struct MovesInto {
     scored: bool,
@@ -2890,12 +2901,13 @@ impl Reversed<'_> {
 
 /// The pending positions a round of the win/loss in-tier rounds looks at: at level `L`,
 /// those whose moves out of the tier may decide them at `L` (a child lost or won in
-/// `L − 1`), and those told in the round before of a child inside decided. No other
-/// position can be decided at `L`, so the rounds need not look at every one of them.
+/// `L − 1`), and those told in the round before of a child inside that decides them at
+/// `L` ([`tell_level`]). No other position can be decided at `L`, so the rounds need not
+/// look at every one of them.
 struct LevelQueue {
     /// By level: the positions whose quickest loss or slowest win outside is a level less.
     by_level: Vec<Vec<u32>>,
-    /// Told of a child inside in the last round.
+    /// Told in the last round of a child inside that decides them.
     told: Vec<u32>,
 }
 
@@ -2935,7 +2947,7 @@ impl LevelQueue {
         now
     }
 
-    /// Position `i` was told of a child decided in this round.
+    /// Position `i` was told of a child decided in this round that decides it in the next.
     fn told(&mut self, i: u32) {
         self.told.push(i);
     }
