@@ -74,7 +74,13 @@ fn with_family_lists(command: clap::Command) -> clap::Command {
         .mut_subcommand("pattern", |c| c.after_long_help(patterns_help()))
 }
 
+/// The subcommands. Each one's arguments are built only when it is the one run
+/// (`defer`): building every subcommand's at each start was most of the peak memory of a
+/// small run, such as a parity game of a few vertices (see the README's parity memory).
+/// Deferred arguments are added after the subcommand's own help, so the
+/// structs flattened into a subcommand carry no doc comment: it would replace that help.
 #[derive(Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Solve a position: outcome, remoteness, every winning move, Grundy values, scores.
     ///
@@ -383,8 +389,9 @@ fn family_list(title: &str, note: impl Fn(&dyn Family) -> Option<String>) -> Str
     text
 }
 
-/// How `solve` and `play` solve a position: the rules of play, the shared flags, and
-/// where the solved tiers are kept.
+// How `solve` and `play` solve a position: the rules of play, the shared flags, and
+// where the solved tiers are kept.
+// (Not a doc comment: see `Command`'s `defer`.)
 #[derive(Args)]
 pub struct Solving {
     /// Misère play: the player who cannot move wins (impartial games and sums of them,

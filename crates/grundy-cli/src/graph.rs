@@ -42,7 +42,8 @@ pub enum GraphAction {
     },
 }
 
-/// How much text a game or solution file may hold.
+// How much text a game or solution file may hold.
+// (Not a doc comment: see `Command`'s `defer`.)
 #[derive(Args, Clone, Copy)]
 pub struct InputArgs {
     /// Most text a file may hold once gunzipped, in MiB (a gzip file of a few megabytes can

@@ -15,7 +15,8 @@ use grundy::games::Spec;
 use grundy::tier::{self, Event};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// Where a board's solved tiers are kept.
+// Where a board's solved tiers are kept.
+// (Not a doc comment: see `Command`'s `defer`.)
 #[derive(Args, Clone, Debug, Default)]
 pub struct StoreArgs {
     /// Keep the board's solved tiers in DIR (one checksummed file per tier, see

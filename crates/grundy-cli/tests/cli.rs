@@ -1280,3 +1280,28 @@ fn pattern_misere_gives_the_quotient() {
     ]);
     assert!(refused.contains("--max-positions"), "{refused}");
 }
+
+/// Each command's own help opens with the line the command list gives it: its arguments
+/// are built only when it runs (`defer`), after its about, so a struct flattened into it
+/// with a doc comment of its own would put that doc in its place.
+#[test]
+fn every_command_help_opens_with_its_own_about() {
+    let top = ok(&["--help"]);
+    let listed: Vec<(&str, &str)> = top
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.trim().split_once(' '))
+        .map(|(name, about)| (name, about.trim()))
+        .collect();
+    assert!(listed.len() >= 10, "the command list: {top}");
+    for (name, about) in listed {
+        if name == "help" {
+            continue;
+        }
+        let help = ok(&[name, "-h"]);
+        assert_eq!(help.lines().next(), Some(about), "grundy {name} -h");
+        assert!(help.contains(&format!("Usage: grundy {name}")), "{help}");
+    }
+}
