@@ -75,9 +75,9 @@ fn with_family_lists(command: clap::Command) -> clap::Command {
 }
 
 /// The subcommands. Each one's arguments are built only when it is the one run
-/// (`defer`): building every subcommand's at each start was most of the peak memory of a
-/// small run, such as a parity game of a few vertices (see the README's parity memory).
-/// Deferred arguments are added after the subcommand's own help, so the
+/// (`defer`): building every subcommand's at each start took about 300 KB of a small
+/// run's peak memory, a twentieth of it (a parity game of a few vertices; see the README's
+/// parity memory). Deferred arguments are added after the subcommand's own help, so the
 /// structs flattened into a subcommand carry no doc comment: it would replace that help.
 #[derive(Subcommand)]
 #[command(defer = true)]
