@@ -371,6 +371,8 @@ fn compare(args: &Args) -> Result<(), String> {
     );
     let show = files.len() <= 20;
     let mut totals = vec![(0.0f64, 0.0f64, 0usize); args.algorithms.len()];
+    // Each file's ratio to Oink's time, per algorithm.
+    let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); args.algorithms.len()];
     // (excess over Oink, file, algorithm, ours, Oink's) for the files where we lose most.
     let mut worst: Vec<(f64, String, String, f64, f64)> = Vec::new();
     for path in &files {
@@ -406,6 +408,7 @@ fn compare(args: &Args) -> Result<(), String> {
             if let Some(x) = theirs {
                 t.1 += x;
                 t.2 += 1;
+                ratios[i].push(ours / x);
                 let name = path.file_name().unwrap_or_default().to_string_lossy();
                 worst.push((ours - x, name.into_owned(), alg.to_string(), ours, x));
             }
@@ -442,6 +445,13 @@ fn compare(args: &Args) -> Result<(), String> {
                 files.len(),
                 ours / theirs
             );
+            let behind = ratios[i].iter().filter(|&&r| r > 1.0).count();
+            if let Some(typical) = median(std::mem::take(&mut ratios[i])) {
+                println!(
+                    "{:>9}  per file: median ratio {typical:.3}, {behind} of {counted} files slower than oink",
+                    ""
+                );
+            }
         } else {
             println!(
                 "{:>9}: total {ours:>10.3} ms over {} files",
