@@ -20,7 +20,11 @@
 //! time of a parity solve on millions of vertices; with 2 MiB pages it is about a quarter
 //! of that (`examples/parity_bench compare`; the figures are in the README). Most Linux
 //! systems ship transparent huge pages in `madvise` mode, where only advised memory gets
-//! them, so a program has to ask.
+//! them, so a program has to ask. Not every machine gains: on a virtual machine whose host
+//! takes back the memory its guest frees (free page reporting), a huge page taken after
+//! another process freed its memory is faulted in on the host too, and a whole parity solve
+//! of about a second was measured taking up to 1.5 times as long with the advice as without
+//! (README, "Parity games against Oink"); `GRUNDY_HUGE_PAGES=0` turns it off there.
 //!
 //! Fresh pages are also paid again and again by default: glibc serves every block from
 //! 128 KiB up (up to 32 MiB, as it adapts) with a mapping of its own and unmaps it when it

@@ -12,7 +12,7 @@
 //! cargo run --release -p grundy --example parity_bench -- file PATH [--alg A] [--verify]
 //!     [--winners]
 //! cargo run --release -p grundy --example parity_bench -- compare PATH... [--runs R]
-//!     [--oink OINK] [--alg A] [--no-check]
+//!     [--oink OINK] [--alg A] [--no-check] [--whole GRUNDY]
 //! ```
 //!
 //! `compare` is the fair comparison: every run is a fresh process that parses one file and
@@ -25,6 +25,11 @@
 //! (`file --winners` against the solution Oink writes, untimed; `--no-check` skips it): a
 //! file where they differ stops the comparison (Oink numbers vertices by their place in the
 //! file, which is their id in the files measured here: ids 0 to n - 1). A PATH that is a folder stands for every file below it.
+//!
+//! With `--whole GRUNDY` (the path of a `grundy` binary) `compare` times whole processes
+//! instead, wall clock, as a user waits for them: `GRUNDY graph FILE --algorithm A` (its
+//! solution written to standard output, here discarded) against `OINK FLAG FILE SOL` (Oink
+//! writes its solution to a file); parsing and start-up count on both sides.
 //!
 //! DIR defaults to the shared benchmark folder (`../../../shared/benchmarks/parity` from the
 //! crate); every file below it is read (gzip or plain, any format `parse_detect` knows).
@@ -61,6 +66,7 @@ struct Args {
     degree: (u32, u32),
     runs: usize,
     oink: Option<PathBuf>,
+    whole: Option<PathBuf>,
     winners: bool,
     check: bool,
     positional: Vec<String>,
@@ -80,6 +86,7 @@ fn parse_args() -> Result<Args, String> {
         degree: (2, 5),
         runs: 5,
         oink: None,
+        whole: None,
         winners: false,
         check: true,
         positional: Vec::new(),
@@ -101,6 +108,7 @@ fn parse_args() -> Result<Args, String> {
             "--verify" => args.verify = true,
             "--runs" => args.runs = value("--runs")?.parse().map_err(|e| format!("{e}"))?,
             "--oink" => args.oink = Some(PathBuf::from(value("--oink")?)),
+            "--whole" => args.whole = Some(PathBuf::from(value("--whole")?)),
             "--dry" => args.dry = true,
             "--winners" => args.winners = true,
             "--no-check" => args.check = false,
@@ -227,6 +235,20 @@ fn sweep(args: &Args) -> Result<(), String> {
 }
 
 /// One time from a fresh process: `command`'s output read by `read`.
+/// The wall time of a whole process in ms, its output discarded; `None` if it failed.
+fn wall_of(command: &mut std::process::Command) -> Option<f64> {
+    use std::process::Stdio;
+    let start = Instant::now();
+    let status = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .ok()?;
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    status.success().then_some(ms)
+}
+
 fn time_of(command: &mut std::process::Command, read: impl Fn(&str) -> Option<f64>) -> Option<f64> {
     let out = command.output().ok()?;
     let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
@@ -360,9 +382,16 @@ fn compare(args: &Args) -> Result<(), String> {
             option_flags.push(flag);
         }
     }
+    // Where Oink writes its solution when whole processes are timed.
+    let solution = std::env::temp_dir().join(format!("parity_bench-{}.sol", std::process::id()));
     println!(
-        "median of {} fresh-process runs per file and algorithm (ms){}",
+        "median of {} fresh-process runs per file and algorithm (ms{}){}",
         args.runs,
+        if args.whole.is_some() {
+            ", whole processes, wall"
+        } else {
+            ""
+        },
         if option_flags.is_empty() {
             String::new()
         } else {
@@ -385,17 +414,25 @@ fn compare(args: &Args) -> Result<(), String> {
             let mut mine = Vec::with_capacity(args.runs);
             let mut oinks = Vec::with_capacity(args.runs);
             for _ in 0..args.runs.max(1) {
-                let mut c = std::process::Command::new(&me);
-                c.arg("file").arg(path).arg("--alg").arg(alg.to_string());
-                c.args(["--reps", "1"]).args(&option_flags);
-                mine.push(
+                let ours = if let Some(grundy) = &args.whole {
+                    let mut c = std::process::Command::new(grundy);
+                    c.arg("graph").arg(path).args(["--algorithm", alg.name()]);
+                    wall_of(&mut c)
+                } else {
+                    let mut c = std::process::Command::new(&me);
+                    c.arg("file").arg(path).arg("--alg").arg(alg.to_string());
+                    c.args(["--reps", "1"]).args(&option_flags);
                     time_of(&mut c, our_time)
-                        .ok_or_else(|| format!("{}: {alg}: no time", path.display()))?,
-                );
+                };
+                mine.push(ours.ok_or_else(|| format!("{}: {alg}: no time", path.display()))?);
                 if let Some(oink) = &args.oink {
                     let mut c = std::process::Command::new(oink);
                     c.arg(oink_flag(alg)).arg(path);
-                    oinks.extend(time_of(&mut c, oink_time));
+                    oinks.extend(if args.whole.is_some() {
+                        wall_of(c.arg(&solution))
+                    } else {
+                        time_of(&mut c, oink_time)
+                    });
                 }
             }
             let ours = median(mine).expect("at least one run");
@@ -460,6 +497,7 @@ fn compare(args: &Args) -> Result<(), String> {
             );
         }
     }
+    let _ = std::fs::remove_file(&solution);
     Ok(())
 }
 
