@@ -2,8 +2,8 @@
 # The order in which the `grundy` binary's code is laid out: text-order.txt, read by the
 # linker (build.rs). A small run's peak memory is mostly the binary's own pages, and the
 # kernel maps each page of code a run enters together with up to 15 around it; the code a
-# start and a small parity solve run, spread over the whole text, maps about 2 MB of it,
-# placed first and together, a few hundred KB.
+# start and a small parity solve run, spread over the whole text, had mapped 1.8 MB of it
+# by the time a process waited for its input; placed first and together, 0.75 MB.
 #
 #   crates/grundy-cli/text-order.sh           # rewrite text-order.txt (needs valgrind, nm)
 #   crates/grundy-cli/text-order.sh --check   # how many of its symbols the release binary has
