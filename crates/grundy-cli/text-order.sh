@@ -32,6 +32,10 @@ if [ "${1:-}" = --check ]; then
   exit 0
 fi
 
+command -v valgrind >/dev/null || {
+  echo "text-order.sh needs valgrind (its callgrind tool lists the functions a run enters)" >&2
+  exit 1
+}
 cargo build -q --release -p grundy --example parity_bench
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
