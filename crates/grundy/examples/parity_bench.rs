@@ -234,7 +234,6 @@ fn sweep(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
-/// One time from a fresh process: `command`'s output read by `read`.
 /// The wall time of a whole process in ms, its output discarded; `None` if it failed.
 fn wall_of(command: &mut std::process::Command) -> Option<f64> {
     use std::process::Stdio;
@@ -249,6 +248,7 @@ fn wall_of(command: &mut std::process::Command) -> Option<f64> {
     status.success().then_some(ms)
 }
 
+/// One time from a fresh process: `command`'s output read by `read`.
 fn time_of(command: &mut std::process::Command, read: impl Fn(&str) -> Option<f64>) -> Option<f64> {
     let out = command.output().ok()?;
     let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
@@ -381,6 +381,12 @@ fn compare(args: &Args) -> Result<(), String> {
         if !on {
             option_flags.push(flag);
         }
+    }
+    if args.whole.is_some() && !option_flags.is_empty() {
+        return Err(format!(
+            "--whole times `grundy graph`, which has no {}",
+            option_flags.join(" ")
+        ));
     }
     // Where Oink writes its solution when whole processes are timed.
     let solution = std::env::temp_dir().join(format!("parity_bench-{}.sol", std::process::id()));
